@@ -1,0 +1,301 @@
+"""Reading the body model: blocks, runs, text, headings, tables.
+
+Plain functions over lxml elements. A *block* is a child of a block container (body, cell,
+header, footer, note, comment, content control) that holds content: paragraphs, tables,
+content controls and the like. Range markers (bookmarks, comment ranges, proofing marks)
+sit between blocks but are not blocks.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from lxml import etree
+
+from ooxml.namespaces import A, M, R, W, WP, w
+
+W_P, W_R, W_T, W_TBL, W_TR, W_TC = w("p"), w("r"), w("t"), w("tbl"), w("tr"), w("tc")
+W_SDT, W_SDTCONTENT, W_BODY, W_SECTPR = w("sdt"), w("sdtContent"), w("body"), w("sectPr")
+W_VAL = w("val")
+
+MARKERS = {w(n) for n in (
+    "bookmarkStart bookmarkEnd commentRangeStart commentRangeEnd proofErr permStart permEnd "
+    "moveFromRangeStart moveFromRangeEnd moveToRangeStart moveToRangeEnd customXmlInsRangeStart "
+    "customXmlInsRangeEnd customXmlDelRangeStart customXmlDelRangeEnd customXmlMoveFromRangeStart "
+    "customXmlMoveFromRangeEnd customXmlMoveToRangeStart customXmlMoveToRangeEnd sectPr tcPr "
+    "tblPr tblGrid trPr tblPrEx").split()}
+# Elements inside a paragraph that hold runs (we descend into them for text).
+RUN_CONTAINERS = {w(n) for n in "hyperlink ins moveTo smartTag customXml fldSimple bdo dir sdtContent".split()}
+CONTAINER_TAGS = {w(n) for n in "body tc hdr ftr footnote endnote comment txbxContent sdtContent docPartBody".split()}
+
+
+def is_block(el: etree._Element) -> bool:
+    return isinstance(el.tag, str) and el.tag not in MARKERS
+
+
+def iter_blocks(container: etree._Element) -> Iterator[etree._Element]:
+    for child in container:
+        if is_block(child):
+            yield child
+
+
+def next_block(el: etree._Element) -> etree._Element | None:
+    nxt = el.getnext()
+    while nxt is not None and not is_block(nxt):
+        nxt = nxt.getnext()
+    return nxt
+
+
+def prev_block(el: etree._Element) -> etree._Element | None:
+    prv = el.getprevious()
+    while prv is not None and not is_block(prv):
+        prv = prv.getprevious()
+    return prv
+
+
+def kind(el: etree._Element) -> str:
+    """A human name for an element: Paragraph, Heading, Table, Run, Cell ..."""
+    q = etree.QName(el)
+    if q.namespace == W:
+        return {"p": "Paragraph", "tbl": "Table", "r": "Run", "tr": "Row", "tc": "Cell",
+                "sdt": "Content Control", "hyperlink": "Hyperlink", "drawing": "Image",
+                "body": "Body", "hdr": "Header", "ftr": "Footer", "footnote": "Footnote",
+                "endnote": "Endnote", "comment": "Comment", "customXml": "Custom XML",
+                "altChunk": "Embedded Document", "ins": "Insertion", "del": "Deletion",
+                "bookmarkStart": "Bookmark"}.get(q.localname, q.localname)
+    if q.namespace == M:
+        return "Equation"
+    return q.localname
+
+
+# ---- runs and text -------------------------------------------------------------------------
+
+def iter_runs(p: etree._Element) -> Iterator[etree._Element]:
+    """The runs of a paragraph in reading order, through hyperlinks, insertions, fields ...
+
+    Deleted runs (w:del) and runs inside text boxes belong elsewhere and are skipped.
+    """
+    for child in p:
+        tag = child.tag
+        if tag == W_R:
+            yield child
+        elif tag == W_SDT:
+            content = child.find(W_SDTCONTENT)
+            if content is not None:
+                yield from iter_runs(content)
+        elif tag in RUN_CONTAINERS:
+            yield from iter_runs(child)
+
+
+_TEXT_OF = {w("tab"): "\t", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "\u2011",
+            w("ptab"): "\t"}
+
+
+def run_text(r: etree._Element) -> str:
+    parts = []
+    for child in r:
+        tag = child.tag
+        if tag == W_T:
+            parts.append(child.text or "")
+        elif tag in _TEXT_OF:
+            parts.append(_TEXT_OF[tag])
+        elif tag == w("sym"):
+            code = child.get(w("char"), "")
+            try:
+                parts.append(chr(int(code, 16) - (0xF000 if int(code, 16) >= 0xF000 else 0)))
+            except ValueError:
+                pass
+    return "".join(parts)
+
+
+def paragraph_text(p: etree._Element) -> str:
+    return "".join(run_text(r) for r in iter_runs(p))
+
+
+def block_text(el: etree._Element, limit: int = 10_000) -> str:
+    """Plain text of any block (tables: cells joined by tabs, rows by newlines)."""
+    if el.tag == W_P:
+        return paragraph_text(el)
+    if el.tag == W_TBL:
+        rows = []
+        for tr in el.iter(W_TR):
+            rows.append("\t".join(cell_text(tc) for tc in tr.findall(W_TC)))
+        return "\n".join(rows)[:limit]
+    texts = []
+    for p in el.iter(W_P):
+        texts.append(paragraph_text(p))
+        if sum(map(len, texts)) > limit:
+            break
+    return "\n".join(texts)
+
+
+def cell_text(tc: etree._Element) -> str:
+    return "\n".join(paragraph_text(p) for p in tc.findall(W_P))
+
+
+def run_images(r: etree._Element) -> list[str]:
+    """Names for the images of a run: the docPr name/descr, else the embedded target id."""
+    names = []
+    for drawing in r.iter(w("drawing"), w("pict")):
+        doc_pr = next(drawing.iter(f"{{{WP}}}docPr"), None)
+        blip = next(drawing.iter(f"{{{A}}}blip"), None)
+        name = None
+        if doc_pr is not None:
+            name = doc_pr.get("descr") or doc_pr.get("name")
+        if not name and blip is not None:
+            name = blip.get(f"{{{R}}}embed")
+        names.append(name or "image")
+    return names
+
+
+# ---- paragraphs: style, headings -------------------------------------------------------------
+
+def style_id(p: etree._Element) -> str | None:
+    ppr = p.find(w("pPr"))
+    if ppr is None:
+        return None
+    ps = ppr.find(w("pStyle"))
+    return ps.get(W_VAL) if ps is not None else None
+
+
+def direct_outline_level(p: etree._Element) -> int | None:
+    ppr = p.find(w("pPr"))
+    if ppr is None:
+        return None
+    ol = ppr.find(w("outlineLvl"))
+    if ol is None:
+        return None
+    try:
+        return int(ol.get(W_VAL, "9"))
+    except ValueError:
+        return None
+
+
+# ---- tables ------------------------------------------------------------------------------------
+
+def table_rows(tbl: etree._Element) -> list[etree._Element]:
+    """Rows of a table, including rows wrapped in content controls or custom XML."""
+    rows = []
+    for child in tbl:
+        if child.tag == W_TR:
+            rows.append(child)
+        elif child.tag in (W_SDT, w("customXml")):
+            rows.extend(child.iter(W_TR))
+    return rows
+
+
+def row_cells(tr: etree._Element) -> list[etree._Element]:
+    cells = []
+    for child in tr:
+        if child.tag == W_TC:
+            cells.append(child)
+        elif child.tag in (W_SDT, w("customXml")):
+            cells.extend(c for c in child.iter(W_TC) if _owning_row(c) is tr)
+    return cells
+
+
+def _owning_row(tc: etree._Element) -> etree._Element | None:
+    parent = tc.getparent()
+    while parent is not None and parent.tag != W_TR:
+        parent = parent.getparent()
+    return parent
+
+
+def cell_span(tc: etree._Element) -> int:
+    tcpr = tc.find(w("tcPr"))
+    if tcpr is not None:
+        gs = tcpr.find(w("gridSpan"))
+        if gs is not None:
+            try:
+                return max(1, int(gs.get(W_VAL, "1")))
+            except ValueError:
+                return 1
+    return 1
+
+
+def vmerge(tc: etree._Element) -> str | None:
+    """'restart', 'continue' or None."""
+    tcpr = tc.find(w("tcPr"))
+    if tcpr is None:
+        return None
+    vm = tcpr.find(w("vMerge"))
+    if vm is None:
+        return None
+    return vm.get(W_VAL, "continue")
+
+
+def grid_before(tr: etree._Element) -> int:
+    trpr = tr.find(w("trPr"))
+    if trpr is not None:
+        gb = trpr.find(w("gridBefore"))
+        if gb is not None:
+            try:
+                return int(gb.get(W_VAL, "0"))
+            except ValueError:
+                return 0
+    return 0
+
+
+class TableGrid:
+    """The visual grid of a table: slot (row, col) -> the cell that covers it.
+
+    Horizontally merged cells (gridSpan) cover several columns; vertically merged ones
+    (vMerge continue) are covered by the cell that restarted the merge above.
+    """
+
+    def __init__(self, tbl: etree._Element):
+        self.tbl = tbl
+        self.rows = table_rows(tbl)
+        self.slots: list[list[etree._Element | None]] = []
+        self.origin: dict[etree._Element, tuple[int, int]] = {}
+        self.physical: dict[tuple[int, int], etree._Element] = {}
+        for r, tr in enumerate(self.rows):
+            line: list[etree._Element | None] = [None] * grid_before(tr)
+            for tc in row_cells(tr):
+                col = len(line)
+                owner = tc
+                if vmerge(tc) == "continue" and r > 0:
+                    above = self.slots[r - 1][col] if col < len(self.slots[r - 1]) else None
+                    owner = above if above is not None else tc
+                self.physical[(r, col)] = tc
+                if owner is tc:
+                    self.origin[tc] = (r, col)
+                line.extend([owner] * cell_span(tc))
+            self.slots.append(line)
+        self.n_cols = max((len(line) for line in self.slots), default=0)
+        declared = tbl.find(w("tblGrid"))
+        if declared is not None:
+            self.n_cols = max(self.n_cols, len(declared.findall(w("gridCol"))))
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.rows)
+
+    def cell(self, row: int, col: int) -> etree._Element | None:
+        if 0 <= row < len(self.slots) and 0 <= col < len(self.slots[row]):
+            return self.slots[row][col]
+        return None
+
+    def text_matrix(self) -> list[list[str]]:
+        out = []
+        for r, line in enumerate(self.slots):
+            texts = []
+            for c in range(self.n_cols):
+                tc = line[c] if c < len(line) else None
+                if tc is None:
+                    texts.append("")
+                elif self.origin.get(tc) == (r, c):
+                    texts.append(cell_text(tc))
+                elif c > 0 and c - 1 < len(line) and line[c - 1] is tc:
+                    texts.append("\u2190")  # merged with the cell to the left
+                else:
+                    texts.append("\u2191")  # merged with the cell above
+            out.append(texts)
+        return out
+
+
+def find_ancestor(el: etree._Element, tags: set[str] | str) -> etree._Element | None:
+    tags = {tags} if isinstance(tags, str) else tags
+    parent = el.getparent()
+    while parent is not None and parent.tag not in tags:
+        parent = parent.getparent()
+    return parent

@@ -1,0 +1,165 @@
+"""A Word document held in memory: package + main part tree + ID index."""
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+from lxml import etree
+
+from ooxml.body import W_BODY
+from ooxml.errors import ElementNotFound, InvalidDocument
+from ooxml.ids import IdIndex, strip_ids
+from ooxml.namespaces import OX_ID, RT_STYLES, STRICT_W, W
+from ooxml.package import DEFAULT_LIMITS, Limits, Package, Part
+from ooxml.positions import BlockOrder
+from ooxml.safexml import serialize
+from ooxml.styles import Styles
+from ooxml.template import new_package_parts
+
+
+class Document:
+    def __init__(self, package: Package):
+        self.package = package
+        self.main_name = package.main_part_name()
+        self.main: Part = package.part(self.main_name)
+        root = self.main.tree.getroot()
+        if root.nsmap.get("w") == STRICT_W or etree.QName(root).namespace == STRICT_W:
+            raise InvalidDocument(
+                "This is a Strict OOXML document (ISO/IEC 29500 Strict), which this server does not edit.",
+                hint="Open it in Word and save it as 'Word Document (*.docx)' (Transitional), then retry.")
+        if etree.QName(root).localname != "document" or etree.QName(root).namespace != W:
+            raise InvalidDocument(f"Main part '{self.main_name}' is not a WordprocessingML document "
+                                  f"(root element {root.tag}).")
+        self.body = root.find(W_BODY)
+        if self.body is None:
+            raise InvalidDocument(f"Main part '{self.main_name}' has no w:body.")
+        self.ids = IdIndex()
+        self.ids.add_root(root)
+        self._part_of_root: dict[etree._Element, Part] = {root: self.main}
+        self._orders: dict[etree._Element, BlockOrder] = {}
+        self._styles: Styles | None = None
+        self.modified = False  # changed since open or last save
+
+    # ---- life cycle ------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> "Document":
+        package = Package.open(path, limits)
+        try:
+            return cls(package)
+        except Exception:
+            package.close()
+            raise
+
+    @classmethod
+    def create(cls) -> "Document":
+        return cls(Package.from_parts(new_package_parts()))
+
+    def save(self, path: str | os.PathLike, strip: bool = False) -> None:
+        def transform(part: Part) -> bytes | None:
+            if not strip or not part.loaded:
+                return None
+            tree = copy.deepcopy(part.tree)
+            strip_ids(tree.getroot())
+            return serialize(tree)
+
+        self.package.save(Path(path), transform)
+        self.modified = False
+
+    def close(self) -> None:
+        self.package.close()
+
+    # ---- parts -----------------------------------------------------------------------------------
+    @property
+    def root(self) -> etree._Element:
+        return self.main.tree.getroot()
+
+    def related_part(self, rel_type: str, source: str | None = None) -> Part | None:
+        source = source or self.main_name
+        for rel in self.package.rels(source):
+            if rel.get("Type") == rel_type and rel.get("TargetMode") != "External":
+                name = self.package.resolve_target(source, rel.get("Target", ""))
+                if self.package.has_part(name):
+                    return self.package.part(name)
+        return None
+
+    def register_part_root(self, part: Part) -> etree._Element:
+        """Make a part's elements addressable by ID (headers, footers, notes ...)."""
+        root = part.tree.getroot()
+        if root not in self._part_of_root:
+            self._part_of_root[root] = part
+            self.ids.add_root(root)
+        return root
+
+    def part_of(self, el: etree._Element) -> Part:
+        top = el
+        while (parent := top.getparent()) is not None:
+            top = parent
+        return self._part_of_root.get(top, self.main)
+
+    @property
+    def styles(self) -> Styles:
+        if self._styles is None:
+            part = self.related_part(RT_STYLES)
+            self._styles = Styles(part.tree.getroot() if part else None)
+        return self._styles
+
+    # ---- IDs ---------------------------------------------------------------------------------------
+    def id_of(self, el: etree._Element) -> str:
+        had = el.get(OX_ID)
+        element_id = self.ids.id_of(el)
+        if had is None:
+            self.part_of(el).touch()  # the new attribute must be saved
+        return element_id
+
+    def find(self, element_id: str) -> etree._Element:
+        el = self.ids.get(element_id)
+        if el is None:
+            raise ElementNotFound(f"Element '{element_id}' not found",
+                                  hint="IDs come from earlier answers; call docx_get_structure or "
+                                       "docx_read_content to see the current ones.")
+        return el
+
+    # ---- edits ---------------------------------------------------------------------------------------
+    def changed(self, el: etree._Element) -> None:
+        """Record that the part holding ``el`` changed."""
+        self.part_of(el).touch()
+        self.modified = True
+
+    def order(self, container: etree._Element) -> BlockOrder:
+        """The block order of a container, kept up to date by insert_block/remove_block."""
+        order = self._orders.get(container)
+        if order is None:
+            order = self._orders[container] = BlockOrder(container)
+        return order
+
+    def insert_block(self, new: etree._Element, *, container: etree._Element,
+                     before: etree._Element | None = None, after: etree._Element | None = None) -> None:
+        """Insert a block into a container, keeping sectPr last and the order index current."""
+        if after is not None:
+            after.addnext(new)
+        elif before is not None:
+            before.addprevious(new)
+        else:
+            tail = container[-1] if len(container) else None
+            if tail is not None and tail.tag == f"{{{W}}}sectPr":
+                tail.addprevious(new)
+            else:
+                container.append(new)
+        order = self._orders.get(container)
+        if order is not None:
+            order.inserted(new)
+        self.changed(container)
+
+    def remove_block(self, el: etree._Element) -> None:
+        container = el.getparent()
+        order = self._orders.get(container)
+        if order is not None:
+            order.removed(el)
+        self.ids.forget(el)
+        self.changed(container)
+        container.remove(el)
+
+    def forget_order(self, container: etree._Element) -> None:
+        """Drop a cached block order after edits that bypassed insert_block/remove_block."""
+        self._orders.pop(container, None)

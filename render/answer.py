@@ -1,0 +1,55 @@
+"""The answer every tool returns: a fixed machine-readable head, then optional sections.
+
+Layout (SPEC §6): title line, ``**Status**``, ``**Element ID**``, ``**Operation**``, further
+``**Key**: value`` lines; then ``## 📄 Document Context``, ``## 🔄 Changes`` and the cursor
+line, separated by ``---``. Errors carry only the head.
+"""
+from __future__ import annotations
+
+SUCCESS = "✅ Success"
+ERROR = "❌ Error"
+CONTEXT_HEADING = "## 📄 Document Context"
+CHANGES_HEADING = "## 🔄 Changes"
+CONTENT_HEADING = "## 📋 Content"
+SEPARATOR = "---"
+
+
+def operation_title(tool_name: str) -> str:
+    """``docx_insert_paragraph`` -> ``Insert Paragraph``."""
+    words = tool_name.removeprefix("docx_").replace(".", "_").replace("-", "_").split("_")
+    return " ".join(w.capitalize() for w in words if w)
+
+
+def head_line(key: str, value: object) -> str:
+    # One field per line, always: a newline inside a value would break line-based parsers.
+    text = " ".join(str(value).split("\n"))
+    return f"**{key}**: {text}"
+
+
+def success_answer(operation: str, *, element_id: str | None = None,
+                   fields: dict[str, object] | None = None, context: str | None = None,
+                   changes: str | None = None, content: str | None = None,
+                   cursor: str | None = None) -> str:
+    lines = [f"# 操作结果: {operation}", "", head_line("Status", SUCCESS)]
+    if element_id:
+        lines.append(head_line("Element ID", element_id))
+    lines.append(head_line("Operation", operation))
+    for key, value in (fields or {}).items():
+        if value is not None:
+            lines.append(head_line(key, value))
+    for heading, body in ((CONTENT_HEADING, content), (CONTEXT_HEADING, context),
+                          (CHANGES_HEADING, changes)):
+        if body:
+            lines += ["", SEPARATOR, "", heading, "", body.rstrip("\n")]
+    if cursor:
+        lines += ["", SEPARATOR, "", cursor]
+    return "\n".join(lines) + "\n"
+
+
+def error_answer(operation: str, error_type: str, message: str, hint: str | None = None) -> str:
+    lines = [f"# 操作结果: {operation}", "", head_line("Status", ERROR),
+             head_line("Error Type", error_type), head_line("Message", message)]
+    if hint:
+        lines.append(head_line("Hint", hint))
+    lines.append(head_line("Operation", operation))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,128 @@
+"""ooxml-mcp: the MCP server (stdio and Streamable HTTP) over the tool registry."""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import anyio  # noqa: E402
+import mcp_types as types  # noqa: E402
+from mcp.server import Server  # noqa: E402
+
+import tools.catalog  # noqa: E402,F401  (registers the built-in tools)
+from tools.dispatch import run_tool  # noqa: E402
+from tools.registry import CallContext, Tool  # noqa: E402
+from tools.services import Services  # noqa: E402
+
+PAGE_SIZE = 100
+log = logging.getLogger("ooxml_mcp")
+
+
+def to_mcp(tool: Tool) -> types.Tool:
+    a = tool.annotations()
+    return types.Tool(
+        name=tool.name, title=a["title"], description=tool.description, input_schema=tool.input_schema,
+        annotations=types.ToolAnnotations(title=a["title"], read_only_hint=a["readOnlyHint"],
+                                          destructive_hint=a["destructiveHint"],
+                                          idempotent_hint=a["idempotentHint"],
+                                          open_world_hint=a["openWorldHint"]))
+
+
+def tenant_of(services: Services, ctx) -> str | None:
+    request = getattr(ctx, "request", None)
+    if request is None:
+        return services.stdio_tenant
+    return getattr(getattr(request, "state", None), "tenant", None)
+
+
+def build_server(services: Services) -> Server:
+    async def on_list_tools(ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        visible = services.tools_for(tenant_of(services, ctx))
+        start = 0
+        if params is not None and params.cursor:
+            try:
+                start = max(0, int(params.cursor))
+            except ValueError:
+                start = len(visible)
+        page = visible[start:start + PAGE_SIZE]
+        nxt = str(start + PAGE_SIZE) if start + PAGE_SIZE < len(visible) else None
+        return types.ListToolsResult(tools=[to_mcp(t) for t in page], next_cursor=nxt)
+
+    async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        tenant = tenant_of(services, ctx)
+        visible = {t.name: t for t in services.tools_for(tenant)}
+        started = time.perf_counter()
+        outcome = await run_tool(visible.get(params.name), params.name, params.arguments,
+                                 CallContext(tenant, services), list(visible))
+        if services.audit is not None:
+            services.audit.record(tenant=tenant, tool=params.name, arguments=params.arguments or {},
+                                  outcome=outcome, started=started)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.text)],
+                                    is_error=outcome.is_error)
+
+    return Server("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+                  instructions="Open a .docx with docx_open (or docx_create), edit it with the docx_* tools "
+                               "using the element IDs shown in each answer, then docx_save.")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="ooxml-mcp", description=__doc__)
+    p.add_argument("--transport", choices=["stdio", "streamable-http"], default="stdio")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--root", action="append", default=None,
+                   help="folder tools may read and write (repeatable; env OOXML_MCP_ROOTS)")
+    p.add_argument("--config", default=os.environ.get("OOXML_MCP_CONFIG"),
+                   help="YAML or JSON config with HTTP tools, tenants, audit log")
+    p.add_argument("--tenant", default=None, help="tenant for stdio connections")
+    return p.parse_args(argv)
+
+
+def roots_from(args: argparse.Namespace) -> list[Path]:
+    raw = args.root or [r for r in os.environ.get("OOXML_MCP_ROOTS", "").split(os.pathsep) if r] or [os.getcwd()]
+    return [Path(r).resolve() for r in raw]
+
+
+def make_services(args: argparse.Namespace) -> Services:
+    services = Services(roots=roots_from(args), stdio_tenant=args.tenant)
+    if args.config:
+        from tools.config import apply_config_file
+        apply_config_file(services, args.config)
+    return services
+
+
+async def serve_stdio(server: Server) -> None:
+    from mcp.server.stdio import stdio_server
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+def serve_http(server: Server, services: Services, host: str, port: int) -> None:
+    import uvicorn
+    app = server.streamable_http_app(host=host)
+    try:
+        from tools.tenancy import with_tenants
+        app = with_tenants(app, services)
+    except ImportError:
+        pass
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    args = parse_args(argv)
+    services = make_services(args)
+    server = build_server(services)
+    if args.transport == "stdio":
+        anyio.run(serve_stdio, server)
+    else:
+        serve_http(server, services, args.host, args.port)
+
+
+if __name__ == "__main__":
+    main()

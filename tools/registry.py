@@ -1,0 +1,152 @@
+"""The tool registry: every tool, built-in or configured, as name + schema + handler.
+
+Built-in tools are plain functions registered with ``@tool``; their JSON Schema is derived
+from the signature (type hints, defaults) and the ``Args:`` section of the docstring, so the
+schema an agent sees and the function that runs cannot drift apart.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal
+
+from ooxml.errors import OoxmlError
+
+
+class ToolError(OoxmlError):
+    """An error answer: raised by tools, rendered by the dispatcher."""
+
+
+@dataclass
+class CallContext:
+    """What a tool call may reach: the caller's tenant and the shared services."""
+
+    tenant: str | None
+    services: Any  # tools.services.Services
+
+
+@dataclass
+class Tool:
+    name: str
+    description: str
+    input_schema: dict
+    handler: Callable[..., Any]  # (ctx, **arguments) -> str | Awaitable[str]
+    toolset: str = "core"
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    open_world: bool = False
+    tenants: frozenset[str] | None = None  # None: every tenant
+    title: str | None = None
+    meta: dict = field(default_factory=dict)
+
+    def annotations(self) -> dict:
+        return {
+            "title": self.title or self.name,
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        }
+
+    def visible_to(self, tenant: str | None) -> bool:
+        return self.tenants is None or (tenant is not None and tenant in self.tenants)
+
+
+BUILTIN: dict[str, Tool] = {}
+
+NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+# Arguments named like this are optional whatever their Python default says: SPEC §2 lets
+# session_id be omitted when exactly one session is open.
+ALWAYS_OPTIONAL = {"session_id"}
+
+
+def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = False,
+         idempotent: bool = False, title: str | None = None):
+    """Register a built-in tool; its first parameter is the CallContext."""
+
+    def register(fn: Callable) -> Callable:
+        name = fn.__name__
+        if not NAME_RE.match(name) or name in BUILTIN:
+            raise ValueError(f"bad or duplicate tool name {name!r}")
+        description, arg_docs = split_docstring(fn.__doc__ or "")
+        BUILTIN[name] = Tool(
+            name=name,
+            description=description,
+            input_schema=schema_from_signature(fn, arg_docs),
+            handler=fn,
+            toolset=toolset,
+            read_only=read_only,
+            destructive=destructive,
+            idempotent=idempotent,
+            title=title,
+        )
+        return fn
+
+    return register
+
+
+def split_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Return the description (text before ``Args:``) and the per-argument descriptions."""
+    doc = inspect.cleandoc(doc)
+    head, _, args = doc.partition("\nArgs:\n")
+    arg_docs: dict[str, str] = {}
+    current = None
+    for line in args.splitlines():
+        m = re.match(r"^\s{0,8}(\w+):\s*(.*)$", line)
+        if m and (current is None or len(line) - len(line.lstrip()) <= 4):
+            current = m.group(1)
+            arg_docs[current] = m.group(2).strip()
+        elif current and line.strip():
+            arg_docs[current] += " " + line.strip()
+    return head.strip(), arg_docs
+
+
+def schema_from_signature(fn: Callable, arg_docs: dict[str, str]) -> dict:
+    hints = typing.get_type_hints(fn)
+    properties: dict[str, dict] = {}
+    required: list[str] = []
+    params = list(inspect.signature(fn).parameters.values())[1:]  # skip ctx
+    for p in params:
+        prop = json_type(hints.get(p.name, str))
+        if p.name in arg_docs:
+            prop["description"] = arg_docs[p.name]
+        if p.default is not inspect.Parameter.empty and p.default is not None:
+            prop["default"] = p.default
+        properties[p.name] = prop
+        if p.default is inspect.Parameter.empty and p.name not in ALWAYS_OPTIONAL:
+            required.append(p.name)
+    schema = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def json_type(hint: Any) -> dict:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        non_null = [a for a in args if a is not type(None)]
+        inner = json_type(non_null[0]) if len(non_null) == 1 else {"anyOf": [json_type(a) for a in non_null]}
+        if type(None) in args:
+            if "type" in inner and isinstance(inner["type"], str):
+                inner = {**inner, "type": [inner["type"], "null"]}
+                if "enum" in inner:
+                    inner["enum"] = [*inner["enum"], None]
+            else:
+                inner = {"anyOf": [inner, {"type": "null"}]}
+        return inner
+    if origin is Literal:
+        kinds = {type(a) for a in args}
+        base = json_type(kinds.pop()) if len(kinds) == 1 else {}
+        return {**base, "enum": list(args)}
+    if origin in (list, tuple) or hint in (list, tuple):
+        return {"type": "array", "items": json_type(args[0])} if args else {"type": "array"}
+    if origin is dict or hint is dict:
+        return {"type": "object"}
+    return {str: {"type": "string"}, int: {"type": "integer"}, float: {"type": "number"},
+            bool: {"type": "boolean"}}.get(hint, {})
