@@ -13,9 +13,11 @@ from ooxml.ids import IdIndex, strip_ids
 from ooxml.namespaces import OX_ID, RT_STYLES, STRICT_W, W
 from ooxml.package import DEFAULT_LIMITS, Limits, Package, Part
 from ooxml.positions import BlockOrder
+from ooxml.ranges import rescue_markers
 from ooxml.safexml import serialize
 from ooxml.styles import Styles
 from ooxml.template import new_package_parts
+from ooxml.wordids import WordIds
 
 
 class Document:
@@ -39,6 +41,7 @@ class Document:
         self._part_of_root: dict[etree._Element, Part] = {root: self.main}
         self._orders: dict[etree._Element, BlockOrder] = {}
         self._styles: Styles | None = None
+        self._word_ids: dict[etree._Element, WordIds] = {}
         self.modified = False  # changed since open or last save
 
     # ---- life cycle ------------------------------------------------------------------------------
@@ -104,6 +107,16 @@ class Document:
             self._styles = Styles(part.tree.getroot() if part else None)
         return self._styles
 
+    def word_ids(self, el: etree._Element) -> WordIds:
+        """Word's ID counters for the part holding ``el`` (gathered once)."""
+        root = self.part_of(el).tree.getroot()
+        if root not in self._word_ids:
+            self._word_ids[root] = WordIds(root)
+        return self._word_ids[root]
+
+    def reset_styles(self) -> None:
+        self._styles = None
+
     # ---- IDs ---------------------------------------------------------------------------------------
     def id_of(self, el: etree._Element) -> str:
         had = el.get(OX_ID)
@@ -152,7 +165,9 @@ class Document:
         self.changed(container)
 
     def remove_block(self, el: etree._Element) -> None:
+        """Remove a block (or run); half-ranges inside it move out so ranges stay paired."""
         container = el.getparent()
+        rescue_markers(el)
         order = self._orders.get(container)
         if order is not None:
             order.removed(el)

@@ -14,7 +14,7 @@ import jsonschema
 
 from ooxml.errors import OoxmlError
 from render.answer import error_answer, operation_title
-from tools.registry import CallContext, Tool
+from tools.registry import ALWAYS_OPTIONAL, CallContext, Tool
 
 log = logging.getLogger("ooxml_mcp")
 
@@ -59,6 +59,9 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
     if problems:
         return fail(operation, "ValidationError", "Invalid arguments: " + "; ".join(problems),
                     f"See the inputSchema of '{name}' in tools/list.")
+    for name in ALWAYS_OPTIONAL:  # optional in the schema, positional in the function
+        if name in tool.input_schema.get("properties", {}) and name not in arguments:
+            arguments[name] = None
     try:
         result = tool.handler(ctx, **arguments)
         if inspect.isawaitable(result):

@@ -130,11 +130,17 @@ def json_type(hint: Any) -> dict:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        non_null = [a for a in args if a is not type(None)]
-        inner = json_type(non_null[0]) if len(non_null) == 1 else {"anyOf": [json_type(a) for a in non_null]}
+        non_null = [json_type(a) for a in args if a is not type(None)]
+        if len(non_null) == 1:
+            inner = non_null[0]
+        elif all(set(t) == {"type"} and isinstance(t["type"], str) for t in non_null):
+            inner = {"type": [t["type"] for t in non_null]}  # a simple union: one type list
+        else:
+            inner = {"anyOf": non_null}
         if type(None) in args:
-            if "type" in inner and isinstance(inner["type"], str):
-                inner = {**inner, "type": [inner["type"], "null"]}
+            if "type" in inner:
+                kinds = inner["type"] if isinstance(inner["type"], list) else [inner["type"]]
+                inner = {**inner, "type": [*kinds, "null"]}
                 if "enum" in inner:
                     inner["enum"] = [*inner["enum"], None]
             else:

@@ -1,0 +1,169 @@
+"""Paragraph and run formatting edits, each property put where the schema order wants it."""
+from __future__ import annotations
+
+import copy
+import re
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml.errors import ValidationError
+from ooxml.namespaces import w
+from ooxml.order import get_or_add, insert_child, remove_child, set_child
+from ooxml.units import points, twips
+
+UNDERLINES = ("single words double thick dotted dottedHeavy dash dashedHeavy dashLong dashLongHeavy "
+              "dotDash dashDotHeavy dotDotDash dashDotDotHeavy wave wavyHeavy wavyDouble none").split()
+HIGHLIGHTS = ("black blue cyan green magenta red yellow white darkBlue darkCyan darkGreen darkMagenta "
+              "darkRed darkYellow darkGray lightGray none").split()
+ALIGNMENTS = {"left": "left", "center": "center", "centre": "center", "right": "right", "justify": "both",
+              "both": "both", "distribute": "distribute"}
+_THEME_ATTR = {"ascii": "asciiTheme", "hAnsi": "hAnsiTheme", "eastAsia": "eastAsiaTheme", "cs": "cstheme"}
+_HEX = re.compile(r"^#?([0-9A-Fa-f]{6})$")
+
+
+def runs_of(el: etree._Element) -> list[etree._Element]:
+    return [el] if el.tag == B.W_R else list(B.iter_runs(el))
+
+
+def _toggle(rpr: etree._Element, name: str, on: bool) -> None:
+    if on:
+        set_child(rpr, name)
+    else:
+        set_child(rpr, name, val="0")  # explicit off: overrides a bold style
+
+
+def check_font_args(size=None, underline=None, color_hex=None) -> None:
+    """Validate before any change, so a bad value changes nothing."""
+    if size is not None and not 1 <= points(size) <= 1638:
+        raise ValidationError(f"size {size} is out of range (1-1638 pt).")
+    if isinstance(underline, str) and underline not in UNDERLINES:
+        raise ValidationError(f"underline '{underline}' is not a Word underline.",
+                              hint="Use true/false or one of: " + ", ".join(UNDERLINES))
+    if color_hex is not None and color_hex.lower() != "auto" and not _HEX.match(color_hex):
+        raise ValidationError(f"color_hex '{color_hex}' is not a colour.", hint="Use six hex digits like 'FF0000', or 'auto'.")
+
+
+def set_run_font(r: etree._Element, *, size=None, bold=None, italic=None, underline=None,
+                 color_hex=None, font_name=None, east_asian_font=None) -> None:
+    rpr = get_or_add(r, "rPr")
+    if font_name is not None or east_asian_font is not None:
+        _set_fonts(rpr, font_name, east_asian_font)
+    if bold is not None:
+        _toggle(rpr, "b", bold)
+        _toggle(rpr, "bCs", bold)
+    if italic is not None:
+        _toggle(rpr, "i", italic)
+        _toggle(rpr, "iCs", italic)
+    if color_hex is not None:
+        m = _HEX.match(color_hex)
+        set_child(rpr, "color", val=m.group(1).upper() if m else "auto")
+    if size is not None:
+        half = str(round(points(size) * 2))
+        set_child(rpr, "sz", val=half)
+        set_child(rpr, "szCs", val=half)
+    if underline is not None:
+        kind = underline if isinstance(underline, str) else ("single" if underline else "none")
+        set_child(rpr, "u", val=kind)
+
+
+def _set_fonts(rpr: etree._Element, font_name, east_asian_font) -> None:
+    fonts = get_or_add(rpr, "rFonts")
+    targets = {}
+    if font_name:
+        targets.update(ascii=font_name, hAnsi=font_name, cs=font_name, eastAsia=font_name)
+    if east_asian_font:
+        targets["eastAsia"] = east_asian_font
+    for script, name in targets.items():
+        fonts.set(w(script), name)
+        fonts.attrib.pop(w(_THEME_ATTR[script]), None)  # a theme font would override the name
+
+
+def set_run_flags(r: etree._Element, props: dict) -> None:
+    rpr = get_or_add(r, "rPr")
+    for key, name in (("strike", "strike"), ("all_caps", "caps"), ("small_caps", "smallCaps")):
+        if key in props:
+            _toggle(rpr, name, bool(props[key]))
+    if "highlight" in props:
+        set_child(rpr, "highlight", val=props["highlight"])
+    if props.get("superscript") or props.get("subscript"):
+        set_child(rpr, "vertAlign", val="superscript" if props.get("superscript") else "subscript")
+    elif props.get("superscript") is False or props.get("subscript") is False:
+        remove_child(rpr, "vertAlign")
+
+
+def set_alignment(p: etree._Element, alignment: str) -> None:
+    set_child(get_or_add(p, "pPr"), "jc", val=ALIGNMENTS[alignment])
+
+
+def set_paragraph_props(p: etree._Element, props: dict) -> None:
+    ppr = get_or_add(p, "pPr")
+    for key, name in (("keep_with_next", "keepNext"), ("keep_together", "keepLines"),
+                      ("page_break_before", "pageBreakBefore"), ("widow_control", "widowControl")):
+        if key in props:
+            if props[key]:
+                set_child(ppr, name)
+            else:
+                set_child(ppr, name, val="0")
+    spacing = {}
+    if "space_before" in props:
+        spacing["before"] = str(twips(props["space_before"], "space_before"))
+    if "space_after" in props:
+        spacing["after"] = str(twips(props["space_after"], "space_after"))
+    if "line_spacing" in props:
+        spacing.update(_line_spacing(props["line_spacing"]))
+    if spacing:
+        _merge_attrs(ppr, "spacing", spacing)
+    ind = {}
+    for key, attr in (("left_indent", "left"), ("right_indent", "right")):
+        if key in props:
+            ind[attr] = str(twips(props[key], key))
+    if "first_line_indent" in props:
+        value = twips(props["first_line_indent"], "first_line_indent")
+        ind["firstLine" if value >= 0 else "hanging"] = str(abs(value))
+        ind.pop("hanging" if value >= 0 else "firstLine", None)
+    if ind:
+        _merge_attrs(ppr, "ind", ind, drop=("firstLine", "hanging") if "first_line_indent" in props else ())
+    if "alignment" in props:
+        set_child(ppr, "jc", val=ALIGNMENTS[props["alignment"]])
+
+
+def _line_spacing(value) -> dict:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return {"line": str(round(value * 240)), "lineRule": "auto"}  # a multiple of single spacing
+    return {"line": str(twips(value, "line_spacing")), "lineRule": "atLeast"}
+
+
+def _merge_attrs(ppr: etree._Element, name: str, attrs: dict, drop: tuple = ()) -> None:
+    el = ppr.find(w(name))
+    if el is None:
+        el = insert_child(ppr, etree.Element(w(name)))
+    for a in drop:
+        el.attrib.pop(w(a), None)
+    for k, v in attrs.items():
+        el.set(w(k), v)
+
+
+def copy_format(src: etree._Element, dst: etree._Element) -> None:
+    """Word's format painter: paragraph properties (paragraph source) and run properties."""
+    if src.tag == B.W_P and dst.tag == B.W_P:
+        src_ppr = src.find(w("pPr"))
+        old = dst.find(w("pPr"))
+        new = copy.deepcopy(src_ppr) if src_ppr is not None else None
+        if new is not None:
+            for keep in ("sectPr", "pPrChange"):  # section breaks and revisions are not formatting
+                remove_child(new, keep)
+            if old is not None and old.find(w("sectPr")) is not None:
+                insert_child(new, copy.deepcopy(old.find(w("sectPr"))))
+        if old is not None:
+            dst.remove(old)
+        if new is not None and len(new):
+            dst.insert(0, new)
+    model = src if src.tag == B.W_R else next((r for r in B.iter_runs(src) if B.run_text(r)), None)
+    rpr = model.find(w("rPr")) if model is not None else None
+    for r in runs_of(dst):
+        old = r.find(w("rPr"))
+        if old is not None:
+            r.remove(old)
+        if rpr is not None and len(rpr):
+            r.insert(0, copy.deepcopy(rpr))

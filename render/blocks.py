@@ -1,0 +1,134 @@
+"""One element as text: paragraph lines with formatting marks, tables as ASCII grids.
+
+Reads the XML (through ooxml.body) and never changes it.
+"""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml.namespaces import OX_ID, W, w
+from render.width import cut, pad, width
+
+TEXT_COLUMNS = 80
+CELL_COLUMNS = 14
+MAX_TABLE_COLS = 10
+MAX_TABLE_ROWS = 20
+_COLOURS = {"FF0000": "red", "C00000": "dark red", "00FF00": "green", "00B050": "green",
+            "0000FF": "blue", "0070C0": "blue", "FFFF00": "yellow", "FFC000": "orange",
+            "7030A0": "purple", "808080": "grey", "FFFFFF": "white"}
+
+
+def element_id(el: etree._Element) -> str:
+    return el.get(OX_ID) or "?"
+
+
+def _on(rpr: etree._Element | None, name: str) -> bool:
+    if rpr is None:
+        return False
+    el = rpr.find(w(name))
+    return el is not None and el.get(w("val"), "true").lower() not in ("0", "false", "off", "none")
+
+
+def colour_name(hex_value: str) -> str:
+    return _COLOURS.get(hex_value.upper(), "#" + hex_value.upper())
+
+
+def marked_run_text(r: etree._Element) -> str:
+    """A run's text with **bold**, *italic* and [colour] marks, images as [IMG: name]."""
+    text = B.run_text(r).replace("\n", "↵").replace("\t", "→")
+    for name in B.run_images(r):
+        text += f"[IMG: {name}]"
+    if r.find(w("br")) is not None and any(b.get(w("type")) == "page" for b in r.findall(w("br"))):
+        text = text.replace("↵", "") + "[PAGE BREAK]"
+    if not text.strip():
+        return text
+    rpr = r.find(w("rPr"))
+    core, lead, trail = text.strip(), text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    if _on(rpr, "i"):
+        core = f"*{core}*"
+    if _on(rpr, "b"):
+        core = f"**{core}**"
+    colour = rpr.find(w("color")) if rpr is not None else None
+    if colour is not None and colour.get(w("val"), "auto").lower() not in ("auto", "000000"):
+        name = colour_name(colour.get(w("val")))
+        core = f"[{name}]{core}[/{name}]"
+    return lead + core + trail
+
+
+def paragraph_line(p: etree._Element) -> str:
+    parts = [marked_run_text(r) for r in B.iter_runs(p)]
+    return "".join(parts).replace("****", "").replace("**  **", "  ")
+
+
+def heading_level(doc, p: etree._Element) -> int | None:
+    level = B.direct_outline_level(p)
+    if level is None:
+        sid = B.style_id(p)
+        level = doc.styles.outline_level(sid) if sid else None
+    return level + 1 if level is not None and level < 9 else None
+
+
+def title_of(doc, el: etree._Element) -> str:
+    """Box title: ``Heading 2 (para_x)``, ``Paragraph (para_y) [Quote]``, ``Table (table_z) 3×2``."""
+    eid = element_id(el)
+    if el.tag == B.W_P:
+        level = heading_level(doc, el)
+        if level:
+            return f"Heading {level} ({eid})"
+        sid = B.style_id(el)
+        style = f" [{doc.styles.name(sid)}]" if sid and doc.styles.name(sid).lower() != "normal" else ""
+        return f"Paragraph ({eid}){style}"
+    if el.tag == B.W_TBL:
+        grid = B.TableGrid(el)
+        return f"Table ({eid}) {grid.n_rows}×{grid.n_cols}"
+    return f"{B.kind(el)} ({eid})"
+
+
+def body_lines(doc, el: etree._Element) -> list[str]:
+    """The content lines of one element's box."""
+    if el.tag == B.W_P:
+        return [cut(paragraph_line(el), TEXT_COLUMNS) or "(empty)"]
+    if el.tag == B.W_TBL:
+        return table_grid_lines(B.TableGrid(el))
+    if el.tag == B.W_R:
+        return [cut(marked_run_text(el), TEXT_COLUMNS) or "(empty)"]
+    text = B.block_text(el, limit=400).replace("\n", " ↵ ")
+    return [cut(text, TEXT_COLUMNS) or f"({B.kind(el)})"]
+
+
+def table_grid_lines(grid: B.TableGrid) -> list[str]:
+    matrix = grid.text_matrix()
+    rows = matrix[:MAX_TABLE_ROWS]
+    n_cols = min(grid.n_cols, MAX_TABLE_COLS)
+    if not rows or n_cols == 0:
+        return ["(empty table)"]
+    cells = [[cut(" ".join((r[c] if c < len(r) else "").split()), CELL_COLUMNS) for c in range(n_cols)] for r in rows]
+    widths = [max(3, *(width(row[c]) for row in cells)) for c in range(n_cols)]
+    sep = "+" + "+".join("-" * (wd + 2) for wd in widths) + "+"
+    lines = [sep]
+    for row in cells:
+        lines.append("| " + " | ".join(pad(text, widths[c]) for c, text in enumerate(row)) + " |")
+        lines.append(sep)
+    notes = []
+    if grid.n_rows > MAX_TABLE_ROWS:
+        notes.append(f"{grid.n_rows - MAX_TABLE_ROWS} more rows")
+    if grid.n_cols > MAX_TABLE_COLS:
+        notes.append(f"{grid.n_cols - MAX_TABLE_COLS} more columns")
+    if notes:
+        lines.append(f"... ({' and '.join(notes)} not shown)")
+    return lines
+
+
+def box(title: str, lines: list[str], marker: str | None = None, indent: str = "  ") -> list[str]:
+    head = f"{title} ⭐ {marker}" if marker else title
+    inner = max(40, width(head), *(width(line) for line in lines))
+    top = indent + "┌" + "─" * (inner + 2) + "┐"
+    out = [top, f"{indent}│ {pad(head, inner)} │", indent + "├" + "─" * (inner + 2) + "┤"]
+    out += [f"{indent}│ {pad(line, inner)} │" for line in lines]
+    out.append(indent + "└" + "─" * (inner + 2) + "┘")
+    return out
+
+
+def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
+    return box(title_of(doc, el), body_lines(doc, el), marker)

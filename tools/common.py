@@ -1,0 +1,206 @@
+"""What every document tool does: find the session, resolve IDs and positions, answer."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml.errors import InvalidPosition, OoxmlError
+from ooxml.namespaces import w
+from render.answer import success_answer
+from render.blocks import element_box
+from render.diff import render_diff
+from tools.registry import CallContext
+from tools.sessions import Session
+from tools.view import context_text, cursor_line, empty_context
+
+SPECIAL = ("last_insert", "last_update", "cursor", "current")
+MODES = ("before", "after", "inside", "start", "end")
+
+
+class SpecialIDNotAvailable(OoxmlError):
+    error_type = "SpecialIDNotAvailable"
+
+
+def session_of(ctx: CallContext, session_id: str | None) -> Session:
+    return ctx.services.sessions.get(ctx.tenant, session_id)
+
+
+def clean_id(raw: str) -> str:
+    """``'para_3f9a2c (Heading 1)'`` -> ``'para_3f9a2c'``: agents add noise after IDs."""
+    token = (raw or "").strip().split()
+    return token[0].strip(",;.") if token else ""
+
+
+def resolve_special(session: Session, name: str) -> str:
+    if name == "last_insert":
+        if not session.last_insert:
+            raise SpecialIDNotAvailable("Special ID 'last_insert' not available: no insert operation in this session",
+                                        hint="Insert something first, or use an explicit element ID.")
+        return session.last_insert
+    if name == "last_update":
+        if not session.last_update:
+            raise SpecialIDNotAvailable("Special ID 'last_update' not available: no update operation in this session",
+                                        hint="Update something first, or use an explicit element ID.")
+        return session.last_update
+    if session.cursor.element_id is None:
+        raise SpecialIDNotAvailable(f"Special ID '{name}' not available: cursor not initialized",
+                                    hint="Move the cursor with docx_cursor_move or insert an element first.")
+    return session.cursor.element_id
+
+
+def resolve(session: Session, raw: str, arg: str = "element_id") -> etree._Element:
+    """An element from an ID, a special ID or an ID with trailing noise."""
+    token = clean_id(raw)
+    if not token:
+        raise OoxmlError(f"{arg} is empty.", hint="Pass an element ID such as para_3f9a2c.",
+                         error_type="ValidationError")
+    if token.lower() in SPECIAL:
+        token = resolve_special(session, token.lower())
+    return session.doc.find(token)
+
+
+def expect(el: etree._Element, tags: set[str], what: str, arg: str = "element_id") -> etree._Element:
+    if el.tag not in tags:
+        from ooxml.errors import InvalidElementType
+        raise InvalidElementType(f"{arg} must be a {what}, not a {B.kind(el)} ({el.get('{urn:ooxml-mcp:ids:2026}id')}).")
+    return el
+
+
+# ---- positions ----------------------------------------------------------------------------------
+
+@dataclass
+class Position:
+    mode: str  # before, after, start, end
+    target: etree._Element  # an element, or the body for document_body
+    text: str  # as given, for the answer head
+
+
+def parse_position(session: Session, position: str) -> Position:
+    raw = (position or "").strip()
+    mode, sep, target = raw.partition(":")
+    mode = mode.strip().lower()
+    if not sep or mode not in MODES or not target.strip():
+        raise InvalidPosition(f"Position '{position}' is not MODE:TARGET.",
+                              hint="MODE is before, after, inside, start or end; TARGET is an element ID, "
+                                   "a special ID (last_insert, last_update, cursor) or document_body. "
+                                   "Example: after:para_3f9a2c or end:document_body.")
+    mode = "end" if mode == "inside" else mode
+    target_id = clean_id(target)
+    if target_id == "document_body":
+        if mode in ("before", "after"):
+            raise InvalidPosition(f"'{mode}:document_body' is not a position: the body has no siblings.",
+                                  hint="Valid positions for document_body: start:document_body, end:document_body.")
+        return Position(mode, session.doc.body, raw)
+    return Position(mode, resolve(session, target_id, "position"), raw)
+
+
+BLOCK_CONTAINERS = {w("body"), w("tc"), w("hdr"), w("ftr"), w("footnote"), w("endnote"), w("comment"),
+                    w("sdtContent"), w("txbxContent")}
+
+
+def valid_positions(doc, el: etree._Element, kind: str) -> str:
+    eid = doc.id_of(el) if el.tag != w("body") else "document_body"
+    if kind == "block":
+        if el.tag in BLOCK_CONTAINERS or el.tag == B.W_SDT:
+            return f"start:{eid}, end:{eid}"
+        if el.getparent() is not None and el.getparent().tag in BLOCK_CONTAINERS:
+            return f"before:{eid}, after:{eid}"
+        para = B.find_ancestor(el, B.W_P)
+        if para is not None:
+            return f"before:{doc.id_of(para)}, after:{doc.id_of(para)} (the paragraph holding it)"
+        return "a paragraph, table or container ID"
+    if el.tag == B.W_P:
+        return f"start:{eid}, end:{eid} (inside the paragraph)"
+    if el.tag == B.W_R:
+        return f"before:{eid}, after:{eid}"
+    return "start:/end: a paragraph, or before:/after: a run"
+
+
+def block_insertion(doc, pos: Position, what: str = "paragraph") -> tuple[etree._Element, dict]:
+    """Where a block goes: (container, insert_block kwargs). Raises InvalidPosition."""
+    t = pos.target
+    if pos.mode in ("start", "end"):
+        container = t
+        if t.tag == B.W_SDT:
+            container = t.find(w("sdtContent"))
+        if container is None or container.tag not in BLOCK_CONTAINERS:
+            raise InvalidPosition(f"A {what} cannot go inside a {B.kind(t)}.",
+                                  hint="Valid positions here: " + valid_positions(doc, t, "block"))
+        if pos.mode == "start":
+            first = next(B.iter_blocks(container), None)
+            first_child = first if first is not None else _first_content_slot(container)
+            return container, {"before": first_child} if first_child is not None else {}
+        if container.tag == w("tc") and what != "paragraph":
+            last = list(B.iter_blocks(container))[-1:] or [None]
+            raise InvalidPosition(f"A {what} cannot be the last element of a cell: a cell must end with a paragraph.",
+                                  hint=f"Use before:{doc.id_of(last[0])} to put it before the cell's last paragraph."
+                                  if last[0] is not None else None)
+        return container, {}
+    parent = t.getparent()
+    if parent is None or parent.tag not in BLOCK_CONTAINERS or not B.is_block(t):
+        raise InvalidPosition(f"A {what} cannot go {pos.mode} a {B.kind(t)}.",
+                              hint="Valid positions here: " + valid_positions(doc, t, "block"))
+    if pos.mode == "after" and parent.tag == w("tc") and what != "paragraph" and B.next_block(t) is None:
+        raise InvalidPosition(f"A {what} cannot be the last element of a cell: a cell must end with a paragraph.",
+                              hint=f"Use before:{doc.id_of(t)}.")
+    return parent, {pos.mode: t}
+
+
+def _first_content_slot(container: etree._Element) -> etree._Element | None:
+    # With no block yet, a body's sectPr must stay last.
+    return container.find(w("sectPr"))
+
+
+# ---- answers ------------------------------------------------------------------------------------
+
+def box_lines(doc, els: list[etree._Element | None]) -> list[str]:
+    """Boxes of the given elements (None skipped), for the before/after of a diff."""
+    lines: list[str] = []
+    for el in els:
+        if el is not None:
+            doc.id_of(el)
+            lines += element_box(doc, el)
+    return lines
+
+
+def last_block(container: etree._Element) -> etree._Element | None:
+    try:
+        el = container[-1]  # lxml finds the last child without walking the list
+    except IndexError:
+        return None
+    return el if B.is_block(el) else B.prev_block(el)
+
+
+def insertion_neighbours(container: etree._Element, where: dict) -> tuple:
+    """The blocks that will stand before and after a block inserted at ``where``."""
+    if "after" in where:
+        return where["after"], B.next_block(where["after"])
+    if "before" in where:
+        ref = where["before"]
+        return B.prev_block(ref), ref if B.is_block(ref) else None
+    return last_block(container), None
+
+
+def neighbours(el: etree._Element) -> list[etree._Element]:
+    block = el if el.getparent() is not None and el.getparent().tag in BLOCK_CONTAINERS else None
+    if block is None:
+        return []
+    return [n for n in (B.prev_block(block), B.next_block(block)) if n is not None]
+
+
+def answer(session: Session, operation: str, element: etree._Element | None, *, marker: str | None = None,
+           before: list[str] | None = None, after: list[str] | None = None,
+           fields: dict | None = None, content: str | None = None, head_id: bool = True,
+           element_id: str | None = None) -> str:
+    """A success answer with the context around ``element`` (or the empty body), diff and cursor."""
+    doc = session.doc
+    eid = element_id or (doc.id_of(element) if element is not None and head_id else None)
+    if element is not None and element.getparent() is not None:
+        context = context_text(doc, element, marker, session.cursor)
+    else:
+        context = empty_context(doc, doc.body, session.cursor.element_id is None)
+    changes = render_diff(before, after) if before is not None and after is not None else None
+    return success_answer(operation, element_id=eid, fields=fields, context=context, changes=changes,
+                          content=content, cursor=cursor_line(doc, session.cursor))

@@ -1,0 +1,149 @@
+"""Formatting tools: fonts, alignment, paragraph properties, format painter."""
+from __future__ import annotations
+
+from typing import Literal
+
+from ooxml import body as B
+from ooxml import formatting as F
+from ooxml.errors import ValidationError
+from tools.common import answer, box_lines, expect, resolve, session_of
+from tools.registry import CallContext, tool
+
+PARAGRAPH_KEYS = {"alignment", "space_before", "space_after", "line_spacing", "left_indent", "right_indent",
+                  "first_line_indent", "keep_with_next", "keep_together", "page_break_before", "widow_control"}
+RUN_KEYS = {"bold", "italic", "underline", "size", "color_hex", "font_name", "east_asian_font", "strike",
+            "highlight", "all_caps", "small_caps", "superscript", "subscript"}
+FONT_KEYS = {"bold", "italic", "underline", "size", "color_hex", "font_name", "east_asian_font"}
+
+
+def _updated(session, el, before, operation, fields=None) -> str:
+    doc = session.doc
+    doc.changed(el)
+    session.last_update = doc.id_of(el)
+    holder = el if el.tag != B.W_R else B.find_ancestor(el, B.W_P)
+    return answer(session, operation, el, marker="UPDATED", before=before, after=box_lines(doc, [holder]),
+                  fields=fields)
+
+
+def _holder(el):
+    return el if el.tag != B.W_R else B.find_ancestor(el, B.W_P)
+
+
+@tool(idempotent=True, toolset="format", title="Set font")
+def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: float | str | None = None,
+                  bold: bool | None = None, italic: bool | None = None, underline: bool | str | None = None,
+                  color_hex: str | None = None, font_name: str | None = None,
+                  east_asian_font: str | None = None) -> str:
+    """Set font properties of a run, or of every run of a paragraph. Omitted properties stay as they are.
+
+    Args:
+        session_id: The session.
+        element_id: A run or a paragraph (special IDs work).
+        size: Font size in points (e.g. 12 or '10.5pt').
+        bold: true or false.
+        italic: true or false.
+        underline: true/false, or a Word underline type such as 'double' or 'wave'.
+        color_hex: Colour as six hex digits ('FF0000'), or 'auto'.
+        font_name: Font for all scripts (Latin, complex and East Asian), e.g. 'Arial' or 'SimSun'.
+        east_asian_font: A different font for East Asian text only, e.g. 'MS Mincho'.
+    """
+    session = session_of(ctx, session_id)
+    el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "run or paragraph")
+    F.check_font_args(size, underline, color_hex)
+    before = box_lines(session.doc, [_holder(el)])
+    args = dict(size=size, bold=bold, italic=italic, underline=underline, color_hex=color_hex,
+                font_name=font_name, east_asian_font=east_asian_font)
+    for r in F.runs_of(el):
+        F.set_run_font(r, **args)
+    changed = ", ".join(f"{k}={v}" for k, v in args.items() if v is not None) or "nothing"
+    return _updated(session, el, before, "Set Font", {"Changed": changed})
+
+
+@tool(idempotent=True, toolset="format", title="Set alignment")
+def docx_set_alignment(ctx: CallContext, session_id: str, element_id: str,
+                       alignment: Literal["left", "center", "right", "justify"]) -> str:
+    """Align a paragraph (a run's paragraph when given a run).
+
+    Args:
+        session_id: The session.
+        element_id: A paragraph or run (special IDs work).
+        alignment: left, center, right or justify.
+    """
+    session = session_of(ctx, session_id)
+    el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "paragraph or run")
+    p = _holder(el)
+    before = box_lines(session.doc, [p])
+    F.set_alignment(p, alignment)
+    return _updated(session, p, before, "Set Alignment", {"Alignment": alignment})
+
+
+@tool(idempotent=True, toolset="format", title="Set paragraph and run properties")
+def docx_set_properties(ctx: CallContext, session_id: str, element_id: str, properties: dict) -> str:
+    """Set several properties at once on a paragraph (and its runs) or a run.
+
+    Paragraph keys: alignment (left/center/right/justify), space_before, space_after, left_indent,
+    right_indent, first_line_indent (negative: hanging), line_spacing (a number is a multiple: 1.5;
+    a length is at-least spacing: '14pt'), keep_with_next, keep_together, page_break_before,
+    widow_control (booleans). Lengths are numbers in inches or strings with a unit ('12pt', '1cm').
+    Run keys: bold, italic, underline, size, color_hex, font_name, east_asian_font, strike, highlight
+    (yellow, green, ...), all_caps, small_caps, superscript, subscript.
+
+    Args:
+        session_id: The session.
+        element_id: A paragraph or run (special IDs work).
+        properties: An object of the keys above, e.g. {"space_after": "6pt", "keep_with_next": true}.
+    """
+    session = session_of(ctx, session_id)
+    el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "paragraph or run")
+    _check_properties(el, properties)
+    before = box_lines(session.doc, [_holder(el)])
+    para_props = {k: v for k, v in properties.items() if k in PARAGRAPH_KEYS}
+    if para_props:
+        F.set_paragraph_props(el, para_props)
+    font = {k: v for k, v in properties.items() if k in FONT_KEYS}
+    flags = {k: v for k, v in properties.items() if k in RUN_KEYS - FONT_KEYS}
+    for r in F.runs_of(el):
+        if font:
+            F.set_run_font(r, **font)
+        if flags:
+            F.set_run_flags(r, flags)
+    return _updated(session, el, before, "Set Properties", {"Changed": ", ".join(sorted(properties))})
+
+
+def _check_properties(el, properties: dict) -> None:
+    allowed = RUN_KEYS | (PARAGRAPH_KEYS if el.tag == B.W_P else set())
+    unknown = sorted(set(properties) - allowed)
+    if unknown:
+        raise ValidationError(f"Unknown properties for a {B.kind(el).lower()}: {', '.join(unknown)}.",
+                              hint="Valid keys: " + ", ".join(sorted(allowed)))
+    if not properties:
+        raise ValidationError("properties is empty.", hint="Valid keys: " + ", ".join(sorted(allowed)))
+    if "alignment" in properties and properties["alignment"] not in F.ALIGNMENTS:
+        raise ValidationError(f"alignment '{properties['alignment']}' is not left, center, right or justify.")
+    if "highlight" in properties and properties["highlight"] not in F.HIGHLIGHTS:
+        raise ValidationError(f"highlight '{properties['highlight']}' is not a Word highlight colour.",
+                              hint="Use one of: " + ", ".join(F.HIGHLIGHTS))
+    F.check_font_args(properties.get("size"), properties.get("underline"), properties.get("color_hex"))
+    from ooxml.units import twips
+    for key in ("space_before", "space_after", "left_indent", "right_indent", "first_line_indent"):
+        if key in properties:
+            twips(properties[key], key)  # raises on a bad length before anything changes
+    if "line_spacing" in properties and not isinstance(properties["line_spacing"], (int, float)):
+        twips(properties["line_spacing"], "line_spacing")
+
+
+@tool(idempotent=True, toolset="format", title="Copy formatting")
+def docx_format_copy(ctx: CallContext, session_id: str, source_id: str, target_id: str) -> str:
+    """Copy formatting like Word's format painter: paragraph properties (from a paragraph) and run formatting.
+
+    Args:
+        session_id: The session.
+        source_id: Paragraph or run to copy the formatting from (special IDs work).
+        target_id: Paragraph or run to apply it to (special IDs work).
+    """
+    session = session_of(ctx, session_id)
+    src = expect(resolve(session, source_id, "source_id"), {B.W_R, B.W_P}, "paragraph or run", "source_id")
+    dst = expect(resolve(session, target_id, "target_id"), {B.W_R, B.W_P}, "paragraph or run", "target_id")
+    before = box_lines(session.doc, [_holder(dst)])
+    F.copy_format(src, dst)
+    return _updated(session, dst, before, "Format Copy", {"Source": session.doc.id_of(src)})

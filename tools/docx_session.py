@@ -1,0 +1,104 @@
+"""Session tools: open, create, save, close, list (SPEC §2)."""
+from __future__ import annotations
+
+from ooxml import body as B
+from ooxml.document import Document
+from render.answer import success_answer
+from tools.common import answer, session_of
+from tools.registry import CallContext, tool
+from tools.sandbox import resolve_in_roots
+from tools.sessions import Cursor
+
+
+def _last_block(doc):
+    last = None
+    for last in B.iter_blocks(doc.body):
+        pass
+    return last
+
+
+@tool(read_only=False, idempotent=False, title="Open a Word document")
+def docx_open(ctx: CallContext, file_path: str) -> str:
+    """Open an existing .docx file and start an editing session on it.
+
+    The answer's **Session ID** goes into every later call (it may be left out while only one
+    session is open). The cursor starts after the last element of the body.
+
+    Args:
+        file_path: Path of the .docx file, absolute or relative to the server's first root folder.
+    """
+    path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
+    doc = Document.open(path)
+    session = ctx.services.sessions.add(ctx.tenant, doc, path)
+    last = _last_block(doc)
+    if last is not None:
+        session.cursor = Cursor(doc.id_of(last), "after")
+    blocks = len(doc.order(doc.body))
+    fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks}
+    return answer(session, "Open Document", last, fields=fields, head_id=False)
+
+
+@tool(title="Create a new Word document")
+def docx_create(ctx: CallContext, file_path: str | None = None) -> str:
+    """Start a session on a new, empty, valid document.
+
+    Args:
+        file_path: Where docx_save writes it by default (optional; can be given at save time instead).
+    """
+    path = resolve_in_roots(file_path, ctx.services.roots, must_exist=False) if file_path else None
+    doc = Document.create()
+    session = ctx.services.sessions.add(ctx.tenant, doc, path)
+    fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)"}
+    return answer(session, "Create Document", None, fields=fields)
+
+
+@tool(idempotent=True, title="Save the document")
+def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, strip_ids: bool = False) -> str:
+    """Save the document atomically (temporary file, then rename): an error leaves the old file intact.
+
+    Parts of the package that no call touched are written back byte for byte.
+
+    Args:
+        session_id: The session to save.
+        file_path: Target path; default: the path it was opened from or created with.
+        strip_ids: Write the file without this server's element IDs (they are kept in memory).
+    """
+    session = session_of(ctx, session_id)
+    if not file_path and session.path is None:
+        from ooxml.errors import OoxmlError
+        raise OoxmlError("This document has no file path yet.", hint="Pass file_path, e.g. 'report.docx'.",
+                         error_type="ValidationError")
+    path = resolve_in_roots(file_path, ctx.services.roots, must_exist=False) if file_path else session.path
+    session.doc.save(path, strip=strip_ids)
+    if session.path is None or file_path:
+        session.path = path
+    fields = {"Session ID": session.id, "File": str(path), "Size": f"{path.stat().st_size} bytes",
+              "IDs": "stripped" if strip_ids else "kept"}
+    return success_answer("Save Document", fields=fields)
+
+
+@tool(destructive=True, idempotent=False, title="Close a session")
+def docx_close(ctx: CallContext, session_id: str) -> str:
+    """Close a session and drop the document from memory; unsaved changes are lost (the answer says so).
+
+    Args:
+        session_id: The session to close.
+    """
+    session = session_of(ctx, session_id)
+    ctx.services.sessions.remove(ctx.tenant, session.id)
+    unsaved = session.doc.modified
+    session.doc.close()
+    fields = {"Session ID": session.id, "File": str(session.path) if session.path else "(never saved)",
+              "Unsaved Changes": "yes, discarded" if unsaved else "none"}
+    return success_answer("Close Document", fields=fields)
+
+
+@tool(read_only=True, idempotent=True, title="List open sessions")
+def docx_list_sessions(ctx: CallContext) -> str:
+    """List the open editing sessions with their files and unsaved state."""
+    sessions = ctx.services.sessions.list(ctx.tenant)
+    lines = ["| Session ID | File | Unsaved changes |", "|---|---|---|"]
+    for s in sessions:
+        lines.append(f"| {s.id} | {s.path or '(new document)'} | {'yes' if s.doc.modified else 'no'} |")
+    content = "\n".join(lines) if sessions else "No session is open. Use docx_open or docx_create."
+    return success_answer("List Sessions", fields={"Sessions": len(sessions)}, content=content)

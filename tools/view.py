@@ -1,0 +1,115 @@
+"""Choosing what an answer shows: the window around an element, the cursor line.
+
+IDs are given here (via ooxml) to the elements shown, so render/ only reads.
+"""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml.namespaces import w
+from render.blocks import title_of
+from render.context import Window, render_window
+
+SIDE = 7  # elements each side; the window holds at most 2 * SIDE + 1
+_CONTAINER_LABELS = {
+    "body": ("[Document Start]", "[Document End]"), "tc": ("[Cell Start]", "[Cell End]"),
+    "hdr": ("[Header Start]", "[Header End]"), "ftr": ("[Footer Start]", "[Footer End]"),
+    "footnote": ("[Note Start]", "[Note End]"), "endnote": ("[Note Start]", "[Note End]"),
+    "comment": ("[Comment Start]", "[Comment End]"), "sdtContent": ("[Control Start]", "[Control End]"),
+    "txbxContent": ("[Text Box Start]", "[Text Box End]"),
+}
+
+
+def focus_block(el: etree._Element) -> etree._Element:
+    """The block (child of a block container) that holds ``el``: a run's paragraph, a cell's table."""
+    cur = el
+    while cur.getparent() is not None and cur.getparent().tag not in B.CONTAINER_TAGS:
+        cur = cur.getparent()
+    return el if cur.getparent() is None else cur
+
+
+def cell_position(doc, tc: etree._Element) -> tuple[etree._Element, int, int]:
+    tbl = B.find_ancestor(tc, B.W_TBL)
+    grid = B.TableGrid(tbl)
+    r, c = grid.origin.get(tc, (0, 0))
+    return tbl, r, c
+
+
+def parent_line(doc, container: etree._Element) -> str | None:
+    if container.tag == B.W_TC:
+        tbl, r, c = cell_position(doc, container)
+        return f"Parent: Cell {doc.id_of(container)} in Table {doc.id_of(tbl)} (row {r}, col {c})"
+    if container.tag in (w("hdr"), w("ftr"), w("footnote"), w("endnote"), w("comment")):
+        return f"Parent: {B.kind(container)} {doc.id_of(container)}"
+    return None
+
+
+def window_around(doc, target: etree._Element, marker: str | None = None,
+                  cursor=None) -> Window:
+    focus = focus_block(target)
+    container = focus.getparent()
+    if container is None:
+        return Window([], 0, 0)
+    before, after = [], []
+    prv = B.prev_block(focus)
+    while prv is not None and len(before) < 2 * SIDE:
+        before.append(prv)
+        prv = B.prev_block(prv)
+    nxt = B.next_block(focus)
+    while nxt is not None and len(after) < 2 * SIDE:
+        after.append(nxt)
+        nxt = B.next_block(nxt)
+    n_after = min(len(after), max(SIDE, 2 * SIDE - len(before)))
+    n_before = min(len(before), 2 * SIDE - n_after)
+    items = before[:n_before][::-1] + [focus] + after[:n_after]
+    order = doc.order(container)
+    first = order.index(items[0])
+    above = first
+    below = len(order) - first - len(items)
+    start, end = _CONTAINER_LABELS.get(etree.QName(container).localname, ("[Start]", "[End]"))
+    win = Window(items, above, max(0, below), start, end, parent_line(doc, container))
+    for el in items:
+        doc.id_of(el)
+    if marker:
+        win.markers[n_before] = marker
+    place_cursor(doc, win, cursor)
+    return win
+
+
+def place_cursor(doc, win: Window, cursor) -> None:
+    if cursor is None or cursor.element_id is None:
+        return
+    el = doc.ids.get(cursor.element_id)
+    if el is None:
+        return
+    for i, item in enumerate(win.items):
+        if item is el or (el.tag != B.W_TC and focus_block(el) is item and el is not item):
+            win.cursor_before = i if cursor.place in ("before", "inside_start") else i + 1
+            return
+
+
+def context_text(doc, target: etree._Element, marker: str | None, cursor) -> str:
+    return render_window(doc, window_around(doc, target, marker, cursor))
+
+
+def empty_context(doc, container: etree._Element, cursor_here: bool) -> str:
+    start, end = _CONTAINER_LABELS.get(etree.QName(container).localname, ("[Start]", "[End]"))
+    win = Window([], 0, 0, start, end, parent_line(doc, container),
+                 cursor_before=0 if cursor_here else None)
+    return render_window(doc, win)
+
+
+def cursor_line(doc, cursor) -> str:
+    if cursor.element_id is None:
+        return "Cursor: at empty document start"
+    el = doc.ids.get(cursor.element_id)
+    if el is None:
+        return f"Cursor: {cursor.place} {cursor.element_id} (element no longer exists)"
+    kind = title_of(doc, el).split(" (")[0]
+    if el.tag == B.W_TBL:
+        kind = "Table"
+    if cursor.place.startswith("inside"):
+        where = "at start" if cursor.place == "inside_start" else "at end"
+        return f"Cursor: inside {kind} {cursor.element_id} ({where})"
+    return f"Cursor: {cursor.place} {kind} {cursor.element_id}"
