@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import argparse
+import base64
+import binascii
 import logging
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -13,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import anyio  # noqa: E402
 import mcp_types as types  # noqa: E402
 from mcp.server import Server  # noqa: E402
+from mcp.shared.exceptions import MCPError  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401  (registers the built-in tools)
 from tools.dispatch import run_tool  # noqa: E402
@@ -40,17 +44,35 @@ def tenant_of(services: Services, ctx) -> str | None:
     return getattr(getattr(request, "state", None), "tenant", None)
 
 
+def encode_cursor(offset: int) -> str:
+    """An opaque tools/list cursor: clients must pass it back, not compute it."""
+    return base64.urlsafe_b64encode(f"tools:{offset}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str | None) -> int:
+    """The offset in a cursor; a cursor we did not make is a -32602 error (as MCP asks).
+
+    A valid cursor past the end (the list shrank on a config reload) gives an empty last page.
+    """
+    if not cursor:
+        return 0
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        prefix, _, offset = text.partition(":")
+        if prefix == "tools" and offset.isdigit() and offset.isascii():
+            return int(offset)
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        pass
+    raise MCPError(types.INVALID_PARAMS, "Invalid cursor: pass back a nextCursor from tools/list unchanged, "
+                                         "or none for the first page.")
+
+
 def build_server(services: Services) -> Server:
     async def on_list_tools(ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         visible = services.tools_for(tenant_of(services, ctx))
-        start = 0
-        if params is not None and params.cursor:
-            try:
-                start = max(0, int(params.cursor))
-            except ValueError:
-                start = len(visible)
+        start = decode_cursor(params.cursor if params is not None else None)
         page = visible[start:start + PAGE_SIZE]
-        nxt = str(start + PAGE_SIZE) if start + PAGE_SIZE < len(visible) else None
+        nxt = encode_cursor(start + PAGE_SIZE) if start + PAGE_SIZE < len(visible) else None
         return types.ListToolsResult(tools=[to_mcp(t) for t in page], next_cursor=nxt)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -91,9 +113,22 @@ def roots_from(args: argparse.Namespace) -> list[Path]:
 def make_services(args: argparse.Namespace) -> Services:
     services = Services(roots=roots_from(args), stdio_tenant=args.tenant)
     if args.config:
-        from tools.config import apply_config_file
-        apply_config_file(services, args.config)
+        from tools.config import ConfigError, apply_config_file
+        try:
+            apply_config_file(services, args.config)
+        except ConfigError as e:
+            print(f"ooxml-mcp: the config {args.config} has {len(e.findings)} problem(s):", file=sys.stderr)
+            for finding in e.findings:
+                print(f"  {finding}", file=sys.stderr)
+            sys.exit(2)
     return services
+
+
+def reload_on_sighup(services: Services, config_path: str | None) -> None:
+    """SIGHUP reloads the config; an invalid one is reported and the last good one kept."""
+    if config_path and hasattr(signal, "SIGHUP"):
+        from tools.config import reload_config
+        signal.signal(signal.SIGHUP, lambda *_: reload_config(services, config_path))
 
 
 async def serve_stdio(server: Server) -> None:
@@ -102,21 +137,22 @@ async def serve_stdio(server: Server) -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
+def http_app(server: Server, services: Services, host: str):
+    """The Streamable HTTP ASGI app at /mcp, behind the bearer-token -> tenant wrapper."""
+    from tools.tenancy import with_tenants
+    return with_tenants(server.streamable_http_app(host=host), services)
+
+
 def serve_http(server: Server, services: Services, host: str, port: int) -> None:
     import uvicorn
-    app = server.streamable_http_app(host=host)
-    try:
-        from tools.tenancy import with_tenants
-        app = with_tenants(app, services)
-    except ImportError:
-        pass
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(http_app(server, services, host), host=host, port=port, log_level="warning")
 
 
 def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     args = parse_args(argv)
     services = make_services(args)
+    reload_on_sighup(services, args.config)
     server = build_server(services)
     if args.transport == "stdio":
         anyio.run(serve_stdio, server)

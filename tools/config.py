@@ -35,6 +35,7 @@ POSITIONS = ("body", "header", "path", "query")
 PARAM_TYPES = ("array", "boolean", "integer", "number", "object", "string")
 METHODS = ("DELETE", "GET", "PATCH", "POST", "PUT")
 RESERVED_PREFIX = "docx_"
+SPEC_TOOLSETS = {"core", "tables", "format", "review", "http"}  # named in SPEC §9, known even before they exist
 
 TCHAR_RE = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")  # RFC 9110 token
 PARAM_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -295,11 +296,7 @@ def parse_http_tools(f: Findings, raw: Any, tenants: dict, limits: HttpLimits, e
         return []
     specs, first_at = [], {}
     for i, item in enumerate(raw):
-        spec = parse_tool(f, f"http_tools[{i}]", item, tenants, limits, env)
-        name = item.get("name") if isinstance(item, dict) else None
-        if isinstance(name, str):
-            check_tool_name(f, f"http_tools[{i}].name", name, first_at)
-            first_at.setdefault(name, i)
+        spec = parse_tool(f, f"http_tools[{i}]", item, tenants, limits, env, first_at)
         if spec is not None:
             specs.append(spec)
     return specs
@@ -313,15 +310,19 @@ def check_tool_name(f: Findings, where: str, name: str, first_at: dict) -> None:
     elif name.startswith(RESERVED_PREFIX):
         f.add(where, f"{name!r}: names starting with '{RESERVED_PREFIX}' are reserved for built-in tools")
     if name in first_at:
-        f.add(where, f"duplicate tool name {name!r} (also http_tools[{first_at[name]}])")
+        f.add(where, f"duplicate tool name {name!r} (also {first_at[name]})")
 
 
-def parse_tool(f: Findings, where: str, raw: Any, tenants: dict, limits: HttpLimits, env: dict) -> HttpToolSpec | None:
+def parse_tool(f: Findings, where: str, raw: Any, tenants: dict, limits: HttpLimits, env: dict,
+               first_at: dict) -> HttpToolSpec | None:
     t = keys_of(f, where, raw, TOOL_KEYS, ("name", "endpoint"))
     if t is None:
         return None
     before = len(f)
     name = option(f, where, t, "name", "string", "")
+    if name:
+        check_tool_name(f, at(where, "name"), name, first_at)
+        first_at.setdefault(name, where)
     method = option(f, where, t, "method", "string", "GET").upper()
     one_of(f, at(where, "method"), method, METHODS)
     endpoint = option(f, where, t, "endpoint", "string", "")
@@ -451,7 +452,7 @@ def check_items(f: Findings, where: str, raw: Any, ptype: str | None) -> dict | 
 def check_endpoint(f: Findings, where: str, endpoint: str) -> set[str]:
     """The placeholder names of ``endpoint``, with findings for anything a request could not use."""
     from urllib.parse import urlsplit
-    placeholders = PLACEHOLDER_RE.findall(endpoint)
+    placeholders = set(PLACEHOLDER_RE.findall(endpoint))
     bare = PLACEHOLDER_RE.sub("x", endpoint)
     if "{" in bare or "}" in bare:
         f.add(where, "unbalanced '{' or '}' (placeholders are written {name})")
@@ -462,15 +463,16 @@ def check_endpoint(f: Findings, where: str, endpoint: str) -> set[str]:
         parts = urlsplit(PLACEHOLDER_RE.sub(lambda m: f"\x00{m.group(1)}\x00", endpoint))
     except ValueError as e:
         f.add(where, f"not a valid URL: {e}")
-        return set(placeholders)
+        return placeholders
     if parts.scheme not in ("http", "https") or not parts.netloc:
         f.add(where, f"{endpoint!r} is not an absolute http or https URL")
     for part in (parts.netloc, parts.query, parts.fragment):
         for name in re.findall(r"\x00([^\x00]*)\x00", part):
             f.add(where, f"placeholder {{{name}}} is outside the URL path (only the path may have placeholders)")
+            placeholders.discard(name)  # reported once, not again as "no path parameter"
     if any(c.isspace() for c in endpoint):
         f.add(where, "the URL contains whitespace")
-    return set(placeholders)
+    return placeholders
 
 
 def check_path_params(f: Findings, where: str, params: list[ParamSpec], placeholders: set[str]) -> None:
@@ -543,9 +545,8 @@ def check_template(f: Findings, where: str, source: str, strict: bool) -> None:
 
 
 def template_message(e: Exception) -> str:
-    # The engine may already put "line L, column C" into its text; say it once.
-    text = str(getattr(e, "message", None) or e)
-    return re.sub(r"^(response_template:)?\s*(line \d+, column \d+:?\s*)?", "", text) or text
+    # ``reason`` is the message without the "line L, column C:" the finding already has.
+    return str(getattr(e, "reason", None) or e)
 
 
 # ---------------------------------------------------------------- load, install, reload
@@ -599,6 +600,7 @@ def loader_for(f: Findings) -> type:
 def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: Path | None = None,
                  stdio_tenant: str | None = None) -> Config:
     """Validate a decoded config as a whole: a Config, or ConfigError with every finding."""
+    import tools.catalog  # noqa: F401  (the built-in tools, whose names HTTP tools may not take)
     env = dict(os.environ) if env is None else env
     f = Findings()
     top = keys_of(f, "", raw, TOP_KEYS)
@@ -606,7 +608,7 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
         raise ConfigError(f)
     limits, doc_limits = parse_limits(f, top.get("limits"))
     tenants = parse_tenants(f, top.get("tenants"), env)
-    known_toolsets = {t.toolset for t in BUILTIN.values()} | {"http"}
+    known_toolsets = {t.toolset for t in BUILTIN.values()} | SPEC_TOOLSETS
     config = Config(source=source, toolsets=parse_toolsets(f, top.get("toolsets"), known_toolsets),
                     audit=parse_audit(f, top.get("audit_log"), base_dir), limits=limits,
                     document_limits=doc_limits,

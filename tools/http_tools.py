@@ -24,7 +24,7 @@ from tools.registry import Tool, ToolError
 
 MAX_REDIRECTS = 5
 EXCERPT_CHARS = 300
-RAW_IN_ERROR_CHARS = 2000
+RAW_IN_ERROR_CHARS = 1500
 REDACTED = "[REDACTED]"
 
 

@@ -1,0 +1,28 @@
+"""Shared fixtures: an MCP client connected in-process to a fresh server per test.
+
+Every answer a test receives passes through the answer validator (render/validator.py):
+a test fails on any ERROR finding, whatever it asserts itself.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.support.client import DocxClient, open_client  # noqa: E402
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture
+async def docx(tmp_path) -> DocxClient:
+    async with open_client([tmp_path]) as client:
+        yield client

@@ -1,0 +1,107 @@
+"""A test client for the server: calls tools, parses the answer head, validates every answer."""
+from __future__ import annotations
+
+import re
+import zipfile
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+from mcp import Client
+
+from render.validator import errors, parse_head
+
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+NS = {"w": W, "oxm": "urn:ooxml-mcp:ids:2026"}
+
+
+@dataclass
+class Answer:
+    text: str
+    is_error: bool
+
+    @property
+    def head(self) -> dict[str, str]:
+        return parse_head(self.text)
+
+    @property
+    def element_id(self) -> str | None:
+        return self.head.get("Element ID")
+
+    @property
+    def error_type(self) -> str | None:
+        return self.head.get("Error Type")
+
+    def section(self, name: str) -> str:
+        """The text of one ``## …`` section (by a word of its heading)."""
+        m = re.search(rf"^## [^\n]*{name}[^\n]*\n(.*?)(?=^---$|\Z)", self.text, re.S | re.M)
+        return m.group(1) if m else ""
+
+    @property
+    def cursor_line(self) -> str | None:
+        lines = [line for line in self.text.splitlines() if line.startswith("Cursor: ")]
+        return lines[-1] if lines else None
+
+
+class DocxClient:
+    def __init__(self, client: Client, roots: list[Path]):
+        self.client = client
+        self.roots = roots
+        self.session_id: str | None = None
+
+    async def call(self, name: str, **arguments) -> Answer:
+        result = await self.client.call_tool(name, arguments)
+        text = result.content[0].text
+        problems = errors(text)
+        assert not problems, f"answer of {name} fails the validator: {problems}\n{text}"
+        return Answer(text, bool(result.is_error))
+
+    async def ok(self, name: str, **arguments) -> Answer:
+        answer = await self.call(name, **arguments)
+        assert not answer.is_error, answer.text
+        return answer
+
+    async def create(self) -> Answer:
+        answer = await self.ok("docx_create")
+        self.session_id = answer.head["Session ID"]
+        return answer
+
+    async def open(self, path: str | Path) -> Answer:
+        answer = await self.ok("docx_open", file_path=str(path))
+        self.session_id = answer.head["Session ID"]
+        return answer
+
+    async def save(self, path: str | Path, **kw) -> etree._Element:
+        await self.ok("docx_save", session_id=self.session_id, file_path=str(path), **kw)
+        return read_body(path)
+
+
+def read_part(path: str | Path, name: str = "word/document.xml") -> bytes:
+    with zipfile.ZipFile(path) as z:
+        return z.read(name)
+
+
+def read_body(path: str | Path) -> etree._Element:
+    """The saved document's w:body, parsed independently of the product."""
+    return etree.fromstring(read_part(path)).find(f"{{{W}}}body")
+
+
+def by_id(body: etree._Element, element_id: str) -> etree._Element:
+    found = body.xpath("//*[@oxm:id=$i]", namespaces=NS, i=element_id)
+    assert found, f"{element_id} not in saved XML"
+    return found[0]
+
+
+def texts(el: etree._Element) -> str:
+    return "".join(el.xpath(".//w:t/text()", namespaces=NS))
+
+
+@asynccontextmanager
+async def open_client(roots: list[Path]):
+    import server
+    from tools.services import Services
+
+    srv = server.build_server(Services(roots=[Path(r) for r in roots]))
+    async with Client(srv, cache=None) as client:
+        yield DocxClient(client, list(roots))

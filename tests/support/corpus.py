@@ -1,0 +1,203 @@
+"""The .docx test corpus: where it is, which files it has, which ones the product refuses.
+
+The corpus folder is ``$OOXML_MCP_CORPUS`` (default ``../shared/corpus/docx`` relative to the
+repository root). Its parent folder holds ``MANIFEST.tsv`` (features per file), which tells
+which files the product must refuse: Strict OOXML (feature ``strict``) and the file whose
+main part declares a DTD/external entity (feature ``doctype``).
+
+Use :func:`corpus_params` to parametrize a test per file (test ids are the file names); when
+the corpus is missing it yields one parameter that skips with the reason.
+"""
+from __future__ import annotations
+
+import csv
+import functools
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "corpus" / "docx"
+
+# Why the product refuses a file, by MANIFEST feature tag: the word the error message must contain.
+REFUSAL_FEATURES = {"strict": "Strict", "doctype": "DTD"}
+
+
+def corpus_dir() -> Path | None:
+    """The folder of corpus .docx files, or None if it is absent/empty."""
+    env = os.environ.get("OOXML_MCP_CORPUS")
+    path = Path(env) if env else DEFAULT_CORPUS
+    if path.is_dir() and any(path.glob("*.docx")):
+        return path
+    return None
+
+
+def missing_reason() -> str:
+    env = os.environ.get("OOXML_MCP_CORPUS")
+    where = env if env else str(DEFAULT_CORPUS)
+    return (f"docx corpus not found at {where}: set OOXML_MCP_CORPUS to a folder of .docx files "
+            "(the shared corpus is at ../shared/corpus/docx)")
+
+
+def require_corpus() -> Path:
+    """The corpus folder, or skip the calling test with a printed reason."""
+    path = corpus_dir()
+    if path is None:
+        pytest.skip(missing_reason())
+    return path
+
+
+@functools.lru_cache(maxsize=None)
+def corpus_files() -> list[Path]:
+    """All corpus .docx files, sorted by name ([] when the corpus is absent)."""
+    path = corpus_dir()
+    if path is None:
+        return []
+    return sorted(path.glob("*.docx"), key=lambda p: p.name)
+
+
+@functools.lru_cache(maxsize=None)
+def manifest() -> dict[str, dict]:
+    """File name -> MANIFEST.tsv row, with ``features`` as a frozenset ({} without a manifest)."""
+    path = corpus_dir()
+    if path is None or not (path.parent / "MANIFEST.tsv").is_file():
+        return {}
+    rows = {}
+    with open(path.parent / "MANIFEST.tsv", encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            row = dict(row)
+            row["features"] = frozenset(t for t in (row.get("features") or "").split(",") if t)
+            rows[Path(row["file"]).name] = row
+    return rows
+
+
+def features(path: Path | str) -> frozenset[str]:
+    row = manifest().get(Path(path).name)
+    return row["features"] if row else frozenset()
+
+
+def _sniff_refusal(path: Path) -> str | None:
+    """Without a manifest entry, tell Strict / DTD files from their bytes."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = z.namelist()
+            rels = z.read("_rels/.rels") if "_rels/.rels" in names else b""
+            if b"purl.oclc.org/ooxml" in rels:
+                return "Strict"
+            main = next((n for n in ("word/document.xml",) if n in names), None)
+            if main:
+                head = z.open(main).read(4096)
+                if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
+                    return "DTD"
+                if b"purl.oclc.org/ooxml/wordprocessingml" in head:
+                    return "Strict"
+    except Exception:
+        return None
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def expected_refusals() -> dict[str, str]:
+    """File name -> the reason the product must refuse it: ``"Strict"`` or ``"DTD"``.
+
+    From MANIFEST.tsv features (``strict``, ``doctype``); files missing from the manifest are
+    sniffed.
+    """
+    out = {}
+    rows = manifest()
+    for path in corpus_files():
+        row = rows.get(path.name)
+        if row is not None:
+            for tag, reason in REFUSAL_FEATURES.items():
+                if tag in row["features"]:
+                    out[path.name] = reason
+                    break
+        else:
+            reason = _sniff_refusal(path)
+            if reason:
+                out[path.name] = reason
+    return out
+
+
+def refused_files() -> list[Path]:
+    """Corpus files the product must refuse with InvalidDocument (sorted)."""
+    refused = expected_refusals()
+    return [p for p in corpus_files() if p.name in refused]
+
+
+def editable_files() -> list[Path]:
+    """Corpus files the product must open (all but the refused ones), sorted."""
+    refused = expected_refusals()
+    return [p for p in corpus_files() if p.name not in refused]
+
+
+def corpus_params(files: list[Path] | None = None) -> list:
+    """``pytest.param(path, id=name)`` per file, or one skipping param if there is no corpus.
+
+    Usage: ``@pytest.mark.parametrize("path", corpus_params(editable_files()))``.
+    """
+    if corpus_dir() is None:
+        return [pytest.param(None, id="no-corpus", marks=pytest.mark.skip(reason=missing_reason()))]
+    files = corpus_files() if files is None else files
+    return [pytest.param(p, id=p.name) for p in files]
+
+
+def sha256_file(path: Path | str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+# ---- a standard round trip: open, give IDs, save ---------------------------------------------------
+
+def give_ids(doc, max_blocks: int = 50) -> dict[str, str]:
+    """Give IDs the way a client session would: the first ``max_blocks`` body blocks, the first
+    runs of their paragraphs, and for tables the first rows, their cells and the cells' first
+    paragraphs. Returns element path (``tree.getelementpath``) -> ID."""
+    from ooxml.body import W_P, W_TBL, iter_blocks, iter_runs, row_cells, table_rows
+
+    tree = doc.root.getroottree()
+    given: dict[str, str] = {}
+
+    def give(el) -> None:
+        given[tree.getelementpath(el)] = doc.id_of(el)
+
+    for i, block in enumerate(iter_blocks(doc.body)):
+        if i >= max_blocks:
+            break
+        give(block)
+        if block.tag == W_P:
+            for j, run in enumerate(iter_runs(block)):
+                if j >= 3:
+                    break
+                give(run)
+        elif block.tag == W_TBL:
+            for r, tr in enumerate(table_rows(block)):
+                if r >= 2:
+                    break
+                give(tr)
+                for tc in row_cells(tr):
+                    give(tc)
+                    p = tc.find(W_P)
+                    if p is not None:
+                        give(p)
+    return given
+
+
+def save_with_ids(src: Path | str, dst: Path | str, max_blocks: int = 50) -> dict[str, str]:
+    """Open ``src``, give IDs (:func:`give_ids`), save to ``dst``; return path -> ID."""
+    from ooxml.document import Document
+
+    doc = Document.open(src)
+    try:
+        given = give_ids(doc, max_blocks)
+        doc.save(dst)
+    finally:
+        doc.close()
+    return given

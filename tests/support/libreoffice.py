@@ -1,0 +1,337 @@
+"""Batch conversion of .docx files to PDF with headless LibreOffice, with an on-disk cache.
+
+One ``soffice --headless --convert-to pdf --outdir OUT f1 f2 ...`` process converts a whole
+chunk of files (a process per file costs seconds each). Chunks run on ``workers`` concurrent
+processes, each with its own profile (``-env:UserInstallation``): profiles live in
+``$OOXML_MCP_CACHE/lo-profiles/slotN`` and are locked with ``flock`` so concurrent test
+sessions never share one (LibreOffice would hand the job to the other instance).
+
+Originals are cached by the sha256 of their bytes under ``$OOXML_MCP_CACHE``
+(default ``/tmp/ooxml-mcp-cache``): :func:`convert_cached` converts each distinct file once,
+across test modules and sessions.
+
+Environment:
+- ``OOXML_MCP_SOFFICE``: the soffice binary (default: ``soffice`` or ``libreoffice`` on PATH);
+- ``OOXML_MCP_REQUIRE_SOFFICE=1``: a missing soffice/pdftotext fails instead of skipping (CI);
+- ``OOXML_MCP_CACHE``: cache folder;
+- ``OOXML_MCP_LO_WORKERS``: concurrent soffice processes (default 2).
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Iterable
+
+from tests.support import report
+
+CHUNK_SIZE = 40
+STARTUP_SECONDS = 90.0   # a cold profile takes a few seconds; be generous on slow CI machines
+PER_FILE_SECONDS = 30.0  # typical 0.9 s; the largest corpus file takes a few seconds
+MAX_SLOTS = 16
+
+
+def soffice_path() -> str | None:
+    env = os.environ.get("OOXML_MCP_SOFFICE")
+    if env:
+        return env if Path(env).exists() else shutil.which(env)
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def pdftotext_path() -> str | None:
+    return shutil.which("pdftotext")
+
+
+def soffice_required() -> bool:
+    return os.environ.get("OOXML_MCP_REQUIRE_SOFFICE", "") not in ("", "0", "false", "no")
+
+
+def require_soffice(need_pdftotext: bool = False) -> str:
+    """The soffice binary, or skip the test with the reason (fail if OOXML_MCP_REQUIRE_SOFFICE=1)."""
+    import pytest
+
+    missing = []
+    if soffice_path() is None:
+        missing.append("LibreOffice 'soffice' not found (install libreoffice-writer-nogui, "
+                       "or set OOXML_MCP_SOFFICE)")
+    if need_pdftotext and pdftotext_path() is None:
+        missing.append("'pdftotext' not found (install poppler-utils)")
+    if missing:
+        reason = "; ".join(missing)
+        if soffice_required():
+            pytest.fail(f"{reason}, and OOXML_MCP_REQUIRE_SOFFICE=1 requires it", pytrace=False)
+        pytest.skip(reason)
+    return soffice_path()
+
+
+def cache_dir() -> Path:
+    path = Path(os.environ.get("OOXML_MCP_CACHE") or "/tmp/ooxml-mcp-cache")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _log(line: str) -> None:
+    report(line)
+    print(line, file=sys.stderr if os.environ.get("OOXML_MCP_VERBOSE") else sys.stdout)
+
+
+# ---- profiles ------------------------------------------------------------------------------------
+
+class _ProfileSlot:
+    """An exclusive LibreOffice user profile directory (flock on a lock file)."""
+
+    def __init__(self):
+        self.dir: Path | None = None
+        self._fd: int | None = None
+
+    def __enter__(self) -> Path:
+        base = cache_dir() / "lo-profiles"
+        base.mkdir(parents=True, exist_ok=True)
+        while True:
+            for i in range(MAX_SLOTS):
+                fd = os.open(base / f"slot{i}.lock", os.O_CREAT | os.O_RDWR, 0o644)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    os.close(fd)
+                    continue
+                self._fd, self.dir = fd, base / f"slot{i}"
+                return self.dir
+            time.sleep(0.5)
+
+    def __exit__(self, *exc) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+
+
+# ---- conversion ----------------------------------------------------------------------------------
+
+def _chunks(files: list[Path], chunk_size: int, workers: int) -> list[list[Path]]:
+    """Balanced chunks (by bytes, largest first), a multiple of ``workers`` of them, names unique per chunk."""
+    if not files:
+        return []
+    n = max(workers, math.ceil(len(files) / chunk_size))
+    n = math.ceil(n / workers) * workers
+    n = min(n, len(files))
+    sizes = {f: f.stat().st_size for f in files}
+    chunks: list[list[Path]] = [[] for _ in range(n)]
+    load = [0] * n
+    stems: list[set[str]] = [set() for _ in range(n)]
+    for f in sorted(files, key=lambda p: -sizes[p]):
+        order = sorted(range(n), key=lambda i: (len(chunks[i]) >= chunk_size, load[i]))
+        i = next((i for i in order if f.stem not in stems[i]), None)
+        if i is None:  # every chunk already has this stem: a new chunk
+            chunks.append([]), load.append(0), stems.append(set())
+            i = len(chunks) - 1
+        chunks[i].append(f)
+        load[i] += sizes[f] + 200_000  # a fixed cost per file, too
+        stems[i].add(f.stem)
+    # keep each chunk in a stable order (LibreOffice converts in argument order)
+    return [sorted(c, key=lambda p: p.name) for c in chunks if c]
+
+
+def _run_soffice(files: list[Path], outdir: Path, timeout: float | None) -> tuple[str, str]:
+    """Run one soffice process on ``files``; returns (status, output) with status ok/timeout/crash."""
+    soffice = soffice_path()
+    outdir.mkdir(parents=True, exist_ok=True)
+    with _ProfileSlot() as profile:
+        cmd = [soffice, f"-env:UserInstallation={profile.resolve().as_uri()}", "--headless", "--norestore",
+               "--nolockcheck", "--nodefault", "--nologo", "--convert-to", "pdf", "--outdir", str(outdir),
+               *[str(f) for f in files]]
+        env = dict(os.environ)
+        env.pop("DISPLAY", None)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env=env, start_new_session=True)
+        if timeout is None:
+            timeout = STARTUP_SECONDS + PER_FILE_SECONDS * len(files)
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # our own process group only (start_new_session)
+            out, _ = proc.communicate()
+            return "timeout", out.decode(errors="replace")
+        status = "ok" if proc.returncode == 0 else f"crash (exit {proc.returncode})"
+        return status, out.decode(errors="replace")
+
+
+def _collect(files: list[Path], outdir: Path, results: dict) -> list[Path]:
+    missing = []
+    for f in files:
+        pdf = outdir / (f.stem + ".pdf")
+        if pdf.is_file() and pdf.stat().st_size > 0:
+            results[f] = pdf
+        else:
+            results[f] = None
+            missing.append(f)
+    return missing
+
+
+def _convert_chunk(files: list[Path], outdir: Path, timeout: float | None, results: dict, notes: dict,
+                   attempts: int = 4) -> None:
+    """Convert a chunk; after a crash or timeout, go on past the file that caused it and give
+    that file one more chance alone (LibreOffice occasionally aborts on a fresh profile)."""
+    suspects: list[tuple[Path, str]] = []
+    while files:
+        status, output = _run_soffice(files, outdir, timeout)
+        missing = _collect(files, outdir, results)
+        if status == "ok" or not missing:
+            for f in missing:
+                notes[f] = "LibreOffice could not convert it"
+            break
+        # The first file without a PDF is the culprit; the PDF before it may be incomplete.
+        culprit = missing[0]
+        idx = files.index(culprit)
+        suspects.append((culprit, status))
+        attempts -= 1
+        if attempts <= 0:
+            for f in missing[1:]:
+                notes[f] = f"not converted: soffice {status} earlier in its batch"
+            break
+        retry = files[idx + 1:]
+        if idx > 0:
+            prev = files[idx - 1]
+            (outdir / (prev.stem + ".pdf")).unlink(missing_ok=True)
+            retry = [prev, *retry]
+        files = retry
+    for culprit, status in suspects:
+        again, _ = _run_soffice([culprit], outdir, timeout)
+        if _collect([culprit], outdir, results):
+            notes[culprit] = (f"soffice {status} while converting it, and {again} when retried alone"
+                              if again != "ok" else "LibreOffice could not convert it")
+        else:
+            _log(f"LibreOffice: {culprit.name}: soffice {status} in a batch; converted when retried alone")
+
+
+def convert_to_pdf(files: Iterable[Path | str], outdir: Path | str, *, chunk_size: int = CHUNK_SIZE,
+                   workers: int | None = None, timeout: float | None = None,
+                   notes: dict | None = None) -> dict[Path, Path | None]:
+    """Convert ``files`` to PDF in batches; returns file -> PDF path, or None if it did not convert.
+
+    ``timeout`` is per soffice process (default: a startup allowance plus a per-file one).
+    ``notes`` (optional dict) receives file -> why it did not convert.
+    """
+    files = list(dict.fromkeys(Path(f).resolve() for f in files))
+    outdir = Path(outdir)
+    workers = workers or int(os.environ.get("OOXML_MCP_LO_WORKERS", "2"))
+    results: dict[Path, Path | None] = {}
+    notes = {} if notes is None else notes
+    chunks = _chunks(files, chunk_size, workers)
+    lock = threading.Lock()
+
+    def job(i_chunk):
+        i, chunk = i_chunk
+        local: dict = {}
+        local_notes: dict = {}
+        _convert_chunk(chunk, outdir / f"batch{i}", timeout, local, local_notes)
+        with lock:
+            results.update(local)
+            notes.update(local_notes)
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        list(pool.map(job, enumerate(chunks)))
+    return {f: results.get(f) for f in files}
+
+
+# ---- cache -----------------------------------------------------------------------------------------
+
+_memo: dict[str, Path | None] = {}
+_memo_lock = threading.Lock()
+
+
+def _version_tag() -> str:
+    soffice = soffice_path() or "none"
+    real = Path(soffice).resolve()
+    try:
+        st = real.stat()
+        key = f"{real}:{st.st_mtime_ns}:{st.st_size}"
+    except OSError:
+        key = str(real)
+    return hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def _sha(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def convert_cached(files: Iterable[Path | str], *, label: str = "files", **kw) -> dict[Path, Path | None]:
+    """Like :func:`convert_to_pdf`, but each distinct file (by sha256) is converted once:
+    results are kept in this process and on disk under ``$OOXML_MCP_CACHE/lo-<version>/``.
+
+    A file LibreOffice refused is cached as refused; timeouts and crashes are not cached.
+    """
+    files = list(dict.fromkeys(Path(f).resolve() for f in files))
+    store = cache_dir() / f"lo-{_version_tag()}"
+    store.mkdir(parents=True, exist_ok=True)
+    shas = {f: _sha(f) for f in files}
+    out: dict[Path, Path | None] = {}
+    todo: list[Path] = []
+    for f in files:
+        sha = shas[f]
+        with _memo_lock:
+            if sha in _memo:
+                out[f] = _memo[sha]
+                continue
+        pdf, failed = store / f"{sha}.pdf", store / f"{sha}.failed"
+        if pdf.is_file():
+            out[f] = pdf
+        elif failed.is_file():
+            out[f] = None
+        else:
+            todo.append(f)
+    t0 = time.monotonic()
+    if todo:
+        notes: dict = {}
+        with tempfile.TemporaryDirectory(prefix="lo-convert-", dir=store) as tmp:
+            converted = convert_to_pdf(todo, Path(tmp), notes=notes, **kw)
+            for f, pdf in converted.items():
+                sha = shas[f]
+                if pdf is not None:
+                    dest = store / f"{sha}.pdf"
+                    part = store / f".{sha}.{os.getpid()}.tmp"
+                    shutil.copyfile(pdf, part)
+                    os.replace(part, dest)
+                    out[f] = dest
+                else:
+                    out[f] = None
+                    if notes.get(f) == "LibreOffice could not convert it":
+                        (store / f"{sha}.failed").write_text(f"{f.name}\n")
+    for f in files:
+        with _memo_lock:
+            _memo[shas[f]] = out[f]
+    _log(f"LibreOffice: {label}: {len(files)} files, {len(todo)} converted now "
+         f"({len(files) - len(todo)} from cache) in {time.monotonic() - t0:.1f}s; "
+         f"{sum(v is None for v in out.values())} did not convert")
+    return {f: out[f] for f in files}
+
+
+# ---- PDF text ---------------------------------------------------------------------------------------
+
+def pdf_text(pdf: Path | str, layout: bool = False) -> str:
+    """The text of a PDF (``pdftotext``); pages are separated by form feeds."""
+    exe = pdftotext_path()
+    if exe is None:
+        raise FileNotFoundError("pdftotext not found (install poppler-utils)")
+    cmd = [exe, "-enc", "UTF-8", *(["-layout"] if layout else []), str(pdf), "-"]
+    res = subprocess.run(cmd, capture_output=True, timeout=120, check=True)
+    return res.stdout.decode("utf-8", errors="replace")
+
+
+def pdf_pages(pdf: Path | str) -> int:
+    """Number of pages, counted from pdftotext's form feeds."""
+    text = pdf_text(pdf)
+    return text.count("\f") or (1 if text.strip() else 0)
