@@ -26,3 +26,14 @@ def anyio_backend():
 async def docx(tmp_path) -> DocxClient:
     async with open_client([tmp_path]) as client:
         yield client
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the timings and counts that tests/support recorded (LibreOffice batches, suites)."""
+    from tests.support import report_lines
+
+    lines = report_lines()
+    if lines:
+        terminalreporter.section("ooxml-mcp corpus timings")
+        for line in lines:
+            terminalreporter.write_line(line)

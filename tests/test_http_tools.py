@@ -34,7 +34,7 @@ def services_with(tmp_path: Path, *tools: dict, env: dict | None = None) -> Serv
     return Services(roots=[tmp_path], config=config)
 
 
-def call(services: Services, name: str, **arguments):
+def call(services: Services, name: str, /, **arguments):
     async def go():
         try:
             return await run_tool(services.all_tools().get(name), name, arguments, CallContext(None, services))

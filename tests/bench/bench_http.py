@@ -1,0 +1,121 @@
+"""End-to-end latency of an HTTP tool call against a loopback upstream.
+
+Run: python tests/bench/bench_http.py [N]
+Prints median and p95 for: the template render alone, the dispatcher in-process (request +
+template + answer), the MCP client in-process, and the MCP client over Streamable HTTP.
+"""
+from __future__ import annotations
+
+import asyncio
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import httpx2  # noqa: E402
+import uvicorn  # noqa: E402
+from mcp import Client  # noqa: E402
+from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+
+import server  # noqa: E402
+from render import gotemplate  # noqa: E402
+from tests.http_upstream import USER, Upstream  # noqa: E402
+from tools.config import parse_config  # noqa: E402
+from tools.dispatch import run_tool  # noqa: E402
+from tools.registry import CallContext  # noqa: E402
+from tools.services import Services  # noqa: E402
+
+TEMPLATE = """{{ .data.name }} <{{ .data.email }}>
+{{- range $i, $r := .data.roles }}
+- {{ $i }}: {{ $r }}{{ end }}"""
+
+
+def report(label: str, samples_s: list[float]) -> None:
+    ms = sorted(s * 1000 for s in samples_s)
+    p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
+    print(f"{label:<34} median {statistics.median(ms):8.3f} ms   p95 {p95:8.3f} ms   (n={len(ms)})")
+
+
+async def timed(n: int, once) -> list[float]:
+    for _ in range(min(20, n)):  # warm-up: connections, caches
+        await once()
+    samples = []
+    for _ in range(n):
+        t = time.perf_counter()
+        await once()
+        samples.append(time.perf_counter() - t)
+    return samples
+
+
+def bench_render(n: int) -> None:
+    template = gotemplate.get_template(TEMPLATE)
+    samples = []
+    for _ in range(n):
+        t = time.perf_counter()
+        template.render(USER)
+        samples.append(time.perf_counter() - t)
+    report("template render only", samples)
+
+
+async def bench_dispatch(services: Services, n: int) -> None:
+    tool = services.all_tools()["get_user"]
+    ctx = CallContext(None, services)
+
+    async def once():
+        out = await run_tool(tool, "get_user", {}, ctx)
+        assert not out.is_error, out.text
+    report("dispatcher in-process", await timed(n, once))
+
+
+async def bench_client(services: Services, n: int) -> None:
+    async with Client(server.build_server(services), cache=None) as client:
+        await client.list_tools()
+
+        async def once():
+            assert not (await client.call_tool("get_user", {})).is_error
+        report("MCP client in-process", await timed(n, once))
+
+
+async def bench_http_client(url: str, n: int) -> None:
+    async with Client(streamable_http_client(url, http_client=httpx2.AsyncClient()), cache=None) as client:
+        await client.list_tools()
+
+        async def once():
+            assert not (await client.call_tool("get_user", {})).is_error
+        report("MCP client over Streamable HTTP", await timed(n, once))
+
+
+def serve(services: Services) -> tuple[uvicorn.Server, str]:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    app = server.http_app(server.build_server(services), services, "127.0.0.1")
+    userver = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    threading.Thread(target=userver.run, kwargs={"sockets": [sock]}, daemon=True).start()
+    while not userver.started:
+        time.sleep(0.01)
+    return userver, f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
+
+
+def main(n: int = 300) -> None:
+    with Upstream() as upstream, tempfile.TemporaryDirectory() as tmp:
+        config = parse_config({"http_tools": [{"name": "get_user", "endpoint": upstream.url + "/user",
+                                               "response_template": TEMPLATE}]}, base_dir=Path(tmp), env={})
+        services = Services(roots=[Path(tmp)], config=config)
+        bench_render(n * 10)
+        asyncio.run(bench_dispatch(services, n))
+        asyncio.run(bench_client(services, n))
+        userver, url = serve(services)
+        try:
+            asyncio.run(bench_http_client(url, n))
+        finally:
+            userver.should_exit = True
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
