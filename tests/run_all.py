@@ -1,0 +1,52 @@
+"""README's test command: install what the tests need, then run the whole suite.
+
+Installs the Python dependencies (pip, editable with the test extras) and, when missing and
+when running as root, LibreOffice headless and poppler-utils from Debian's packages. Extra
+arguments go to pytest. Exits with pytest's status (5, "no tests ran", counts as a failure).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+APT = {"soffice": "libreoffice-writer-nogui", "pdftotext": "poppler-utils"}
+
+
+def install_system_packages() -> None:
+    missing = [pkg for cmd, pkg in APT.items() if shutil.which(cmd) is None]
+    if not missing:
+        return
+    if os.geteuid() != 0:
+        print(f"note: {', '.join(missing)} missing and not root: LibreOffice checks will skip", flush=True)
+        return
+    print(f"installing {' '.join(missing)} from Debian's packages", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+
+
+def install_python_packages() -> None:
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e",
+                    f"{ROOT}[test]"], check=True)
+
+
+def main() -> int:
+    started = time.monotonic()
+    install_system_packages()
+    install_python_packages()
+    status = subprocess.run([sys.executable, "-m", "pytest", "-q", *sys.argv[1:]], cwd=ROOT).returncode
+    print(f"test run took {time.monotonic() - started:.0f} s", flush=True)
+    if status == 5:
+        print("pytest ran no tests: failing", flush=True)
+        return 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
