@@ -17,7 +17,7 @@ from ooxml.ranges import rescue_markers
 from ooxml.safexml import serialize
 from ooxml.styles import Styles
 from ooxml.template import new_package_parts
-from ooxml.wordids import WordIds
+from ooxml.wordids import WordIds, doc_pr_floor
 
 
 class Document:
@@ -42,6 +42,7 @@ class Document:
         self._orders: dict[etree._Element, BlockOrder] = {}
         self._styles: Styles | None = None
         self._word_ids: dict[etree._Element, WordIds] = {}
+        self._doc_pr: list[int] | None = None
         self.modified = False  # changed since open or last save
 
     # ---- life cycle ------------------------------------------------------------------------------
@@ -111,7 +112,9 @@ class Document:
         """Word's ID counters for the part holding ``el`` (gathered once)."""
         root = self.part_of(el).tree.getroot()
         if root not in self._word_ids:
-            self._word_ids[root] = WordIds(root)
+            if self._doc_pr is None:  # docPr ids are unique document-wide: one counter for all parts
+                self._doc_pr = [doc_pr_floor(self.package, self.main_name)]
+            self._word_ids[root] = WordIds(root, self._doc_pr)
         return self._word_ids[root]
 
     def reset_styles(self) -> None:

@@ -201,5 +201,11 @@ class CodeGen:
             return f"(not {args[0]})", False
         if name in _PLAIN_HELPERS:
             return f"{_PLAIN_HELPERS[name]}({', '.join(args)})", True
-        where = self.position(node.pos, name)
+        # Go blames printf's format argument for a format that is not a string.
+        offset = _offset(node.args[0]) if name == "printf" else node.pos
+        where = self.position(offset, name)
         return f"{_HELPERS[name]}({', '.join([str(where)] + args)})", name in _STR_FUNCTIONS
+
+
+def _offset(node) -> int:
+    return node.names[0][1] if isinstance(node, ast.Field) else node.pos

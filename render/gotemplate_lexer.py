@@ -210,10 +210,12 @@ class Lexer:
         negative = text.startswith("-")
         try:
             if body[:2].lower() == "0x" and any(c in body for c in ".pP"):
+                if not any(c in body for c in "pP"):  # Go requires the p exponent
+                    raise ValueError(body)
                 value = float.fromhex(body.replace("_", ""))
             elif body[:2].lower() in ("0x", "0o", "0b"):
                 value = int(body, 0)
-            elif re.fullmatch(r"0[0-7_]+", body):  # Go's legacy octal, as in 0755
+            elif re.fullmatch(r"0[0-9_]+", body):  # Go's legacy octal, as in 0755
                 value = int(body.replace("_", ""), 8)
             elif any(c in body for c in ".eE"):
                 value = float(body)

@@ -303,8 +303,8 @@ class Parser:
         return [first, second], False
 
     def parse_pipe(self, context: str, end: str) -> Pipe:
-        pos = self.peek().pos
         names, assign = self.parse_declarations(context)
+        pos = self.peek().pos
         if names and end == lx.RPAREN:
             raise self.error(names[0].pos, "declarations inside parentheses are not supported")
         expr = self.parse_commands(context, end)

@@ -199,7 +199,8 @@ def format_value(value, verb: str, spec: _Spec) -> str:
         return _pad(go_type(value), spec)
     if isinstance(value, bool):
         return _pad("true" if value else "false", spec) if verb in "tv" else _bad(value, verb)
-    if isinstance(value, float) and (verb in _INT_VERBS) and value.is_integer():
+    if isinstance(value, float) and verb in _INT_VERBS and value.is_integer() and \
+            abs(value) < 2 ** 63:
         value = int(value)
     if isinstance(value, int):
         if verb in _FLOAT_VERBS:
@@ -243,7 +244,7 @@ def _format_int(n: int, verb: str, spec: _Spec) -> str:
     if verb == "q":
         return _pad(quote_rune(_rune(n), spec.plus), spec)
     if verb == "U":
-        text = f"U+{n:04X}" if n >= 0 else f"U+-{-n:04X}"
+        text = f"U+{n & 0xFFFFFFFFFFFFFFFF:04X}"  # Go shows negatives as uint64
         if spec.sharp and 0 <= n <= 0x10FFFF and chr(n).isprintable():
             text += f" '{chr(n)}'"
         return _pad(text, spec)
@@ -275,8 +276,11 @@ def _format_float(x: float, verb: str, spec: _Spec) -> str:
     if verb in "vs":
         body = format_number(abs(x))
     elif verb in "gG":
-        body = _shortest_g(abs(x)) if spec.prec is None else \
-            format(abs(x), f"{'#' if spec.sharp else ''}.{spec.prec}g")
+        if spec.prec is None and not spec.sharp:
+            body = _shortest_g(abs(x))
+        else:  # Go's %#g keeps 6 significant digits, as Python's does
+            precision = "" if spec.prec is None else f".{spec.prec}"
+            body = format(abs(x), f"{'#' if spec.sharp else ''}{precision}g")
     else:
         precision = 6 if spec.prec is None else spec.prec
         body = format(abs(x), f"{'#' if spec.sharp else ''}.{precision}{verb.lower()}")

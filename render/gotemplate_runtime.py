@@ -50,7 +50,7 @@ def format_number(x: float) -> str:
     if x != x or x in (float("inf"), float("-inf")):
         return "NaN" if x != x else ("+Inf" if x > 0 else "-Inf")
     if x.is_integer() and abs(x) < 1e21:
-        return str(int(x))
+        return "-0" if x == 0 and str(x)[0] == "-" else str(int(x))
     text = repr(x)
     if "e" not in text:
         return text

@@ -23,6 +23,9 @@ USER = {"data": {"name": "Ada", "email": "ada@example.com", "roles": ["admin", "
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes; with Nagle on, each response would wait
+    # for the client's delayed ACK (~40 ms on Linux) and the bench would measure that.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):  # keep test output quiet
         pass
@@ -111,3 +114,9 @@ class Upstream:
     def __exit__(self, *exc) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+if __name__ == "__main__":  # a standalone upstream (the bench runs it in its own process)
+    with Upstream() as up:
+        print(up.url, flush=True)
+        up.thread.join()

@@ -54,6 +54,11 @@ BAD = {
     "endpoint not http": (
         {"http_tools": [{"name": "t", "endpoint": "file:///etc/passwd"}]},
         ["http_tools[0].endpoint: 'file:///etc/passwd' is not an absolute http or https URL"]),
+    "credentials and env references in the endpoint": (
+        {"http_tools": [{"name": "t", "endpoint": "https://me:pw@api.example.com/x?key=${API_KEY}"}]},
+        ["http_tools[0].endpoint: credentials in the URL would show in answers and logs; send them in headers "
+         "with ${ENV_VAR}",
+         "http_tools[0].endpoint: ${...} is substituted only in headers; put secrets in headers"]),
     "header name not a token": (
         {"http_tools": [tool(params=[{"name": "userId", "position": "path"},
                                      {"name": "X Trace:", "position": "header"}])]},
@@ -79,7 +84,8 @@ BAD = {
         ["http_tools[0].name: 'get user' is not a valid tool name: use 1-64 characters from A-Z a-z 0-9 _ . -"]),
     "template syntax error": (
         {"http_tools": [tool(response_template="ok\n{{ range .items }}{{ .name }}")]},
-        ["http_tools[0].response_template: line 2, column 31: unexpected EOF"]),
+        ["http_tools[0].response_template: line 2, column 30: unexpected end of template: "
+         "\"range\" at line 2, column 4 has no \"end\""]),
     "unknown keys": (
         {"http_tool": [], "http_tools": [tool(endpont="x", params=[{"name": "userId", "position": "path",
                                                                      "requried": True}])]},

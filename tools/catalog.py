@@ -1,2 +1,2 @@
 """Imports every module that registers built-in tools."""
-from tools import docx_edit, docx_format, docx_read, docx_session  # noqa: F401
+from tools import docx_blocks, docx_edit, docx_format, docx_images, docx_read, docx_session, docx_tables  # noqa: F401

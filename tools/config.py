@@ -41,7 +41,7 @@ TCHAR_RE = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")  # RFC 9110 token
 PARAM_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 ENV_REF_RE = re.compile(r"\$\{([^}]*)\}")
-PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
+PLACEHOLDER_RE = re.compile(r"(?<!\$)\{([^{}]*)\}")  # ${ENV} is not a placeholder
 CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # CTLs but HTAB: never in a header value
 # Framing and hop-by-hop headers belong to the HTTP client; letting config set them invites
 # request smuggling.
@@ -377,7 +377,8 @@ def parse_params(f: Findings, where: str, raw: Any) -> list[ParamSpec]:
         key = p.name.lower() if p.position == "header" else p.name
         if key in seen:
             f.add(at(pwhere, "name"), f"duplicate parameter name {p.name!r} (also params[{seen[key]}])")
-        seen.setdefault(key, j)
+            continue
+        seen[key] = j
         params.append(p)
     return params
 
@@ -466,6 +467,10 @@ def check_endpoint(f: Findings, where: str, endpoint: str) -> set[str]:
         return placeholders
     if parts.scheme not in ("http", "https") or not parts.netloc:
         f.add(where, f"{endpoint!r} is not an absolute http or https URL")
+    if "@" in parts.netloc:
+        f.add(where, "credentials in the URL would show in answers and logs; send them in headers with ${ENV_VAR}")
+    if ENV_REF_RE.search(endpoint):
+        f.add(where, "${...} is substituted only in headers; put secrets in headers")
     for part in (parts.netloc, parts.query, parts.fragment):
         for name in re.findall(r"\x00([^\x00]*)\x00", part):
             f.add(where, f"placeholder {{{name}}} is outside the URL path (only the path may have placeholders)")

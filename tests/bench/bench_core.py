@@ -148,6 +148,8 @@ def floor_save(tree, src_fp, src_zip: zipfile.ZipFile, out: Path, durable: bool)
     info = tree.docinfo
     data = etree.tostring(tree, xml_declaration=True, encoding=info.encoding or "UTF-8", standalone=info.standalone)
     target = out.with_name(out.name + ".tmp") if durable else out
+    if not durable and out.exists():
+        out.unlink()  # rewriting an existing file makes ext4 flush it on close (auto_da_alloc)
     with open(target, "wb") as f:
         with zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED, compresslevel=COMPRESSLEVEL) as zout:
             for member in src_zip.infolist():
@@ -191,18 +193,41 @@ def bench_open_save(paths: dict[int, Path], repeats: dict[int, int], work: Path,
         raw_doc = Document.open(path)  # never edited: its save copies every part raw
         ddoc = pydocx.Document(str(path))
         outs = {k: work / f"save_{k}_{n}.docx" for k in ("f", "fd", "p", "praw", "d")}
-        for _ in range(reps):
-            gc.collect()
-            t0 = now(); tree = floor_open(path); t["f_open"].append(ms(t0)); del tree
-            t0 = now(); d = Document.open(path); t["p_open"].append(ms(t0)); d.close(); del d
-            t0 = now(); d = pydocx.Document(str(path)); t["d_open"].append(ms(t0)); del d
-            gc.collect()
-            t0 = now(); floor_save(ftree, src_fp, src_zip, outs["f"], durable=False); t["f_save"].append(ms(t0))
-            t0 = now(); floor_save(ftree, src_fp, src_zip, outs["fd"], durable=True); t["f_save_d"].append(ms(t0))
-            pdoc.changed(first_p)
-            t0 = now(); pdoc.save(outs["p"]); t["p_save"].append(ms(t0))
-            t0 = now(); raw_doc.save(outs["praw"]); t["p_save_raw"].append(ms(t0))
-            t0 = now(); ddoc.save(str(outs["d"])); t["d_save"].append(ms(t0))
+        def f_open():
+            tree = floor_open(path)
+            return tree
+
+        def p_open():
+            return Document.open(path)
+
+        def d_open():
+            return pydocx.Document(str(path))
+
+        def p_save():
+            pdoc.changed(first_p)  # sets a flag: the main part is re-serialised
+            pdoc.save(outs["p"])
+
+        opens = [("f_open", f_open), ("p_open", p_open), ("d_open", d_open)]
+        saves = [("f_save", lambda: floor_save(ftree, src_fp, src_zip, outs["f"], durable=False)),
+                 ("f_save_d", lambda: floor_save(ftree, src_fp, src_zip, outs["fd"], durable=True)),
+                 ("p_save", p_save),
+                 ("p_save_raw", lambda: raw_doc.save(outs["praw"])),
+                 ("d_save", lambda: ddoc.save(str(outs["d"])))]
+        for r in range(reps):
+            # Rotate the order each repeat: what ran just before (a tree freed, pages reused) matters.
+            for key, fn in opens[r % len(opens):] + opens[:r % len(opens)]:
+                gc.collect()
+                t0 = now()
+                obj = fn()
+                t[key].append(ms(t0))
+                if isinstance(obj, Document):
+                    obj.close()
+                del obj
+            for key, fn in saves[r % len(saves):] + saves[:r % len(saves)]:
+                gc.collect()
+                t0 = now()
+                fn()
+                t[key].append(ms(t0))
         pdoc.close()
         raw_doc.close()
         src_zip.close()
@@ -333,69 +358,83 @@ def bench_memory(mids: dict[int, tuple[Path, str]], sizes: list[int], table: Tab
                   f"{res['product']['peak_kb'] / 1024:.1f} / {res['bare']['peak_kb'] / 1024:.1f} MB")
 
 
-# ---- 4a. latency in-process ---------------------------------------------------------------------------
+WARM_UP = [("docx_create", {}), ("docx_insert_paragraph", {"text": "warm-up", "position": "end:document_body"}),
+           ("docx_list_sessions", {}), ("docx_close", {})]
+
+
+# ---- 4. latency: one driver for both paths -------------------------------------------------------------
+
+WARM_UP = [("docx_create", {}), ("docx_insert_paragraph", {"text": "warm-up", "position": "end:document_body"}),
+           ("docx_list_sessions", {}), ("docx_close", {})]
+
+
+async def drive(call, mids: dict[int, tuple[Path, str]], sizes: list[int], calls: int, label: str) -> dict:
+    """Open every size, then time the calls round-robin (size after size, then the trivial call).
+
+    Round-robin spreads the machine's noise bursts over all sizes alike, so the ratio between
+    sizes stays meaningful. ``call(name, args) -> answer text`` raises on an error answer.
+    """
+    for name, args in WARM_UP:  # one-time costs (validators compiled, lazy imports) are not per-call
+        await call(name, args)
+    res: dict = {n: {"samples": []} for n in sizes}
+    res["trivial"] = []
+    args = {}
+    for n in sizes:
+        path, mid_id = mids[n]
+        gc.collect()
+        t0 = now()
+        text = await call("docx_open", {"file_path": str(path)})
+        res[n]["open"] = ms(t0)
+        sid = re.search(r"\*\*Session ID\*\*: (\S+)", text).group(1)
+        args[n] = {"session_id": sid, "text": f"Inserted by the benchmark ({label}), in the middle.",
+                   "position": f"after:{mid_id}"}
+        t0 = now()
+        await call("docx_insert_paragraph", args[n])  # the first call after open is reported apart
+        res[n]["first"] = ms(t0)
+    answer = ""
+    for _ in range(calls):
+        for n in sizes:
+            t0 = now()
+            answer = await call("docx_insert_paragraph", args[n])
+            res[n]["samples"].append(ms(t0))
+            res[n]["answer_chars"] = len(answer)
+        t0 = now()
+        await call("docx_list_sessions", {})
+        res["trivial"].append(ms(t0))
+    assert "NEW" in answer and "more elements above" in answer, answer[:2000]
+    for n in sizes:
+        await call("docx_close", {"session_id": args[n]["session_id"]})
+    return res
+
 
 def bench_inprocess(mids: dict[int, tuple[Path, str]], sizes: list[int], calls: int) -> dict:
+    """Through tools.dispatch.run_tool, as server.py's on_call_tool does (minus the SDK)."""
     import tools.catalog  # noqa: F401
     from tools.dispatch import run_tool
     from tools.registry import CallContext
     from tools.services import Services
 
-    results = {}
+    services = Services(roots=[mids[sizes[0]][0].parent])
 
-    async def one_size(n: int):
-        path, mid_id = mids[n]
-        services = Services(roots=[path.parent])
+    async def call(name, args):
+        visible = {t.name: t for t in services.tools_for(None)}
+        o = await run_tool(visible.get(name), name, args, CallContext(None, services), list(visible))
+        if o.is_error:
+            raise RuntimeError(o.text)
+        return o.text
 
-        async def call(name, args):
-            # What server.py's on_call_tool does per call (minus the SDK).
-            visible = {t.name: t for t in services.tools_for(None)}
-            o = await run_tool(visible.get(name), name, args, CallContext(None, services), list(visible))
-            if o.is_error:
-                raise RuntimeError(o.text)
-            return o.text
+    return asyncio.run(drive(call, mids, sizes, calls, "in-process"))
 
-        t0 = now()
-        text = await call("docx_open", {"file_path": str(path)})
-        open_ms = ms(t0)
-        sid = re.search(r"\*\*Session ID\*\*: (\S+)", text).group(1)
-        args = {"session_id": sid, "text": "Inserted by the benchmark, in the middle.", "position": f"after:{mid_id}"}
-        t0 = now()
-        await call("docx_insert_paragraph", args)
-        first = ms(t0)
-        samples = []
-        for _ in range(calls):
-            t0 = now()
-            answer = await call("docx_insert_paragraph", args)
-            samples.append(ms(t0))
-        assert "NEW" in answer and "more elements above" in answer, answer[:2000]
-        trivial = []
-        for _ in range(min(calls, 100)):
-            t0 = now()
-            await call("docx_list_sessions", {})
-            trivial.append(ms(t0))
-        services.sessions.get(None, sid).doc.close()
-        results[n] = {"open": open_ms, "first": first, "samples": samples, "trivial": trivial,
-                      "answer_chars": len(answer)}
-
-    for n in sizes:
-        gc.collect()
-        asyncio.run(one_size(n))
-    return results
-
-
-# ---- 4b. latency over stdio ------------------------------------------------------------------------------
 
 def bench_stdio(mids: dict[int, tuple[Path, str]], sizes: list[int], calls: int, root: Path) -> dict:
+    """The SDK's client against ``python server.py --root DIR`` over stdio."""
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
-
-    results = {}
 
     async def go():
         params = StdioServerParameters(command=sys.executable, args=["server.py", "--root", str(root)], cwd=str(REPO))
         async with Client(params, cache=None, read_timeout_seconds=300) as client:
-            await client.list_tools()  # the client re-lists tools it has not seen
+            await client.list_tools()  # the client re-lists tools it has not seen listed
 
             async def call(name, args):
                 r = await client.call_tool(name, args)
@@ -404,33 +443,9 @@ def bench_stdio(mids: dict[int, tuple[Path, str]], sizes: list[int], calls: int,
                     raise RuntimeError(text)
                 return text
 
-            trivial = []
-            for _ in range(calls):
-                t0 = now()
-                await call("docx_list_sessions", {})
-                trivial.append(ms(t0))
-            results["trivial"] = trivial
-            for n in sizes:
-                path, mid_id = mids[n]
-                t0 = now()
-                text = await call("docx_open", {"file_path": str(path)})
-                open_ms = ms(t0)
-                sid = re.search(r"\*\*Session ID\*\*: (\S+)", text).group(1)
-                args = {"session_id": sid, "text": "Inserted over stdio, in the middle.",
-                        "position": f"after:{mid_id}"}
-                t0 = now()
-                await call("docx_insert_paragraph", args)
-                first = ms(t0)
-                samples = []
-                for _ in range(calls):
-                    t0 = now()
-                    await call("docx_insert_paragraph", args)
-                    samples.append(ms(t0))
-                await call("docx_close", {"session_id": sid})
-                results[n] = {"open": open_ms, "first": first, "samples": samples}
+            return await drive(call, mids, sizes, calls, "stdio")
 
-    asyncio.run(go())
-    return results
+    return asyncio.run(go())
 
 
 def report_latency(inproc: dict, stdio: dict | None, sizes: list[int], table: Table) -> None:
@@ -446,7 +461,7 @@ def report_latency(inproc: dict, stdio: dict | None, sizes: list[int], table: Ta
             line += (f" {fmt_ms(b['open']):>10} {fmt_ms(b['first']):>8} {fmt_ms(median(b['samples'])):>7} "
                      f"{fmt_ms(p95(b['samples'])):>7}")
         log(line)
-    triv_in = median(inproc[sizes[0]]["trivial"])
+    triv_in = median(inproc["trivial"])
     log(f"  trivial call (docx_list_sessions): in-process {fmt_ms(triv_in)} ms" +
         (f", stdio {fmt_ms(median(stdio['trivial']))} ms (p95 {fmt_ms(p95(stdio['trivial']))})" if stdio else ""))
     log(f"  answer size at {fmt_n(sizes[-1])}p: {inproc[sizes[-1]]['answer_chars']} characters")
@@ -480,7 +495,7 @@ def bench_reopen(paths: dict[int, Path], sizes: list[int], repeats: dict[int, in
                  inproc: dict, table: Table) -> None:
     import docx as pydocx
     log("\n== 5. Reopen-per-call server with python-docx: open + insert one paragraph in the middle + save (ms) ==")
-    ref_n = max(inproc) if inproc else None
+    ref_n = max(k for k in inproc if isinstance(k, int)) if inproc else None
     ref = median(inproc[ref_n]["samples"]) if ref_n else None
     for n in sizes:
         out = work / f"reopen_{n}.docx"
@@ -524,8 +539,9 @@ def main(argv: list[str] | None = None) -> None:
         sizes = [50, 1000, 10000] if args.quick else [50, 1000, 10000, 50000]
     if args.quick:
         sizes = [s for s in sizes if s <= 10000] or sizes[:1]
-    repeats = {n: (11 if n <= 1000 else 5) if args.quick else
-               (21 if n <= 1000 else 7 if n <= 10000 else 3) for n in sizes}
+    # Small sizes are cheap and the noisiest (fixed costs of ~0.1 ms against a 1 ms floor): repeat more.
+    repeats = {n: (31 if n <= 100 else 11 if n <= 1000 else 5) if args.quick else
+               (41 if n <= 100 else 21 if n <= 1000 else 7 if n <= 10000 else 3) for n in sizes}
     reopen_repeats = {n: (5 if n <= 1000 else 3) if args.quick else (7 if n <= 1000 else 5 if n <= 10000 else 3)
                       for n in sizes}
     calls = args.calls or (100 if args.quick else 200)
@@ -550,7 +566,7 @@ def main(argv: list[str] | None = None) -> None:
         bench_open_save(paths, repeats, work, table)
         mids = prepare_mid_docs(paths, sorted(set(lat_sizes) | set(mem_sizes)), work)
         bench_memory(mids, mem_sizes, table)
-        log(f"\n  (latency: {calls} timed calls per size after one untimed-but-reported first call)")
+        log(f"\n  (latency: {calls} timed calls per size, round-robin over the sizes, after a first call reported apart)")
         inproc = bench_inprocess(mids, lat_sizes, calls)
         stdio = None if args.no_stdio else bench_stdio(mids, lat_sizes, calls, work)
         report_latency(inproc, stdio, lat_sizes, table)

@@ -1,17 +1,19 @@
 """End-to-end latency of an HTTP tool call against a loopback upstream.
 
 Run: python tests/bench/bench_http.py [N]
+The upstream (tests/http_upstream.py) and the HTTP server run in processes of their own.
 Prints median and p95 for: the template render alone, the dispatcher in-process (request +
-template + answer), the MCP client in-process, and the MCP client over Streamable HTTP.
+template + answer), the MCP client in-process, and the MCP client over Streamable HTTP (server in a subprocess).
 """
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -19,13 +21,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import httpx2  # noqa: E402
-import uvicorn  # noqa: E402
 from mcp import Client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
 import server  # noqa: E402
 from render import gotemplate  # noqa: E402
-from tests.http_upstream import USER, Upstream  # noqa: E402
+from tests.http_upstream import USER  # noqa: E402
 from tools.config import parse_config  # noqa: E402
 from tools.dispatch import run_tool  # noqa: E402
 from tools.registry import CallContext  # noqa: E402
@@ -91,30 +92,58 @@ async def bench_http_client(url: str, n: int) -> None:
         report("MCP client over Streamable HTTP", await timed(n, once))
 
 
-def serve(services: Services) -> tuple[uvicorn.Server, str]:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    app = server.http_app(server.build_server(services), services, "127.0.0.1")
-    userver = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    threading.Thread(target=userver.run, kwargs={"sockets": [sock]}, daemon=True).start()
-    while not userver.started:
-        time.sleep(0.01)
-    return userver, f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def serve(config_path: Path) -> tuple[subprocess.Popen, str]:
+    """The real server in its own process, as deployed (in a thread of this process, the GIL
+    hand-offs between its loop and the client's add tens of milliseconds per call)."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "server.py"), "--transport", "streamable-http",
+                             "--port", str(port), "--config", str(config_path)], cwd=config_path.parent)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, f"http://127.0.0.1:{port}/mcp"
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def upstream_process() -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "http_upstream.py")], stdout=subprocess.PIPE, text=True)
+    return proc, proc.stdout.readline().strip()
 
 
 def main(n: int = 300) -> None:
-    with Upstream() as upstream, tempfile.TemporaryDirectory() as tmp:
-        config = parse_config({"http_tools": [{"name": "get_user", "endpoint": upstream.url + "/user",
-                                               "response_template": TEMPLATE}]}, base_dir=Path(tmp), env={})
-        services = Services(roots=[Path(tmp)], config=config)
+    upstream, upstream_url = upstream_process()
+    try:
+        run_all(n, upstream_url)
+    finally:
+        upstream.terminate()
+        upstream.wait(10)
+
+
+def run_all(n: int, upstream_url: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = {"http_tools": [{"name": "get_user", "endpoint": upstream_url + "/user", "response_template": TEMPLATE}]}
+        config_path = Path(tmp) / "config.json"
+        config_path.write_text(json.dumps(raw))
+        services = Services(roots=[Path(tmp)], config=parse_config(raw, base_dir=Path(tmp), env={}))
         bench_render(n * 10)
         asyncio.run(bench_dispatch(services, n))
         asyncio.run(bench_client(services, n))
-        userver, url = serve(services)
+        proc, url = serve(config_path)
         try:
             asyncio.run(bench_http_client(url, n))
         finally:
-            userver.should_exit = True
+            proc.terminate()
+            proc.wait(10)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,202 @@
+"""Pictures: the media part, its relationship and content type, and the inline drawing.
+
+Also the package bookkeeping other copies need: adding a relationship to a part's rels
+(creating the rels part if the part had none) and a content-type Default.
+"""
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from ooxml.errors import ValidationError
+from ooxml.namespaces import A, CT, PIC, PR, R, RT_IMAGE, WP, w
+from ooxml.units import EMU_PER_INCH
+
+MAX_IMAGE_BYTES = 50 * 1024 * 1024
+MAX_PIXELS = 200_000_000  # Pillow's bomb guard works on decode; we only read headers, but stay sane
+MAX_EMU = 22 * EMU_PER_INCH  # Word's largest page side
+# Pillow format -> (file extension, content type)
+FORMATS = {"PNG": ("png", "image/png"), "JPEG": ("jpeg", "image/jpeg"), "GIF": ("gif", "image/gif")}
+_EXT_ALIASES = {"jpg": "JPEG", "jpeg": "JPEG", "jpe": "JPEG", "png": "PNG", "gif": "GIF"}
+_RELS_CT = "application/vnd.openxmlformats-package.relationships+xml"
+_PIC_URI = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+
+
+@dataclass
+class ImageFile:
+    name: str  # file name shown as the picture's name
+    data: bytes
+    ext: str
+    content_type: str
+    pixels: tuple[int, int]
+    dpi: tuple[float, float]
+
+    def natural_emu(self) -> tuple[int, int]:
+        return (round(self.pixels[0] / self.dpi[0] * EMU_PER_INCH),
+                round(self.pixels[1] / self.dpi[1] * EMU_PER_INCH))
+
+
+def _sane_dpi(value) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return 96.0
+    return v if 10 <= v <= 2400 else 96.0  # 0, 1 and absurd values mean "unknown"
+
+
+def read_image(path: Path) -> ImageFile:
+    """Read a PNG, JPEG or GIF: bytes, pixel size and resolution (Pillow reads headers only)."""
+    from PIL import Image, UnidentifiedImageError
+
+    size = path.stat().st_size
+    if size > MAX_IMAGE_BYTES:
+        raise ValidationError(f"The image is {size} bytes, over the limit of {MAX_IMAGE_BYTES}.")
+    data = path.read_bytes()
+    if path.suffix.lower() == ".svg":
+        raise ValidationError("SVG images are not supported.", hint="Convert it to PNG first.")
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            fmt, pixels, info = img.format, img.size, dict(img.info)
+            img.verify()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+        raise ValidationError(f"'{path.name}' is not a readable image: {e}.",
+                              hint="Use a PNG, JPEG or GIF file.") from None
+    if fmt not in FORMATS:
+        raise ValidationError(f"'{path.name}' is a {fmt} image; only PNG, JPEG and GIF are supported.",
+                              hint="Convert it to PNG first.")
+    if pixels[0] < 1 or pixels[1] < 1 or pixels[0] * pixels[1] > MAX_PIXELS:
+        raise ValidationError(f"'{path.name}' has an unusable pixel size {pixels[0]}×{pixels[1]}.")
+    dpi = info.get("dpi") or (96, 96)
+    ext, ctype = FORMATS[fmt]
+    suffix = path.suffix.lower().lstrip(".")
+    if _EXT_ALIASES.get(suffix) == fmt:
+        ext = suffix  # keep the file's own spelling (jpg) when it names the same format
+    return ImageFile(path.name, data, ext, ctype, pixels, (_sane_dpi(dpi[0]), _sane_dpi(dpi[1])))
+
+
+def fit_size(natural: tuple[int, int], width: int | None, height: int | None,
+             max_w: int, max_h: int) -> tuple[int, int]:
+    """Size in EMU: given sizes win, one given keeps the aspect ratio, then capped to the text area."""
+    nw, nh = natural
+    if width is not None and height is not None:
+        cx, cy = width, height
+    elif width is not None:
+        cx, cy = width, round(width * nh / nw)
+    elif height is not None:
+        cx, cy = round(height * nw / nh), height
+    else:
+        cx, cy = nw, nh
+    factor = min(1.0, max_w / cx if cx else 1.0, max_h / cy if cy else 1.0)
+    return max(1, round(cx * factor)), max(1, round(cy * factor))
+
+
+def check_length(value: int | None, arg: str) -> None:
+    if value is not None and not 0 < value <= MAX_EMU:
+        raise ValidationError(f"{arg} must be more than 0 and at most 22 inches.")
+
+
+# ---- package bookkeeping -----------------------------------------------------------------------
+
+def ensure_default(package, ext: str, content_type: str) -> bool:
+    """Add a content-type Default for ``ext`` if none exists; True when added."""
+    root = package.content_types
+    for d in root.iter(f"{{{CT}}}Default"):
+        if d.get("Extension", "").lower() == ext.lower():
+            return False
+    default = etree.Element(f"{{{CT}}}Default", Extension=ext, ContentType=content_type)
+    # Any order is valid; Word writes the Defaults first, and so do we.
+    first_override = root.find(f"{{{CT}}}Override")
+    if first_override is not None:
+        first_override.addprevious(default)
+    else:
+        root.append(default)
+    package.part("[Content_Types].xml").touch()
+    return True
+
+
+def rels_root(package, part_name: str) -> etree._Element:
+    """The Relationships root of a part's rels, created when the part had none."""
+    name = package.rels_name(part_name)
+    if not package.has_part(name):
+        package.add_part(name, b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                               b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>')
+        ensure_default(package, "rels", _RELS_CT)
+    return package.part(name).tree.getroot()
+
+
+def add_relationship(package, part_name: str, rel_type: str, target: str, external: bool = False) -> str:
+    """Add a relationship (reusing an identical one) and return its Id."""
+    root = rels_root(package, part_name)
+    used = set()
+    for rel in root.iter(f"{{{PR}}}Relationship"):
+        used.add(rel.get("Id"))
+        if rel.get("Type") == rel_type and rel.get("Target") == target and \
+                (rel.get("TargetMode") == "External") == external:
+            return rel.get("Id")
+    numbers = [int(m.group(1)) for rid in used if rid and (m := re.fullmatch(r"rId(\d+)", rid))]
+    n = max(numbers, default=0) + 1
+    while f"rId{n}" in used:
+        n += 1
+    attrs = {"Id": f"rId{n}", "Type": rel_type, "Target": target}
+    if external:
+        attrs["TargetMode"] = "External"
+    etree.SubElement(root, f"{{{PR}}}Relationship", attrs)
+    package.part(package.rels_name(part_name)).touch()
+    return attrs["Id"]
+
+
+def new_media_name(package, source_part: str, ext: str) -> str:
+    folder = posixpath.join(posixpath.dirname(source_part), "media")
+    taken = {name.lower() for name in package.parts}
+    n = 1
+    while f"{folder}/image{n}.{ext}".lower() in taken:
+        n += 1
+    return f"{folder}/image{n}.{ext}"
+
+
+def add_image_part(package, source_part: str, image: ImageFile) -> str:
+    """Store the image as a new media part related to ``source_part``; returns the rId."""
+    media = new_media_name(package, source_part, image.ext)
+    package.add_part(media, image.data)
+    ensure_default(package, image.ext, image.content_type)
+    target = posixpath.relpath(media, posixpath.dirname(source_part) or ".")
+    return add_relationship(package, source_part, RT_IMAGE, target)
+
+
+# ---- the drawing --------------------------------------------------------------------------------
+
+def _el(parent, tag: str, ns: str, **attrs) -> etree._Element:
+    return etree.SubElement(parent, f"{{{ns}}}{tag}", {k: str(v) for k, v in attrs.items()})
+
+
+def inline_drawing(rid: str, cx: int, cy: int, doc_pr_id: int, name: str) -> etree._Element:
+    """``w:drawing/wp:inline`` showing the picture related as ``rid`` at cx×cy EMU."""
+    drawing = etree.Element(w("drawing"))
+    inline = etree.SubElement(drawing, f"{{{WP}}}inline", nsmap={"wp": WP},
+                              distT="0", distB="0", distL="0", distR="0")
+    _el(inline, "extent", WP, cx=cx, cy=cy)
+    _el(inline, "effectExtent", WP, l=0, t=0, r=0, b=0)
+    _el(inline, "docPr", WP, id=doc_pr_id, name=name)
+    frame = _el(inline, "cNvGraphicFramePr", WP)
+    etree.SubElement(frame, f"{{{A}}}graphicFrameLocks", nsmap={"a": A}, noChangeAspect="1")
+    graphic = etree.SubElement(inline, f"{{{A}}}graphic", nsmap={"a": A})
+    data = _el(graphic, "graphicData", A, uri=_PIC_URI)
+    pic = etree.SubElement(data, f"{{{PIC}}}pic", nsmap={"pic": PIC})
+    nv = _el(pic, "nvPicPr", PIC)
+    _el(nv, "cNvPr", PIC, id=0, name=name)
+    _el(nv, "cNvPicPr", PIC)
+    fill = _el(pic, "blipFill", PIC)
+    blip = etree.SubElement(fill, f"{{{A}}}blip", nsmap={"r": R})
+    blip.set(f"{{{R}}}embed", rid)
+    _el(_el(fill, "stretch", A), "fillRect", A)
+    sp = _el(pic, "spPr", PIC)
+    xfrm = _el(sp, "xfrm", A)
+    _el(xfrm, "off", A, x=0, y=0)
+    _el(xfrm, "ext", A, cx=cx, cy=cy)
+    _el(_el(sp, "prstGeom", A, prst="rect"), "avLst", A)
+    return drawing

@@ -1,0 +1,178 @@
+"""Package integrity: the things that make Word refuse or "repair" a file (NOTES.md).
+
+``check_package(doc)`` returns one line per problem and nothing else. Real files already have
+some (Word tolerates a few); callers compare a saved file's problems with the original's
+rather than expect none. Messages name parts and values but never our own IDs, so two
+checks of the same content give the same lines.
+
+By default only parts already parsed are read for XML checks (the parts an edit could have
+changed), which keeps a pre-save check cheap; ``all_parts=True`` parses every XML part.
+"""
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from urllib.parse import unquote
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml.namespaces import CT, PR, R, W, W14, WP
+from ooxml.wordids import story_part_names
+
+_NS = {"w": W, "r": R, "w14": W14, "wp": WP}
+_R_ATTRS = etree.XPath("//@r:*", namespaces=_NS)
+_PARA_IDS = etree.XPath("//@w14:paraId", namespaces=_NS)
+_TEXT_IDS = etree.XPath("//@w14:textId", namespaces=_NS)
+_DOC_PR = etree.XPath("//wp:docPr/@id", namespaces=_NS)
+_BM_START = etree.XPath("//w:bookmarkStart/@w:id", namespaces=_NS)
+_BM_END = etree.XPath("//w:bookmarkEnd/@w:id", namespaces=_NS)
+_NEWLINE_T = etree.XPath("//w:t[contains(., '\n') or contains(., '\r')]", namespaces=_NS)
+_CELLS = etree.XPath("//w:tc", namespaces=_NS)
+_XML_TYPES = ("xml", "+xml")
+
+
+def check_package(doc, all_parts: bool = False) -> list[str]:
+    """Problems found in the package of ``doc`` (an ooxml.document.Document)."""
+    pkg = doc.package
+    problems = content_type_problems(pkg) + relationship_target_problems(pkg)
+    stories = set(story_part_names(pkg, doc.main_name))
+    doc_prs: Counter[str] = Counter()
+    for name, part in list(pkg.parts.items()):
+        if not _is_xml(pkg, name) or not (part.loaded or all_parts or name in stories):
+            continue
+        try:
+            root = part.tree.getroot()
+        except Exception as e:  # an unreadable part is a problem to report, not a crash
+            problems.append(f"{name}: cannot be parsed ({type(e).__name__})")
+            continue
+        problems += reference_problems(pkg, name, root)
+        if name in stories:
+            problems += story_problems(name, root)
+            doc_prs.update(_DOC_PR(root))
+    problems += [f"wp:docPr id {v} is used {n} times across the main part, headers, footers and notes"
+                 for v, n in sorted(doc_prs.items()) if n > 1]
+    return problems
+
+
+def _is_xml(pkg, name: str) -> bool:
+    if name.endswith(".rels") or name == "[Content_Types].xml":
+        return False
+    ctype = pkg.content_type_of(name) or ""
+    return name.endswith(".xml") and (ctype.endswith(_XML_TYPES) or not ctype)
+
+
+# ---- package level -----------------------------------------------------------------------------
+
+def content_type_problems(pkg) -> list[str]:
+    root = pkg.content_types
+    overrides = {o.get("PartName", "").lower() for o in root.iter(f"{{{CT}}}Override")}
+    defaults = {d.get("Extension", "").lower() for d in root.iter(f"{{{CT}}}Default")}
+    out = []
+    for name in pkg.parts:
+        if name == "[Content_Types].xml":
+            continue
+        ext = posixpath.splitext(name)[1].lstrip(".").lower()
+        if "/" + name.lower() not in overrides and ext not in defaults:
+            out.append(f"{name}: no content type (no Override, no Default for '.{ext}')")
+    return out
+
+
+def relationship_target_problems(pkg) -> list[str]:
+    out = []
+    for rels_name in [n for n in pkg.parts if n.endswith(".rels")]:
+        source = _source_of(rels_name)
+        try:
+            rels = pkg.part(rels_name).tree.getroot()
+        except Exception as e:
+            out.append(f"{rels_name}: cannot be parsed ({type(e).__name__})")
+            continue
+        for rel in rels.iter(f"{{{PR}}}Relationship"):
+            if rel.get("TargetMode") == "External":
+                continue
+            target = unquote((rel.get("Target") or "").split("#")[0])
+            if not target:
+                continue
+            name = pkg.resolve_target(source, target)
+            if not pkg.has_part(name):
+                out.append(f"{rels_name}: relationship {rel.get('Id')} targets missing part '{name}'")
+    return out
+
+
+def _source_of(rels_name: str) -> str:
+    folder, base = posixpath.split(rels_name)
+    return posixpath.join(posixpath.dirname(folder), base[: -len(".rels")])
+
+
+# ---- part level ----------------------------------------------------------------------------------
+
+def reference_problems(pkg, name: str, root: etree._Element) -> list[str]:
+    """Every r:id / r:embed / r:link ... names a relationship of this part."""
+    values = _R_ATTRS(root)
+    if not values:
+        return []
+    ids = {rel.get("Id") for rel in pkg.rels(name)}
+    missing = Counter(str(v) for v in values if str(v) not in ids)
+    return [f"{name}: r:{_attr_name(values, v)}=\"{v}\" has no relationship ({n}×)"
+            for v, n in sorted(missing.items())]
+
+
+def _attr_name(values, value: str) -> str:
+    for v in values:
+        if str(v) == value:
+            return etree.QName(v.attrname).localname
+    return "id"
+
+
+def story_problems(name: str, root: etree._Element) -> list[str]:
+    out = []
+    out += _word_id_problems(name, root)
+    out += _bookmark_problems(name, root)
+    bad_cells = sum(1 for tc in _CELLS(root) if not _ends_with_paragraph(tc))
+    if bad_cells:
+        out.append(f"{name}: {bad_cells} table cell(s) do not end with a paragraph")
+    newlines = len(_NEWLINE_T(root))
+    if newlines:
+        out.append(f"{name}: {newlines} w:t element(s) contain a newline")
+    return out
+
+
+def _ends_with_paragraph(tc: etree._Element) -> bool:
+    for child in reversed(tc):
+        if isinstance(child.tag, str) and child.tag not in B.MARKERS:
+            return child.tag == B.W_P
+    return False
+
+
+def _hex_ok(value: str) -> bool:
+    try:
+        return len(value) == 8 and 0 < int(value, 16) < 0x80000000
+    except ValueError:
+        return False
+
+
+def _word_id_problems(name: str, root: etree._Element) -> list[str]:
+    out = []
+    para_ids = [str(v) for v in _PARA_IDS(root)]
+    text_ids = [str(v) for v in _TEXT_IDS(root)]
+    bad = sorted({v for v in para_ids + text_ids if not _hex_ok(v)})
+    if bad:
+        out.append(f"{name}: w14:paraId/textId out of range or malformed: {', '.join(bad[:5])}"
+                   + (f" and {len(bad) - 5} more" if len(bad) > 5 else ""))
+    # Word itself repeats textId values (77777777); paraIds must be unique in the part.
+    dups = sorted(v for v, n in Counter(v.upper() for v in para_ids).items() if n > 1)
+    if dups:
+        out.append(f"{name}: duplicate w14:paraId {', '.join(dups[:5])}"
+                   + (f" and {len(dups) - 5} more" if len(dups) > 5 else ""))
+    return out
+
+
+def _bookmark_problems(name: str, root: etree._Element) -> list[str]:
+    starts = Counter(str(v) for v in _BM_START(root))
+    ends = Counter(str(v) for v in _BM_END(root))
+    out = [f"{name}: bookmark id {v} starts {n} times" for v, n in sorted(starts.items()) if n > 1]
+    unpaired = sorted(set(starts) ^ set(ends))
+    if unpaired:
+        out.append(f"{name}: unpaired bookmark ids {', '.join(unpaired[:8])}"
+                   + (f" and {len(unpaired) - 8} more" if len(unpaired) > 8 else ""))
+    return out

@@ -1,0 +1,140 @@
+"""Find and replace text that Word may have split across runs.
+
+A paragraph's visible text is the concatenation of the ``w:t`` of its runs in reading order
+(through hyperlinks, insertions, content controls, simple fields; never ``w:del``/``w:moveFrom``,
+so deleted text is never touched). Everything else a run shows (tabs, breaks, images, field
+characters and field instructions) is a barrier: a match never spans it, and it is never
+changed. A match may span runs; the new text goes into the run where the match starts (so it
+takes that run's formatting) and the matched text is cut out of the following runs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml.build import text_children
+from ooxml.errors import ValidationError
+from ooxml.namespaces import XML, w
+
+BARRIER = "\x00"  # stands for a tab, break, image ... in the searched text
+_XML_SPACE = f"{{{XML}}}space"
+_INVISIBLE = {w("rPr"), w("lastRenderedPageBreak")}  # neither text nor a barrier
+_SPECIAL = ("\n", "\r", "\t")
+
+
+@dataclass
+class Segment:
+    t: etree._Element  # a w:t
+    start: int  # offset in the paragraph's searched text
+    text: str
+
+
+@dataclass
+class ParagraphMatches:
+    p: etree._Element
+    segments: list[Segment]
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+def check_old_text(old_text: str) -> None:
+    if not old_text:
+        raise ValidationError("old_text is empty: there is nothing to look for.",
+                              hint="Pass the exact text to replace (case-sensitive).")
+    if BARRIER in old_text or any(ch in old_text for ch in _SPECIAL):
+        raise ValidationError("old_text cannot contain tabs, line breaks or NUL characters: a match never "
+                              "spans a tab or a break.", hint="Replace the text on each side separately.")
+
+
+def segments(p: etree._Element) -> tuple[list[Segment], str]:
+    segs: list[Segment] = []
+    parts: list[str] = []
+    pos = 0
+    for r in B.iter_runs(p):
+        for child in r:
+            if child.tag == B.W_T:
+                text = child.text or ""
+                segs.append(Segment(child, pos, text))
+                parts.append(text)
+                pos += len(text)
+            elif isinstance(child.tag, str) and child.tag not in _INVISIBLE:
+                parts.append(BARRIER)
+                pos += 1
+    return segs, "".join(parts)
+
+
+def find_in(p: etree._Element, old: str) -> ParagraphMatches | None:
+    segs, text = segments(p)
+    if old not in text:
+        return None
+    found = ParagraphMatches(p, segs)
+    at = text.find(old)
+    while at >= 0:
+        found.spans.append((at, at + len(old)))
+        at = text.find(old, at + len(old))
+    return found
+
+
+def find_all(paragraphs: Iterable[etree._Element], old: str) -> list[ParagraphMatches]:
+    out = []
+    for p in paragraphs:
+        m = find_in(p, old)
+        if m is not None:
+            out.append(m)
+    return out
+
+
+def paragraphs_of(scope: etree._Element) -> Iterator[etree._Element]:
+    """Every paragraph in ``scope`` (itself included), nested tables and text boxes too."""
+    return scope.iter(B.W_P)
+
+
+def _segment_at(segs: list[Segment], pos: int) -> int:
+    lo, hi = 0, len(segs) - 1
+    while lo < hi:  # the last segment starting at or before pos
+        mid = (lo + hi + 1) // 2
+        if segs[mid].start <= pos:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def apply(doc, found: ParagraphMatches, new: str) -> int:
+    """Replace every span of ``found`` (right to left, so earlier offsets stay valid)."""
+    segs = found.segments
+    touched: set[int] = set()
+    for s, e in reversed(found.spans):
+        i, j = _segment_at(segs, s), _segment_at(segs, e - 1)
+        first = segs[i]
+        tail = first.text[e - first.start:] if i == j else ""
+        first.text = first.text[:s - first.start] + new + tail
+        touched.add(i)
+        for k in range(i + 1, j + 1):
+            seg = segs[k]
+            seg.text = seg.text[e - seg.start:] if k == j else ""
+            touched.add(k)
+    for k in sorted(touched):
+        _write(doc, segs[k])
+    doc.changed(found.p)
+    return len(found.spans)
+
+
+def _write(doc, seg: Segment) -> None:
+    t, text = seg.t, seg.text
+    run = t.getparent()
+    if not text:
+        run.remove(t)
+        if all(c.tag == w("rPr") for c in run):  # the run held only this text: it goes too
+            doc.remove_block(run)
+        return
+    if any(ch in text for ch in _SPECIAL):  # new text with tabs/newlines: w:tab / w:br, never "\n" in w:t
+        for child in reversed(text_children(text)):
+            t.addnext(child)
+        run.remove(t)
+        return
+    t.text = text
+    if text != text.strip():
+        t.set(_XML_SPACE, "preserve")

@@ -1,0 +1,220 @@
+"""Block tools: copy a range of blocks, replace text, page margins (SPEC §7)."""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import replace as RP
+from ooxml import sections as S
+from ooxml.copies import copy_blocks
+from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
+from ooxml.namespaces import w
+from ooxml.units import twips
+from ooxml.wordids import story_part_names
+from tools.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, insertion_neighbours,
+                          parse_position, resolve, session_of)
+from tools.registry import CallContext, tool
+from tools.sessions import Cursor, Session
+
+MAX_RANGE = 2_000
+SHOWN = 10
+MAX_TEXT = 100_000
+_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
+
+
+# ---- copy a range ---------------------------------------------------------------------------------
+
+def _block(session: Session, raw: str, arg: str) -> etree._Element:
+    el = resolve(session, raw, arg)
+    if el.getparent() is None or el.getparent().tag not in BLOCK_CONTAINERS or not B.is_block(el):
+        raise InvalidElementType(f"{arg} must be a block (paragraph, table, content control) of the body, "
+                                 f"a cell, a header ..., not a {B.kind(el)}.")
+    return el
+
+
+def block_range(start: etree._Element, end: etree._Element) -> list[etree._Element]:
+    """The children from ``start`` to ``end`` inclusive (markers between them too)."""
+    if start.getparent() is not end.getparent():
+        raise InvalidPosition("start_id and end_id are in different containers (body, cell, header ...).",
+                              hint="Copy a range whose two ends have the same parent.")
+    out, cur, blocks = [start], start, 1
+    while cur is not end:
+        cur = cur.getnext()
+        if cur is None:
+            raise InvalidPosition("end_id does not come after start_id.", hint="Swap start_id and end_id.")
+        out.append(cur)
+        blocks += B.is_block(cur)
+        if blocks > MAX_RANGE:
+            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.")
+    return out
+
+
+@tool(title="Copy a range of elements")
+def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, end_id: str, position: str) -> str:
+    """Copy the blocks from start_id to end_id (inclusive, same container, in order) to a position.
+
+    Copies get new IDs; bookmarks, fields and images in them keep working, references to
+    comments and notes are left out of the copy. last_insert is the last copied block.
+
+    Args:
+        session_id: The session.
+        start_id: First block of the range (special IDs work).
+        end_id: Last block of the range, in the same container and not before start_id.
+        position: Where the copy goes, MODE:TARGET (e.g. 'end:document_body', 'after:para_…').
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
+    originals = block_range(start, end)
+    pos = parse_position(session, position)
+    container, where = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
+    copies = copy_blocks(doc, originals, pos.target, container)
+    prev, nxt = insertion_neighbours(container, where)
+    before = box_lines(doc, [prev, nxt])
+    anchor = None
+    for el in copies:
+        doc.insert_block(el, container=container, **({"after": anchor} if anchor is not None else where))
+        anchor = el
+    new_blocks = [el for el in copies if B.is_block(el)]
+    after = box_lines(doc, [prev, *new_blocks[:SHOWN]])
+    if len(new_blocks) > SHOWN:
+        after.append(f"  ... ({len(new_blocks) - SHOWN} more copied blocks) ...")
+    after += box_lines(doc, [nxt])
+    last = new_blocks[-1]
+    session.last_insert = doc.id_of(last)
+    session.cursor = Cursor(doc.id_of(last), "after")
+    fields = {"Position": pos.text, "Source": f"{doc.id_of(start)} .. {doc.id_of(end)}",
+              "Blocks Copied": len(new_blocks), "First Copy": doc.id_of(new_blocks[0])}
+    return answer(session, "Copy Elements Range", last, marker="NEW", before=before, after=after, fields=fields)
+
+
+# ---- replace ----------------------------------------------------------------------------------------
+
+def _scopes(session: Session, scope_id: str | None) -> list[etree._Element]:
+    """The roots to search: one element, or the body, headers, footers and notes."""
+    doc = session.doc
+    if scope_id:
+        el = resolve(session, scope_id, "scope_id")
+        if el.tag != B.W_P and B.find_ancestor(el, B.W_P) is not None:
+            raise InvalidElementType(f"scope_id must be a paragraph, table, cell or container, not a {B.kind(el)}.",
+                                     hint="Use the ID of the paragraph that holds it.")
+        return [el]
+    roots = [doc.body]
+    for name in story_part_names(doc.package, doc.main_name)[1:]:
+        if _is_comments(doc, name):
+            continue  # comments are remarks about the text, not the text
+        roots.append(doc.register_part_root(doc.package.part(name)))  # IDs and edits work there too
+    return roots
+
+
+def _is_comments(doc, name: str) -> bool:
+    for rel in doc.package.rels(doc.main_name):
+        if rel.get("Type") == _COMMENTS and doc.package.resolve_target(doc.main_name, rel.get("Target", "")) == name:
+            return True
+    return False
+
+
+def _boxes(doc, paragraphs: list[etree._Element]) -> list[str]:
+    lines: list[str] = []
+    for p in paragraphs:
+        if lines:
+            lines.append("")
+        lines += box_lines(doc, [p])
+    return lines
+
+
+@tool(title="Replace text")
+def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text: str,
+                      scope_id: str | None = None) -> str:
+    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it across runs.
+
+    Searches the body (tables and text boxes included), headers, footers, footnotes and endnotes,
+    or only scope_id. The new text takes the formatting of the run where each match starts.
+    Deleted (tracked) text and field codes are never changed; a match never spans a tab or a
+    line break. No match is not an error: the answer says 0 replacements.
+
+    Args:
+        session_id: The session.
+        old_text: The text to find (not empty; no tabs or line breaks).
+        new_text: The replacement (may be empty to delete; newlines become line breaks).
+        scope_id: Only replace inside this element: a paragraph, table, cell, header ... (special IDs work).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    RP.check_old_text(old_text)
+    if len(new_text) > MAX_TEXT:
+        raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded")
+    found = []
+    for root in _scopes(session, scope_id):
+        found += RP.find_all(RP.paragraphs_of(root), old_text)
+    fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
+    if not found:
+        return _no_match(session, fields)
+    shown = [m.p for m in found[:SHOWN]]
+    before = _boxes(doc, shown)
+    total = sum(RP.apply(doc, m, new_text) for m in found)
+    after = _boxes(doc, shown)
+    if len(found) > SHOWN:
+        note = f"  ... ({len(found) - SHOWN} more changed paragraphs not shown) ..."
+        before, after = before + ["", note], after + ["", note]
+    last = found[-1].p
+    session.last_update = doc.id_of(last)
+    fields.update({"Replacements": total, "Paragraphs Changed": len(found)})
+    return answer(session, "Replace Text", last, marker="UPDATED", before=before, after=after, fields=fields)
+
+
+def _no_match(session: Session, fields: dict) -> str:
+    fields["Replacements"] = 0
+    el = _context_element(session)
+    return answer(session, "Replace Text", el, fields=fields, head_id=False,
+                  content=f"No occurrence of '{fields['Old Text']}' in {fields['Scope']}: nothing changed.")
+
+
+def _context_element(session: Session) -> etree._Element | None:
+    doc = session.doc
+    el = doc.ids.get(session.cursor.element_id) if session.cursor.element_id else None
+    if el is None:
+        el = next(B.iter_blocks(doc.body), None)
+    return el
+
+
+# ---- margins --------------------------------------------------------------------------------------
+
+@tool(toolset="format", idempotent=True, title="Set page margins")
+def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None = None,
+                     bottom: float | str | None = None, left: float | str | None = None,
+                     right: float | str | None = None) -> str:
+    """Set page margins of every section. Lengths are numbers in inches or strings with a unit ('2.54cm', '25mm', '1in', '72pt').
+
+    Margins left out stay as they are. The header, footer and gutter distances are kept.
+
+    Args:
+        session_id: The session.
+        top: Top margin.
+        bottom: Bottom margin.
+        left: Left margin.
+        right: Right margin.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    values = {k: twips(v, k) for k, v in (("top", top), ("bottom", bottom), ("left", left), ("right", right))
+              if v is not None}
+    if not values:
+        raise ValidationError("Give at least one of top, bottom, left, right.", hint="Example: top='2cm', left=1.25")
+    sections = S.body_sections(doc.body)
+    S.check_margins(sections, values)
+    if not sections:
+        sections = [etree.SubElement(doc.body, w("sectPr"))]  # the body's own section, made explicit
+    shown = sections[:20]
+    before = [S.margins_line(i, s) for i, s in enumerate(shown)]
+    for sect in sections:
+        S.set_margins(sect, values)
+    doc.changed(doc.body)
+    after = [S.margins_line(i, s) for i, s in enumerate(shown)]
+    if len(sections) > 20:
+        note = f"... ({len(sections) - 20} more sections changed the same way)"
+        before, after = before + [note], after + [note]
+    fields = {"Sections": len(sections),
+              "Margins": ", ".join(f"{k} {v / 1440:.2f}in" for k, v in values.items())}
+    return answer(session, "Set Margins", _context_element(session), fields=fields, head_id=False,
+                  before=before, after=after)

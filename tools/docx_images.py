@@ -1,0 +1,125 @@
+"""The image tool: a picture from a file, inline in a new paragraph or among a paragraph's runs."""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import images as I
+from ooxml.errors import InvalidPosition
+from ooxml.namespaces import w
+from ooxml.sections import page_box, section_of
+from ooxml.units import emu
+from tools.common import (answer, block_insertion, box_lines, insertion_neighbours, parse_position,
+                          session_of, valid_positions)
+from tools.docx_tables import available_width
+from tools.registry import CallContext, tool
+from tools.sandbox import resolve_in_roots
+from tools.sessions import Cursor
+
+EMU_PER_TWIP = 635
+
+
+def _run_mode(pos) -> bool:
+    """A run position (inside a paragraph, or next to a run) rather than a block position."""
+    t = pos.target
+    return (t.tag == B.W_P and pos.mode in ("start", "end")) or t.tag == B.W_R
+
+
+def _limits(doc, pos, run_mode: bool) -> tuple[int, int]:
+    """The largest picture (EMU) that fits the text area where it goes."""
+    para = pos.target if pos.target.tag == B.W_P else B.find_ancestor(pos.target, B.W_P)
+    if run_mode:
+        container, anchor = para.getparent(), para
+    else:
+        container, _ = block_insertion(doc, pos, "paragraph")
+        anchor = pos.target
+    box = page_box(section_of(doc, anchor))
+    return available_width(doc, container, anchor) * EMU_PER_TWIP, box.text_height * EMU_PER_TWIP
+
+
+def _place_run(pos, run: etree._Element) -> etree._Element:
+    """Put the run at a run position; returns its paragraph."""
+    t = pos.target
+    if t.tag == B.W_R:
+        (t.addprevious if pos.mode == "before" else t.addnext)(run)
+        return B.find_ancestor(t, B.W_P)
+    if pos.mode == "start":
+        ppr = t.find(w("pPr"))
+        t.insert(1 if ppr is not None else 0, run)
+    else:
+        t.append(run)
+    return t
+
+
+@tool(title="Insert an image")
+def docx_insert_image(ctx: CallContext, session_id: str, image_path: str, position: str,
+                      width: float | str | None = None, height: float | str | None = None) -> str:
+    """Insert a PNG, JPEG or GIF picture, inline. Block positions put it in a new paragraph.
+
+    Positions: a block position ('after:para_…', 'end:document_body', 'end:cell_…') makes a new
+    paragraph holding the picture; 'start:para_…'/'end:para_…' or 'before:run_…'/'after:run_…'
+    put it among that paragraph's runs. Without width and height the size comes from the image's
+    pixels and resolution; with one of them the aspect ratio is kept. The picture is never
+    larger than the text area where it goes.
+
+    Args:
+        session_id: The session.
+        image_path: Path of the image file (absolute, or relative to the server's first root).
+        position: MODE:TARGET, as above.
+        width: Width: a number of inches or a length with a unit ('5cm', '40mm', '2in', '144pt').
+        height: Height, same units.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    cx_req = emu(width, "width") if width is not None else None
+    cy_req = emu(height, "height") if height is not None else None
+    I.check_length(cx_req, "width")
+    I.check_length(cy_req, "height")
+    path = resolve_in_roots(image_path, ctx.services.roots, must_exist=True)
+    image = I.read_image(path)
+    pos = parse_position(session, position)
+    run_mode = _run_mode(pos)
+    if run_mode and pos.target.tag == B.W_R and pos.mode not in ("before", "after"):
+        raise InvalidPosition(f"An image cannot go inside a run ({pos.mode}:).",
+                              hint="Use before:/after: a run, or start:/end: a paragraph.")
+    if not run_mode and B.find_ancestor(pos.target, B.W_P) is not None:
+        raise InvalidPosition(f"An image cannot go {pos.mode} a {B.kind(pos.target)}.",
+                              hint="Valid positions here: " + valid_positions(doc, pos.target, "run"))
+    cx, cy = I.fit_size(image.natural_emu(), cx_req, cy_req, *_limits(doc, pos, run_mode))
+    # Everything is checked: from here on the document changes.
+    rid = I.add_image_part(doc.package, doc.part_of(pos.target).name, image)
+    drawing = I.inline_drawing(rid, cx, cy, doc.word_ids(pos.target).new_doc_pr(), image.name)
+    run = etree.Element(w("r"))
+    run.append(drawing)
+    fields = {"Position": pos.text, "File": image.name, "Size": f"{cx / 914400:.2f}in × {cy / 914400:.2f}in"}
+    if run_mode:
+        return _answer_run(session, pos, run, drawing, fields)
+    return _answer_block(session, pos, run, drawing, fields)
+
+
+def _answer_run(session, pos, run, drawing, fields) -> str:
+    doc = session.doc
+    para = pos.target if pos.target.tag == B.W_P else B.find_ancestor(pos.target, B.W_P)
+    before = box_lines(doc, [para])
+    _place_run(pos, run)
+    doc.changed(para)
+    img_id = doc.id_of(drawing)
+    session.last_insert = doc.id_of(run)
+    session.cursor = Cursor(doc.id_of(run), "after")
+    return answer(session, "Insert Image", para, marker="NEW", before=before, after=box_lines(doc, [para]),
+                  fields={**fields, "Paragraph": doc.id_of(para)}, element_id=img_id)
+
+
+def _answer_block(session, pos, run, drawing, fields) -> str:
+    doc = session.doc
+    container, where = block_insertion(doc, pos, "paragraph")
+    prev, nxt = insertion_neighbours(container, where)
+    before = box_lines(doc, [prev, nxt])
+    p = etree.Element(w("p"))
+    p.append(run)
+    doc.insert_block(p, container=container, **where)
+    pid, img_id = doc.id_of(p), doc.id_of(drawing)
+    session.last_insert = pid
+    session.cursor = Cursor(pid, "after")
+    return answer(session, "Insert Image", p, marker="NEW", before=before, after=box_lines(doc, [prev, p, nxt]),
+                  fields={**fields, "Paragraph": pid}, element_id=img_id)

@@ -1,0 +1,503 @@
+"""Table tools: insert, read, fill, rows and columns, merges, copies (SPEC §7).
+
+Rows and columns are 0-based indexes on the table's visual grid: a merged cell covers several
+grid slots and is addressed by any of them (its top-left slot is its own position).
+"""
+from __future__ import annotations
+
+import copy
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import tables as T
+from ooxml.build import make_run
+from ooxml.copies import copy_blocks
+from ooxml.errors import ElementNotFound, ValidationError
+from ooxml.namespaces import w
+from ooxml.order import remove_child
+from ooxml.sections import page_box, section_of
+from render.answer import success_answer
+from render.blocks import box, table_grid_lines, title_of
+from render.width import cut, pad, width
+from tools.common import (answer, block_insertion, box_lines, expect, parse_position, resolve,
+                          session_of)
+from tools.docx_edit import insert_block
+from tools.registry import CallContext, tool
+from tools.sessions import Cursor, Session
+
+Cells = list[list[str | int | float | None]]
+PAGE_ROWS = 20
+PAGE_COLS = 8
+CELL_TEXT = 16
+MAX_LISTED = 100
+CELL_MARGINS = 216  # Word's default left + right cell margins (108 twips each)
+
+
+# ---- shared helpers ----------------------------------------------------------------------------
+
+def table_of(session: Session, table_id: str) -> etree._Element:
+    return expect(resolve(session, table_id, "table_id"), {B.W_TBL}, "table", "table_id")
+
+
+def available_width(doc, container: etree._Element, anchor: etree._Element) -> int:
+    """Twips a table may use at this place: the page's text width, or the cell's inner width."""
+    if container.tag == B.W_TC:
+        tbl = B.find_ancestor(container, B.W_TBL)
+        layout = T.Layout(tbl)
+        for line in layout.cells:
+            for cell in line:
+                if cell.tc is container:
+                    inner = layout.width_of(cell.start, cell.span)
+                    if inner:
+                        return max(720, inner - CELL_MARGINS)
+        return max(720, page_box(section_of(doc, container)).text_width // 2)
+    return page_box(section_of(doc, anchor)).text_width
+
+
+def table_width_limit(doc, tbl: etree._Element) -> int:
+    return available_width(doc, tbl.getparent(), tbl)
+
+
+class _Rows:
+    """A few rows of a TableGrid, for drawing an excerpt of a large table."""
+
+    def __init__(self, grid: B.TableGrid, r0: int, r1: int):
+        self.grid, self.r0, self.r1 = grid, r0, r1
+        self.n_cols = grid.n_cols
+
+    @property
+    def n_rows(self) -> int:
+        return self.r1 - self.r0
+
+    def text_matrix(self) -> list[list[str]]:
+        return self.grid.text_matrix()[self.r0:self.r1]
+
+
+def table_lines(doc, tbl: etree._Element, near_row: int | None = None) -> list[str]:
+    """The table's box for a diff; for tables over the box's 20 rows, the rows around ``near_row``."""
+    doc.id_of(tbl)
+    grid = B.TableGrid(tbl)
+    if grid.n_rows <= 20 or near_row is None:
+        return box_lines(doc, [tbl])
+    r0 = max(0, min(near_row - 3, grid.n_rows - 7))
+    part = _Rows(grid, r0, min(grid.n_rows, r0 + 7))
+    lines = [f"rows {r0}-{part.r1 - 1} of {grid.n_rows}"] + table_grid_lines(part)
+    return box(title_of(doc, tbl), lines)
+
+
+def updated_answer(session: Session, tbl: etree._Element, operation: str, before: list[str],
+                   near_row: int | None, fields: dict, element: etree._Element | None = None,
+                   marker: str = "UPDATED") -> str:
+    doc = session.doc
+    after = table_lines(doc, tbl, near_row)
+    focus = element if element is not None and element.getparent() is not None else tbl
+    return answer(session, operation, focus, marker=marker, before=before, after=after, fields=fields,
+                  element_id=doc.id_of(focus))
+
+
+def retarget_cursor(session: Session, tbl: etree._Element) -> None:
+    """A cursor on an element that no longer exists moves to just after the table."""
+    cid = session.cursor.element_id
+    if cid and session.doc.ids.get(cid) is None:
+        session.cursor = Cursor(session.doc.id_of(tbl), "after")
+
+
+def _index(value: int, count: int, what: str, arg: str) -> int:
+    if not 0 <= value < count:
+        raise ValidationError(f"{arg} {value} is outside the table: it has {count} {what}s (0-{count - 1}).",
+                              hint=f"{what.capitalize()} indexes are 0-based.")
+    return value
+
+
+def cell_at(tbl: etree._Element, row: int, col: int) -> tuple[T.Layout, T.Cell]:
+    """The (origin of the) cell covering grid slot (row, col)."""
+    layout = T.Layout(tbl)
+    _index(row, layout.n_rows, "row", "row")
+    _index(col, layout.n_cols, "column", "col")
+    cell = layout.at(row, col)
+    if cell is None:
+        raise ElementNotFound(f"Row {row} has no cell at column {col} (the row is shorter than the grid).",
+                              hint="docx_get_table shows which cells each row has.")
+    return layout, layout.origin(cell)
+
+
+# ---- insert and copy -----------------------------------------------------------------------------
+
+@tool(toolset="tables", title="Insert a table")
+def docx_insert_table(ctx: CallContext, session_id: str, rows: int, cols: int, position: str,
+                      data: Cells | None = None) -> str:
+    """Insert a table of rows × cols, optionally filled from data, sized to the page's text width.
+
+    The table uses the document's 'Table Grid' style when it has one, else single borders.
+
+    Args:
+        session_id: The session.
+        rows: Number of rows (1-10000).
+        cols: Number of columns (1-63).
+        position: MODE:TARGET, e.g. 'end:document_body', 'after:para_3f9a2c' or 'before:para_…' in a cell.
+        data: Optional cell texts, a list of rows (each a list of strings); may be shorter than the table.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    T.check_size(rows, cols)
+    if data is not None:
+        T.check_data(data, rows, cols)
+    pos = parse_position(session, position)
+    container, _ = block_insertion(doc, pos, "table")
+    widths = T.column_widths(available_width(doc, container, pos.target), cols)
+    tbl = T.build_table(rows, cols, widths, doc.styles.default_table_style(), data)
+    return insert_block(session, tbl, position, "Insert Table", what="table",
+                        fields={"Dimensions": f"{rows} rows × {cols} columns"})
+
+
+@tool(toolset="tables", title="Copy a table")
+def docx_copy_table(ctx: CallContext, session_id: str, table_id: str, position: str) -> str:
+    """Copy a table (content and formatting) to a position; the copy gets new IDs.
+
+    Args:
+        session_id: The session.
+        table_id: The table to copy (special IDs work).
+        position: Where the copy goes, MODE:TARGET (e.g. 'after:table_…', 'end:document_body').
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    tbl = table_of(session, table_id)
+    pos = parse_position(session, position)
+    container, _ = block_insertion(doc, pos, "table")
+    dup = copy_blocks(doc, [tbl], pos.target if pos.target is not doc.body else doc.body, container)[0]
+    return insert_block(session, dup, position, "Copy Table", what="table", fields={"Source": doc.id_of(tbl)})
+
+
+# ---- reading --------------------------------------------------------------------------------------
+
+def grid_page(grid: B.TableGrid, r0: int, r1: int, c0: int, c1: int) -> list[str]:
+    """An ASCII grid of rows r0..r1-1 and columns c0..c1-1 with row and column numbers."""
+    matrix = grid.text_matrix()
+    cells = [[cut(" ".join(matrix[r][c].split()) if c < len(matrix[r]) else "", CELL_TEXT) for c in range(c0, c1)]
+             for r in range(r0, r1)]
+    heads = [str(c) for c in range(c0, c1)]
+    widths = [max(3, width(h), *(width(row[i]) for row in cells)) for i, h in enumerate(heads)]
+    label = max(3, len(str(r1)))
+    sep = " " * label + " +" + "+".join("-" * (wd + 2) for wd in widths) + "+"
+    lines = [" " * label + "   " + "   ".join(pad(h, widths[i]) for i, h in enumerate(heads)), sep]
+    for i, row in enumerate(cells):
+        lines.append(str(r0 + i).rjust(label) + " | " + " | ".join(pad(t, widths[c]) for c, t in enumerate(row)) + " |")
+        lines.append(sep)
+    return lines
+
+
+def cell_lines(doc, grid: B.TableGrid, layout: T.Layout, r0: int, r1: int, c0: int, c1: int) -> list[str]:
+    """One line per cell starting in the page: its slot, ID, size when merged, and text."""
+    out = []
+    for r in range(r0, r1):
+        for c in range(c0, c1):
+            tc = grid.cell(r, c)
+            if tc is None or grid.origin.get(tc) != (r, c):
+                continue
+            phys = layout.at(r, c)
+            tall = layout.last_row_of(phys) - r + 1 if phys is not None else 1
+            wide = phys.span if phys is not None else 1
+            size = f" [merged {tall}×{wide}]" if tall > 1 or wide > 1 else ""
+            text = cut(" ".join(B.cell_text(tc).split()), 60) or "(empty)"
+            nested = " [has nested table]" if tc.find(B.W_TBL) is not None else ""
+            out.append(f"- ({r},{c}) {doc.id_of(tc)}{size}{nested}: {text}")
+    return out
+
+
+@tool(toolset="tables", read_only=True, idempotent=True, title="Show a table")
+def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: int = 0,
+                   start_col: int = 0) -> str:
+    """Show a table as an ASCII grid with the ID of every cell, 20 rows × 8 columns a page.
+
+    Rows and columns are numbered 0-based. In the grid, '←' marks a slot merged with the cell to
+    its left and '↑' one merged with the cell above. Larger tables: the answer names the
+    start_row / start_col of the next page.
+
+    Args:
+        session_id: The session.
+        table_id: The table (special IDs work).
+        start_row: First row to show (0-based; default 0).
+        start_col: First column to show (0-based; default 0).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    tbl = table_of(session, table_id)
+    grid, layout = B.TableGrid(tbl), T.Layout(tbl)
+    if not 0 <= start_row < max(1, grid.n_rows) or not 0 <= start_col < max(1, grid.n_cols):
+        raise ValidationError(f"start_row/start_col ({start_row}, {start_col}) are outside the table "
+                              f"({grid.n_rows} rows × {grid.n_cols} columns, 0-based).")
+    r1, c1 = min(grid.n_rows, start_row + PAGE_ROWS), min(grid.n_cols, start_col + PAGE_COLS)
+    content = ["```", *grid_page(grid, start_row, r1, start_col, c1), "```", "",
+               "Cells (row, col) → ID:", *cell_lines(doc, grid, layout, start_row, r1, start_col, c1)]
+    fields = {"Dimensions": f"{grid.n_rows} rows × {grid.n_cols} columns",
+              "Shown": f"rows {start_row}-{r1 - 1}, columns {start_col}-{c1 - 1}"}
+    more = []
+    if r1 < grid.n_rows:
+        more.append(f"start_row={r1}, start_col={start_col}")
+    if c1 < grid.n_cols:
+        more.append(f"start_row={start_row}, start_col={c1}")
+    if more:
+        fields["Next Page"] = " or ".join(more)
+    return answer(session, "Get Table", tbl, marker="CURRENT", fields=fields, content="\n".join(content))
+
+
+@tool(toolset="tables", read_only=True, idempotent=True, title="List tables")
+def docx_list_tables(ctx: CallContext, session_id: str) -> str:
+    """List the document body's tables (nested ones indented under their cell) with IDs, sizes and first row.
+
+    Args:
+        session_id: The session.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    lines, total = [], 0
+    for tbl in doc.body.iter(B.W_TBL):
+        total += 1
+        if len(lines) >= MAX_LISTED:
+            continue
+        depth = sum(1 for a in tbl.iterancestors(B.W_TBL))
+        grid = B.TableGrid(tbl)
+        first = " | ".join(cut(" ".join(t.split()), 20) for t in grid.text_matrix()[0][:6]) if grid.n_rows else ""
+        where = ""
+        if depth:
+            tc = B.find_ancestor(tbl, B.W_TC)
+            where = f" in cell {doc.id_of(tc)} of {doc.id_of(B.find_ancestor(tc, B.W_TBL))}"
+        lines.append(f"{'  ' * depth}- {doc.id_of(tbl)}: {grid.n_rows}×{grid.n_cols}{where} — first row: {first or '(empty)'}")
+    fields = {"Tables": total}
+    if total > len(lines):
+        fields["Shown"] = f"first {len(lines)}"
+    return success_answer("List Tables", fields=fields, content="\n".join(lines) or "The document has no tables.")
+
+
+@tool(toolset="tables", read_only=True, idempotent=True, title="Show a table cell")
+def docx_get_cell(ctx: CallContext, session_id: str, table_id: str, row: int, col: int) -> str:
+    """Show one cell (0-based row and col on the table's grid; any slot of a merged cell finds it).
+
+    Args:
+        session_id: The session.
+        table_id: The table (special IDs work).
+        row: Row index, 0-based.
+        col: Column index, 0-based.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    tbl = table_of(session, table_id)
+    layout, cell = cell_at(tbl, row, col)
+    tall, wide = layout.last_row_of(cell) - cell.row + 1, cell.span
+    blocks = [b for b in B.iter_blocks(cell.tc)]
+    content = []
+    for b in blocks[:30]:
+        doc.id_of(b)
+        content.append(f"- {title_of(doc, b)}: {cut(B.block_text(b, 400).replace(chr(10), ' ↵ '), 70)}")
+    if len(blocks) > 30:
+        content.append(f"... ({len(blocks) - 30} more blocks)")
+    fields = {"Table": doc.id_of(tbl), "Cell": f"row {cell.row}, col {cell.start}",
+              "Merged": f"{tall} rows × {wide} columns" if tall > 1 or wide > 1 else None,
+              "Text": cut(" ".join(B.cell_text(cell.tc).split()), 120) or "(empty)"}
+    return answer(session, "Get Cell", blocks[0] if blocks else None, marker="CURRENT", fields=fields,
+                  content="\n".join(content) or "(empty cell)", element_id=doc.id_of(cell.tc))
+
+
+# ---- cell content -------------------------------------------------------------------------------
+
+def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
+    """A new paragraph formatted like the cell's last one (as Enter at the end of a cell would)."""
+    p = etree.Element(w("p"))
+    rpr = None
+    if last is not None:
+        ppr = last.find(w("pPr"))
+        if ppr is not None:
+            ppr = copy.deepcopy(ppr)
+            for name in ("sectPr", "pPrChange"):  # neither is formatting to repeat
+                remove_child(ppr, name)
+            p.append(ppr)
+        model = next((r for r in B.iter_runs(last) if B.run_text(r)), None)
+        rpr = model.find(w("rPr")) if model is not None else T.mark_rpr(last)
+    p.append(make_run(text, rpr))
+    return p
+
+
+@tool(toolset="tables", title="Insert a paragraph into a cell")
+def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str, text: str, table_id: str,
+                                  row: int, col: int) -> str:
+    """Add a paragraph at the end of a cell (0-based row and col). An empty cell's paragraph gets the text.
+
+    The new paragraph takes the formatting of the cell's last paragraph.
+
+    Args:
+        session_id: The session.
+        text: The paragraph's text.
+        table_id: The table (special IDs work).
+        row: Row index, 0-based.
+        col: Column index, 0-based.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    tbl = table_of(session, table_id)
+    _, cell = cell_at(tbl, row, col)
+    tc = cell.tc
+    fields = {"Table": doc.id_of(tbl), "Cell": f"{doc.id_of(tc)} (row {cell.row}, col {cell.start})"}
+    blocks = [b for b in B.iter_blocks(tc)]
+    if len(blocks) == 1 and blocks[0].tag == B.W_P and T.is_empty_cell(tc):
+        p = blocks[0]
+        before = box_lines(doc, [p])
+        T.set_cell_text(doc, tc, text)
+        doc.changed(p)
+        session.last_insert = doc.id_of(p)
+        session.cursor = Cursor(doc.id_of(p), "after")
+        return answer(session, "Insert Paragraph To Cell", p, marker="NEW", before=before,
+                      after=box_lines(doc, [p]), fields={**fields, "Filled": "the cell's empty paragraph"})
+    last = next((b for b in reversed(blocks) if b.tag == B.W_P), None)
+    return insert_block(session, _paragraph_like(last, text), f"end:{doc.id_of(tc)}", "Insert Paragraph To Cell",
+                        fields=fields)
+
+
+@tool(toolset="tables", destructive=True, idempotent=True, title="Fill a table")
+def docx_fill_table(ctx: CallContext, session_id: str, table_id: str, data: Cells, start_row: int = 0) -> str:
+    """Write texts into a table's cells row by row, from start_row (0-based). Adds rows when data is longer.
+
+    Each value replaces the whole content of its cell (keeping the cell's formatting); null
+    leaves a cell as it is. Added rows copy the last row's formatting. A value that falls on
+    a slot covered by a merged cell (not its top-left slot) is skipped and counted.
+
+    Args:
+        session_id: The session.
+        table_id: The table (special IDs work).
+        data: A list of rows, each a list of cell texts (strings; numbers are written as text; null skips).
+        start_row: Row to start at, 0-based (default 0); may equal the row count to append rows.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    tbl = table_of(session, table_id)
+    before = table_lines(doc, tbl, start_row)
+    written, added, skipped = T.fill(doc, tbl, data, start_row)
+    session.last_update = doc.id_of(tbl)
+    fields = {"Cells Written": written, "Rows Added": added or None,
+              "Skipped": f"{skipped} value(s) on merged slots" if skipped else None}
+    return updated_answer(session, tbl, "Fill Table", before, start_row, fields)
+
+
+# ---- rows and columns ---------------------------------------------------------------------------
+
+@tool(toolset="tables", title="Insert a table row")
+def docx_insert_row_at(ctx: CallContext, session_id: str, table_id: str, position: str,
+                       copy_format: bool = True) -> str:
+    """Insert an empty row. position: 'before:N', 'after:N' (N a 0-based row index), 'start' or 'end'.
+
+    With copy_format the new row copies the neighbour row's formatting (the row N, or the first/last
+    row); a row inserted inside a vertically merged cell extends that merge.
+
+    Args:
+        session_id: The session.
+        table_id: The table (special IDs work).
+        position: before:N, after:N, start or end (N is 0-based).
+        copy_format: Copy the neighbour row's row, cell and paragraph formatting (default true).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    tbl = table_of(session, table_id)
+    at, template = T.parse_row_col_position(position, len(B.table_rows(tbl)), "row")
+    before = table_lines(doc, tbl, at)
+    tr = T.insert_row(doc, tbl, at, template, copy_format)
+    rid = doc.id_of(tr)
+    session.last_insert = rid
+    session.cursor = Cursor(rid, "after")
+    return updated_answer(session, tbl, "Insert Row At", before, at,
+                          {"Table": doc.id_of(tbl), "Row Index": at, "Position": position}, element=tr)
+
+
+@tool(toolset="tables", title="Insert a table column")
+def docx_insert_col_at(ctx: CallContext, session_id: str, table_id: str, position: str,
+                       copy_format: bool = True) -> str:
+    """Insert an empty column. position: 'before:N', 'after:N' (N a 0-based column index), 'start' or 'end'.
+
+    A column inserted through a horizontally merged cell widens that cell. The new column is as
+    wide as its neighbour; if the table would then be wider than the page, all columns shrink to fit.
+
+    Args:
+        session_id: The session.
+        table_id: The table (special IDs work).
+        position: before:N, after:N, start or end (N is 0-based).
+        copy_format: Copy the neighbour column's cell and paragraph formatting (default true).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    tbl = table_of(session, table_id)
+    at, template = T.parse_row_col_position(position, T.Layout(tbl).n_cols, "column")
+    before = table_lines(doc, tbl, 0)
+    created = T.insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
+    fields = {"Table": doc.id_of(tbl), "Column Index": at, "Position": position, "New Cells": len(created)}
+    if created:
+        cid = doc.id_of(created[0])
+        session.last_insert = cid
+        session.cursor = Cursor(cid, "after")
+    return updated_answer(session, tbl, "Insert Col At", before, 0, fields, element=created[0] if created else None)
+
+
+@tool(toolset="tables", destructive=True, title="Delete a table row")
+def docx_delete_row(ctx: CallContext, session_id: str, table_id: str, row_index: int) -> str:
+    """Delete a row (0-based). A vertically merged cell that starts in it moves its start (and content) down.
+
+    Args:
+        session_id: The session.
+        table_id: The table (special IDs work).
+        row_index: The row to delete, 0-based.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    tbl = table_of(session, table_id)
+    before = table_lines(doc, tbl, row_index)
+    T.delete_row(doc, tbl, row_index)
+    session.last_update = doc.id_of(tbl)
+    retarget_cursor(session, tbl)
+    return updated_answer(session, tbl, "Delete Row", before, row_index, {"Deleted": f"row {row_index}"})
+
+
+@tool(toolset="tables", destructive=True, title="Delete a table column")
+def docx_delete_col(ctx: CallContext, session_id: str, table_id: str, col_index: int) -> str:
+    """Delete a grid column (0-based). A merged cell spanning it becomes one column narrower.
+
+    Refused when a row would be left without any cell (delete that row first).
+
+    Args:
+        session_id: The session.
+        table_id: The table (special IDs work).
+        col_index: The column to delete, 0-based.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    tbl = table_of(session, table_id)
+    before = table_lines(doc, tbl, 0)
+    T.delete_col(doc, tbl, col_index)
+    session.last_update = doc.id_of(tbl)
+    retarget_cursor(session, tbl)
+    return updated_answer(session, tbl, "Delete Col", before, 0, {"Deleted": f"column {col_index}"})
+
+
+@tool(toolset="tables", destructive=True, title="Merge table cells")
+def docx_merge_cells(ctx: CallContext, session_id: str, table_id: str, start_row: int, start_col: int,
+                     end_row: int, end_col: int) -> str:
+    """Merge the rectangle from (start_row, start_col) to (end_row, end_col), inclusive, 0-based.
+
+    The content of the merged cells is joined into the top-left cell (empty cells add nothing).
+    Refused, with the reason, when an already merged cell crosses the rectangle's edge.
+
+    Args:
+        session_id: The session.
+        table_id: The table (special IDs work).
+        start_row: Top row, 0-based.
+        start_col: Left column, 0-based.
+        end_row: Bottom row, 0-based, inclusive.
+        end_col: Right column, 0-based, inclusive.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    tbl = table_of(session, table_id)
+    T.check_merge(T.Layout(tbl), start_row, start_col, end_row, end_col)
+    before = table_lines(doc, tbl, start_row)
+    top = T.merge_cells(doc, tbl, start_row, start_col, end_row, end_col)
+    session.last_update = doc.id_of(top)
+    retarget_cursor(session, tbl)
+    fields = {"Table": doc.id_of(tbl), "Merged": f"rows {start_row}-{end_row}, columns {start_col}-{end_col}"}
+    return updated_answer(session, tbl, "Merge Cells", before, start_row, fields, element=top)
