@@ -72,7 +72,8 @@ def content_type_problems(pkg) -> list[str]:
     for name in pkg.parts:
         if name == "[Content_Types].xml":
             continue
-        ext = posixpath.splitext(name)[1].lstrip(".").lower()
+        base = posixpath.basename(name)
+        ext = base.rsplit(".", 1)[1].lower() if "." in base else ""  # '.rels' has the extension 'rels'
         if "/" + name.lower() not in overrides and ext not in defaults:
             out.append(f"{name}: no content type (no Override, no Default for '.{ext}')")
     return out

@@ -556,7 +556,7 @@ def delete_col(doc, tbl: etree._Element, c: int) -> None:
         if cell is not None and cell.span == 1 and len(line) == 1:
             raise ValidationError(f"Deleting column {c} would leave row {r} without any cell.",
                                   hint=f"Delete row {r} first (docx_delete_row), or delete the table.")
-    narrowed = [tc for r, line in enumerate(layout.cells) if (tc := _delete_col_in_row(doc, layout, r, line, c))]
+    narrowed = [_delete_col_in_row(doc, layout, r, line, c) for r, line in enumerate(layout.cells)]
     widths = list(layout.widths)
     if c < len(widths):
         del widths[c]

@@ -29,10 +29,12 @@ Deliberate differences from Go, because the data is JSON decoded by ``json.loads
   not ``1.234567e+06``); printf's ``%d`` accepts integral floats and ``%f`` integers.
 - ``printf``'s ``%v``/``%s`` of null print nothing and ``%s`` prints numbers and booleans.
 - Errors Go reports only when executing (wrong number of arguments, an argument given to a
-  non-function, an undefined variable in an assignment, ``break`` in a range's else) are
-  reported when compiling. ``{{ .a | }}`` (an empty last command) is an error.
+  non-function, ``{{ nil }}``, assigning an undefined variable) are reported when
+  compiling. ``{{ .a | }}`` (an empty last command) is an error; Go ignores it.
 - ``$x := ...`` inside parentheses is refused; a variable declared in one branch is not
   visible in the next ``else`` branch (Go parses that and fails when executing).
+- Positions are 1-based line and character column; a failed field of a chain is reported
+  at that field (Go: at the chain's second field, and syntax errors get no column).
 - Limits: MAX_SOURCE_BYTES, MAX_OUTPUT_CHARS, MAX_RANGE_ITERATIONS, MAX_NESTING_DEPTH.
 """
 from __future__ import annotations

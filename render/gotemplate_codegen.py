@@ -15,7 +15,6 @@ from .gotemplate_errors import MAX_OUTPUT_CHARS, MAX_RANGE_ITERATIONS
 from .gotemplate_runtime import to_text
 
 _SIMPLE_NAME = re.compile(r"[A-Za-z_]\w*\Z")
-_STR_FUNCTIONS = frozenset(("printf", "print", "println", "html", "js", "urlquery", "json"))
 # Builtins called as helper(pos, args...) and the global names they have in generated code.
 _HELPERS = {"eq": "_eq", "ne": "_ne", "lt": "_lt", "le": "_le", "gt": "_gt", "ge": "_ge",
             "len": "_len", "index": "_index", "slice": "_slice", "printf": "_printf",
@@ -181,7 +180,9 @@ class CodeGen:
             where = self.position(offset, node.text)
             base = code
             if not _SIMPLE_NAME.match(code):
-                base = self.temp()
+                # One name serves every chain: an inner chain is complete before the outer
+                # walrus assigns, and nothing runs between an assignment and its use.
+                base = "_c"
                 code = f"({base} := {code})"
             key = repr(name)
             if self.strict:
@@ -204,7 +205,7 @@ class CodeGen:
         # Go blames printf's format argument for a format that is not a string.
         offset = _offset(node.args[0]) if name == "printf" else node.pos
         where = self.position(offset, name)
-        return f"{_HELPERS[name]}({', '.join([str(where)] + args)})", name in _STR_FUNCTIONS
+        return f"{_HELPERS[name]}({', '.join([str(where)] + args)})", name in ("printf", "json")
 
 
 def _offset(node) -> int:

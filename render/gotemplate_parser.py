@@ -8,6 +8,7 @@ here, so a config with a broken template is refused when it is loaded.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from . import gotemplate_lexer as lx
@@ -316,7 +317,7 @@ class Parser:
 
     def parse_commands(self, context: str, end: str):
         value = None
-        for stage in range(1, 1 << 30):
+        for stage in itertools.count(1):
             args = self.parse_command(context)
             value = self.fold(args, value, stage)
             token = self.next()

@@ -62,7 +62,8 @@ BAD = {
     "header name not a token": (
         {"http_tools": [tool(params=[{"name": "userId", "position": "path"},
                                      {"name": "X Trace:", "position": "header"}])]},
-        ["http_tools[0].params[1].name: 'X Trace:' is not a valid HTTP header name (RFC 9110 token, at most 64 characters)"]),
+        ["http_tools[0].params[1].name: 'X Trace:' is not a valid HTTP header name "
+         "(RFC 9110 token, at most 64 characters)"]),
     "framing header as parameter": (
         {"http_tools": [tool(params=[{"name": "userId", "position": "path"},
                                      {"name": "Content-Length", "position": "header"}])]},
@@ -143,7 +144,8 @@ BAD = {
          "limits.max_parts: expected a value above 0, got -1"]),
     "audit folder missing": (
         {"audit_log": {"path": "no/such/folder/audit.jsonl", "backups": -1}},
-        ["audit_log.path: folder '/tmp/no/such/folder' does not exist", "audit_log.backups: expected 0 or more, got -1"]),
+        ["audit_log.path: folder '/tmp/no/such/folder' does not exist",
+         "audit_log.backups: expected 0 or more, got -1"]),
     "not a mapping": ([1, 2], ["config: expected a mapping, got a list"]),
 }
 
@@ -277,6 +279,21 @@ def test_reload_drops_the_changed_template_from_the_cache(good_file, tmp_path):
     good_file.write_text(GOOD.replace("{{ .data.name }} <", "{{ .data.name | printf \"%q\" }} <"))
     assert reload_config(services, good_file)
     assert gotemplate.get_template(source) is not cached
+
+
+def test_reload_keeps_the_template_of_an_unchanged_tool_cached(good_file, tmp_path):
+    services = Services(roots=[tmp_path])
+    reload_config(services, good_file)
+    cached = gotemplate.get_template(services.config.http_tools[0].response_template)
+    good_file.write_text(GOOD.replace("name: create_ticket", "name: open_ticket"))
+    assert reload_config(services, good_file)
+    assert gotemplate.get_template(services.config.http_tools[0].response_template) is cached
+
+
+def test_stdio_tenant_must_be_configured(good_file):
+    with pytest.raises(ConfigError) as e:
+        load_config(good_file, stdio_tenant="globex")
+    assert e.value.findings == ["--tenant: 'globex' is not a configured tenant (configured: acme, beta)"]
 
 
 def test_sighup_reloads_the_config(good_file, tmp_path):

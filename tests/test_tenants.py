@@ -61,8 +61,8 @@ def url(tmp_path_factory):
 @asynccontextmanager
 async def connect(url: str, tenant: str):
     headers = {"Authorization": f"Bearer {TOKENS[tenant]}"}
-    async with Client(streamable_http_client(url, http_client=httpx2.AsyncClient(headers=headers)),
-                      cache=None) as client:
+    async with httpx2.AsyncClient(headers=headers) as http, \
+            Client(streamable_http_client(url, http_client=http), cache=None) as client:
         yield client
 
 
@@ -141,10 +141,11 @@ def test_missing_or_unknown_token_is_refused(url, token):
 
 
 async def test_the_sdk_client_with_an_unknown_token_fails(url):
-    http = httpx2.AsyncClient(headers={"Authorization": "Bearer a-third-token"})
-    with pytest.raises(Exception):
-        async with Client(streamable_http_client(url, http_client=http), cache=None) as client:
-            await client.list_tools()
+    async with httpx2.AsyncClient(headers={"Authorization": "Bearer a-third-token"}) as http:
+        with pytest.raises(BaseException) as e:  # the SDK wraps it in task-group ExceptionGroups
+            async with Client(streamable_http_client(url, http_client=http), cache=None) as client:
+                await client.list_tools()
+    assert "Unauthorized: send 'Authorization: Bearer <token>'" in repr(e.value)
 
 
 def test_another_tenants_mcp_session_id_is_refused(url):

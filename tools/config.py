@@ -261,31 +261,31 @@ def parse_toolsets(f: Findings, raw: Any, known: set[str]) -> list[str] | None:
 
 
 def parse_audit(f: Findings, raw: Any, base_dir: Path) -> AuditSpec | None:
+    """``audit_log: PATH`` or ``audit_log: {path, max_bytes, backups, fsync}``."""
     if raw is None:
         return None
-    where = "audit_log"
     if isinstance(raw, str):
-        raw = {"path": raw}
-    elif not isinstance(raw, dict):
-        f.add(where, f"expected a file path or a mapping with path, max_bytes, backups, got {kind_of(raw)}")
+        raw, where = {"path": raw}, "audit_log"
+    elif keys_of(f, "audit_log", raw, AUDIT_KEYS, ("path",)) is None or "path" not in raw:
         return None
     else:
-        if keys_of(f, where, raw, AUDIT_KEYS, ("path",)) is None or "path" not in raw:
-            return None
-        where = at(where, "path")
-    if not expect(f, where, raw["path"], "string") or not raw["path"]:
+        where = "audit_log.path"
+    if not expect(f, where, raw["path"], "string"):
+        return None
+    if not raw["path"].strip():
+        f.add(where, "the path is empty")
         return None
     path = Path(os.path.expanduser(raw["path"]))
     path = path if path.is_absolute() else base_dir / path  # relative to the config file
     if not path.parent.is_dir():
         f.add(where, f"folder '{path.parent}' does not exist")
-    spec = AuditSpec(path)
-    spec.max_bytes = option(f, "audit_log", raw, "max_bytes", "integer", spec.max_bytes, positive=True)
-    spec.backups = option(f, "audit_log", raw, "backups", "integer", spec.backups)
+    defaults = AuditSpec(path)
+    spec = AuditSpec(path, max_bytes=option(f, "audit_log", raw, "max_bytes", "integer", defaults.max_bytes,
+                                            positive=True),
+                     backups=option(f, "audit_log", raw, "backups", "integer", defaults.backups),
+                     fsync=option(f, "audit_log", raw, "fsync", "boolean", False))
     if spec.backups < 0:
         f.add("audit_log.backups", f"expected 0 or more, got {spec.backups}")
-        spec.backups = 0
-    spec.fsync = option(f, "audit_log", raw, "fsync", "boolean", False)
     return spec
 
 
@@ -323,32 +323,42 @@ def parse_tool(f: Findings, where: str, raw: Any, tenants: dict, limits: HttpLim
     if name:
         check_tool_name(f, at(where, "name"), name, first_at)
         first_at.setdefault(name, where)
+    request = parse_request(f, where, t, env)
+    template = option(f, where, t, "response_template", "string", "")
+    strict = option(f, where, t, "strict_template", "boolean", False)
+    check_template(f, at(where, "response_template"), template, strict)
+    spec = HttpToolSpec(name=name, response_template=template, strict_template=strict, **request,
+                        **tool_options(f, where, t, limits, tenants, request))
+    return spec if len(f) == before else None
+
+
+def parse_request(f: Findings, where: str, t: dict, env: dict) -> dict:
+    """What shapes the request: method, endpoint with its placeholders, params, static headers."""
     method = option(f, where, t, "method", "string", "GET").upper()
     one_of(f, at(where, "method"), method, METHODS)
     endpoint = option(f, where, t, "endpoint", "string", "")
     params = parse_params(f, where, t.get("params"))
-    placeholders = check_endpoint(f, at(where, "endpoint"), endpoint) if "endpoint" in t else set()
+    has_endpoint = isinstance(t.get("endpoint"), str)
+    placeholders = check_endpoint(f, at(where, "endpoint"), endpoint) if has_endpoint else set()
     check_path_params(f, where, params, placeholders)
     headers, secrets = parse_static_headers(f, at(where, "headers"), t.get("headers"), params, env)
-    template = option(f, where, t, "response_template", "string", "")
-    strict = option(f, where, t, "strict_template", "boolean", False)
-    check_template(f, at(where, "response_template"), template, strict)
-    spec = HttpToolSpec(
-        name=name, method=method, endpoint=endpoint, params=params, headers=headers, secrets=secrets,
-        description=option(f, where, t, "description", "string", "") or f"{method} {endpoint}",
-        title=option(f, where, t, "title", "string", None),
-        timeout_s=option(f, where, t, "timeout_s", "number", limits.http_timeout_s, positive=True),
-        max_response_bytes=option(f, where, t, "max_response_bytes", "integer", limits.http_max_response_bytes,
-                                  positive=True),
-        max_answer_chars=limits.http_max_answer_chars,
-        response_template=template, strict_template=strict,
-        follow_redirects=option(f, where, t, "follow_redirects", "boolean", True),
-        tenants=parse_tool_tenants(f, at(where, "tenants"), t.get("tenants", ...), tenants),
-        read_only=option(f, where, t, "read_only", "boolean", None),
-        destructive=option(f, where, t, "destructive", "boolean", None),
-        idempotent=option(f, where, t, "idempotent", "boolean", None),
-    )
-    return spec if len(f) == before else None
+    return {"method": method, "endpoint": endpoint, "params": params, "headers": headers, "secrets": secrets}
+
+
+def tool_options(f: Findings, where: str, t: dict, limits: HttpLimits, tenants: dict, request: dict) -> dict:
+    return {
+        "description": option(f, where, t, "description", "string", "") or f"{request['method']} {request['endpoint']}",
+        "title": option(f, where, t, "title", "string", None),
+        "timeout_s": option(f, where, t, "timeout_s", "number", limits.http_timeout_s, positive=True),
+        "max_response_bytes": option(f, where, t, "max_response_bytes", "integer", limits.http_max_response_bytes,
+                                     positive=True),
+        "max_answer_chars": limits.http_max_answer_chars,
+        "follow_redirects": option(f, where, t, "follow_redirects", "boolean", True),
+        "tenants": parse_tool_tenants(f, at(where, "tenants"), t.get("tenants", ...), tenants),
+        "read_only": option(f, where, t, "read_only", "boolean", None),
+        "destructive": option(f, where, t, "destructive", "boolean", None),
+        "idempotent": option(f, where, t, "idempotent", "boolean", None),
+    }
 
 
 def parse_tool_tenants(f: Findings, where: str, raw: Any, tenants: dict) -> frozenset[str] | None:
@@ -454,7 +464,7 @@ def check_endpoint(f: Findings, where: str, endpoint: str) -> set[str]:
     """The placeholder names of ``endpoint``, with findings for anything a request could not use."""
     from urllib.parse import urlsplit
     placeholders = set(PLACEHOLDER_RE.findall(endpoint))
-    bare = PLACEHOLDER_RE.sub("x", endpoint)
+    bare = ENV_REF_RE.sub("", PLACEHOLDER_RE.sub("x", endpoint))  # ${...} gets its own finding
     if "{" in bare or "}" in bare:
         f.add(where, "unbalanced '{' or '}' (placeholders are written {name})")
     for name in placeholders:

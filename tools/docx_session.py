@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ooxml import body as B
 from ooxml.document import Document
+from ooxml.package import DEFAULT_LIMITS
 from render.answer import success_answer
 from tools.common import answer, session_of
 from tools.registry import CallContext, tool
@@ -28,7 +29,8 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
         file_path: Path of the .docx file, absolute or relative to the server's first root folder.
     """
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
-    doc = Document.open(path)
+    limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
+    doc = Document.open(path, limits)
     session = ctx.services.sessions.add(ctx.tenant, doc, path)
     last = _last_block(doc)
     if last is not None:

@@ -174,7 +174,6 @@ async def close_clients() -> None:
 class Received:
     status: int
     reason: str
-    content_type: str
     body: bytes
     url: httpx.URL
 
@@ -204,8 +203,7 @@ async def exchange(spec: HttpToolSpec, out: Outgoing) -> Received:
         try:
             if response.next_request is None:
                 body = await read_limited(spec, response)
-                return Received(response.status_code, response.reason_phrase,
-                                response.headers.get("content-type", ""), body, request.url)
+                return Received(response.status_code, response.reason_phrase, body, request.url)
             request = allowed_redirect(spec, request, response.next_request)
         finally:
             await response.aclose()

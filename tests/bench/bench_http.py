@@ -29,6 +29,7 @@ from render import gotemplate  # noqa: E402
 from tests.http_upstream import USER  # noqa: E402
 from tools.config import parse_config  # noqa: E402
 from tools.dispatch import run_tool  # noqa: E402
+from tools.http_tools import close_clients  # noqa: E402
 from tools.registry import CallContext  # noqa: E402
 from tools.services import Services  # noqa: E402
 
@@ -71,7 +72,10 @@ async def bench_dispatch(services: Services, n: int) -> None:
     async def once():
         out = await run_tool(tool, "get_user", {}, ctx)
         assert not out.is_error, out.text
-    report("dispatcher in-process", await timed(n, once))
+    try:
+        report("dispatcher in-process", await timed(n, once))
+    finally:
+        await close_clients()
 
 
 async def bench_client(services: Services, n: int) -> None:
@@ -81,10 +85,12 @@ async def bench_client(services: Services, n: int) -> None:
         async def once():
             assert not (await client.call_tool("get_user", {})).is_error
         report("MCP client in-process", await timed(n, once))
+    await close_clients()
 
 
 async def bench_http_client(url: str, n: int) -> None:
-    async with Client(streamable_http_client(url, http_client=httpx2.AsyncClient()), cache=None) as client:
+    async with httpx2.AsyncClient() as http, \
+            Client(streamable_http_client(url, http_client=http), cache=None) as client:
         await client.list_tools()
 
         async def once():
@@ -116,7 +122,8 @@ def serve(config_path: Path) -> tuple[subprocess.Popen, str]:
 
 
 def upstream_process() -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "http_upstream.py")], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "http_upstream.py")],
+                            stdout=subprocess.PIPE, text=True)
     return proc, proc.stdout.readline().strip()
 
 
@@ -127,6 +134,7 @@ def main(n: int = 300) -> None:
     finally:
         upstream.terminate()
         upstream.wait(10)
+        upstream.stdout.close()
 
 
 def run_all(n: int, upstream_url: str) -> None:

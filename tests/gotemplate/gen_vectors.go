@@ -243,17 +243,38 @@ func main() {
 	if problems > 0 {
 		fail(fmt.Errorf("%d problem(s); vectors.json not written", problems))
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		fail(err)
-	}
-	if err := os.WriteFile("vectors.json", b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile("vectors.json", encodeVectors(out), 0o644); err != nil {
 		fail(err)
 	}
 	fmt.Printf("%d vectors written to vectors.json\n", len(out.Vectors))
+}
+
+// encodeVectors writes one vector per line, so a changed case is a one-line diff.
+func encodeVectors(out vectorFile) []byte {
+	compact := func(v interface{}) []byte {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			fail(err)
+		}
+		return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	}
+	var b bytes.Buffer
+	b.WriteString("{\"generated_by\": ")
+	b.Write(compact(out.GeneratedBy))
+	b.WriteString(",\n\"json_decoding\": ")
+	b.Write(compact(out.JSONDecoding))
+	b.WriteString(",\n\"vectors\": [\n")
+	for i, v := range out.Vectors {
+		b.Write(compact(v))
+		if i < len(out.Vectors)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("]}\n")
+	return b.Bytes()
 }
 
 func fail(err error) {

@@ -159,14 +159,13 @@ def sha256_file(path: Path | str) -> str:
 def give_ids(doc, max_blocks: int = 50) -> dict[str, str]:
     """Give IDs the way a client session would: the first ``max_blocks`` body blocks, the first
     runs of their paragraphs, and for tables the first rows, their cells and the cells' first
-    paragraphs. Returns element path (``tree.getelementpath``) -> ID."""
+    paragraphs. Returns locator (:func:`locate`) -> ID."""
     from ooxml.body import W_P, W_TBL, iter_blocks, iter_runs, row_cells, table_rows
 
-    tree = doc.root.getroottree()
-    given: dict[str, str] = {}
+    given: dict[tuple[int, ...], str] = {}
 
     def give(el) -> None:
-        given[tree.getelementpath(el)] = doc.id_of(el)
+        given[locator(el)] = doc.id_of(el)
 
     for i, block in enumerate(iter_blocks(doc.body)):
         if i >= max_blocks:
@@ -190,8 +189,28 @@ def give_ids(doc, max_blocks: int = 50) -> dict[str, str]:
     return given
 
 
+def locator(el) -> tuple[int, ...]:
+    """Child indexes from the root down to ``el``: finds the same element in a reopened file."""
+    path = []
+    parent = el.getparent()
+    while parent is not None:
+        path.append(parent.index(el))
+        el, parent = parent, parent.getparent()
+    return tuple(reversed(path))
+
+
+def locate(root, loc: tuple[int, ...]):
+    """The element at a :func:`locator` (None if the tree has no such position)."""
+    el = root
+    for i in loc:
+        if i >= len(el):
+            return None
+        el = el[i]
+    return el
+
+
 def save_with_ids(src: Path | str, dst: Path | str, max_blocks: int = 50) -> dict[str, str]:
-    """Open ``src``, give IDs (:func:`give_ids`), save to ``dst``; return path -> ID."""
+    """Open ``src``, give IDs (:func:`give_ids`), save to ``dst``; return locator -> ID."""
     from ooxml.document import Document
 
     doc = Document.open(src)

@@ -3,9 +3,11 @@
 Independent of the product's code on purpose: our ID markup is removed here by its own
 means, not with ``ooxml.ids.strip_ids``.
 
-- :func:`canonical` - C14N 2.0 text of a part (comments kept), our markup removed first;
-- :func:`ns_declarations` - namespace declarations per element (C14N 2.0 drops unused
-  declarations, but Word needs e.g. every prefix ``mc:Ignorable`` names to stay declared);
+- :func:`canonical` - canonical XML of a part (comments kept), our markup removed first;
+- :func:`root_declarations_lost` - declarations of the original root the saved root lacks
+  (canonical XML drops unused declarations, but Word needs every prefix ``mc:Ignorable``
+  names to stay declared);
+- :func:`ns_declarations` - namespace declarations per element;
 - :func:`undeclared_ignorable` - ``mc:Ignorable``/``Requires`` prefixes that are not declared;
 - :func:`package_differences` - everything that differs between two packages, as messages.
 """
@@ -53,48 +55,67 @@ def main_part_name(docx: str | os.PathLike | bytes) -> str:
     return "word/document.xml"
 
 
+_OUR_ATTRS = etree.XPath("//@oxm:*", namespaces={"oxm": OX})
+_IGNORABLE_ATTRS = etree.XPath("//@mc:Ignorable", namespaces={"mc": MC})
+_MC_PREFIX_ATTRS = etree.XPath("//@mc:Ignorable | //@mc:ProcessContent | //mc:Choice/@Requires",
+                               namespaces={"mc": MC})
+
+
 def strip_our_markup(root: etree._Element) -> etree._Element:
     """A copy of ``root`` without our attributes, and our prefix out of ``mc:Ignorable``."""
     root = copy.deepcopy(root)
-    for el in root.iter():
-        if not isinstance(el.tag, str):
-            continue
-        for name in [n for n in el.attrib if n.startswith(f"{{{OX}}}")]:
-            del el.attrib[name]
-        ign = el.get(MC_IGNORABLE)
-        if ign is not None:
-            ours = {p for p, u in el.nsmap.items() if u == OX}
-            tokens = ign.split()
-            if ours & set(tokens):
-                rest = [t for t in tokens if t not in ours]
-                if rest:
-                    el.set(MC_IGNORABLE, " ".join(rest))
-                else:
-                    del el.attrib[MC_IGNORABLE]
+    for value in _OUR_ATTRS(root):
+        del value.getparent().attrib[value.attrname]
+    for value in _IGNORABLE_ATTRS(root):
+        el = value.getparent()
+        ours = {p for p, u in el.nsmap.items() if u == OX}
+        tokens = str(value).split()
+        if ours & set(tokens):
+            rest = [t for t in tokens if t not in ours]
+            if rest:
+                el.set(MC_IGNORABLE, " ".join(rest))
+            else:
+                del el.attrib[MC_IGNORABLE]
     return root
 
 
 def _normalise_ignorable(root: etree._Element) -> None:
-    for el in root.iter():
-        if isinstance(el.tag, str) and el.get(MC_IGNORABLE) is not None:
-            el.set(MC_IGNORABLE, " ".join(el.get(MC_IGNORABLE).split()))
+    for value in _IGNORABLE_ATTRS(root):
+        value.getparent().set(MC_IGNORABLE, " ".join(str(value).split()))
 
 
-def canonical(xml: bytes | etree._Element, strip_ids: bool = True) -> str:
-    """C14N 2.0 (with comments) of a part, our ID markup removed first when ``strip_ids``.
+def canonical(xml: bytes | etree._Element, strip_ids: bool = True) -> bytes:
+    """Canonical XML of a part, our ID markup removed first when ``strip_ids``.
 
-    ``mc:Ignorable`` whitespace is normalised (a list of prefixes). Unused namespace
-    declarations do not show in C14N 2.0: compare :func:`ns_declarations` too.
+    Exclusive C14N 1.0 with comments, done by libxml2: for these parts it gives the same
+    bytes as C14N 2.0 (``lxml.etree.canonicalize``; checked on the corpus) and is 20x faster
+    (0.8 s instead of 19 s on a 12 MB main part). Attribute order, quoting, empty-element
+    form, the XML declaration and unused namespace declarations do not show; prefixes do.
+    ``mc:Ignorable`` whitespace is normalised (it is a list of prefixes). Check the root's
+    declarations with :func:`root_declarations_lost`: Word needs them.
     """
     root = parse(xml) if isinstance(xml, bytes) else xml
     root = strip_our_markup(root) if strip_ids else copy.deepcopy(root)
     _normalise_ignorable(root)
-    return etree.canonicalize(root.getroottree(), with_comments=True)
+    return etree.tostring(root.getroottree(), method="c14n", exclusive=True, with_comments=True)
+
+
+def root_declarations_lost(original: bytes | etree._Element, saved: bytes | etree._Element) -> list[str]:
+    """Namespace declarations of the original root element that the saved root lacks.
+
+    The root declares the prefixes ``mc:Ignorable`` names; many are otherwise unused, so
+    canonical XML does not show their loss, but Word refuses the file without them.
+    """
+    o = parse(original) if isinstance(original, bytes) else original
+    s = parse(saved) if isinstance(saved, bytes) else saved
+    return [f"xmlns:{p}={u}" for p, u in o.nsmap.items() if s.nsmap.get(p) != u]
 
 
 def ns_declarations(xml: bytes | etree._Element, ignore_uris: frozenset[str] = frozenset({OX})
                     ) -> list[tuple[str, frozenset]]:
-    """(element path, {(prefix, uri)} declared on it) for each element declaring namespaces."""
+    """(element path, {(prefix, uri)} declared on it) for each element declaring namespaces.
+
+    Walks every element (seconds on a 12 MB part)."""
     root = parse(xml) if isinstance(xml, bytes) else xml
     tree = root.getroottree()
     out = []
@@ -113,16 +134,14 @@ def undeclared_ignorable(xml: bytes | etree._Element) -> list[str]:
     """Prefixes in ``mc:Ignorable`` / ``mc:ProcessContent`` / ``mc:Choice/@Requires`` not declared in scope."""
     root = parse(xml) if isinstance(xml, bytes) else xml
     bad = []
-    for el in root.iter():
-        if not isinstance(el.tag, str):
-            continue
-        values = [el.get(MC_IGNORABLE, "")]
-        values.append(" ".join(t.partition(":")[0] for t in el.get(f"{{{MC}}}ProcessContent", "").split()))
-        if el.tag == f"{{{MC}}}Choice":
-            values.append(el.get("Requires", ""))
-        for prefix in " ".join(values).split():
-            if prefix not in el.nsmap:
-                bad.append(f"{el.getroottree().getpath(el)}: prefix '{prefix}' is not declared")
+    for value in _MC_PREFIX_ATTRS(root):
+        el = value.getparent()
+        nsmap = el.nsmap
+        for token in str(value).split():
+            prefix = token.partition(":")[0]
+            if prefix not in nsmap:
+                bad.append(f"{el.getroottree().getpath(el)}/@{etree.QName(value.attrname).localname}: "
+                           f"prefix '{prefix}' is not declared")
     return bad
 
 
