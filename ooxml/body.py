@@ -179,7 +179,7 @@ def table_rows(tbl: etree._Element) -> list[etree._Element]:
         if child.tag == W_TR:
             rows.append(child)
         elif child.tag in (W_SDT, w("customXml")):
-            rows.extend(child.iter(W_TR))
+            rows.extend(r for r in child.iter(W_TR) if find_ancestor(r, W_TBL) is tbl)  # not nested tables' rows
     return rows
 
 

@@ -5,7 +5,7 @@ import re
 
 from lxml import etree
 
-from ooxml.namespaces import W, w
+from ooxml.namespaces import w
 
 W_VAL = w("val")
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.I)

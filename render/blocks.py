@@ -7,7 +7,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml import body as B
-from ooxml.namespaces import OX_ID, W, w
+from ooxml.namespaces import OX_ID, w
 from render.width import cut, pad, width
 
 TEXT_COLUMNS = 80

@@ -21,14 +21,23 @@ from ooxml.namespaces import MC, OX, OX_ID, OX_PREFIX
 from tests.support import report
 from tests.support.corpus import (corpus_files, corpus_params, editable_files, expected_refusals, give_ids,
                                   locate, manifest, refused_files, save_with_ids)
-from tests.support.fidelity import (canonical, directory_entries, main_part_name, package_differences, parse, read_parts, root_declarations_lost,
-                                    undeclared_ignorable)
+from tests.support.fidelity import (canonical, directory_entries, main_part_name, package_differences, parse,
+                                    read_parts, root_declarations_lost, undeclared_ignorable)
 
 pytestmark = pytest.mark.corpus
 
 # The product writes the package's parts, not its zip directory entries ("word/", "_rels/"):
 # folders are not parts (OPC) and no reader needs them. Set to True to require them.
 KEEP_DIRECTORY_ENTRIES = False
+
+# Known product bugs (strict xfail: the case fails loudly once the bug is fixed, remove it then).
+_PREFIX_REWRITE = pytest.mark.xfail(strict=True, reason=(
+    "product bug: ooxml/ids.py declare_namespace() calls etree.cleanup_namespaces(top_nsmap=...), which "
+    "rebinds attributes to the root's prefix for the same URI: <w:p xmlns:wp14='(w14 URI)' wp14:textId> "
+    "is saved as w14:textId (Word for the web writes such local declarations)"))
+KNOWN_BUGS = {name: _PREFIX_REWRITE for name in (
+    "docx4j__HelloWordOnline.docx", "docxtemplater__expected-office365.docx",
+    "unstructured__test_document_from_office365.docx")}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -78,7 +87,7 @@ def _our_markup_problems(saved_xml: bytes, saved, expected_ids: int) -> list[str
     return problems
 
 
-@pytest.mark.parametrize("path", corpus_params(editable_files()))
+@pytest.mark.parametrize("path", corpus_params(editable_files(), KNOWN_BUGS))
 def test_roundtrip_with_ids(path, tmp_path):
     out = tmp_path / path.name
     given = save_with_ids(path, out)
@@ -122,7 +131,7 @@ def test_save_without_ids_is_byte_identical(path, tmp_path):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("path", corpus_params(editable_files()))
+@pytest.mark.parametrize("path", corpus_params(editable_files(), KNOWN_BUGS))
 def test_save_strip_ids_leaves_no_trace(path, tmp_path):
     out = tmp_path / path.name
     doc = Document.open(path)

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from lxml import etree
 
 from ooxml import body as B
-from ooxml.errors import InvalidPosition, OoxmlError
-from ooxml.namespaces import w
+from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
+from ooxml.namespaces import OX_ID, w
 from render.answer import success_answer
 from render.blocks import element_box
 from render.diff import render_diff
@@ -62,9 +62,9 @@ def resolve(session: Session, raw: str, arg: str = "element_id") -> etree._Eleme
 
 
 def expect(el: etree._Element, tags: set[str], what: str, arg: str = "element_id") -> etree._Element:
+    """``el`` if it is one of ``tags``, else InvalidElementType naming what was expected."""
     if el.tag not in tags:
-        from ooxml.errors import InvalidElementType
-        raise InvalidElementType(f"{arg} must be a {what}, not a {B.kind(el)} ({el.get('{urn:ooxml-mcp:ids:2026}id')}).")
+        raise InvalidElementType(f"{arg} must be a {what}, not a {B.kind(el)} ({el.get(OX_ID)}).")
     return el
 
 

@@ -49,12 +49,56 @@ def block_range(start: etree._Element, end: etree._Element) -> list[etree._Eleme
     return out
 
 
+def keep_tables_apart(doc, container: etree._Element, first: etree._Element,
+                      last: etree._Element) -> tuple[etree._Element | None, etree._Element | None]:
+    """Empty paragraphs between new tables and tables next to them: Word merges adjacent tables."""
+    spacers = []
+    for block, neighbour, side in ((first, B.prev_block(first), "before"), (last, B.next_block(last), "after")):
+        if block.tag == B.W_TBL and neighbour is not None and neighbour.tag == B.W_TBL:
+            p = etree.Element(w("p"))
+            doc.insert_block(p, container=container, **{side: block})
+            spacers.append(p)
+        else:
+            spacers.append(None)
+    return spacers[0], spacers[1]
+
+
+def insert_blocks(session: Session, blocks: list[etree._Element], position: str, operation: str,
+                  fields: dict | None = None) -> str:
+    """Insert prepared blocks (and markers between them) in order at a block position; answer."""
+    doc = session.doc
+    pos = parse_position(session, position)
+    last_block = next(el for el in reversed(blocks) if B.is_block(el))
+    what = "paragraph" if last_block.tag == B.W_P else B.kind(last_block).lower()
+    container, where = block_insertion(doc, pos, what)
+    prev, nxt = insertion_neighbours(container, where)
+    before = box_lines(doc, [prev, nxt])
+    anchor = None
+    for el in blocks:
+        doc.insert_block(el, container=container, **({"after": anchor} if anchor is not None else where))
+        anchor = el
+    new_blocks = [el for el in blocks if B.is_block(el)]
+    lead, trail = keep_tables_apart(doc, container, new_blocks[0], new_blocks[-1])
+    shown = [b for b in (lead, *new_blocks[:SHOWN]) if b is not None]
+    after = box_lines(doc, [prev, *shown])
+    if len(new_blocks) > SHOWN:
+        after.append(f"  ... ({len(new_blocks) - SHOWN} more new blocks) ...")
+    after += box_lines(doc, [trail, nxt])
+    last = new_blocks[-1]
+    session.last_insert = doc.id_of(last)
+    session.cursor = Cursor(doc.id_of(last), "after")
+    return answer(session, operation, last, marker="NEW", before=before, after=after,
+                  fields={"Position": pos.text, **(fields or {})})
+
+
 @tool(title="Copy a range of elements")
 def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, end_id: str, position: str) -> str:
     """Copy the blocks from start_id to end_id (inclusive, same container, in order) to a position.
 
     Copies get new IDs; bookmarks, fields and images in them keep working, references to
-    comments and notes are left out of the copy. last_insert is the last copied block.
+    comments and notes are left out of the copy. last_insert is the last copied block. A copied
+    table that would touch another table gets an empty paragraph between them (Word would
+    merge the two tables).
 
     Args:
         session_id: The session.
@@ -67,25 +111,13 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, e
     start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
     originals = block_range(start, end)
     pos = parse_position(session, position)
-    container, where = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
+    container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
     copies = copy_blocks(doc, originals, pos.target, container)
-    prev, nxt = insertion_neighbours(container, where)
-    before = box_lines(doc, [prev, nxt])
-    anchor = None
-    for el in copies:
-        doc.insert_block(el, container=container, **({"after": anchor} if anchor is not None else where))
-        anchor = el
-    new_blocks = [el for el in copies if B.is_block(el)]
-    after = box_lines(doc, [prev, *new_blocks[:SHOWN]])
-    if len(new_blocks) > SHOWN:
-        after.append(f"  ... ({len(new_blocks) - SHOWN} more copied blocks) ...")
-    after += box_lines(doc, [nxt])
-    last = new_blocks[-1]
-    session.last_insert = doc.id_of(last)
-    session.cursor = Cursor(doc.id_of(last), "after")
-    fields = {"Position": pos.text, "Source": f"{doc.id_of(start)} .. {doc.id_of(end)}",
-              "Blocks Copied": len(new_blocks), "First Copy": doc.id_of(new_blocks[0])}
-    return answer(session, "Copy Elements Range", last, marker="NEW", before=before, after=after, fields=fields)
+    n = sum(1 for el in copies if B.is_block(el))
+    first_copy = next(el for el in copies if B.is_block(el))
+    fields = {"Source": f"{doc.id_of(start)} .. {doc.id_of(end)}", "Blocks Copied": n,
+              "First Copy": doc.id_of(first_copy)}
+    return insert_blocks(session, copies, position, "Copy Elements Range", fields)
 
 
 # ---- replace ----------------------------------------------------------------------------------------

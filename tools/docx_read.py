@@ -88,7 +88,7 @@ def tree_lines(entries: list[tuple[int, str]]) -> list[str]:
 
 def _structure_lines(doc) -> list[str]:
     entries: list[tuple[int, str]] = []  # (depth, label)
-    depth, pending = 0, 0
+    depth, pending = -1, 0  # before any heading, blocks are top-level
 
     def flush():
         nonlocal pending

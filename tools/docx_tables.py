@@ -22,6 +22,7 @@ from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
 from tools.common import (answer, block_insertion, box_lines, expect, parse_position, resolve,
                           session_of)
+from tools.docx_blocks import insert_blocks
 from tools.docx_edit import insert_block
 from tools.registry import CallContext, tool
 from tools.sessions import Cursor, Session
@@ -130,6 +131,7 @@ def docx_insert_table(ctx: CallContext, session_id: str, rows: int, cols: int, p
     """Insert a table of rows × cols, optionally filled from data, sized to the page's text width.
 
     The table uses the document's 'Table Grid' style when it has one, else single borders.
+    Next to another table it gets an empty paragraph between them (Word would merge the two).
 
     Args:
         session_id: The session.
@@ -147,13 +149,15 @@ def docx_insert_table(ctx: CallContext, session_id: str, rows: int, cols: int, p
     container, _ = block_insertion(doc, pos, "table")
     widths = T.column_widths(available_width(doc, container, pos.target), cols)
     tbl = T.build_table(rows, cols, widths, doc.styles.default_table_style(), data)
-    return insert_block(session, tbl, position, "Insert Table", what="table",
-                        fields={"Dimensions": f"{rows} rows × {cols} columns"})
+    return insert_blocks(session, [tbl], position, "Insert Table",
+                         fields={"Dimensions": f"{rows} rows × {cols} columns"})
 
 
 @tool(toolset="tables", title="Copy a table")
 def docx_copy_table(ctx: CallContext, session_id: str, table_id: str, position: str) -> str:
     """Copy a table (content and formatting) to a position; the copy gets new IDs.
+
+    Next to another table the copy gets an empty paragraph between them (Word would merge the two).
 
     Args:
         session_id: The session.
@@ -165,8 +169,8 @@ def docx_copy_table(ctx: CallContext, session_id: str, table_id: str, position: 
     tbl = table_of(session, table_id)
     pos = parse_position(session, position)
     container, _ = block_insertion(doc, pos, "table")
-    dup = copy_blocks(doc, [tbl], pos.target if pos.target is not doc.body else doc.body, container)[0]
-    return insert_block(session, dup, position, "Copy Table", what="table", fields={"Source": doc.id_of(tbl)})
+    dup = copy_blocks(doc, [tbl], pos.target, container)[0]
+    return insert_blocks(session, [dup], position, "Copy Table", fields={"Source": doc.id_of(tbl)})
 
 
 # ---- reading --------------------------------------------------------------------------------------

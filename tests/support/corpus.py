@@ -135,15 +135,19 @@ def editable_files() -> list[Path]:
     return [p for p in corpus_files() if p.name not in refused]
 
 
-def corpus_params(files: list[Path] | None = None) -> list:
+def corpus_params(files: list[Path] | None = None, marks: dict | None = None) -> list:
     """``pytest.param(path, id=name)`` per file, or one skipping param if there is no corpus.
+
+    ``marks``: file name -> a mark or list of marks for that file's case (e.g. a known bug:
+    ``{"x.docx": pytest.mark.xfail(strict=True, reason=...)}``).
 
     Usage: ``@pytest.mark.parametrize("path", corpus_params(editable_files()))``.
     """
     if corpus_dir() is None:
         return [pytest.param(None, id="no-corpus", marks=pytest.mark.skip(reason=missing_reason()))]
     files = corpus_files() if files is None else files
-    return [pytest.param(p, id=p.name) for p in files]
+    marks = marks or {}
+    return [pytest.param(p, id=p.name, marks=marks.get(p.name, ())) for p in files]
 
 
 def sha256_file(path: Path | str) -> str:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
+import json
 import os
 import re
 import tempfile
@@ -341,11 +343,52 @@ def validate_main_part(data: bytes, **kw) -> list[str]:
     return validate_root(parse_xml(data), **kw)
 
 
+_memo: dict[str, list[str]] = {}
+CACHE_VERSION = "1"  # bump when preprocessing or normalisation changes
+
+
+def _cache_file(sha: str) -> Path | None:
+    try:
+        root = Path(os.environ.get("OOXML_MCP_CACHE") or "/tmp/ooxml-mcp-cache")
+        base = schemas_dir()
+        stamp = hashlib.sha256(f"{CACHE_VERSION}:{base}:{(base / 'ISO-IEC29500-4_2016' / 'wml.xsd').stat().st_mtime_ns}"
+                               .encode()).hexdigest()[:12]
+        folder = root / f"schema-{stamp}"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{sha}.json"
+    except OSError:
+        return None
+
+
+def schema_errors_cached(data: bytes) -> list[str]:
+    """:func:`validate_main_part` of a main part, memoised by sha256 in this process and on
+    disk under ``$OOXML_MCP_CACHE`` (for originals, which many tests validate again)."""
+    sha = hashlib.sha256(data).hexdigest()
+    if sha in _memo:
+        return list(_memo[sha])
+    path = _cache_file(sha)
+    if path is not None and path.is_file():
+        try:
+            errors = json.loads(path.read_text(encoding="utf-8"))
+            _memo[sha] = errors
+            return list(errors)
+        except (OSError, ValueError):
+            pass
+    errors = validate_main_part(data)
+    _memo[sha] = errors
+    if path is not None:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(errors), encoding="utf-8")
+        os.replace(tmp, path)
+    return list(errors)
+
+
 def new_schema_errors(original_bytes: bytes, saved_bytes: bytes) -> list[str]:
     """Errors of the saved main part that the original did not have (multiset difference).
 
     Arguments are main-part XML bytes (use :func:`main_part_bytes` to get them from a .docx).
+    The original's errors are cached (:func:`schema_errors_cached`).
     """
-    before = Counter(validate_main_part(original_bytes))
+    before = Counter(schema_errors_cached(original_bytes))
     after = Counter(validate_main_part(saved_bytes))
     return sorted((after - before).elements())
