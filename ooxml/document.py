@@ -95,11 +95,14 @@ class Document:
             self.ids.add_root(root)
         return root
 
+    @staticmethod
+    def _top(el: etree._Element) -> etree._Element:
+        while (parent := el.getparent()) is not None:
+            el = parent
+        return el
+
     def part_of(self, el: etree._Element) -> Part:
-        top = el
-        while (parent := top.getparent()) is not None:
-            top = parent
-        return self._part_of_root.get(top, self.main)
+        return self._part_of_root.get(self._top(el), self.main)
 
     @property
     def styles(self) -> Styles:
@@ -122,7 +125,10 @@ class Document:
 
     # ---- IDs ---------------------------------------------------------------------------------------
     def id_of(self, el: etree._Element) -> str:
+        """The element's stable ID, given now (and saved with its part) if it has none."""
         had = el.get(OX_ID)
+        if had is None and self._top(el) not in self._part_of_root:
+            raise ValueError("id_of() needs an element inside the document: insert it first")
         element_id = self.ids.id_of(el)
         if had is None:
             self.part_of(el).touch()  # the new attribute must be saved

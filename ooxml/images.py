@@ -46,7 +46,10 @@ def _sane_dpi(value) -> float:
         v = float(value)
     except (TypeError, ValueError):
         return 96.0
-    return v if 10 <= v <= 2400 else 96.0  # 0, 1 and absurd values mean "unknown"
+    if not 10 <= v <= 2400:
+        return 96.0  # 0, 1 and absurd values mean "unknown"
+    # PNG stores pixels per metre: 150 dpi comes back as 149.9994
+    return float(round(v)) if abs(v - round(v)) < 0.05 else v
 
 
 def read_image(path: Path) -> ImageFile:

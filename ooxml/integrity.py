@@ -17,12 +17,14 @@ from urllib.parse import unquote
 from lxml import etree
 
 from ooxml import body as B
-from ooxml.namespaces import CT, PR, R, W, W14, WP
+from ooxml.namespaces import CT, MC, PR, R, W, W14, WP
 from ooxml.wordids import story_part_names
 
-_NS = {"w": W, "r": R, "w14": W14, "wp": WP}
+_NS = {"w": W, "r": R, "w14": W14, "wp": WP, "mc": MC}
 _R_ATTRS = etree.XPath("//@r:*", namespaces=_NS)
-_PARA_IDS = etree.XPath("//@w14:paraId", namespaces=_NS)
+# Word repeats a text box's paragraphs (and their paraIds) in mc:Fallback: count one copy.
+_PARA_IDS = etree.XPath("//@w14:paraId[not(ancestor::mc:Fallback)]", namespaces=_NS)
+_ALL_PARA_IDS = etree.XPath("//@w14:paraId", namespaces=_NS)
 _TEXT_IDS = etree.XPath("//@w14:textId", namespaces=_NS)
 _DOC_PR = etree.XPath("//wp:docPr/@id", namespaces=_NS)
 _BM_START = etree.XPath("//w:bookmarkStart/@w:id", namespaces=_NS)
@@ -154,14 +156,13 @@ def _hex_ok(value: str) -> bool:
 
 def _word_id_problems(name: str, root: etree._Element) -> list[str]:
     out = []
-    para_ids = [str(v) for v in _PARA_IDS(root)]
-    text_ids = [str(v) for v in _TEXT_IDS(root)]
-    bad = sorted({v for v in para_ids + text_ids if not _hex_ok(v)})
+    values = [str(v) for v in _ALL_PARA_IDS(root)] + [str(v) for v in _TEXT_IDS(root)]
+    bad = sorted({v for v in values if not _hex_ok(v)})
     if bad:
         out.append(f"{name}: w14:paraId/textId out of range or malformed: {', '.join(bad[:5])}"
                    + (f" and {len(bad) - 5} more" if len(bad) > 5 else ""))
     # Word itself repeats textId values (77777777); paraIds must be unique in the part.
-    dups = sorted(v for v, n in Counter(v.upper() for v in para_ids).items() if n > 1)
+    dups = sorted(v for v, n in Counter(str(v).upper() for v in _PARA_IDS(root)).items() if n > 1)
     if dups:
         out.append(f"{name}: duplicate w14:paraId {', '.join(dups[:5])}"
                    + (f" and {len(dups) - 5} more" if len(dups) > 5 else ""))

@@ -422,3 +422,43 @@ async def test_copy_table_gets_new_ids_and_word_ids(docx, tmp_path):
     ids = saved.xpath("//@oxm:id", namespaces=NS)
     assert len(ids) == len(set(ids))
     assert texts(copy) == "cell"
+
+
+# ---- special IDs and failed calls ---------------------------------------------------------------
+
+async def test_table_tools_accept_special_ids(docx, tmp_path):
+    table_id = await new_table(docx, 1, 1)
+    a = await docx.ok("docx_fill_table", table_id="last_insert", data=[["via special id"]])
+    assert a.element_id == table_id
+    b = await docx.ok("docx_insert_row_at", table_id="last_update", position="end")
+    assert b.head["Table"] == table_id
+
+
+BAD_TABLE_CALLS = [
+    ("docx_merge_cells", {"start_row": 0, "start_col": 1, "end_row": 1, "end_col": 2}),
+    ("docx_merge_cells", {"start_row": 0, "start_col": 0, "end_row": 5, "end_col": 0}),
+    ("docx_insert_row_at", {"position": "middle"}),
+    ("docx_insert_col_at", {"position": "before:9"}),
+    ("docx_delete_row", {"row_index": 7}),
+    ("docx_delete_col", {"col_index": -1}),
+    ("docx_fill_table", {"data": [["a"]], "start_row": 9}),
+    ("docx_get_cell", {"row": 0, "col": 3}),
+]
+
+
+@pytest.mark.parametrize("name, args", BAD_TABLE_CALLS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(BAD_TABLE_CALLS)])
+async def test_refused_table_calls_change_nothing(docx, tmp_path, name, args):
+    table_id = await new_table(docx, 2, 3)
+    await docx.ok("docx_merge_cells", table_id=table_id, start_row=0, start_col=0, end_row=0, end_col=1)
+    await docx.save(tmp_path / "a.docx")
+    a = await docx.call(name, table_id=table_id, **args)
+    assert a.is_error and "Cursor:" not in a.text and "Document Context" not in a.text
+    await docx.save(tmp_path / "b.docx")
+    assert read_part(tmp_path / "a.docx") == read_part(tmp_path / "b.docx")
+
+
+async def test_table_id_must_be_a_table(docx):
+    await docx.create()
+    para = (await docx.ok("docx_insert_paragraph", text="x", position="end:document_body")).element_id
+    a = await docx.call("docx_get_table", table_id=para)
+    assert a.is_error and a.error_type == "InvalidElementType"

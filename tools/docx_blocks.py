@@ -125,6 +125,8 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, e
 def _scopes(session: Session, scope_id: str | None) -> list[etree._Element]:
     """The roots to search: one element, or the body, headers, footers and notes."""
     doc = session.doc
+    if scope_id and scope_id.split()[0] == "document_body":
+        return [doc.body]
     if scope_id:
         el = resolve(session, scope_id, "scope_id")
         if el.tag != B.W_P and B.find_ancestor(el, B.W_P) is not None:
@@ -169,7 +171,8 @@ def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text
         session_id: The session.
         old_text: The text to find (not empty; no tabs or line breaks).
         new_text: The replacement (may be empty to delete; newlines become line breaks).
-        scope_id: Only replace inside this element: a paragraph, table, cell, header ... (special IDs work).
+        scope_id: Only replace inside this element: a paragraph, table, cell, header ..., or 'document_body'
+            for the body alone (special IDs work).
     """
     session = session_of(ctx, session_id)
     doc = session.doc

@@ -26,7 +26,8 @@ def _line_for(doc, el) -> str:
     if el.tag == B.W_TBL:
         first = B.TableGrid(el).text_matrix()[:1]
         return f"[{title}] first row: " + cut(" | ".join(first[0]) if first else "", 160)
-    return f"[{title}] {cut(B.block_text(el, 400).replace(chr(10), ' ↵ '), 160)}"
+    text = B.block_text(el, 400).replace("\n", " ↵ ").replace("\t", "→")
+    return f"[{title}] {cut(text, 160)}"
 
 
 @tool(read_only=True, idempotent=True, title="Read document content")

@@ -22,6 +22,7 @@ import fcntl
 import hashlib
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -182,6 +183,8 @@ def _convert_chunk(files: list[Path], outdir: Path, timeout: float | None, resul
     """Convert a chunk; after a crash or timeout, go on past the file that caused it and give
     that file one more chance alone (LibreOffice occasionally aborts on a fresh profile)."""
     suspects: list[tuple[Path, str]] = []
+    for f in files:  # never mistake an old PDF for a result
+        (outdir / (f.stem + ".pdf")).unlink(missing_ok=True)
     while files:
         status, output = _run_soffice(files, outdir, timeout)
         missing = _collect(files, outdir, results)
@@ -189,13 +192,21 @@ def _convert_chunk(files: list[Path], outdir: Path, timeout: float | None, resul
             for f in missing:
                 notes[f] = "LibreOffice could not convert it"
             break
-        # The first file without a PDF is the culprit; the PDF before it may be incomplete.
-        culprit = missing[0]
-        idx = files.index(culprit)
+        # LibreOffice converts in argument order and goes on after a file it cannot load:
+        # the culprit is the file after the last PDF; files before it without a PDF were
+        # refused; the last PDF may be incomplete if the crash came while writing it.
+        last_ok = max((i for i, f in enumerate(files) if results.get(f) is not None), default=-1)
+        idx = last_ok + 1
+        for f in files[:idx]:
+            if results.get(f) is None:
+                notes[f] = "LibreOffice could not convert it"
+        if idx >= len(files):  # it died after the last file (e.g. while exiting)
+            break
+        culprit = files[idx]
         suspects.append((culprit, status))
         attempts -= 1
         if attempts <= 0:
-            for f in missing[1:]:
+            for f in files[idx + 1:]:
                 notes[f] = f"not converted: soffice {status} earlier in its batch"
             break
         retry = files[idx + 1:]
@@ -322,13 +333,45 @@ def convert_cached(files: Iterable[Path | str], *, label: str = "files", **kw) -
 # ---- PDF text ---------------------------------------------------------------------------------------
 
 def pdf_text(pdf: Path | str, layout: bool = False) -> str:
-    """The text of a PDF (``pdftotext``); pages are separated by form feeds."""
+    """The text of a PDF (``pdftotext``); pages are separated by form feeds.
+
+    For PDFs in the cache (originals), the text is cached next to them."""
+    pdf = Path(pdf)
+    side = None
+    try:
+        if cache_dir().resolve() in pdf.resolve().parents:
+            side = pdf.with_suffix(".layout.txt" if layout else ".txt")
+            if side.is_file() and side.stat().st_mtime >= pdf.stat().st_mtime:
+                return side.read_text(encoding="utf-8")
+    except OSError:
+        side = None
     exe = pdftotext_path()
     if exe is None:
         raise FileNotFoundError("pdftotext not found (install poppler-utils)")
     cmd = [exe, "-enc", "UTF-8", *(["-layout"] if layout else []), str(pdf), "-"]
     res = subprocess.run(cmd, capture_output=True, timeout=120, check=True)
-    return res.stdout.decode("utf-8", errors="replace")
+    text = res.stdout.decode("utf-8", errors="replace")
+    if side is not None:
+        tmp = side.with_name(f".{side.name}.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, side)
+    return text
+
+
+def pdf_texts(pdfs: Iterable[Path | None], workers: int = 2) -> dict[Path, str]:
+    """:func:`pdf_text` of many PDFs, ``workers`` at a time (None entries are skipped)."""
+    todo = [Path(p) for p in dict.fromkeys(pdfs) if p is not None]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return dict(zip(todo, pool.map(pdf_text, todo)))
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def normalised_text(text: str) -> str:
+    """PDF text for comparisons: digits masked (dates, times, page numbers in fields update
+    on every conversion) and whitespace collapsed (line breaks move with the layout)."""
+    return " ".join(_DIGITS.sub("#", text).split())
 
 
 def pdf_pages(pdf: Path | str) -> int:
