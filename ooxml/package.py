@@ -59,6 +59,8 @@ class Part:
     def tree(self) -> etree._ElementTree:
         if self._tree is None:
             self._tree = parse_part(self.data, self.name)
+            if not self.dirty:
+                self._data = None  # the tree is the truth now; the zip still has the bytes
         return self._tree
 
     @property

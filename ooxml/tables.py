@@ -548,7 +548,8 @@ def _insert_col_in_row(layout: Layout, r: int, line: list[Cell], k: int, templat
 def delete_col(doc, tbl: etree._Element, c: int) -> None:
     layout = Layout(tbl)
     if not 0 <= c < layout.n_cols:
-        raise InvalidPosition(f"Column {c} does not exist: the table has {layout.n_cols} columns (0-{layout.n_cols - 1}).")
+        raise InvalidPosition(f"Column {c} does not exist: the table has {layout.n_cols} columns "
+                              f"(0-{layout.n_cols - 1}).")
     if layout.n_cols == 1:
         raise ValidationError("A table must keep at least one column.", hint="Delete the whole table with docx_delete.")
     for r, line in enumerate(layout.cells):
@@ -618,7 +619,8 @@ def check_merge(layout: Layout, r0: int, c0: int, r1: int, c1: int) -> list[list
     for cell in rows[0]:
         if layout.continues(cell):
             top = layout.origin(cell).row
-            raise ValidationError(f"The cell at row {r0}, column {cell.start} is merged with row {top} above the range.",
+            raise ValidationError(f"The cell at row {r0}, column {cell.start} is merged with row {top} "
+                                  "above the range.",
                                   hint=f"Start the range at row {top}.")
     for cell in rows[-1]:
         last = layout.last_row_of(layout.origin(cell))

@@ -69,7 +69,7 @@ def heading_level(doc, p: etree._Element) -> int | None:
     return level + 1 if level is not None and level < 9 else None
 
 
-def title_of(doc, el: etree._Element) -> str:
+def title_of(doc, el: etree._Element, grid: B.TableGrid | None = None) -> str:
     """Box title: ``Heading 2 (para_x)``, ``Paragraph (para_y) [Quote]``, ``Table (table_z) 3×2``."""
     eid = element_id(el)
     if el.tag == B.W_P:
@@ -80,17 +80,17 @@ def title_of(doc, el: etree._Element) -> str:
         style = f" [{doc.styles.name(sid)}]" if sid and doc.styles.name(sid).lower() != "normal" else ""
         return f"Paragraph ({eid}){style}"
     if el.tag == B.W_TBL:
-        grid = B.TableGrid(el)
+        grid = grid or B.TableGrid(el)
         return f"Table ({eid}) {grid.n_rows}×{grid.n_cols}"
     return f"{B.kind(el)} ({eid})"
 
 
-def body_lines(doc, el: etree._Element) -> list[str]:
+def body_lines(doc, el: etree._Element, grid: B.TableGrid | None = None) -> list[str]:
     """The content lines of one element's box."""
     if el.tag == B.W_P:
         return [cut(paragraph_line(el), TEXT_COLUMNS) or "(empty)"]
     if el.tag == B.W_TBL:
-        return table_grid_lines(B.TableGrid(el))
+        return table_grid_lines(grid or B.TableGrid(el))
     if el.tag == B.W_R:
         return [cut(marked_run_text(el), TEXT_COLUMNS) or "(empty)"]
     text = B.block_text(el, limit=400).replace("\n", " ↵ ")
@@ -130,5 +130,21 @@ def box(title: str, lines: list[str], marker: str | None = None, indent: str = "
     return out
 
 
+class _Drawn:
+    """What one answer already drew: the window and the diff show the same elements.
+
+    Keyed by the document's change counter, so nothing drawn before an edit is reused after it.
+    """
+    doc = None
+    version = -1
+    parts: dict = {}
+
+
 def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
-    return box(title_of(doc, el), body_lines(doc, el), marker)
+    if _Drawn.doc is not doc or _Drawn.version != doc.version:
+        _Drawn.doc, _Drawn.version, _Drawn.parts = doc, doc.version, {}
+    parts = _Drawn.parts.get(el)
+    if parts is None or parts[0].find(element_id(el)) < 0:  # an ID given since: redraw
+        grid = B.TableGrid(el) if el.tag == B.W_TBL else None
+        parts = _Drawn.parts[el] = (title_of(doc, el, grid), body_lines(doc, el, grid))
+    return box(parts[0], parts[1], marker)

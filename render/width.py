@@ -4,7 +4,14 @@ from __future__ import annotations
 from wcwidth import wcswidth, wcwidth
 
 
+def _plain(text: str) -> bool:
+    # Printable ASCII is one column a character: skip wcwidth's per-character lookups.
+    return text.isascii() and text.isprintable()
+
+
 def width(text: str) -> int:
+    if _plain(text):
+        return len(text)
     w = wcswidth(text)
     if w >= 0:
         return w
@@ -13,6 +20,8 @@ def width(text: str) -> int:
 
 def cut(text: str, columns: int, ellipsis: str = "...") -> str:
     """Cut ``text`` to at most ``columns`` display columns, marking the cut with ``...``."""
+    if _plain(text):
+        return text if len(text) <= columns else text[:columns - len(ellipsis)] + ellipsis
     if width(text) <= columns:
         return text
     out, used, room = [], 0, columns - len(ellipsis)

@@ -11,7 +11,6 @@ All inputs are built here, in temporary folders. Expected:
 """
 from __future__ import annotations
 
-import io
 import os
 import socket
 import struct
@@ -394,6 +393,6 @@ def test_nesting_within_limit_is_fine(tmp_path):
 def test_huge_text_node(tmp_path):
     """One text node over libxml2's 10 MB limit (stored, so no ratio limit trips first)."""
     text = os.urandom(11 * 1024 * 1024 // 2).hex()[: 11 * 1024 * 1024]
-    path = make_docx(tmp_path / "huge.docx", {"word/document.xml": document_with(f"<w:p><w:r><w:t>{text}</w:t></w:r></w:p>")},
-                     compression=zipfile.ZIP_STORED)
+    xml = document_with(f"<w:p><w:r><w:t>{text}</w:t></w:r></w:p>")
+    path = make_docx(tmp_path / "huge.docx", {"word/document.xml": xml}, compression=zipfile.ZIP_STORED)
     refused(path, LimitExceeded, "10 MB")

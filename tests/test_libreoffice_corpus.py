@@ -117,5 +117,6 @@ def test_saved_file_converts_like_original(path, conversions):
         pytest.skip("LibreOffice's text for the original changes between conversions")
     text_s = text_s or ""
     diff = next(i for i, (a, b) in enumerate(zip(text_o + "\0", text_s + "\1")) if a != b)
+    lo, hi = max(0, diff - 60), diff + 60
     pytest.fail(f"the saved file's PDF text differs from the original's at char {diff}: "
-                f"original …{text_o[max(0, diff - 60):diff + 60]!r}… saved …{text_s[max(0, diff - 60):diff + 60]!r}…")
+                f"original …{text_o[lo:hi]!r}… saved …{text_s[lo:hi]!r}…")

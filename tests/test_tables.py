@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from tests.builders import NS, build_docx, p, tbl, tc
-from tests.support.client import by_id, read_body, read_part, texts
+from tests.support.client import by_id, read_part, texts
 
 pytestmark = pytest.mark.anyio
 
@@ -274,6 +274,7 @@ async def test_insert_row_inside_a_vertical_merge_extends_it(docx, tmp_path):
     await docx.ok("docx_merge_cells", table_id=table_id, start_row=0, start_col=0, end_row=1, end_col=0)
     a = await docx.ok("docx_insert_row_at", table_id=table_id, position="after:0")
     rows = rows_of(by_id(await docx.save(tmp_path / "o.docx"), table_id))
+    assert rows[1].get(f"{{{NS['oxm']}}}id") == a.element_id
     assert [tcpr_val(cells_of(r)[0], "vMerge") for r in rows] == ["restart", "continue", "continue", None]
     assert tcpr_val(cells_of(rows[1])[1], "vMerge") is None
 

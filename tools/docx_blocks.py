@@ -64,7 +64,7 @@ def keep_tables_apart(doc, container: etree._Element, first: etree._Element,
 
 
 def insert_blocks(session: Session, blocks: list[etree._Element], position: str, operation: str,
-                  fields: dict | None = None) -> str:
+                  fields: dict | None = None, first_field: str | None = None) -> str:
     """Insert prepared blocks (and markers between them) in order at a block position; answer."""
     doc = session.doc
     pos = parse_position(session, position)
@@ -87,12 +87,15 @@ def insert_blocks(session: Session, blocks: list[etree._Element], position: str,
     last = new_blocks[-1]
     session.last_insert = doc.id_of(last)
     session.cursor = Cursor(doc.id_of(last), "after")
-    return answer(session, operation, last, marker="NEW", before=before, after=after,
-                  fields={"Position": pos.text, **(fields or {})})
+    fields = {"Position": pos.text, **(fields or {})}
+    if first_field:
+        fields[first_field] = doc.id_of(new_blocks[0])
+    return answer(session, operation, last, marker="NEW", before=before, after=after, fields=fields)
 
 
 @tool(title="Copy a range of elements")
-def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, end_id: str, position: str) -> str:
+def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, end_id: str,
+                             position: str) -> str:
     """Copy the blocks from start_id to end_id (inclusive, same container, in order) to a position.
 
     Copies get new IDs; bookmarks, fields and images in them keep working, references to
@@ -113,11 +116,9 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, e
     pos = parse_position(session, position)
     container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
     copies = copy_blocks(doc, originals, pos.target, container)
-    n = sum(1 for el in copies if B.is_block(el))
-    first_copy = next(el for el in copies if B.is_block(el))
-    fields = {"Source": f"{doc.id_of(start)} .. {doc.id_of(end)}", "Blocks Copied": n,
-              "First Copy": doc.id_of(first_copy)}
-    return insert_blocks(session, copies, position, "Copy Elements Range", fields)
+    fields = {"Source": f"{doc.id_of(start)} .. {doc.id_of(end)}",
+              "Blocks Copied": sum(1 for el in copies if B.is_block(el))}
+    return insert_blocks(session, copies, position, "Copy Elements Range", fields, first_field="First Copy")
 
 
 # ---- replace ----------------------------------------------------------------------------------------

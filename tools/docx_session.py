@@ -1,21 +1,13 @@
 """Session tools: open, create, save, close, list (SPEC §2)."""
 from __future__ import annotations
 
-from ooxml import body as B
 from ooxml.document import Document
 from ooxml.package import DEFAULT_LIMITS
 from render.answer import success_answer
-from tools.common import answer, session_of
+from tools.common import answer, last_block, session_of
 from tools.registry import CallContext, tool
 from tools.sandbox import resolve_in_roots
 from tools.sessions import Cursor
-
-
-def _last_block(doc):
-    last = None
-    for last in B.iter_blocks(doc.body):
-        pass
-    return last
 
 
 @tool(read_only=False, idempotent=False, title="Open a Word document")
@@ -32,7 +24,7 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
     doc = Document.open(path, limits)
     session = ctx.services.sessions.add(ctx.tenant, doc, path)
-    last = _last_block(doc)
+    last = last_block(doc.body)
     if last is not None:
         session.cursor = Cursor(doc.id_of(last), "after")
     blocks = len(doc.order(doc.body))

@@ -267,7 +267,8 @@ def docx_list_tables(ctx: CallContext, session_id: str) -> str:
         if depth:
             tc = B.find_ancestor(tbl, B.W_TC)
             where = f" in cell {doc.id_of(tc)} of {doc.id_of(B.find_ancestor(tc, B.W_TBL))}"
-        lines.append(f"{'  ' * depth}- {doc.id_of(tbl)}: {grid.n_rows}×{grid.n_cols}{where} — first row: {first or '(empty)'}")
+        size = f"{grid.n_rows}×{grid.n_cols}"
+        lines.append(f"{'  ' * depth}- {doc.id_of(tbl)}: {size}{where} — first row: {first or '(empty)'}")
     fields = {"Tables": total}
     if total > len(lines):
         fields["Shown"] = f"first {len(lines)}"

@@ -160,7 +160,7 @@ def sha256_file(path: Path | str) -> str:
 
 # ---- a standard round trip: open, give IDs, save ---------------------------------------------------
 
-def give_ids(doc, max_blocks: int = 50) -> dict[str, str]:
+def give_ids(doc, max_blocks: int = 50) -> dict[tuple[int, ...], str]:
     """Give IDs the way a client session would: the first ``max_blocks`` body blocks, the first
     runs of their paragraphs, and for tables the first rows, their cells and the cells' first
     paragraphs. Returns locator (:func:`locate`) -> ID."""
@@ -213,7 +213,7 @@ def locate(root, loc: tuple[int, ...]):
     return el
 
 
-def save_with_ids(src: Path | str, dst: Path | str, max_blocks: int = 50) -> dict[str, str]:
+def save_with_ids(src: Path | str, dst: Path | str, max_blocks: int = 50) -> dict[tuple[int, ...], str]:
     """Open ``src``, give IDs (:func:`give_ids`), save to ``dst``; return locator -> ID."""
     from ooxml.document import Document
 

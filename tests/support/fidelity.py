@@ -17,7 +17,6 @@ import copy
 import io
 import os
 import zipfile
-from pathlib import Path
 
 from lxml import etree
 
