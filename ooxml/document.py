@@ -9,7 +9,7 @@ from lxml import etree
 
 from ooxml.body import W_BODY
 from ooxml.errors import ElementNotFound, InvalidDocument
-from ooxml.ids import IdIndex, strip_ids
+from ooxml.ids import IdIndex, predeclare, strip_ids, undeclare
 from ooxml.namespaces import OX_ID, RT_STYLES, STRICT_W, W
 from ooxml.package import DEFAULT_LIMITS, Limits, Package, Part
 from ooxml.positions import BlockOrder
@@ -25,7 +25,7 @@ class Document:
         self.package = package
         self.main_name = package.main_part_name()
         self.main: Part = package.part(self.main_name)
-        root = self.main.tree.getroot()
+        root = self.main.load_tree(predeclare).getroot()
         if root.tag == f"{{{STRICT_W}}}document":
             raise InvalidDocument(
                 "This is a Strict OOXML document (ISO/IEC 29500 Strict), which this server does not edit.",
@@ -37,7 +37,7 @@ class Document:
         if self.body is None:
             raise InvalidDocument(f"Main part '{self.main_name}' has no w:body.")
         self.ids = IdIndex()
-        self.ids.add_root(root)
+        self.ids.add_root(root, self.main.prepared.had_ids)
         self._part_of_root: dict[etree._Element, Part] = {root: self.main}
         self._orders: dict[etree._Element, BlockOrder] = {}
         self._styles: Styles | None = None
@@ -66,7 +66,8 @@ class Document:
                 return None
             tree = copy.deepcopy(part.tree)
             strip_ids(tree.getroot())
-            return serialize(tree)
+            data = serialize(tree)
+            return undeclare(data, part.prepared) if part.prepared else data
 
         self.package.save(Path(path), transform)
         self.modified = False
@@ -90,10 +91,10 @@ class Document:
 
     def register_part_root(self, part: Part) -> etree._Element:
         """Make a part's elements addressable by ID (headers, footers, notes ...)."""
-        root = part.tree.getroot()
+        root = part.load_tree(predeclare).getroot()
         if root not in self._part_of_root:
             self._part_of_root[root] = part
-            self.ids.add_root(root)
+            self.ids.add_root(root, part.prepared.had_ids if part.prepared else True)
         return root
 
     @staticmethod

@@ -9,6 +9,7 @@ when it re-saves).
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 
 from lxml import etree
 
@@ -33,26 +34,109 @@ def prefix_for(el: etree._Element) -> str:
     return "math" if q.localname in ("oMath", "oMathPara") else "el"
 
 
+_OX_DECL = f' xmlns:{OX_PREFIX}="{OX}"'.encode()
+_MC_URI = f'="{MC}"'.encode()
+
+
+@dataclass(frozen=True)
+class Predeclared:
+    """What ``predeclare`` did to a part's bytes, so a stripped save can undo it exactly."""
+
+    had_ids: bool  # the file already declared our namespace (it was saved by us)
+    added: tuple[bytes, ...] = ()  # declarations we inserted into the root start tag
+
+
+def _root_start_tag(data: bytes) -> tuple[int, int] | None:
+    """Byte offsets of the root element's start tag (after the prolog), or None."""
+    i = 0
+    while True:
+        i = data.find(b"<", i)
+        if i < 0 or i + 1 >= len(data):
+            return None
+        nxt = data[i + 1:i + 2]
+        if nxt == b"?":
+            i = data.find(b"?>", i) + 2
+        elif data.startswith(b"<!--", i):
+            i = data.find(b"-->", i) + 3
+        elif nxt == b"!":
+            i = data.find(b">", i) + 1
+        else:
+            break
+        if i <= 1:
+            return None
+    end, quote = i, None
+    while end < len(data):
+        ch = data[end:end + 1]
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in (b'"', b"'"):
+            quote = ch
+        elif ch == b">":
+            return i, end
+        end += 1
+    return None
+
+
+def predeclare(data: bytes) -> tuple[bytes, Predeclared]:
+    """Declare our namespace (and mc's, if missing) on the root before parsing.
+
+    Declaring it afterwards needs lxml's cleanup_namespaces, which rewrites prefixes and drops
+    declarations below the root; inserting text into the root start tag changes nothing else.
+    """
+    span = None if data[:2] in (b"\xff\xfe", b"\xfe\xff") else _root_start_tag(data)
+    if span is None:
+        return data, Predeclared(had_ids=True)  # unusual encoding: declare later, the slow way
+    start, end = span
+    tag = data[start:end]
+    if b"xmlns:" + OX_PREFIX.encode() + b"=" in tag:
+        return data, Predeclared(had_ids=True)
+    added = [_OX_DECL]
+    if _MC_URI not in tag:
+        prefix = b"mc" if b"xmlns:mc=" not in tag else b"mcx"
+        added.append(b" xmlns:" + prefix + _MC_URI)
+    name_end = start + 1
+    while name_end < end and data[name_end:name_end + 1] not in b" \t\r\n/>":
+        name_end += 1
+    return data[:name_end] + b"".join(added) + data[name_end:], Predeclared(False, tuple(added))
+
+
+def undeclare(data: bytes, pre: Predeclared) -> bytes:
+    """Remove the declarations ``predeclare`` added from serialised bytes (root tag only)."""
+    span = _root_start_tag(data)
+    if span is None:
+        return data
+    start, end = span
+    tag = data[start:end]
+    for decl in pre.added:
+        tag = tag.replace(decl, b"", 1)
+    return data[:start] + tag + data[end:]
+
+
 def declare_namespace(root: etree._Element) -> None:
-    """Declare our prefix on the part's root and list it in mc:Ignorable (once)."""
-    if root.nsmap.get(OX_PREFIX) == OX:
-        return
-    mc_prefix = next((p for p, uri in root.nsmap.items() if uri == MC and p), None)
-    top = {OX_PREFIX: OX}
-    if mc_prefix is None:
-        mc_prefix = "mc" if "mc" not in root.nsmap else "mce"
-        top[mc_prefix] = MC
-    # Without keep_ns_prefixes the root's unused declarations (w14, wp14 ... that
-    # mc:Ignorable still names) would disappear and Word would refuse the file.
-    keep = [p for p in root.nsmap if p] + list(top)
-    etree.cleanup_namespaces(root, top_nsmap=top, keep_ns_prefixes=keep)
+    """Make sure our prefix is declared on the part's root and listed in mc:Ignorable."""
+    if root.nsmap.get(OX_PREFIX) != OX:
+        _declare_late(root)
     ignorable = root.get(_IGNORABLE, "").split()
     if OX_PREFIX not in ignorable:
         root.set(_IGNORABLE, " ".join([*ignorable, OX_PREFIX]))
 
 
+def _declare_late(root: etree._Element) -> None:
+    # Only for parts predeclare could not handle (UTF-16): cleanup_namespaces may move
+    # prefixes around, which is still valid XML. Without keep_ns_prefixes the root's unused
+    # declarations (w14 ... that mc:Ignorable names) would vanish and Word would refuse the file.
+    top = {OX_PREFIX: OX}
+    if MC not in root.nsmap.values():
+        top["mc" if "mc" not in root.nsmap else "mcx"] = MC
+    keep = [p for p in root.nsmap if p] + list(top)
+    etree.cleanup_namespaces(root, top_nsmap=top, keep_ns_prefixes=keep)
+
+
 def strip_ids(root: etree._Element) -> None:
-    """Remove our attributes and namespace from a tree (used on a copy for strip_ids saves)."""
+    """Remove our attributes and mc:Ignorable token (on a copy, for strip_ids saves).
+
+    The namespace declaration itself is removed from the serialised bytes by ``undeclare``.
+    """
     for el in _XPATH_WITH_ID(root):
         del el.attrib[OX_ID]
     ignorable = [p for p in root.get(_IGNORABLE, "").split() if p != OX_PREFIX]
@@ -60,8 +144,6 @@ def strip_ids(root: etree._Element) -> None:
         root.set(_IGNORABLE, " ".join(ignorable))
     elif _IGNORABLE in root.attrib:
         del root.attrib[_IGNORABLE]
-    keep = [p for p in root.nsmap if p and p != OX_PREFIX]
-    etree.cleanup_namespaces(root, keep_ns_prefixes=keep)
 
 
 class IdIndex:
@@ -72,9 +154,9 @@ class IdIndex:
         self._roots: list[etree._Element] = []
         self._pending: list[etree._Element] = []
 
-    def add_root(self, root: etree._Element) -> None:
+    def add_root(self, root: etree._Element, may_have_ids: bool = True) -> None:
         self._roots.append(root)
-        if root.nsmap.get(OX_PREFIX) == OX:  # only files we saved carry IDs
+        if may_have_ids and root.nsmap.get(OX_PREFIX) == OX:  # only files we saved carry IDs
             self._pending.append(root)
 
     def _build(self) -> None:

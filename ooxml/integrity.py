@@ -2,8 +2,9 @@
 
 ``check_package(doc)`` returns one line per problem and nothing else. Real files already have
 some (Word tolerates a few); callers compare a saved file's problems with the original's
-rather than expect none. Messages name parts and values but never our own IDs, so two
-checks of the same content give the same lines.
+rather than expect none. Each occurrence is its own line and messages name parts and values
+but never counts or our own IDs, so the lists compare as multisets: a copy that repeats a
+problem adds a line, a fix removes one. :func:`summarize` folds repeats for people.
 
 By default only parts already parsed are read for XML checks (the parts an edit could have
 changed), which keeps a pre-save check cheap; ``all_parts=True`` parses every XML part.
@@ -52,8 +53,8 @@ def check_package(doc, all_parts: bool = False) -> list[str]:
         if name in stories:
             problems += story_problems(name, root)
             doc_prs.update(_DOC_PR(root))
-    problems += [f"wp:docPr id {v} is used {n} times across the main part, headers, footers and notes"
-                 for v, n in sorted(doc_prs.items()) if n > 1]
+    problems += [f"wp:docPr id {v} is used more than once across the main part, headers, footers and notes"
+                 for v in _repeats(doc_prs.elements())]
     return problems
 
 
@@ -115,28 +116,15 @@ def reference_problems(pkg, name: str, root: etree._Element) -> list[str]:
     if not values:
         return []
     ids = {rel.get("Id") for rel in pkg.rels(name)}
-    missing = Counter(str(v) for v in values if str(v) not in ids)
-    return [f"{name}: r:{_attr_name(values, v)}=\"{v}\" has no relationship ({n}×)"
-            for v, n in sorted(missing.items())]
-
-
-def _attr_name(values, value: str) -> str:
-    for v in values:
-        if str(v) == value:
-            return etree.QName(v.attrname).localname
-    return "id"
+    return [f'{name}: r:{etree.QName(v.attrname).localname}="{v}" has no relationship'
+            for v in values if str(v) not in ids]
 
 
 def story_problems(name: str, root: etree._Element) -> list[str]:
-    out = []
-    out += _word_id_problems(name, root)
-    out += _bookmark_problems(name, root)
-    bad_cells = sum(1 for tc in _CELLS(root) if not _ends_with_paragraph(tc))
-    if bad_cells:
-        out.append(f"{name}: {bad_cells} table cell(s) do not end with a paragraph")
-    newlines = len(_NEWLINE_T(root))
-    if newlines:
-        out.append(f"{name}: {newlines} w:t element(s) contain a newline")
+    out = _word_id_problems(name, root) + _bookmark_problems(name, root)
+    out += [f"{name}: a table cell does not end with a paragraph"
+            for tc in _CELLS(root) if not _ends_with_paragraph(tc)]
+    out += [f"{name}: a w:t contains a newline"] * len(_NEWLINE_T(root))
     return out
 
 
@@ -154,27 +142,29 @@ def _hex_ok(value: str) -> bool:
         return False
 
 
+def _repeats(values) -> list[str]:
+    """Each value once per occurrence beyond its first."""
+    return [v for v, n in sorted(Counter(values).items()) for _ in range(n - 1)]
+
+
 def _word_id_problems(name: str, root: etree._Element) -> list[str]:
-    out = []
-    values = [str(v) for v in _ALL_PARA_IDS(root)] + [str(v) for v in _TEXT_IDS(root)]
-    bad = sorted({v for v in values if not _hex_ok(v)})
-    if bad:
-        out.append(f"{name}: w14:paraId/textId out of range or malformed: {', '.join(bad[:5])}"
-                   + (f" and {len(bad) - 5} more" if len(bad) > 5 else ""))
+    out = [f"{name}: w14:{etree.QName(v.attrname).localname} {v} is out of range or malformed"
+           for v in _ALL_PARA_IDS(root) + _TEXT_IDS(root) if not _hex_ok(str(v))]
     # Word itself repeats textId values (77777777); paraIds must be unique in the part.
-    dups = sorted(v for v, n in Counter(str(v).upper() for v in _PARA_IDS(root)).items() if n > 1)
-    if dups:
-        out.append(f"{name}: duplicate w14:paraId {', '.join(dups[:5])}"
-                   + (f" and {len(dups) - 5} more" if len(dups) > 5 else ""))
+    out += [f"{name}: w14:paraId {v} is used more than once"
+            for v in _repeats(str(v).upper() for v in _PARA_IDS(root))]
     return out
 
 
 def _bookmark_problems(name: str, root: etree._Element) -> list[str]:
-    starts = Counter(str(v) for v in _BM_START(root))
-    ends = Counter(str(v) for v in _BM_END(root))
-    out = [f"{name}: bookmark id {v} starts {n} times" for v, n in sorted(starts.items()) if n > 1]
-    unpaired = sorted(set(starts) ^ set(ends))
-    if unpaired:
-        out.append(f"{name}: unpaired bookmark ids {', '.join(unpaired[:8])}"
-                   + (f" and {len(unpaired) - 8} more" if len(unpaired) > 8 else ""))
+    starts, ends = [str(v) for v in _BM_START(root)], [str(v) for v in _BM_END(root)]
+    out = [f"{name}: bookmark id {v} starts more than once" for v in _repeats(starts)]
+    out += [f"{name}: bookmark id {v} has no end" for v in sorted(set(starts) - set(ends))]
+    out += [f"{name}: bookmark id {v} has no start" for v in sorted(set(ends) - set(starts))]
     return out
+
+
+def summarize(problems: list[str]) -> list[str]:
+    """Repeated lines folded into one with a count, in first-seen order."""
+    counts = Counter(problems)
+    return [p if counts[p] == 1 else f"{p} ({counts[p]}×)" for p in dict.fromkeys(problems)]

@@ -46,6 +46,7 @@ class Part:
         self._data = data
         self._tree: etree._ElementTree | None = None
         self.dirty = data is not None  # new parts must be written
+        self.prepared = None  # what load_tree's prepare step noted
 
     @property
     def data(self) -> bytes:
@@ -57,8 +58,16 @@ class Part:
 
     @property
     def tree(self) -> etree._ElementTree:
+        return self.load_tree()
+
+    def load_tree(self, prepare=None) -> etree._ElementTree:
+        """The parsed part; ``prepare(bytes) -> (bytes, note)`` may adjust the bytes first
+        (its note is kept as ``self.prepared``)."""
         if self._tree is None:
-            self._tree = parse_part(self.data, self.name)
+            data = self.data
+            if prepare is not None:
+                data, self.prepared = prepare(data)
+            self._tree = parse_part(data, self.name)
             if not self.dirty:
                 self._data = None  # the tree is the truth now; the zip still has the bytes
         return self._tree

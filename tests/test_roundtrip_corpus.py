@@ -30,16 +30,6 @@ pytestmark = pytest.mark.corpus
 # folders are not parts (OPC) and no reader needs them. Set to True to require them.
 KEEP_DIRECTORY_ENTRIES = False
 
-# Known product bugs (strict xfail: the case fails loudly once the bug is fixed, remove it then).
-_PREFIX_REWRITE = pytest.mark.xfail(strict=True, reason=(
-    "product bug: ooxml/ids.py declare_namespace() calls etree.cleanup_namespaces(top_nsmap=...), which "
-    "rebinds attributes to the root's prefix for the same URI: <w:p xmlns:wp14='(w14 URI)' wp14:textId> "
-    "is saved as w14:textId (Word for the web writes such local declarations)"))
-KNOWN_BUGS = {name: _PREFIX_REWRITE for name in (
-    "docx4j__HelloWordOnline.docx", "docxtemplater__expected-office365.docx",
-    "unstructured__test_document_from_office365.docx")}
-
-
 @pytest.fixture(scope="module", autouse=True)
 def _suite_timing():
     t0 = time.monotonic()
@@ -87,7 +77,7 @@ def _our_markup_problems(saved_xml: bytes, saved, expected_ids: int) -> list[str
     return problems
 
 
-@pytest.mark.parametrize("path", corpus_params(editable_files(), KNOWN_BUGS))
+@pytest.mark.parametrize("path", corpus_params(editable_files()))
 def test_roundtrip_with_ids(path, tmp_path):
     out = tmp_path / path.name
     given = save_with_ids(path, out)
@@ -131,7 +121,7 @@ def test_save_without_ids_is_byte_identical(path, tmp_path):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("path", corpus_params(editable_files(), KNOWN_BUGS))
+@pytest.mark.parametrize("path", corpus_params(editable_files()))
 def test_save_strip_ids_leaves_no_trace(path, tmp_path):
     out = tmp_path / path.name
     doc = Document.open(path)

@@ -120,3 +120,30 @@ async def test_unknown_tool_and_bad_arguments_are_tool_errors(docx):
     assert a.is_error and a.error_type == "ToolNotFound"
     b = await docx.call("docx_insert_heading", text="x", level="high", position="end:document_body")
     assert b.is_error and b.error_type == "ValidationError" and "level" in b.head["Message"]
+
+
+async def test_save_reports_integrity_ok_for_a_clean_document(docx, tmp_path):
+    await docx.create()
+    await docx.ok("docx_insert_table", rows=2, cols=2, position="end:document_body")
+    a = await docx.ok("docx_save", file_path="clean.docx")
+    assert a.head["Integrity"] == "ok"
+
+
+async def test_save_reports_only_problems_the_original_lacked(docx, tmp_path):
+    await docx.create()
+    await docx.ok("docx_insert_paragraph", text="x", position="end:document_body")
+    await docx.save(tmp_path / "base.docx")
+    import zipfile
+    broken = tmp_path / "broken.docx"
+    with zipfile.ZipFile(tmp_path / "base.docx") as src, zipfile.ZipFile(broken, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "word/document.xml":  # a dangling image reference, before we touch it
+                data = data.replace(b"<w:body>", b'<w:body><w:p><w:r><w:drawing><a:blip r:embed="rId99"/>'
+                                                 b"</w:drawing></w:r></w:p>")
+            dst.writestr(info, data)
+    await docx.ok("docx_close", session_id=docx.session_id)
+    await docx.open(broken)
+    await docx.ok("docx_insert_paragraph", text="y", position="end:document_body")
+    a = await docx.ok("docx_save", file_path="broken-saved.docx")
+    assert a.head["Integrity"] == "ok"  # the dangling reference was there before: not ours

@@ -1,7 +1,10 @@
 """Session tools: open, create, save, close, list (SPEC §2)."""
 from __future__ import annotations
 
+from collections import Counter
+
 from ooxml.document import Document
+from ooxml.integrity import check_package, summarize
 from ooxml.package import DEFAULT_LIMITS
 from render.answer import success_answer
 from tools.common import answer, last_block, session_of
@@ -24,6 +27,7 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
     doc = Document.open(path, limits)
     session = ctx.services.sessions.add(ctx.tenant, doc, path)
+    session.opened_from = path
     last = last_block(doc.body)
     if last is not None:
         session.cursor = Cursor(doc.id_of(last), "after")
@@ -63,12 +67,35 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
         raise OoxmlError("This document has no file path yet.", hint="Pass file_path, e.g. 'report.docx'.",
                          error_type="ValidationError")
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=False) if file_path else session.path
+    new_problems = integrity_news(session)
     session.doc.save(path, strip=strip_ids)
     if session.path is None or file_path:
         session.path = path
     fields = {"Session ID": session.id, "File": str(path), "Size": f"{path.stat().st_size} bytes",
-              "IDs": "stripped" if strip_ids else "kept"}
+              "IDs": "stripped" if strip_ids else "kept",
+              "Integrity": "ok" if not new_problems else
+              f"{len(new_problems)} problem(s) the original did not have: " + "; ".join(summarize(new_problems)[:3])}
     return success_answer("Save Document", fields=fields)
+
+
+def integrity_news(session) -> list[str]:
+    """Integrity problems (ooxml/integrity.py) that the document did not have when opened.
+
+    The original's problems are computed only when there are problems now, from the file the
+    session was opened from, so a clean document pays for one check per save.
+    """
+    problems = check_package(session.doc)
+    if not problems:
+        return []
+    if session.baseline_problems is None:
+        session.baseline_problems = []
+        if session.opened_from is not None and session.opened_from.is_file():
+            original = Document.open(session.opened_from)
+            try:
+                session.baseline_problems = check_package(original)
+            finally:
+                original.close()
+    return list((Counter(problems) - Counter(session.baseline_problems)).elements())
 
 
 @tool(destructive=True, idempotent=False, title="Close a session")

@@ -33,6 +33,8 @@ class Session:
     last_insert: str | None = None
     last_update: str | None = None
     opened_at: float = field(default_factory=time.time)
+    opened_from: Path | None = None  # the file docx_open read (baseline for integrity checks)
+    baseline_problems: list[str] | None = None  # integrity problems the original already had
 
     @property
     def label(self) -> str:
