@@ -53,17 +53,18 @@ def _root_start_tag(data: bytes) -> tuple[int, int] | None:
         i = data.find(b"<", i)
         if i < 0 or i + 1 >= len(data):
             return None
-        nxt = data[i + 1:i + 2]
-        if nxt == b"?":
-            i = data.find(b"?>", i) + 2
+        if data.startswith(b"<?", i):
+            closer = b"?>"
         elif data.startswith(b"<!--", i):
-            i = data.find(b"-->", i) + 3
-        elif nxt == b"!":
-            i = data.find(b">", i) + 1
+            closer = b"-->"
+        elif data.startswith(b"<!", i):
+            closer = b">"
         else:
             break
-        if i <= 1:
+        found = data.find(closer, i + 2)
+        if found < 0:
             return None
+        i = found + len(closer)
     end, quote = i, None
     while end < len(data):
         ch = data[end:end + 1]
