@@ -27,9 +27,17 @@ SAVED: list[Path] = []
 TEXT = st.text(alphabet=st.sampled_from(list("abc XYZ\t\n标题é&<>")), min_size=0, max_size=12)
 
 
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
 def small_corpus_files(n: int = 4) -> list[Path]:
     files = [p for p in editable_files() if p.stat().st_size < 60_000]
     return files[::max(1, len(files) // n)][:n] if files else []
+
+
+def documents() -> list[Path]:
+    """The fixture documents and a few small corpus files."""
+    return sorted(FIXTURES.glob("*.docx")) + small_corpus_files()
 
 
 class Driver:
@@ -119,11 +127,11 @@ def test_random_edits_on_a_new_document(tmp_path_factory, data):
     check_saved(driver, root / "result.docx")
 
 
-@pytest.mark.parametrize("path", small_corpus_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", documents(), ids=lambda p: p.name)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                HealthCheck.too_slow])
 @given(data=st.data())
-def test_random_edits_on_corpus_files(tmp_path_factory, path, data):
+def test_random_edits_on_fixture_and_corpus_files(tmp_path_factory, path, data):
     root = tmp_path_factory.mktemp("propc")
     (root / path.name).write_bytes(path.read_bytes())
     driver = Driver(root)
