@@ -29,23 +29,14 @@ async def test_f002_last_update_targets_the_updated_paragraph(docx, tmp_path):
     assert by_id(body, p).xpath(JC, namespaces=NS) == "center"
 
 
-async def test_f003_cursor_targets_the_cursor_element(docx, tmp_path):
+@pytest.mark.parametrize("special", ["cursor", "current"], ids=["f003-cursor", "f004-current-is-an-alias"])
+async def test_f003_f004_cursor_and_current_target_the_cursor_element(docx, tmp_path, special):
     await docx.create()
     a = (await docx.ok("docx_insert_paragraph", text="A", position="end:document_body")).element_id
     await docx.ok("docx_insert_paragraph", text="C", position="end:document_body")
     await docx.ok("docx_cursor_move", element_id=a, position="after")
-    await docx.ok("docx_insert_paragraph", text="B", position="after:cursor")
-    body = await docx.save(tmp_path / "f3.docx")
-    assert [texts(p) for p in body.findall("w:p", NS)] == ["A", "B", "C"]
-
-
-async def test_f004_current_is_an_alias_of_cursor(docx, tmp_path):
-    await docx.create()
-    a = (await docx.ok("docx_insert_paragraph", text="A", position="end:document_body")).element_id
-    await docx.ok("docx_insert_paragraph", text="C", position="end:document_body")
-    await docx.ok("docx_cursor_move", element_id=a, position="after")
-    await docx.ok("docx_insert_paragraph", text="B", position="after:current")
-    body = await docx.save(tmp_path / "f4.docx")
+    await docx.ok("docx_insert_paragraph", text="B", position=f"after:{special}")
+    body = await docx.save(tmp_path / f"{special}.docx")
     assert [texts(p) for p in body.findall("w:p", NS)] == ["A", "B", "C"]
 
 
