@@ -17,7 +17,7 @@ from ooxml.ranges import rescue_markers
 from ooxml.safexml import serialize
 from ooxml.styles import Styles
 from ooxml.template import new_package_parts
-from ooxml.wordids import WordIds, doc_pr_floor
+from ooxml.wordids import WordIds, doc_pr_floor, story_part_names
 
 
 class Document:
@@ -25,7 +25,9 @@ class Document:
         self.package = package
         self.main_name = package.main_part_name()
         self.main: Part = package.part(self.main_name)
-        root = self.main.load_tree(predeclare).getroot()
+        for name in story_part_names(package, self.main_name):  # parts whose elements get IDs
+            package.prepare[name] = predeclare
+        root = self.main.tree.getroot()
         if root.tag == f"{{{STRICT_W}}}document":
             raise InvalidDocument(
                 "This is a Strict OOXML document (ISO/IEC 29500 Strict), which this server does not edit.",
@@ -91,7 +93,8 @@ class Document:
 
     def register_part_root(self, part: Part) -> etree._Element:
         """Make a part's elements addressable by ID (headers, footers, notes ...)."""
-        root = part.load_tree(predeclare).getroot()
+        package_prepare = self.package.prepare.setdefault(part.name, predeclare)
+        root = part.load_tree(package_prepare).getroot()
         if root not in self._part_of_root:
             self._part_of_root[root] = part
             self.ids.add_root(root, part.prepared.had_ids if part.prepared else True)

@@ -58,7 +58,7 @@ class Part:
 
     @property
     def tree(self) -> etree._ElementTree:
-        return self.load_tree()
+        return self.load_tree(self.package.prepare.get(self.name))
 
     def load_tree(self, prepare=None) -> etree._ElementTree:
         """The parsed part; ``prepare(bytes) -> (bytes, note)`` may adjust the bytes first
@@ -90,6 +90,7 @@ class Package:
         self.path = path
         self.limits = limits
         self.parts: dict[str, Part] = {}
+        self.prepare: dict[str, object] = {}  # part name -> bytes adjustment before parsing
         self._zip: zipfile.ZipFile | None = None
         self._fp = None
 
