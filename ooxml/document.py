@@ -20,13 +20,16 @@ from ooxml.template import new_package_parts
 from ooxml.wordids import WordIds, doc_pr_floor, story_part_names
 
 
+RECENT_CHANGES = 128  # how many changed elements a view can catch up on
+
+
 class Document:
     def __init__(self, package: Package):
         self.package = package
         self.main_name = package.main_part_name()
         self.main: Part = package.part(self.main_name)
-        for name in story_part_names(package, self.main_name):  # parts whose elements get IDs
-            package.prepare[name] = predeclare
+        self._stories: set[str] | None = None
+        package.prepare_hook = self._prepare_for
         root = self.main.tree.getroot()
         if root.tag == f"{{{STRICT_W}}}document":
             raise InvalidDocument(
@@ -47,6 +50,7 @@ class Document:
         self._doc_pr: list[int] | None = None
         self.modified = False  # changed since open or last save
         self.version = 0  # bumped by every change: lets views cache what they drew
+        self.recent_changes: list[tuple[int, etree._Element]] = []  # (version, element changed)
 
     # ---- life cycle ------------------------------------------------------------------------------
     @classmethod
@@ -91,10 +95,18 @@ class Document:
                     return self.package.part(name)
         return None
 
+    def _prepare_for(self, name: str):
+        """Story parts (main, headers, footers, notes) get our namespace declared before parsing."""
+        if name == self.main_name:
+            return predeclare
+        if self._stories is None:  # read the main part's rels only once another part is parsed
+            self._stories = set()  # parsing the rels part comes back here: it is no story
+            self._stories = set(story_part_names(self.package, self.main_name))
+        return predeclare if name in self._stories else None
+
     def register_part_root(self, part: Part) -> etree._Element:
         """Make a part's elements addressable by ID (headers, footers, notes ...)."""
-        package_prepare = self.package.prepare.setdefault(part.name, predeclare)
-        root = part.load_tree(package_prepare).getroot()
+        root = part.load_tree(predeclare).getroot()
         if root not in self._part_of_root:
             self._part_of_root[root] = part
             self.ids.add_root(root, part.prepared.had_ids if part.prepared else True)
@@ -149,10 +161,14 @@ class Document:
 
     # ---- edits ---------------------------------------------------------------------------------------
     def changed(self, el: etree._Element) -> None:
-        """Record that the part holding ``el`` changed."""
+        """Record that ``el`` (or something inside it) changed: its part must be saved, and views
+        drawn of it, its ancestors or its descendants are out of date."""
         self.part_of(el).touch()
         self.modified = True
         self.version += 1
+        self.recent_changes.append((self.version, el))
+        if len(self.recent_changes) > 2 * RECENT_CHANGES:
+            del self.recent_changes[:RECENT_CHANGES]
 
     def order(self, container: etree._Element) -> BlockOrder:
         """The block order of a container, kept up to date by insert_block/remove_block."""

@@ -8,6 +8,7 @@ when it re-saves).
 """
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -34,6 +35,8 @@ def prefix_for(el: etree._Element) -> str:
     return "math" if q.localname in ("oMath", "oMathPara") else "el"
 
 
+# A start tag: name, then anything but '>' outside quoted attribute values.
+_START_TAG = re.compile(rb"""<[^\s/>]+(?:[^>"']|"[^"]*"|'[^']*')*>""")
 _OX_DECL = f' xmlns:{OX_PREFIX}="{OX}"'.encode()
 _MC_URI = f'="{MC}"'.encode()
 
@@ -65,17 +68,8 @@ def _root_start_tag(data: bytes) -> tuple[int, int] | None:
         if found < 0:
             return None
         i = found + len(closer)
-    end, quote = i, None
-    while end < len(data):
-        ch = data[end:end + 1]
-        if quote:
-            quote = None if ch == quote else quote
-        elif ch in (b'"', b"'"):
-            quote = ch
-        elif ch == b">":
-            return i, end
-        end += 1
-    return None
+    m = _START_TAG.match(data, i)
+    return (i, m.end() - 1) if m else None
 
 
 def predeclare(data: bytes) -> tuple[bytes, Predeclared]:

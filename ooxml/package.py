@@ -58,7 +58,8 @@ class Part:
 
     @property
     def tree(self) -> etree._ElementTree:
-        return self.load_tree(self.package.prepare.get(self.name))
+        hook = self.package.prepare_hook
+        return self.load_tree(hook(self.name) if hook else None)
 
     def load_tree(self, prepare=None) -> etree._ElementTree:
         """The parsed part; ``prepare(bytes) -> (bytes, note)`` may adjust the bytes first
@@ -90,7 +91,7 @@ class Package:
         self.path = path
         self.limits = limits
         self.parts: dict[str, Part] = {}
-        self.prepare: dict[str, object] = {}  # part name -> bytes adjustment before parsing
+        self.prepare_hook = None  # part name -> a bytes adjustment to make before parsing, or None
         self._zip: zipfile.ZipFile | None = None
         self._fp = None
 

@@ -4,6 +4,8 @@ Reads the XML (through ooxml.body) and never changes it.
 """
 from __future__ import annotations
 
+import os
+
 from lxml import etree
 
 from ooxml import body as B
@@ -131,20 +133,47 @@ def box(title: str, lines: list[str], marker: str | None = None, indent: str = "
 
 
 class _Drawn:
-    """What one answer already drew: the window and the diff show the same elements.
+    """Boxes already drawn, kept across calls: a window mostly shows what the last one showed.
 
-    Keyed by the document's change counter, so nothing drawn before an edit is reused after it.
+    A box is dropped when the document reports (``Document.changed``) a change to its element,
+    an ancestor or a descendant; if the change log ran past us, everything is dropped. With
+    OOXML_MCP_CHECK_DRAWN=1 every cached box is redrawn and compared (the test suite sets it).
     """
     doc = None
     version = -1
     parts: dict = {}
+    check = os.environ.get("OOXML_MCP_CHECK_DRAWN") == "1"
+    MAX = 256
+
+    @classmethod
+    def catch_up(cls, doc) -> None:
+        if cls.doc is not doc:
+            cls.doc, cls.version, cls.parts = doc, doc.version, {}
+            return
+        if cls.version == doc.version:
+            return
+        news = [el for v, el in doc.recent_changes if v > cls.version]
+        if len(news) < doc.version - cls.version or len(cls.parts) > cls.MAX:
+            cls.parts = {}
+        elif news:
+            changed = set(news)
+            above = {a for el in news for a in el.iterancestors()}
+            cls.parts = {el: drawn for el, drawn in cls.parts.items()
+                         if el not in changed and el not in above
+                         and not any(a in changed for a in el.iterancestors())}
+        cls.version = doc.version
+
+
+def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
+    grid = B.TableGrid(el) if el.tag == B.W_TBL else None
+    return title_of(doc, el, grid), body_lines(doc, el, grid)
 
 
 def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
-    if _Drawn.doc is not doc or _Drawn.version != doc.version:
-        _Drawn.doc, _Drawn.version, _Drawn.parts = doc, doc.version, {}
+    _Drawn.catch_up(doc)
     parts = _Drawn.parts.get(el)
-    if parts is None or parts[0].find(element_id(el)) < 0:  # an ID given since: redraw
-        grid = B.TableGrid(el) if el.tag == B.W_TBL else None
-        parts = _Drawn.parts[el] = (title_of(doc, el, grid), body_lines(doc, el, grid))
+    if parts is None or parts[0].find(element_id(el)) < 0:  # new, or an ID given since
+        parts = _Drawn.parts[el] = _draw(doc, el)
+    elif _Drawn.check:
+        assert parts == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
     return box(parts[0], parts[1], marker)

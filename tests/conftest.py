@@ -5,8 +5,12 @@ a test fails on any ERROR finding, whatever it asserts itself.
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+
+# Every cached box the answers reuse is redrawn and compared (render/blocks.py _Drawn).
+os.environ.setdefault("OOXML_MCP_CHECK_DRAWN", "1")
 
 import pytest
 
