@@ -185,7 +185,10 @@ class Document:
         elif before is not None:
             before.addprevious(new)
         else:
-            tail = container[-1] if len(container) else None
+            try:
+                tail = container[-1]  # found without walking the children, unlike len()
+            except IndexError:
+                tail = None
             if tail is not None and tail.tag == f"{{{W}}}sectPr":
                 tail.addprevious(new)
             else:
@@ -193,7 +196,7 @@ class Document:
         order = self._orders.get(container)
         if order is not None:
             order.inserted(new)
-        self.changed(container)
+        self.changed(new)  # the container and its ancestors changed too; siblings did not
 
     def remove_block(self, el: etree._Element) -> None:
         """Remove a block (or run); half-ranges inside it move out so ranges stay paired."""
@@ -203,7 +206,7 @@ class Document:
         if order is not None:
             order.removed(el)
         self.ids.forget(el)
-        self.changed(container)
+        self.changed(el)  # while attached: its container and their ancestors changed
         container.remove(el)
 
     def forget_order(self, container: etree._Element) -> None:

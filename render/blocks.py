@@ -5,6 +5,7 @@ Reads the XML (through ooxml.body) and never changes it.
 from __future__ import annotations
 
 import os
+import weakref
 
 from lxml import etree
 
@@ -133,35 +134,42 @@ def box(title: str, lines: list[str], marker: str | None = None, indent: str = "
 
 
 class _Drawn:
-    """Boxes already drawn, kept across calls: a window mostly shows what the last one showed.
+    """Boxes already drawn for one document, kept across calls: a window mostly shows what the
+    last one showed.
 
     A box is dropped when the document reports (``Document.changed``) a change to its element,
     an ancestor or a descendant; if the change log ran past us, everything is dropped. With
     OOXML_MCP_CHECK_DRAWN=1 every cached box is redrawn and compared (the test suite sets it).
     """
-    doc = None
-    version = -1
-    parts: dict = {}
     check = os.environ.get("OOXML_MCP_CHECK_DRAWN") == "1"
     MAX = 256
+    _by_doc: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+    def __init__(self, version: int):
+        self.version = version
+        self.parts: dict = {}
 
     @classmethod
-    def catch_up(cls, doc) -> None:
-        if cls.doc is not doc:
-            cls.doc, cls.version, cls.parts = doc, doc.version, {}
+    def of(cls, doc) -> "_Drawn":
+        drawn = cls._by_doc.get(doc)
+        if drawn is None:
+            drawn = cls._by_doc[doc] = cls(doc.version)
+        drawn.catch_up(doc)
+        return drawn
+
+    def catch_up(self, doc) -> None:
+        if self.version == doc.version:
             return
-        if cls.version == doc.version:
-            return
-        news = [el for v, el in doc.recent_changes if v > cls.version]
-        if len(news) < doc.version - cls.version or len(cls.parts) > cls.MAX:
-            cls.parts = {}
+        news = [el for v, el in doc.recent_changes if v > self.version]
+        if len(news) < doc.version - self.version or len(self.parts) > self.MAX:
+            self.parts = {}
         elif news:
             changed = set(news)
             above = {a for el in news for a in el.iterancestors()}
-            cls.parts = {el: drawn for el, drawn in cls.parts.items()
-                         if el not in changed and el not in above
-                         and not any(a in changed for a in el.iterancestors())}
-        cls.version = doc.version
+            self.parts = {el: drawn for el, drawn in self.parts.items()
+                          if el not in changed and el not in above
+                          and not any(a in changed for a in el.iterancestors())}
+        self.version = doc.version
 
 
 def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
@@ -170,10 +178,10 @@ def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
 
 
 def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
-    _Drawn.catch_up(doc)
-    parts = _Drawn.parts.get(el)
+    drawn = _Drawn.of(doc)
+    parts = drawn.parts.get(el)
     if parts is None or parts[0].find(element_id(el)) < 0:  # new, or an ID given since
-        parts = _Drawn.parts[el] = _draw(doc, el)
+        parts = drawn.parts[el] = _draw(doc, el)
     elif _Drawn.check:
         assert parts == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
     return box(parts[0], parts[1], marker)
