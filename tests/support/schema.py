@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
+import io
 import json
 import os
 import re
@@ -37,6 +38,8 @@ from collections import Counter
 from pathlib import Path
 
 from lxml import etree
+
+from tests.support.fidelity import main_part_name
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
@@ -317,25 +320,11 @@ def parse_xml(data: bytes) -> etree._Element:
     return etree.fromstring(data, _PARSER)
 
 
-def main_part_name(z: zipfile.ZipFile) -> str:
-    """The main document part named by ``_rels/.rels`` (falls back to word/document.xml)."""
-    try:
-        rels = etree.fromstring(z.read("_rels/.rels"), _PARSER)
-    except KeyError:
-        return "word/document.xml"
-    for rel in rels:
-        if (rel.get("Type") or "").endswith("/officeDocument"):
-            return rel.get("Target", "").lstrip("/")
-    return "word/document.xml"
-
-
 def main_part_bytes(docx: str | os.PathLike | bytes) -> bytes:
     """The main document part's bytes of a .docx given as a path or its bytes."""
-    import io
-
-    src = io.BytesIO(docx) if isinstance(docx, bytes) else docx
-    with zipfile.ZipFile(src) as z:
-        return z.read(main_part_name(z))
+    name = main_part_name(docx)
+    with zipfile.ZipFile(io.BytesIO(docx) if isinstance(docx, bytes) else docx) as z:
+        return z.read(name)
 
 
 def validate_main_part(data: bytes, **kw) -> list[str]:
