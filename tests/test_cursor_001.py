@@ -60,3 +60,17 @@ async def test_f007_errors_carry_no_cursor_or_context(docx):
     a = await docx.call("docx_insert_paragraph", session_id="doc_nope", text="x", position="end:document_body")
     assert a.is_error and a.error_type == "SessionNotFound"
     assert "Cursor:" not in a.text and "Document Context" not in a.text and "Changes" not in a.text
+
+
+async def test_cursor_inside_a_cell_shows_the_cell_with_the_cursor_mark(docx):
+    await docx.create()
+    table = (await docx.ok("docx_insert_table", rows=2, cols=2, position="end:document_body",
+                           data=[["a", "b"], ["c", "d"]])).element_id
+    cell = (await docx.ok("docx_get_cell", table_id=table, row=1, col=0)).element_id
+    a = await docx.ok("docx_cursor_move", element_id=cell, position="inside_end")
+    context = a.section("Document Context")
+    assert f"Parent: Cell {cell} in Table {table} (row 1, col 0)" in context
+    assert "[Cell Start]" in context and "[Cell End]" in context
+    lines = context.splitlines()
+    assert lines.index(">>> [CURSOR] <<<") > next(i for i, x in enumerate(lines) if "│ c" in x)
+    assert a.cursor_line == f"Cursor: inside Cell {cell} (at end)"

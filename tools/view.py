@@ -7,7 +7,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml import body as B
-from ooxml.namespaces import w
+from ooxml.namespaces import OX_ID, w
 from render.blocks import title_of
 from render.context import Window, render_window
 
@@ -45,8 +45,25 @@ def parent_line(doc, container: etree._Element) -> str | None:
     return None
 
 
+def window_inside(doc, container: etree._Element, cursor) -> Window:
+    """The first (or, with the cursor at its end, the last) blocks of a cell or other container."""
+    blocks = list(B.iter_blocks(container))
+    at_end = cursor is not None and cursor.place == "inside_end"
+    items = blocks[-2 * SIDE - 1:] if at_end else blocks[:2 * SIDE + 1]
+    for el in items:
+        doc.id_of(el)
+    start, end = _CONTAINER_LABELS.get(etree.QName(container).localname, ("[Start]", "[End]"))
+    above = len(blocks) - len(items) if at_end else 0
+    win = Window(items, above, len(blocks) - len(items) - above, start, end, parent_line(doc, container))
+    if cursor is not None and cursor.element_id == container.get(OX_ID) and cursor.place.startswith("inside"):
+        win.cursor_before = len(items) if at_end else 0
+    return win
+
+
 def window_around(doc, target: etree._Element, marker: str | None = None,
                   cursor=None) -> Window:
+    if target.tag in (B.W_TC, w("hdr"), w("ftr"), w("footnote"), w("endnote"), w("comment")):
+        return window_inside(doc, target, cursor)
     focus = focus_block(target)
     container = focus.getparent()
     if container is None:
