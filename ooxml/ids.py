@@ -145,6 +145,7 @@ class IdIndex:
     """ID -> element for every loaded part, built lazily from the attributes in the files."""
 
     def __init__(self):
+        self._given: list[etree._Element] = []  # IDs given since mark(), for rollback()
         self._by_id: dict[str, etree._Element] = {}
         self._roots: list[etree._Element] = []
         self._pending: list[etree._Element] = []
@@ -193,7 +194,20 @@ class IdIndex:
         declare_namespace(root)
         el.set(OX_ID, candidate)
         self._by_id[candidate] = el
+        self._given.append(el)
         return candidate
+
+    def mark(self) -> None:
+        """Start recording the IDs given from now on (a tool call starts)."""
+        self._given = []
+
+    def rollback(self) -> None:
+        """Take back the IDs given since mark(): a failed call must leave no trace."""
+        for el in self._given:
+            key = el.attrib.pop(OX_ID, None)
+            if key is not None and self._by_id.get(key) is el:
+                del self._by_id[key]
+        self._given = []
 
     def forget(self, el: etree._Element) -> None:
         """Drop a removed subtree's IDs from the index."""

@@ -42,3 +42,4 @@ async def test_invalid_position_lists_valid_positions(docx):
     a = await docx.call("docx_insert_paragraph", text="y", position=f"inside:{para}")
     assert a.error_type == "InvalidPosition"
     assert f"before:{para}" in a.head["Hint"] and f"after:{para}" in a.head["Hint"]
+

@@ -24,7 +24,11 @@ class SpecialIDNotAvailable(OoxmlError):
 
 
 def session_of(ctx: CallContext, session_id: str | None) -> Session:
-    return ctx.services.sessions.get(ctx.tenant, session_id)
+    """The call's session; IDs it gives from now on are taken back if the call fails."""
+    session = ctx.services.sessions.get(ctx.tenant, session_id)
+    session.doc.ids.mark()
+    ctx.touched.append(session)
+    return session
 
 
 def clean_id(raw: str) -> str:
@@ -100,8 +104,13 @@ BLOCK_CONTAINERS = {w("body"), w("tc"), w("hdr"), w("ftr"), w("footnote"), w("en
                     w("sdtContent"), w("txbxContent")}
 
 
+def _shown_id(el: etree._Element) -> str:
+    # Error paths must not change the document, so no new ID is given here.
+    return "document_body" if el.tag == w("body") else el.get(OX_ID) or f"<the {B.kind(el).lower()}'s ID>"
+
+
 def valid_positions(doc, el: etree._Element, kind: str) -> str:
-    eid = doc.id_of(el) if el.tag != w("body") else "document_body"
+    eid = _shown_id(el)
     if kind == "block":
         if el.tag in BLOCK_CONTAINERS or el.tag == B.W_SDT:
             return f"start:{eid}, end:{eid}"
@@ -109,7 +118,7 @@ def valid_positions(doc, el: etree._Element, kind: str) -> str:
             return f"before:{eid}, after:{eid}"
         para = B.find_ancestor(el, B.W_P)
         if para is not None:
-            return f"before:{doc.id_of(para)}, after:{doc.id_of(para)} (the paragraph holding it)"
+            return f"before:{_shown_id(para)}, after:{_shown_id(para)} (the paragraph holding it)"
         return "a paragraph, table or container ID"
     if el.tag == B.W_P:
         return f"start:{eid}, end:{eid} (inside the paragraph)"
@@ -135,7 +144,7 @@ def block_insertion(doc, pos: Position, what: str = "paragraph") -> tuple[etree.
         if container.tag == w("tc") and what != "paragraph":
             last = list(B.iter_blocks(container))[-1:] or [None]
             raise InvalidPosition(f"A {what} cannot be the last element of a cell: a cell must end with a paragraph.",
-                                  hint=f"Use before:{doc.id_of(last[0])} to put it before the cell's last paragraph."
+                                  hint=f"Use before:{_shown_id(last[0])} to put it before the cell's last paragraph."
                                   if last[0] is not None else None)
         return container, {}
     parent = t.getparent()
@@ -144,7 +153,7 @@ def block_insertion(doc, pos: Position, what: str = "paragraph") -> tuple[etree.
                               hint="Valid positions here: " + valid_positions(doc, t, "block"))
     if pos.mode == "after" and parent.tag == w("tc") and what != "paragraph" and B.next_block(t) is None:
         raise InvalidPosition(f"A {what} cannot be the last element of a cell: a cell must end with a paragraph.",
-                              hint=f"Use before:{doc.id_of(t)}.")
+                              hint=f"Use before:{_shown_id(t)}.")
     return parent, {pos.mode: t}
 
 

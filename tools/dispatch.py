@@ -62,17 +62,27 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
     for name in ALWAYS_OPTIONAL:  # optional in the schema, positional in the function
         if name in tool.input_schema.get("properties", {}) and name not in arguments:
             arguments[name] = None
+    ctx.touched.clear()
     try:
         result = tool.handler(ctx, **arguments)
         if inspect.isawaitable(result):
             result = await result
         return Outcome(result, False)
     except OoxmlError as e:
+        take_back_ids(ctx)
         return fail(operation, e.error_type, e.message, e.hint)
     except Exception as e:  # the server keeps serving whatever a tool does
+        take_back_ids(ctx)
         log.exception("tool %s failed", name)
         return fail(operation, "InternalError", f"{type(e).__name__}: {e}",
                     "This is a bug in the server: check the document with docx_get_context before going on.")
+
+
+def take_back_ids(ctx: CallContext) -> None:
+    """IDs given while a call failed (e.g. to name an element in an error) are removed."""
+    for session in ctx.touched:
+        session.doc.ids.rollback()
+    ctx.touched.clear()
 
 
 def fail(operation: str, error_type: str, message: str, hint: str | None = None) -> Outcome:

@@ -26,6 +26,7 @@ class CallContext:
 
     tenant: str | None
     services: Any  # tools.services.Services
+    touched: list = field(default_factory=list)  # sessions the call used (see dispatch.run_tool)
 
 
 @dataclass

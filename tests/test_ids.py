@@ -1,0 +1,67 @@
+"""Stable IDs: lazy, unique, declared before parsing, taken back when a call fails."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+import tools.catalog  # noqa: F401  (registers the tools)
+from ooxml.body import iter_blocks
+from ooxml.document import Document
+from ooxml.errors import OoxmlError
+from ooxml.namespaces import OX_ID
+from tests.builders import build_docx, p
+from tools.dispatch import run_tool
+from tools.registry import BUILTIN, CallContext, tool
+from tools.services import Services
+
+
+def test_ids_are_given_lazily_and_once(tmp_path):
+    doc = Document.open(build_docx(tmp_path / "a.docx", p("one") + p("two")))
+    first, second = list(iter_blocks(doc.body))
+    assert first.get(OX_ID) is None
+    given = doc.id_of(first)
+    assert given.startswith("para_") and doc.id_of(first) == given and second.get(OX_ID) is None
+
+
+def test_rollback_takes_back_ids_given_since_mark(tmp_path):
+    doc = Document.open(build_docx(tmp_path / "a.docx", p("one") + p("two")))
+    first, second = list(iter_blocks(doc.body))
+    kept = doc.id_of(first)
+    doc.ids.mark()
+    dropped = doc.id_of(second)
+    doc.ids.rollback()
+    assert second.get(OX_ID) is None and doc.ids.get(dropped) is None and doc.ids.get(kept) is first
+
+
+def test_a_failed_call_leaves_no_new_id(tmp_path: Path):
+    def docx_test_name_then_fail(ctx: CallContext, session_id: str) -> str:
+        """Test-only tool: gives an ID, then fails."""
+        from tools.common import session_of
+        session = session_of(ctx, session_id)
+        session.doc.id_of(next(iter_blocks(session.doc.body)))
+        raise OoxmlError("failing on purpose", error_type="ValidationError")
+
+    tool(title="test only")(docx_test_name_then_fail)
+    try:
+        build_docx(tmp_path / "a.docx", p("one"))
+        services = Services(roots=[tmp_path])
+        ctx = CallContext(None, services)
+        asyncio.run(run_tool(BUILTIN["docx_open"], "docx_open", {"file_path": "a.docx"}, ctx))
+        doc = services.sessions.get(None, None).doc
+        first = next(iter_blocks(doc.body))
+        first.attrib.pop(OX_ID, None)
+        out = asyncio.run(run_tool(BUILTIN["docx_test_name_then_fail"], "docx_test_name_then_fail", {}, ctx))
+        assert out.is_error and first.get(OX_ID) is None
+    finally:
+        BUILTIN.pop("docx_test_name_then_fail", None)
+
+
+@pytest.mark.parametrize("prolog", [b"", b"<!-- a comment with <w:tags> -->\n", b"<?pi x?>"])
+def test_namespace_is_declared_in_the_root_tag_before_parsing(tmp_path, prolog):
+    from ooxml.ids import predeclare, undeclare
+    xml = b'<?xml version="1.0"?>' + prolog + b'<w:document xmlns:w="W" a="x>y"><w:body/></w:document>'
+    data, note = predeclare(xml)
+    assert b'<w:document xmlns:oxm="urn:ooxml-mcp:ids:2026"' in data and not note.had_ids
+    assert undeclare(data, note) == xml
