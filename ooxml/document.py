@@ -106,7 +106,7 @@ class Document:
 
     def register_part_root(self, part: Part) -> etree._Element:
         """Make a part's elements addressable by ID (headers, footers, notes ...)."""
-        root = part.load_tree(predeclare).getroot()
+        root = part.tree.getroot()  # story parts get predeclare through _prepare_for
         if root not in self._part_of_root:
             self._part_of_root[root] = part
             self.ids.add_root(root, part.prepared.had_ids if part.prepared else True)

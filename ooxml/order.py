@@ -108,11 +108,3 @@ def remove_child(parent: etree._Element, name: str) -> None:
     if existing is not None:
         parent.remove(existing)
 
-
-def properties_of(el: etree._Element, create: bool = True) -> etree._Element | None:
-    """The property element of a p/r/tbl/tr/tc (``w:pPr`` for a paragraph, ...)."""
-    name = {"p": "pPr", "r": "rPr", "tbl": "tblPr", "tr": "trPr", "tc": "tcPr"}[etree.QName(el).localname]
-    found = el.find(w(name))
-    if found is None and create:
-        found = insert_child(el, etree.Element(w(name)))
-    return found

@@ -77,9 +77,6 @@ class Part:
     def loaded(self) -> bool:
         return self._tree is not None
 
-    def set_data(self, data: bytes) -> None:
-        self._data, self._tree, self.dirty = data, None, True
-
     def touch(self) -> None:
         """Mark the parsed tree as changed, so it is re-serialised on save."""
         self.tree
@@ -190,9 +187,6 @@ class Package:
         part = Part(self, info, data)
         self.parts[info.filename] = part
         return part
-
-    def remove_part(self, name: str) -> None:
-        self.parts.pop(name.lstrip("/"), None)
 
     @property
     def content_types(self) -> etree._Element:

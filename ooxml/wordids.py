@@ -52,10 +52,6 @@ class WordIds:
                 self.para_ids.add(value)
                 return value
 
-    @property
-    def next_doc_pr(self) -> int:
-        return self._doc_pr[0]
-
     def new_doc_pr(self) -> int:
         self._doc_pr[0] += 1
         return self._doc_pr[0] - 1

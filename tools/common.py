@@ -192,13 +192,6 @@ def insertion_neighbours(container: etree._Element, where: dict) -> tuple:
     return last_block(container), None
 
 
-def neighbours(el: etree._Element) -> list[etree._Element]:
-    block = el if el.getparent() is not None and el.getparent().tag in BLOCK_CONTAINERS else None
-    if block is None:
-        return []
-    return [n for n in (B.prev_block(block), B.next_block(block)) if n is not None]
-
-
 def answer(session: Session, operation: str, element: etree._Element | None, *, marker: str | None = None,
            before: list[str] | None = None, after: list[str] | None = None,
            fields: dict | None = None, content: str | None = None, head_id: bool = True,

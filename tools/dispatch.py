@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import time
 from dataclasses import dataclass
 
 import jsonschema
@@ -88,6 +87,3 @@ def take_back_ids(ctx: CallContext) -> None:
 def fail(operation: str, error_type: str, message: str, hint: str | None = None) -> Outcome:
     return Outcome(error_answer(operation, error_type, message, hint), True, error_type)
 
-
-def timed_ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 3)

@@ -33,14 +33,8 @@ DEFAULT_DIR = Path(os.environ.get("OOXML_MCP_BENCH_DIR", "/tmp/ooxml-mcp-bench")
 TABLE_EVERY = 50
 HEADING_EVERY = 25
 
-W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-WP = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
-A = "http://schemas.openxmlformats.org/drawingml/2006/main"
-PIC = "http://schemas.openxmlformats.org/drawingml/2006/picture"
-MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
-W14 = "http://schemas.microsoft.com/office/word/2010/wordml"
-XML_NS = "http://www.w3.org/XML/1998/namespace"
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from ooxml.namespaces import A, MC, PIC, R, W, W14, WP, XML as XML_NS  # noqa: E402
 
 # The declarations Word 2016+ writes on w:document (a subset that matters: w14/w15/wp14 are
 # named by mc:Ignorable, so they must stay declared).
