@@ -19,9 +19,9 @@ from mcp.server import Server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401  (registers the built-in tools)
-from tools.dispatch import run_tool  # noqa: E402
-from tools.registry import CallContext, Tool  # noqa: E402
-from tools.services import Services  # noqa: E402
+from tools.runtime.dispatch import run_tool  # noqa: E402
+from tools.runtime.registry import CallContext, Tool  # noqa: E402
+from tools.runtime.services import Services  # noqa: E402
 
 PAGE_SIZE = 100
 log = logging.getLogger("ooxml_mcp")
@@ -113,7 +113,7 @@ def roots_from(args: argparse.Namespace) -> list[Path]:
 def make_services(args: argparse.Namespace) -> Services:
     services = Services(roots=roots_from(args), stdio_tenant=args.tenant)
     if args.config:
-        from tools.config import ConfigError, apply_config_file
+        from tools.http.config import ConfigError, apply_config_file
         try:
             apply_config_file(services, args.config)
         except ConfigError as e:
@@ -127,7 +127,7 @@ def make_services(args: argparse.Namespace) -> Services:
 def reload_on_sighup(services: Services, config_path: str | None) -> None:
     """SIGHUP reloads the config; an invalid one is reported and the last good one kept."""
     if config_path and hasattr(signal, "SIGHUP"):
-        from tools.config import reload_config
+        from tools.http.config import reload_config
         signal.signal(signal.SIGHUP, lambda *_: reload_config(services, config_path))
 
 
@@ -139,7 +139,7 @@ async def serve_stdio(server: Server) -> None:
 
 def http_app(server: Server, services: Services, host: str):
     """The Streamable HTTP ASGI app at /mcp, behind the bearer-token -> tenant wrapper."""
-    from tools.tenancy import with_tenants
+    from tools.http.tenancy import with_tenants
     return with_tenants(server.streamable_http_app(host=host), services)
 
 

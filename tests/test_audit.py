@@ -10,10 +10,10 @@ import yaml
 from mcp import Client
 
 import server
-from tools.audit import AuditLog
-from tools.config import apply_config_file
-from tools.dispatch import Outcome
-from tools.services import Services
+from tools.runtime.audit import AuditLog
+from tools.http.config import apply_config_file
+from tools.runtime.dispatch import Outcome
+from tools.runtime.services import Services
 
 pytestmark = pytest.mark.anyio
 SECRET = "env-secret-0123456789"

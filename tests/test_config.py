@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from render import gotemplate
-from tools.config import ConfigError, load_config, parse_config, reload_config
-from tools.services import Services
+from tools.http.config import ConfigError, load_config, parse_config, reload_config
+from tools.runtime.services import Services
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {"ACME_TOKEN": "acme-token-1", "BETA_TOKEN": "beta-token-2", "API_KEY": "k-123456"}

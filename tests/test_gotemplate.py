@@ -20,7 +20,7 @@ from render.gotemplate import (MAX_NESTING_DEPTH, MAX_OUTPUT_CHARS, MAX_RANGE_IT
                                TemplateRenderError, TemplateRenderLimitError,
                                TemplateSyntaxError, TemplateSyntaxLimitError, clear_cache,
                                compile_template, forget, get_template)
-from render.gotemplate_parser import ARITY
+from render.gotemplate.parser import ARITY
 
 VECTOR_FILE = Path(__file__).parent / "gotemplate" / "vectors.json"
 VECTORS = json.loads(VECTOR_FILE.read_text(encoding="utf-8"))["vectors"]

@@ -12,9 +12,9 @@ from ooxml.document import Document
 from ooxml.errors import OoxmlError
 from ooxml.namespaces import OX_ID
 from tests.builders import build_docx, p
-from tools.dispatch import run_tool
-from tools.registry import BUILTIN, CallContext, tool
-from tools.services import Services
+from tools.runtime.dispatch import run_tool
+from tools.runtime.registry import BUILTIN, CallContext, tool
+from tools.runtime.services import Services
 
 
 def test_ids_are_given_lazily_and_once(tmp_path):
@@ -38,7 +38,7 @@ def test_rollback_takes_back_ids_given_since_mark(tmp_path):
 def test_a_failed_call_leaves_no_new_id(tmp_path: Path):
     def docx_test_name_then_fail(ctx: CallContext, session_id: str) -> str:
         """Test-only tool: gives an ID, then fails."""
-        from tools.common import session_of
+        from tools.docx.common import session_of
         session = session_of(ctx, session_id)
         session.doc.id_of(next(iter_blocks(session.doc.body)))
         raise OoxmlError("failing on purpose", error_type="ValidationError")

@@ -20,9 +20,9 @@ from ooxml.namespaces import OX_ID
 from render.validator import errors, parse_head
 from tests.support.corpus import editable_files
 import tools.catalog  # noqa: F401  (registers the tools)
-from tools.dispatch import run_tool
-from tools.registry import BUILTIN, CallContext
-from tools.services import Services
+from tools.runtime.dispatch import run_tool
+from tools.runtime.registry import BUILTIN, CallContext
+from tools.runtime.services import Services
 
 SAVED: list[Path] = []
 # More examples for a deeper search: OOXML_MCP_PROPERTY_EXAMPLES=200 python -m pytest tests/test_property_edits.py

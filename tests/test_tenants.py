@@ -16,9 +16,9 @@ from mcp.shared.exceptions import MCPError
 
 import server
 from render.validator import errors, parse_head
-from tools.config import apply_config_file
-from tools.registry import BUILTIN
-from tools.services import Services
+from tools.http.config import apply_config_file
+from tools.runtime.registry import BUILTIN
+from tools.runtime.services import Services
 
 pytestmark = pytest.mark.anyio
 TOKENS = {"acme": "acme-secret-token", "beta": "beta-secret-token"}

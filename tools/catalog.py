@@ -1,2 +1,2 @@
 """Imports every module that registers built-in tools."""
-from tools import docx_blocks, docx_edit, docx_format, docx_images, docx_read, docx_session, docx_tables  # noqa: F401
+from tools.docx import blocks, edit, format, images, read, session, tables  # noqa: F401

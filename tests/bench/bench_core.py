@@ -338,9 +338,9 @@ def _rss_kb() -> tuple[int, int]:
 def mem_child(mode: str, path: str, mid_id: str) -> None:
     """Runs in a fresh interpreter: RSS delta of one open document, printed as JSON."""
     import tools.catalog  # noqa: F401  (the product's modules are loaded in both modes)
-    from tools.dispatch import run_tool
-    from tools.registry import BUILTIN, CallContext
-    from tools.services import Services
+    from tools.runtime.dispatch import run_tool
+    from tools.runtime.registry import BUILTIN, CallContext
+    from tools.runtime.services import Services
 
     async def nothing():
         return None
@@ -442,11 +442,11 @@ async def drive(call, mids: dict[int, tuple[Path, str]], sizes: list[int], calls
 
 
 def bench_inprocess(mids: dict[int, tuple[Path, str]], sizes: list[int], calls: int) -> dict:
-    """Through tools.dispatch.run_tool, as server.py's on_call_tool does (minus the SDK)."""
+    """Through tools.runtime.dispatch.run_tool, as server.py's on_call_tool does (minus the SDK)."""
     import tools.catalog  # noqa: F401
-    from tools.dispatch import run_tool
-    from tools.registry import CallContext
-    from tools.services import Services
+    from tools.runtime.dispatch import run_tool
+    from tools.runtime.registry import CallContext
+    from tools.runtime.services import Services
 
     services = Services(roots=[mids[sizes[0]][0].parent])
 

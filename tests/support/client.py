@@ -100,7 +100,7 @@ def texts(el: etree._Element) -> str:
 @asynccontextmanager
 async def open_client(roots: list[Path]):
     import server
-    from tools.services import Services
+    from tools.runtime.services import Services
 
     srv = server.build_server(Services(roots=[Path(r) for r in roots]))
     async with Client(srv, cache=None) as client:

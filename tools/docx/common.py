@@ -11,9 +11,9 @@ from ooxml.namespaces import OX_ID, w
 from render.answer import success_answer
 from render.blocks import element_box
 from render.diff import render_diff
-from tools.registry import CallContext
-from tools.sessions import Session
-from tools.view import context_text, cursor_line, empty_context
+from tools.runtime.registry import CallContext
+from tools.runtime.sessions import Session
+from tools.docx.view import context_text, cursor_line, empty_context
 
 SPECIAL = ("last_insert", "last_update", "cursor", "current")
 MODES = ("before", "after", "inside", "start", "end")

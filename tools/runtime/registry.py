@@ -25,7 +25,7 @@ class CallContext:
     """What a tool call may reach: the caller's tenant and the shared services."""
 
     tenant: str | None
-    services: Any  # tools.services.Services
+    services: Any  # tools.runtime.services.Services
     touched: list = field(default_factory=list)  # sessions the call used (see dispatch.run_tool)
 
 

@@ -5,17 +5,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tools.registry import BUILTIN, Tool
-from tools.sessions import SessionStore
+from tools.runtime.registry import BUILTIN, Tool
+from tools.runtime.sessions import SessionStore
 
 
 @dataclass
 class Services:
     roots: list[Path]
     sessions: SessionStore = field(default_factory=SessionStore)
-    config: Any = None  # tools.config.Config when --config is given
+    config: Any = None  # tools.http.config.Config when --config is given
     stdio_tenant: str | None = None
-    audit: Any = None  # tools.audit.AuditLog when configured
+    audit: Any = None  # tools.runtime.audit.AuditLog when configured
 
     def all_tools(self) -> dict[str, Tool]:
         tools = dict(BUILTIN)

@@ -11,10 +11,10 @@ from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, Valida
 from ooxml.namespaces import w
 from ooxml.units import twips
 from ooxml.wordids import story_part_names
-from tools.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, insertion_neighbours,
+from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, insertion_neighbours,
                           parse_position, resolve, session_of)
-from tools.registry import CallContext, tool
-from tools.sessions import Cursor, Session
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sessions import Cursor, Session
 
 MAX_RANGE = 2_000
 SHOWN = 10

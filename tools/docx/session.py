@@ -7,10 +7,10 @@ from ooxml.document import Document
 from ooxml.integrity import check_package, summarize
 from ooxml.package import DEFAULT_LIMITS
 from render.answer import success_answer
-from tools.common import answer, last_block, session_of
-from tools.registry import CallContext, tool
-from tools.sandbox import resolve_in_roots
-from tools.sessions import Cursor
+from tools.docx.common import answer, last_block, session_of
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sandbox import resolve_in_roots
+from tools.runtime.sessions import Cursor
 
 
 @tool(read_only=False, idempotent=False, title="Open a Word document")

@@ -8,10 +8,10 @@ from ooxml.errors import InvalidPosition, OoxmlError
 from render.answer import success_answer
 from render.blocks import heading_level, paragraph_line, title_of
 from render.width import cut
-from tools.common import BLOCK_CONTAINERS, answer, resolve, session_of
-from tools.registry import CallContext, tool
-from tools.sessions import Cursor
-from tools.view import focus_block
+from tools.docx.common import BLOCK_CONTAINERS, answer, resolve, session_of
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sessions import Cursor
+from tools.docx.view import focus_block
 
 MAX_PAGE = 200
 MAX_CHARS = 30_000

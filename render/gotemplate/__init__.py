@@ -42,14 +42,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from . import gotemplate_printf as printf
-from . import gotemplate_runtime as rt
-from .gotemplate_codegen import CodeGen
-from .gotemplate_errors import (MAX_NESTING_DEPTH, MAX_OUTPUT_CHARS, MAX_RANGE_ITERATIONS,
+from . import printf
+from . import runtime as rt
+from .codegen import CodeGen
+from .errors import (MAX_NESTING_DEPTH, MAX_OUTPUT_CHARS, MAX_RANGE_ITERATIONS,
                                 MAX_SOURCE_BYTES, TemplateError, TemplateLimitError,
                                 TemplateRenderError, TemplateRenderLimitError,
                                 TemplateSyntaxError, TemplateSyntaxLimitError)
-from .gotemplate_parser import Parser
+from .parser import Parser
 
 __all__ = [
     "compile_template", "get_template", "clear_cache", "forget", "Template",

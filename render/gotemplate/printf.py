@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 
-from .gotemplate_runtime import ExecError, format_number, kind_name, to_text
+from .runtime import ExecError, format_number, kind_name, to_text
 
 _TOO_LARGE = 1_000_000  # Go refuses widths and precisions beyond this
 _INT_VERBS = frozenset("bcdoOqxXU")

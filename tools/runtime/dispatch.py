@@ -13,7 +13,7 @@ import jsonschema
 
 from ooxml.errors import OoxmlError
 from render.answer import error_answer, operation_title
-from tools.registry import ALWAYS_OPTIONAL, CallContext, Tool
+from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Tool
 
 log = logging.getLogger("ooxml_mcp")
 

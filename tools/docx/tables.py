@@ -20,12 +20,12 @@ from ooxml.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
-from tools.common import (answer, block_insertion, box_lines, expect, parse_position, resolve,
+from tools.docx.common import (answer, block_insertion, box_lines, expect, parse_position, resolve,
                           session_of)
-from tools.docx_blocks import insert_blocks
-from tools.docx_edit import insert_block
-from tools.registry import CallContext, tool
-from tools.sessions import Cursor, Session
+from tools.docx.blocks import insert_blocks
+from tools.docx.edit import insert_block
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sessions import Cursor, Session
 
 Cells = list[list[str | int | float | None]]
 PAGE_ROWS = 20

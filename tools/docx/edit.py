@@ -11,10 +11,10 @@ from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
 from ooxml.namespaces import w
 from ooxml.styles_edit import ensure_heading_style
 from ooxml.wordids import prepare_copy
-from tools.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, expect, insertion_neighbours,
+from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, expect, insertion_neighbours,
                           parse_position, resolve, session_of, valid_positions)
-from tools.registry import CallContext, tool
-from tools.sessions import Cursor, Session
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sessions import Cursor, Session
 
 MAX_TEXT = 1_000_000
 

@@ -6,8 +6,8 @@ from typing import Literal
 from ooxml import body as B
 from ooxml import formatting as F
 from ooxml.errors import ValidationError
-from tools.common import answer, box_lines, expect, resolve, session_of
-from tools.registry import CallContext, tool
+from tools.docx.common import answer, box_lines, expect, resolve, session_of
+from tools.runtime.registry import CallContext, tool
 
 PARAGRAPH_KEYS = {"alignment", "space_before", "space_after", "line_spacing", "left_indent", "right_indent",
                   "first_line_indent", "keep_with_next", "keep_together", "page_break_before", "widow_control"}

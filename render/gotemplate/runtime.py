@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from urllib.parse import quote_plus
 
-from .gotemplate_errors import MAX_OUTPUT_CHARS, MAX_RANGE_ITERATIONS
+from .errors import MAX_OUTPUT_CHARS, MAX_RANGE_ITERATIONS
 
 
 class ExecError(Exception):

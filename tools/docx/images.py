@@ -9,12 +9,12 @@ from ooxml.errors import InvalidPosition
 from ooxml.namespaces import w
 from ooxml.sections import page_box, section_of
 from ooxml.units import emu
-from tools.common import (answer, block_insertion, box_lines, insertion_neighbours, parse_position,
+from tools.docx.common import (answer, block_insertion, box_lines, insertion_neighbours, parse_position,
                           session_of, valid_positions)
-from tools.docx_tables import available_width
-from tools.registry import CallContext, tool
-from tools.sandbox import resolve_in_roots
-from tools.sessions import Cursor
+from tools.docx.tables import available_width
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sandbox import resolve_in_roots
+from tools.runtime.sessions import Cursor
 
 EMU_PER_TWIP = 635
 

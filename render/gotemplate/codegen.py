@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from . import gotemplate_parser as ast
-from .gotemplate_errors import MAX_OUTPUT_CHARS, MAX_RANGE_ITERATIONS
-from .gotemplate_runtime import to_text
+from . import parser as ast
+from .errors import MAX_OUTPUT_CHARS, MAX_RANGE_ITERATIONS
+from .runtime import to_text
 
 _SIMPLE_NAME = re.compile(r"[A-Za-z_]\w*\Z")
 # Builtins called as helper(pos, args...) and the global names they have in generated code.

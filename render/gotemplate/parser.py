@@ -11,8 +11,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from . import gotemplate_lexer as lx
-from .gotemplate_errors import MAX_NESTING_DEPTH, TemplateSyntaxLimitError
+from . import lexer as lx
+from .errors import MAX_NESTING_DEPTH, TemplateSyntaxLimitError
 
 # Builtin functions and their (minimum, maximum) number of arguments; None: no maximum.
 ARITY = {

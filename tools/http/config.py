@@ -19,7 +19,9 @@ from typing import Any
 import yaml
 
 from ooxml.package import Limits as DocumentLimits
-from tools.registry import BUILTIN, NAME_RE, Tool
+from tools.http.spec import CONTROL_RE, PLACEHOLDER_RE, HttpToolSpec, ParamSpec  # noqa: F401 (re-exported)
+from tools.http.tools import build_tools
+from tools.runtime.registry import BUILTIN, NAME_RE, Tool
 
 log = logging.getLogger("ooxml_mcp")
 
@@ -41,8 +43,6 @@ TCHAR_RE = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")  # RFC 9110 token
 PARAM_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 ENV_REF_RE = re.compile(r"\$\{([^}]*)\}")
-PLACEHOLDER_RE = re.compile(r"(?<!\$)\{([^{}]*)\}")  # ${ENV} is not a placeholder
-CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # CTLs but HTAB: never in a header value
 # Framing and hop-by-hop headers belong to the HTTP client; letting config set them invites
 # request smuggling.
 CLIENT_HEADERS = {"host", "content-length", "transfer-encoding", "connection", "te", "upgrade",
@@ -55,42 +55,6 @@ class ConfigError(Exception):
     def __init__(self, findings: list[str]):
         self.findings = list(findings)
         super().__init__(f"{len(self.findings)} problem(s) in the config:\n" + "\n".join(self.findings))
-
-
-@dataclass
-class ParamSpec:
-    name: str
-    position: str
-    type: str = "string"
-    required: bool = False
-    description: str | None = None
-    enum: list | None = None
-    default: Any = None
-    has_default: bool = False
-    items: dict | None = None
-
-
-@dataclass
-class HttpToolSpec:
-    name: str
-    description: str
-    method: str
-    endpoint: str
-    params: list[ParamSpec]
-    timeout_s: float
-    max_response_bytes: int
-    max_answer_chars: int
-    response_template: str = ""
-    strict_template: bool = False
-    follow_redirects: bool = True
-    tenants: frozenset[str] | None = None
-    title: str | None = None
-    read_only: bool | None = None
-    destructive: bool | None = None
-    idempotent: bool | None = None
-    # Static headers with ${ENV} already substituted: secrets, so never in repr or logs.
-    headers: dict[str, str] = field(default_factory=dict, repr=False)
-    secrets: frozenset[str] = field(default_factory=frozenset, repr=False)
 
 
 @dataclass
@@ -634,7 +598,6 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
         raise ConfigError(f)
     config.tenant_tokens = {name: token for name, token in tenants.items() if token}
     config.secrets = frozenset(config.tenant_tokens.values()).union(*(s.secrets for s in config.http_tools))
-    from tools.http_tools import build_tools
     config.tools = build_tools(config.http_tools)
     return config
 
@@ -654,7 +617,7 @@ def install(services: Any, config: Config) -> None:
 
 
 def install_audit(services: Any, config: Config) -> None:
-    from tools.audit import AuditLog
+    from tools.runtime.audit import AuditLog
     current = services.audit
     spec = config.audit
     if current is not None and (spec is None or current.spec != spec):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from .gotemplate_errors import TemplateSyntaxError
+from .errors import TemplateSyntaxError
 
 SPACE = " \t\r\n"  # Go's trim markers and action separators use exactly these
 KEYWORDS = frozenset(

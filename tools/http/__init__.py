@@ -1,0 +1,1 @@
+"""Operator-declared HTTP tools: their config, the calls they make, tenants over HTTP."""

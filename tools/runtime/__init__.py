@@ -1,0 +1,1 @@
+"""Server plumbing: the tool registry, the dispatcher, sessions, the sandbox, the audit log."""
