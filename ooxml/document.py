@@ -160,6 +160,14 @@ class Document:
         return el
 
     # ---- edits ---------------------------------------------------------------------------------------
+    def will_change(self, el: etree._Element) -> None:
+        """Call BEFORE changing ``el`` (or anything inside it) in place, so the change can be undone.
+
+        Inserts and removals through insert_block/remove_block need no call. Package parts changed
+        outside an element (rels, content types, new parts) are announced with ``Part.touch()``.
+        (The undo history hooks in here; until it does, this records nothing.)
+        """
+
     def changed(self, el: etree._Element) -> None:
         """Record that ``el`` (or something inside it) changed: its part must be saved, and views
         drawn of it, its ancestors or its descendants are out of date."""
