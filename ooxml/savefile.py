@@ -1,0 +1,283 @@
+"""Writing a file so that nothing saved is lost.
+
+- Atomic: a temporary file in the target's folder, fsync, rename over the target, fsync the folder.
+  A crash at any moment leaves the old file or the new one, complete.
+- Race-free folder: the target's folder is opened once; the temporary file, the check and the
+  rename all go through that folder handle, and ``check_dir`` judges the folder the handle really
+  is (a folder swapped for a symlink after the path was checked cannot redirect the write).
+- No lost updates: the target is compared (size, then SHA-256) with the stamp of what was opened
+  or last saved there, right before the rename; another writer's change is refused (FileChanged)
+  unless ``overwrite``.
+- Permissions: an existing target keeps its mode (and owner, where we may set it); a new file
+  gets the umask's mode, as any other program's new file would.
+- Temporary files have a name only we use (``TEMP_PATTERN``), so ``clean_stale_temp_files``
+  can remove those a killed save left behind, and never anything else.
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import logging
+import os
+import re
+import secrets
+import socket
+import stat
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Callable
+
+from ooxml.errors import OoxmlError, ValidationError
+
+log = logging.getLogger("ooxml_mcp")
+
+MAX_NAME_BYTES = 255  # NAME_MAX of every common file system
+_HOST_TAG = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
+TEMP_PATTERN = re.compile(r"^\.~ooxml-mcp-save\.([0-9a-f]{6})\.(\d+)\.([0-9a-f]{8})\.tmp$")
+STALE_AFTER_S = 3600  # a temp file of a live writer older than this is abandoned
+_CHUNK = 1 << 20
+
+
+class FileChanged(OoxmlError):
+    error_type = "FileChanged"
+
+
+@dataclass(frozen=True)
+class FileStamp:
+    """What a file was when we read or wrote it."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+
+
+def stamp_of(data: bytes, st: os.stat_result) -> FileStamp:
+    return FileStamp(len(data), st.st_mtime_ns, hashlib.sha256(data).hexdigest())
+
+
+def read_stamped(path: Path, max_bytes: int) -> tuple[bytes, FileStamp]:
+    """The file's bytes (at most ``max_bytes + 1``) and its stamp, from one open file."""
+    with open(path, "rb") as f:
+        st = os.fstat(f.fileno())
+        chunks, size = [], 0
+        while size <= max_bytes and (chunk := f.read(min(_CHUNK * 16, max_bytes + 1 - size))):
+            chunks.append(chunk)
+            size += len(chunk)
+    data = b"".join(chunks)
+    return data, stamp_of(data, st)
+
+
+def temp_name() -> str:
+    return f".~ooxml-mcp-save.{_HOST_TAG}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+
+
+def check_target_name(path: Path) -> None:
+    """Names no file system takes are refused before anything is written."""
+    name = path.name
+    if name in ("", ".", ".."):
+        raise ValidationError(f"'{path}' names a folder, not a file.",
+                              hint="Give a file name, e.g. 'report.docx'.")
+    size = len(os.fsencode(name))
+    if size > MAX_NAME_BYTES:
+        raise ValidationError(f"The file name is {size} bytes long; file systems allow at most {MAX_NAME_BYTES}.",
+                              hint="Choose a shorter file name.")
+
+
+def write_atomically(path: Path, write: Callable[[BinaryIO], None], *, expected: FileStamp | None,
+                     overwrite: bool = False, check_dir: Callable[[Path], None] | None = None) -> FileStamp:
+    """Write ``path`` through ``write(file)``; returns the new file's stamp.
+
+    ``expected`` is the stamp of what this writer opened or last saved at ``path`` (None: nothing).
+    If the file there is not that (another writer saved, or it was edited on disk), FileChanged is
+    raised and nothing changes, unless ``overwrite``.
+    """
+    check_target_name(path)
+    try:
+        dir_fd = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise _named(e, path.parent) from None
+    try:
+        if check_dir is not None:
+            check_dir(_real_dir(dir_fd, path.parent))
+        return _write_in(dir_fd, path, write, expected, overwrite)
+    finally:
+        os.close(dir_fd)
+
+
+def _real_dir(dir_fd: int, fallback: Path) -> Path:
+    """The folder a handle really is (Linux: /proc names it; elsewhere: the resolved path)."""
+    try:
+        return Path(os.readlink(f"/proc/self/fd/{dir_fd}"))
+    except OSError:
+        return Path(os.path.realpath(fallback))
+
+
+def _write_in(dir_fd: int, path: Path, write, expected: FileStamp | None, overwrite: bool) -> FileStamp:
+    name = path.name
+    old = _lstat(dir_fd, name)
+    if old is not None and stat.S_ISDIR(old.st_mode):
+        raise ValidationError(f"'{path}' is a folder, not a file.",
+                              hint=f"Give a file name inside it, e.g. '{path / 'report.docx'}'.")
+    tmp = temp_name()
+    new_file = old is None or not stat.S_ISREG(old.st_mode)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) |
+                     getattr(os, "O_CLOEXEC", 0), 0o666 if new_file else 0o600, dir_fd=dir_fd)
+    except OSError as e:
+        raise _named(e, path) from None
+    try:
+        if not new_file:
+            _keep_mode(fd, old)
+        with os.fdopen(fd, "wb") as out:
+            write(out)
+            out.flush()
+            os.fsync(out.fileno())
+        written = _sha256_at(dir_fd, tmp)  # read back: zipfile seeks back to patch headers
+        if not overwrite:
+            _refuse_if_changed(dir_fd, path, expected)
+        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException as e:
+        try:
+            os.unlink(tmp, dir_fd=dir_fd)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise _named(e, path) from None
+        raise
+    _fsync_dir(dir_fd)
+    st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    return FileStamp(st.st_size, st.st_mtime_ns, written)
+
+
+def _keep_mode(fd: int, old: os.stat_result) -> None:
+    os.fchmod(fd, stat.S_IMODE(old.st_mode) & 0o777)
+    if hasattr(os, "fchown") and (old.st_uid, old.st_gid) != _owner(fd):
+        try:
+            os.fchown(fd, old.st_uid, old.st_gid)
+        except OSError:
+            pass  # only root may give a file away; the mode is kept all the same
+
+
+def _owner(fd: int) -> tuple[int, int]:
+    st = os.fstat(fd)
+    return st.st_uid, st.st_gid
+
+
+def _lstat(dir_fd: int, name: str) -> os.stat_result | None:
+    try:
+        return os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+
+
+def _refuse_if_changed(dir_fd: int, path: Path, expected: FileStamp | None) -> None:
+    current = _lstat(dir_fd, path.name)
+    if current is None:
+        return  # nothing there (any more): nobody's work is lost
+    hint = ("Open the file again to see its current content (docx_open), or save to another path; "
+            "pass overwrite=true to replace it anyway.")
+    if expected is None:
+        raise FileChanged(f"'{path}' already exists, and it is not a file this session opened or saved.",
+                          hint=hint)
+    if stat.S_ISREG(current.st_mode) and current.st_size == expected.size and \
+            _sha256_at(dir_fd, path.name) == expected.sha256:
+        return
+    raise FileChanged(f"'{path}' was changed by another writer since this session opened or last saved it "
+                      f"(it is {current.st_size} bytes now, {expected.size} then).", hint=hint)
+
+
+def _sha256_at(dir_fd: int, name: str) -> str | None:
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), dir_fd=dir_fd)
+    except OSError:
+        return None
+    digest = hashlib.sha256()
+    with os.fdopen(fd, "rb") as f:
+        while chunk := f.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _fsync_dir(dir_fd: int) -> None:
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass  # some file systems cannot sync a folder; the rename itself is atomic
+
+
+def _named(e: OSError, path: Path) -> OoxmlError:
+    """An OSError as an error an agent can act on."""
+    reason = e.strerror or str(e)
+    if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return OoxmlError(f"Cannot write '{path}': {reason}.", error_type="PermissionDenied",
+                          hint="Check the folder's permissions, or save to another path.")
+    if e.errno in (errno.ENOENT, errno.ENOTDIR):
+        return OoxmlError(f"Folder '{path if path.is_dir() else path.parent}' does not exist: {reason}.",
+                          error_type="FileNotFound", hint="Create the folder first or pick another path.")
+    if e.errno == errno.EISDIR:
+        return ValidationError(f"'{path}' is a folder, not a file.", hint="Give a file name.")
+    if e.errno == errno.ENAMETOOLONG:
+        return ValidationError(f"The path '{path}' is too long: {reason}.", hint="Choose a shorter path.")
+    if e.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1), errno.EFBIG):
+        return OoxmlError(f"Cannot write '{path}': {reason}. The previous file is intact.",
+                          error_type="SaveFailed", hint="Free some disk space, or save to another disk.")
+    return OoxmlError(f"Cannot write '{path}': {reason}. The previous file is intact.",
+                      error_type="SaveFailed", hint="Check the disk and the folder, then save again.")
+
+
+# ---- temp files a killed save left behind ----------------------------------------------------
+def clean_stale_temp_files(roots: list[Path], max_dirs: int = 20_000) -> int:
+    """Remove our own abandoned temp files under the roots; returns how many.
+
+    Only files named by ``temp_name()`` (TEMP_PATTERN), regular (not links), owned by us, and
+    abandoned: their writer (host + pid) is gone, or they are older than STALE_AFTER_S. At start
+    our own pid's files come from an earlier process with the same pid (containers reuse pids).
+    The walk follows no symlinks and stops after ``max_dirs`` folders.
+    """
+    removed, seen = 0, 0
+    stack = [Path(r) for r in roots]
+    while stack and seen < max_dirs:
+        folder = stack.pop()
+        seen += 1
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                elif TEMP_PATTERN.match(entry.name) and _abandoned(entry):
+                    os.unlink(entry.path)
+                    removed += 1
+            except OSError:
+                continue
+    if stack:
+        log.warning("temp file cleanup stopped after %d folders; deeper folders were not searched", max_dirs)
+    if removed:
+        log.warning("removed %d temporary file(s) left by an interrupted save", removed)
+    return removed
+
+
+def _abandoned(entry: os.DirEntry) -> bool:
+    st = entry.stat(follow_symlinks=False)
+    if not stat.S_ISREG(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+        return False
+    host, pid = TEMP_PATTERN.match(entry.name).group(1, 2)
+    if time.time() - st.st_mtime > STALE_AFTER_S:
+        return True
+    return host == _HOST_TAG and (int(pid) == os.getpid() or not _alive(int(pid)))
+
+
+def _alive(pid: int) -> bool:
+    if sys.platform == "win32":
+        return True  # no cheap check: only the age rule applies
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True
+    return True
