@@ -139,7 +139,7 @@ class Package:
         self._zip: zipfile.ZipFile | None = None
         self._fp: io.BytesIO | None = None  # the file as opened, in memory
         self._verified: set[str] = set()  # members whose CRC-32 matched their data
-        self.stamps: dict[str, FileStamp] = {}  # path -> what we read or wrote there last
+        self.stamps: dict[str, FileStamp] = {}  # real path -> what we read or wrote there last
 
     # ---- opening -------------------------------------------------------------------------
     @classmethod
@@ -152,7 +152,7 @@ class Package:
         if len(data) > limits.max_file_bytes:
             raise LimitExceeded(f"File is over the file size limit ({limits.max_file_bytes}).")
         pkg = cls.from_bytes(data, path, limits)
-        pkg.stamps[str(path)] = stamp
+        pkg.stamps[os.path.realpath(path)] = stamp
         return pkg
 
     @classmethod
@@ -355,8 +355,9 @@ class Package:
         path = Path(path)
         self.verify()
         stamp = write_atomically(path, lambda out: self._write_zip(out, transform),
-                                 expected=self.stamps.get(str(path)), overwrite=overwrite, check_dir=check_dir)
-        self.stamps[str(path)] = stamp
+                                 expected=self.stamps.get(os.path.realpath(path)), overwrite=overwrite,
+                                 check_dir=check_dir)
+        self.stamps[os.path.realpath(path)] = stamp
         return stamp
 
     def _write_zip(self, out, transform) -> None:

@@ -319,3 +319,22 @@ async def test_a_touched_part_keeps_its_xml_declaration(docx, tmp_path):
         saved = read_part(tmp_path / f"out{strip}.docx")
         assert saved.startswith(b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<w:document ')
         assert texts(read_body(tmp_path / f"out{strip}.docx")) == "OneTwoThree"
+
+
+def test_the_folder_really_written_in_is_checked_not_the_path(tmp_path):
+    """The last line of defence: a save through a path whose folder is (now) a symlink to the
+    outside is refused by the check on the opened folder handle, and nothing is written there."""
+    from ooxml.document import Document
+    from tools.runtime.sandbox import folder_check
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (root / "link").symlink_to(outside, target_is_directory=True)
+    doc = Document.open(make(root / "doc.docx"))
+    try:
+        with pytest.raises(Exception) as info:
+            doc.save(root / "link" / "doc.docx", check_dir=folder_check([root]))
+    finally:
+        doc.close()
+    assert getattr(info.value, "error_type", None) == "PermissionDenied"
+    assert list(outside.iterdir()) == []
