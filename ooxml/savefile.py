@@ -95,36 +95,82 @@ def write_atomically(path: Path, write: Callable[[BinaryIO], None], *, expected:
     """
     check_target_name(path)
     try:
-        dir_fd = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+        folder = _Folder(path.parent)
     except OSError as e:
         raise _named(e, path.parent) from None
     try:
         if check_dir is not None:
-            check_dir(_real_dir(dir_fd, path.parent))
-        return _write_in(dir_fd, path, write, expected, overwrite)
+            check_dir(folder.real())
+        return _write_in(folder, path, write, expected, overwrite)
     finally:
-        os.close(dir_fd)
+        folder.close()
 
 
-def _real_dir(dir_fd: int, fallback: Path) -> Path:
-    """The folder a handle really is (Linux: /proc names it; elsewhere: the resolved path)."""
-    try:
-        return Path(os.readlink(f"/proc/self/fd/{dir_fd}"))
-    except OSError:
-        return Path(os.path.realpath(fallback))
+class _Folder:
+    """The target's folder, through an open handle where the system allows it (so a folder
+    swapped for a symlink meanwhile cannot redirect the write), else by its path (Windows)."""
+
+    HANDLES = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)) \
+            if self.HANDLES else None
+
+    def at(self, name: str) -> tuple[str, dict]:
+        """(name, keyword arguments) to reach ``name`` in this folder."""
+        return (name, {"dir_fd": self.fd}) if self.fd is not None else (os.path.join(self.path, name), {})
+
+    def real(self) -> Path:
+        """The folder the handle really is (Linux: /proc names it; elsewhere: the resolved path)."""
+        if self.fd is not None:
+            try:
+                return Path(os.readlink(f"/proc/self/fd/{self.fd}"))
+            except OSError:
+                pass
+        return Path(os.path.realpath(self.path))
+
+    def open(self, name: str, flags: int, mode: int = 0o666) -> int:
+        where, kw = self.at(name)
+        return os.open(where, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), mode, **kw)
+
+    def lstat(self, name: str) -> os.stat_result | None:
+        where, kw = self.at(name)
+        try:
+            return os.stat(where, follow_symlinks=False, **kw)
+        except FileNotFoundError:
+            return None
+
+    def unlink(self, name: str) -> None:
+        where, kw = self.at(name)
+        os.unlink(where, **kw)
+
+    def replace(self, src: str, dst: str) -> None:
+        if self.fd is not None:
+            os.replace(src, dst, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+        else:
+            os.replace(self.at(src)[0], self.at(dst)[0])
+
+    def sync(self) -> None:
+        if self.fd is not None:
+            _fsync_dir(self.fd)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
 
 
-def _write_in(dir_fd: int, path: Path, write, expected: FileStamp | None, overwrite: bool) -> FileStamp:
+def _write_in(folder: _Folder, path: Path, write, expected: FileStamp | None, overwrite: bool) -> FileStamp:
     name = path.name
-    old = _lstat(dir_fd, name)
+    old = folder.lstat(name)
     if old is not None and stat.S_ISDIR(old.st_mode):
         raise ValidationError(f"'{path}' is a folder, not a file.",
                               hint=f"Give a file name inside it, e.g. '{path / 'report.docx'}'.")
     tmp = temp_name()
     new_file = old is None or not stat.S_ISREG(old.st_mode)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) |
-                     getattr(os, "O_CLOEXEC", 0), 0o666 if new_file else 0o600, dir_fd=dir_fd)
+        fd = folder.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                         0o666 if new_file else 0o600)
     except OSError as e:
         raise _named(e, path) from None
     try:
@@ -134,24 +180,26 @@ def _write_in(dir_fd: int, path: Path, write, expected: FileStamp | None, overwr
             write(out)
             out.flush()
             os.fsync(out.fileno())
-        written = _sha256_at(dir_fd, tmp)  # read back: zipfile seeks back to patch headers
+        written = _sha256_at(folder, tmp)  # read back: zipfile seeks back to patch headers
         if not overwrite:
-            _refuse_if_changed(dir_fd, path, expected)
-        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            _refuse_if_changed(folder, path, expected)
+        folder.replace(tmp, name)
     except BaseException as e:
         try:
-            os.unlink(tmp, dir_fd=dir_fd)
+            folder.unlink(tmp)
         except OSError:
             pass
         if isinstance(e, OSError):
             raise _named(e, path) from None
         raise
-    _fsync_dir(dir_fd)
-    st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    folder.sync()
+    st = folder.lstat(name)
     return FileStamp(st.st_size, st.st_mtime_ns, written)
 
 
 def _keep_mode(fd: int, old: os.stat_result) -> None:
+    if not hasattr(os, "fchmod"):
+        return  # Windows: a new file gets the folder's defaults
     os.fchmod(fd, stat.S_IMODE(old.st_mode) & 0o777)
     if hasattr(os, "fchown") and (old.st_uid, old.st_gid) != _owner(fd):
         try:
@@ -165,15 +213,8 @@ def _owner(fd: int) -> tuple[int, int]:
     return st.st_uid, st.st_gid
 
 
-def _lstat(dir_fd: int, name: str) -> os.stat_result | None:
-    try:
-        return os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-    except FileNotFoundError:
-        return None
-
-
-def _refuse_if_changed(dir_fd: int, path: Path, expected: FileStamp | None) -> None:
-    current = _lstat(dir_fd, path.name)
+def _refuse_if_changed(folder: _Folder, path: Path, expected: FileStamp | None) -> None:
+    current = folder.lstat(path.name)
     if current is None:
         return  # nothing there (any more): nobody's work is lost
     hint = ("Open the file again to see its current content (docx_open), or save to another path; "
@@ -182,15 +223,15 @@ def _refuse_if_changed(dir_fd: int, path: Path, expected: FileStamp | None) -> N
         raise FileChanged(f"'{path}' already exists, and it is not a file this session opened or saved.",
                           hint=hint)
     if stat.S_ISREG(current.st_mode) and current.st_size == expected.size and \
-            _sha256_at(dir_fd, path.name) == expected.sha256:
+            _sha256_at(folder, path.name) == expected.sha256:
         return
     raise FileChanged(f"'{path}' was changed by another writer since this session opened or last saved it "
                       f"(it is {current.st_size} bytes now, {expected.size} then).", hint=hint)
 
 
-def _sha256_at(dir_fd: int, name: str) -> str | None:
+def _sha256_at(folder: _Folder, name: str) -> str | None:
     try:
-        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), dir_fd=dir_fd)
+        fd = folder.open(name, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     except OSError:
         return None
     digest = hashlib.sha256()
