@@ -24,6 +24,7 @@ import secrets
 import socket
 import stat
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ _HOST_TAG = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
 TEMP_PATTERN = re.compile(r"^\.~ooxml-mcp-save\.([0-9a-f]{6})\.(\d+)\.([0-9a-f]{8})\.tmp$")
 STALE_AFTER_S = 3600  # a temp file of a live writer older than this is abandoned
 _CHUNK = 1 << 20
+_REPLACE_LOCK = threading.Lock()
 
 
 class FileChanged(OoxmlError):
@@ -181,9 +183,10 @@ def _write_in(folder: _Folder, path: Path, write, expected: FileStamp | None, ov
             out.flush()
             os.fsync(out.fileno())
         written = _sha256_at(folder, tmp)  # read back: zipfile seeks back to patch headers
-        if not overwrite:
-            _refuse_if_changed(folder, path, expected)
-        folder.replace(tmp, name)
+        with _REPLACE_LOCK:  # two sessions of one file saving at once: one check-and-rename at a time
+            if not overwrite:
+                _refuse_if_changed(folder, path, expected)
+            folder.replace(tmp, name)
     except BaseException as e:
         try:
             folder.unlink(tmp)
@@ -225,8 +228,10 @@ def _refuse_if_changed(folder: _Folder, path: Path, expected: FileStamp | None) 
     if stat.S_ISREG(current.st_mode) and current.st_size == expected.size and \
             _sha256_at(folder, path.name) == expected.sha256:
         return
+    what = (f"{current.st_size} bytes now, {expected.size} then" if current.st_size != expected.size
+            else "same size, other content")
     raise FileChanged(f"'{path}' was changed by another writer since this session opened or last saved it "
-                      f"(it is {current.st_size} bytes now, {expected.size} then).", hint=hint)
+                      f"({what}).", hint=hint)
 
 
 def _sha256_at(folder: _Folder, name: str) -> str | None:

@@ -129,6 +129,12 @@ async def test_save_does_not_write_over_other_files(docx, tmp_path, name):
     assert target.read_bytes() == b"precious"
 
 
+async def test_create_refuses_a_non_word_name_at_once(docx, tmp_path):
+    answer = await docx.call("docx_create", file_path="notes.txt")
+    assert answer.is_error and answer.error_type == "UnsupportedFileType", answer.text
+    assert (await docx.ok("docx_list_sessions")).head["Sessions"] == "0"
+
+
 @pytest.mark.parametrize("name", ["macro.docm", "template.dotx", "macro.dotm"])
 async def test_a_document_is_not_saved_under_another_kind_of_name(docx, tmp_path, name):
     await docx.create()

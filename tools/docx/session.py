@@ -44,8 +44,10 @@ def docx_create(ctx: CallContext, file_path: str | None = None) -> str:
     Args:
         file_path: Where docx_save writes it by default (optional; can be given at save time instead).
     """
-    path = resolve_in_roots(file_path, ctx.services.roots, must_exist=False) if file_path else None
+    path = resolve_save_target(file_path, ctx.services.roots) if file_path else None
     doc = Document.create()
+    if path is not None:  # refused now rather than at the first save
+        check_save_name(path, doc.package.content_type_of(doc.main_name))
     session = ctx.services.sessions.add(ctx.tenant, doc, path)
     fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)"}
     return answer(session, "Create Document", None, fields=fields)
