@@ -40,6 +40,7 @@ TEMP_PATTERN = re.compile(r"^\.~ooxml-mcp-save\.([0-9a-f]{6})\.(\d+)\.([0-9a-f]{
 STALE_AFTER_S = 3600  # a temp file of a live writer older than this is abandoned
 _CHUNK = 1 << 20
 _REPLACE_LOCK = threading.Lock()
+_STARTED = time.time()  # files of our own pid older than this come from an earlier process
 
 
 class FileChanged(OoxmlError):
@@ -274,12 +275,22 @@ def _named(e: OSError, path: Path) -> OoxmlError:
 
 
 # ---- temp files a killed save left behind ----------------------------------------------------
+def clean_stale_temp_files_in_background(roots: list[Path]) -> threading.Thread:
+    """Start ``clean_stale_temp_files`` on a daemon thread: a big root takes seconds to walk, and
+    the server need not wait (saves meanwhile are safe: a live writer's files are never removed)."""
+    worker = threading.Thread(target=clean_stale_temp_files, args=(list(roots),), name="ooxml-mcp-temp-cleanup",
+                              daemon=True)
+    worker.start()
+    return worker
+
+
 def clean_stale_temp_files(roots: list[Path], max_dirs: int = 20_000) -> int:
     """Remove our own abandoned temp files under the roots; returns how many.
 
     Only files named by ``temp_name()`` (TEMP_PATTERN), regular (not links), owned by us, and
-    abandoned: their writer (host + pid) is gone, or they are older than STALE_AFTER_S. At start
-    our own pid's files come from an earlier process with the same pid (containers reuse pids).
+    abandoned: their writer (host + pid) is gone, or they are older than STALE_AFTER_S. Files of
+    our own pid last written before this process started come from an earlier process with the
+    same pid (containers reuse pids).
     The walk follows no symlinks and stops after ``max_dirs`` folders.
     """
     removed, seen = 0, 0
@@ -314,7 +325,11 @@ def _abandoned(entry: os.DirEntry) -> bool:
     host, pid = TEMP_PATTERN.match(entry.name).group(1, 2)
     if time.time() - st.st_mtime > STALE_AFTER_S:
         return True
-    return host == _HOST_TAG and (int(pid) == os.getpid() or not _alive(int(pid)))
+    if host != _HOST_TAG:
+        return False
+    if int(pid) == os.getpid():
+        return st.st_mtime < _STARTED - 1  # a save of ours keeps its file's mtime current
+    return not _alive(int(pid))
 
 
 def _alive(pid: int) -> bool:

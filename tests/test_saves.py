@@ -18,7 +18,8 @@ import pytest
 from ooxml.savefile import TEMP_PATTERN, temp_name
 from ooxml.template import new_package_parts
 from tests.builders import build_docx, document_xml, p
-from tests.support.client import read_part, texts, read_body
+from tests.support.client import read_body, read_part, texts
+from tests.support.polling import wait_until
 
 pytestmark = pytest.mark.anyio
 REPO = Path(__file__).resolve().parent.parent
@@ -298,8 +299,19 @@ async def test_stale_temp_files_of_ours_are_removed_at_start(tmp_path):
                                    cwd=str(REPO))
     async with Client(params, cache=None) as client:
         await client.list_tools()
+        await wait_until(lambda: not any(f.exists() for f in stale))  # the cleanup runs beside serving
     assert not any(f.exists() for f in stale)
     assert all(f.exists() for f in keep)
+
+
+def test_a_live_save_of_this_process_is_never_cleaned_up(tmp_path):
+    from ooxml.savefile import _STARTED, clean_stale_temp_files
+    live, old = tmp_path / temp_name(), tmp_path / temp_name()
+    for f in (live, old):
+        f.write_bytes(b"partial")
+    os.utime(old, (_STARTED - 60, _STARTED - 60))  # written by an earlier process with our pid
+    assert clean_stale_temp_files([tmp_path]) == 1
+    assert live.exists() and not old.exists()
 
 
 # ---- defect 16: a no-op save is clean ---------------------------------------------------------------
