@@ -43,6 +43,7 @@ async def main(root):
         print("ready", flush=True)
         while True:
             await docx.ok("docx_insert_paragraph", text="{MARKER.decode()}", position="end:document_body")
+            print("saving", flush=True)
             await docx.ok("docx_save")
             saved += 1
             print("saved", saved, flush=True)
@@ -71,9 +72,21 @@ def wait_for_temp_file(root: Path, before: set[Path], timeout: float = 30) -> No
         time.sleep(0.005)
 
 
-def run_and_kill(root: Path, saved: int, delay: float, during_write: bool) -> int:
-    """Start a saving child and kill it ``delay`` seconds after it is ready (or, ``during_write``,
-    after its save started writing); returns the saves it reported."""
+def one_save_duration(child: subprocess.Popen) -> float:
+    """Read the child's lines through its first save; how long that save took."""
+    started = None
+    while line := child.stdout.readline():
+        if line.startswith("saving"):
+            started = time.monotonic()
+        elif line.startswith("saved") and started is not None:
+            return time.monotonic() - started
+    raise AssertionError("the child stopped before its first save")
+
+
+def run_and_kill(root: Path, saved: int, rng: random.Random, during_write: bool, timing: list[float]) -> int:
+    """Start a saving child and kill it at a random moment of a save (``during_write``: of the
+    part that writes the file); returns the saves it reported. ``timing`` holds the duration of
+    one save once a child has made a whole one."""
     before = set(our_temp_files(root))
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(root), str(saved)], cwd=REPO,
                              stdout=subprocess.PIPE, text=True)
@@ -81,7 +94,12 @@ def run_and_kill(root: Path, saved: int, delay: float, during_write: bool) -> in
         assert child.stdout.readline().strip() == "ready"
         if during_write:
             wait_for_temp_file(root, before)
-        time.sleep(delay)
+            time.sleep(rng.uniform(0, 1.0))
+        else:
+            if not timing:
+                timing.append(one_save_duration(child))
+            assert child.stdout.readline().startswith("saving")
+            time.sleep(rng.uniform(0, 1.2 * timing[0]))
     finally:
         child.send_signal(signal.SIGKILL)
         out, _ = child.communicate(timeout=30)
@@ -96,14 +114,13 @@ async def test_kill_during_save_leaves_old_or_new_file(tmp_path):
     big = tmp_path / "big.docx"
     shutil.copyfile(ensure_docs([50_000])[50_000], big)
     rng = random.Random(int.from_bytes(os.urandom(4), "big"))
-    saved, torn_temp, outcomes = 0, 0, []
+    saved, torn_temp, outcomes, timing = 0, 0, [], []
     started = time.monotonic()
     for i in range(KILLS):
-        # Half the kills at any moment, half while a save writes (the temp file exists; the
-        # write takes about a second, the rename a moment at its end).
+        # Half the kills at any moment of a save (checks, writing, rename, the report after it),
+        # half while the file is written (the temp file exists; the rename comes at its end).
         before = set(our_temp_files(tmp_path))
-        reported = run_and_kill(tmp_path, saved, rng.uniform(0, 1.0) if i % 2 else rng.uniform(0.1, 3),
-                                during_write=bool(i % 2))
+        reported = run_and_kill(tmp_path, saved, rng, bool(i % 2), timing)
         found = markers_in(big)
         assert found in (reported, reported + 1), f"file has {found} markers, saves reported {reported}"
         outcomes.append("in-flight save" if found > reported else "last reported save")
