@@ -40,7 +40,7 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
-_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}  # what OPC packages use
+_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)  # the only ones OPC packages use
 # The XML declaration and the blank after it, kept byte for byte when a part is re-serialised.
 _DECL = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml\s[^?>]*\?>[ \t\r\n]*")
 KEEP = object()  # from a save transform: write the part's original bytes
@@ -58,7 +58,7 @@ class Part:
         self.dirty = data is not None  # new parts must be written
         self.content_changed = self.dirty  # dirty for more than our IDs (see touch)
         self.prepared = None  # what load_tree's prepare step noted
-        self.head: bytes | None = None  # the original XML declaration, if UTF-8
+        self.head: bytes | None = None  # a UTF-8 part's bytes before its root (declaration), kept
         self._roundtrip: bytes | None = None  # digest of the original as lxml writes it
 
     @property
