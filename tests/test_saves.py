@@ -356,3 +356,19 @@ def test_the_folder_really_written_in_is_checked_not_the_path(tmp_path):
         doc.close()
     assert getattr(info.value, "error_type", None) == "PermissionDenied"
     assert list(outside.iterdir()) == []
+
+
+async def test_saved_files_have_no_new_kind_of_sdk_validation_error(docx, tmp_path):
+    from tests.support import sdk_validator
+    doc = build_docx(tmp_path / "word.docx", "", extra_parts={"word/document.xml": WORD_STYLE})
+    await docx.open(doc)
+    await docx.ok("docx_save", file_path="noop.docx", strip_ids=True)
+    await add_paragraph(docx, "Three")
+    outs = []
+    for strip in (False, True):
+        await docx.ok("docx_save", file_path=f"edited{strip}.docx", strip_ids=strip)
+        outs.append(tmp_path / f"edited{strip}.docx")
+    found = sdk_validator.validate_files([doc, tmp_path / "noop.docx", *outs])
+    assert len(found) == 4
+    for out in [tmp_path / "noop.docx", *outs]:
+        assert sdk_validator.new_error_kinds(doc, out) == [], out.name
