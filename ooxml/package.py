@@ -150,7 +150,8 @@ class Package:
             raise LimitExceeded(f"File is {size} bytes, over the file size limit ({limits.max_file_bytes}).")
         data, stamp = read_stamped(path, limits.max_file_bytes)
         if len(data) > limits.max_file_bytes:
-            raise LimitExceeded(f"File is over the file size limit ({limits.max_file_bytes}).")
+            raise LimitExceeded(f"File grew over the file size limit ({limits.max_file_bytes}) while it was read.",
+                                hint="Open it again once nothing else is writing it.")
         pkg = cls.from_bytes(data, path, limits)
         pkg.stamps[os.path.realpath(path)] = stamp
         return pkg
