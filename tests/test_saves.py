@@ -53,6 +53,8 @@ async def test_second_session_saving_over_the_first_is_refused(docx, tmp_path):
     assert "overwrite" in answer.head["Hint"]
     assert doc.read_bytes() == after_a
     assert "from A" in texts(read_body(doc))
+    listed = (await docx.ok("docx_list_sessions")).text
+    assert f"| {b} | {doc} | yes |" in listed  # B's edits are still in its session, unsaved
 
 
 async def test_overwrite_true_replaces_a_changed_file(docx, tmp_path):
