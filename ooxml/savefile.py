@@ -26,11 +26,17 @@ import stat
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Callable
 
 from ooxml.errors import OoxmlError, ValidationError
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
 
 log = logging.getLogger("ooxml_mcp")
 
@@ -154,6 +160,23 @@ class _Folder:
         else:
             os.replace(self.at(src)[0], self.at(dst)[0])
 
+    @contextmanager
+    def locked(self):
+        """An exclusive advisory lock on the folder (where the system has flock), so two server
+        processes saving one file cannot both pass the lost-update check before either renames."""
+        locked = False
+        if self.fd is not None and fcntl is not None:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX)
+                locked = True
+            except OSError:
+                pass  # a file system without locks (some network mounts): the in-process lock remains
+        try:
+            yield
+        finally:
+            if locked:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+
     def sync(self) -> None:
         if self.fd is not None:
             _fsync_dir(self.fd)
@@ -184,7 +207,7 @@ def _write_in(folder: _Folder, path: Path, write, expected: FileStamp | None, ov
             out.flush()
             os.fsync(out.fileno())
         written = _sha256_at(folder, tmp)  # read back: zipfile seeks back to patch headers
-        with _REPLACE_LOCK:  # two sessions of one file saving at once: one check-and-rename at a time
+        with _REPLACE_LOCK, folder.locked():  # one check-and-rename at a time, here and in other processes
             if not overwrite:
                 _refuse_if_changed(folder, path, expected)
             folder.replace(tmp, name)
