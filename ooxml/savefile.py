@@ -10,43 +10,33 @@
   unless ``overwrite``.
 - Permissions: an existing target keeps its mode (and owner, where we may set it); a new file
   gets the umask's mode, as any other program's new file would.
-- Temporary files have a name only we use (``TEMP_PATTERN``), so ``clean_stale_temp_files``
-  can remove those a killed save left behind, and never anything else.
+- Temporary files have a name only we use (``ooxml.tempfiles``), so those a killed save left
+  behind can be removed at the next start, and nothing else ever is.
 """
 from __future__ import annotations
 
 import errno
 import hashlib
-import logging
 import os
-import re
-import secrets
-import socket
 import stat
-import sys
 import threading
-import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 from ooxml.errors import OoxmlError, ValidationError
+from ooxml.tempfiles import temp_name
 
 try:
     import fcntl
 except ImportError:  # Windows
     fcntl = None
 
-log = logging.getLogger("ooxml_mcp")
-
 MAX_NAME_BYTES = 255  # NAME_MAX of every common file system
-_HOST_TAG = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
-TEMP_PATTERN = re.compile(r"^\.~ooxml-mcp-save\.([0-9a-f]{6})\.(\d+)\.([0-9a-f]{8})\.tmp$")
-STALE_AFTER_S = 3600  # a temp file of a live writer older than this is abandoned
 _CHUNK = 1 << 20
 _REPLACE_LOCK = threading.Lock()
-_STARTED = time.time()  # files of our own pid older than this come from an earlier process
 
 
 class FileChanged(OoxmlError):
@@ -76,10 +66,6 @@ def read_stamped(path: Path, max_bytes: int) -> tuple[bytes, FileStamp]:
             size += len(chunk)
     data = b"".join(chunks)
     return data, stamp_of(data, st)
-
-
-def temp_name() -> str:
-    return f".~ooxml-mcp-save.{_HOST_TAG}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
 
 
 def check_target_name(path: Path) -> None:
@@ -295,73 +281,3 @@ def _named(e: OSError, path: Path) -> OoxmlError:
                           error_type="SaveFailed", hint="Free some disk space, or save to another disk.")
     return OoxmlError(f"Cannot write '{path}': {reason}. The previous file is intact.",
                       error_type="SaveFailed", hint="Check the disk and the folder, then save again.")
-
-
-# ---- temp files a killed save left behind ----------------------------------------------------
-def clean_stale_temp_files_in_background(roots: list[Path]) -> threading.Thread:
-    """Start ``clean_stale_temp_files`` on a daemon thread: a big root takes seconds to walk, and
-    the server need not wait (saves meanwhile are safe: a live writer's files are never removed)."""
-    worker = threading.Thread(target=clean_stale_temp_files, args=(list(roots),), name="ooxml-mcp-temp-cleanup",
-                              daemon=True)
-    worker.start()
-    return worker
-
-
-def clean_stale_temp_files(roots: list[Path], max_dirs: int = 20_000) -> int:
-    """Remove our own abandoned temp files under the roots; returns how many.
-
-    Only files named by ``temp_name()`` (TEMP_PATTERN), regular (not links), owned by us, and
-    abandoned: their writer (host + pid) is gone, or they are older than STALE_AFTER_S. Files of
-    our own pid last written before this process started come from an earlier process with the
-    same pid (containers reuse pids).
-    The walk follows no symlinks and stops after ``max_dirs`` folders.
-    """
-    removed, seen = 0, 0
-    stack = [Path(r) for r in roots]
-    while stack and seen < max_dirs:
-        folder = stack.pop()
-        seen += 1
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(Path(entry.path))
-                elif TEMP_PATTERN.match(entry.name) and _abandoned(entry):
-                    os.unlink(entry.path)
-                    removed += 1
-            except OSError:
-                continue
-    if stack:
-        log.warning("temp file cleanup stopped after %d folders; deeper folders were not searched", max_dirs)
-    if removed:
-        log.warning("removed %d temporary file(s) left by an interrupted save", removed)
-    return removed
-
-
-def _abandoned(entry: os.DirEntry) -> bool:
-    st = entry.stat(follow_symlinks=False)
-    if not stat.S_ISREG(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-        return False
-    host, pid = TEMP_PATTERN.match(entry.name).group(1, 2)
-    if time.time() - st.st_mtime > STALE_AFTER_S:
-        return True
-    if host != _HOST_TAG:
-        return False
-    if int(pid) == os.getpid():
-        return st.st_mtime < _STARTED - 1  # a save of ours keeps its file's mtime current
-    return not _alive(int(pid))
-
-
-def _alive(pid: int) -> bool:
-    if sys.platform == "win32":
-        return True  # no cheap check: only the age rule applies
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, ValueError):
-        return True
-    return True

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ooxml.savefile import TEMP_PATTERN, temp_name
+from ooxml.tempfiles import TEMP_PATTERN, temp_name
 from ooxml.template import new_package_parts
 from tests.builders import build_docx, document_xml, p
 from tests.support.client import read_body, read_part, texts
@@ -307,7 +307,7 @@ async def test_stale_temp_files_of_ours_are_removed_at_start(tmp_path):
 
 
 def test_a_live_save_of_this_process_is_never_cleaned_up(tmp_path):
-    from ooxml.savefile import _STARTED, clean_stale_temp_files
+    from ooxml.tempfiles import _STARTED, clean_stale_temp_files
     live, old = tmp_path / temp_name(), tmp_path / temp_name()
     for f in (live, old):
         f.write_bytes(b"partial")
