@@ -178,6 +178,8 @@ def _write_in(folder: _Folder, path: Path, write, expected: FileStamp | None, ov
     if old is not None and stat.S_ISDIR(old.st_mode):
         raise ValidationError(f"'{path}' is a folder, not a file.",
                               hint=f"Give a file name inside it, e.g. '{path / 'report.docx'}'.")
+    if not overwrite:
+        _refuse_if_changed(folder, path, expected, quick=True)  # fail fast, before a long write
     tmp = temp_name()
     new_file = old is None or not stat.S_ISREG(old.st_mode)
     try:
@@ -226,7 +228,9 @@ def _owner(fd: int) -> tuple[int, int]:
     return st.st_uid, st.st_gid
 
 
-def _refuse_if_changed(folder: _Folder, path: Path, expected: FileStamp | None) -> None:
+def _refuse_if_changed(folder: _Folder, path: Path, expected: FileStamp | None, quick: bool = False) -> None:
+    """FileChanged unless the file at ``path`` is missing or is ``expected`` (``quick``: judge by
+    what a stat shows, without reading the file)."""
     current = folder.lstat(path.name)
     if current is None:
         return  # nothing there (any more): nobody's work is lost
@@ -236,7 +240,7 @@ def _refuse_if_changed(folder: _Folder, path: Path, expected: FileStamp | None) 
         raise FileChanged(f"'{path}' already exists, and it is not a file this session opened or saved.",
                           hint=hint)
     if stat.S_ISREG(current.st_mode) and current.st_size == expected.size and \
-            _sha256_at(folder, path.name) == expected.sha256:
+            (quick or _sha256_at(folder, path.name) == expected.sha256):
         return
     what = (f"{current.st_size} bytes now, {expected.size} then" if current.st_size != expected.size
             else "same size, other content")

@@ -81,6 +81,19 @@ async def test_file_edited_on_disk_after_open_is_not_overwritten(docx, tmp_path)
     assert doc.read_bytes() == on_disk
 
 
+async def test_a_same_size_edit_on_disk_is_seen_by_its_hash(docx, tmp_path):
+    doc = make(tmp_path / "edited.docx")
+    await docx.open(doc)
+    data = bytearray(doc.read_bytes())
+    data[-30] ^= 0xFF  # one byte of the zip's directory: same size, same mtime granularity
+    doc.write_bytes(bytes(data))
+    await add_paragraph(docx, "mine")
+    answer = await docx.call("docx_save")
+    assert answer.is_error and answer.error_type == "FileChanged", answer.text
+    assert "other content" in answer.head["Message"]
+    assert doc.read_bytes() == bytes(data)
+
+
 async def test_saving_a_new_document_over_an_unknown_file_is_refused(docx, tmp_path):
     other = make(tmp_path / "report.docx", "Someone's report")
     before = other.read_bytes()
