@@ -4,12 +4,12 @@ from __future__ import annotations
 from collections import Counter
 
 from ooxml.document import Document
+from ooxml.filekinds import check_save_name
 from ooxml.integrity import check_package, summarize
 from ooxml.package import DEFAULT_LIMITS
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
 from tools.runtime.registry import CallContext, tool
-from ooxml.filekinds import check_save_name
 from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
 from tools.runtime.sessions import Cursor
 
