@@ -9,8 +9,8 @@ from lxml import etree
 
 from ooxml.body import W_BODY
 from ooxml.errors import ElementNotFound, InvalidDocument
-from ooxml.ids import IdIndex, predeclare, strip_ids, undeclare
-from ooxml.namespaces import OX_ID, RT_STYLES, STRICT_W, W
+from ooxml.ids import IdIndex, predeclare, strip_ids, undeclare_ours
+from ooxml.namespaces import OX, OX_ID, RT_STYLES, STRICT_W, W
 from ooxml.package import DEFAULT_LIMITS, KEEP, Limits, Package, Part
 from ooxml.positions import BlockOrder
 from ooxml.ranges import rescue_markers
@@ -79,15 +79,15 @@ class Document:
     def save(self, path: str | os.PathLike, strip: bool = False, *, overwrite: bool = False, check_dir=None):
         """Save (see ``Package.save``); returns the new file's stamp.
 
-        With ``strip``, a part whose only change was our IDs is written as its original bytes.
+        With ``strip``, a part whose only change was our IDs is written as its original bytes,
+        and a part that carries IDs from an earlier save loses them, touched or not.
         """
         def transform(part: Part):
-            if not strip or not part.loaded:
+            if not strip or not (part.dirty or self._carries_ids(part)):
                 return None
             tree = copy.deepcopy(part.tree)
             strip_ids(tree.getroot())
-            data = serialize(tree, part.head)
-            data = undeclare(data, part.prepared) if part.prepared else data
+            data = undeclare_ours(serialize(tree, part.head), part.prepared)
             if not part.content_changed and part.same_as_original(data):
                 return KEEP
             return data
@@ -98,6 +98,15 @@ class Document:
 
     def close(self) -> None:
         self.package.close()
+
+    def _carries_ids(self, part: Part) -> bool:
+        """Whether an untouched part holds our IDs from an earlier save (only story parts can)."""
+        if part.loaded:
+            return part.prepared is not None and part.prepared.had_ids
+        if self._prepare_for(part.name) is None:
+            return False
+        original = part.original()
+        return original is not None and OX.encode() in original
 
     # ---- parts -----------------------------------------------------------------------------------
     @property

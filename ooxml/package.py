@@ -348,8 +348,8 @@ class Package:
              check_dir=None) -> FileStamp:
         """Write atomically (``ooxml.savefile``); returns the new file's stamp.
 
-        ``transform(part) -> bytes | KEEP | None`` may replace a dirty part's bytes (KEEP: its
-        original bytes). A file at ``path`` that is not what this package read or wrote there
+        ``transform(part) -> bytes | KEEP | None`` may replace any part's bytes (KEEP: its
+        original bytes; None: the usual, re-serialised if dirty, else copied raw). A file at ``path`` that is not what this package read or wrote there
         last is refused with FileChanged unless ``overwrite``. ``check_dir(real_folder)`` may
         refuse the folder the file is written in.
         """
@@ -364,14 +364,13 @@ class Package:
     def _write_zip(self, out, transform) -> None:
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zout:
             for part in self.parts.values():
-                if part.dirty or self._fp is None:
-                    data = (transform(part) if transform else None) or part.data
-                    if data is KEEP:
-                        self._copy_raw(zout, part.info)
-                    else:
-                        zout.writestr(self._new_info(part.info), data)
-                else:
+                data = transform(part) if transform else None  # may be asked of untouched parts too
+                if data is None and (part.dirty or self._fp is None):
+                    data = part.data
+                if data is None or data is KEEP:
                     self._copy_raw(zout, part.info)
+                else:
+                    zout.writestr(self._new_info(part.info), data)
 
     @staticmethod
     def _new_info(info: zipfile.ZipInfo) -> zipfile.ZipInfo:

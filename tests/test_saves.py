@@ -387,3 +387,15 @@ async def test_saved_files_have_no_new_kind_of_sdk_validation_error(docx, tmp_pa
     assert len(found) == 4
     for out in [tmp_path / "noop.docx", *outs]:
         assert sdk_validator.new_error_kinds(doc, out) == [], out.name
+
+
+async def test_strip_ids_removes_ids_an_earlier_save_left_in_an_untouched_part(docx, tmp_path):
+    original = make(tmp_path / "a.docx", "x", "y")
+    await docx.open(original)
+    await docx.ok("docx_save", file_path="ids.docx")
+    assert b"urn:ooxml-mcp" in read_part(tmp_path / "ids.docx")
+    await docx.ok("docx_close")
+    await docx.open(tmp_path / "ids.docx")  # its IDs exist already: opening touches nothing
+    await docx.ok("docx_save", file_path="plain.docx", strip_ids=True)
+    assert b"urn:ooxml-mcp" not in read_part(tmp_path / "plain.docx")
+    assert read_part(tmp_path / "plain.docx") == read_part(original)
