@@ -83,8 +83,8 @@ class Document:
         and a part that carries IDs from an earlier save loses them, touched or not.
         """
         def transform(part: Part):
-            if not strip or not (part.dirty or self._carries_ids(part)):
-                return None
+            if not strip or not (part.dirty and part.loaded or self._carries_ids(part)):
+                return None  # nothing of ours in it (a new image, an untouched part)
             tree = copy.deepcopy(part.tree)
             strip_ids(tree.getroot())
             data = undeclare_ours(serialize(tree, part.head), part.prepared)

@@ -399,3 +399,15 @@ async def test_strip_ids_removes_ids_an_earlier_save_left_in_an_untouched_part(d
     await docx.ok("docx_save", file_path="plain.docx", strip_ids=True)
     assert b"urn:ooxml-mcp" not in read_part(tmp_path / "plain.docx")
     assert read_part(tmp_path / "plain.docx") == read_part(original)
+
+
+async def test_strip_ids_save_with_a_new_picture_keeps_the_picture(docx, tmp_path):
+    from tests.builders import png
+    image = png(tmp_path / "red.png")
+    await docx.open(make(tmp_path / "a.docx"))
+    await docx.ok("docx_insert_image", image_path=str(image), position="end:document_body")
+    await docx.ok("docx_save", file_path="plain.docx", strip_ids=True)
+    with zipfile.ZipFile(tmp_path / "plain.docx") as z:
+        media = [n for n in z.namelist() if n.startswith("word/media/")]
+        assert [z.read(n) for n in media] == [image.read_bytes()]
+    assert b"urn:ooxml-mcp" not in read_part(tmp_path / "plain.docx")
