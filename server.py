@@ -70,7 +70,8 @@ def end_with_mcp_session(services: Services, ctx, caller: Caller) -> None:
     connection.state["ooxml_mcp_cleanup"] = True
 
     async def cleanup() -> None:
-        await anyio.to_thread.run_sync(end_mcp_session, services, caller.mcp_session)
+        # Abandoned on cancel (the SDK bounds cleanup to 5 s): the recovery save still finishes in its thread.
+        await anyio.to_thread.run_sync(end_mcp_session, services, caller.mcp_session, abandon_on_cancel=True)
     connection.exit_stack.push_async_callback(cleanup)
 
 
