@@ -120,7 +120,14 @@ def build_server(services: Services) -> Server:
         return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.text)],
                                     is_error=outcome.is_error)
 
+    def input_schema_of(name: str) -> dict | None:
+        # Without this the SDK runs tools/list (every tool, as models) before each 2026-07-28
+        # tools/call with arguments, only to check Mcp-Param-* headers against one schema.
+        tool = services.all_tools().get(name)
+        return tool.input_schema if tool is not None else None
+
     return Server("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+                  get_tool_input_schema=input_schema_of,
                   instructions="Open a .docx with docx_open (or docx_create), edit it with the docx_* tools "
                                "using the element IDs shown in each answer, then docx_save.")
 
