@@ -8,9 +8,9 @@ a context variable, so it follows the call into whatever thread runs it.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Iterator
 
 from ooxml.errors import LimitExceeded
 

@@ -158,7 +158,7 @@ async def test_replace_does_not_echo_a_huge_argument_in_its_head(docx, tmp_path)
 
 async def test_a_failed_open_leaves_no_session_open(tmp_path, monkeypatch):
     import tools.docx.session as session_tools
-    path = build_docx(tmp_path / "a.docx", p("x"))
+    build_docx(tmp_path / "a.docx", p("x"))
 
     def broken_answer(*args, **kwargs):
         raise InvalidDocument("this document cannot be shown")

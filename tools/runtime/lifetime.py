@@ -73,7 +73,7 @@ def end_session(services, session: Session, reason: str) -> Path | None:
         if session.doc.modified:
             recovery = recovery_path(session, services.roots)
             session.doc.save(recovery)
-    except Exception as e:  # noqa: BLE001 — the session ends anyway; the audit log says what was lost
+    except Exception as e:  # the session ends anyway; the audit log says what was lost
         problem, recovery = f"{type(e).__name__}: {e}", None
         log.exception("session %s: could not write the recovery file", session.id)
     finally:
@@ -131,7 +131,7 @@ class Reaper:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ooxml-mcp-reaper", daemon=True)
 
-    def start(self) -> "Reaper":
+    def start(self) -> Reaper:
         self._thread.start()
         return self
 
@@ -143,7 +143,7 @@ class Reaper:
         while not self._stop.wait(min(30.0, max(0.05, self.services.limits.session_idle_timeout_s / 4))):
             try:
                 reap_idle(self.services)
-            except Exception:  # noqa: BLE001 — the reaper must outlive any one bad session
+            except Exception:  # the reaper must outlive any one bad session
                 log.exception("idle session reaper")
 
 

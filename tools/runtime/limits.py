@@ -19,7 +19,7 @@ class RuntimeLimits:
     max_answer_chars: int = 60_000  # longer answers are cut (with a note saying so)
     max_sessions: int = 64  # open document sessions per client (tenant / MCP session)
 
-    def with_overrides(self, overrides: dict) -> "RuntimeLimits":
+    def with_overrides(self, overrides: dict) -> RuntimeLimits:
         known = {f.name for f in fields(self)}
         return replace(self, **{k: v for k, v in overrides.items() if k in known and v is not None})
 

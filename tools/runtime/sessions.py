@@ -46,7 +46,7 @@ class Caller:
         return self.http and self.tenant is None and self.mcp_session is None
 
 
-def caller_of(who: "Caller | str | None") -> Caller:
+def caller_of(who: Caller | str | None) -> Caller:
     """Older call sites (and tests) pass a tenant: that is a stdio caller."""
     return who if isinstance(who, Caller) else Caller(tenant=who)
 
