@@ -87,6 +87,24 @@ async def test_calls_on_one_session_never_interleave_and_other_sessions_run_mean
     assert c_start < a_end and a_start < c_end or c_start < b_end and b_start < c_end  # other session: overlaps
 
 
+async def test_a_client_cannot_park_every_worker_thread_on_one_session(tmp_path, monkeypatch):
+    slowed(monkeypatch, "docx_get_structure", 0.5)
+    services = Services(roots=[tmp_path])
+    answers = []
+    async with in_process(services) as c:
+        sid = (await c.ok("docx_create")).head["Session ID"]
+
+        async def structure():
+            answers.append(await c.call("docx_get_structure", session_id=sid))
+        async with anyio.create_task_group() as tg:
+            for _ in range(7):
+                tg.start_soon(structure)
+        other = await c.ok("docx_create")  # the server still serves
+    refused = [a for a in answers if a.is_error]
+    assert len(answers) - len(refused) == 4 and other.head["Session ID"]
+    assert {a.error_type for a in refused} == {"LimitExceeded"} and "already under way" in refused[0].text
+
+
 # ---- the time limit ------------------------------------------------------------------------------
 
 def table_doc(path: Path) -> Path:

@@ -70,8 +70,12 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
     if inspect.iscoroutinefunction(tool.handler):  # HTTP tools: awaiting I/O, bounded by their own timeout
         outcome = await invoke(tool, name, operation, arguments, ctx)
     else:  # document tools run off the event loop: one long call never stalls other clients
-        outcome = await anyio.to_thread.run_sync(
-            functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s))
+        try:
+            with ctx.services.in_flight.enter(ctx, arguments):
+                outcome = await anyio.to_thread.run_sync(
+                    functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s))
+        except OoxmlError as e:  # too many calls at once on one session
+            return fail(operation, e.error_type, e.message, e.hint)
     if len(outcome.text) > limits.max_answer_chars:
         outcome.text = cut_answer(outcome.text, limits.max_answer_chars)
     return outcome

@@ -15,15 +15,18 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ooxml import budget
-from ooxml.errors import OoxmlError
+from ooxml.errors import LimitExceeded, OoxmlError
 from tools.runtime.sandbox import resolve_in_roots
 from tools.runtime.sessions import Session, SessionNotFound
 
 log = logging.getLogger("ooxml_mcp")
 RECOVERED = ".recovered"
+MAX_CALLS_PER_SESSION = 4  # one running, three waiting
 
 
 # ---- one call at a time per session ---------------------------------------------------------------
@@ -45,6 +48,34 @@ def release_all(ctx) -> None:
         session.last_used = now
         session.lock.release()
     ctx.claimed.clear()
+
+
+class InFlight:
+    """Calls under way per (owner, session_id argument): a client that fires many calls at one
+    session gets LimitExceeded instead of parking every worker thread on that session's lock."""
+
+    def __init__(self, limit: int = MAX_CALLS_PER_SESSION):
+        self.limit = limit
+        self._count: dict = {}
+        self._guard = threading.Lock()
+
+    @contextmanager
+    def enter(self, ctx, arguments: dict) -> Iterator[None]:
+        sid = arguments.get("session_id")
+        key = (ctx.caller.owner, sid.strip() if isinstance(sid, str) else None)
+        with self._guard:
+            if self._count.get(key, 0) >= self.limit:
+                raise LimitExceeded(f"{self.limit} calls on this session are already under way.",
+                                    hint="Wait for their answers before sending more: calls on one session "
+                                         "run one after another.")
+            self._count[key] = self._count.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            with self._guard:
+                self._count[key] -= 1
+                if not self._count[key]:
+                    del self._count[key]
 
 
 # ---- ending sessions ------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tools.runtime.lifetime import InFlight
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS, RuntimeLimits
 from tools.runtime.registry import BUILTIN, Tool
 from tools.runtime.sessions import SessionStore
@@ -19,6 +20,7 @@ class Services:
     audit: Any = None  # tools.runtime.audit.AuditLog when configured
     limit_overrides: dict = field(default_factory=dict)  # from the command line; beat the config
     recovered: dict = field(default_factory=dict)  # original path -> (recovery path, why) this run
+    in_flight: InFlight = field(default_factory=InFlight)  # calls under way per session
 
     @property
     def limits(self) -> RuntimeLimits:
