@@ -105,6 +105,20 @@ async def test_a_client_cannot_park_every_worker_thread_on_one_session(tmp_path,
     assert {a.error_type for a in refused} == {"LimitExceeded"} and "already under way" in refused[0].text
 
 
+async def test_calls_without_a_session_are_not_capped_for_anonymous_http_clients(tmp_path, monkeypatch):
+    slowed(monkeypatch, "docx_list_sessions", 0.3)
+    services = Services(roots=[tmp_path])
+    answers = []
+    with http_server(services) as url:
+        async def list_sessions():
+            async with http_client(url, "auto", [tmp_path]) as c:
+                answers.append(await c.call("docx_list_sessions"))
+        async with anyio.create_task_group() as tg:
+            for _ in range(6):
+                tg.start_soon(list_sessions)
+    assert len(answers) == 6 and not any(a.is_error for a in answers)
+
+
 # ---- the time limit ------------------------------------------------------------------------------
 
 def table_doc(path: Path) -> Path:

@@ -71,7 +71,7 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
         outcome = await invoke(tool, name, operation, arguments, ctx)
     else:  # document tools run off the event loop: one long call never stalls other clients
         try:
-            with ctx.services.in_flight.enter(ctx, arguments):
+            with ctx.services.in_flight.enter(ctx, tool, arguments):
                 outcome = await anyio.to_thread.run_sync(
                     functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s))
         except OoxmlError as e:  # too many calls at once on one session

@@ -60,9 +60,13 @@ class InFlight:
         self._guard = threading.Lock()
 
     @contextmanager
-    def enter(self, ctx, arguments: dict) -> Iterator[None]:
+    def enter(self, ctx, tool, arguments: dict) -> Iterator[None]:
         sid = arguments.get("session_id")
-        key = (ctx.caller.owner, sid.strip() if isinstance(sid, str) else None)
+        sid = sid.strip() if isinstance(sid, str) else None
+        if "session_id" not in tool.input_schema.get("properties", {}) or (not sid and ctx.caller.anonymous):
+            yield  # no session to wait for (or one that is refused at once)
+            return
+        key = (ctx.caller.owner, sid)
         with self._guard:
             if self._count.get(key, 0) >= self.limit:
                 raise LimitExceeded(f"{self.limit} calls on this session are already under way.",
