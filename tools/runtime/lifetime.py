@@ -186,11 +186,11 @@ class Reaper:
 
 def recovery_note(services, path: Path) -> str | None:
     """What the answer of docx_open says about recovery files of ``path``, if there are any."""
-    try:
-        found = sorted(p.name for p in path.parent.iterdir()
-                       if p.name.startswith(f"~${path.stem}{RECOVERED}") and p.suffix == ".docx")
-    except OSError:
-        return None
+    found, n = [], 2
+    candidate = path.parent / f"~${path.stem}{RECOVERED}.docx"
+    while candidate.is_file() and len(found) < 50:  # numbered in order (recovery_path): no folder scan
+        found.append(candidate.name)
+        candidate, n = path.parent / f"~${path.stem}{RECOVERED}.{n}.docx", n + 1
     if not found:
         return None
     known = services.recovered.get(path)
