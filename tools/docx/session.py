@@ -10,8 +10,9 @@ from ooxml.package import DEFAULT_LIMITS
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
 from tools.runtime.registry import CallContext, tool
+from tools.runtime.lifetime import claim, recovery_note
 from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
-from tools.runtime.sessions import Cursor
+from tools.runtime.sessions import Cursor, Session
 
 
 @tool(read_only=False, idempotent=False, title="Open a Word document")
@@ -26,15 +27,36 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
     """
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
-    doc = Document.open(path, limits)
-    session = ctx.services.sessions.add(ctx.tenant, doc, path)
-    session.opened_from = path
-    last = last_block(doc.body)
-    if last is not None:
-        session.cursor = Cursor(doc.id_of(last), "after")
-    blocks = len(doc.order(doc.body))
-    fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks}
-    return answer(session, "Open Document", last, fields=fields, head_id=False)
+    session = start_session(ctx, Document.open(path, limits), path)
+    try:
+        session.opened_from = path
+        doc = session.doc
+        last = last_block(doc.body)
+        if last is not None:
+            session.cursor = Cursor(doc.id_of(last), "after")
+        blocks = len(doc.order(doc.body))
+        fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
+                  "Recovered": recovery_note(ctx.services, path)}
+        return answer(session, "Open Document", last, fields=fields, head_id=False)
+    except BaseException:
+        drop_session(ctx, session)  # a failed open leaves no session behind (nor the file held)
+        raise
+
+
+def start_session(ctx: CallContext, doc: Document, path) -> Session:
+    """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
+    try:
+        session = ctx.services.sessions.add(ctx.caller, doc, path, per_owner=ctx.services.limits.max_sessions)
+    except BaseException:
+        doc.close()
+        raise
+    claim(ctx, session)
+    return session
+
+
+def drop_session(ctx: CallContext, session: Session) -> None:
+    ctx.services.sessions.discard(session)
+    session.doc.close()
 
 
 @tool(title="Create a new Word document")
@@ -48,7 +70,7 @@ def docx_create(ctx: CallContext, file_path: str | None = None) -> str:
     doc = Document.create()
     if path is not None:  # refused now rather than at the first save
         check_save_name(path, doc.package.content_type_of(doc.main_name))
-    session = ctx.services.sessions.add(ctx.tenant, doc, path)
+    session = start_session(ctx, doc, path)
     fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)"}
     return answer(session, "Create Document", None, fields=fields)
 
@@ -120,7 +142,7 @@ def docx_close(ctx: CallContext, session_id: str) -> str:
         session_id: The session to close.
     """
     session = session_of(ctx, session_id)
-    ctx.services.sessions.remove(ctx.tenant, session.id)
+    ctx.services.sessions.discard(session)
     unsaved = session.doc.modified
     session.doc.close()
     fields = {"Session ID": session.id, "File": str(session.path) if session.path else "(never saved)",
@@ -131,9 +153,12 @@ def docx_close(ctx: CallContext, session_id: str) -> str:
 @tool(read_only=True, idempotent=True, title="List open sessions")
 def docx_list_sessions(ctx: CallContext) -> str:
     """List the open editing sessions with their files and unsaved state."""
-    sessions = ctx.services.sessions.list(ctx.tenant)
+    sessions = ctx.services.sessions.list(ctx.caller)
     lines = ["| Session ID | File | Unsaved changes |", "|---|---|---|"]
     for s in sessions:
         lines.append(f"| {s.id} | {s.path or '(new document)'} | {'yes' if s.doc.modified else 'no'} |")
     content = "\n".join(lines) if sessions else "No session is open. Use docx_open or docx_create."
+    if ctx.caller.anonymous:
+        content = ("Sessions are not listed over HTTP without a tenant: nobody can tell whose they are. "
+                   "Use the Session ID from the answer of docx_open or docx_create.")
     return success_answer("List Sessions", fields={"Sessions": len(sessions)}, content=content)
