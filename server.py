@@ -19,7 +19,8 @@ from mcp.server import Server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401  (registers the built-in tools)
-from tools.runtime.dispatch import run_tool  # noqa: E402
+from tools.runtime.dispatch import Outcome, run_tool  # noqa: E402
+from tools.runtime.progress import reporter_for  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.runtime.services import Services  # noqa: E402
 
@@ -67,6 +68,15 @@ def decode_cursor(cursor: str | None) -> int:
                                          "or none for the first page.")
 
 
+def content_of(outcome: Outcome) -> list:
+    """The answer's text first (the part clients and validators read), then any images."""
+    content: list = [types.TextContent(type="text", text=outcome.text)]
+    for image in outcome.images:
+        content.append(types.ImageContent(type="image", data=base64.b64encode(image.data).decode("ascii"),
+                                          mime_type=image.mime_type))
+    return content
+
+
 def build_server(services: Services) -> Server:
     async def on_list_tools(ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         visible = services.tools_for(tenant_of(services, ctx))
@@ -80,12 +90,11 @@ def build_server(services: Services) -> Server:
         visible = {t.name: t for t in services.tools_for(tenant)}
         started = time.perf_counter()
         outcome = await run_tool(visible.get(params.name), params.name, params.arguments,
-                                 CallContext(tenant, services), list(visible))
+                                 CallContext(tenant, services, progress=reporter_for(ctx)), list(visible))
         if services.audit is not None:
             services.audit.record(tenant=tenant, tool=params.name, arguments=params.arguments or {},
                                   outcome=outcome, started=started)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.text)],
-                                    is_error=outcome.is_error)
+        return types.CallToolResult(content=content_of(outcome), is_error=outcome.is_error)
 
     return Server("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
                   instructions="Open a .docx with docx_open (or docx_create), edit it with the docx_* tools "

@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 import zipfile
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+import base64
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
@@ -20,6 +21,7 @@ NS = {"w": W, "oxm": "urn:ooxml-mcp:ids:2026"}
 class Answer:
     text: str
     is_error: bool
+    images: list[tuple[str, bytes]] = field(default_factory=list)  # (mime type, bytes) after the text
 
     @property
     def head(self) -> dict[str, str]:
@@ -55,7 +57,8 @@ class DocxClient:
         text = result.content[0].text
         problems = errors(text)
         assert not problems, f"answer of {name} fails the validator: {problems}\n{text}"
-        return Answer(text, bool(result.is_error))
+        images = [(c.mime_type, base64.b64decode(c.data)) for c in result.content[1:] if c.type == "image"]
+        return Answer(text, bool(result.is_error), images)
 
     async def ok(self, name: str, **arguments) -> Answer:
         answer = await self.call(name, **arguments)

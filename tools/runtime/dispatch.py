@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import inspect
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import jsonschema
 
 from ooxml.errors import OoxmlError
 from render.answer import error_answer, operation_title
-from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Tool
+from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Image, Tool, ToolResult
 
 log = logging.getLogger("ooxml_mcp")
 
@@ -23,6 +23,7 @@ class Outcome:
     text: str
     is_error: bool
     error_type: str | None = None
+    images: list[Image] = field(default_factory=list)  # extra content after the text (render_page)
 
 
 _validators: dict[int, jsonschema.protocols.Validator] = {}
@@ -66,6 +67,8 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
         result = tool.handler(ctx, **arguments)
         if inspect.isawaitable(result):
             result = await result
+        if isinstance(result, ToolResult):
+            return Outcome(result.text, False, images=result.images)
         return Outcome(result, False)
     except OoxmlError as e:
         take_back_ids(ctx)

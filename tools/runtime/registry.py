@@ -27,6 +27,21 @@ class CallContext:
     tenant: str | None
     services: Any  # tools.runtime.services.Services
     touched: list = field(default_factory=list)  # sessions the call used (see dispatch.run_tool)
+    progress: Any = None  # async (done, total, message) -> None when the client wants progress
+
+
+@dataclass
+class Image:
+    data: bytes
+    mime_type: str = "image/png"
+
+
+@dataclass
+class ToolResult:
+    """What a tool returns when its answer carries more than the Markdown text (e.g. a page image)."""
+
+    text: str
+    images: list[Image] = field(default_factory=list)
 
 
 @dataclass
@@ -34,7 +49,7 @@ class Tool:
     name: str
     description: str
     input_schema: dict
-    handler: Callable[..., Any]  # (ctx, **arguments) -> str | Awaitable[str]
+    handler: Callable[..., Any]  # (ctx, **arguments) -> str | ToolResult, or an awaitable of one
     toolset: str = "core"
     read_only: bool = False
     destructive: bool = False

@@ -16,6 +16,7 @@ class Services:
     config: Any = None  # tools.http.config.Config when --config is given
     stdio_tenant: str | None = None
     audit: Any = None  # tools.runtime.audit.AuditLog when configured
+    office: Any = None  # tools.runtime.office.Office, started by the first page render
 
     def all_tools(self) -> dict[str, Tool]:
         tools = dict(BUILTIN)
