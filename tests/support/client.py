@@ -47,9 +47,10 @@ class Answer:
 
 
 class DocxClient:
-    def __init__(self, client: Client, roots: list[Path]):
+    def __init__(self, client: Client, roots: list[Path], services=None):
         self.client = client
         self.roots = roots
+        self.services = services  # the in-process server's Services (None over other transports)
         self.session_id: str | None = None
 
     async def call(self, name: str, **arguments) -> Answer:
@@ -105,6 +106,7 @@ async def open_client(roots: list[Path]):
     import server
     from tools.runtime.services import Services
 
-    srv = server.build_server(Services(roots=[Path(r) for r in roots]))
+    services = Services(roots=[Path(r) for r in roots])
+    srv = server.build_server(services)
     async with Client(srv, cache=None) as client:
-        yield DocxClient(client, list(roots))
+        yield DocxClient(client, list(roots), services)

@@ -1,7 +1,7 @@
 """MCP progress notifications for long calls (render, large opens, whole-document exports).
 
-server.py hands each call a reporter when the client gave a progress token; tools call
-``await progress(ctx, done, total, message)``, which does nothing otherwise. Sending awaits the
+server.py hands each call the request's reporter; tools call ``await progress(ctx, done, total,
+message)``, which reaches the client only when it gave a progress token. Sending awaits the
 transport, so an async tool should report only between steps that leave the document consistent.
 """
 from __future__ import annotations
@@ -14,18 +14,13 @@ log = logging.getLogger("ooxml_mcp")
 
 
 def reporter_for(request_ctx: Any) -> Reporter | None:
-    """The request's progress sender, or None when the client asked for no progress."""
-    meta = getattr(request_ctx, "meta", None) or {}
-    token = meta.get("progress_token") if isinstance(meta, dict) else getattr(meta, "progress_token", None)
+    """The request's progress sender (MCP SDK 2.x: ``ctx.session.report_progress``).
+
+    The SDK sends nothing when the request carried no progress token (over JSON-RPC) or no
+    progress callback (in-process), so the reporter is handed over whatever the request said.
+    """
     session = getattr(request_ctx, "session", None)
-    if token is None or session is None or not hasattr(session, "report_progress"):
-        return None
-    return session.report_progress
-
-
-def wanted(ctx) -> bool:
-    """Whether the caller listens: lets a tool skip the work of counting when nobody does."""
-    return getattr(ctx, "progress", None) is not None
+    return getattr(session, "report_progress", None)
 
 
 async def progress(ctx, done: float, total: float | None = None, message: str | None = None) -> None:
