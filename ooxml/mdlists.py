@@ -113,7 +113,7 @@ def numbering_root(doc) -> etree._Element:
     return part.tree.getroot()
 
 
-def add_list_definition(doc, ordered_by_level: dict[int, bool]) -> str:
+def add_list_definition(doc, ordered_by_level: dict[int, bool], start: int = 1) -> str:
     """A new abstractNum + num for one Markdown list (its levels bulleted or numbered); the numId.
 
     A definition of its own per list makes every numbered list start at 1, as Markdown does.
@@ -126,7 +126,7 @@ def add_list_definition(doc, ordered_by_level: dict[int, bool]) -> str:
     abstract = etree.Element(w("abstractNum"), {w("abstractNumId"): str(aid)})
     etree.SubElement(abstract, w("multiLevelType"), {W_VAL: "hybridMultilevel"})
     for level in range(9):
-        abstract.append(_level(level, ordered_by_level.get(level, False)))
+        abstract.append(_level(level, ordered_by_level.get(level, False), start if level == 0 else 1))
     first_num = root.find(w("num"))
     if first_num is not None:
         first_num.addprevious(abstract)  # the schema puts every abstractNum before the nums
@@ -137,9 +137,9 @@ def add_list_definition(doc, ordered_by_level: dict[int, bool]) -> str:
     return str(nid)
 
 
-def _level(level: int, ordered: bool) -> etree._Element:
+def _level(level: int, ordered: bool, start: int) -> etree._Element:
     lvl = etree.Element(w("lvl"), {w("ilvl"): str(level)})
-    etree.SubElement(lvl, w("start"), {W_VAL: "1"})
+    etree.SubElement(lvl, w("start"), {W_VAL: str(max(0, start))})
     etree.SubElement(lvl, w("numFmt"), {W_VAL: "decimal" if ordered else "bullet"})
     etree.SubElement(lvl, w("lvlText"), {W_VAL: f"%{level + 1}." if ordered else "\u2022"})
     etree.SubElement(lvl, w("lvlJc"), {W_VAL: "left"})

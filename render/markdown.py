@@ -62,7 +62,7 @@ class Exporter:
         out: list[str] = []
         prev = None
         for kind, lines in chunks:
-            if out and not (kind == prev == "list"):
+            if out and not (kind == prev and kind.startswith("list:")):
                 out.append("")
             out += lines
             prev = kind
@@ -99,11 +99,12 @@ class Exporter:
             return
         item = list_item(self.doc, self.formats, p)
         if item is not None:
-            chunks.append(("list", self.list_lines(item, text + comment)))
+            chunks.append((f"list:{item.num_id}", self.list_lines(item, text + comment)))
             return
         self._indents.clear()
         if not text.strip() and self._is_rule(p):
-            chunks.append(("rule", self._comment_line(p) + ["---"]))
+            # '***', not '---': answers use '---' lines as section separators.
+            chunks.append(("rule", self._comment_line(p) + ["***"]))
             return
         lines = _guard_line_start(text).split("\n") if text.strip() else []
         if not lines:

@@ -4,13 +4,24 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from urllib.parse import unquote
 
 from ooxml import body as B
+from ooxml import images as I
 from ooxml.errors import InvalidPosition, OoxmlError
+from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, parse
+from ooxml.sections import page_box, section_of
 from render.answer import success_answer
+from render.blocks import paragraph_line, title_of
 from render.markdown import Exporter, _longest_run
-from tools.docx.common import resolve, session_of
+from render.width import cut
+from tools.docx.blocks import SHOWN, keep_tables_apart
+from tools.docx.common import (answer, block_insertion, box_lines, insertion_neighbours, parse_position, resolve,
+                               session_of)
+from tools.docx.images import EMU_PER_TWIP
+from tools.docx.tables import available_width
 from tools.docx.view import focus_block
+from tools.runtime.sessions import Cursor
 from tools.runtime.progress import progress
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import resolve_in_roots
@@ -119,3 +130,87 @@ async def _to_file(ctx, session, exporter, first, max_elements, target: Path, fi
     fields = {"Session ID": session.id, "File": str(target), "Blocks": done, "Size": f"{len(data)} bytes",
               "Merged Cells": MERGED}
     return success_answer("Export Markdown", fields=fields)
+
+
+# ---- insert -----------------------------------------------------------------------------------------
+
+SHOWN_IDS = 100
+
+
+def _images(ctx: CallContext, tree) -> dict:
+    """Every image the Markdown names, checked (inside the roots, readable) before any change."""
+    found = {}
+    for src in image_sources(tree):
+        if src not in found:
+            path = resolve_in_roots(unquote(src), ctx.services.roots, must_exist=True)
+            found[src] = I.read_image(path)
+    return found
+
+
+def _listing(doc, blocks) -> str:
+    lines = []
+    for el in blocks[:SHOWN_IDS]:
+        text = paragraph_line(el) if el.tag == B.W_P else B.block_text(el, 200).replace("\n", " ↵ ")
+        lines.append(f"- {doc.id_of(el)} [{title_of(doc, el).split(' (')[0]}] {cut(text.replace(chr(9), ' '), 70)}")
+    if len(blocks) > SHOWN_IDS:
+        lines.append(f"- ... and {len(blocks) - SHOWN_IDS} more")
+    return "Inserted blocks:\n" + "\n".join(lines)
+
+
+@tool(title="Insert Markdown")
+def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, position: str) -> str:
+    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures.
+
+    Headings use the document's heading styles, lists become real Word numbering (nesting kept),
+    tables Word tables (first row repeated as header), links hyperlinks, **bold**/*italic*/`code`
+    run formatting, block quotes and code blocks the "Quote" and "Source Code" styles (added when
+    missing), images (![alt](path), path inside the allowed folders) inline pictures. The answer
+    lists the new blocks' IDs; last_insert is the last one.
+
+    Args:
+        session_id: The session.
+        markdown: The Markdown text.
+        position: Where the blocks go, MODE:TARGET (e.g. 'end:document_body', 'after:para_…', 'end:cell_…').
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    if len(markdown) > MAX_MARKDOWN:
+        raise OoxmlError(f"The Markdown is {len(markdown)} characters, over the limit of {MAX_MARKDOWN}.",
+                         error_type="ValidationError", hint="Insert it in parts.")
+    tree = parse(markdown)
+    if not tree.children or all(n.type == "html_block" and n.content.strip().startswith("<!--")
+                                for n in tree.children):
+        raise OoxmlError("The Markdown has no content to insert.", error_type="ValidationError",
+                         hint="Pass some text, e.g. '# Title' or '- item'.")
+    pos = parse_position(session, position)
+    container, where = block_insertion(doc, pos, _last_kind(tree))
+    images = _images(ctx, tree)
+    anchor = pos.target if pos.target is not doc.body else (next(B.iter_blocks(doc.body), None) or doc.body)
+    width = available_width(doc, container, anchor if anchor.tag != B.W_BODY else container)
+    # Everything is checked: from here on the document changes.
+    builder = Builder(doc, doc.part_of(container).name, width, images,
+                      (width * EMU_PER_TWIP, page_box(section_of(doc, anchor)).text_height * EMU_PER_TWIP),
+                      lambda: doc.word_ids(container))
+    blocks = builder.build(tree)
+    prev, nxt = insertion_neighbours(container, where)
+    before = box_lines(doc, [prev, nxt])
+    last = None
+    for el in blocks:
+        doc.insert_block(el, container=container, **({"after": last} if last is not None else where))
+        last = el
+    lead, trail = keep_tables_apart(doc, container, blocks[0], blocks[-1])
+    new = [b for b in (lead, *blocks, trail) if b is not None]
+    shown = new[:SHOWN]
+    after = box_lines(doc, [prev, *shown]) + ([f"  ... ({len(new) - SHOWN} more new blocks) ..."]
+                                              if len(new) > SHOWN else []) + box_lines(doc, [nxt])
+    session.last_insert = doc.id_of(blocks[-1])
+    session.cursor = Cursor(doc.id_of(blocks[-1]), "after")
+    fields = {"Position": pos.text, "Blocks Inserted": len(new), "First Block": doc.id_of(new[0])}
+    return answer(session, "Insert Markdown", blocks[-1], marker="NEW", before=before, after=after,
+                  fields=fields, content=_listing(doc, new))
+
+
+def _last_kind(tree) -> str:
+    """What the last new block will be, for the cell-ends-with-a-paragraph check."""
+    last = tree.children[-1]
+    return "table" if last.type == "table" else "paragraph"
