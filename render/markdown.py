@@ -343,46 +343,50 @@ def _ordered_marker(text: str) -> bool:
     return digits[:1] in (".", ")") and len(text) - len(digits) <= 9
 
 
-def render_segments(segments: list[Segment], cell: bool = False) -> str:
-    """Segments with marks, links and revisions as Markdown; adjacent equal segments merge."""
-    out: list[str] = []
-    i = 0
-    while i < len(segments):
-        j = i
-        key = (segments[i].link, segments[i].rev)
-        while j < len(segments) and (segments[j].link, segments[j].rev) == key:
-            j += 1
-        inner = _marked(segments[i:j], cell)
-        link, rev = key
-        if link is not None:
-            inner = f"[{inner}]({_url(link)})"
-        if rev == "ins":
-            inner = "{++" + inner + "++}"
-        elif rev == "del":
-            inner = "{--" + inner + "--}"
-        out.append(inner)
-        i = j
-    return "".join(out)
-
-
 def _merged(segments: list[Segment]) -> list[Segment]:
     out: list[Segment] = []
     for seg in segments:
         last = out[-1] if out else None
-        if last is not None and seg.kind == last.kind == "text" and seg.marks == last.marks:
+        if last is not None and seg.kind == last.kind == "text" and \
+                (seg.marks, seg.link, seg.rev) == (last.marks, last.link, last.rev):
             out[-1] = Segment("text", last.text + seg.text, seg.marks, seg.link, seg.rev)
         else:
             out.append(seg)
     return out
 
 
-def _marked(segments: list[Segment], cell: bool) -> str:
-    segments = _merged(segments)
+def _items(seg: Segment) -> set:
+    """What a segment sits inside: marks, its link, its revision (code is drawn per segment)."""
+    items = {m for m in seg.marks if m != "code"}
+    if seg.link is not None:
+        items.add(("link", seg.link))
+    if seg.rev is not None:
+        items.add(("rev", seg.rev))
+    return items
+
+
+def _open(item) -> str:
+    if isinstance(item, tuple):
+        return "[" if item[0] == "link" else "{++" if item[1] == "ins" else "{--"
+    return DELIM[item]
+
+
+def _close(item) -> str:
+    if isinstance(item, tuple):
+        return f"]({_url(item[1])})" if item[0] == "link" else "++}" if item[1] == "ins" else "--}"
+    return DELIM[item]
+
+
+def render_segments(segments: list[Segment], cell: bool = False) -> str:
+    """Segments as Markdown: marks, links and revisions nest as a stack; what lasts longer opens
+    first, so '**bold [link](u) bold**' stays one strong span around the link."""
+    segments = [s for s in _merged(segments) if s.kind == "break" or s.text]
+    wanted = [_items(s) if s.kind != "break" else None for s in segments]
     out: list[str] = []
-    stack: list[str] = []
+    stack: list = []
     pending = ""
     table = _ESCAPE_CELL if cell else _ESCAPE
-    for seg in segments:
+    for i, seg in enumerate(segments):
         if seg.kind == "break":
             pending += "<br>" if cell else "\\\n"
             continue
@@ -395,15 +399,14 @@ def _marked(segments: list[Segment], cell: bool) -> str:
                 continue
             lead = seg.text[:len(seg.text) - len(seg.text.lstrip())]
             trail = seg.text[len(seg.text.rstrip()):]
-        wanted = [m for m in MARK_ORDER if m in seg.marks]
-        while stack and not set(stack) <= set(wanted):
-            out.append(DELIM[stack.pop()])
+        want = wanted[i]
+        while stack and not set(stack) <= want:
+            out.append(_close(stack.pop()))
         out.append(pending + lead)
         pending = ""
-        for m in wanted:
-            if m not in stack:
-                out.append(DELIM[m])
-                stack.append(m)
+        for item in sorted(want - set(stack), key=lambda it: (-_lasting(wanted, i, it), str(it))):
+            out.append(_open(item))
+            stack.append(item)
         if seg.kind == "text" and "code" in seg.marks:
             ticks = "`" * (_longest_run(core, "`") + 1)
             pad = " " if core.startswith("`") or core.endswith("`") else ""
@@ -414,6 +417,17 @@ def _marked(segments: list[Segment], cell: bool) -> str:
             out.append(seg.text)
         pending = trail
     while stack:
-        out.append(DELIM[stack.pop()])
-    out.append(pending.rstrip("\\\n") if pending.endswith("\\\n") else pending)
+        out.append(_close(stack.pop()))
+    out.append(pending[:-2] if pending.endswith("\\\n") else pending)
     return "".join(out)
+
+
+def _lasting(wanted: list, i: int, item) -> int:
+    n = 0
+    for want in wanted[i:]:
+        if want is None:
+            continue
+        if item not in want:
+            break
+        n += 1
+    return n
