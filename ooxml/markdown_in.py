@@ -18,7 +18,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from ooxml import images as I
 from ooxml.build import make_run
-from ooxml.mdlists import add_list_definition
+from ooxml.mdlists import ListWriter
 from ooxml.namespaces import R, RT_STYLES, w
 from ooxml.order import get_or_add, set_child
 from ooxml.styles_edit import ensure_heading_style
@@ -28,9 +28,11 @@ RT_HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationsh
 MAX_MARKDOWN = 2_000_000
 
 
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+
+
 def parse(markdown: str) -> SyntaxTreeNode:
-    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-    return SyntaxTreeNode(md.parse(markdown))
+    return SyntaxTreeNode(_PARSER.parse(markdown))
 
 
 def image_sources(tree: SyntaxTreeNode) -> list[str]:
@@ -90,6 +92,20 @@ class Builder:
     max_image: tuple[int, int] = (5486400, 8229600)  # EMU
     word_ids: Callable | None = None  # () -> WordIds of the target part (docPr ids)
     blocks: list = field(default_factory=list)
+    _styles: dict = field(default_factory=dict)
+    _lists: ListWriter | None = None
+
+    def style(self, name: str) -> str | None:
+        """ensure_style(), once per name and insert."""
+        if name not in self._styles:
+            self._styles[name] = ensure_style(self.doc, name)
+        return self._styles[name]
+
+    def heading_style(self, level: int) -> str:
+        key = ("heading", level)
+        if key not in self._styles:
+            self._styles[key] = ensure_heading_style(self.doc, level)
+        return self._styles[key]
 
     def build(self, tree: SyntaxTreeNode) -> list[etree._Element]:
         for node in tree.children:
@@ -101,20 +117,20 @@ class Builder:
         kind = node.type
         if kind == "heading":
             level = int(node.tag[1:])
-            self.blocks.append(self.paragraph(node.children[0], ensure_heading_style(self.doc, level)))
+            self.blocks.append(self.paragraph(node.children[0], self.heading_style(level)))
         elif kind == "paragraph":
             self.blocks.append(self.paragraph(node.children[0], ctx.get("style"), ctx.get("num")))
             ctx.pop("num", None)  # only an item's first paragraph carries its number
         elif kind in ("bullet_list", "ordered_list"):
             self.list_(node, ctx)
         elif kind == "blockquote":
-            inner = {**ctx, "style": ensure_style(self.doc, "Quote")}
+            inner = {**ctx, "style": self.style("Quote")}
             for child in node.children:
                 self.block(child, inner)
         elif kind in ("fence", "code_block"):
-            p = self._styled_p(ensure_style(self.doc, "Source Code"))
+            p = self._styled_p(self.style("Source Code"))
             code = node.content[:-1] if node.content.endswith("\n") else node.content
-            p.append(make_run(code, None if self.doc.styles.find_id("Source Code") else _mono_rpr()))
+            p.append(make_run(code, None if self.style("Source Code") else _mono_rpr()))
             self.blocks.append(p)
         elif kind == "table":
             self.blocks.append(self.table(node))
@@ -132,10 +148,11 @@ class Builder:
         depth = ctx.get("depth", -1) + 1
         num_id = ctx.get("num_id")
         if num_id is None:  # a top-level list: one numbering definition for it and its sublists
-            num_id = add_list_definition(self.doc, _levels(node), _start(node))
+            self._lists = self._lists or ListWriter(self.doc)
+            num_id = self._lists.add(_levels(node), _start(node))
         for item in node.children:
             inner = {"depth": depth, "num_id": num_id, "num": (num_id, depth),
-                     "style": ensure_style(self.doc, "List Paragraph")}
+                     "style": self.style("List Paragraph")}
             for child in item.children:
                 self.block(child, inner)
             if inner.get("num") is not None:  # an empty item still shows its label
@@ -196,11 +213,11 @@ class Builder:
         rpr = etree.Element(w("rPr"))
         style = None
         if "code" in marks:
-            style = ensure_style(self.doc, "Verbatim Char")
+            style = self.style("Verbatim Char")
             if style is None:
                 rpr = _mono_rpr()
         elif "link" in marks:
-            style = ensure_style(self.doc, "Hyperlink")
+            style = self.style("Hyperlink")
         if style:
             set_child(rpr, "rStyle", val=style)
         for mark, tag in (("b", "b"), ("i", "i"), ("s", "strike")):

@@ -6,6 +6,7 @@ are the ones to replace by it (labels as Word computes them, reuse of fitting de
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from lxml import etree
@@ -113,16 +114,33 @@ def numbering_root(doc) -> etree._Element:
     return part.tree.getroot()
 
 
-def add_list_definition(doc, ordered_by_level: dict[int, bool], start: int = 1) -> str:
+class ListWriter:
+    """Adds numbering definitions for the lists of one insert (the part is read once)."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.root: etree._Element | None = None
+        self.next_ids = (0, 1)
+
+    def add(self, ordered_by_level: dict[int, bool], start: int = 1) -> str:
+        if self.root is None:
+            self.root = numbering_root(self.doc)
+            abstract_ids = [int(a.get(w("abstractNumId"))) for a in self.root.iter(w("abstractNum"))
+                            if (a.get(w("abstractNumId")) or "").isdigit()]
+            num_ids = [int(n.get(w("numId"))) for n in self.root.iter(w("num"))
+                       if (n.get(w("numId")) or "").isdigit()]
+            self.next_ids = (max(abstract_ids, default=-1) + 1, max(num_ids, default=0) + 1)
+        aid, nid = self.next_ids
+        self.next_ids = (aid + 1, nid + 1)
+        return add_list_definition(self.root, aid, nid, ordered_by_level, start)
+
+
+def add_list_definition(root: etree._Element, aid: int, nid: int, ordered_by_level: dict[int, bool],
+                        start: int = 1) -> str:
     """A new abstractNum + num for one Markdown list (its levels bulleted or numbered); the numId.
 
     A definition of its own per list makes every numbered list start at 1, as Markdown does.
     """
-    root = numbering_root(doc)
-    abstract_ids = [int(a.get(w("abstractNumId"))) for a in root.iter(w("abstractNum"))
-                    if (a.get(w("abstractNumId")) or "").isdigit()]
-    num_ids = [int(n.get(w("numId"))) for n in root.iter(w("num")) if (n.get(w("numId")) or "").isdigit()]
-    aid, nid = max(abstract_ids, default=-1) + 1, max(num_ids, default=0) + 1
     abstract = etree.Element(w("abstractNum"), {w("abstractNumId"): str(aid)})
     etree.SubElement(abstract, w("multiLevelType"), {W_VAL: "hybridMultilevel"})
     for level in range(9):
@@ -137,7 +155,17 @@ def add_list_definition(doc, ordered_by_level: dict[int, bool], start: int = 1) 
     return str(nid)
 
 
+_LEVELS: dict[tuple[int, bool, int], etree._Element] = {}
+
+
 def _level(level: int, ordered: bool, start: int) -> etree._Element:
+    key = (level, ordered, start)
+    if key not in _LEVELS:
+        _LEVELS[key] = _new_level(level, ordered, start)
+    return copy.deepcopy(_LEVELS[key])
+
+
+def _new_level(level: int, ordered: bool, start: int) -> etree._Element:
     lvl = etree.Element(w("lvl"), {w("ilvl"): str(level)})
     etree.SubElement(lvl, w("start"), {W_VAL: str(max(0, start))})
     etree.SubElement(lvl, w("numFmt"), {W_VAL: "decimal" if ordered else "bullet"})

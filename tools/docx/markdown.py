@@ -12,7 +12,7 @@ from ooxml.errors import InvalidPosition, OoxmlError
 from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, parse
 from ooxml.sections import page_box, section_of
 from render.answer import success_answer
-from render.blocks import paragraph_line, title_of
+from render.blocks import heading_level
 from render.markdown import Exporter, _longest_run
 from render.width import cut
 from tools.docx.blocks import SHOWN, keep_tables_apart
@@ -150,8 +150,13 @@ def _images(ctx: CallContext, tree) -> dict:
 def _listing(doc, blocks) -> str:
     lines = []
     for el in blocks[:SHOWN_IDS]:
-        text = paragraph_line(el) if el.tag == B.W_P else B.block_text(el, 200).replace("\n", " ↵ ")
-        lines.append(f"- {doc.id_of(el)} [{title_of(doc, el).split(' (')[0]}] {cut(text.replace(chr(9), ' '), 70)}")
+        if el.tag == B.W_P:
+            level = heading_level(doc, el)
+            kind, text = (f"Heading {level}" if level else "Paragraph"), B.paragraph_text(el)
+        else:
+            kind, text = B.kind(el), B.block_text(el, 200)
+        text = text.replace("\n", " ↵ ").replace("\t", " ")
+        lines.append(f"- {doc.id_of(el)} [{kind}] {cut(text, 70)}")
     if len(blocks) > SHOWN_IDS:
         lines.append(f"- ... and {len(blocks) - SHOWN_IDS} more")
     return "Inserted blocks:\n" + "\n".join(lines)
@@ -185,8 +190,8 @@ def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, posit
     pos = parse_position(session, position)
     container, where = block_insertion(doc, pos, _last_kind(tree))
     images = _images(ctx, tree)
-    anchor = pos.target if pos.target is not doc.body else (next(B.iter_blocks(doc.body), None) or doc.body)
-    width = available_width(doc, container, anchor if anchor.tag != B.W_BODY else container)
+    anchor = pos.target  # section_of() takes the body too (its last section)
+    width = available_width(doc, container, anchor)
     # Everything is checked: from here on the document changes.
     builder = Builder(doc, doc.part_of(container).name, width, images,
                       (width * EMU_PER_TWIP, page_box(section_of(doc, anchor)).text_height * EMU_PER_TWIP),
