@@ -237,10 +237,12 @@ class Exporter:
         return frozenset(marks)
 
     def _target(self, el, rid: str) -> str | None:
-        if self._rels is None:
-            part = self.doc.part_of(el).name
-            self._rels = {rel.get("Id"): rel.get("Target") for rel in self.doc.package.rels(part)}
-        return self._rels.get(rid)
+        """A relationship's target, from the rels of the part holding ``el`` (body or notes)."""
+        part = self.doc.part_of(el).name
+        self._rels = self._rels or {}
+        if part not in self._rels:
+            self._rels[part] = {rel.get("Id"): rel.get("Target") for rel in self.doc.package.rels(part)}
+        return self._rels[part].get(rid)
 
     def _link_target(self, hyperlink) -> str | None:
         rid = hyperlink.get(f"{{{R}}}id")
@@ -273,6 +275,7 @@ class Exporter:
             part = parts[kind]
             note = None
             if part is not None:
+                self.doc.register_part_root(part)  # so links in notes resolve against the notes' rels
                 note = next((n for n in part.tree.getroot().iter(w(kind)) if n.get(w("id")) == note_id), None)
             text = " ".join(self.inline(p).replace("\\\n", " ") for p in note.iter(B.W_P)) if note is not None else ""
             lines.append(f"[^{label}]: {text.strip()}")

@@ -108,5 +108,9 @@ async def open_client(roots: list[Path]):
 
     services = Services(roots=[Path(r) for r in roots])
     srv = server.build_server(services)
-    async with Client(srv, cache=None) as client:
-        yield DocxClient(client, list(roots), services)
+    try:
+        async with Client(srv, cache=None) as client:
+            yield DocxClient(client, list(roots), services)
+    finally:
+        if services.office is not None:  # a render started LibreOffice: stop it with this server
+            services.office.close()
