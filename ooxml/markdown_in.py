@@ -65,6 +65,7 @@ def ensure_style(doc, name: str) -> str | None:
         return None
     while doc.styles.exists(sid):
         sid += "0"
+    part.touch()  # announced before the change (the undo history snapshots touched parts)
     style = etree.SubElement(part.tree.getroot(), w("style"), {w("type"): kind, w("styleId"): sid})
     etree.SubElement(style, w("name"), {w("val"): name})
     base = doc.styles.find_id("Normal") if kind == "paragraph" else doc.styles.find_id("Default Paragraph Font", kind)
@@ -76,7 +77,6 @@ def ensure_style(doc, name: str) -> str | None:
             props = etree.SubElement(style, w(tag))
             for child, attrs in items:
                 set_child(props, child, **attrs)
-    part.touch()
     doc.reset_styles()
     return sid
 

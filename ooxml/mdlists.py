@@ -106,9 +106,9 @@ def numbering_root(doc) -> etree._Element:
             name = f"word/numbering{n}.xml"
             n += 1
         part = doc.package.add_part(name, NUMBERING_XML)
-        types = doc.package.content_types
-        etree.SubElement(types, f"{{{CT}}}Override", PartName="/" + name, ContentType=CT_NUMBERING)
-        doc.package.part("[Content_Types].xml").touch()
+        doc.package.part("[Content_Types].xml").touch()  # announced before the change (undo)
+        etree.SubElement(doc.package.content_types, f"{{{CT}}}Override", PartName="/" + name,
+                         ContentType=CT_NUMBERING)
         add_relationship(doc.package, doc.main_name, RT_NUMBERING, name.rsplit("/", 1)[1])
     part.touch()
     return part.tree.getroot()

@@ -174,3 +174,34 @@ def test_the_worker_needs_a_uno_python():
     assert find_uno_python(find_soffice()) is not None, \
         "no Python with LibreOffice's 'uno' module (apt-get install python3-uno): renders run cold"
     assert shutil.which("soffice") or shutil.which("libreoffice")
+
+
+async def test_over_stdio_the_page_arrives_as_image_content_with_progress(tmp_path):
+    """Real JSON-RPC framing: the progress token travels in _meta and the PNG as base64 image content."""
+    import base64
+    import sys
+    from pathlib import Path
+
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    repo = Path(__file__).resolve().parent.parent
+    params = StdioServerParameters(command=sys.executable, args=["server.py", "--root", str(tmp_path)],
+                                   cwd=str(repo))
+    seen = []
+
+    async def on_progress(done, total, message):
+        seen.append(done)
+
+    async with Client(params, cache=None) as client:
+        created = await client.call_tool("docx_create", {})
+        sid = [line for line in created.content[0].text.splitlines() if line.startswith("**Session ID**")][0]
+        sid = sid.split(": ", 1)[1]
+        await client.call_tool("docx_insert_paragraph", {"session_id": sid, "text": "Hello",
+                                                         "position": "end:document_body"})
+        result = await client.call_tool("docx_render_page", {"session_id": sid}, progress_callback=on_progress)
+    assert not result.is_error, result.content[0].text
+    assert [c.type for c in result.content] == ["text", "image"]
+    assert result.content[1].mime_type == "image/png"
+    assert base64.b64decode(result.content[1].data).startswith(PNG_SIGNATURE)
+    assert seen and seen == sorted(seen)
