@@ -15,9 +15,11 @@ from typing import Callable
 from lxml import etree
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
+from mdit_py_plugins.footnote import footnote_plugin
 
 from ooxml import images as I
 from ooxml.build import make_run
+from ooxml.footnotes import FootnoteWriter
 from ooxml.mdlists import ListWriter
 from ooxml.namespaces import R, RT_STYLES, w
 from ooxml.order import get_or_add, set_child
@@ -28,7 +30,7 @@ RT_HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationsh
 MAX_MARKDOWN = 2_000_000
 
 
-_PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).use(footnote_plugin)
 
 
 def parse(markdown: str) -> SyntaxTreeNode:
@@ -51,6 +53,8 @@ _STYLES = {  # name -> (type, styleId, pPr children, rPr children)
     "Verbatim Char": ("character", "VerbatimChar", [],
                       [("rFonts", {"ascii": "Courier New", "hAnsi": "Courier New", "cs": "Courier New"})]),
     "Hyperlink": ("character", "Hyperlink", [], [("color", {"val": "0563C1"}), ("u", {"val": "single"})]),
+    "footnote text": ("paragraph", "FootnoteText", [("spacing", {"after": "0"})], [("sz", {"val": "20"})]),
+    "footnote reference": ("character", "FootnoteReference", [], [("vertAlign", {"val": "superscript"})]),
 }
 
 
@@ -94,6 +98,8 @@ class Builder:
     blocks: list = field(default_factory=list)
     _styles: dict = field(default_factory=dict)
     _lists: ListWriter | None = None
+    _notes: FootnoteWriter | None = None
+    _definitions: dict = field(default_factory=dict)  # footnote id -> its definition node
 
     def style(self, name: str) -> str | None:
         """ensure_style(), once per name and insert."""
@@ -108,6 +114,7 @@ class Builder:
         return self._styles[key]
 
     def build(self, tree: SyntaxTreeNode) -> list[etree._Element]:
+        self._definitions = {n.meta.get("id"): n for n in tree.walk() if n.type == "footnote"}
         for node in tree.children:
             self.block(node, {})
         return self._tables_apart(self.blocks)
@@ -204,6 +211,8 @@ class Builder:
                 out.append(self.link(child, marks))
             elif kind == "image":
                 out.append(self.image(child))
+            elif kind == "footnote_ref":
+                out.append(self.footnote(child))
             elif kind == "html_inline":
                 if not child.content.startswith("<!--"):
                     out.append(self.run(child.content, marks))
@@ -247,6 +256,37 @@ class Builder:
             next(drawing.iter("{*}docPr")).set("descr", alt)
         r = etree.Element(w("r"))
         r.append(drawing)
+        return r
+
+    def footnote(self, ref: SyntaxTreeNode) -> etree._Element:
+        """A real footnote with the definition's paragraphs, and the run referencing it."""
+        self._notes = self._notes or FootnoteWriter(self.doc)
+        definition = self._definitions.get(ref.meta.get("id"))
+        body_part, self.part_name = self.part_name, self._notes.part_name  # links in the note: its rels
+        try:
+            paragraphs = [self._note_paragraph(n.children[0]) for n in (definition.children if definition else [])
+                          if n.type == "paragraph"]
+        finally:
+            self.part_name = body_part
+        if paragraphs:
+            mark = self._note_mark(etree.Element(w("footnoteRef")))
+            paragraphs[0].insert(1 if paragraphs[0].find(w("pPr")) is not None else 0, mark)
+            mark.addnext(make_run(" "))
+        note_id = self._notes.add(paragraphs)
+        return self._note_mark(etree.Element(w("footnoteReference"), {w("id"): note_id}))
+
+    def _note_paragraph(self, inline: SyntaxTreeNode) -> etree._Element:
+        return self._with_runs(self._styled_p(self.style("footnote text")), self.inline(inline))
+
+    def _note_mark(self, child: etree._Element) -> etree._Element:
+        r = etree.Element(w("r"))
+        style = self.style("footnote reference")
+        rpr = etree.SubElement(r, w("rPr"))
+        if style:
+            set_child(rpr, "rStyle", val=style)
+        else:
+            set_child(rpr, "vertAlign", val="superscript")
+        r.append(child)
         return r
 
     # ---- helpers -----------------------------------------------------------------------------

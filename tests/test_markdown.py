@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 from markdown_it import MarkdownIt
+from mdit_py_plugins.footnote import footnote_plugin
 from PIL import Image
 
 from tests.support.client import NS, by_id, read_body, read_part, texts
@@ -22,7 +23,8 @@ R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
 def normalised(markdown: str) -> str:
     """The HTML CommonMark+GFM makes of it, without comments and with whitespace collapsed."""
-    html = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(markdown)
+    html = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).use(footnote_plugin) \
+        .render(markdown)
     html = re.sub(r"<!--.*?-->", "", html, flags=re.S)
     return " ".join(html.replace(">", "> ").replace("<", " <").split())
 
@@ -173,6 +175,21 @@ async def _saved(docx, tmp_path) -> Path:
     path = tmp_path / "saved.docx"
     await docx.save(path)
     return path
+
+
+async def test_footnotes_become_real_word_footnotes(docx, tmp_path):
+    await docx.create()
+    await insert(docx, "Text[^a] more[^b].\n\n[^a]: First *note*.\n[^b]: Second [link](https://example.com).\n")
+    path = tmp_path / "fn.docx"
+    body = await docx.save(path)
+    refs = body.xpath("//w:footnoteReference/@w:id", namespaces=NS)
+    notes = etree.fromstring(read_part(path, "word/footnotes.xml"))
+    assert [texts(notes.xpath(f"//w:footnote[@w:id='{i}']", namespaces=NS)[0]).strip() for i in refs] == \
+        ["First note.", "Second link."]
+    link = notes.find(".//w:hyperlink", NS)
+    note_rels = etree.fromstring(read_part(path, "word/_rels/footnotes.xml.rels"))
+    assert [r.get("Target") for r in note_rels if r.get("Id") == link.get(f"{{{R_NS}}}id")] == ["https://example.com"]
+    assert "footnotes+xml" in read_part(path, "[Content_Types].xml").decode()
 
 
 # ---- export ---------------------------------------------------------------------------------------
