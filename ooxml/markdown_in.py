@@ -219,6 +219,13 @@ class Builder:
         return out
 
     def run(self, text: str, marks: frozenset) -> etree._Element:
+        return make_run(text, self._rpr(marks))
+
+    def _rpr(self, marks: frozenset) -> etree._Element:
+        """Run properties for a set of marks, built once per insert (make_run copies them)."""
+        key = ("rPr", marks)
+        if key in self._styles:
+            return self._styles[key]
         rpr = etree.Element(w("rPr"))
         style = None
         if "code" in marks:
@@ -232,7 +239,8 @@ class Builder:
         for mark, tag in (("b", "b"), ("i", "i"), ("s", "strike")):
             if mark in marks:
                 set_child(rpr, tag)
-        return make_run(text, rpr)
+        self._styles[key] = rpr
+        return rpr
 
     def link(self, node: SyntaxTreeNode, marks: frozenset) -> etree._Element:
         href = node.attrs.get("href", "")

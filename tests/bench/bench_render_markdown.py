@@ -171,7 +171,7 @@ async def main_async(args) -> None:
         for job in (lambda: bench_render(work, 3 if args.quick else 7),
                     lambda: bench_insert(work, 9 if args.quick else 21),
                     None if args.skip_export else
-                    (lambda: bench_export(work, 10_000 if args.quick else 50_000, 1 if args.quick else 3))):
+                    (lambda: bench_export(work, 10_000 if args.quick else 50_000, args.export_repeats))):
             if job is None:
                 continue
             line, _ = await job()
@@ -188,6 +188,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer repeats; export of the 10,000-paragraph document")
     ap.add_argument("--skip-export", action="store_true")
+    ap.add_argument("--export-repeats", type=int, default=1,
+                    help="export/pandoc pairs (pandoc takes minutes on the 50,000-paragraph file)")
     ap.add_argument("--dir", default=None, help="work folder (default: the system temp folder)")
     asyncio.run(main_async(ap.parse_args()))
 
