@@ -124,7 +124,7 @@ class Builder:
         kind = node.type
         if kind == "heading":
             level = int(node.tag[1:])
-            self.blocks.append(self.paragraph(node.children[0], self.heading_style(level)))
+            self.blocks.append(self.paragraph(node.children[0], self.heading_style(level), ctx.pop("num", None)))
         elif kind == "paragraph":
             self.blocks.append(self.paragraph(node.children[0], ctx.get("style"), ctx.get("num")))
             ctx.pop("num", None)  # only an item's first paragraph carries its number
@@ -134,6 +134,8 @@ class Builder:
             inner = {**ctx, "style": self.style("Quote")}
             for child in node.children:
                 self.block(child, inner)
+            if "num" not in inner:  # the quote's first paragraph took the item's number
+                ctx.pop("num", None)
         elif kind in ("fence", "code_block"):
             p = self._styled_p(self.style("Source Code"))
             code = node.content[:-1] if node.content.endswith("\n") else node.content

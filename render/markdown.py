@@ -84,8 +84,9 @@ class Exporter:
         style = self._style_name(p)
         if style in CODE_STYLES:
             text = "".join(s.text if s.kind != "break" else "\n" for s in self.segments(p))
-            if chunks and chunks[-1][0] == "code" and not self.id_of:
-                chunks[-1][1][-1:] = text.split("\n") + ["```"]  # one fence for neighbouring code lines
+            if chunks and chunks[-1][0] == "code" and not self.id_of and "`" * 3 not in text:
+                fence = chunks[-1][1][-1]
+                chunks[-1][1][-1:] = text.split("\n") + [fence]  # one fence for neighbouring code lines
                 return
             fence = "`" * max(3, _longest_run(text, "`") + 1)
             chunks.append(("code", self._comment_line(p) + [fence, *text.split("\n"), fence]))
@@ -99,7 +100,7 @@ class Exporter:
             return
         item = list_item(self.doc, self.formats, p)
         if item is not None:
-            chunks.append((f"list:{item.num_id}", self.list_lines(item, text + comment)))
+            chunks.append((f"list:{item.num_id}", self.list_lines(item, _guard_line_start(text) + comment)))
             return
         self._indents.clear()
         if not text.strip() and self._is_rule(p):
