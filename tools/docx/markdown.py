@@ -10,6 +10,7 @@ from ooxml import body as B
 from ooxml import images as I
 from ooxml.errors import InvalidPosition, OoxmlError
 from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, parse
+from ooxml.mdlists import ListFormats, list_item
 from ooxml.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import heading_level
@@ -149,10 +150,13 @@ def _images(ctx: CallContext, tree) -> dict:
 
 def _listing(doc, blocks) -> str:
     lines = []
+    formats = ListFormats(doc)
     for el in blocks[:SHOWN_IDS]:
         if el.tag == B.W_P:
-            level = heading_level(doc, el)
-            kind, text = (f"Heading {level}" if level else "Paragraph"), B.paragraph_text(el)
+            level, item = heading_level(doc, el), list_item(doc, formats, el)
+            kind = f"Heading {level}" if level else \
+                f"{'Numbered' if item.ordered else 'Bulleted'} item, level {item.level + 1}" if item else "Paragraph"
+            text = B.paragraph_text(el)
         else:
             kind, text = B.kind(el), B.block_text(el, 200)
         text = text.replace("\n", " ↵ ").replace("\t", " ")
