@@ -63,9 +63,10 @@ def find_soffice() -> str:
 
 
 def find_uno_python(soffice: str) -> str | None:
-    """A Python that can ``import uno``: ours, the system's, or LibreOffice's bundled one."""
-    candidates = [os.environ.get("OOXML_MCP_UNO_PYTHON"), sys.executable, "/usr/bin/python3",
-                  str(Path(os.path.realpath(soffice)).with_name("python"))]
+    """A Python that can ``import uno``: the configured one, the system's (which Debian's python3-uno
+    is built for), LibreOffice's bundled one, or ours."""
+    candidates = [os.environ.get("OOXML_MCP_UNO_PYTHON"), "/usr/bin/python3",
+                  str(Path(os.path.realpath(soffice)).with_name("python")), sys.executable]
     for exe in candidates:
         if not exe or not os.path.isfile(exe):
             continue
