@@ -299,3 +299,27 @@ async def test_results_convert_in_libreoffice_and_validate(docx, tmp_path, pictu
         assert sdk_validator.new_error_kinds(empty, path) == [], path.name
     assert by_id(read_body(results[-1]), (await docx.ok("docx_get_context", element_id="last_insert")).element_id) \
         is not None
+
+
+async def test_opening_a_large_file_reports_progress_while_it_runs(docx, tmp_path, monkeypatch):
+    """docx_open runs in a worker thread; the event loop sends heartbeats until it ends."""
+    from tools.runtime import progress as P
+    monkeypatch.setattr(P, "HEARTBEAT_S", 0.01)
+    await docx.create()
+    await insert(docx, "\n\n".join(f"paragraph {i} with some text to parse" for i in range(3000)))
+    await docx.save(tmp_path / "big.docx")
+    seen = []
+
+    async def on_progress(done, total, message):
+        seen.append((done, message))
+
+    result = await docx.client.call_tool("docx_open", {"file_path": "big.docx"}, progress_callback=on_progress)
+    assert not result.is_error, result.content[0].text
+    assert seen[0] == (0, "Open") and len(seen) >= 2
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+async def test_a_failed_open_in_the_worker_thread_is_still_a_named_error(docx, tmp_path):
+    (tmp_path / "bad.docx").write_bytes(b"not a zip")
+    answer = await docx.call("docx_open", file_path="bad.docx")
+    assert answer.is_error and answer.error_type == "InvalidDocument"

@@ -13,7 +13,7 @@ from tools.runtime.sandbox import resolve_in_roots
 from tools.runtime.sessions import Cursor
 
 
-@tool(read_only=False, idempotent=False, title="Open a Word document")
+@tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
 def docx_open(ctx: CallContext, file_path: str) -> str:
     """Open an existing .docx file and start an editing session on it.
 

@@ -13,6 +13,7 @@ import jsonschema
 
 from ooxml.errors import OoxmlError
 from render.answer import error_answer, operation_title
+from tools.runtime.progress import in_thread
 from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Image, Tool, ToolResult
 
 log = logging.getLogger("ooxml_mcp")
@@ -64,7 +65,10 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
             arguments[name] = None
     ctx.touched.clear()
     try:
-        result = tool.handler(ctx, **arguments)
+        if tool.long_running and not inspect.iscoroutinefunction(tool.handler):
+            result = await in_thread(ctx, lambda: tool.handler(ctx, **arguments), operation)
+        else:
+            result = tool.handler(ctx, **arguments)
         if inspect.isawaitable(result):
             result = await result
         if isinstance(result, ToolResult):

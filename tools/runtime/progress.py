@@ -31,3 +31,37 @@ async def progress(ctx, done: float, total: float | None = None, message: str | 
         await report(done, total, message)
     except Exception:  # a lost notification must not fail the call
         log.debug("progress notification failed", exc_info=True)
+
+
+HEARTBEAT_S = 0.5
+
+
+async def in_thread(ctx, fn, message: str):
+    """Run a blocking step in a worker thread, reporting progress every HEARTBEAT_S seconds until it ends.
+
+    Only for work on objects no other call can reach yet (docx_open builds a new document):
+    other calls keep running on the event loop meanwhile.
+    """
+    import anyio
+
+    outcome: dict = {}
+
+    async def work():
+        try:
+            outcome["value"] = await anyio.to_thread.run_sync(fn)
+        except Exception as e:  # raised again below, outside the task group (not as a group)
+            outcome["error"] = e
+        finally:
+            tg.cancel_scope.cancel()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(work)
+        await progress(ctx, 0, None, message)
+        ticks = 0
+        while True:
+            await anyio.sleep(HEARTBEAT_S)
+            ticks += 1
+            await progress(ctx, ticks, None, f"{message} ({ticks * HEARTBEAT_S:.1f} s)")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

@@ -58,6 +58,7 @@ class Tool:
     tenants: frozenset[str] | None = None  # None: every tenant
     title: str | None = None
     meta: dict = field(default_factory=dict)
+    long_running: bool = False  # a sync handler run in a thread with progress heartbeats (docx_open)
 
     def annotations(self) -> dict:
         return {
@@ -82,7 +83,7 @@ ALWAYS_OPTIONAL = {"session_id"}
 
 
 def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = False,
-         idempotent: bool = False, title: str | None = None):
+         idempotent: bool = False, title: str | None = None, long_running: bool = False):
     """Register a built-in tool; its first parameter is the CallContext."""
 
     def register(fn: Callable) -> Callable:
@@ -100,6 +101,7 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
             destructive=destructive,
             idempotent=idempotent,
             title=title,
+            long_running=long_running,
         )
         return fn
 
