@@ -305,9 +305,11 @@ async def test_opening_a_large_file_reports_progress_while_it_runs(docx, tmp_pat
     """docx_open runs in a worker thread; the event loop sends heartbeats until it ends."""
     from tools.runtime import progress as P
     monkeypatch.setattr(P, "HEARTBEAT_S", 0.01)
+    monkeypatch.setattr(P, "LARGE_FILE_BYTES", 10_000)
     await docx.create()
     await insert(docx, "\n\n".join(f"paragraph {i} with some text to parse" for i in range(3000)))
     await docx.save(tmp_path / "big.docx")
+    assert (tmp_path / "big.docx").stat().st_size >= P.LARGE_FILE_BYTES
     seen = []
 
     async def on_progress(done, total, message):
@@ -319,7 +321,9 @@ async def test_opening_a_large_file_reports_progress_while_it_runs(docx, tmp_pat
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
-async def test_a_failed_open_in_the_worker_thread_is_still_a_named_error(docx, tmp_path):
+async def test_a_failed_open_in_the_worker_thread_is_still_a_named_error(docx, tmp_path, monkeypatch):
+    from tools.runtime import progress as P
+    monkeypatch.setattr(P, "LARGE_FILE_BYTES", 1)
     (tmp_path / "bad.docx").write_bytes(b"not a zip")
     answer = await docx.call("docx_open", file_path="bad.docx")
     assert answer.is_error and answer.error_type == "InvalidDocument"

@@ -13,7 +13,7 @@ import jsonschema
 
 from ooxml.errors import OoxmlError
 from render.answer import error_answer, operation_title
-from tools.runtime.progress import in_thread
+from tools.runtime.progress import in_thread, worth_a_thread
 from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Image, Tool, ToolResult
 
 log = logging.getLogger("ooxml_mcp")
@@ -65,7 +65,7 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
             arguments[name] = None
     ctx.touched.clear()
     try:
-        if tool.long_running and not inspect.iscoroutinefunction(tool.handler):
+        if tool.long_running and not inspect.iscoroutinefunction(tool.handler) and worth_a_thread(ctx, arguments):
             result = await in_thread(ctx, lambda: tool.handler(ctx, **arguments), operation)
         else:
             result = tool.handler(ctx, **arguments)

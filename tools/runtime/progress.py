@@ -34,6 +34,24 @@ async def progress(ctx, done: float, total: float | None = None, message: str | 
 
 
 HEARTBEAT_S = 0.5
+LARGE_FILE_BYTES = 1_000_000  # smaller files open faster than a thread hop plus a heartbeat costs
+
+
+def worth_a_thread(ctx, arguments: dict) -> bool:
+    """Whether a long_running call's input file is large enough for heartbeats to matter."""
+    import os
+    from pathlib import Path
+
+    raw = arguments.get("file_path")
+    if not raw or not isinstance(raw, str):
+        return False
+    path = Path(os.path.expanduser(raw))
+    if not path.is_absolute() and ctx.services.roots:
+        path = ctx.services.roots[0] / path
+    try:
+        return path.stat().st_size >= LARGE_FILE_BYTES
+    except (OSError, ValueError):
+        return False  # the tool itself reports a missing or refused path
 
 
 async def in_thread(ctx, fn, message: str):
