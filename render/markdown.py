@@ -16,7 +16,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml.mdlists import ListFormats, list_item
-from ooxml.namespaces import A, R, WP, w
+from ooxml.namespaces import A, M, R, WP, w
 
 RT_FOOTNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"
 RT_ENDNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/endnotes"
@@ -28,6 +28,7 @@ MARK_ORDER = ("b", "i", "s")
 DELIM = {"b": "**", "i": "*", "s": "~~"}
 _ESCAPE = str.maketrans({c: "\\" + c for c in "\\`*_[]<~"})
 _ESCAPE_CELL = str.maketrans({**{c: "\\" + c for c in "\\`*_[]<~"}, "|": "\\|"})
+OMATH, OMATH_PARA = f"{{{M}}}oMath", f"{{{M}}}oMathPara"
 _RUNLIKE = {w(n) for n in "smartTag customXml fldSimple bdo dir sdtContent".split()}
 
 
@@ -156,10 +157,16 @@ class Exporter:
         return [rows[0], "| " + " | ".join(align) + " |", *rows[1:]]
 
     def cell(self, tc) -> str:
-        parts = []
+        parts, counts = [], {}
         for child in tc:
             if child.tag == B.W_P:
-                parts.append(self.inline(child, cell=True))
+                text = self.inline(child, cell=True)
+                item = list_item(self.doc, self.formats, child) if text else None
+                if item is not None:  # GFM cells hold no lists: the label goes in front of the text
+                    counts[(item.num_id, item.level)] = counts.get((item.num_id, item.level), 0) + 1
+                    label = f"{counts[(item.num_id, item.level)]}." if item.ordered else "•"
+                    text = "\u00a0" * (2 * item.level) + f"{label} {text}"
+                parts.append(text)
             elif child.tag in (B.W_TBL, B.W_SDT):
                 parts.append(B.block_text(child, 2000).replace("\n", " ").replace("\t", " ")
                              .translate(_ESCAPE_CELL))
@@ -191,6 +198,11 @@ class Exporter:
                     self._collect(content, out, marks, link, rev)
             elif tag in _RUNLIKE:
                 self._collect(child, out, marks, link, rev)
+            elif tag in (OMATH, OMATH_PARA):  # equations: their text, as GitHub's $…$ math
+                text = "".join(t.text or "" for t in child.iter(f"{{{M}}}t"))
+                if text:
+                    gap = " " if out and out[-1].text.endswith("$") else ""  # '$$' would open display math
+                    out.append(Segment("image", f"{gap}${text}$", frozenset(), link, rev))
 
     def _run(self, r, out, link, rev) -> None:
         marks = self._marks(r)

@@ -327,3 +327,22 @@ async def test_a_failed_open_in_the_worker_thread_is_still_a_named_error(docx, t
     (tmp_path / "bad.docx").write_bytes(b"not a zip")
     answer = await docx.call("docx_open", file_path="bad.docx")
     assert answer.is_error and answer.error_type == "InvalidDocument"
+
+
+async def test_lists_inside_table_cells_keep_their_labels(docx):
+    await docx.create()
+    table = await docx.ok("docx_insert_table", rows=2, cols=1, position="end:document_body", data=[["head"], [""]])
+    cell = re.search(r"cell_\w+", (await docx.ok("docx_get_cell", table_id=table.element_id, row=1, col=0)).text)
+    await insert(docx, "1. one\n2. two\n\n- dot\n", position=f"start:{cell.group(0)}")
+    exported = await export(docx, ids=False)
+    assert "| 1. one<br>2. two<br>• dot |" in exported
+
+
+@pytest.mark.corpus
+async def test_equations_export_as_inline_math(docx, tmp_path):
+    from tests.support.corpus import require_corpus
+    src = require_corpus() / "docling__omml_multi_equation_paragraph.docx"
+    if not src.exists():
+        pytest.skip(f"{src.name} not in the corpus")
+    await docx.open(shutil.copy(src, tmp_path / src.name))
+    assert "$a=b$ $c=d$ $e=f$" in await export(docx, ids=False)
