@@ -346,3 +346,22 @@ async def test_equations_export_as_inline_math(docx, tmp_path):
         pytest.skip(f"{src.name} not in the corpus")
     await docx.open(shutil.copy(src, tmp_path / src.name))
     assert "$a=b$ $c=d$ $e=f$" in await export(docx, ids=False)
+
+
+def _editable():
+    from tests.support.corpus import editable_files
+    return editable_files()
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", __import__("tests.support.corpus", fromlist=["corpus_params"]).corpus_params(_editable()))
+async def test_every_corpus_file_exports_whole_with_unique_ids(docx, path, tmp_path):
+    await docx.open(shutil.copy(path, tmp_path / path.name))
+    answer = await docx.ok("docx_export_markdown", file_path="whole.md")
+    text = (tmp_path / "whole.md").read_text(encoding="utf-8")
+    ids = re.findall(r"<!-- ((?:para|table)_\w+) -->", text)
+    assert len(ids) == len(set(ids))
+    for element_id in ids[:2] + ids[-1:]:  # the comments name live elements an edit can use
+        assert (await docx.ok("docx_get_context", element_id=element_id)).element_id == element_id
+    assert answer.head["File"].endswith("whole.md")
+    MarkdownIt("commonmark").enable("table").render(text)  # parses
