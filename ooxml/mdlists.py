@@ -145,12 +145,17 @@ def add_list_definition(root: etree._Element, aid: int, nid: int, ordered_by_lev
     etree.SubElement(abstract, w("multiLevelType"), {W_VAL: "hybridMultilevel"})
     for level in range(9):
         abstract.append(_level(level, ordered_by_level.get(level, False), start if level == 0 else 1))
-    first_num = root.find(w("num"))
-    if first_num is not None:
-        first_num.addprevious(abstract)  # the schema puts every abstractNum before the nums
+    # Schema order: numPicBullet*, abstractNum*, num*, numIdMacAtCleanup?
+    nums = root.findall(w("num"))
+    cleanup = root.find(w("numIdMacAtCleanup"))
+    if nums:
+        nums[0].addprevious(abstract)
+    elif cleanup is not None:
+        cleanup.addprevious(abstract)
     else:
         root.append(abstract)
-    num = etree.SubElement(root, w("num"), {w("numId"): str(nid)})
+    num = etree.Element(w("num"), {w("numId"): str(nid)})
+    (nums[-1] if nums else abstract).addnext(num)
     etree.SubElement(num, w("abstractNumId"), {W_VAL: str(aid)})
     return str(nid)
 

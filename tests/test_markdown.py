@@ -365,3 +365,41 @@ async def test_every_corpus_file_exports_whole_with_unique_ids(docx, path, tmp_p
         assert (await docx.ok("docx_get_context", element_id=element_id)).element_id == element_id
     assert answer.head["File"].endswith("whole.md")
     MarkdownIt("commonmark").enable("table").render(text)  # parses
+
+
+def _insert_sample():
+    """Corpus files with their own numbering and styles, of different sizes (a few: LibreOffice and
+    the validator take about a second a file)."""
+    from tests.support.corpus import features
+    files = sorted((f for f in _editable() if "numbering" in features(f)), key=lambda p: p.stat().st_size)
+    return files[:: max(1, len(files) // 6)][:6] if files else None
+
+
+@pytest.mark.corpus
+@pytest.mark.libreoffice
+async def test_markdown_inserted_into_corpus_files_converts_and_validates(tmp_path, picture):
+    """Into documents with numbering, styles and relationships of their own: LibreOffice converts the
+    results and the Open XML SDK validator finds no kind of error the original lacked."""
+    from tests.support import sdk_validator
+    from tests.support.client import open_client
+    from tests.support.libreoffice import convert_to_pdf, require_soffice
+    require_soffice()
+    sdk_validator.require()
+    sample = _insert_sample()
+    if not sample:
+        pytest.skip("no corpus files with numbering")
+    markdown = "\n\n".join(p.read_text(encoding="utf-8") for p in CASE_FILES)
+    pairs = []
+    async with open_client([tmp_path]) as docx:
+        for src in sample:
+            original = Path(shutil.copy(src, tmp_path / src.name))
+            await docx.open(original)
+            await insert(docx, markdown, position="start:document_body")
+            result = tmp_path / f"md-{src.name}"
+            await docx.save(result)
+            await docx.ok("docx_close", session_id=docx.session_id)
+            pairs.append((original, result))
+    pdfs = convert_to_pdf([r for _, r in pairs], tmp_path / "pdf")
+    assert [r.name for _, r in pairs if pdfs[r.resolve()] is None] == []
+    problems = {r.name: sdk_validator.new_error_kinds(o, r) for o, r in pairs}
+    assert {name: kinds for name, kinds in problems.items() if kinds} == {}
