@@ -6,6 +6,7 @@ and are taken out again before the call returns: the session's document is left 
 """
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -71,4 +72,5 @@ def save_marked_copy(doc, path: Path) -> list[etree._Element]:
             doc.save(path)
         finally:
             main.dirty, doc.modified = was_dirty, was_modified
+            doc.package.stamps.pop(os.path.realpath(path), None)  # a throwaway copy: no stamp to keep
     return blocks
