@@ -185,7 +185,7 @@ class Office:
         try:
             subprocess.run(args, capture_output=True, timeout=timeout, start_new_session=True)
         except subprocess.TimeoutExpired:
-            raise RenderFailed(f"LibreOffice did not finish within {timeout:.0f} s and was stopped.") from None
+            raise RenderFailed(f"LibreOffice did not answer within {timeout:.0f} s and was stopped.") from None
         made = out.parent / (src.stem + ".pdf")
         if not made.is_file():
             raise RenderFailed("LibreOffice could not convert the document.")
