@@ -111,7 +111,7 @@ class _Worker:
         reader.join(timeout)
         if reader.is_alive():
             self.kill()
-            error = RenderFailed(f"LibreOffice did not answer within {timeout:.0f} s and was stopped.",
+            error = RenderFailed(f"LibreOffice did not answer within {timeout:g} s and was stopped.",
                                  hint="The document may be too large or make LibreOffice hang; the next render "
                                       "starts a fresh LibreOffice.")
             error.hung = True
@@ -182,10 +182,13 @@ class Office:
         args = [soffice, "--headless", "--norestore", f"-env:UserInstallation={self._profile.as_uri()}",
                 "--convert-to", filt, "--outdir", str(out.parent), str(src)]
         self.starts += 1
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
-            subprocess.run(args, capture_output=True, timeout=timeout, start_new_session=True)
+            proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            raise RenderFailed(f"LibreOffice did not answer within {timeout:.0f} s and was stopped.") from None
+            os.killpg(proc.pid, signal.SIGKILL)  # soffice starts soffice.bin: stop the whole group
+            proc.wait()
+            raise RenderFailed(f"LibreOffice did not answer within {timeout:g} s and was stopped.") from None
         made = out.parent / (src.stem + ".pdf")
         if not made.is_file():
             raise RenderFailed("LibreOffice could not convert the document.")
