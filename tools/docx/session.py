@@ -15,7 +15,7 @@ from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_t
 from tools.runtime.sessions import Cursor, Session
 
 
-@tool(read_only=False, idempotent=False, title="Open a Word document")
+@tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
 def docx_open(ctx: CallContext, file_path: str) -> str:
     """Open an existing .docx file and start an editing session on it.
 
