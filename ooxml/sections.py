@@ -13,6 +13,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.errors import ValidationError
 from ooxml.namespaces import W, w
+from ooxml.numbers import MAX_TWIPS, file_int
 from ooxml.order import get_or_add
 
 _NS = {"w": W}
@@ -56,10 +57,7 @@ def section_of(doc, el: etree._Element) -> etree._Element | None:
 def _int(el: etree._Element | None, attr: str, default: int) -> int:
     if el is None:
         return default
-    try:
-        return int(float(el.get(w(attr), default)))
-    except ValueError:
-        return default
+    return file_int(el.get(w(attr)), default, -MAX_TWIPS, MAX_TWIPS)
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ooxml import body as B
+from ooxml.grid import TableGrid
 from ooxml.errors import InvalidPosition, OoxmlError
 from render.answer import success_answer
 from render.blocks import heading_level, paragraph_line, title_of
@@ -24,7 +25,7 @@ def _line_for(doc, el) -> str:
     if el.tag == B.W_P:
         return f"[{title}] {cut(paragraph_line(el), 200)}"
     if el.tag == B.W_TBL:
-        first = B.TableGrid(el).text_matrix()[:1]
+        first = TableGrid(el).text_matrix()[:1]
         return f"[{title}] first row: " + cut(" | ".join(first[0]) if first else "", 160)
     text = B.block_text(el, 400).replace("\n", " ↵ ").replace("\t", "→")
     return f"[{title}] {cut(text, 160)}"
@@ -111,7 +112,7 @@ def _structure_lines(doc) -> list[str]:
             continue
         flush()
         if el.tag == B.W_TBL:
-            grid = B.TableGrid(el)
+            grid = TableGrid(el)
             entries.append((depth + 1, f"Table {doc.id_of(el)} ({grid.n_rows}×{grid.n_cols})"))
         else:
             entries.append((depth + 1, f"{B.kind(el)} {doc.id_of(el)}"))

@@ -1,0 +1,68 @@
+"""Absurd numbers inside a document never kill or stall the server (issue 12, defect 1).
+
+Every count read from a file (spans, grid columns, gridBefore/After, widths, ids, outline
+levels, symbol codes) is clamped to what the format allows: the document opens, reads,
+edits and saves, and nothing is built sized by the number in the file. The calls run under
+a memory cap, so a regression fails with an error instead of swapping the machine.
+"""
+from __future__ import annotations
+
+import resource
+
+import pytest
+
+from tests.builders import build_docx, p, tbl, tc
+from tests.support.client import W
+
+pytestmark = pytest.mark.anyio
+HUGE = ("2147483647", "99999999999999999999", "1e400", "-1e400", "NaN", "²", "9" * 5000)
+
+
+@pytest.fixture
+def memory_cap():
+    """Cap this process's address space at what it uses now plus 1.5 GB, for one test."""
+    with open("/proc/self/status") as f:
+        used = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (used + 1536 * 1024 * 1024, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def hostile_tables() -> str:
+    tables = []
+    for n in HUGE:
+        span = tc(p("span"), f'<w:gridSpan w:val="{n}"/>')
+        rows = [[span, tc(p("b"))], [tc(p("c"), '<w:vMerge w:val="restart"/>'), tc(p("d"), f'<w:gridSpan w:val="{n}"/>')]]
+        table = tbl(rows, grid=[2000] * 2).replace('<w:gridCol w:w="2000"/>', f'<w:gridCol w:w="{n}"/>', 1)
+        table = table.replace("<w:tr>", f'<w:tr><w:trPr><w:gridBefore w:val="{n}"/><w:gridAfter w:val="{n}"/></w:trPr>', 1)
+        tables.append(table + p(f"after {n[:20]}"))
+    heading = f'<w:p><w:pPr><w:outlineLvl w:val="{HUGE[1]}"/></w:pPr><w:r><w:sym w:font="Symbol" w:char="FFFFFFFFFFFF"/></w:r></w:p>'
+    bookmark = f'<w:p><w:bookmarkStart w:id="{HUGE[1]}" w:name="b"/><w:r><w:t>x</w:t></w:r><w:bookmarkEnd w:id="{HUGE[1]}"/></w:p>'
+    return heading + bookmark + "".join(tables)
+
+
+async def test_absurd_numbers_in_a_document_are_clamped_not_obeyed(docx, tmp_path, memory_cap):
+    path = build_docx(tmp_path / "absurd.docx", hostile_tables())
+    await docx.open(path)
+    sid = docx.session_id
+    listing = await docx.ok("docx_list_tables", session_id=sid)
+    tables = [line.split(":")[0].strip("- ") for line in listing.text.splitlines() if line.startswith("- table_")]
+    assert len(tables) == len(HUGE)
+    for line in listing.text.splitlines():
+        if line.startswith("- table_"):
+            cols = int(line.split(": ")[1].split("×")[1].split()[0])
+            assert cols <= 63, line  # Word's 63 columns, whatever the file claims
+    await docx.ok("docx_get_structure", session_id=sid)
+    await docx.ok("docx_get_context", session_id=sid, element_id=tables[0])
+    for table_id in tables:
+        await docx.ok("docx_get_table", session_id=sid, table_id=table_id)
+        await docx.ok("docx_get_cell", session_id=sid, table_id=table_id, row=1, col=0)
+        await docx.ok("docx_insert_row_at", session_id=sid, table_id=table_id, position="end")
+        await docx.ok("docx_copy_table", session_id=sid, table_id=table_id, position=f"after:{table_id}")
+        a = await docx.call("docx_insert_col_at", session_id=sid, table_id=table_id, position="start")
+        assert not a.is_error or a.error_type == "ValidationError", a.text
+    body = await docx.save(tmp_path / "out.docx")
+    assert body is not None and len(body.findall(f"{{{W}}}tbl")) == 2 * len(HUGE)
