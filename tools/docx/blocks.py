@@ -11,8 +11,8 @@ from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, Valida
 from ooxml.namespaces import w
 from ooxml.units import twips
 from ooxml.wordids import story_part_names
-from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, insertion_neighbours,
-                          parse_position, resolve, session_of)
+from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits,
+                               insertion_neighbours, parse_position, resolve, session_of)
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -186,6 +186,7 @@ def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text
     fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
     if not found:
         return _no_match(session, fields)
+    RP.check_growth(found, old_text, new_text, call_limits(ctx, doc).max_call_growth_bytes)
     shown = [m.p for m in found[:SHOWN]]
     before = _boxes(doc, shown)
     total = sum(RP.apply(doc, m, new_text) for m in found)

@@ -8,6 +8,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
 from ooxml.namespaces import OX_ID, w
+from ooxml.package import Limits
 from render.answer import success_answer
 from render.blocks import element_box
 from render.diff import render_diff
@@ -206,3 +207,8 @@ def answer(session: Session, operation: str, element: etree._Element | None, *, 
     changes = render_diff(before, after) if before is not None and after is not None else None
     return success_answer(operation, element_id=eid, fields=fields, context=context, changes=changes,
                           content=content, cursor=cursor_line(doc, session.cursor))
+
+
+def call_limits(ctx: CallContext, doc) -> Limits:
+    """The document limits in force now: the operator's (config reloads apply), else the document's."""
+    return getattr(ctx.services.config, "document_limits", None) or doc.package.limits
