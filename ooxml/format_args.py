@@ -46,7 +46,8 @@ def check_choice(key: str, value, choices, hint: str | None = None) -> str:
     if not isinstance(value, str) or value not in choices:
         listed = ", ".join(choices)
         if isinstance(value, str):
-            raise ValidationError(f"{key} '{value[:40]}' is not one of Word's values.", hint=hint or f"Use one of: {listed}.")
+            raise ValidationError(f"{key} '{value[:40]}' is not one of Word's values.",
+                                  hint=hint or f"Use one of: {listed}.")
         raise _refuse(key, "a string", value, hint or f"Use one of: {listed}.")
     return value
 

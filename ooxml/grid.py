@@ -51,6 +51,13 @@ def grid_after(tr: etree._Element, limit: int = MAX_COLS) -> int:
     return file_int(ga.get(_VAL), 0, 0, limit) if ga is not None else 0
 
 
+def counted(count: int, what: str) -> str:
+    """'3 rows (0-2)', '1 row (0)' or 'no rows': never '(0--1)'."""
+    if count <= 0:
+        return f"no {what}s"
+    return f"1 {what} (0)" if count == 1 else f"{count} {what}s (0-{count - 1})"
+
+
 @dataclass
 class Cell:
     """A physical ``w:tc`` and the grid columns it covers in its row."""

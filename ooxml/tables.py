@@ -17,7 +17,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.build import make_run, set_paragraph_text
 from ooxml.errors import InvalidPosition, ValidationError
-from ooxml.grid import MAX_COLS, Cell, TableGrid
+from ooxml.grid import MAX_COLS, Cell, TableGrid, counted
 from ooxml.ids import IdIndex
 from ooxml.namespaces import M, W, w
 from ooxml.numbers import file_int
@@ -282,18 +282,18 @@ def sync_cell_widths(grid: TableGrid) -> None:
 def parse_row_col_position(position: str, count: int, what: str) -> tuple[int, int]:
     """``before:N``/``after:N``/``start``/``end`` -> (insert index, template index)."""
     raw = (position or "").strip().lower()
-    hint = f"Use before:N, after:N (N is a 0-based {what} index, 0-{count - 1}), start or end."
+    hint = (f"Use before:N, after:N (N is a 0-based {what} index, 0-{count - 1}), start or end." if count
+            else f"The table has no {what}s: use start or end.")
     if raw == "start":
         return 0, 0
     if raw == "end":
-        return count, count - 1
+        return count, max(0, count - 1)
     mode, _, num = raw.partition(":")
     if mode not in ("before", "after") or not num.strip().lstrip("-").isdigit():
         raise InvalidPosition(f"'{position}' is not a {what} position.", hint=hint)
     n = int(num)
     if not 0 <= n < count:
-        raise InvalidPosition(f"{what} {n} does not exist: the table has {count} {what}s (0-{count - 1}).",
-                              hint=hint)
+        raise InvalidPosition(f"{what} {n} does not exist: the table has {counted(count, what)}.", hint=hint)
     return (n, n) if mode == "before" else (n + 1, n)
 
 
@@ -338,7 +338,15 @@ def new_row(grid: TableGrid, at: int, template: int, copy_format: bool, ids) -> 
 def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bool) -> etree._Element:
     grid = TableGrid(tbl)
     if grid.n_rows + 1 > MAX_ROWS:
-        raise ValidationError(f"The table already has {grid.n_rows} rows, the limit.")
+        raise ValidationError(f"The table already has {grid.n_rows} rows, the limit.",
+                              hint="Split the data over several tables.")
+    if not grid.rows:  # a table without rows (Word calls it damaged) gets one from its grid
+        tr = etree.Element(w("tr"))
+        for width in grid.widths[:MAX_COLS] or [None]:
+            tr.append(new_cell(width or None))
+        tbl.append(tr)
+        doc.changed(tbl)
+        return tr
     tr = new_row(grid, at, template, copy_format, doc.word_ids(tbl))
     if at < grid.n_rows:
         grid.rows[at].addprevious(tr)
@@ -351,7 +359,8 @@ def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bo
 def delete_row(doc, tbl: etree._Element, r: int) -> None:
     grid = TableGrid(tbl)
     if not 0 <= r < grid.n_rows:
-        raise InvalidPosition(f"Row {r} does not exist: the table has {grid.n_rows} rows (0-{grid.n_rows - 1}).")
+        raise InvalidPosition(f"Row {r} does not exist: the table has {counted(grid.n_rows, 'row')}.",
+                              hint="Row indexes are 0-based; docx_get_table shows them.")
     if grid.n_rows == 1:
         raise ValidationError("A table must keep at least one row.", hint="Delete the whole table with docx_delete.")
     for cell in grid.cells[r]:
@@ -466,8 +475,8 @@ def _insert_col_in_row(grid: TableGrid, r: int, line: list[Cell], k: int, templa
 def delete_col(doc, tbl: etree._Element, c: int) -> None:
     grid = TableGrid(tbl)
     if not 0 <= c < grid.n_cols:
-        raise InvalidPosition(f"Column {c} does not exist: the table has {grid.n_cols} columns "
-                              f"(0-{grid.n_cols - 1}).")
+        raise InvalidPosition(f"Column {c} does not exist: the table has {counted(grid.n_cols, 'column')}.",
+                              hint="Column indexes are 0-based; docx_get_table shows them.")
     if grid.n_cols == 1:
         raise ValidationError("A table must keep at least one column.", hint="Delete the whole table with docx_delete.")
     for r, line in enumerate(grid.cells):
@@ -526,10 +535,12 @@ def _row_cells_in(grid: TableGrid, r: int, c0: int, c1: int) -> list[Cell]:
 
 def check_merge(grid: TableGrid, r0: int, c0: int, r1: int, c1: int) -> list[list[Cell]]:
     if not (0 <= r0 <= r1 < grid.n_rows):
-        raise ValidationError(f"Rows {r0}-{r1} are not a range of this table's rows (0-{grid.n_rows - 1}).",
+        raise ValidationError(f"Rows {r0}-{r1} are not a range of this table's rows: it has "
+                              f"{counted(grid.n_rows, 'row')}.",
                               hint="start_row <= end_row, both 0-based.")
     if not (0 <= c0 <= c1 < grid.n_cols):
-        raise ValidationError(f"Columns {c0}-{c1} are not a range of this table's columns (0-{grid.n_cols - 1}).",
+        raise ValidationError(f"Columns {c0}-{c1} are not a range of this table's columns: it has "
+                              f"{counted(grid.n_cols, 'column')}.",
                               hint="start_col <= end_col, both 0-based.")
     rows = [_row_cells_in(grid, r, c0, c1) for r in range(r0, r1 + 1)]
     if len(rows) == 1 and len(rows[0]) == 1:
@@ -589,11 +600,13 @@ def fill(doc, tbl: etree._Element, data: list[list[str | None]], start_row: int)
     """
     grid = TableGrid(tbl)
     if not 0 <= start_row <= grid.n_rows:
-        raise ValidationError(f"start_row {start_row} is outside the table (0-{grid.n_rows}).")
+        raise ValidationError(f"start_row {start_row} is outside the table (0-{grid.n_rows}).",
+                              hint="start_row is 0-based; the row count itself appends rows after the last.")
     check_data(data, None, grid.n_cols)
     added = max(0, start_row + len(data) - grid.n_rows)
     if grid.n_rows + added > MAX_ROWS:
-        raise ValidationError(f"Filling needs {grid.n_rows + added} rows, over the limit of {MAX_ROWS}.")
+        raise ValidationError(f"Filling needs {grid.n_rows + added} rows, over the limit of {MAX_ROWS}.",
+                              hint="Split the data over several tables.")
     for _ in range(added):
         n = len(B.table_rows(tbl))
         insert_row(doc, tbl, n, n - 1, copy_format=True)

@@ -12,7 +12,7 @@ import resource
 import pytest
 
 from tests.builders import build_docx, p, tbl, tc
-from tests.support.client import W
+from tests.support.client import W, read_part
 
 pytestmark = pytest.mark.anyio
 HUGE = ("2147483647", "99999999999999999999", "1e400", "-1e400", "NaN", "²", "9" * 5000)
@@ -66,3 +66,52 @@ async def test_absurd_numbers_in_a_document_are_clamped_not_obeyed(docx, tmp_pat
         assert not a.is_error or a.error_type == "ValidationError", a.text
     body = await docx.save(tmp_path / "out.docx")
     assert body is not None and len(body.findall(f"{{{W}}}tbl")) == 2 * len(HUGE)
+
+
+ROWLESS = ('<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr>'
+           '<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="3000"/></w:tblGrid></w:tbl>') + p("after")
+
+
+async def rowless(docx, tmp_path) -> str:
+    await docx.open(build_docx(tmp_path / "rowless.docx", ROWLESS))
+    listing = await docx.ok("docx_list_tables", session_id=docx.session_id)
+    assert "0×2" in listing.text
+    await docx.save(tmp_path / "before.docx")
+    return next(line.split(":")[0].strip("- ") for line in listing.text.splitlines() if line.startswith("- table_"))
+
+
+@pytest.mark.parametrize("name,args,error_type", [
+    ("docx_insert_row_at", {"position": "before:0"}, "InvalidPosition"),
+    ("docx_delete_row", {"row_index": 0}, "InvalidPosition"),
+    ("docx_get_cell", {"row": 0, "col": 0}, "ValidationError"),
+    ("docx_merge_cells", {"start_row": 0, "start_col": 0, "end_row": 0, "end_col": 1}, "ValidationError"),
+])
+async def test_a_table_without_rows_gives_named_errors(docx, tmp_path, name, args, error_type):
+    table = await rowless(docx, tmp_path)
+    a = await docx.call(name, session_id=docx.session_id, table_id=table, **args)
+    assert a.is_error and a.error_type == error_type, a.text
+    assert "no rows" in a.text and "--1" not in a.text and a.head.get("Hint")
+    await docx.save(tmp_path / "after.docx")
+    assert read_part(tmp_path / "after.docx") == read_part(tmp_path / "before.docx")
+
+
+async def test_insert_row_into_a_table_without_rows_builds_one_from_the_grid(docx, tmp_path):
+    table = await rowless(docx, tmp_path)
+    a = await docx.ok("docx_insert_row_at", session_id=docx.session_id, table_id=table, position="end")
+    assert "1×2" in a.text
+    cells = (await docx.save(tmp_path / "out.docx")).findall(f".//{{{W}}}tr/{{{W}}}tc")
+    assert len(cells) == 2 and all(tc[-1].tag == f"{{{W}}}p" for tc in cells)
+
+
+async def test_fill_a_table_without_rows_adds_its_rows(docx, tmp_path):
+    table = await rowless(docx, tmp_path)
+    a = await docx.ok("docx_fill_table", session_id=docx.session_id, table_id=table, data=[["a", "b"], ["c", "d"]])
+    assert a.head["Cells Written"] == "4" and a.head["Rows Added"] == "2"
+    body = await docx.save(tmp_path / "out.docx")
+    assert len(body.findall(f".//{{{W}}}tr")) == 2
+
+
+async def test_show_a_table_without_rows(docx, tmp_path):
+    table = await rowless(docx, tmp_path)
+    a = await docx.ok("docx_get_table", session_id=docx.session_id, table_id=table)
+    assert a.head["Dimensions"] == "0 rows × 2 columns" and "--1" not in a.text

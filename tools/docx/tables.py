@@ -10,7 +10,7 @@ import copy
 from lxml import etree
 
 from ooxml import body as B
-from ooxml.grid import Cell, TableGrid
+from ooxml.grid import Cell, TableGrid, counted
 from ooxml import tables as T
 from ooxml.build import make_run
 from ooxml.copies import copy_blocks
@@ -105,7 +105,7 @@ def retarget_cursor(session: Session, tbl: etree._Element) -> None:
 
 def _index(value: int, count: int, what: str, arg: str) -> int:
     if not 0 <= value < count:
-        raise ValidationError(f"{arg} {value} is outside the table: it has {count} {what}s (0-{count - 1}).",
+        raise ValidationError(f"{arg} {value} is outside the table: it has {counted(count, what)}.",
                               hint=f"{what.capitalize()} indexes are 0-based.")
     return value
 
@@ -234,7 +234,7 @@ def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: 
     content = ["```", *grid_page(grid, start_row, r1, start_col, c1), "```", "",
                "Cells (row, col) → ID:", *cell_lines(doc, grid, start_row, r1, start_col, c1)]
     fields = {"Dimensions": f"{grid.n_rows} rows × {grid.n_cols} columns",
-              "Shown": f"rows {start_row}-{r1 - 1}, columns {start_col}-{c1 - 1}"}
+              "Shown": f"rows {start_row}-{r1 - 1}, columns {start_col}-{c1 - 1}" if r1 and c1 else "nothing"}
     more = []
     if r1 < grid.n_rows:
         more.append(f"start_row={r1}, start_col={start_col}")
