@@ -99,3 +99,15 @@ async def test_valid_typed_properties_still_apply(docx, tmp_path):
 async def _saved(docx, tmp_path):
     await docx.save(tmp_path / "out.docx")
     return tmp_path / "out.docx"
+
+
+@pytest.mark.parametrize("data", [b"not an image", b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, b"GIF89a\xff\xff"])
+async def test_image_errors_name_the_file_not_python_objects(docx, tmp_path, data):
+    (tmp_path / "bad.png").write_bytes(data)
+    await prepared(docx, tmp_path)
+    a = await docx.call("docx_insert_image", image_path=str(tmp_path / "bad.png"), position="end:document_body")
+    assert a.is_error and a.error_type == "ValidationError", a.text
+    assert "'bad.png'" in a.head["Message"] and "BytesIO" not in a.text and " at 0x" not in a.text
+    assert a.head.get("Hint")
+    await docx.save(tmp_path / "after.docx")
+    assert read_part(tmp_path / "after.docx") == read_part(tmp_path / "before.docx")
