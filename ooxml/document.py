@@ -37,10 +37,12 @@ class Document:
                 hint="Open it in Word and save it as 'Word Document (*.docx)' (Transitional), then retry.")
         if root.tag != f"{{{W}}}document":
             raise InvalidDocument(f"Main part '{self.main_name}' is not a WordprocessingML document "
-                                  f"(root element {root.tag}).")
+                                  f"(root element {root.tag}).",
+                                  hint="Open the document itself (.docx), not another kind of Office file.")
         self.body = root.find(W_BODY)
         if self.body is None:
-            raise InvalidDocument(f"Main part '{self.main_name}' has no w:body.")
+            raise InvalidDocument(f"Main part '{self.main_name}' has no w:body.",
+                                  hint="The file may be damaged; open it in Word and save it again.")
         self.ids = IdIndex()
         self.ids.add_root(root, self.main.prepared.had_ids)
         self._part_of_root: dict[etree._Element, Part] = {root: self.main}

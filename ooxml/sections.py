@@ -93,7 +93,8 @@ def check_margins(sections: list[etree._Element], new: dict[str, int]) -> None:
     """Refuse margins that leave no room for text in some section (before anything changes)."""
     for key in ("left", "right"):
         if key in new and new[key] < 0:
-            raise ValidationError(f"{key} margin cannot be negative.")
+            raise ValidationError(f"{key} margin cannot be negative.",
+                                  hint="Give a margin of 0 or more, e.g. '2cm' or 1 (inch).")
     for i, sect in enumerate(sections or [None]):
         box = page_box(sect)
         left, right = new.get("left", box.left), new.get("right", box.right)

@@ -87,11 +87,14 @@ def column_widths(total: int, cols: int) -> list[int]:
 
 def check_size(rows: int, cols: int) -> None:
     if not 1 <= rows <= MAX_ROWS:
-        raise ValidationError(f"rows must be 1-{MAX_ROWS}, not {rows}.")
+        raise ValidationError(f"rows must be 1-{MAX_ROWS}, not {rows}.",
+                              hint="Build a table of at most 10000 rows; split larger data over several tables.")
     if not 1 <= cols <= MAX_COLS:
-        raise ValidationError(f"cols must be 1-{MAX_COLS} (Word's limit), not {cols}.")
+        raise ValidationError(f"cols must be 1-{MAX_COLS} (Word's limit), not {cols}.",
+                              hint="Word tables have at most 63 columns: split the data, or turn it.")
     if rows * cols > MAX_CELLS:
-        raise ValidationError(f"{rows}×{cols} is {rows * cols} cells, over the limit of {MAX_CELLS}.")
+        raise ValidationError(f"{rows}×{cols} is {rows * cols} cells, over the limit of {MAX_CELLS}.",
+                              hint="Split the data over several tables.")
 
 
 def check_data(data: list, n_rows: int | None, n_cols: int, first_row: int = 0) -> None:
@@ -414,7 +417,8 @@ def insert_col(doc, tbl: etree._Element, k: int, template: int, copy_format: boo
     """Insert a grid column at index ``k``; returns the new cells, top to bottom."""
     grid = TableGrid(tbl)
     if grid.n_cols + 1 > MAX_COLS:
-        raise ValidationError(f"The table already has {grid.n_cols} columns, Word's limit is {MAX_COLS}.")
+        raise ValidationError(f"The table already has {grid.n_cols} columns, Word's limit is {MAX_COLS}.",
+                              hint="Delete a column first (docx_delete_col), or split the table.")
     widths = list(grid.widths) or column_widths(max_width or 9360, grid.n_cols)
     widths += [widths[-1] if widths else 1440] * (grid.n_cols - len(widths))
     width = widths[template] if template < len(widths) else widths[-1]
@@ -544,7 +548,8 @@ def check_merge(grid: TableGrid, r0: int, c0: int, r1: int, c1: int) -> list[lis
                               hint="start_col <= end_col, both 0-based.")
     rows = [_row_cells_in(grid, r, c0, c1) for r in range(r0, r1 + 1)]
     if len(rows) == 1 and len(rows[0]) == 1:
-        raise ValidationError("The range is a single cell: nothing to merge.")
+        raise ValidationError("The range is a single cell: nothing to merge.",
+                              hint="Give a range of at least two cells (end_row > start_row or end_col > start_col).")
     for cell in rows[0]:
         if grid.continues(cell):
             top = grid.origin(cell).row

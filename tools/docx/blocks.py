@@ -28,7 +28,8 @@ def _block(session: Session, raw: str, arg: str) -> etree._Element:
     el = resolve(session, raw, arg)
     if el.getparent() is None or el.getparent().tag not in BLOCK_CONTAINERS or not B.is_block(el):
         raise InvalidElementType(f"{arg} must be a block (paragraph, table, content control) of the body, "
-                                 f"a cell, a header ..., not a {B.kind(el)}.")
+                                 f"a cell, a header ..., not a {B.kind(el)}.",
+                                 hint="Use the ID of a paragraph or table (docx_get_structure lists them).")
     return el
 
 
@@ -45,7 +46,8 @@ def block_range(start: etree._Element, end: etree._Element) -> list[etree._Eleme
         out.append(cur)
         blocks += B.is_block(cur)
         if blocks > MAX_RANGE:
-            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.")
+            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.",
+                                  hint="Copy the range in several smaller pieces.")
     return out
 
 
@@ -179,7 +181,8 @@ def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text
     doc = session.doc
     RP.check_old_text(old_text)
     if len(new_text) > MAX_TEXT:
-        raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded")
+        raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded",
+                         hint="Replace with a shorter text, or in several calls.")
     found = []
     for root in _scopes(session, scope_id):
         found += RP.find_all(RP.paragraphs_of(root), old_text)

@@ -69,7 +69,8 @@ def resolve(session: Session, raw: str, arg: str = "element_id") -> etree._Eleme
 def expect(el: etree._Element, tags: set[str], what: str, arg: str = "element_id") -> etree._Element:
     """``el`` if it is one of ``tags``, else InvalidElementType naming what was expected."""
     if el.tag not in tags:
-        raise InvalidElementType(f"{arg} must be a {what}, not a {B.kind(el)} ({el.get(OX_ID)}).")
+        raise InvalidElementType(f"{arg} must be a {what}, not a {B.kind(el)} ({el.get(OX_ID)}).",
+                                 hint="docx_get_context shows each element's ID and kind.")
     return el
 
 

@@ -47,11 +47,12 @@ def docx_read_content(ctx: CallContext, session_id: str, start_element_id: str |
     doc = session.doc
     if not 1 <= max_elements <= MAX_PAGE:
         raise OoxmlError(f"max_elements must be between 1 and {MAX_PAGE}, not {max_elements}.",
-                         error_type="ValidationError")
+                         error_type="ValidationError", hint="Use 1 to the maximum; page with start_element_id.")
     if start_element_id:
         el = focus_block(resolve(session, start_element_id, "start_element_id"))
         if el.getparent() is not doc.body:
-            raise InvalidPosition("start_element_id must be a block of the document body.")
+            raise InvalidPosition("start_element_id must be a block of the document body.",
+                                  hint="Use the ID of a paragraph or table of the body (docx_get_structure).")
     else:
         el = next(B.iter_blocks(doc.body), None)
     lines, used = [], 0

@@ -229,7 +229,8 @@ def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: 
     grid = TableGrid(tbl)
     if not 0 <= start_row < max(1, grid.n_rows) or not 0 <= start_col < max(1, grid.n_cols):
         raise ValidationError(f"start_row/start_col ({start_row}, {start_col}) are outside the table "
-                              f"({grid.n_rows} rows × {grid.n_cols} columns, 0-based).")
+                              f"({grid.n_rows} rows × {grid.n_cols} columns, 0-based).",
+                              hint="start_row and start_col are 0-based and below the table's size.")
     r1, c1 = min(grid.n_rows, start_row + PAGE_ROWS), min(grid.n_cols, start_col + PAGE_COLS)
     content = ["```", *grid_page(grid, start_row, r1, start_col, c1), "```", "",
                "Cells (row, col) → ID:", *cell_lines(doc, grid, start_row, r1, start_col, c1)]
