@@ -37,6 +37,17 @@ DEFAULT_LIMITS = Limits()
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
 
 
+def _check_method(info: zipfile.ZipInfo) -> None:
+    """Only stored and deflated parts, unencrypted: what Word reads (and zipfile can copy raw)."""
+    if info.flag_bits & 0x1:
+        raise InvalidDocument(f"Part '{info.filename}' is encrypted.",
+                              hint="Open the document in Word, remove its password, and save it again.")
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise InvalidDocument(f"Part '{info.filename}' uses zip compression method {info.compress_type}, "
+                              "which Word cannot read (only stored and deflated).",
+                              hint="Save the document again from Word or LibreOffice.")
+
+
 class Part:
     """One zip member; its bytes and XML tree are loaded on first use."""
 
@@ -142,6 +153,7 @@ class Package:
                 raise LimitExceeded(f"Part '{info.filename}' expands {info.file_size // max(info.compress_size, 1)}x "
                                     f"(compression ratio limit {lim.max_ratio}x): a zip bomb?",
                                     hint="A real document compresses far less; the operator sets limits.max_ratio.")
+            _check_method(info)
             if info.filename.startswith("/") or ".." in info.filename.split("/"):
                 raise InvalidDocument(f"Part name '{info.filename}' escapes the package.",
                                       hint="The zip is unsafe or damaged: use the original file.")
@@ -155,7 +167,7 @@ class Package:
         try:
             with self._zip.open(info) as f:
                 data = f.read(info.file_size + 1)
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as e:
             raise InvalidDocument(f"Part '{info.filename}' cannot be read (damaged or truncated file): {e}.",
                                   hint="The file may be truncated or damaged; try the original.") from None
         if len(data) > info.file_size:
