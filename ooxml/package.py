@@ -112,10 +112,11 @@ class Package:
         if size > limits.max_file_bytes:
             raise LimitExceeded(f"File is {size} bytes, over the file size limit ({limits.max_file_bytes}).",
                                 hint="Open a smaller file; the operator sets limits.max_file_bytes.")
+        pkg._fp = open(pkg.path, "rb")
         try:
-            pkg._fp = open(pkg.path, "rb")
             pkg._zip = zipfile.ZipFile(pkg._fp)
-        except zipfile.BadZipFile as e:
+        except (zipfile.BadZipFile, UnicodeDecodeError, ValueError, struct.error, OSError, EOFError,
+                OverflowError) as e:  # a damaged directory fails in any of these ways
             pkg.close()
             raise InvalidDocument(f"'{pkg.path.name}' is not a .docx (zip) file or is truncated: {e}.",
                                   hint="Check that the path names a Word document (.docx).") from None

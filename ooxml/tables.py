@@ -81,6 +81,8 @@ def build_table(rows: int, cols: int, widths: list[int], style_id: str | None,
 
 def column_widths(total: int, cols: int) -> list[int]:
     """Equal widths summing to ``total`` twips (the remainder goes to the first columns)."""
+    if cols <= 0:
+        return []
     base, extra = divmod(max(total, cols * 120), cols)
     return [base + (1 if i < extra else 0) for i in range(cols)]
 
@@ -421,7 +423,7 @@ def insert_col(doc, tbl: etree._Element, k: int, template: int, copy_format: boo
                               hint="Delete a column first (docx_delete_col), or split the table.")
     widths = list(grid.widths) or column_widths(max_width or 9360, grid.n_cols)
     widths += [widths[-1] if widths else 1440] * (grid.n_cols - len(widths))
-    width = widths[template] if template < len(widths) else widths[-1]
+    width = widths[template] if 0 <= template < len(widths) else (widths[-1] if widths else 1440)
     created = []
     for r, line in enumerate(grid.cells):
         tc = _insert_col_in_row(grid, r, line, k, template, copy_format, width)

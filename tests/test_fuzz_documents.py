@@ -1,0 +1,116 @@
+"""Fuzzed documents: every outcome is a named error or a valid result (issue 12).
+
+Seed files (the fixtures, a table-heavy built document, and small corpus files) are broken
+by seeded mutations (tests/support/fuzz.py: byte flips, truncation, XML damage, absurd
+numbers, tables without rows or cells without paragraphs, unsupported compression, missing
+parts). Each is opened, read, edited and saved in a child process limited to 2 GB of address
+space. The test fails on a crash, a hang over 30 s, an InternalError, an answer the validator
+rejects, or a saved file LibreOffice cannot convert where it converted the broken input.
+
+``OOXML_MCP_FUZZ_CASES`` (default 280) and ``OOXML_MCP_FUZZ_SEED`` (default 12) choose the
+cases; ``OOXML_MCP_FUZZ_LO`` (default 40) how many saved results LibreOffice checks. The
+counts by outcome are printed (and shown in the terminal summary).
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.builders import build_docx, p, tbl, tc
+from tests.support import report
+from tests.support.corpus import corpus_dir, editable_files
+from tests.support.fuzz import Outcome, make_cases, run_cases
+from tests.support.libreoffice import convert_cached, soffice_path, soffice_required
+
+pytestmark = pytest.mark.fuzz
+ROOT = Path(__file__).resolve().parent.parent
+CASES = int(os.environ.get("OOXML_MCP_FUZZ_CASES", "280"))
+SEED = int(os.environ.get("OOXML_MCP_FUZZ_SEED", "12"))
+LO_CHECKS = int(os.environ.get("OOXML_MCP_FUZZ_LO", "40"))
+CORPUS_SEEDS = 10  # the smallest editable corpus files with tables, then the smallest others
+
+
+def seed_files(tmp_path: Path) -> list[Path]:
+    merged = [[tc(p("a"), '<w:gridSpan w:val="2"/>'), tc(p("b"))],
+              [tc(p("c"), '<w:vMerge w:val="restart"/>'), tc(p("d")), tc(p("e"))],
+              [tc(p(""), "<w:vMerge/>"), tc(p("f"), '<w:gridSpan w:val="2"/>')]]
+    built = build_docx(tmp_path / "tables.docx", p("Tables ahead") + tbl(merged, grid=[2000, 2000, 2000]) + p("end"))
+    seeds = [ROOT / "fixtures" / "report.docx", ROOT / "fixtures" / "no-styles.docx", built]
+    if corpus_dir() is not None:
+        from tests.support.corpus import features
+
+        small = sorted((f for f in editable_files() if f.stat().st_size < 150_000), key=lambda f: f.stat().st_size)
+        with_tables = [f for f in small if "tables" in features(f)]
+        seeds += (with_tables[:CORPUS_SEEDS // 2] + [f for f in small if f not in with_tables])[:CORPUS_SEEDS]
+    return seeds
+
+
+def failures_of(outcomes: list[Outcome]) -> list[str]:
+    out = []
+    for o in outcomes:
+        name = f"case {o.case.index} ({o.case.kind} of {o.case.seed_file})"
+        if o.status != "done":
+            out.append(f"{name}: {o.status}: {o.detail[:400]}")
+            continue
+        out += [f"{name}: InternalError in {e}" for e in o.result["internal"]]
+        out += [f"{name}: invalid answer {e}" for e in o.result["bad_answers"]]
+    return out
+
+
+def counts_lines(outcomes: list[Outcome]) -> list[str]:
+    opened = Counter(o.result.get("open", o.status) if o.status == "done" else o.status for o in outcomes)
+    by_kind = Counter((o.case.kind, "opened" if o.result.get("open") == "ok" else "refused") for o in outcomes)
+    calls = Counter(kind for o in outcomes for kinds in o.result.get("calls", {}).values() for kind in kinds)
+    saved = sum(1 for o in outcomes if o.result.get("saved"))
+    lines = [f"fuzz: {len(outcomes)} cases (seed {SEED}); open outcomes: {dict(sorted(opened.items()))}",
+             "fuzz: by mutation: " + ", ".join(f"{k}: {by_kind[(k, 'opened')]} opened/{by_kind[(k, 'refused')]} "
+                                               f"refused" for k in dict.fromkeys(o.case.kind for o in outcomes)),
+             f"fuzz: tool calls by outcome: {dict(calls.most_common())}; saved: {saved}"]
+    return lines
+
+
+def libreoffice_failures(outcomes: list[Outcome]) -> tuple[list[str], str]:
+    """Saved results LibreOffice cannot convert while it converted the broken input."""
+    saved = [o for o in outcomes if o.result.get("saved") and Path(o.case.out).is_file()]
+    if not saved or LO_CHECKS <= 0:
+        return [], "LibreOffice: nothing to check"
+    if soffice_path() is None:
+        if soffice_required():
+            pytest.fail("soffice is required (OOXML_MCP_REQUIRE_SOFFICE=1) but not installed")
+        return [], "LibreOffice: not installed, conversion not checked"
+    step = max(1, len(saved) // LO_CHECKS)
+    sample = saved[::step][:LO_CHECKS]
+    t0 = time.monotonic()
+    pdfs = convert_cached([Path(o.case.path) for o in sample] + [Path(o.case.out) for o in sample], label="fuzz")
+    failures = []
+    converted_inputs = 0
+    for o in sample:
+        if pdfs.get(Path(o.case.path).resolve()) is None:
+            continue
+        converted_inputs += 1
+        if pdfs.get(Path(o.case.out).resolve()) is None:
+            failures.append(f"case {o.case.index} ({o.case.kind} of {o.case.seed_file}): LibreOffice converts the "
+                            "input but not our saved result")
+    return failures, (f"LibreOffice: {len(sample)} saved results checked ({converted_inputs} inputs converted) "
+                      f"in {time.monotonic() - t0:.1f}s, {len(failures)} failed")
+
+
+def test_fuzzed_documents_give_named_errors_or_valid_results(tmp_path):
+    t0 = time.monotonic()
+    seeds = seed_files(tmp_path)
+    cases = make_cases(seeds, CASES, SEED, tmp_path / "cases")
+    outcomes = run_cases(cases, tmp_path)
+    ran = time.monotonic() - t0
+    lo_failures, lo_line = libreoffice_failures(outcomes)
+    lines = counts_lines(outcomes) + [f"fuzz: {len(seeds)} seed files; cases ran in {ran:.1f}s; {lo_line}"]
+    if corpus_dir() is None:
+        lines.append("fuzz: corpus absent ($OOXML_MCP_CORPUS): fixtures and built seeds only")
+    for line in lines:
+        report(line)
+        print(line)
+    problems = failures_of(outcomes) + lo_failures
+    assert not problems, f"{len(problems)} fuzz failure(s):\n" + "\n".join(problems[:30])
