@@ -52,7 +52,7 @@ class Document:
         self._doc_pr: list[int] | None = None
         self.modified = False  # changed since open or last save
         self.version = 0  # bumped by every change: lets views cache what they drew
-        self.recent_changes: list[tuple[int, etree._Element]] = []  # (version, element changed)
+        self.recent_changes: list[tuple] = []  # (version, element changed, its ancestors then)
 
     # ---- life cycle ------------------------------------------------------------------------------
     @classmethod
@@ -176,7 +176,8 @@ class Document:
         self.part_of(el).touch()
         self.modified = True
         self.version += 1
-        self.recent_changes.append((self.version, el))
+        # Its ancestors are noted now: a removed element has none by the time a view catches up.
+        self.recent_changes.append((self.version, el, tuple(el.iterancestors())))
         if len(self.recent_changes) > 2 * RECENT_CHANGES:
             del self.recent_changes[:RECENT_CHANGES]
 

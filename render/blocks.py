@@ -161,12 +161,12 @@ class _Drawn:
     def catch_up(self, doc) -> None:
         if self.version == doc.version:
             return
-        news = [el for v, el in doc.recent_changes if v > self.version]
+        news = [(el, ancestors) for v, el, ancestors in doc.recent_changes if v > self.version]
         if len(news) < doc.version - self.version or len(self.parts) > self.MAX:
             self.parts = {}
         elif news:
-            changed = set(news)
-            above = {a for el in news for a in el.iterancestors()}
+            changed = {el for el, _ in news}
+            above = {a for _, ancestors in news for a in ancestors}
             self.parts = {el: drawn for el, drawn in self.parts.items()
                           if el not in changed and el not in above
                           and not any(a in changed for a in el.iterancestors())}
