@@ -7,7 +7,9 @@ a memory cap, so a regression fails with an error instead of swapping the machin
 """
 from __future__ import annotations
 
+import re
 import resource
+import zipfile
 
 import pytest
 
@@ -115,3 +117,26 @@ async def test_show_a_table_without_rows(docx, tmp_path):
     table = await rowless(docx, tmp_path)
     a = await docx.ok("docx_get_table", session_id=docx.session_id, table_id=table)
     assert a.head["Dimensions"] == "0 rows × 2 columns" and "--1" not in a.text
+
+
+@pytest.mark.parametrize("bad_id", ["para_1\n## Injected section", "x" * 5000, "last_insert", "document_body",
+                                    "para 123456", ""])
+async def test_ids_of_ours_that_no_server_wrote_are_replaced(docx, tmp_path, bad_id):
+    """A file may carry oxm:id values nobody of ours wrote: they are never shown or used as given."""
+    from xml.sax.saxutils import quoteattr
+
+    body = (f'<w:p xmlns:oxm="urn:ooxml-mcp:ids:2026" oxm:id={quoteattr(bad_id)}><w:r><w:t>odd</w:t></w:r></w:p>'
+            + p("plain"))
+    path = build_docx(tmp_path / "ids.docx", body)
+    xml = read_part(path).replace(b"<w:document ", b'<w:document xmlns:oxm="urn:ooxml-mcp:ids:2026" ', 1)
+    with zipfile.ZipFile(path) as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    parts["word/document.xml"] = xml
+    with zipfile.ZipFile(path, "w") as z:
+        for n, d in parts.items():
+            z.writestr(n, d)
+    await docx.open(path)
+    a = await docx.ok("docx_read_content", session_id=docx.session_id)
+    assert "Injected" not in a.text and "x" * 100 not in a.text
+    odd = next(line for line in a.text.splitlines() if "odd" in line)
+    assert re.search(r"\bpara_[0-9a-f]{6}\b", odd) and (not bad_id or bad_id not in odd), a.text
