@@ -30,7 +30,7 @@ class Limits:
     max_ratio: int = 200  # uncompressed/compressed, for parts over ratio_floor bytes
     ratio_floor: int = 10 * 1024 * 1024
     max_parts: int = 10_000
-    max_call_growth_bytes: int = 16 * 1024 * 1024  # text one call may add (checked before the work)
+    max_call_growth_bytes: int = 16 * 1024 * 1024  # bytes one call may add: replace text, copies (checked first)
 
 
 DEFAULT_LIMITS = Limits()

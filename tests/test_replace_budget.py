@@ -82,3 +82,21 @@ async def test_a_long_paragraph_with_many_matches_is_replaced(docx, tmp_path):
 async def _saved(docx, tmp_path):
     await docx.save(tmp_path / "out.docx")
     return tmp_path / "out.docx"
+
+
+@pytest.mark.parametrize("tool", ["docx_copy_elements_range", "docx_copy_paragraph", "docx_copy_table"])
+async def test_copies_over_the_growth_limit_are_refused_before_copying(tmp_path, tool):
+    """Copying the body into itself doubles it each call: the per-call limit stops that at once."""
+    async with client_with_limits(tmp_path, max_call_growth_bytes=20_000) as docx:
+        await docx.create()
+        para = (await docx.ok("docx_insert_paragraph", text="x" * 30_000, position="end:document_body")).element_id
+        table = (await docx.ok("docx_insert_table", rows=40, cols=10, position="end:document_body",
+                               data=[["y" * 50] * 10] * 40)).element_id
+        await docx.save(tmp_path / "before.docx")
+        args = {"docx_copy_elements_range": {"start_id": para, "end_id": table},
+                "docx_copy_paragraph": {"element_id": para},
+                "docx_copy_table": {"table_id": table}}[tool]
+        a = await docx.call(tool, position="end:document_body", **args)
+        assert a.is_error and a.error_type == "LimitExceeded" and "20,000 bytes" in a.head["Message"], a.text
+        await docx.save(tmp_path / "after.docx")
+        assert read_part(tmp_path / "after.docx") == read_part(tmp_path / "before.docx")

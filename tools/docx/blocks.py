@@ -6,7 +6,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import replace as RP
 from ooxml import sections as S
-from ooxml.copies import copy_blocks
+from ooxml.copies import check_copy_size, copy_blocks
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
 from ooxml.namespaces import w
 from ooxml.units import twips
@@ -115,6 +115,7 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, e
     doc = session.doc
     start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
     originals = block_range(start, end)
+    check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
     pos = parse_position(session, position)
     container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
     copies = copy_blocks(doc, originals, pos.target, container)

@@ -7,12 +7,13 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml.build import make_paragraph, make_run, page_break_paragraph, set_paragraph_text, set_run_text
+from ooxml.copies import check_copy_size
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
 from ooxml.namespaces import w
 from ooxml.styles_edit import ensure_heading_style
 from ooxml.wordids import prepare_copy
-from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, expect, insertion_neighbours,
-                          parse_position, resolve, session_of, valid_positions)
+from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits, expect,
+                               insertion_neighbours, parse_position, resolve, session_of, valid_positions)
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -114,6 +115,7 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, posi
     """
     session = session_of(ctx, session_id)
     src = expect(resolve(session, element_id), {B.W_P}, "paragraph")
+    check_copy_size([src], call_limits(ctx, session.doc).max_call_growth_bytes)
     dup = copy.deepcopy(src)
     pos = parse_position(session, position)
     block_insertion(session.doc, pos)  # validate before preparing IDs

@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Literal
 
 from ooxml import body as B
-from ooxml.grid import TableGrid
 from ooxml.errors import InvalidPosition, OoxmlError
+from ooxml.grid import TableGrid
 from render.answer import success_answer
 from render.blocks import heading_level, paragraph_line, title_of
 from render.width import cut

@@ -10,18 +10,18 @@ import copy
 from lxml import etree
 
 from ooxml import body as B
-from ooxml.grid import Cell, TableGrid, counted
 from ooxml import tables as T
 from ooxml.build import make_run
-from ooxml.copies import copy_blocks
+from ooxml.copies import check_copy_size, copy_blocks
 from ooxml.errors import ElementNotFound, ValidationError
+from ooxml.grid import Cell, TableGrid, counted
 from ooxml.namespaces import w
 from ooxml.order import remove_child
 from ooxml.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
-from tools.docx.common import (answer, block_insertion, box_lines, expect, parse_position, resolve,
+from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
                           session_of)
 from tools.docx.blocks import insert_blocks
 from tools.docx.edit import insert_block
@@ -166,6 +166,7 @@ def docx_copy_table(ctx: CallContext, session_id: str, table_id: str, position: 
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id)
+    check_copy_size([tbl], call_limits(ctx, doc).max_call_growth_bytes)
     pos = parse_position(session, position)
     container, _ = block_insertion(doc, pos, "table")
     dup = copy_blocks(doc, [tbl], pos.target, container)[0]
