@@ -23,7 +23,7 @@ import pytest
 from tests.builders import build_docx, p, tbl, tc
 from tests.support import report
 from tests.support.corpus import corpus_dir, editable_files
-from tests.support.fuzz import Outcome, make_cases, run_cases
+from tests.support.fuzz import Case, Outcome, make_cases, run_cases
 from tests.support.libreoffice import convert_cached, soffice_path, soffice_required
 
 pytestmark = pytest.mark.fuzz
@@ -57,6 +57,8 @@ def failures_of(outcomes: list[Outcome]) -> list[str]:
             out.append(f"{name}: {o.status}: {o.detail[:400]}")
             continue
         out += [f"{name}: InternalError in {e}" for e in o.result["internal"]]
+        if o.result.get("saved") and o.result.get("reopened") != "ok":
+            out.append(f"{name}: our saved result does not open again ({o.result.get('reopened')})")
         out += [f"{name}: invalid answer {e}" for e in o.result["bad_answers"]]
     return out
 
@@ -114,3 +116,16 @@ def test_fuzzed_documents_give_named_errors_or_valid_results(tmp_path):
         print(line)
     problems = failures_of(outcomes) + lo_failures
     assert not problems, f"{len(problems)} fuzz failure(s):\n" + "\n".join(problems[:30])
+
+
+def test_the_harness_sees_crashes_hangs_and_the_memory_cap(tmp_path):
+    """The child's crash, hang and an allocation over the cap are reported; later cases still run."""
+    good = tmp_path / "report.docx"
+    good.write_bytes((ROOT / "fixtures" / "report.docx").read_bytes())
+    kinds = ["ok", "harness-crash", "ok", "harness-hang", "harness-memory", "ok"]
+    cases = [Case(i, good.name, kind, str(good), str(tmp_path / f"out{i}.docx")) for i, kind in enumerate(kinds)]
+    outcomes = run_cases(cases, tmp_path, hang_seconds=3)
+    assert [o.status for o in outcomes] == ["done", "crash", "done", "hang", "done", "done"]
+    assert outcomes[4].result["internal"] == ["MemoryError outside a tool call"]
+    assert all(outcomes[i].result["saved"] and outcomes[i].result["reopened"] == "ok" for i in (0, 2, 5))
+    assert failures_of(outcomes[:2]) and not failures_of([outcomes[0], outcomes[2], outcomes[5]])

@@ -238,30 +238,30 @@ class Outcome:
     detail: str = ""
 
 
-def run_cases(cases: list[Case], workdir: Path) -> list[Outcome]:
+def run_cases(cases: list[Case], workdir: Path, hang_seconds: float = HANG_SECONDS) -> list[Outcome]:
     spec = workdir / "cases.json"
     spec.write_text(json.dumps([c.__dict__ for c in cases]))
     outcomes: dict[int, Outcome] = {}
     start = 0
     while start < len(cases):
-        start = _run_child(cases, spec, start, outcomes, workdir)
+        start = _run_child(cases, spec, start, outcomes, workdir, hang_seconds)
     return [outcomes[c.index] for c in cases]
 
 
-def _run_child(cases: list[Case], spec: Path, start: int, outcomes: dict, workdir: Path) -> int:
+def _run_child(cases: list[Case], spec: Path, start: int, outcomes: dict, workdir: Path, hang: float) -> int:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OOXML_MCP_CHECK_DRAWN": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "tests.support.fuzz", str(spec), str(start), str(workdir)],
                             cwd=str(ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
-    current, deadline, buffer = None, time.monotonic() + HANG_SECONDS * 2, b""
+    current, deadline, buffer = None, time.monotonic() + max(hang * 2, 60.0), b""
     try:
         while True:
             if not sel.select(timeout=max(0.0, deadline - time.monotonic())):
                 proc.kill()
                 proc.wait()
                 at = current if current is not None else start
-                outcomes[at] = Outcome(cases[at], "hang", detail=f"no answer in {HANG_SECONDS:.0f}s")
+                outcomes[at] = Outcome(cases[at], "hang", detail=f"no answer in {hang:.0f}s")
                 return at + 1
             chunk = os.read(proc.stdout.fileno(), 65536)
             if not chunk:
@@ -278,7 +278,7 @@ def _run_child(cases: list[Case], spec: Path, start: int, outcomes: dict, workdi
                 line, buffer = buffer.split(b"\n", 1)
                 word, _, rest = line.decode("utf-8", "replace").partition(" ")
                 if word == "START":
-                    current, deadline = int(rest), time.monotonic() + HANG_SECONDS
+                    current, deadline = int(rest), time.monotonic() + hang
                 elif word == "DONE":
                     index, _, payload = rest.partition(" ")
                     outcomes[int(index)] = Outcome(cases[int(index)], "done", json.loads(payload))
@@ -333,11 +333,22 @@ def _child(spec: Path, start: int, root: Path) -> None:
             return outcome, parse_head(outcome.text)
 
         try:
+            _harness_check(case.kind)
             _exercise(case, call, result)
         except MemoryError:
             result["internal"].append("MemoryError outside a tool call")
         print(f"DONE {case.index} {json.dumps(result)}", flush=True)
     print("END", flush=True)
+
+
+def _harness_check(kind: str) -> None:
+    """Cases that test the harness itself: the parent must see a crash, a hang, a memory cap."""
+    if kind == "harness-crash":
+        os.abort()
+    elif kind == "harness-hang":
+        time.sleep(3600)
+    elif kind == "harness-memory":
+        bytearray(MEMORY_LIMIT + 1)  # over the cap: MemoryError, not the machine's memory
 
 
 def _exercise(case: Case, call, result: dict) -> None:
@@ -373,6 +384,11 @@ def _exercise(case: Case, call, result: dict) -> None:
     saved, _ = call("docx_save", session_id=sid, file_path=case.out)
     result["saved"] = not saved.is_error
     call("docx_close", session_id=sid)
+    if result["saved"]:  # what we saved, we open again
+        again, head = call("docx_open", file_path=case.out)
+        result["reopened"] = again.error_type or "ok"
+        if not again.is_error:
+            call("docx_close", session_id=head["Session ID"])
 
 
 if __name__ == "__main__":
