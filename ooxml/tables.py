@@ -294,8 +294,9 @@ def parse_row_col_position(position: str, count: int, what: str) -> tuple[int, i
     if raw == "end":
         return count, max(0, count - 1)
     mode, _, num = raw.partition(":")
-    if mode not in ("before", "after") or not num.strip().lstrip("-").isdigit():
-        raise InvalidPosition(f"'{position}' is not a {what} position.", hint=hint)
+    digits = num.strip().lstrip("-")
+    if mode not in ("before", "after") or not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
+        raise InvalidPosition(f"'{position[:40]}' is not a {what} position.", hint=hint)
     n = int(num)
     if not 0 <= n < count:
         raise InvalidPosition(f"{what} {n} does not exist: the table has {counted(count, what)}.", hint=hint)

@@ -111,3 +111,15 @@ async def test_image_errors_name_the_file_not_python_objects(docx, tmp_path, dat
     assert a.head.get("Hint")
     await docx.save(tmp_path / "after.docx")
     assert read_part(tmp_path / "after.docx") == read_part(tmp_path / "before.docx")
+
+
+@pytest.mark.parametrize("position", ["before:" + "9" * 5000, "after:²", "before:1e308", "before:-1"])
+async def test_row_positions_with_absurd_numbers_are_invalid_positions(docx, tmp_path, position):
+    await prepared(docx, tmp_path)
+    table = (await docx.ok("docx_insert_table", rows=2, cols=2, position="end:document_body")).element_id
+    await docx.save(tmp_path / "before.docx")
+    a = await docx.call("docx_insert_row_at", table_id=table, position=position)
+    assert a.is_error and a.error_type == "InvalidPosition" and a.head.get("Hint"), a.text
+    assert len(a.head["Message"]) < 200
+    await docx.save(tmp_path / "after.docx")
+    assert read_part(tmp_path / "after.docx") == read_part(tmp_path / "before.docx")
