@@ -81,7 +81,7 @@ def title_of(doc, el: etree._Element, grid: TableGrid | None = None) -> str:
         if level:
             return f"Heading {level} ({eid})"
         sid = B.style_id(el)
-        style = f" [{doc.styles.name(sid)}]" if sid and doc.styles.name(sid).lower() != "normal" else ""
+        style = f" [{cut(doc.styles.name(sid), 40)}]" if sid and doc.styles.name(sid).lower() != "normal" else ""
         return f"Paragraph ({eid}){style}"
     if el.tag == B.W_TBL:
         grid = grid or TableGrid(el)

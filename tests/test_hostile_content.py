@@ -140,3 +140,40 @@ async def test_ids_of_ours_that_no_server_wrote_are_replaced(docx, tmp_path, bad
     assert "Injected" not in a.text and "x" * 100 not in a.text
     odd = next(line for line in a.text.splitlines() if "odd" in line)
     assert re.search(r"\bpara_[0-9a-f]{6}\b", odd) and (not bad_id or bad_id not in odd), a.text
+
+
+def injected_document(tmp_path):
+    """Newlines where a file should have none: text, alt text, style and colour values, style IDs."""
+    evil = "a&#10;## Injected&#13;&#10;---&#9;x"
+    image = (f'<w:r><w:drawing><wp:inline><wp:extent cx="9525" cy="9525"/><wp:docPr id="1" name="n" descr="{evil}"/>'
+             '</wp:inline></w:drawing></w:r>')
+    body = (f'<w:p><w:pPr><w:pStyle w:val="Evil"/></w:pPr><w:r><w:rPr><w:color w:val="{evil}"/></w:rPr>'
+            f'<w:t>line{evil}</w:t></w:r>{image}</w:p>'
+            + tbl([[tc(f'<w:p><w:r><w:t>cell{evil}</w:t></w:r></w:p>'), tc(p("ok"))]])
+            + f'<w:p><w:pPr><w:pStyle w:val="Other{evil}"/></w:pPr><w:r><w:t>tail</w:t></w:r></w:p>')
+    path = build_docx(tmp_path / "inject.docx", body)
+    with zipfile.ZipFile(path) as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    style = (f'<w:style w:type="paragraph" w:styleId="Evil"><w:name w:val="Evil{evil}"/>'
+             f'<w:basedOn w:val="Normal"/></w:style></w:styles>').encode()
+    parts["word/styles.xml"] = parts["word/styles.xml"].replace(b"</w:styles>", style)
+    with zipfile.ZipFile(path, "w") as z:
+        for n, d in parts.items():
+            z.writestr(n, d)
+    return path
+
+
+async def test_newlines_inside_document_values_never_break_an_answer(docx, tmp_path):
+    """Every answer passes the validator (the client checks): no value from the file adds a line."""
+    await docx.open(injected_document(tmp_path))
+    sid = docx.session_id
+    answers = [await docx.ok("docx_read_content", session_id=sid),
+               await docx.ok("docx_get_structure", session_id=sid),
+               await docx.ok("docx_find_paragraphs", session_id=sid, query="Injected"),
+               await docx.ok("docx_list_tables", session_id=sid)]
+    table = next(line.split(":")[0].strip("- ") for line in answers[-1].text.splitlines() if line.startswith("- table_"))
+    answers.append(await docx.ok("docx_get_table", session_id=sid, table_id=table))
+    answers.append(await docx.ok("docx_get_cell", session_id=sid, table_id=table, row=0, col=0))
+    answers.append(await docx.ok("docx_insert_paragraph", session_id=sid, text="after", position=f"after:{table}"))
+    for a in answers:
+        assert not any(line.startswith("## Injected") for line in a.text.splitlines()), a.text
