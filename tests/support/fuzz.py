@@ -8,7 +8,9 @@ Mutations (each seeded, so a failing case is reproduced by its number):
 - ``numbers``: absurd values in spans, grid columns, sizes, ids, levels and lengths;
 - ``tables``: ``w:tbl`` without ``w:tr``, ``w:tc`` without ``w:p``, merges everywhere;
 - ``compression``: a part with a compression method Word cannot read, or marked encrypted;
-- ``parts``: a part (styles, numbering, relationships ...) left out.
+- ``parts``: a part (styles, numbering, relationships ...) left out;
+- ``strings``: hostile text and attribute values (line breaks before Markdown, a fake head line,
+  20,000 characters, bidi overrides) in text, style names, alt text, authors.
 
 The child (``python -m tests.support.fuzz CASES.json START``) runs under a 2 GB address-space
 limit. For each case it prints ``START i``, then opens, reads, edits and saves the document
@@ -33,7 +35,11 @@ from pathlib import Path
 MEMORY_LIMIT = 2 * 1024 ** 3
 HANG_SECONDS = 30.0
 ROOT = Path(__file__).resolve().parent.parent.parent
-KINDS = ("flip", "truncate", "xml", "numbers", "tables", "compression", "parts")
+KINDS = ("flip", "truncate", "xml", "numbers", "tables", "compression", "parts", "strings")
+# Values that must never change an answer's shape: line breaks before Markdown, a fake head line,
+# very long values, bidi overrides and zero-width characters (as XML character references).
+EVIL = ("a&#10;## Injected&#10;---", "&#13;**Status**: ❌ Error", "x" * 20_000, "&#x202E;evil&#x200B;",
+        "&#9;tab&#11;", "]]&gt;&lt;!--", "")
 ABSURD = ("2147483647", "4294967296", "99999999999999999999", "-1", "-2147483648", "1e400", "NaN", "", "²",
           "9" * 5000, "0x10", "12.5")
 NUMERIC_ATTRS = ("w:val", "w:w", "w:id", "w:sz", "w:line", "w:left", "w:right", "w:hanging", "w:firstLine",
@@ -196,7 +202,25 @@ def mutate_parts(data: bytes, rng: random.Random) -> bytes:
     return _rezip(members, drop=(rng.choice(names),))
 
 
-MUTATORS = {"flip": mutate_flip, "truncate": mutate_truncate, "xml": mutate_xml, "numbers": mutate_numbers,
+def mutate_strings(data: bytes, rng: random.Random) -> bytes:
+    """Hostile text and attribute values (names, styles, alt text, authors) in the XML parts."""
+    members = _members(data)
+    replace = {}
+    for info, part in members:
+        if not info.filename.endswith(".xml") or info.filename.startswith("[") or len(part) > 4_000_000:
+            continue
+        text = part.decode("utf-8", "replace")
+        text = re.sub(r"(<w:t(?: [^>]*)?>)([^<]*)(</w:t>)",
+                      lambda m: m.group(1) + (rng.choice(EVIL) if rng.random() < 0.2 else m.group(2)) + m.group(3),
+                      text)
+        text = re.sub(r'(\s(?:w:val|descr|name|title|w:author|w:name|w:styleId)=")([^"]*)(")',
+                      lambda m: m.group(1) + (rng.choice(EVIL) if rng.random() < 0.15 else m.group(2)) + m.group(3),
+                      text)
+        replace[info.filename] = text.encode("utf-8")
+    return _rezip(members, replace)
+
+
+MUTATORS = {"strings": mutate_strings, "flip": mutate_flip, "truncate": mutate_truncate, "xml": mutate_xml, "numbers": mutate_numbers,
             "tables": mutate_tables, "compression": mutate_compression, "parts": mutate_parts}
 
 
