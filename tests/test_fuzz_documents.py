@@ -5,7 +5,8 @@ by seeded mutations (tests/support/fuzz.py: byte flips, truncation, XML damage, 
 numbers, tables without rows or cells without paragraphs, unsupported compression, missing
 parts). Each is opened, read, edited and saved in a child process limited to 2 GB of address
 space. The test fails on a crash, a hang over 30 s, an InternalError, an answer the validator
-rejects, or a saved file LibreOffice cannot convert where it converted the broken input.
+rejects (or an error answer without a hint), a saved file we cannot open again, or one
+LibreOffice cannot convert where it converted the broken input.
 
 ``OOXML_MCP_FUZZ_CASES`` (default 280) and ``OOXML_MCP_FUZZ_SEED`` (default 12) choose the
 cases; ``OOXML_MCP_FUZZ_LO`` (default 40) how many saved results LibreOffice checks. The

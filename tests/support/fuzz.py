@@ -352,6 +352,8 @@ def _child(spec: Path, start: int, root: Path) -> None:
             if kind == "InternalError":
                 result["internal"].append(f"{name}: {parse_head(outcome.text).get('Message', '')[:300]}")
             problems = errors(outcome.text)
+            if outcome.is_error and not parse_head(outcome.text).get("Hint"):
+                problems = [*problems, f"{kind} without a Hint"]
             if problems:
                 result["bad_answers"].append(f"{name}: {problems[:2]}")
             return outcome, parse_head(outcome.text)
