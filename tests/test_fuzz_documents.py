@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = int(os.environ.get("OOXML_MCP_FUZZ_CASES", "280"))
 SEED = int(os.environ.get("OOXML_MCP_FUZZ_SEED", "12"))
 LO_CHECKS = int(os.environ.get("OOXML_MCP_FUZZ_LO", "40"))
-CORPUS_SEEDS = 10  # the smallest editable corpus files with tables, then the smallest others
+CORPUS_SEEDS = int(os.environ.get("OOXML_MCP_FUZZ_SEEDS", "10"))  # smallest corpus files: half with tables
 
 
 def seed_files(tmp_path: Path) -> list[Path]:
