@@ -4,10 +4,12 @@ from __future__ import annotations
 from typing import Literal
 
 from ooxml import body as B
+from ooxml import budget
 from ooxml.errors import InvalidPosition, OoxmlError
 from ooxml.grid import TableGrid
 from render.answer import success_answer
-from render.blocks import heading_level, paragraph_line, title_of
+from render.blocks import heading_level, title_of
+from render.inline import paragraph_line
 from render.width import cut
 from tools.docx.common import BLOCK_CONTAINERS, answer, resolve, session_of
 from tools.runtime.registry import CallContext, tool
@@ -23,7 +25,7 @@ MAX_MATCHES = 50
 def _line_for(doc, el) -> str:
     title = title_of(doc, el)
     if el.tag == B.W_P:
-        return f"[{title}] {cut(paragraph_line(el), 200)}"
+        return f"[{title}] {cut(paragraph_line(el, doc), 200)}"
     if el.tag == B.W_TBL:
         first = TableGrid(el).text_matrix()[:1]
         return f"[{title}] first row: " + cut(" | ".join(first[0]) if first else "", 160)
@@ -154,6 +156,7 @@ def docx_find_paragraphs(ctx: CallContext, session_id: str, query: str) -> str:
     needle = query.casefold()
     found, total = [], 0
     for p in doc.body.iter(B.W_P):
+        budget.check()
         text = B.paragraph_text(p)
         if needle in text.casefold():
             total += 1

@@ -22,11 +22,18 @@ class ToolError(OoxmlError):
 
 @dataclass
 class CallContext:
-    """What a tool call may reach: the caller's tenant and the shared services."""
+    """What a tool call may reach: the caller (tenant, MCP session) and the shared services."""
 
     tenant: str | None
     services: Any  # tools.runtime.services.Services
     touched: list = field(default_factory=list)  # sessions the call used (see dispatch.run_tool)
+    caller: Any = None  # tools.runtime.sessions.Caller; None: a stdio caller of ``tenant``
+    claimed: list = field(default_factory=list)  # sessions whose lock the call holds (lifetime.claim)
+
+    def __post_init__(self):
+        if self.caller is None:
+            from tools.runtime.sessions import Caller
+            self.caller = Caller(tenant=self.tenant)
 
 
 @dataclass
