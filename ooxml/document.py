@@ -37,10 +37,12 @@ class Document:
                 hint="Open it in Word and save it as 'Word Document (*.docx)' (Transitional), then retry.")
         if root.tag != f"{{{W}}}document":
             raise InvalidDocument(f"Main part '{self.main_name}' is not a WordprocessingML document "
-                                  f"(root element {root.tag}).")
+                                  f"(root element {root.tag}).",
+                                  hint="Open the document itself (.docx), not another kind of Office file.")
         self.body = root.find(W_BODY)
         if self.body is None:
-            raise InvalidDocument(f"Main part '{self.main_name}' has no w:body.")
+            raise InvalidDocument(f"Main part '{self.main_name}' has no w:body.",
+                                  hint="The file may be damaged; open it in Word and save it again.")
         self.ids = IdIndex()
         self.ids.add_root(root, self.main.prepared.had_ids)
         self._part_of_root: dict[etree._Element, Part] = {root: self.main}
@@ -50,7 +52,7 @@ class Document:
         self._doc_pr: list[int] | None = None
         self.modified = False  # changed since open or last save
         self.version = 0  # bumped by every change: lets views cache what they drew
-        self.recent_changes: list[tuple[int, etree._Element]] = []  # (version, element changed)
+        self.recent_changes: list[tuple] = []  # (version, element changed, its ancestors then)
 
     # ---- life cycle ------------------------------------------------------------------------------
     @classmethod
@@ -201,7 +203,8 @@ class Document:
         self.part_of(el).touch()
         self.modified = True
         self.version += 1
-        self.recent_changes.append((self.version, el))
+        # Its ancestors are noted now: a removed element has none by the time a view catches up.
+        self.recent_changes.append((self.version, el, tuple(el.iterancestors())))
         if len(self.recent_changes) > 2 * RECENT_CHANGES:
             del self.recent_changes[:RECENT_CHANGES]
 

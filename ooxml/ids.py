@@ -22,6 +22,7 @@ PREFIXES = {
     "footnote": "note", "endnote": "note", "comment": "comment", "hdr": "hdr", "ftr": "ftr",
     "ins": "rev", "del": "rev", "customXml": "cxml", "altChunk": "chunk", "fldSimple": "field",
 }
+_OUR_ID = re.compile(r"[a-z]{1,16}_[0-9a-f]{6,32}")  # what id_of writes (prefix_token)
 _IGNORABLE = f"{{{MC}}}Ignorable"
 _XPATH_WITH_ID = etree.XPath("//*[@oxm:id]", namespaces={"oxm": OX})
 # Selecting the attributes is ~3x faster than selecting elements by attribute predicate.
@@ -167,8 +168,10 @@ class IdIndex:
         while self._pending:
             for attr in _XPATH_ID_ATTRS(self._pending.pop()):
                 el, key = attr.getparent(), str(attr)
-                if key in self._by_id and self._by_id[key] is not el:
-                    del el.attrib[OX_ID]  # a duplicate someone copied: it gets a fresh ID on use
+                if not _OUR_ID.fullmatch(key) or (key in self._by_id and self._by_id[key] is not el):
+                    # a duplicate someone copied, or a value we never write (it would be shown in
+                    # answers as given): it gets a fresh ID on use
+                    del el.attrib[OX_ID]
                 else:
                     self._by_id[key] = el
 
@@ -187,12 +190,12 @@ class IdIndex:
 
     def id_of(self, el: etree._Element) -> str:
         """The element's ID, given now if it has none."""
+        self._build()
         existing = el.get(OX_ID)
         if existing is not None:
             if existing not in self._by_id:
                 self._by_id[existing] = el
             return existing
-        self._build()
         prefix = prefix_for(el)
         while True:
             candidate = f"{prefix}_{secrets.token_hex(3)}"

@@ -36,6 +36,7 @@ class Limits:
     max_ratio: int = 200  # uncompressed/compressed, for parts over ratio_floor bytes
     ratio_floor: int = 10 * 1024 * 1024
     max_parts: int = 10_000
+    max_call_growth_bytes: int = 16 * 1024 * 1024  # bytes one call may add: replace text, copies (checked first)
 
 
 DEFAULT_LIMITS = Limits()
@@ -147,7 +148,8 @@ class Package:
         path = Path(path)
         size = path.stat().st_size
         if size > limits.max_file_bytes:
-            raise LimitExceeded(f"File is {size} bytes, over the file size limit ({limits.max_file_bytes}).")
+            raise LimitExceeded(f"File is {size} bytes, over the file size limit ({limits.max_file_bytes}).",
+                                hint="Open a smaller file; the operator sets limits.max_file_bytes.")
         data, stamp = read_stamped(path, limits.max_file_bytes)
         if len(data) > limits.max_file_bytes:
             raise LimitExceeded(f"File grew over the file size limit ({limits.max_file_bytes}) while it was read.",
@@ -164,7 +166,8 @@ class Package:
         try:
             pkg._fp = io.BytesIO(data)
             pkg._zip = zipfile.ZipFile(pkg._fp)
-        except (zipfile.BadZipFile, ValueError, EOFError) as e:
+        except (zipfile.BadZipFile, UnicodeDecodeError, ValueError, struct.error, OSError, EOFError,
+                OverflowError) as e:  # a damaged directory fails in any of these ways
             pkg.close()
             raise InvalidDocument(f"'{label}' is not a .docx (zip) file or is truncated: {e}.",
                                   hint="Check that the path names a Word document (.docx).") from None
@@ -194,22 +197,27 @@ class Package:
         infos = self._zip.infolist()
         lim = self.limits
         if len(infos) > lim.max_parts:
-            raise LimitExceeded(f"The package has {len(infos)} parts, over the part count limit ({lim.max_parts}).")
+            raise LimitExceeded(f"The package has {len(infos)} parts, over the part count limit ({lim.max_parts}).",
+                                hint="The operator sets limits.max_parts; a real document has far fewer parts.")
         total = 0
         for info in infos:
             total += info.file_size
             if info.file_size > lim.max_part_uncompressed:
                 raise LimitExceeded(f"Part '{info.filename}' unpacks to {info.file_size} bytes, over the "
-                                    f"uncompressed part size limit ({lim.max_part_uncompressed}).")
+                                    f"uncompressed part size limit ({lim.max_part_uncompressed}).",
+                                    hint="The operator sets limits.max_part_uncompressed.")
             if info.file_size > lim.ratio_floor and info.file_size > lim.max_ratio * max(info.compress_size, 1):
                 raise LimitExceeded(f"Part '{info.filename}' expands {info.file_size // max(info.compress_size, 1)}x "
-                                    f"(compression ratio limit {lim.max_ratio}x): a zip bomb?")
+                                    f"(compression ratio limit {lim.max_ratio}x): a zip bomb?",
+                                    hint="A real document compresses far less; the operator sets limits.max_ratio.")
             if info.filename.startswith("/") or ".." in info.filename.split("/"):
-                raise InvalidDocument(f"Part name '{info.filename}' escapes the package.")
+                raise InvalidDocument(f"Part name '{info.filename}' escapes the package.",
+                                      hint="The zip is unsafe or damaged: use the original file.")
             _check_method(info)
         if total > lim.max_total_uncompressed:
             raise LimitExceeded(f"The package unpacks to {total} bytes, over the total uncompressed size "
-                                f"limit ({lim.max_total_uncompressed}).")
+                                f"limit ({lim.max_total_uncompressed}).",
+                                hint="The operator sets limits.max_total_uncompressed; a real document is far smaller.")
 
     def _read_member(self, info: zipfile.ZipInfo) -> bytes:
         # Read no more than the declared size + 1: a lying header cannot make us inflate a bomb.
@@ -217,10 +225,11 @@ class Package:
         try:
             with self._zip.open(info) as f:
                 data = f.read(info.file_size + 1)
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as e:
             raise _damaged(info, str(e)) from None
         if len(data) > info.file_size:
-            raise LimitExceeded(f"Part '{info.filename}' inflates beyond its declared size.")
+            raise LimitExceeded(f"Part '{info.filename}' inflates beyond its declared size.",
+                                hint="The file lies about its sizes (damaged, or a zip bomb): use the original.")
         if len(data) < info.file_size:
             raise _damaged(info, f"{len(data)} bytes instead of the {info.file_size} declared")
         self._verified.add(info.filename)
@@ -263,7 +272,8 @@ class Package:
         self._fp.seek(info.header_offset)
         fields = _LOCAL_HEADER.unpack(self._fp.read(_LOCAL_HEADER.size))
         if fields[0] != b"PK\x03\x04":
-            raise InvalidDocument(f"Bad local header for part '{info.filename}'.")
+            raise InvalidDocument(f"Bad local header for part '{info.filename}'.",
+                                  hint="The zip is damaged: open the original file, or repair it in Word.")
         name_len, extra_len = fields[-2], fields[-1]
         self._fp.seek(info.header_offset + _LOCAL_HEADER.size + name_len + extra_len)
         raw = self._fp.read(info.compress_size)
@@ -281,7 +291,8 @@ class Package:
     def part(self, name: str) -> Part:
         name = name.lstrip("/")
         if name not in self.parts:
-            raise InvalidDocument(f"The package has no part '{name}'.")
+            raise InvalidDocument(f"The package has no part '{name}'.",
+                                  hint="The package is incomplete: open the original file, or repair it in Word.")
         return self.parts[name]
 
     def has_part(self, name: str) -> bool:
@@ -329,13 +340,15 @@ class Package:
 
     def main_part_name(self) -> str:
         if not self.has_part("[Content_Types].xml"):
-            raise InvalidDocument("The package has no [Content_Types].xml: not an OOXML document.")
+            raise InvalidDocument("The package has no [Content_Types].xml: not an OOXML document.",
+                                  hint="Open a .docx saved by Word, LibreOffice or another OOXML editor.")
         for rel in self.rels(""):
             if rel.get("Type") == RT_OFFICE_DOCUMENT:
                 name = self.resolve_target("", rel.get("Target", ""))
                 if self.has_part(name):
                     return name
-                raise InvalidDocument(f"_rels/.rels names main part '{name}', which is missing.")
+                raise InvalidDocument(f"_rels/.rels names main part '{name}', which is missing.",
+                                      hint="The package is incomplete: open the original file, or repair it in Word.")
             if rel.get("Type") == RT_STRICT_OFFICE_DOCUMENT:
                 raise InvalidDocument(
                     "This is a Strict OOXML document (ISO/IEC 29500 Strict), which this server does not edit.",

@@ -12,6 +12,7 @@ from lxml import etree
 
 from ooxml.ids import IdIndex
 from ooxml.namespaces import W14, WP, w
+from ooxml.numbers import INT32_MAX, file_id
 
 PARA_ID = f"{{{W14}}}paraId"
 TEXT_ID = f"{{{W14}}}textId"
@@ -26,6 +27,11 @@ _COMMENT_MARKS = {w("commentRangeStart"), w("commentRangeEnd")}
 _NOTE_REFS = {w("footnoteReference"), w("endnoteReference"), w("commentReference")}
 
 
+def _ids(values) -> list[int]:
+    """The ids of ``values`` Word can hold (0..2^31-1); others cannot clash with the ones we make."""
+    return [n for n in map(file_id, values) if n is not None and n < INT32_MAX]
+
+
 class WordIds:
     """Counters and used-sets for one part, gathered once from the tree.
 
@@ -36,13 +42,13 @@ class WordIds:
     def __init__(self, root: etree._Element, shared_doc_pr: list[int] | None = None):
         self.root = root
         self.para_ids = {v.upper() for v in root.xpath("//@w14:paraId | //@w14:textId", namespaces={"w14": W14})}
-        ids = [int(v) for v in root.xpath("//w:bookmarkStart/@w:id", namespaces={"w": _W}) if v.lstrip("-").isdigit()]
+        ids = _ids(root.xpath("//w:bookmarkStart/@w:id", namespaces={"w": _W}))
         self.next_bookmark = max(ids, default=0) + 1
         self.bookmark_names = set(root.xpath("//w:bookmarkStart/@w:name", namespaces={"w": _W}))
-        doc_prs = [int(v) for v in root.xpath("//wp:docPr/@id", namespaces={"wp": WP}) if v.isdigit()]
+        doc_prs = _ids(root.xpath("//wp:docPr/@id", namespaces={"wp": WP}))
         self._doc_pr = shared_doc_pr if shared_doc_pr is not None else [0]
         self._doc_pr[0] = max(self._doc_pr[0], max(doc_prs, default=0) + 1)
-        rev = [int(el.get(W_ID)) for el in root.iter(*_REVISIONS) if (el.get(W_ID) or "").isdigit()]
+        rev = _ids(el.get(W_ID) for el in root.iter(*_REVISIONS))
         self.next_revision = max(rev, default=0) + 1
 
     def new_para_id(self) -> str:
@@ -92,7 +98,7 @@ def doc_pr_floor(package, main_name: str) -> int:
             values = part.tree.getroot().xpath("//wp:docPr/@id", namespaces={"wp": WP})
         else:
             values = [v.decode() for v in _DOC_PR_ID.findall(part.data)]
-        top = max([top, *(int(v) for v in values if v.isdigit())])
+        top = max([top, *_ids(values)])
     return top + 1
 
 

@@ -10,6 +10,7 @@ import weakref
 from lxml import etree
 
 from ooxml import body as B
+from ooxml.grid import TableGrid
 from ooxml.namespaces import OX_ID, w
 from render.inline import marked_run_text, paragraph_line
 from render.width import cut, pad, width
@@ -32,7 +33,7 @@ def heading_level(doc, p: etree._Element) -> int | None:
     return level + 1 if level is not None and level < 9 else None
 
 
-def title_of(doc, el: etree._Element, grid: B.TableGrid | None = None) -> str:
+def title_of(doc, el: etree._Element, grid: TableGrid | None = None) -> str:
     """Box title: ``Heading 2 (para_x)``, ``Paragraph (para_y) [Quote]``, ``Table (table_z) 3×2``."""
     eid = element_id(el)
     if el.tag == B.W_P:
@@ -40,27 +41,27 @@ def title_of(doc, el: etree._Element, grid: B.TableGrid | None = None) -> str:
         if level:
             return f"Heading {level} ({eid})"
         sid = B.style_id(el)
-        style = f" [{doc.styles.name(sid)}]" if sid and doc.styles.name(sid).lower() != "normal" else ""
+        style = f" [{cut(doc.styles.name(sid), 40)}]" if sid and doc.styles.name(sid).lower() != "normal" else ""
         return f"Paragraph ({eid}){style}"
     if el.tag == B.W_TBL:
-        grid = grid or B.TableGrid(el)
+        grid = grid or TableGrid(el)
         return f"Table ({eid}) {grid.n_rows}×{grid.n_cols}"
     return f"{B.kind(el)} ({eid})"
 
 
-def body_lines(doc, el: etree._Element, grid: B.TableGrid | None = None) -> list[str]:
+def body_lines(doc, el: etree._Element, grid: TableGrid | None = None) -> list[str]:
     """The content lines of one element's box."""
     if el.tag == B.W_P:
         return [cut(paragraph_line(el, doc), TEXT_COLUMNS) or "(empty)"]
     if el.tag == B.W_TBL:
-        return table_grid_lines(grid or B.TableGrid(el))
+        return table_grid_lines(grid or TableGrid(el))
     if el.tag == B.W_R:
         return [cut(marked_run_text(el), TEXT_COLUMNS) or "(empty)"]
     text = B.block_text(el, limit=400).replace("\n", " ↵ ")
     return [cut(text, TEXT_COLUMNS) or f"({B.kind(el)})"]
 
 
-def table_grid_lines(grid: B.TableGrid) -> list[str]:
+def table_grid_lines(grid: TableGrid) -> list[str]:
     matrix = grid.text_matrix()
     rows = matrix[:MAX_TABLE_ROWS]
     n_cols = min(grid.n_cols, MAX_TABLE_COLS)
@@ -120,12 +121,12 @@ class _Drawn:
     def catch_up(self, doc) -> None:
         if self.version == doc.version:
             return
-        news = [el for v, el in doc.recent_changes if v > self.version]
+        news = [(el, ancestors) for v, el, ancestors in doc.recent_changes if v > self.version]
         if len(news) < doc.version - self.version or len(self.parts) > self.MAX:
             self.parts = {}
         elif news:
-            changed = set(news)
-            above = {a for el in news for a in el.iterancestors()}
+            changed = {el for el, _ in news}
+            above = {a for _, ancestors in news for a in ancestors}
             self.parts = {el: drawn for el, drawn in self.parts.items()
                           if el not in changed and el not in above
                           and not any(a in changed for a in el.iterancestors())}
@@ -133,7 +134,7 @@ class _Drawn:
 
 
 def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
-    grid = B.TableGrid(el) if el.tag == B.W_TBL else None
+    grid = TableGrid(el) if el.tag == B.W_TBL else None
     return title_of(doc, el, grid), body_lines(doc, el, grid)
 
 

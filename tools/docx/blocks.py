@@ -6,14 +6,14 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import replace as RP
 from ooxml import sections as S
-from ooxml.copies import copy_blocks
+from ooxml.copies import check_copy_size, copy_blocks
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
 from ooxml.namespaces import w
 from ooxml.units import twips
 from ooxml.wordids import story_part_names
 from render.width import cut
-from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, insertion_neighbours,
-                          parse_position, resolve, session_of)
+from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits,
+                               insertion_neighbours, parse_position, resolve, session_of)
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -29,7 +29,8 @@ def _block(session: Session, raw: str, arg: str) -> etree._Element:
     el = resolve(session, raw, arg)
     if el.getparent() is None or el.getparent().tag not in BLOCK_CONTAINERS or not B.is_block(el):
         raise InvalidElementType(f"{arg} must be a block (paragraph, table, content control) of the body, "
-                                 f"a cell, a header ..., not a {B.kind(el)}.")
+                                 f"a cell, a header ..., not a {B.kind(el)}.",
+                                 hint="Use the ID of a paragraph or table (docx_get_structure lists them).")
     return el
 
 
@@ -46,7 +47,8 @@ def block_range(start: etree._Element, end: etree._Element) -> list[etree._Eleme
         out.append(cur)
         blocks += B.is_block(cur)
         if blocks > MAX_RANGE:
-            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.")
+            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.",
+                                  hint="Copy the range in several smaller pieces.")
     return out
 
 
@@ -114,6 +116,7 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, e
     doc = session.doc
     start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
     originals = block_range(start, end)
+    check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
     pos = parse_position(session, position)
     container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
     copies = copy_blocks(doc, originals, pos.target, container)
@@ -180,13 +183,15 @@ def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text
     doc = session.doc
     RP.check_old_text(old_text)
     if len(new_text) > MAX_TEXT:
-        raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded")
+        raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded",
+                         hint="Replace with a shorter text, or in several calls.")
     found = []
     for root in _scopes(session, scope_id):
         found += RP.find_all(RP.paragraphs_of(root), old_text)
     fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
     if not found:
         return _no_match(session, fields)
+    RP.check_growth(found, old_text, new_text, call_limits(ctx, doc).max_call_growth_bytes)
     shown = [m.p for m in found[:SHOWN]]
     before = _boxes(doc, shown)
     total = sum(RP.apply(doc, m, new_text) for m in found)

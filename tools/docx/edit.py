@@ -7,12 +7,13 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml.build import make_paragraph, make_run, page_break_paragraph, set_paragraph_text, set_run_text
+from ooxml.copies import check_copy_size
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
 from ooxml.namespaces import w
 from ooxml.styles_edit import ensure_heading_style
 from ooxml.wordids import prepare_copy
-from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, expect, insertion_neighbours,
-                          parse_position, resolve, session_of, valid_positions)
+from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits, expect,
+                               insertion_neighbours, parse_position, resolve, session_of, valid_positions)
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -22,7 +23,7 @@ MAX_TEXT = 1_000_000
 def _check_text(text: str, arg: str = "text") -> None:
     if len(text) > MAX_TEXT:
         raise OoxmlError(f"{arg} has {len(text)} characters, over the limit of {MAX_TEXT}.",
-                         error_type="LimitExceeded")
+                         error_type="LimitExceeded", hint="Insert the text in several calls.")
 
 
 def insert_block(session: Session, new: etree._Element, position: str, operation: str,
@@ -82,7 +83,8 @@ def docx_insert_heading(ctx: CallContext, session_id: str, text: str, level: int
     """
     session = session_of(ctx, session_id)
     if not 0 <= level <= 9:
-        raise OoxmlError(f"level must be 0 (Title) to 9, not {level}.", error_type="ValidationError")
+        raise OoxmlError(f"level must be 0 (Title) to 9, not {level}.", error_type="ValidationError",
+                         hint="level 0 is the Title, 1-9 are Heading 1 to Heading 9.")
     _check_text(text)
     block_insertion(session.doc, parse_position(session, position))  # fail before adding a style
     sid = ensure_heading_style(session.doc, level)
@@ -113,6 +115,7 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, posi
     """
     session = session_of(ctx, session_id)
     src = expect(resolve(session, element_id), {B.W_P}, "paragraph")
+    check_copy_size([src], call_limits(ctx, session.doc).max_call_growth_bytes)
     dup = copy.deepcopy(src)
     pos = parse_position(session, position)
     block_insertion(session.doc, pos)  # validate before preparing IDs
@@ -249,7 +252,8 @@ def _delete_block(session: Session, el: etree._Element, eid: str) -> str:
         raise InvalidPosition("A cell must end with a paragraph, so its last paragraph cannot be deleted.",
                               hint="Clear its text with docx_update_paragraph_text instead.")
     if container.tag == w("tc") and prev is not None and nxt is None:
-        raise InvalidPosition("Deleting this would leave the cell without a final paragraph.")
+        raise InvalidPosition("Deleting this would leave the cell without a final paragraph.",
+                              hint="Delete the whole cell's content with another paragraph left, or delete the row.")
     kind = B.kind(el)
     before = box_lines(doc, [prev, el, nxt])
     focus = prev if prev is not None else nxt

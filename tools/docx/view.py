@@ -7,6 +7,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml import body as B
+from ooxml.grid import TableGrid
 from ooxml.namespaces import OX_ID, w
 from render.blocks import title_of
 from render.context import Window, render_window
@@ -31,8 +32,8 @@ def focus_block(el: etree._Element) -> etree._Element:
 
 def cell_position(doc, tc: etree._Element) -> tuple[etree._Element, int, int]:
     tbl = B.find_ancestor(tc, B.W_TBL)
-    grid = B.TableGrid(tbl)
-    r, c = grid.origin.get(tc, (0, 0))
+    grid = TableGrid(tbl)
+    r, c = grid.position_of(tc)
     return tbl, r, c
 
 
