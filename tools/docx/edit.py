@@ -212,6 +212,9 @@ def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new
     return answer(session, "Update Run Text", r, marker="UPDATED", before=before, after=box_lines(doc, [para]))
 
 
+# Kinds that feature modules delete their own way (a field with all its runs, a note with its
+# reference ...): tag -> (session, element) -> answer. Filled in at import by those modules.
+DELETERS: dict = {}
 DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("customXml"), w("altChunk")}
 
 
@@ -226,6 +229,8 @@ def docx_delete(ctx: CallContext, session_id: str, element_id: str) -> str:
     session = session_of(ctx, session_id)
     doc = session.doc
     el = resolve(session, element_id)
+    if el.tag in DELETERS:
+        return DELETERS[el.tag](session, el)
     if el.tag not in DELETABLE:
         raise InvalidElementType(f"A {B.kind(el)} cannot be deleted with docx_delete.",
                                  hint="Rows and columns: docx_delete_row / docx_delete_col.")

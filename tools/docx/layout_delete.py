@@ -1,0 +1,56 @@
+"""docx_delete for the layout kinds: fields, section breaks, headers and footers (via edit.DELETERS)."""
+from __future__ import annotations
+
+from ooxml import body as B
+from ooxml import fields as FL
+from ooxml.errors import InvalidElementType
+from ooxml.namespaces import w
+from tools.docx.common import answer, box_lines
+from tools.docx.edit import DELETERS
+from tools.runtime.sessions import Cursor, Session
+
+
+def delete_inline(session: Session, holder, removed: list, eid: str, what: str) -> str:
+    """Remove inline elements of one paragraph and answer with the paragraph before and after."""
+    doc = session.doc
+    before = box_lines(doc, [holder])
+    doc.will_change(holder)
+    for el in removed:
+        doc.ids.forget(el)
+        el.getparent().remove(el)
+    doc.changed(holder)
+    cur = session.doc.ids.get(session.cursor.element_id) if session.cursor.element_id else None
+    if session.cursor.element_id and cur is None:
+        session.cursor = Cursor(doc.id_of(holder), "after")
+    return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]), element_id=eid,
+                  fields={"Deleted": f"{what} {eid}"})
+
+
+def delete_field(session: Session, begin) -> str:
+    span = FL.field_span(begin)
+    if not span:
+        raise InvalidElementType("This field spans paragraphs and cannot be deleted as one piece.",
+                                 hint="Delete the paragraphs it covers, or its runs one by one.")
+    eid = session.doc.id_of(begin)
+    return delete_inline(session, B.find_ancestor(begin, B.W_P), span, eid, "Field")
+
+
+def delete_section_break(session: Session, sect) -> str:
+    """Remove a section break: the content before it joins the following section (as in Word)."""
+    doc = session.doc
+    holder = sect.getparent().getparent() if sect.getparent().tag == w("pPr") else None
+    if holder is None:
+        raise InvalidElementType("The last section has no break to delete: it is the body's own section.",
+                                 hint="Delete a section break (sect_… of an earlier section) instead.")
+    eid = doc.id_of(sect)
+    before = box_lines(doc, [holder])
+    doc.will_change(holder)
+    doc.ids.forget(sect)
+    sect.getparent().remove(sect)
+    doc.changed(holder)
+    return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]), element_id=eid,
+                  fields={"Deleted": f"Section break {eid}"})
+
+
+DELETERS[FL.W_FLDCHAR] = delete_field
+DELETERS[w("sectPr")] = delete_section_break
