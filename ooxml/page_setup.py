@@ -37,17 +37,34 @@ class SectionInfo:
     last: etree._Element | None
 
 
+def section_list(doc) -> list[etree._Element]:
+    """Every section's sectPr in order, like ``sections.body_sections`` but kept across edits."""
+    from ooxml.doc_order import tracked
+    return [s for s in tracked(doc, "sections", (w("sectPr"),)) if _is_section(doc, s)]
+
+
+def _is_section(doc, sect: etree._Element) -> bool:
+    parent = sect.getparent()
+    if parent is doc.body:
+        return True
+    return parent.tag == w("pPr") and parent.getparent().tag == B.W_P and \
+        (parent.getparent().getparent() is doc.body or parent.getparent().getparent().tag == B.W_SDTCONTENT)
+
+
 def sections_with_ranges(doc) -> list[SectionInfo]:
     """Every section with the first and last body block it covers."""
     out = []
     start = next(B.iter_blocks(doc.body), None)
-    for sect in body_sections(doc.body):
+    for sect in section_list(doc):
         holder = _break_paragraph(sect)
         if holder is not None:
             out.append(SectionInfo(sect, start, holder))
             start = B.next_block(holder)
         else:  # the body's own sectPr: the rest of the body
-            last = doc.body[-1] if len(doc.body) else None
+            try:
+                last = doc.body[-1]  # found without walking the children, unlike len()
+            except IndexError:
+                last = None
             last = last if last is not None and B.is_block(last) else (B.prev_block(last) if last is not None else None)
             out.append(SectionInfo(sect, start if last is not None else None, last))
     return out

@@ -32,7 +32,7 @@ def _twips_line(box) -> str:
 def section_index(session: Session, section_id: str | None, arg: str = "section_id") -> tuple[list, int]:
     """Every section's sectPr and the index of the one ``section_id`` names (default: the first)."""
     doc = session.doc
-    sections = S.body_sections(doc.body)
+    sections = PS.section_list(doc)
     if not section_id:
         return sections, 0
     sect = expect(resolve(session, section_id, arg), {w("sectPr")}, "section (sect_… from docx_list_sections)", arg)
@@ -137,7 +137,7 @@ def docx_insert_section_break(ctx: CallContext, session_id: str, position: str,
 
 
 def PS_lines(doc) -> list[str]:  # noqa: N802 - reads as "page setup lines"
-    sections = S.body_sections(doc.body)
+    sections = PS.section_list(doc)
     lines = [PS.setup_line(i, s) + f", starts {PS.break_kind(s)}" for i, s in enumerate(sections[:20])]
     if len(sections) > 20:
         lines.append(f"... ({len(sections) - 20} more sections)")
