@@ -48,6 +48,11 @@ def title_of(doc, el: etree._Element, grid: B.TableGrid | None = None) -> str:
     return f"{B.kind(el)} ({eid})"
 
 
+# Lines drawn under a paragraph's line (a note's text ...): (doc, paragraph) -> lines; feature
+# modules append to it at import. Never cached: they show other parts, which change on their own.
+PARAGRAPH_EXTRAS: list = []
+
+
 def body_lines(doc, el: etree._Element, grid: B.TableGrid | None = None) -> list[str]:
     """The content lines of one element's box."""
     if el.tag == B.W_P:
@@ -144,4 +149,8 @@ def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]
         parts = drawn.parts[el] = _draw(doc, el)
     elif _Drawn.check:
         assert parts == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
-    return box(parts[0], parts[1], marker)
+    lines = parts[1]
+    if el.tag == B.W_P:
+        for extra in PARAGRAPH_EXTRAS:
+            lines = lines + [cut(line, TEXT_COLUMNS) for line in extra(doc, el)]
+    return box(parts[0], lines, marker)
