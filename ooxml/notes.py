@@ -83,7 +83,7 @@ def next_id(root: etree._Element) -> int:
 
 def _ref_rpr(doc, kind: str) -> etree._Element:
     rpr = etree.Element(w("rPr"))
-    sid = doc.styles.find_id(STYLE_REF[kind])
+    sid = doc.styles.find_id(STYLE_REF[kind], "character")
     if sid:
         set_child(rpr, "rStyle", val=sid)
     else:

@@ -15,7 +15,7 @@ from ooxml import body as B
 from ooxml.errors import ValidationError
 from ooxml.namespaces import R, W, w
 from ooxml.order import get_or_add, insert_child, set_child
-from ooxml.sections import DEFAULT_PAGE, body_sections, page_box
+from ooxml.sections import DEFAULT_PAGE, page_box
 
 _NS = {"w": W}
 BREAK_KINDS = {"next_page": "nextPage", "continuous": "continuous", "even_page": "evenPage",

@@ -1,7 +1,6 @@
 """Fields (SPEC §10, toolset layout): PAGE, NUMPAGES, DATE, TIME, SEQ, REF or a raw instruction."""
 from __future__ import annotations
 
-from ooxml import body as B
 from ooxml import fields as FL
 from ooxml.errors import ValidationError
 from ooxml.namespaces import W
