@@ -20,6 +20,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.images import add_relationship
 from ooxml.namespaces import R, w
+from ooxml.notes import copy_references
 from ooxml.order import remove_child
 from ooxml.wordids import prepare_copy
 
@@ -33,7 +34,8 @@ def copy_blocks(doc, blocks: list[etree._Element], target: etree._Element,
     wrapper = etree.Element(w("body"))
     for el in blocks:
         wrapper.append(copy.deepcopy(el))
-    prepare_copy(wrapper, doc.word_ids(target))
+    prepare_copy(wrapper, doc.word_ids(target), keep_notes=True)
+    copy_references(doc, wrapper, target)  # copied note references get notes of their own
     balance_fields(wrapper)
     if container.tag != B.W_BODY:
         for ppr in wrapper.iter(w("pPr")):

@@ -210,3 +210,27 @@ def insert_reference(holder_run_or_p: etree._Element, ref_run: etree._Element, a
 def is_user_note(note: etree._Element) -> bool:
     return note.get(w("type")) in (None, "normal")
 
+
+
+def copy_references(doc, copy_root: etree._Element, target: etree._Element) -> None:
+    """Give the note references of a copy (see ``prepare_copy(keep_notes=True)``) notes of their own:
+    each referenced note is duplicated under a new id. Outside the body (a header, a note) the
+    references are dropped, as notes can only be referenced from the body."""
+    in_body = doc.part_of(target) is doc.main
+    for kind in KINDS:
+        refs = list(copy_root.iter(REF_TAGS[kind]))
+        if not refs:
+            continue
+        root = notes_root(doc, kind) if in_body else None
+        for ref in refs:
+            note = note_by_id(doc, kind, ref.get(w("id"))) if root is not None else None
+            if note is None:
+                ref.getparent().remove(ref)
+                continue
+            dup = copy.deepcopy(note)
+            from ooxml.wordids import prepare_copy
+            prepare_copy(dup, doc.word_ids(root))
+            new_id = next_id(root)
+            dup.set(w("id"), str(new_id))
+            doc.insert_block(dup, container=root)
+            ref.set(w("id"), str(new_id))

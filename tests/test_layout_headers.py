@@ -121,3 +121,20 @@ async def test_image_in_header_gets_a_relationship_in_the_headers_rels(docx, tmp
     assert blip.get(f"{{{NS['r']}}}embed") == rels[0].get("Id")
     with zipfile.ZipFile(out) as z:
         assert "word/media/image1.png" in z.namelist()
+
+
+async def test_delete_a_footer_removes_part_rel_content_type_and_reference(docx, tmp_path):
+    await docx.create()
+    await docx.ok("docx_insert_paragraph", text="body", position="end:document_body")
+    ftr = (await docx.ok("docx_create_header_footer", kind="footer", text="F")).element_id
+    d = await docx.ok("docx_delete", element_id=ftr)
+    assert d.head["References Removed"] == "1"
+    out = tmp_path / "o.docx"
+    body = await docx.save(out)
+    assert body.find("w:sectPr/w:footerReference", NS) is None
+    with zipfile.ZipFile(out) as z:
+        assert "word/footer1.xml" not in z.namelist()
+    assert b"footer" not in read_part(out, "word/_rels/document.xml.rels")
+    assert b"footer1" not in read_part(out, "[Content_Types].xml")
+    again = await docx.call("docx_get_header_footer", kind="footer")
+    assert again.is_error and again.error_type == "ElementNotFound"

@@ -10,6 +10,7 @@ from ooxml.build import make_paragraph, make_run, page_break_paragraph, set_para
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
 from ooxml.namespaces import w
 from ooxml.styles_edit import ensure_heading_style
+from ooxml.notes import copy_references
 from ooxml.wordids import prepare_copy
 from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, expect, insertion_neighbours,
                           parse_position, resolve, session_of, valid_positions)
@@ -116,7 +117,8 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, posi
     dup = copy.deepcopy(src)
     pos = parse_position(session, position)
     block_insertion(session.doc, pos)  # validate before preparing IDs
-    prepare_copy(dup, session.doc.word_ids(pos.target))
+    prepare_copy(dup, session.doc.word_ids(pos.target), keep_notes=True)
+    copy_references(session.doc, dup, pos.target)  # copied note references get notes of their own
     return insert_block(session, dup, position, "Copy Paragraph",
                         fields={"Source": session.doc.id_of(src)})
 

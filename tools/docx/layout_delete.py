@@ -5,7 +5,7 @@ from ooxml import body as B
 from ooxml import fields as FL
 from ooxml.errors import InvalidElementType
 from ooxml.namespaces import w
-from tools.docx.common import answer, box_lines
+from tools.docx.common import answer, box_lines, last_block
 from tools.docx.edit import DELETERS
 from tools.runtime.sessions import Cursor, Session
 
@@ -52,5 +52,29 @@ def delete_section_break(session: Session, sect) -> str:
                   fields={"Deleted": f"Section break {eid}"})
 
 
+def delete_header_footer(session: Session, root) -> str:
+    """Remove a header or footer: the sections referring to it show none (or inherit an earlier one)."""
+    from ooxml import headers as H
+    from render.answer import success_answer
+    doc = session.doc
+    eid = doc.id_of(root)
+    kind = B.kind(root)
+    name = doc.part_of(root).name
+    if session.cursor.element_id and any(a is root for a in _ancestry(doc, session.cursor.element_id)):
+        last = last_block(doc.body)
+        session.cursor = Cursor(doc.id_of(last), "after") if last is not None else Cursor()
+    doc.changed(root)
+    refs = H.remove(doc, root)
+    return success_answer("Delete", element_id=eid, fields={"Deleted": f"{kind} {eid} ({name})",
+                                                             "References Removed": refs})
+
+
+def _ancestry(doc, element_id: str) -> list:
+    el = doc.ids.get(element_id)
+    return [el, *el.iterancestors()] if el is not None else []
+
+
 DELETERS[FL.W_FLDCHAR] = delete_field
+DELETERS[w("hdr")] = delete_header_footer
+DELETERS[w("ftr")] = delete_header_footer
 DELETERS[w("sectPr")] = delete_section_break
