@@ -138,3 +138,21 @@ async def test_delete_a_footer_removes_part_rel_content_type_and_reference(docx,
     assert b"footer1" not in read_part(out, "[Content_Types].xml")
     again = await docx.call("docx_get_header_footer", kind="footer")
     assert again.is_error and again.error_type == "ElementNotFound"
+
+
+async def test_the_only_paragraph_of_a_header_cannot_be_deleted(docx, tmp_path):
+    await docx.create()
+    a = await docx.ok("docx_create_header_footer", text="Only")
+    d = await docx.call("docx_delete", element_id=a.head["Paragraph"])
+    assert d.is_error and d.error_type == "InvalidPosition" and a.element_id in d.head["Hint"]
+
+
+async def test_hyperlink_in_a_footer_gets_its_relationship_in_the_footers_rels(docx, tmp_path):
+    await docx.create()
+    a = await docx.ok("docx_create_header_footer", kind="footer", text="Visit ")
+    link = await docx.ok("docx_insert_hyperlink", text="us", url="https://example.net/", position=f"end:{a.head['Paragraph']}")
+    assert "Visit [us](https://example.net/)" in link.section("Context")
+    out = tmp_path / "o.docx"
+    await docx.save(out)
+    rels = xml(out, "word/_rels/footer1.xml.rels")
+    assert [(r.get("Target"), r.get("TargetMode")) for r in rels] == [("https://example.net/", "External")]

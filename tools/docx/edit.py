@@ -8,7 +8,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.build import make_paragraph, make_run, page_break_paragraph, set_paragraph_text, set_run_text
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
-from ooxml.namespaces import w
+from ooxml.namespaces import OX_ID, w
 from ooxml.styles_edit import ensure_heading_style
 from ooxml.notes import copy_references
 from ooxml.wordids import prepare_copy
@@ -217,6 +217,7 @@ def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new
 # Kinds that feature modules delete their own way (a field with all its runs, a note with its
 # reference ...): tag -> (session, element) -> answer. Filled in at import by those modules.
 DELETERS: dict = {}
+_NOT_EMPTY = {w("hdr"), w("ftr"), w("footnote"), w("endnote")}  # the schema wants a block in each
 DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("customXml"), w("altChunk")}
 
 
@@ -257,6 +258,11 @@ def _delete_block(session: Session, el: etree._Element, eid: str) -> str:
                               hint="Clear its text with docx_update_paragraph_text instead.")
     if container.tag == w("tc") and prev is not None and nxt is None:
         raise InvalidPosition("Deleting this would leave the cell without a final paragraph.")
+    if container.tag in _NOT_EMPTY and prev is None and nxt is None:
+        what = B.kind(container).lower()
+        raise InvalidPosition(f"A {what} keeps at least one paragraph, so its only one cannot be deleted.",
+                              hint=f"Clear its text with docx_update_paragraph_text, or delete the whole {what} "
+                                   f"with docx_delete and its ID ({container.get(OX_ID) or 'from its answers'}).")
     kind = B.kind(el)
     before = box_lines(doc, [prev, el, nxt])
     focus = prev if prev is not None else nxt
