@@ -45,12 +45,15 @@ def title_of(doc, el: etree._Element, grid: B.TableGrid | None = None) -> str:
     if el.tag == B.W_TBL:
         grid = grid or B.TableGrid(el)
         return f"Table ({eid}) {grid.n_rows}×{grid.n_cols}"
+    if eid.startswith("toc_"):
+        return f"Table of Contents ({eid})"  # a content control of Word's TOC gallery
     return f"{B.kind(el)} ({eid})"
 
 
-# Lines drawn under a paragraph's line (a note's text ...): (doc, paragraph) -> lines; feature
+# Lines drawn after a paragraph's box (a note's text ...): (doc, paragraph) -> lines; feature
 # modules append to it at import. Never cached: they show other parts, which change on their own.
 PARAGRAPH_EXTRAS: list = []
+MAX_EXTRAS = 5  # lines under one box: the answer's size stays bounded
 
 
 def body_lines(doc, el: etree._Element, grid: B.TableGrid | None = None) -> list[str]:
@@ -149,8 +152,10 @@ def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]
         parts = drawn.parts[el] = _draw(doc, el)
     elif _Drawn.check:
         assert parts == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
-    lines = parts[1]
+    drawn = box(parts[0], parts[1], marker)
     if el.tag == B.W_P:
-        for extra in PARAGRAPH_EXTRAS:
-            lines = lines + [cut(line, TEXT_COLUMNS) for line in extra(doc, el)]
-    return box(parts[0], lines, marker)
+        extras = [line for extra in PARAGRAPH_EXTRAS for line in extra(doc, el)]
+        if len(extras) > MAX_EXTRAS:
+            extras = extras[:MAX_EXTRAS] + [f"... ({len(extras) - MAX_EXTRAS} more not shown)"]
+        drawn += [f"    {cut(line, TEXT_COLUMNS)}" for line in extras]
+    return drawn

@@ -1,5 +1,5 @@
 """Note references in a paragraph's line: ``[^1]`` numbered as Word numbers them, and the notes'
-text under the paragraph. Registered as inline kinds (render/inline.py); reads, never edits."""
+text after the paragraph's box. Registered as inline kinds (render/inline.py); reads, never edits."""
 from __future__ import annotations
 
 from lxml import etree
