@@ -113,3 +113,11 @@ async def test_margins_of_one_section(docx, tmp_path):
     body = await docx.save(tmp_path / "o.docx")
     assert by_id(body, sect_id).find("w:pgMar", NS).get(f"{W}left") == "2880"
     assert body.find("w:sectPr/w:pgMar", NS).get(f"{W}left") == "1440"
+
+
+async def test_listing_a_body_without_section_properties_changes_nothing(docx, tmp_path):
+    await docx.open(build_docx(tmp_path / "in.docx", p("x"), sect=None))
+    a = await docx.ok("docx_list_sections")
+    assert a.head["Sections"] == "1" and "Word's defaults" in a.section("Content")
+    body = await docx.save(tmp_path / "o.docx")
+    assert body.find("w:sectPr", NS) is None

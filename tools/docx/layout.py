@@ -15,7 +15,7 @@ from ooxml.namespaces import w
 from ooxml.order import get_or_add, insert_child
 from ooxml.units import twips
 from render.answer import success_answer
-from tools.docx.common import (answer, block_insertion, clean_id, expect, insertion_neighbours, last_block,
+from tools.docx.common import (answer, block_insertion, clean_id, expect, insertion_neighbours,
                                parse_position, resolve, session_of)
 from tools.docx.view import context_text, cursor_line
 from tools.runtime.registry import CallContext, tool
@@ -66,10 +66,10 @@ def docx_list_sections(ctx: CallContext, session_id: str) -> str:
     session = session_of(ctx, session_id)
     doc = session.doc
     infos = PS.sections_with_ranges(doc)
-    if not infos:
-        infos = [PS.SectionInfo(PS.ensure_body_section(doc), next(B.iter_blocks(doc.body), None),
-                                last_block(doc.body))]
-        doc.changed(doc.body)
+    if not infos:  # a read-only tool does not add one: say what Word assumes
+        return success_answer("List Sections", fields={"Sections": 1}, content=(
+            "- (one section without properties: Word's defaults, Letter 8.50in × 11.00in portrait, 1in margins, "
+            "no headers or footers; docx_set_page_setup, docx_set_margins or docx_create_header_footer add them)"))
     sections = [info.sect for info in infos]
     lines = []
     for i, info in enumerate(infos[:MAX_LISTED]):
