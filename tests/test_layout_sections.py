@@ -121,3 +121,44 @@ async def test_listing_a_body_without_section_properties_changes_nothing(docx, t
     assert a.head["Sections"] == "1" and "Word's defaults" in a.section("Content")
     body = await docx.save(tmp_path / "o.docx")
     assert body.find("w:sectPr", NS) is None
+
+
+@pytest.mark.parametrize("kind,val", [("even_page", "evenPage"), ("odd_page", "oddPage"), ("next_page", "nextPage")])
+async def test_break_kinds_set_how_the_next_section_starts(docx, tmp_path, kind, val):
+    ids = await three_paragraphs(docx)
+    await docx.ok("docx_insert_section_break", position=f"after:{ids[1]}", kind=kind)
+    body = await docx.save(tmp_path / "o.docx")
+    assert body.find("w:sectPr/w:type", NS).get(f"{W}val") == val
+
+
+async def test_explicit_width_and_height_set_the_page_and_its_orientation(docx, tmp_path):
+    await three_paragraphs(docx)
+    a = await docx.ok("docx_set_page_setup", width="297mm", height="210mm")
+    assert "A4 11.69in × 8.27in landscape" in a.section("Changes")
+    sz = (await docx.save(tmp_path / "o.docx")).find("w:sectPr/w:pgSz", NS)
+    assert (sz.get(f"{W}w"), sz.get(f"{W}h"), sz.get(f"{W}orient")) == ("16838", "11906", "landscape")
+
+
+async def test_columns_too_narrow_are_refused(docx):
+    await three_paragraphs(docx)
+    a = await docx.call("docx_set_page_setup", columns=12, column_spacing="1in")
+    assert a.is_error and a.error_type == "ValidationError" and "per column" in a.head["Message"]
+
+
+async def test_deleting_a_section_break_joins_the_sections(docx, tmp_path):
+    ids = await three_paragraphs(docx)
+    sect = (await docx.ok("docx_insert_section_break", position=f"after:{ids[0]}")).element_id
+    await docx.ok("docx_delete", element_id=sect)
+    assert (await docx.ok("docx_list_sections")).head["Sections"] == "1"
+    body = await docx.save(tmp_path / "o.docx")
+    assert len(body.findall(".//w:sectPr", NS)) == 1
+
+
+async def test_deleting_a_break_keeps_the_headers_the_joined_section_showed(docx, tmp_path):
+    ids = await three_paragraphs(docx)
+    hdr = (await docx.ok("docx_create_header_footer", text="Head")).element_id
+    sect = (await docx.ok("docx_insert_section_break", position=f"after:{ids[0]}")).element_id
+    await docx.ok("docx_delete", element_id=sect)
+    assert (await docx.ok("docx_get_header_footer")).element_id == hdr
+    body = await docx.save(tmp_path / "o.docx")
+    assert body.find("w:sectPr/w:headerReference", NS) is not None

@@ -1,10 +1,14 @@
 """docx_delete for the layout kinds: fields, section breaks, headers and footers (via edit.DELETERS)."""
 from __future__ import annotations
 
+from lxml import etree
+
 from ooxml import body as B
 from ooxml import fields as FL
 from ooxml.errors import InvalidElementType
 from ooxml.namespaces import w
+from ooxml.order import insert_child
+from ooxml.page_setup import HF_REFS, header_footer_refs, section_list
 from tools.docx.common import answer, box_lines, last_block
 from tools.docx.edit import DELETERS
 from tools.runtime.sessions import Cursor, Session
@@ -44,10 +48,15 @@ def delete_section_break(session: Session, sect) -> str:
                                  hint="Delete a section break (sect_… of an earlier section) instead.")
     eid = doc.id_of(sect)
     before = box_lines(doc, [holder])
+    sections = section_list(doc)
+    following = sections[sections.index(sect) + 1]
     doc.will_change(holder)
+    doc.will_change(following)
+    _carry_references(sect, following)
     doc.ids.forget(sect)
     sect.getparent().remove(sect)
     doc.changed(holder)
+    doc.changed(following)
     return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]), element_id=eid,
                   fields={"Deleted": f"Section break {eid}"})
 
@@ -72,6 +81,18 @@ def delete_header_footer(session: Session, root) -> str:
 def _ancestry(doc, element_id: str) -> list:
     el = doc.ids.get(element_id)
     return [el, *el.iterancestors()] if el is not None else []
+
+
+def _carry_references(gone, following) -> None:
+    """The joined section keeps showing the headers and footers it showed: references only the removed
+    section carried (the following one inherited them) move to the following section."""
+    own = header_footer_refs(following)
+    for ref in [r for r in gone if r.tag in HF_REFS]:
+        kind = "header" if ref.tag == HF_REFS[0] else "footer"
+        if (kind, ref.get(w("type"), "default")) not in own:
+            insert_child(following, ref)
+    if gone.find(w("titlePg")) is not None and following.find(w("titlePg")) is None:
+        insert_child(following, etree.Element(w("titlePg")))
 
 
 DELETERS[FL.W_FLDCHAR] = delete_field
