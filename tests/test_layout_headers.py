@@ -156,3 +156,15 @@ async def test_hyperlink_in_a_footer_gets_its_relationship_in_the_footers_rels(d
     await docx.save(out)
     rels = xml(out, "word/_rels/footer1.xml.rels")
     assert [(r.get("Target"), r.get("TargetMode")) for r in rels] == [("https://example.net/", "External")]
+
+
+async def test_strip_ids_leaves_no_trace_of_ours_in_new_parts(docx, tmp_path):
+    await docx.create()
+    para = (await docx.ok("docx_insert_paragraph", text="x", position="end:document_body")).element_id
+    await docx.ok("docx_create_header_footer", text="H")
+    await docx.ok("docx_insert_footnote", element_id=para, text="n")
+    out = tmp_path / "o.docx"
+    await docx.save(out, strip_ids=True)
+    for name in ("word/header1.xml", "word/footnotes.xml", "word/document.xml"):
+        data = read_part(out, name)
+        assert b"oxm" not in data and b"urn:ooxml-mcp" not in data, name
