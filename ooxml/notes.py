@@ -7,6 +7,7 @@ order of their references in the document (footnotes 1, 2, 3; endnotes i, ii, ii
 from __future__ import annotations
 
 import copy
+import weakref
 
 from lxml import etree
 
@@ -168,23 +169,32 @@ def label(kind: str, n: int) -> str:
     return str(n) if kind == "footnote" else _roman(n)
 
 
+_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _cached(doc, key: str, build):
+    """A value computed once per document version (views ask for every reference of a paragraph)."""
+    per_doc = _CACHE.setdefault(doc, {})
+    hit = per_doc.get(key)
+    if hit is None or hit[0] != doc.version:
+        hit = per_doc[key] = (doc.version, build())
+    return hit[1]
+
+
 def number_of(doc, ref: etree._Element) -> int | None:
     kind = "footnote" if ref.tag == REF_TAGS["footnote"] else "endnote"
-    refs = [r for r in references(doc, kind) if r.getparent().get(w("customMarkFollows")) is None]
-    try:
-        return refs.index(ref) + 1
-    except ValueError:
-        return None
+
+    def build():  # custom marks (w:customMarkFollows) take no number
+        refs = [r for r in references(doc, kind) if r.getparent().get(w("customMarkFollows")) is None]
+        return {r: i + 1 for i, r in enumerate(refs)}
+    return _cached(doc, kind + "_numbers", build).get(ref)
 
 
 def note_by_id(doc, kind: str, note_id: str) -> etree._Element | None:
-    root = notes_root(doc, kind)
-    if root is None:
-        return None
-    for note in root:
-        if note.get(w("id")) == note_id and note.tag == w(kind):
-            return note
-    return None
+    def build():
+        root = notes_root(doc, kind)
+        return {} if root is None else {n.get(w("id")): n for n in root if n.tag == w(kind)}
+    return _cached(doc, kind + "_by_id", build).get(note_id)
 
 
 def note_text(note: etree._Element) -> str:
