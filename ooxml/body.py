@@ -63,7 +63,8 @@ def kind(el: etree._Element) -> str:
                 "body": "Body", "hdr": "Header", "ftr": "Footer", "footnote": "Footnote",
                 "endnote": "Endnote", "comment": "Comment", "customXml": "Custom XML",
                 "altChunk": "Embedded Document", "ins": "Insertion", "del": "Deletion",
-                "bookmarkStart": "Bookmark"}.get(q.localname, q.localname)
+                "bookmarkStart": "Bookmark", "fldChar": "Field", "fldSimple": "Field",
+                "sectPr": "Section"}.get(q.localname, q.localname)
     if q.namespace == M:
         return "Equation"
     return q.localname

@@ -22,6 +22,7 @@ from ooxml import budget
 from ooxml.errors import LimitExceeded
 from ooxml.images import add_relationship
 from ooxml.namespaces import R, w
+from ooxml.notes import copy_references
 from ooxml.order import remove_child
 from ooxml.wordids import prepare_copy
 
@@ -48,7 +49,8 @@ def copy_blocks(doc, blocks: list[etree._Element], target: etree._Element,
         budget.check()  # copies are detached: stopping here leaves the document as it was
         wrapper.append(copy.deepcopy(el))
     budget.check()
-    prepare_copy(wrapper, doc.word_ids(target))
+    prepare_copy(wrapper, doc.word_ids(target), keep_notes=True)
+    copy_references(doc, wrapper, target)  # copied note references get notes of their own
     balance_fields(wrapper)
     if container.tag != B.W_BODY:
         for ppr in wrapper.iter(w("pPr")):

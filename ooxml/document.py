@@ -180,8 +180,21 @@ class Document:
             self.part_of(el).touch(ids_only=True)  # the new attribute must be saved
         return element_id
 
+    def register_stories(self) -> None:
+        """Index every header, footer and notes part: their IDs resolve once they are registered."""
+        for name in story_part_names(self.package, self.main_name)[1:]:
+            self.register_part_root(self.package.part(name))
+
+    def story_added(self, name: str) -> None:
+        """A story part (header, footer, notes) was just added: parse it with our namespace declared."""
+        if self._stories is not None:
+            self._stories.add(name)
+
     def find(self, element_id: str) -> etree._Element:
         el = self.ids.get(element_id)
+        if el is None and len(self._part_of_root) < len(story_part_names(self.package, self.main_name)):
+            self.register_stories()  # an ID from a header, footer or note part not loaded yet
+            el = self.ids.get(element_id)
         if el is None:
             raise ElementNotFound(f"Element '{element_id}' not found",
                                   hint="IDs come from earlier answers; call docx_get_structure or "

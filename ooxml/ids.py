@@ -18,9 +18,10 @@ from ooxml.namespaces import MC, OX, OX_ID, OX_PREFIX, W
 
 PREFIXES = {
     "p": "para", "r": "run", "tbl": "table", "tr": "row", "tc": "cell", "sdt": "sdt",
-    "drawing": "img", "pict": "img", "hyperlink": "link", "bookmarkStart": "bookmark",
+    "drawing": "img", "pict": "img", "hyperlink": "link", "bookmarkStart": "bkm", "sectPr": "sect",
     "footnote": "note", "endnote": "note", "comment": "comment", "hdr": "hdr", "ftr": "ftr",
-    "ins": "rev", "del": "rev", "customXml": "cxml", "altChunk": "chunk", "fldSimple": "field",
+    "ins": "rev", "del": "rev", "customXml": "cxml", "altChunk": "chunk", "fldSimple": "fld",
+    "fldChar": "fld",
 }
 _OUR_ID = re.compile(r"[a-z]{1,16}_[0-9a-f]{6,32}")  # what id_of writes (prefix_token)
 _IGNORABLE = f"{{{MC}}}Ignorable"
@@ -29,9 +30,15 @@ _XPATH_WITH_ID = etree.XPath("//*[@oxm:id]", namespaces={"oxm": OX})
 _XPATH_ID_ATTRS = etree.XPath("//@oxm:id", namespaces={"oxm": OX})
 
 
+_TOC_GALLERY = etree.XPath("w:sdtPr/w:docPartObj/w:docPartGallery[@w:val='Table of Contents']",
+                           namespaces={"w": W})
+
+
 def prefix_for(el: etree._Element) -> str:
     q = etree.QName(el)
     if q.namespace == W:
+        if q.localname == "sdt" and _TOC_GALLERY(el):
+            return "toc"  # Word wraps a table of contents in a content control of this gallery
         return PREFIXES.get(q.localname, "el")
     return "math" if q.localname in ("oMath", "oMathPara") else "el"
 

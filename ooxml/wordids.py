@@ -11,9 +11,10 @@ import secrets
 from lxml import etree
 
 from ooxml.ids import IdIndex
-from ooxml.namespaces import W14, WP, w
+from ooxml.namespaces import V, W14, WP, w
 from ooxml.numbers import INT32_MAX, file_id
 
+O_SPID = "{urn:schemas-microsoft-com:office:office}spid"
 PARA_ID = f"{{{W14}}}paraId"
 TEXT_ID = f"{{{W14}}}textId"
 DOC_PR = f"{{{WP}}}docPr"
@@ -51,6 +52,19 @@ class WordIds:
         rev = _ids(el.get(W_ID) for el in root.iter(*_REVISIONS))
         self.next_revision = max(rev, default=0) + 1
 
+    def new_vml_id(self) -> str:
+        """A VML shape id (``_x0000_s1027``) not used in the part: ids must be unique (the Open XML SDK
+        validator reports a copied one)."""
+        if not hasattr(self, "_vml_ids"):
+            self._vml_ids = set(self.root.xpath("//v:*/@id | //v:*/@o:spid", namespaces={
+                "v": V, "o": "urn:schemas-microsoft-com:office:office"}))
+            self._vml_next = 1025 + len(self._vml_ids)
+        while f"_x0000_s{self._vml_next}" in self._vml_ids:
+            self._vml_next += 1
+        value = f"_x0000_s{self._vml_next}"
+        self._vml_ids.add(value)
+        return value
+
     def new_para_id(self) -> str:
         while True:
             value = f"{secrets.randbelow(0x7FFFFFFE) + 1:08X}"  # > 0 and < 0x80000000
@@ -73,6 +87,8 @@ class WordIds:
 
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_V_NS = f"{{{V}}}"
+_V_SHAPETYPE = f"{{{V}}}shapetype"
 _DOC_PR_ID = re.compile(rb"docPr\b[^>]*?\sid=\"(\d+)\"")
 STORY_TYPES = {f"http://schemas.openxmlformats.org/officeDocument/2006/relationships/{t}"
                for t in ("header", "footer", "footnotes", "endnotes", "comments")}
@@ -102,12 +118,17 @@ def doc_pr_floor(package, main_name: str) -> int:
     return top + 1
 
 
-def prepare_copy(copy_el: etree._Element, ids: WordIds) -> None:
-    """Make a deep copy safe to insert: new IDs of ours and Word's, no borrowed references."""
+def prepare_copy(copy_el: etree._Element, ids: WordIds, keep_notes: bool = False) -> None:
+    """Make a deep copy safe to insert: new IDs of ours and Word's, no borrowed references.
+
+    ``keep_notes``: footnote and endnote references stay, for a caller that gives the copy notes
+    of its own (ooxml/notes.py ``copy_references``); comment references always go.
+    """
     IdIndex.clear_ids(copy_el)
     for el in list(copy_el.iter(*_COMMENT_MARKS)):
         el.getparent().remove(el)
-    for ref in list(copy_el.iter(*_NOTE_REFS)):
+    refs = [w("commentReference")] if keep_notes else list(_NOTE_REFS)
+    for ref in list(copy_el.iter(*refs)):
         run = ref.getparent()
         run.remove(ref)
     for el in copy_el.iter():
@@ -119,6 +140,13 @@ def prepare_copy(copy_el: etree._Element, ids: WordIds) -> None:
             el.set(TEXT_ID, ids.new_para_id())
         if el.tag == DOC_PR:
             el.set("id", str(ids.new_doc_pr()))
+        elif el.tag.startswith(_V_NS) and el.tag != _V_SHAPETYPE and \
+                (el.get("id") is not None or el.get(O_SPID) is not None):  # shapetypes are referenced by id
+            new = ids.new_vml_id()
+            if el.get("id") is not None:
+                el.set("id", new)
+            if el.get(O_SPID) is not None:
+                el.set(O_SPID, new)
         elif el.tag == _SDT_ID:
             el.set(W_VAL, str(secrets.randbelow(2**31 - 2) + 1))  # content control ids are unique too
         elif el.tag in _REVISIONS and el.get(W_ID) is not None:

@@ -46,7 +46,15 @@ def title_of(doc, el: etree._Element, grid: TableGrid | None = None) -> str:
     if el.tag == B.W_TBL:
         grid = grid or TableGrid(el)
         return f"Table ({eid}) {grid.n_rows}×{grid.n_cols}"
+    if eid.startswith("toc_"):
+        return f"Table of Contents ({eid})"  # a content control of Word's TOC gallery
     return f"{B.kind(el)} ({eid})"
+
+
+# Lines drawn after a paragraph's box (a note's text ...): (doc, paragraph) -> lines; feature
+# modules append to it at import. Never cached: they show other parts, which change on their own.
+PARAGRAPH_EXTRAS: list = []
+MAX_EXTRAS = 5  # lines under one box: the answer's size stays bounded
 
 
 def body_lines(doc, el: etree._Element, grid: TableGrid | None = None) -> list[str]:
@@ -145,4 +153,10 @@ def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]
         parts = drawn.parts[el] = _draw(doc, el)
     elif _Drawn.check:
         assert parts == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
-    return box(parts[0], parts[1], marker)
+    drawn = box(parts[0], parts[1], marker)
+    if el.tag == B.W_P:
+        extras = [line for extra in PARAGRAPH_EXTRAS for line in extra(doc, el)]
+        if len(extras) > MAX_EXTRAS:
+            extras = extras[:MAX_EXTRAS] + [f"... ({len(extras) - MAX_EXTRAS} more not shown)"]
+        drawn += [f"    {cut(line, TEXT_COLUMNS)}" for line in extras]
+    return drawn

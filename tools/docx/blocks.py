@@ -225,8 +225,8 @@ def _context_element(session: Session) -> etree._Element | None:
 @tool(toolset="format", idempotent=True, title="Set page margins")
 def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None = None,
                      bottom: float | str | None = None, left: float | str | None = None,
-                     right: float | str | None = None) -> str:
-    """Set page margins of every section. Lengths are numbers in inches or strings with a unit ('2.54cm', '25mm', '1in', '72pt').
+                     right: float | str | None = None, section_id: str | None = None) -> str:
+    """Set page margins of every section (or of one). Lengths are numbers in inches or strings with a unit ('2.54cm', '25mm', '1in', '72pt').
 
     Margins left out stay as they are. The header, footer and gutter distances are kept.
 
@@ -236,6 +236,7 @@ def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None 
         bottom: Bottom margin.
         left: Left margin.
         right: Right margin.
+        section_id: Only this section (sect_… from docx_list_sections); omitted: every section.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -244,12 +245,17 @@ def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None 
     if not values:
         raise ValidationError("Give at least one of top, bottom, left, right.", hint="Example: top='2cm', left=1.25")
     sections = S.body_sections(doc.body)
+    if section_id:
+        from tools.docx.layout import section_index
+        every, index = section_index(session, section_id)
+        sections = [every[index]]
     S.check_margins(sections, values)
     if not sections:
         sections = [etree.SubElement(doc.body, w("sectPr"))]  # the body's own section, made explicit
     shown = sections[:20]
     before = [S.margins_line(i, s) for i, s in enumerate(shown)]
     for sect in sections:
+        doc.will_change(sect)
         S.set_margins(sect, values)
     doc.changed(doc.body)
     after = [S.margins_line(i, s) for i, s in enumerate(shown)]

@@ -9,8 +9,9 @@ from ooxml import body as B
 from ooxml.build import make_paragraph, make_run, page_break_paragraph, set_paragraph_text, set_run_text
 from ooxml.copies import check_copy_size
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
-from ooxml.namespaces import w
+from ooxml.namespaces import OX_ID, w
 from ooxml.styles_edit import ensure_heading_style
+from ooxml.notes import copy_references
 from ooxml.wordids import prepare_copy
 from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits, expect,
                                insertion_neighbours, parse_position, resolve, session_of, valid_positions)
@@ -119,7 +120,8 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, posi
     dup = copy.deepcopy(src)
     pos = parse_position(session, position)
     block_insertion(session.doc, pos)  # validate before preparing IDs
-    prepare_copy(dup, session.doc.word_ids(pos.target))
+    prepare_copy(dup, session.doc.word_ids(pos.target), keep_notes=True)
+    copy_references(session.doc, dup, pos.target)  # copied note references get notes of their own
     return insert_block(session, dup, position, "Copy Paragraph",
                         fields={"Source": session.doc.id_of(src)})
 
@@ -215,6 +217,10 @@ def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new
     return answer(session, "Update Run Text", r, marker="UPDATED", before=before, after=box_lines(doc, [para]))
 
 
+# Kinds that feature modules delete their own way (a field with all its runs, a note with its
+# reference ...): tag -> (session, element) -> answer. Filled in at import by those modules.
+DELETERS: dict = {}
+_NOT_EMPTY = {w("hdr"), w("ftr"), w("footnote"), w("endnote")}  # the schema wants a block in each
 DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("customXml"), w("altChunk")}
 
 
@@ -229,6 +235,8 @@ def docx_delete(ctx: CallContext, session_id: str, element_id: str) -> str:
     session = session_of(ctx, session_id)
     doc = session.doc
     el = resolve(session, element_id)
+    if el.tag in DELETERS:
+        return DELETERS[el.tag](session, el)
     if el.tag not in DELETABLE:
         raise InvalidElementType(f"A {B.kind(el)} cannot be deleted with docx_delete.",
                                  hint="Rows and columns: docx_delete_row / docx_delete_col.")
@@ -254,6 +262,11 @@ def _delete_block(session: Session, el: etree._Element, eid: str) -> str:
     if container.tag == w("tc") and prev is not None and nxt is None:
         raise InvalidPosition("Deleting this would leave the cell without a final paragraph.",
                               hint="Delete the whole cell's content with another paragraph left, or delete the row.")
+    if container.tag in _NOT_EMPTY and prev is None and nxt is None:
+        what = B.kind(container).lower()
+        raise InvalidPosition(f"A {what} keeps at least one paragraph, so its only one cannot be deleted.",
+                              hint=f"Clear its text with docx_update_paragraph_text, or delete the whole {what} "
+                                   f"with docx_delete and its ID ({container.get(OX_ID) or 'from its answers'}).")
     kind = B.kind(el)
     before = box_lines(doc, [prev, el, nxt])
     focus = prev if prev is not None else nxt
