@@ -106,6 +106,22 @@ def make_note(doc, kind: str, note_id: int, text: str) -> etree._Element:
     return note
 
 
+def add_note(doc, kind: str, paragraphs: list[etree._Element]) -> int:
+    """A new note holding ``paragraphs`` as they are (the caller puts the note mark in); its id."""
+    root = ensure_notes_root(doc, kind)
+    note_id = next_id(root)
+    doc.part_of(root).touch()
+    note = etree.SubElement(root, w(kind), {w("id"): str(note_id)})
+    for p in paragraphs or [etree.Element(w("p"))]:
+        note.append(p)
+    return note_id
+
+
+def notes_part_name(doc, kind: str) -> str:
+    """The notes part's name, the part created first when missing."""
+    return doc.part_of(ensure_notes_root(doc, kind)).name
+
+
 def make_reference(doc, kind: str, note_id: int) -> etree._Element:
     r = etree.Element(w("r"))
     r.append(_ref_rpr(doc, kind))

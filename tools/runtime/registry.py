@@ -119,9 +119,14 @@ def _text_checked(fn: Callable) -> Callable:
     """``fn`` refusing text a .docx cannot hold (tools/runtime/arguments.py) before it runs."""
     from tools.runtime.arguments import check_text_arguments
 
-    def handler(ctx, **arguments):
-        check_text_arguments(arguments)
-        return fn(ctx, **arguments)
+    if inspect.iscoroutinefunction(fn):  # stays a coroutine function: dispatch awaits it on the loop
+        async def handler(ctx, **arguments):
+            check_text_arguments(arguments)
+            return await fn(ctx, **arguments)
+    else:
+        def handler(ctx, **arguments):
+            check_text_arguments(arguments)
+            return fn(ctx, **arguments)
 
     handler.__wrapped__ = fn
     return handler
