@@ -10,16 +10,18 @@ from lxml import etree
 from ooxml.body import W_BODY
 from ooxml.errors import ElementNotFound, InvalidDocument
 from ooxml.ids import IdIndex, predeclare, strip_ids, undeclare
-from ooxml.namespaces import OX_ID, RT_STYLES, STRICT_W, W
+from ooxml.namespaces import MC, OX_ID, OX_PREFIX, RT_STYLES, STRICT_W, W
 from ooxml.package import DEFAULT_LIMITS, Limits, Package, Part
 from ooxml.positions import BlockOrder
-from ooxml.ranges import rescue_markers
+from ooxml.history import Recorder
+from ooxml.ranges import orphans_if_removed, rescue_markers
 from ooxml.safexml import serialize
 from ooxml.styles import Styles
 from ooxml.template import new_package_parts
 from ooxml.wordids import WordIds, doc_pr_floor, story_part_names
 
 
+IGNORABLE = f"{{{MC}}}Ignorable"
 RECENT_CHANGES = 128  # how many changed elements a view can catch up on
 
 
@@ -51,6 +53,8 @@ class Document:
         self.modified = False  # changed since open or last save
         self.version = 0  # bumped by every change: lets views cache what they drew
         self.recent_changes: list[tuple[int, etree._Element]] = []  # (version, element changed)
+        self._tops = {self.body, root}  # containers whose children are recorded one by one for undo
+        self.history = Recorder(self)
 
     # ---- life cycle ------------------------------------------------------------------------------
     @classmethod
@@ -109,6 +113,7 @@ class Document:
         root = part.tree.getroot()  # story parts get predeclare through _prepare_for
         if root not in self._part_of_root:
             self._part_of_root[root] = part
+            self._tops.add(root)
             self.ids.add_root(root, part.prepared.had_ids if part.prepared else True)
         return root
 
@@ -146,6 +151,10 @@ class Document:
         had = el.get(OX_ID)
         if had is None and self._top(el) not in self._part_of_root:
             raise ValueError("id_of() needs an element inside the document: insert it first")
+        if had is None:
+            top = self._top(el)
+            if OX_PREFIX not in top.get(IGNORABLE, "").split():
+                self.history.will_change(top, for_id=True)  # the root gets our namespace listed
         element_id = self.ids.id_of(el)
         if had is None:
             self.part_of(el).touch()  # the new attribute must be saved
@@ -165,12 +174,47 @@ class Document:
 
         Inserts and removals through insert_block/remove_block need no call. Package parts changed
         outside an element (rels, content types, new parts) are announced with ``Part.touch()``.
-        (The undo history hooks in here; until it does, this records nothing.)
+        The undo history (ooxml/history.py) saves the top-level block holding ``el`` once per call.
         """
+        self.history.will_change(el)
+
+    def top_containers(self) -> set:
+        """The body and the story parts' roots: their children are the units undo saves."""
+        return self._tops
+
+    def story_parts(self) -> set:
+        return set(self._part_of_root.values())
+
+    def after_history(self) -> None:
+        """Undo or redo changed the trees: drop what was derived from them."""
+        for container in [c for c in self._orders if c not in self._tops]:
+            del self._orders[container]
+        self._styles = None
+        self._stories = None
+        self.modified = True
+
+    def block_back(self, el: etree._Element) -> None:
+        """Undo/redo put ``el`` back into its container."""
+        order = self._orders.get(el.getparent())
+        if order is not None:
+            order.inserted(el)
+        self.ids.adopt(el)
+        self.changed(el)
+
+    def block_gone(self, el: etree._Element) -> None:
+        """Undo/redo takes ``el`` out of its container."""
+        container = el.getparent()
+        order = self._orders.get(container)
+        if order is not None:
+            order.removed(el)
+        self.ids.forget(el)
+        self.changed(el)
+        container.remove(el)
 
     def changed(self, el: etree._Element) -> None:
         """Record that ``el`` (or something inside it) changed: its part must be saved, and views
         drawn of it, its ancestors or its descendants are out of date."""
+        self.history.check_changed(el)
         self.part_of(el).touch()
         self.modified = True
         self.version += 1
@@ -188,6 +232,7 @@ class Document:
     def insert_block(self, new: etree._Element, *, container: etree._Element,
                      before: etree._Element | None = None, after: etree._Element | None = None) -> None:
         """Insert a block into a container, keeping sectPr last and the order index current."""
+        self.history.will_insert(container)
         if after is not None:
             after.addnext(new)
         elif before is not None:
@@ -204,12 +249,21 @@ class Document:
         order = self._orders.get(container)
         if order is not None:
             order.inserted(new)
+        self.history.inserted(new)
         self.changed(new)  # the container and its ancestors changed too; siblings did not
 
     def remove_block(self, el: etree._Element) -> None:
         """Remove a block (or run); half-ranges inside it move out so ranges stay paired."""
         container = el.getparent()
-        rescue_markers(el)
+        top = container in self._tops
+        orphans = orphans_if_removed(el)
+        if orphans and top:
+            self.history.will_change(el)  # its half-ranges move out of it
+        self.history.will_remove(el)
+        rescue_markers(el, orphans)
+        if top:
+            for marker in orphans:
+                self.history.inserted(marker)
         order = self._orders.get(container)
         if order is not None:
             order.removed(el)

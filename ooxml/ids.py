@@ -209,6 +209,23 @@ class IdIndex:
                 del self._by_id[key]
         self._given = []
 
+    def given(self) -> list[etree._Element]:
+        """Elements given an ID since mark()."""
+        return self._given
+
+    def drop(self, key: str, el: etree._Element) -> None:
+        """Forget one ID (undo takes back an ID a call gave)."""
+        if self._by_id.get(key) is el:
+            del self._by_id[key]
+
+    def adopt(self, el: etree._Element, own_only: bool = False) -> None:
+        """Index the IDs found on ``el`` (and inside it): content put back by undo or redo."""
+        self._build()
+        for sub in ((el,) if own_only else el.iter()):
+            key = sub.get(OX_ID) if isinstance(sub.tag, str) else None
+            if key is not None:
+                self._by_id[key] = sub
+
     def forget(self, el: etree._Element) -> None:
         """Drop a removed subtree's IDs from the index."""
         for sub in el.iter():

@@ -47,6 +47,7 @@ class Part:
         self._tree: etree._ElementTree | None = None
         self.dirty = data is not None  # new parts must be written
         self.prepared = None  # what load_tree's prepare step noted
+        self.touches = 0  # how often touch() was called (undo knows whether a part was touched since)
 
     @property
     def data(self) -> bytes:
@@ -81,6 +82,24 @@ class Part:
         """Mark the parsed tree as changed, so it is re-serialised on save."""
         self.tree
         self.dirty = True
+        self.touches += 1
+        if self.package.touch_log is not None:  # the undo history notes which parts a call touched
+            self.package.touch_log.add(self.name)
+
+    def original_data(self) -> bytes:
+        """The bytes the part was opened (or created) with."""
+        return self._data if self._data is not None else self.package._read_member(self.info)
+
+    def unload(self) -> None:
+        """Back to the state of an untouched part: read (and parsed) again from the file on use."""
+        self._tree = None
+        self._data = None
+        self.dirty = False
+
+    def restore(self, tree: etree._ElementTree) -> None:
+        """Replace the parsed tree (undo and redo of parts without stories)."""
+        self._tree = tree
+        self.dirty = True
 
 
 class Package:
@@ -89,6 +108,7 @@ class Package:
         self.limits = limits
         self.parts: dict[str, Part] = {}
         self.prepare_hook = None  # part name -> a bytes adjustment to make before parsing, or None
+        self.touch_log: set[str] | None = None  # names of parts touched, while a call is recorded
         self._zip: zipfile.ZipFile | None = None
         self._fp = None
 

@@ -104,6 +104,7 @@ def _segment_at(segs: list[Segment], pos: int) -> int:
 
 def apply(doc, found: ParagraphMatches, new: str) -> int:
     """Replace every span of ``found`` (right to left, so earlier offsets stay valid)."""
+    doc.will_change(found.p)
     segs = found.segments
     touched: set[int] = set()
     for s, e in reversed(found.spans):

@@ -226,6 +226,7 @@ def mark_rpr(p: etree._Element) -> etree._Element | None:
 
 def set_cell_text(doc, tc: etree._Element, text: str) -> None:
     """Make the cell hold one paragraph with ``text``, formatted like the cell's first paragraph."""
+    doc.will_change(tc)
     keep = tc.find(w("p"))
     if keep is None:
         keep = etree.SubElement(tc, w("p"))
@@ -422,6 +423,7 @@ def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bo
     if layout.n_rows + 1 > MAX_ROWS:
         raise ValidationError(f"The table already has {layout.n_rows} rows, the limit.")
     tr = new_row(layout, at, template, copy_format, doc.word_ids(tbl))
+    doc.will_change(tbl)
     if at < layout.n_rows:
         layout.rows[at].addprevious(tr)
     else:
@@ -436,6 +438,7 @@ def delete_row(doc, tbl: etree._Element, r: int) -> None:
         raise InvalidPosition(f"Row {r} does not exist: the table has {layout.n_rows} rows (0-{layout.n_rows - 1}).")
     if layout.n_rows == 1:
         raise ValidationError("A table must keep at least one row.", hint="Delete the whole table with docx_delete.")
+    doc.will_change(tbl)
     for cell in layout.cells[r]:
         below = layout.at(r + 1, cell.start)
         if below is None or below.start != cell.start or not layout.continues(below):
@@ -488,6 +491,7 @@ def insert_col(doc, tbl: etree._Element, k: int, template: int, copy_format: boo
     layout = Layout(tbl)
     if layout.n_cols + 1 > MAX_COLS:
         raise ValidationError(f"The table already has {layout.n_cols} columns, Word's limit is {MAX_COLS}.")
+    doc.will_change(tbl)
     widths = list(layout.widths) or column_widths(max_width or 9360, layout.n_cols)
     widths += [widths[-1] if widths else 1440] * (layout.n_cols - len(widths))
     width = widths[template] if template < len(widths) else widths[-1]
@@ -557,6 +561,7 @@ def delete_col(doc, tbl: etree._Element, c: int) -> None:
         if cell is not None and cell.span == 1 and len(line) == 1:
             raise ValidationError(f"Deleting column {c} would leave row {r} without any cell.",
                                   hint=f"Delete row {r} first (docx_delete_row), or delete the table.")
+    doc.will_change(tbl)
     narrowed = [_delete_col_in_row(doc, layout, r, line, c) for r, line in enumerate(layout.cells)]
     widths = list(layout.widths)
     if c < len(widths):
@@ -634,6 +639,7 @@ def merge_cells(doc, tbl: etree._Element, r0: int, c0: int, r1: int, c1: int) ->
     """Merge the rectangle into its top-left cell; the other cells' content is appended to it."""
     layout = Layout(tbl)
     rows = check_merge(layout, r0, c0, r1, c1)
+    doc.will_change(tbl)
     top = rows[0][0].tc
     others = [cell.tc for line in rows for cell in line if cell.tc is not top]
     if is_empty_cell(top) and any(not is_empty_cell(tc) for tc in others):
@@ -676,6 +682,7 @@ def fill(doc, tbl: etree._Element, data: list[list[str | None]], start_row: int)
     added = max(0, start_row + len(data) - layout.n_rows)
     if layout.n_rows + added > MAX_ROWS:
         raise ValidationError(f"Filling needs {layout.n_rows + added} rows, over the limit of {MAX_ROWS}.")
+    doc.will_change(tbl)
     for _ in range(added):
         n = len(B.table_rows(tbl))
         insert_row(doc, tbl, n, n - 1, copy_format=True)

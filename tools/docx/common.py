@@ -11,6 +11,7 @@ from ooxml.namespaces import OX_ID, w
 from render.answer import success_answer
 from render.blocks import element_box
 from render.diff import render_diff
+from tools.runtime import history
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import Session
 from tools.docx.view import context_text, cursor_line, empty_context
@@ -27,6 +28,7 @@ def session_of(ctx: CallContext, session_id: str | None) -> Session:
     """The call's session; IDs it gives from now on are taken back if the call fails."""
     session = ctx.services.sessions.get(ctx.tenant, session_id)
     session.doc.ids.mark()
+    history.begin(ctx, session)  # the call becomes an undo step if it changes the document
     ctx.touched.append(session)
     return session
 

@@ -13,6 +13,7 @@ import jsonschema
 
 from ooxml.errors import OoxmlError
 from render.answer import error_answer, operation_title
+from tools.runtime import history
 from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Tool
 
 log = logging.getLogger("ooxml_mcp")
@@ -66,6 +67,7 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
         result = tool.handler(ctx, **arguments)
         if inspect.isawaitable(result):
             result = await result
+        history.commit(ctx, tool.name, arguments)
         return Outcome(result, False)
     except OoxmlError as e:
         take_back_ids(ctx)
@@ -78,7 +80,9 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
 
 
 def take_back_ids(ctx: CallContext) -> None:
-    """IDs given while a call failed (e.g. to name an element in an error) are removed."""
+    """IDs given while a call failed (e.g. to name an element in an error) are removed, and
+    anything else it changed is put back."""
+    history.abandon(ctx)
     for session in ctx.touched:
         session.doc.ids.rollback()
     ctx.touched.clear()
