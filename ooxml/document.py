@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from ooxml.body import W_BODY
+from ooxml.body import MARKERS, W_BODY
 from ooxml.errors import ElementNotFound, InvalidDocument
 from ooxml.ids import IdIndex, predeclare, strip_ids, undeclare
 from ooxml.namespaces import MC, OX_ID, OX_PREFIX, RT_STYLES, STRICT_W, W
@@ -22,6 +22,8 @@ from ooxml.wordids import WordIds, doc_pr_floor, story_part_names
 
 
 IGNORABLE = f"{{{MC}}}Ignorable"
+# Children that are not blocks: range markers, comments, processing instructions.
+_NOT_BLOCKS = (*sorted(MARKERS), etree.Comment, etree.ProcessingInstruction)
 RECENT_CHANGES = 128  # how many changed elements a view can catch up on
 
 
@@ -47,6 +49,7 @@ class Document:
         self.ids.add_root(root, self.main.prepared.had_ids)
         self._part_of_root: dict[etree._Element, Part] = {root: self.main}
         self._orders: dict[etree._Element, BlockOrder] = {}
+        self._counts: dict[etree._Element, tuple[int, int]] = {}  # container -> (version, blocks)
         self._styles: Styles | None = None
         self._word_ids: dict[etree._Element, WordIds] = {}
         self._doc_pr: list[int] | None = None
@@ -228,6 +231,17 @@ class Document:
         if order is None:
             order = self._orders[container] = BlockOrder(container)
         return order
+
+    def block_count(self, container: etree._Element) -> int:
+        """How many blocks the container holds, without building its order index."""
+        order = self._orders.get(container)
+        if order is not None:
+            return len(order)
+        version, count = self._counts.get(container, (-1, 0))
+        if version != self.version:  # len() and iterchildren() walk the children in C
+            count = len(container) - sum(1 for _ in container.iterchildren(*_NOT_BLOCKS))
+            self._counts[container] = (self.version, count)
+        return count
 
     def insert_block(self, new: etree._Element, *, container: etree._Element,
                      before: etree._Element | None = None, after: etree._Element | None = None) -> None:

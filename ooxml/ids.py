@@ -165,8 +165,10 @@ class IdIndex:
                     self._by_id[key] = el
 
     def get(self, element_id: str) -> etree._Element | None:
-        self._build()
-        el = self._by_id.get(element_id)
+        el = self._by_id.get(element_id)  # IDs given since opening are known without the scan
+        if el is None and self._pending:
+            self._build()
+            el = self._by_id.get(element_id)
         if el is None or not self._attached(el):
             return None
         return el
