@@ -10,7 +10,7 @@ from lxml import etree
 from ooxml.body import MARKERS, W_BODY
 from ooxml.errors import ElementNotFound, InvalidDocument
 from ooxml.ids import IdIndex, predeclare, strip_ids, undeclare
-from ooxml.namespaces import MC, OX_ID, OX_PREFIX, RT_STYLES, STRICT_W, W
+from ooxml.namespaces import MC, OX_ID, OX_PREFIX, RT_STYLES, W
 from ooxml.package import DEFAULT_LIMITS, Limits, Package, Part
 from ooxml.positions import BlockOrder
 from ooxml.history import Recorder
@@ -35,10 +35,6 @@ class Document:
         self._stories: set[str] | None = None
         package.prepare_hook = self._prepare_for
         root = self.main.tree.getroot()
-        if root.tag == f"{{{STRICT_W}}}document":
-            raise InvalidDocument(
-                "This is a Strict OOXML document (ISO/IEC 29500 Strict), which this server does not edit.",
-                hint="Open it in Word and save it as 'Word Document (*.docx)' (Transitional), then retry.")
         if root.tag != f"{{{W}}}document":
             raise InvalidDocument(f"Main part '{self.main_name}' is not a WordprocessingML document "
                                   f"(root element {root.tag}).")

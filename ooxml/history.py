@@ -25,7 +25,6 @@ from typing import Any
 from lxml import etree
 
 from ooxml.namespaces import OX_ID
-from ooxml.safexml import parse_part
 
 NODE_BYTES = 160  # rough memory of one lxml node (element or attribute) held by a record
 
@@ -314,7 +313,7 @@ class Recorder:
                 part.unload()  # as opened: saved as the original bytes again
                 self._known.pop(name, None)
             else:
-                part.restore(parse_part(data, name))
+                part.restore(part.parse(data))
                 self._known[name] = data
 
     # ---- listing ------------------------------------------------------------------------------------

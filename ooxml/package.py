@@ -18,8 +18,9 @@ from pathlib import Path
 from lxml import etree
 
 from ooxml.errors import InvalidDocument, LimitExceeded
-from ooxml.namespaces import CT, PR, RT_OFFICE_DOCUMENT, RT_STRICT_OFFICE_DOCUMENT
+from ooxml.namespaces import CT, PR, RT_OFFICE_DOCUMENT
 from ooxml.safexml import parse_part, serialize
+from ooxml.strict import is_strict_package, strict_bytes, to_transitional
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class Part:
         (its note is kept as ``self.prepared``)."""
         if self._tree is None:
             data = self.data
+            if self.package.strict:  # Strict URIs read as Transitional ones (ooxml/strict.py)
+                data = to_transitional(data)
             if prepare is not None:
                 data, self.prepared = prepare(data)
             self._tree = parse_part(data, self.name)
@@ -96,6 +99,10 @@ class Part:
         self._data = None
         self.dirty = False
 
+    def parse(self, data: bytes) -> etree._ElementTree:
+        """Parse bytes of this part the way load_tree does (Strict URIs mapped), without keeping them."""
+        return parse_part(to_transitional(data) if self.package.strict else data, self.name)
+
     def restore(self, tree: etree._ElementTree) -> None:
         """Replace the parsed tree (undo and redo of parts without stories)."""
         self._tree = tree
@@ -108,6 +115,7 @@ class Package:
         self.limits = limits
         self.parts: dict[str, Part] = {}
         self.prepare_hook = None  # part name -> a bytes adjustment to make before parsing, or None
+        self.strict = False  # ISO/IEC 29500 Strict: parts are mapped to Transitional URIs and back
         self.touch_log: set[str] | None = None  # names of parts touched, while a call is recorded
         self._zip: zipfile.ZipFile | None = None
         self._fp = None
@@ -134,6 +142,12 @@ class Package:
         for info in pkg._zip.infolist():
             if not info.is_dir():
                 pkg.parts[info.filename] = Part(pkg, info)
+        root_rels = pkg.parts.get("_rels/.rels")
+        try:
+            pkg.strict = root_rels is not None and is_strict_package(pkg._read_member(root_rels.info))
+        except Exception:
+            pkg.close()
+            raise
         return pkg
 
     @classmethod
@@ -249,10 +263,6 @@ class Package:
                 if self.has_part(name):
                     return name
                 raise InvalidDocument(f"_rels/.rels names main part '{name}', which is missing.")
-            if rel.get("Type") == RT_STRICT_OFFICE_DOCUMENT:
-                raise InvalidDocument(
-                    "This is a Strict OOXML document (ISO/IEC 29500 Strict), which this server does not edit.",
-                    hint="Open it in Word and save it as 'Word Document (*.docx)' (Transitional), then retry.")
         raise InvalidDocument("The package has no main document part (no officeDocument relationship in _rels/.rels).",
                               hint="The file is not a Word document or is damaged.")
 
@@ -283,6 +293,8 @@ class Package:
             for part in self.parts.values():
                 if part.dirty or self._fp is None:
                     data = (transform(part) if transform else None) or part.data
+                    if self.strict and part.name.endswith((".xml", ".rels")):
+                        data = strict_bytes(data, part.name)
                     zout.writestr(self._new_info(part.info), data)
                 else:
                     self._copy_raw(zout, part.info)
