@@ -16,6 +16,7 @@ from ooxml.namespaces import A, M, R, W, WP, w
 W_P, W_R, W_T, W_TBL, W_TR, W_TC = w("p"), w("r"), w("t"), w("tbl"), w("tr"), w("tc")
 W_SDT, W_SDTCONTENT, W_BODY, W_SECTPR = w("sdt"), w("sdtContent"), w("body"), w("sectPr")
 W_VAL = w("val")
+W_DELTEXT = w("delText")
 
 MARKERS = {w(n) for n in (
     "bookmarkStart bookmarkEnd commentRangeStart commentRangeEnd proofErr permStart permEnd "
@@ -90,11 +91,13 @@ _TEXT_OF = {w("tab"): "\t", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "\
             w("ptab"): "\t"}
 
 
-def run_text(r: etree._Element) -> str:
+def run_text(r: etree._Element, deleted: bool = False) -> str:
+    """A run's text; ``deleted`` also reads ``w:delText`` (the text of a run inside ``w:del``)."""
     parts = []
+    text_tags = (W_T, W_DELTEXT) if deleted else (W_T,)
     for child in r:
         tag = child.tag
-        if tag == W_T:
+        if tag in text_tags:
             parts.append(child.text or "")
         elif tag in _TEXT_OF:
             parts.append(_TEXT_OF[tag])

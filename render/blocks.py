@@ -11,57 +11,17 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml.namespaces import OX_ID, w
+from render.inline import marked_run_text, paragraph_line
 from render.width import cut, pad, width
 
 TEXT_COLUMNS = 80
 CELL_COLUMNS = 14
 MAX_TABLE_COLS = 10
 MAX_TABLE_ROWS = 20
-_COLOURS = {"FF0000": "red", "C00000": "dark red", "00FF00": "green", "00B050": "green",
-            "0000FF": "blue", "0070C0": "blue", "FFFF00": "yellow", "FFC000": "orange",
-            "7030A0": "purple", "808080": "grey", "FFFFFF": "white"}
 
 
 def element_id(el: etree._Element) -> str:
     return el.get(OX_ID) or "?"
-
-
-def _on(rpr: etree._Element | None, name: str) -> bool:
-    if rpr is None:
-        return False
-    el = rpr.find(w(name))
-    return el is not None and el.get(w("val"), "true").lower() not in ("0", "false", "off", "none")
-
-
-def colour_name(hex_value: str) -> str:
-    return _COLOURS.get(hex_value.upper(), "#" + hex_value.upper())
-
-
-def marked_run_text(r: etree._Element) -> str:
-    """A run's text with **bold**, *italic* and [colour] marks, images as [IMG: name]."""
-    text = B.run_text(r).replace("\n", "↵").replace("\t", "→")
-    for name in B.run_images(r):
-        text += f"[IMG: {name}]"
-    if r.find(w("br")) is not None and any(b.get(w("type")) == "page" for b in r.findall(w("br"))):
-        text = text.replace("↵", "") + "[PAGE BREAK]"
-    if not text.strip():
-        return text
-    rpr = r.find(w("rPr"))
-    core, lead, trail = text.strip(), text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
-    if _on(rpr, "i"):
-        core = f"*{core}*"
-    if _on(rpr, "b"):
-        core = f"**{core}**"
-    colour = rpr.find(w("color")) if rpr is not None else None
-    if colour is not None and colour.get(w("val"), "auto").lower() not in ("auto", "000000"):
-        name = colour_name(colour.get(w("val")))
-        core = f"[{name}]{core}[/{name}]"
-    return lead + core + trail
-
-
-def paragraph_line(p: etree._Element) -> str:
-    parts = [marked_run_text(r) for r in B.iter_runs(p)]
-    return "".join(parts).replace("****", "").replace("**  **", "  ")
 
 
 def heading_level(doc, p: etree._Element) -> int | None:
@@ -91,7 +51,7 @@ def title_of(doc, el: etree._Element, grid: B.TableGrid | None = None) -> str:
 def body_lines(doc, el: etree._Element, grid: B.TableGrid | None = None) -> list[str]:
     """The content lines of one element's box."""
     if el.tag == B.W_P:
-        return [cut(paragraph_line(el), TEXT_COLUMNS) or "(empty)"]
+        return [cut(paragraph_line(el, doc), TEXT_COLUMNS) or "(empty)"]
     if el.tag == B.W_TBL:
         return table_grid_lines(grid or B.TableGrid(el))
     if el.tag == B.W_R:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APT = {"soffice": "libreoffice-writer-nogui", "pdftotext": "poppler-utils"}
+APT = {"soffice": "libreoffice-writer-nogui", "pdftotext": "poppler-utils", "node": "nodejs", "npm": "npm"}
 
 
 def install_system_packages() -> None:
@@ -36,10 +36,20 @@ def install_python_packages() -> None:
                     f"{ROOT}[test]"], check=True)
 
 
+def install_sdk_validator() -> None:
+    """Microsoft's Open XML SDK validator (npm), into the test cache; see tests/support/sdk_validator.py."""
+    sys.path.insert(0, str(ROOT))
+    from tests.support.sdk_validator import install
+    problem = install()
+    if problem:
+        print(f"note: {problem}: Open XML SDK validator checks will skip (fail in CI)", flush=True)
+
+
 def main() -> int:
     started = time.monotonic()
     install_system_packages()
     install_python_packages()
+    install_sdk_validator()
     status = subprocess.run([sys.executable, "-m", "pytest", "-q", *sys.argv[1:]], cwd=ROOT).returncode
     print(f"test run took {time.monotonic() - started:.0f} s", flush=True)
     if status == 5:

@@ -6,7 +6,8 @@ from typing import Literal
 from ooxml import body as B
 from ooxml.errors import InvalidPosition, OoxmlError
 from render.answer import success_answer
-from render.blocks import heading_level, paragraph_line, title_of
+from render.blocks import heading_level, title_of
+from render.inline import paragraph_line
 from render.width import cut
 from tools.docx.common import BLOCK_CONTAINERS, answer, resolve, session_of
 from tools.runtime.registry import CallContext, tool
@@ -22,7 +23,7 @@ MAX_MATCHES = 50
 def _line_for(doc, el) -> str:
     title = title_of(doc, el)
     if el.tag == B.W_P:
-        return f"[{title}] {cut(paragraph_line(el), 200)}"
+        return f"[{title}] {cut(paragraph_line(el, doc), 200)}"
     if el.tag == B.W_TBL:
         first = B.TableGrid(el).text_matrix()[:1]
         return f"[{title}] first row: " + cut(" | ".join(first[0]) if first else "", 160)

@@ -1,0 +1,177 @@
+"""A paragraph's line, drawn from one table of inline kinds.
+
+Each inline kind is an XPath expression (compiled once, relative to the paragraph) and a way to draw
+one match. The line is every kind's matches in document order, each drawn, with the *wrappers* a
+match sits in (insertions, deletions, hyperlinks ...) opened and closed around runs of matches that
+share them. A new inline kind (a field, a note reference, a comment mark) is one row in INLINE_KINDS
+or WRAPPERS, not a special case in a run walker.
+
+Reads the XML and never changes it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml.namespaces import NSMAP, R, w
+
+
+@dataclass(frozen=True)
+class LineContext:
+    """What drawing needs besides the element: the document (rels, numbering ...), if any, and
+    the paragraph being drawn."""
+    doc: object | None
+    paragraph: etree._Element
+
+    def relationship_target(self, rid: str | None) -> str | None:
+        if self.doc is None or not rid:
+            return None
+        for rel in self.doc.package.rels(self.doc.part_of(self.paragraph).name):
+            if rel.get("Id") == rid:
+                return rel.get("Target")
+        return None
+
+
+@dataclass(frozen=True)
+class InlineKind:
+    name: str
+    xpath: str  # relative to the paragraph, without the nesting guard (added for all kinds)
+    draw: Callable[[etree._Element, LineContext], str]
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    """An element that wraps inline content: drawn as an opening and a closing mark."""
+    open: Callable[[etree._Element, LineContext], str]
+    close: Callable[[etree._Element, LineContext], str]
+
+
+def _on(rpr: etree._Element | None, name: str) -> bool:
+    if rpr is None:
+        return False
+    el = rpr.find(w(name))
+    return el is not None and el.get(w("val"), "true").lower() not in ("0", "false", "off", "none")
+
+
+_COLOURS = {"FF0000": "red", "C00000": "dark red", "00FF00": "green", "00B050": "green",
+            "0000FF": "blue", "0070C0": "blue", "FFFF00": "yellow", "FFC000": "orange",
+            "7030A0": "purple", "808080": "grey", "FFFFFF": "white"}
+
+
+def colour_name(hex_value: str) -> str:
+    return _COLOURS.get(hex_value.upper(), "#" + hex_value.upper())
+
+
+def marked_run_text(r: etree._Element, ctx: LineContext | None = None) -> str:
+    """A run's text with **bold**, *italic* and [colour] marks, images as [IMG: name]."""
+    text = B.run_text(r, deleted=True).replace("\n", "↵").replace("\t", "→")
+    for name in B.run_images(r):
+        text += f"[IMG: {name}]"
+    if r.find(w("br")) is not None and any(b.get(w("type")) == "page" for b in r.findall(w("br"))):
+        text = text.replace("↵", "") + "[PAGE BREAK]"
+    if not text.strip():
+        return text
+    rpr = r.find(w("rPr"))
+    core, lead, trail = text.strip(), text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    if _on(rpr, "i"):
+        core = f"*{core}*"
+    if _on(rpr, "b"):
+        core = f"**{core}**"
+    colour = rpr.find(w("color")) if rpr is not None else None
+    if colour is not None and colour.get(w("val"), "auto").lower() not in ("auto", "000000"):
+        name = colour_name(colour.get(w("val")))
+        core = f"[{name}]{core}[/{name}]"
+    return lead + core + trail
+
+
+def _hyperlink_target(el: etree._Element, ctx: LineContext) -> str:
+    target = ctx.relationship_target(el.get(f"{{{R}}}id"))
+    anchor = el.get(w("anchor"))
+    if target:
+        return target + (f"#{anchor}" if anchor else "")
+    return f"#{anchor}" if anchor else ""
+
+
+# ---- the table ----------------------------------------------------------------------------------
+
+INLINE_KINDS: tuple[InlineKind, ...] = (
+    InlineKind("run", ".//w:r", marked_run_text),
+)
+
+WRAPPERS: dict[str, Wrapper] = {
+    w("ins"): Wrapper(lambda el, ctx: "[+", lambda el, ctx: "+]"),
+    w("moveTo"): Wrapper(lambda el, ctx: "[+", lambda el, ctx: "+]"),
+    w("del"): Wrapper(lambda el, ctx: "[-", lambda el, ctx: "-]"),
+    w("moveFrom"): Wrapper(lambda el, ctx: "[-", lambda el, ctx: "-]"),
+    w("hyperlink"): Wrapper(lambda el, ctx: "[", lambda el, ctx: f"]({_hyperlink_target(el, ctx)})"),
+}
+
+# Matches that belong to this paragraph: not inside a text box's own paragraphs (a nested w:p),
+# and not in a markup-compatibility fallback (the choice is what a reader shows).
+_GUARD = "[count(ancestor::w:p) = $depth and not(ancestor::mc:Fallback)]"
+
+
+def _compile() -> tuple[etree.XPath, dict]:
+    union = " | ".join(f"{k.xpath}{_GUARD}" for k in INLINE_KINDS)
+    by_tag = {}
+    for k in INLINE_KINDS:
+        tag = k.xpath.rsplit("/", 1)[-1].split("[", 1)[0]
+        prefix, _, local = tag.partition(":")
+        by_tag[f"{{{NSMAP[prefix]}}}{local}"] = k
+    return etree.XPath(union, namespaces=NSMAP), by_tag
+
+
+_MATCHES, _KIND_OF = _compile()
+
+
+def register(kind: InlineKind | None = None, *, wrapper_tag: str | None = None,
+             wrapper: Wrapper | None = None) -> None:
+    """Add an inline kind or a wrapper (feature modules call this at import)."""
+    global INLINE_KINDS, _MATCHES, _KIND_OF
+    if kind is not None:
+        INLINE_KINDS = tuple(k for k in INLINE_KINDS if k.name != kind.name) + (kind,)
+        _MATCHES, _KIND_OF = _compile()
+    if wrapper_tag is not None and wrapper is not None:
+        WRAPPERS[wrapper_tag] = wrapper
+
+
+def _wrappers(el: etree._Element, p: etree._Element) -> tuple[etree._Element, ...]:
+    """The wrapper elements around ``el`` inside ``p``, outermost first."""
+    found = []
+    for a in el.iterancestors():
+        if a is p:
+            break
+        if a.tag in WRAPPERS:
+            found.append(a)
+    return tuple(reversed(found))
+
+
+def paragraph_line(p: etree._Element, doc=None) -> str:
+    """The paragraph as one line of marked text: every inline kind drawn in document order."""
+    ctx = LineContext(doc, p)
+    depth = int(p.xpath("count(ancestor-or-self::w:p)", namespaces=NSMAP))
+    out: list[str] = []
+    open_now: tuple[etree._Element, ...] = ()
+    for el in _MATCHES(p, depth=depth):
+        kind = _KIND_OF.get(el.tag)
+        if kind is None:
+            continue
+        text = kind.draw(el, ctx)
+        if not text:
+            continue
+        wanted = _wrappers(el, p)
+        keep = 0
+        while keep < min(len(open_now), len(wanted)) and open_now[keep] is wanted[keep]:
+            keep += 1
+        for a in reversed(open_now[keep:]):
+            out.append(WRAPPERS[a.tag].close(a, ctx))
+        for a in wanted[keep:]:
+            out.append(WRAPPERS[a.tag].open(a, ctx))
+        open_now = wanted
+        out.append(text)
+    for a in reversed(open_now):
+        out.append(WRAPPERS[a.tag].close(a, ctx))
+    return "".join(out).replace("****", "").replace("**  **", "  ")

@@ -1,0 +1,40 @@
+"""The Open XML SDK validator harness: it must see errors, and charge only new kinds to a result."""
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+from lxml import etree
+
+from tests.builders import build_docx, p
+from tests.support import sdk_validator
+
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+def _with_pPr_out_of_order(src: Path, dst: Path) -> None:
+    """A copy whose first paragraph has w:jc before w:pStyle: Word's schema order is broken."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "word/document.xml":
+                root = etree.fromstring(data)
+                para = root.find(f".//{{{W}}}p")
+                ppr = etree.SubElement(para, f"{{{W}}}pPr")
+                para.insert(0, ppr)
+                etree.SubElement(ppr, f"{{{W}}}jc").set(f"{{{W}}}val", "center")
+                etree.SubElement(ppr, f"{{{W}}}pStyle").set(f"{{{W}}}val", "Normal")
+                data = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+            zout.writestr(info, data)
+
+
+def test_a_clean_document_has_no_error_and_a_broken_copy_has_a_new_kind(tmp_path):
+    good = tmp_path / "good.docx"
+    build_docx(good, p("First") + p("Second"))
+    bad = tmp_path / "bad.docx"
+    _with_pPr_out_of_order(good, bad)
+    found = sdk_validator.validate_files([good, bad])
+    assert found[good.resolve()] == []
+    new = sdk_validator.new_error_kinds(good, bad)
+    assert any("document.xml" in kind for kind in new), new
+    assert sdk_validator.new_error_kinds(bad, bad) == []
