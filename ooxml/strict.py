@@ -33,14 +33,26 @@ def is_strict_package(root_rels: bytes) -> bool:
     return STRICT_OFFICE_DOCUMENT in root_rels
 
 
+# Transitional URIs a Strict part already holds (e.g. an extension's minVer) are parked under a URI
+# of ours while the part is in memory, so that writing back as Strict leaves them as they were.
+_PARKED = b"urn:ooxml-mcp:transitional:"
+_PARK = re.compile(rb"http://schemas\.openxmlformats\.org/" + _AREAS + rb"/2006/")
+_UNPARK = re.compile(re.escape(_PARKED) + _AREAS + rb"/")
+
+
 def to_transitional(data: bytes) -> bytes:
     if STRICT_MARK not in data:
         return data
+    if _PARK.search(data):
+        data = _PARK.sub(_PARKED + rb"\1/", data)
     return _TO_TRANSITIONAL.sub(rb"http://schemas.openxmlformats.org/\1/2006/", data)
 
 
 def to_strict(data: bytes) -> bytes:
-    return _TO_STRICT.sub(rb"http://purl.oclc.org/ooxml/\1/", data)
+    data = _TO_STRICT.sub(rb"http://purl.oclc.org/ooxml/\1/", data)
+    if _PARKED in data:
+        data = _UNPARK.sub(rb"http://schemas.openxmlformats.org/\1/2006/", data)
+    return data
 
 
 _JC = {"left": "start", "right": "end"}
