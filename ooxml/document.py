@@ -278,7 +278,9 @@ class Document:
         if order is not None:
             order.removed(el)
         self.ids.forget(el)
-        self.changed(el)  # while attached: its container and their ancestors changed
+        self.changed(el)
+        if not top:  # views find ancestors only later, when ``el`` has none: name the container too
+            self.changed(container)
         container.remove(el)
 
     def forget_order(self, container: etree._Element) -> None:
