@@ -166,7 +166,7 @@ class IdIndex:
 
     def get(self, element_id: str) -> etree._Element | None:
         el = self._by_id.get(element_id)  # IDs given since opening are known without the scan
-        if el is None and self._pending:
+        if (el is None or not self._attached(el)) and self._pending:
             self._build()
             el = self._by_id.get(element_id)
         if el is None or not self._attached(el):

@@ -62,12 +62,50 @@ async def run(path: Path, repeats: int) -> dict:
     return t
 
 
+def run_cpu(path: Path, repeats: int) -> dict:
+    """The same pair in this process, in CPU seconds (less at the mercy of other processes' load)."""
+    import time
+    import tools.catalog  # noqa: F401
+    from tools.runtime.dispatch import run_tool
+    from tools.runtime.registry import CallContext
+    from tools.runtime.services import Services
+
+    services = Services(roots=[path.parent])
+    tools = {t.name: t for t in services.tools_for(None)}
+
+    async def call(name, **kw):
+        o = await run_tool(tools[name], name, kw, CallContext(None, services), list(tools))
+        assert not o.is_error, o.text
+        return o.text
+
+    t = {"floor": [], "open": []}
+    for r in range(repeats):
+        for side in (("floor", "open") if r % 2 == 0 else ("open", "floor")):
+            gc.collect()
+            t0 = time.process_time()
+            if side == "floor":
+                tree = floor_open(path)
+                t["floor"].append((time.process_time() - t0) * 1000)
+                del tree
+            else:
+                text = asyncio.run(call("docx_open", file_path=str(path)))
+                t["open"].append((time.process_time() - t0) * 1000)
+                sid = text.split("**Session ID**: ")[1].split()[0]
+                asyncio.run(call("docx_close", session_id=sid))
+    return t
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", type=int, default=50_000)
     ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--cpu", action="store_true", help="also compare CPU time in one process")
     args = ap.parse_args(argv)
     path = gen_docs.ensure_docs([args.size])[args.size]
+    if args.cpu:
+        c = run_cpu(path, args.repeats)
+        print(f"in-process CPU time: bare parse {fmt_ms(median(c['floor']))} ms, docx_open + answer "
+              f"{fmt_ms(median(c['open']))} ms, ratio {paired_ratio(c['open'], c['floor']):.2f}x")
     t = asyncio.run(run(path, args.repeats))
     ratio = paired_ratio(t["open"], t["floor"])
     print(f"docx_open over stdio, {args.size:,} paragraphs ({gen_docs.main_part_size(path) / 1e6:.1f} MB XML), "
