@@ -260,7 +260,7 @@ class Recorder:
             self._play(op, forward=False)
         self._restore_parts(step, before=True)
         for part in clean:
-            part.dirty = False  # as opened: saved as the original bytes again
+            part.dirty = part.content_changed = False  # as opened: saved as the original bytes again
         doc.after_history()
 
     def _redo_one(self, step: Step) -> None:
