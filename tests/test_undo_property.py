@@ -7,16 +7,17 @@ an element without calling doc.will_change() first.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ooxml.safexml import parse_part, serialize
+from ooxml.strict import to_transitional
 from tests.builders import png
-from tests.test_property_edits import SCALE, TEXT, Driver, documents, step, target
+from tests.support.corpus import strict_files
+from tests.test_property_edits import SCALE, Driver, documents, step, target
 
 READS = {"docx_get_context", "docx_cursor_move"}  # they give IDs outside the history: kept out
 
@@ -50,8 +51,9 @@ def parts(driver: Driver) -> dict[str, bytes]:
         if p.loaded:
             out[name] = serialize(p.tree)
         elif name.endswith((".xml", ".rels")):
+            data = to_transitional(p.data) if doc.package.strict else p.data  # as loading would map it
             prepare = doc.package.prepare_hook(name)  # loading declares our namespace on story roots
-            data = prepare(p.data)[0] if prepare else p.data
+            data = prepare(data)[0] if prepare else data
             out[name] = serialize(parse_part(data, name))
         else:
             out[name] = p.data
@@ -75,6 +77,7 @@ def run_and_rewind(driver: Driver, data, n_steps: int) -> None:
         driver.call(name, **args)
     end, end_state = parts(driver), state(driver)
     recorded = len(driver.session().doc.history.undo_steps)
+    event(f"steps recorded: {min(recorded, 8) // 3 * 3}+")
     undo = driver.call("docx_undo", steps=1000)
     assert not undo.is_error and f"**Undone**: {recorded} step(s)" in undo.text, undo.text
     assert differing(start, parts(driver)) == [], "undo did not restore these parts byte for byte"
@@ -99,7 +102,13 @@ def test_undo_all_and_redo_all_on_a_new_document(tmp_path_factory, data):
     run_and_rewind(driver, data, 12)
 
 
-@pytest.mark.parametrize("path", documents(), ids=lambda p: p.name)
+def undo_documents() -> list[Path]:
+    """The property tests' documents and the smallest Strict corpus file (its parts map back and forth)."""
+    strict = sorted(strict_files(), key=lambda p: p.stat().st_size)[:1]
+    return documents() + [p for p in strict if p not in documents()]
+
+
+@pytest.mark.parametrize("path", undo_documents(), ids=lambda p: p.name)
 @settings(max_examples=max(1, int(6 * SCALE)), **SETTINGS)
 @given(data=st.data())
 def test_undo_all_and_redo_all_on_fixture_and_corpus_files(tmp_path_factory, path: Path, data):
