@@ -316,6 +316,14 @@ class Recorder:
                 part.restore(part.parse(data))
                 self._known[name] = data
 
+    def clear(self) -> None:
+        """Forget every step (after an internal error left the records unusable)."""
+        self.active = False
+        self.doc.package.touch_log = None
+        self.undo_steps.clear()
+        self.redo_steps.clear()
+        self._reset()  # _known stays: it is the parts' current bytes, still right
+
     # ---- listing ------------------------------------------------------------------------------------
     def memory(self) -> int:
         return sum(s.size for s in self.undo_steps) + sum(s.size for s in self.redo_steps)

@@ -6,7 +6,10 @@ the tool and its arguments (for docx_get_history) and the session's cursor and s
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import replace
+
+log = logging.getLogger("ooxml_mcp")
 
 NOT_RECORDED = {"docx_undo", "docx_redo"}  # they move through the history, they are no steps
 SHORT = 40  # characters of one argument shown in the history
@@ -29,13 +32,21 @@ def commit(ctx, tool_name: str, arguments: dict) -> None:
             history.abandon()
             continue
         before = getattr(ctx, "recorded_states", {}).get(id(session))
-        history.commit(tool_name, label(tool_name, arguments), before, state_of(session))
+        try:
+            history.commit(tool_name, label(tool_name, arguments), before, state_of(session))
+        except Exception:  # a bug here must not turn a done edit into an error: forget the history
+            log.exception("undo history of %s lost after %s", session.id, tool_name)
+            history.clear()
 
 
 def abandon(ctx) -> None:
     """A call failed: whatever it changed is put back, nothing is recorded."""
     for session in _unique(ctx.touched):
-        session.doc.history.abandon()
+        try:
+            session.doc.history.abandon()
+        except Exception:  # the call's own error is what the agent must see
+            log.exception("could not put back what a failed call changed in %s", session.id)
+            session.doc.history.clear()
 
 
 def restore_state(session, state) -> None:
