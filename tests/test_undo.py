@@ -140,3 +140,29 @@ async def test_failed_calls_record_nothing(docx, tmp_path):
     undo = await docx.ok("docx_undo")
     assert "text='undone'" in undo.text
     assert texts(await docx.save(tmp_path / "o.docx")) == "kept"
+
+
+def test_an_edit_without_will_change_is_caught_in_check_mode(monkeypatch):
+    """The suite runs with OOXML_MCP_CHECK_UNDO=1: an in-place edit that skips doc.will_change()
+    (and so could not be undone) fails loudly instead of corrupting the history."""
+    from lxml import etree
+
+    from ooxml.document import Document
+    from ooxml.namespaces import w
+
+    monkeypatch.setenv("OOXML_MCP_CHECK_UNDO", "1")
+    doc = Document.create()
+    p = etree.Element(w("p"))
+    doc.insert_block(p, container=doc.body)
+    doc.history.begin()
+    p.set(w("rsidR"), "00AB12CD")
+    with pytest.raises(AssertionError, match="without doc.will_change"):
+        doc.changed(p)
+    doc.history.abandon()
+    doc.history.begin()
+    doc.will_change(p)
+    p.set(w("rsidR"), "00AB12CE")
+    doc.changed(p)
+    doc.history.commit("test", "")
+    doc.history.undo(1)
+    assert p.get(w("rsidR")) == "00AB12CD"
