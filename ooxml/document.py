@@ -101,6 +101,12 @@ class Document:
 
     def close(self) -> None:
         self.package.close()
+        # Break the reference cycles (package hook -> document, history -> document) so the
+        # trees go as soon as the session does, not at the next cyclic garbage collection.
+        self.package.prepare_hook = None
+        self.package.parts = {}  # parts point back at their package
+        self.history.clear()
+        self.history.doc = None
 
     def _carries_ids(self, part: Part) -> bool:
         """Whether an untouched part holds our IDs from an earlier save (only story parts can)."""

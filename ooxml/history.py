@@ -319,7 +319,8 @@ class Recorder:
     def clear(self) -> None:
         """Forget every step (after an internal error left the records unusable)."""
         self.active = False
-        self.doc.package.touch_log = None
+        if self.doc is not None:
+            self.doc.package.touch_log = None
         self.undo_steps.clear()
         self.redo_steps.clear()
         self._reset()  # _known stays: it is the parts' current bytes, still right
