@@ -183,8 +183,10 @@ class IdIndex:
                     self._by_id[key] = el
 
     def get(self, element_id: str) -> etree._Element | None:
-        self._build()
-        el = self._by_id.get(element_id)
+        el = self._by_id.get(element_id)  # IDs given since opening are known without the scan
+        if (el is None or not self._attached(el)) and self._pending:
+            self._build()
+            el = self._by_id.get(element_id)
         if el is None or not self._attached(el):
             return None
         return el
@@ -226,6 +228,23 @@ class IdIndex:
             if key is not None and self._by_id.get(key) is el:
                 del self._by_id[key]
         self._given = []
+
+    def given(self) -> list[etree._Element]:
+        """Elements given an ID since mark()."""
+        return self._given
+
+    def drop(self, key: str, el: etree._Element) -> None:
+        """Forget one ID (undo takes back an ID a call gave)."""
+        if self._by_id.get(key) is el:
+            del self._by_id[key]
+
+    def adopt(self, el: etree._Element, own_only: bool = False) -> None:
+        """Index the IDs found on ``el`` (and inside it): content put back by undo or redo."""
+        self._build()
+        for sub in ((el,) if own_only else el.iter()):
+            key = sub.get(OX_ID) if isinstance(sub.tag, str) else None
+            if key is not None:
+                self._by_id[key] = sub
 
     def forget(self, el: etree._Element) -> None:
         """Drop a removed subtree's IDs from the index."""

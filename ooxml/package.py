@@ -23,9 +23,10 @@ from pathlib import Path
 from lxml import etree
 
 from ooxml.errors import InvalidDocument, LimitExceeded
-from ooxml.namespaces import CT, PR, RT_OFFICE_DOCUMENT, RT_STRICT_OFFICE_DOCUMENT
+from ooxml.namespaces import CT, PR, RT_OFFICE_DOCUMENT
 from ooxml.safexml import parse_part, serialize
 from ooxml.savefile import FileStamp, read_stamped, write_atomically
+from ooxml.strict import is_strict_package, strict_bytes, to_transitional
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Part:
         self.dirty = data is not None  # new parts must be written
         self.content_changed = self.dirty  # dirty for more than our IDs (see touch)
         self.prepared = None  # what load_tree's prepare step noted
+        self.touches = 0  # how often touch() was called (undo knows whether a part was touched since)
         self.head: bytes | None = None  # a UTF-8 part's bytes before its root (declaration), kept
         self._roundtrip: bytes | None = None  # digest of the original as lxml writes it
 
@@ -87,6 +89,8 @@ class Part:
         if self._tree is None:
             data = self.data
             self.head = _utf8_declaration(data)
+            if self.package.strict:  # Strict URIs read as Transitional ones (ooxml/strict.py)
+                data = to_transitional(data)
             if prepare is not None:
                 data, self.prepared = prepare(data)
             self._tree = parse_part(data, self.name)
@@ -108,6 +112,28 @@ class Part:
         self.dirty = True
         if not ids_only:
             self.content_changed = True
+        self.touches += 1
+        if self.package.touch_log is not None:  # the undo history notes which parts a call touched
+            self.package.touch_log.add(self.name)
+
+    def original_data(self) -> bytes:
+        """The bytes the part was opened (or created) with."""
+        return self._data if self._data is not None else self.package._read_member(self.info)
+
+    def unload(self) -> None:
+        """Back to the state of an untouched part: read (and parsed) again from the file on use."""
+        self._tree = None
+        self._data = None
+        self.dirty = self.content_changed = False
+
+    def parse(self, data: bytes) -> etree._ElementTree:
+        """Parse bytes of this part the way load_tree does (Strict URIs mapped), without keeping them."""
+        return parse_part(to_transitional(data) if self.package.strict else data, self.name)
+
+    def restore(self, tree: etree._ElementTree) -> None:
+        """Replace the parsed tree (undo and redo of parts without stories)."""
+        self._tree = tree
+        self.dirty = self.content_changed = True
 
     def same_as_original(self, data: bytes) -> bool:
         """Whether ``data`` is what the original bytes become when lxml parses and writes them."""
@@ -115,7 +141,7 @@ class Part:
             original = self.original()
             if original is None:
                 return False
-            self._roundtrip = hashlib.sha256(serialize(parse_part(original, self.name),
+            self._roundtrip = hashlib.sha256(serialize(self.parse(original),
                                                        _utf8_declaration(original))).digest()
         return hashlib.sha256(data).digest() == self._roundtrip
 
@@ -137,6 +163,8 @@ class Package:
         self.limits = limits
         self.parts: dict[str, Part] = {}
         self.prepare_hook = None  # part name -> a bytes adjustment to make before parsing, or None
+        self.strict = False  # ISO/IEC 29500 Strict: parts are mapped to Transitional URIs and back
+        self.touch_log: set[str] | None = None  # names of parts touched, while a call is recorded
         self._zip: zipfile.ZipFile | None = None
         self._fp: io.BytesIO | None = None  # the file as opened, in memory
         self._verified: set[str] = set()  # members whose CRC-32 matched their data
@@ -179,6 +207,12 @@ class Package:
         for info in pkg._zip.infolist():
             if not info.is_dir():
                 pkg.parts[info.filename] = Part(pkg, info)
+        root_rels = pkg.parts.get("_rels/.rels")
+        try:
+            pkg.strict = root_rels is not None and is_strict_package(pkg._read_member(root_rels.info))
+        except Exception:
+            pkg.close()
+            raise
         return pkg
 
     @property
@@ -349,10 +383,6 @@ class Package:
                     return name
                 raise InvalidDocument(f"_rels/.rels names main part '{name}', which is missing.",
                                       hint="The package is incomplete: open the original file, or repair it in Word.")
-            if rel.get("Type") == RT_STRICT_OFFICE_DOCUMENT:
-                raise InvalidDocument(
-                    "This is a Strict OOXML document (ISO/IEC 29500 Strict), which this server does not edit.",
-                    hint="Open it in Word and save it as 'Word Document (*.docx)' (Transitional), then retry.")
         raise InvalidDocument("The package has no main document part (no officeDocument relationship in _rels/.rels).",
                               hint="The file is not a Word document or is damaged.")
 
@@ -380,6 +410,8 @@ class Package:
                 data = transform(part) if transform else None  # may be asked of untouched parts too
                 if data is None and (part.dirty or self._fp is None):
                     data = part.data
+                if data is not None and data is not KEEP and self.strict and part.name.endswith((".xml", ".rels")):
+                    data = strict_bytes(data, part.name)
                 if data is None or data is KEEP:
                     self._copy_raw(zout, part.info)
                 else:

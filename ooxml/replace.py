@@ -124,6 +124,7 @@ def check_growth(found: list[ParagraphMatches], old: str, new: str, limit: int) 
 def apply(doc, found: ParagraphMatches, new: str) -> int:
     """Replace every span of ``found`` in one pass: each touched segment's text is built once
     from its kept pieces (linear in the paragraph's text, however many matches)."""
+    doc.will_change(found.p)
     segs = found.segments
     pieces: dict[int, list[str]] = {}
     consumed: dict[int, int] = {}  # segment -> offset in its old text up to which it is used

@@ -151,6 +151,7 @@ def mark_rpr(p: etree._Element) -> etree._Element | None:
 
 def set_cell_text(doc, tc: etree._Element, text: str) -> None:
     """Make the cell hold one paragraph with ``text``, formatted like the cell's first paragraph."""
+    doc.will_change(tc)
     keep = tc.find(w("p"))
     if keep is None:
         keep = etree.SubElement(tc, w("p"))
@@ -348,6 +349,7 @@ def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bo
     if grid.n_rows + 1 > MAX_ROWS:
         raise ValidationError(f"The table already has {grid.n_rows} rows, the limit.",
                               hint="Split the data over several tables.")
+    doc.will_change(tbl)
     if not grid.rows:  # a table without rows (Word calls it damaged) gets one from its grid
         tr = etree.Element(w("tr"))
         for width in grid.widths[:MAX_COLS] or [None]:
@@ -371,6 +373,7 @@ def delete_row(doc, tbl: etree._Element, r: int) -> None:
                               hint="Row indexes are 0-based; docx_get_table shows them.")
     if grid.n_rows == 1:
         raise ValidationError("A table must keep at least one row.", hint="Delete the whole table with docx_delete.")
+    doc.will_change(tbl)
     for cell in grid.cells[r]:
         below = grid.at(r + 1, cell.start)
         if below is None or below.start != cell.start or not grid.continues(below):
@@ -424,6 +427,7 @@ def insert_col(doc, tbl: etree._Element, k: int, template: int, copy_format: boo
     if grid.n_cols + 1 > MAX_COLS:
         raise ValidationError(f"The table already has {grid.n_cols} columns, Word's limit is {MAX_COLS}.",
                               hint="Delete a column first (docx_delete_col), or split the table.")
+    doc.will_change(tbl)
     widths = list(grid.widths) or column_widths(max_width or 9360, grid.n_cols)
     widths += [widths[-1] if widths else 1440] * (grid.n_cols - len(widths))
     width = widths[template] if 0 <= template < len(widths) else (widths[-1] if widths else 1440)
@@ -493,6 +497,7 @@ def delete_col(doc, tbl: etree._Element, c: int) -> None:
         if cell is not None and cell.span == 1 and len(line) == 1:
             raise ValidationError(f"Deleting column {c} would leave row {r} without any cell.",
                                   hint=f"Delete row {r} first (docx_delete_row), or delete the table.")
+    doc.will_change(tbl)
     narrowed = [_delete_col_in_row(doc, grid, r, line, c) for r, line in enumerate(grid.cells)]
     widths = list(grid.widths)
     if c < len(widths):
@@ -573,6 +578,7 @@ def merge_cells(doc, tbl: etree._Element, r0: int, c0: int, r1: int, c1: int) ->
     """Merge the rectangle into its top-left cell; the other cells' content is appended to it."""
     grid = TableGrid(tbl)
     rows = check_merge(grid, r0, c0, r1, c1)
+    doc.will_change(tbl)
     top = rows[0][0].tc
     others = [cell.tc for line in rows for cell in line if cell.tc is not top]
     if is_empty_cell(top) and any(not is_empty_cell(tc) for tc in others):
@@ -618,6 +624,7 @@ def fill(doc, tbl: etree._Element, data: list[list[str | None]], start_row: int)
         raise ValidationError(f"Filling needs {grid.n_rows + added} rows, over the limit of {MAX_ROWS}.",
                               hint="Split the data over several tables.")
     budget.check()  # the last moment to stop: from here on the table changes
+    doc.will_change(tbl)
     for _ in range(added):
         n = len(B.table_rows(tbl))
         insert_row(doc, tbl, n, n - 1, copy_format=True)

@@ -11,7 +11,7 @@ contains, inserts a picture, sets the margins, and saves. Then, for every file:
 - ``ooxml.integrity.check_package`` finds no problem the original did not have;
 - every part the script had no reason to touch is byte-identical.
 
-Strict and DTD files are refused by the product and skipped here (with the reason).
+DTD files are refused by the product and skipped here (with the reason); Strict files take the scripts.
 """
 from __future__ import annotations
 
@@ -321,7 +321,7 @@ def test_libreoffice_converts_and_shows_inserted_text(edited, pdfs, path):
 
 @pytest.mark.parametrize("path", corpus_params(refused_files()))
 def test_refused_files_are_skipped(path):
-    """The product refuses Strict and DTD documents (tests/test_roundtrip_corpus.py checks how)."""
+    """The product refuses DTD documents (tests/test_roundtrip_corpus.py checks how)."""
     reason = expected_refusals()[path.name]
     print(f"skipped {path.name}: the product refuses {reason} documents")
     pytest.skip(f"{path.name}: the product refuses {reason} documents, so no edit script runs on it")

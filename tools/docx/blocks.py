@@ -251,7 +251,8 @@ def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None 
         sections = [every[index]]
     S.check_margins(sections, values)
     if not sections:
-        sections = [etree.SubElement(doc.body, w("sectPr"))]  # the body's own section, made explicit
+        sections = [etree.Element(w("sectPr"))]  # the body's own section, made explicit
+        doc.insert_block(sections[0], container=doc.body)
     shown = sections[:20]
     before = [S.margins_line(i, s) for i, s in enumerate(shown)]
     for sect in sections:

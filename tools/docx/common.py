@@ -12,6 +12,7 @@ from ooxml.package import Limits
 from render.answer import success_answer
 from render.blocks import element_box
 from render.diff import render_diff
+from tools.runtime import history
 from tools.runtime.lifetime import claim
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import Session
@@ -30,6 +31,7 @@ def session_of(ctx: CallContext, session_id: str | None) -> Session:
     session = ctx.services.sessions.get(ctx.caller, session_id)
     claim(ctx, session)  # one call at a time per session, within the call's budget
     session.doc.ids.mark()
+    history.begin(ctx, session)  # the call becomes an undo step if it changes the document
     ctx.touched.append(session)
     return session
 

@@ -54,6 +54,7 @@ def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: floa
     before = box_lines(session.doc, [_holder(el)])
     args = dict(size=size, bold=bold, italic=italic, underline=underline, color_hex=color_hex,
                 font_name=font_name, east_asian_font=east_asian_font)
+    session.doc.will_change(el)
     for r in F.runs_of(el):
         F.set_run_font(r, **args)
     changed = ", ".join(f"{k}={v}" for k, v in args.items() if v is not None) or "nothing"
@@ -74,6 +75,7 @@ def docx_set_alignment(ctx: CallContext, session_id: str, element_id: str,
     el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "paragraph or run")
     p = _holder(el)
     before = box_lines(session.doc, [p])
+    session.doc.will_change(p)
     F.set_alignment(p, alignment)
     return _updated(session, p, before, "Set Alignment", {"Alignment": alignment})
 
@@ -99,6 +101,7 @@ def docx_set_properties(ctx: CallContext, session_id: str, element_id: str, prop
     _check_properties(el, properties)
     before = box_lines(session.doc, [_holder(el)])
     para_props = {k: v for k, v in properties.items() if k in PARAGRAPH_KEYS}
+    session.doc.will_change(el)
     if para_props:
         F.set_paragraph_props(el, para_props)
     font = {k: v for k, v in properties.items() if k in FONT_KEYS}
@@ -135,5 +138,6 @@ def docx_format_copy(ctx: CallContext, session_id: str, source_id: str, target_i
     src = expect(resolve(session, source_id, "source_id"), {B.W_R, B.W_P}, "paragraph or run", "source_id")
     dst = expect(resolve(session, target_id, "target_id"), {B.W_R, B.W_P}, "paragraph or run", "target_id")
     before = box_lines(session.doc, [_holder(dst)])
+    session.doc.will_change(dst)
     F.copy_format(src, dst)
     return _updated(session, dst, before, "Format Copy", {"Source": session.doc.id_of(src)})

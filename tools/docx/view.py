@@ -81,10 +81,15 @@ def window_around(doc, target: etree._Element, marker: str | None = None,
     n_after = min(len(after), max(SIDE, 2 * SIDE - len(before)))
     n_before = min(len(before), 2 * SIDE - n_after)
     items = before[:n_before][::-1] + [focus] + after[:n_after]
-    order = doc.order(container)
-    first = order.index(items[0])
-    above = first
-    below = len(order) - first - len(items)
+    if prv is None:  # the walk reached the start: no index needed (opening shows the end, likewise)
+        above = len(before) - n_before
+        below = doc.block_count(container) - above - len(items)
+    elif nxt is None:
+        below = len(after) - n_after
+        above = doc.block_count(container) - below - len(items)
+    else:
+        above = doc.order(container).index(items[0])
+        below = doc.block_count(container) - above - len(items)
     start, end = _CONTAINER_LABELS.get(etree.QName(container).localname, ("[Start]", "[End]"))
     win = Window(items, above, max(0, below), start, end, parent_line(doc, container))
     for el in items:
