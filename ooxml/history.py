@@ -80,6 +80,7 @@ class Recorder:
         """A tool call starts using this document."""
         self._reset()
         self.active = True
+        self._modified_at_start = self.doc.modified
         package = self.doc.package
         self._parts_at_start = dict(package.parts)
         self._dirty_at_start = {name for name, part in package.parts.items() if part.dirty}
@@ -196,6 +197,7 @@ class Recorder:
         self._package_changes(step)
         self._reset()
         self._undo_one(step)
+        self.doc.modified = self._modified_at_start  # a failed call leaves the document as it found it
 
     def _package_changes(self, step: Step) -> None:
         package = self.doc.package
