@@ -11,6 +11,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml.namespaces import OX_ID, w
+from ooxml.numbering import label_of
 from render.inline import marked_run_text, paragraph_line
 from render.width import cut, pad, width
 
@@ -48,10 +49,17 @@ def title_of(doc, el: etree._Element, grid: B.TableGrid | None = None) -> str:
     return f"{B.kind(el)} ({eid})"
 
 
+def labelled_line(doc, p: etree._Element) -> str:
+    """A paragraph's line with its list label in front ('2. Second item'): the one place views add it."""
+    line = paragraph_line(p, doc)
+    label = label_of(doc, p)
+    return f"{label} {line}" if label else line
+
+
 def body_lines(doc, el: etree._Element, grid: B.TableGrid | None = None) -> list[str]:
     """The content lines of one element's box."""
     if el.tag == B.W_P:
-        return [cut(paragraph_line(el, doc), TEXT_COLUMNS) or "(empty)"]
+        return [cut(labelled_line(doc, el), TEXT_COLUMNS) or "(empty)"]
     if el.tag == B.W_TBL:
         return table_grid_lines(grid or B.TableGrid(el))
     if el.tag == B.W_R:
@@ -140,8 +148,10 @@ def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
 def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
     drawn = _Drawn.of(doc)
     parts = drawn.parts.get(el)
-    if parts is None or parts[0].find(element_id(el)) < 0:  # new, or an ID given since
-        parts = drawn.parts[el] = _draw(doc, el)
+    # A list label depends on other paragraphs, which a change to them does not drop: compare it.
+    label = label_of(doc, el) if el.tag == B.W_P else None
+    if parts is None or parts[0].find(element_id(el)) < 0 or parts[2] != label:  # new, an ID given since
+        parts = drawn.parts[el] = (*_draw(doc, el), label)
     elif _Drawn.check:
-        assert parts == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
+        assert parts[:2] == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
     return box(parts[0], parts[1], marker)

@@ -1,0 +1,245 @@
+"""Making and changing lists: numPr on paragraphs over numbering.xml definitions.
+
+A list type is a number format at a level (``number`` = decimal, ``bullet``, letters, romans).
+Definitions of the document are reused where one fits: an unused num whose level has the format,
+or an abstractNum whose level has it (a new num over it, with a startOverride, restarts it as
+Word's "Restart at 1" does). Only then is a new abstractNum written, with Word's default levels.
+No w15 markup is written, so nothing depends on which namespaces the part declares.
+"""
+from __future__ import annotations
+
+import secrets
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import numbering as N
+from ooxml.errors import ValidationError
+from ooxml.images import add_relationship
+from ooxml.namespaces import CT, w
+from ooxml.numbering_defs import CT_NUMBERING, LEVELS, RT_NUMBERING, Definitions
+from ooxml.order import get_or_add, remove_child
+
+LIST_TYPES = {"bullet": "bullet", "number": "decimal", "lower_letter": "lowerLetter",
+              "upper_letter": "upperLetter", "lower_roman": "lowerRoman", "upper_roman": "upperRoman"}
+TYPE_OF_FMT = {fmt: name for name, fmt in LIST_TYPES.items()}
+_CYCLE = {"decimal": ("decimal", "lowerLetter", "lowerRoman"), "lowerLetter": ("lowerLetter", "lowerRoman", "decimal"),
+          "lowerRoman": ("lowerRoman", "decimal", "lowerLetter"), "upperLetter": ("upperLetter", "decimal", "lowerLetter"),
+          "upperRoman": ("upperRoman", "upperLetter", "decimal")}
+_BULLETS = (("\uf0b7", "Symbol"), ("o", "Courier New"), ("\uf0a7", "Wingdings"))
+MAX_SCAN = 5_000  # blocks looked at when searching back for the list to continue
+_NUMBERING_XML = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                  b'<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"/>')
+
+
+def check_type(list_type: str, allow_none: bool = True) -> None:
+    names = list(LIST_TYPES) + (["none"] if allow_none else [])
+    if list_type not in names:
+        raise ValidationError(f"list_type '{list_type}' is not a list type.", hint="Use one of: " + ", ".join(names))
+
+
+def check_level(level: int) -> None:
+    if not isinstance(level, int) or not 0 <= level < LEVELS:
+        raise ValidationError(f"level must be 0 to {LEVELS - 1}, not {level}.",
+                              hint="0 is the outermost level of a list.")
+
+
+def type_of(defs: Definitions, nid: int, ilvl: int) -> str | None:
+    level = defs.level(nid, ilvl)
+    return TYPE_OF_FMT.get(level.fmt) if level is not None else None
+
+
+# ---- the numbering part ---------------------------------------------------------------------------
+
+def numbering_root(doc, create: bool = True) -> etree._Element | None:
+    part = doc.related_part(RT_NUMBERING)
+    if part is None:
+        if not create:
+            return None
+        name = "word/numbering.xml"
+        n = 1
+        while doc.package.has_part(name):
+            n += 1
+            name = f"word/numbering{n}.xml"
+        part = doc.package.add_part(name, _NUMBERING_XML)
+        _override(doc.package, name, CT_NUMBERING)
+        folder = doc.main_name.rpartition("/")[0]
+        target = name[len(folder) + 1:] if folder and name.startswith(folder + "/") else "/" + name
+        add_relationship(doc.package, doc.main_name, RT_NUMBERING, target)
+    part.touch()
+    return part.tree.getroot()
+
+
+def _override(package, name: str, content_type: str) -> None:
+    root = package.content_types
+    etree.SubElement(root, f"{{{CT}}}Override", PartName="/" + name, ContentType=content_type)
+    package.part("[Content_Types].xml").touch()
+
+
+def _max_id(root: etree._Element, tag: str, attr: str) -> int:
+    best = -1
+    for el in root.iter(w(tag)):
+        raw = el.get(w(attr), "")
+        if raw.isdigit():
+            best = max(best, int(raw))
+    return best
+
+
+def _level_xml(ilvl: int, fmt: str, start_level: int = 0) -> etree._Element:
+    lvl = etree.Element(w("lvl"), {w("ilvl"): str(ilvl)})
+    etree.SubElement(lvl, w("start"), {w("val"): "1"})
+    if fmt == "bullet":
+        char, font = _BULLETS[ilvl % 3]
+        etree.SubElement(lvl, w("numFmt"), {w("val"): "bullet"})
+        etree.SubElement(lvl, w("lvlText"), {w("val"): char})
+    else:
+        etree.SubElement(lvl, w("numFmt"), {w("val"): fmt})
+        closing = ")" if fmt == "lowerLetter" and ilvl == start_level else "."
+        etree.SubElement(lvl, w("lvlText"), {w("val"): f"%{ilvl + 1}{closing}"})
+    etree.SubElement(lvl, w("lvlJc"), {w("val"): "right" if fmt.endswith("Roman") else "left"})
+    ppr = etree.SubElement(lvl, w("pPr"))
+    etree.SubElement(ppr, w("ind"), {w("left"): str(720 * (ilvl + 1)), w("hanging"): "360"})
+    if fmt == "bullet":
+        rpr = etree.SubElement(lvl, w("rPr"))
+        etree.SubElement(rpr, w("rFonts"), {w("ascii"): font, w("hAnsi"): font, w("hint"): "default"})
+    return lvl
+
+
+def level_formats(fmt: str, level: int) -> list[str]:
+    """Formats of nine levels with ``fmt`` at ``level``, Word's 1. a. i. cycle around it."""
+    if fmt == "bullet":
+        return ["bullet"] * LEVELS
+    return [_CYCLE[fmt][(k - level) % 3] if k >= level else _CYCLE["decimal"][k % 3] for k in range(LEVELS)]
+
+
+def add_abstract(root: etree._Element, fmt: str, level: int) -> str:
+    aid = str(_max_id(root, "abstractNum", "abstractNumId") + 1)
+    an = etree.Element(w("abstractNum"), {w("abstractNumId"): aid})
+    etree.SubElement(an, w("nsid"), {w("val"): f"{secrets.randbits(32):08X}"})
+    etree.SubElement(an, w("multiLevelType"), {w("val"): "hybridMultilevel"})
+    for k, f in enumerate(level_formats(fmt, level)):
+        an.append(_level_xml(k, f, level))
+    anchors = root.findall(w("abstractNum")) or root.findall(w("numPicBullet"))
+    if anchors:
+        anchors[-1].addnext(an)
+    else:
+        root.insert(0, an)
+    return aid
+
+
+def add_num(root: etree._Element, aid: str, starts: dict[int, int] | None = None) -> int:
+    nid = max(_max_id(root, "num", "numId"), 0) + 1
+    num = etree.Element(w("num"), {w("numId"): str(nid)})
+    etree.SubElement(num, w("abstractNumId"), {w("val"): aid})
+    for ilvl, start in sorted((starts or {}).items()):
+        ov = etree.SubElement(num, w("lvlOverride"), {w("ilvl"): str(ilvl)})
+        etree.SubElement(ov, w("startOverride"), {w("val"): str(start)})
+    nums = root.findall(w("num"))
+    if nums:
+        nums[-1].addnext(num)
+    else:
+        cleanup = root.find(w("numIdMacAtCleanup"))
+        if cleanup is not None:
+            cleanup.addprevious(num)
+        else:
+            root.append(num)
+    return nid
+
+
+# ---- choosing definitions -------------------------------------------------------------------------
+
+def used_nums(doc) -> set[int]:
+    """numIds the paragraphs of the document use (directly or through styles)."""
+    defs = N.definitions(doc)
+    used = set()
+    for p in doc.body.iter(B.W_P):
+        ref = defs.para_num(p)
+        if ref is not None:
+            used.add(ref[0])
+    return used
+
+
+def _fits(defs: Definitions, aid: str, fmt: str, level: int) -> bool:
+    ab = defs.abstracts.get(aid)
+    if ab is None or ab.num_style_link or ab.style_link:
+        return False
+    lv = ab.levels[level]
+    if lv is None or lv.fmt != fmt or not lv.text:
+        return False
+    return fmt == "bullet" or f"%{level + 1}" in lv.text
+
+
+def new_list(doc, list_type: str, level: int) -> int:
+    """A num that starts a new list of ``list_type`` at ``level``, reusing definitions when one fits."""
+    fmt = LIST_TYPES[list_type]
+    defs = N.definitions(doc)
+    fitting = [n for n in defs.nums.values() if not n.starts and not n.levels and n.aid is not None
+               and _fits(defs, n.aid, fmt, level)]
+    used = used_nums(doc) if fitting else set()
+    for n in fitting:
+        if fmt == "bullet" or n.nid not in used:  # bullets show no count: any bullet list fits
+            return n.nid
+    root = numbering_root(doc)
+    aid = next((n.aid for n in fitting), None) or next(
+        (a for a in defs.abstracts if _fits(defs, a, fmt, level)), None)
+    if aid is not None:
+        start = defs.abstracts[aid].levels[level].start
+        nid = add_num(root, aid, {level: start})
+    else:
+        nid = add_num(root, add_abstract(root, fmt, level))
+    N.invalidate(doc)
+    return nid
+
+
+def restart_num(doc, nid: int, ilvl: int, start: int) -> int:
+    """A new num over the list of ``nid`` that restarts level ``ilvl`` at ``start``."""
+    defs = N.definitions(doc)
+    ab = defs.abstract_of(nid)
+    root = numbering_root(doc)
+    new = add_num(root, ab.aid if ab is not None else defs.nums[nid].aid, {ilvl: start})
+    N.invalidate(doc)
+    return new
+
+
+def previous_list(doc, p: etree._Element, list_type: str, level: int) -> int | None:
+    """The numId of the nearest list paragraph before ``p`` whose level ``level`` is ``list_type``."""
+    defs = N.definitions(doc)
+    cur, seen = B.prev_block(p), 0
+    while cur is not None and seen < MAX_SCAN:
+        paras = [cur] if cur.tag == B.W_P else list(cur.iter(B.W_P))[::-1]
+        for q in paras:
+            ref = defs.para_num(q)
+            if ref is not None and type_of(defs, ref[0], level) == list_type:
+                return ref[0]
+        cur, seen = B.prev_block(cur), seen + 1
+    return None
+
+
+# ---- paragraphs -----------------------------------------------------------------------------------
+
+def set_num(p: etree._Element, nid: int, ilvl: int) -> None:
+    ppr = get_or_add(p, "pPr")
+    remove_child(ppr, "numPr")
+    numpr = get_or_add(ppr, "numPr")
+    etree.SubElement(numpr, w("ilvl"), {w("val"): str(ilvl)})
+    etree.SubElement(numpr, w("numId"), {w("val"): str(nid)})
+
+
+def clear_num(doc, p: etree._Element) -> None:
+    """Take ``p`` out of its list; numId 0 cancels numbering its style would give."""
+    ppr = p.find(w("pPr"))
+    if ppr is not None:
+        remove_child(ppr, "numPr")
+        if not len(ppr) and not ppr.attrib:
+            p.remove(ppr)
+    if N.definitions(doc).para_num(p) is not None:
+        set_num(p, 0, 0)
+        p.find(f"{w('pPr')}/{w('numPr')}").remove(p.find(f"{w('pPr')}/{w('numPr')}/{w('ilvl')}"))
+
+
+def set_style_if_plain(p: etree._Element, sid: str | None) -> None:
+    if sid is None:
+        return
+    ppr = get_or_add(p, "pPr")
+    if ppr.find(w("pStyle")) is None:
+        get_or_add(ppr, "pStyle").set(w("val"), sid)
