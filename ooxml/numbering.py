@@ -76,7 +76,7 @@ def render(defs: Definitions, nid: int, ilvl: int, counts: list[int | None]) -> 
     if level is None or not level.text:
         return None
     if level.fmt == "bullet":
-        return bullet_text(level.text) or None
+        return bullet_text(level.text, level.font) or None
 
     def number(m: re.Match) -> str:
         at = int(m.group(1)) - 1

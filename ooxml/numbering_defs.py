@@ -47,14 +47,27 @@ class Level:
     restart: int | None = None  # lvlRestart: None = after any higher level, 0 = never, n = after level n
     suff: str = "tab"
     pstyle: str | None = None
+    font: str | None = None  # the label's font (bullets in Symbol/Wingdings are font codes)
 
     @property
     def fell_back(self) -> bool:
         return self.fmt not in DRAWN
 
 
+_MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+
+
+def _num_fmt(lvl: etree._Element) -> etree._Element | None:
+    """numFmt, or in mc:AlternateContent the Fallback's (Word 2010's custom formats hide there)."""
+    found = lvl.find(w("numFmt"))
+    if found is None:  # the Choice's format (e.g. 'custom'), drawn as its Fallback would be if unknown
+        found = lvl.find(f"{{{_MC}}}AlternateContent/{{{_MC}}}Choice/{w('numFmt')}")
+    return found
+
+
 def read_level(lvl: etree._Element) -> Level:
-    fmt_el = lvl.find(w("numFmt"))
+    fmt_el = _num_fmt(lvl)
+    fonts = lvl.find(f"{w('rPr')}/{w('rFonts')}")
     text_el = lvl.find(w("lvlText"))
     restart = int_val(lvl.find(w("lvlRestart")))
     return Level(
@@ -64,7 +77,8 @@ def read_level(lvl: etree._Element) -> Level:
         legal=on(lvl.find(w("isLgl"))),
         restart=None if restart is None else max(0, min(restart, LEVELS)),
         suff=(lvl.find(w("suff")).get(W_VAL, "tab") if lvl.find(w("suff")) is not None else "tab"),
-        pstyle=lvl.find(W_PSTYLE).get(W_VAL) if lvl.find(W_PSTYLE) is not None else None)
+        pstyle=lvl.find(W_PSTYLE).get(W_VAL) if lvl.find(W_PSTYLE) is not None else None,
+        font=(fonts.get(w("ascii")) or fonts.get(w("hAnsi"))) if fonts is not None else None)
 
 
 def _ilvl(lvl: etree._Element) -> int | None:

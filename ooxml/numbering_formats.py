@@ -13,9 +13,11 @@ MAX_LETTER_REPEAT = 40  # a..z, aa..zz, ... Word repeats the letter; keep it bou
 _ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
           (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
 
-# Symbol/Wingdings private-use bullets as LibreOffice and Word show them.
-BULLETS = {"\uf0b7": "•", "\uf0a7": "▪", "\uf076": "❖", "\uf0d8": "➢", "\uf0fc": "✓", "\uf06e": "■",
-           "\uf0a8": "◆", "\uf0e0": "➔", "\uf02d": "-", "\uf0a1": "○", "\uf071": "❑", "\uf075": "◆"}
+# Bullets in symbol fonts are byte codes of the font (often written as U+F0xx): the glyph Word draws.
+_SYMBOL = {0xB7: "•", 0xA7: "♣", 0xA8: "♦", 0xA9: "♥", 0xAA: "♠", 0x2D: "−", 0xAE: "→", 0xDE: "⇒", 0xB0: "°"}
+_WINGDINGS = {0x6C: "●", 0x6E: "■", 0x6F: "□", 0x71: "❑", 0x75: "◆", 0x76: "❖", 0x77: "⬥", 0x9F: "•",
+              0xA1: "○", 0xA7: "▪", 0xD8: "➢", 0xE0: "➔", 0xFB: "✗", 0xFC: "✓", 0xFE: "☑"}
+SYMBOL_FONTS = {"symbol": _SYMBOL, "wingdings": _WINGDINGS}
 
 
 def clamp(value: int) -> int:
@@ -64,5 +66,16 @@ def format_number(n: int, fmt: str) -> str:
     return str(n)  # decimal, and the fallback for every other format
 
 
-def bullet_text(text: str) -> str:
-    return "".join(BULLETS.get(ch, ch) for ch in text)
+def bullet_text(text: str, font: str | None = None) -> str:
+    """The bullet as Word draws it: symbol-font codes mapped to their glyphs ('•' when unknown)."""
+    table = SYMBOL_FONTS.get((font or "").lower())
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if 0xF000 <= code <= 0xF0FF:
+            code -= 0xF000
+        elif table is None or code > 0xFF:
+            out.append(ch)
+            continue
+        out.append((table or {}).get(code) or (_SYMBOL.get(code) if table is None else None) or "•")
+    return "".join(out)
