@@ -20,6 +20,7 @@ import weakref
 
 from lxml import etree
 
+from ooxml.body import iter_blocks, next_block
 from ooxml.namespaces import w
 from ooxml.numbering_defs import LEVELS, RT_NUMBERING, Definitions, Level
 from ooxml.numbering_formats import DRAWN, bullet_text, clamp, format_number
@@ -45,7 +46,8 @@ class State:
 def step(defs: Definitions, state: State, nid: int, ilvl: int) -> list[int | None] | None:
     """Count one list paragraph; the counters of its list after it (None: not counted)."""
     key = defs.list_key(nid)
-    level = defs.level(nid, ilvl)
+    levels = defs.levels(nid)
+    level = levels[ilvl]
     if key is None or level is None:
         return None
     counts = state.counts.get(key)
@@ -57,14 +59,14 @@ def step(defs: Definitions, state: State, nid: int, ilvl: int) -> list[int | Non
             counts[at] = start - 1
     for k in range(ilvl):  # a level shown before its parents were: they take their start values
         if counts[k] is None:
-            upper = defs.level(nid, k)
+            upper = levels[k]
             counts[k] = upper.start if upper is not None else 1
     cur = counts[ilvl]
     counts[ilvl] = level.start if cur is None else clamp(cur + 1)
     for k in range(ilvl + 1, LEVELS):
         if counts[k] is None:
             continue
-        lower = defs.level(nid, k)
+        lower = levels[k]
         restart = lower.restart if lower is not None else None
         if restart is None or (restart != 0 and ilvl < restart):
             counts[k] = None
@@ -103,12 +105,19 @@ class _Labels:
 
     @classmethod
     def of(cls, doc) -> "_Labels":
-        key = _defs_key(doc)
         lab = cls._by_doc.get(doc)
+        if lab is not None and lab.version == doc.version and lab.generation == _generation(doc) \
+                and lab.key[1] is doc.styles:
+            return lab  # nothing changed since the last label: the common case inside one answer
+        key = _defs_key(doc)
         if lab is None or lab.key != key:
             lab = cls._by_doc[doc] = cls(doc, key)
         lab.catch_up(doc)
         return lab
+
+    @property
+    def generation(self) -> int:
+        return self.key[2]
 
     # ---- keeping up with changes -------------------------------------------------------------------
     def catch_up(self, doc) -> None:
@@ -131,6 +140,13 @@ class _Labels:
             self.cps = []
             return
         order = doc.order(doc.body)
+        for _ in range(4):  # usually the change is near the end of what we counted
+            if not self.cps or _index(order, self.cps[-1][0]) <= pos:
+                return
+            self.cps.pop()
+        del self.cps[self._first_after(order, pos):]
+
+    def _first_after(self, order, pos: int) -> int:
         lo, hi = 0, len(self.cps)
         while lo < hi:  # first checkpoint whose block stands after pos
             mid = (lo + hi) // 2
@@ -138,7 +154,7 @@ class _Labels:
                 lo = mid + 1
             else:
                 hi = mid
-        del self.cps[lo:]
+        return lo
 
     # ---- labels ------------------------------------------------------------------------------------
     def label(self, doc, p: etree._Element) -> str | None:
@@ -158,12 +174,12 @@ class _Labels:
         for p in root.iter(W_P):
             self.memo[p] = self._count(p, state)
 
-    def _count(self, p: etree._Element, state: State) -> str | None:
+    def _count(self, p: etree._Element, state: State, label: bool = True) -> str | None:
         ref = self.defs.para_num(p)
         if ref is None:
             return None
         counts = step(self.defs, state, *ref)
-        return render(self.defs, ref[0], ref[1], counts) if counts is not None else None
+        return render(self.defs, ref[0], ref[1], counts) if counts is not None and label else None
 
     def _walk_to(self, doc, block: etree._Element) -> None:
         order = doc.order(doc.body)
@@ -180,38 +196,43 @@ class _Labels:
             if extend and since >= K:
                 self.cps.append((el, state.copy()))
                 since = 0
+            near = at >= target - K  # labels are drawn (and remembered) only near the target
             if el.tag == W_P:
-                label = self._count(el, state)
-                if at >= target - K:
+                label = self._count(el, state, near)
+                if near:
                     self.memo[el] = label
             else:
                 for p in el.iter(W_P):
-                    label = self._count(p, state)
-                    if at >= target - K:
+                    label = self._count(p, state, near)
+                    if near:
                         self.memo[p] = label
-            el = _next_block(el)
+            el = next_block(el)
             at += 1
             since += 1
         if extend and el is not None:
             self.cps.append((el, state))
 
     def _checkpoint_before(self, order, target: int) -> int | None:
-        lo, hi = 0, len(self.cps)
-        while lo < hi:  # last checkpoint at or before target
-            mid = (lo + hi) // 2
-            if _index(order, self.cps[mid][0]) <= target:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo - 1 if lo else None
+        """The last checkpoint at or before ``target`` (the last one is tried first: windows
+        mostly sit past the end of what was counted)."""
+        if not self.cps:
+            return None
+        if _index(order, self.cps[-1][0]) <= target:
+            return len(self.cps) - 1
+        i = self._first_after(order, target)
+        return i - 1 if i else None
 
 
 # ---- helpers ---------------------------------------------------------------------------------------
 
+def _generation(doc) -> int:
+    return getattr(doc, "_numbering_generation", 0)
+
+
 def _defs_key(doc):
     part = doc.related_part(RT_NUMBERING)
     root = part.tree.getroot() if part is not None else None
-    return (root, doc.styles, getattr(doc, "_numbering_generation", 0))
+    return (root, doc.styles, _generation(doc))
 
 
 def _index(order, el) -> int:
@@ -222,13 +243,7 @@ def _index(order, el) -> int:
 
 
 def _first_block(container):
-    from ooxml.body import iter_blocks
     return next(iter_blocks(container), None)
-
-
-def _next_block(el):
-    from ooxml.body import next_block
-    return next_block(el)
 
 
 def _top_block(doc, el: etree._Element) -> tuple[etree._Element | None, etree._Element | None]:
@@ -266,7 +281,10 @@ def label_of(doc, p: etree._Element) -> str | None:
     """The list label Word shows before paragraph ``p`` ('3.', 'b)', '•', '2.1.4'), or None."""
     if p.tag != W_P:
         return None
-    return _Labels.of(doc).label(doc, p)
+    lab = _Labels.of(doc)
+    if not lab.defs.nums:
+        return None  # no lists at all: nothing to count
+    return lab.label(doc, p)
 
 
 def definitions(doc) -> Definitions:

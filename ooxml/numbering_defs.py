@@ -110,6 +110,7 @@ class Definitions:
         if numbering_root is not None:
             self._read(numbering_root)
         self._list_of: dict[int, str | None] = {}
+        self._levels: dict[int, list[Level | None]] = {}
         self._style_num: dict[str, tuple[int | None, int | None]] = {}
         self._pstyle_level: dict[tuple[str, str], int | None] = {}
         self.default_pstyle = self._default_paragraph_style()
@@ -175,14 +176,20 @@ class Definitions:
             self._list_of[nid] = ab.aid if ab is not None else None
         return self._list_of[nid]
 
+    def levels(self, nid: int) -> list[Level | None]:
+        """The nine levels num ``nid`` shows (its lvlOverride levels over its abstractNum's)."""
+        found = self._levels.get(nid)
+        if found is None:
+            num = self.nums.get(nid)
+            ab = self.abstract_of(nid) if num is not None else None
+            base = list(ab.levels) if ab is not None else [None] * LEVELS
+            for i, lv in (num.levels.items() if num is not None else ()):
+                base[i] = lv
+            found = self._levels[nid] = base
+        return found
+
     def level(self, nid: int, ilvl: int) -> Level | None:
-        num = self.nums.get(nid)
-        if num is None:
-            return None
-        if ilvl in num.levels:
-            return num.levels[ilvl]
-        ab = self.abstract_of(nid)
-        return ab.levels[ilvl] if ab is not None else None
+        return self.levels(nid)[ilvl]
 
     # ---- paragraphs --------------------------------------------------------------------------------
     def style_num(self, sid: str) -> tuple[int | None, int | None]:
@@ -218,17 +225,27 @@ class Definitions:
         return self._pstyle_level[key]
 
     def para_num(self, p: etree._Element) -> tuple[int, int] | None:
-        """(numId, ilvl) of a paragraph, or None when it is not numbered."""
-        ppr = p.find(W_PPR)
-        numpr = ppr.find(W_NUMPR) if ppr is not None else None
-        ps = ppr.find(W_PSTYLE) if ppr is not None else None
-        sid = ps.get(W_VAL) if ps is not None else self.default_pstyle
-        if numpr is None and sid is None:
-            return None
-        nid = ilvl = None
-        if numpr is not None:
-            nid = int_val(numpr.find(W_NUMID))
-            ilvl = int_val(numpr.find(W_ILVL))
+        """(numId, ilvl) of a paragraph, or None when it is not numbered. (Hot: runs once per
+        paragraph counted, so it reads pPr's children in one pass.)"""
+        try:
+            ppr = p[0]  # pPr comes first; indexing is much faster than find()
+        except IndexError:
+            ppr = None
+        nid = ilvl = sid = None
+        if ppr is not None and ppr.tag == W_PPR:
+            for child in ppr:
+                tag = child.tag
+                if tag == W_PSTYLE:
+                    sid = child.get(W_VAL)
+                elif tag == W_NUMPR:
+                    for c in child:
+                        if c.tag == W_NUMID:
+                            nid = _int(c.get(W_VAL))
+                        elif c.tag == W_ILVL:
+                            ilvl = _int(c.get(W_VAL))
+                    break  # numPr comes after pStyle
+        if sid is None:
+            sid = self.default_pstyle
         if sid is not None and (nid is None or ilvl is None):
             s_nid, s_ilvl = self.style_num(sid)
             if nid is None:
