@@ -31,6 +31,8 @@ _SEQ = {
     "sectPr": "headerReference footerReference footnotePr endnotePr type pgSz pgMar paperSrc "
               "pgBorders lnNumType pgNumType cols formProt vAlign noEndnote titlePg textDirection "
               "bidi rtlGutter docGrid printerSettings sectPrChange",
+    "style": "name aliases basedOn next link autoRedefine hidden uiPriority semiHidden unhideWhenUsed qFormat "
+             "locked personal personalCompose personalReply rsid pPr rPr tblPr trPr tcPr tblStylePr",
     "tblBorders": "top left start bottom right end insideH insideV",
     "tcBorders": "top left start bottom right end insideH insideV tl2br tr2bl",
     "pBdr": "top left bottom right between bar",

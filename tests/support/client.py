@@ -50,14 +50,14 @@ class DocxClient:
         self.roots = roots
         self.session_id: str | None = None
 
-    async def call(self, name: str, **arguments) -> Answer:
+    async def call(self, name: str, /, **arguments) -> Answer:  # positional: tools take a "name" too
         result = await self.client.call_tool(name, arguments)
         text = result.content[0].text
         problems = errors(text)
         assert not problems, f"answer of {name} fails the validator: {problems}\n{text}"
         return Answer(text, bool(result.is_error))
 
-    async def ok(self, name: str, **arguments) -> Answer:
+    async def ok(self, name: str, /, **arguments) -> Answer:
         answer = await self.call(name, **arguments)
         assert not answer.is_error, answer.text
         return answer
