@@ -243,3 +243,24 @@ def set_style_if_plain(p: etree._Element, sid: str | None) -> None:
     ppr = get_or_add(p, "pPr")
     if ppr.find(w("pStyle")) is None:
         get_or_add(ppr, "pStyle").set(w("val"), sid)
+
+
+def new_style_list(doc, fmt: str, style_id: str) -> int:
+    """A list of its own for a list style (List Bullet, List Number): level 0 linked to the style."""
+    root = numbering_root(doc)
+    aid = add_abstract(root, fmt, 0)
+    lvl0 = root.find(f"{w('abstractNum')}[@{w('abstractNumId')}='{aid}']/{w('lvl')}")
+    lvl0.find(w("numFmt")).addnext(etree.Element(w("pStyle"), {w("val"): style_id}))  # start, numFmt, pStyle
+    nid = add_num(root, aid)
+    N.invalidate(doc)
+    return nid
+
+
+def restarting_num(doc, nid: int) -> int:
+    """A new num over the list of ``nid`` whose every defined level starts afresh on first use."""
+    defs = N.definitions(doc)
+    ab = defs.abstract_of(nid)
+    starts = {i: lv.start for i, lv in enumerate(defs.levels(nid)) if lv is not None}
+    new = add_num(numbering_root(doc), ab.aid if ab is not None else defs.nums[nid].aid, starts)
+    N.invalidate(doc)
+    return new

@@ -49,6 +49,8 @@ BUILTIN: dict[str, tuple] = {
                       '<w:rPr><w:i/><w:iCs/><w:color w:val="4472C4" w:themeColor="accent1"/></w:rPr>'),
     "list paragraph": ("paragraph", "List Paragraph", "ListParagraph", 34,
                        '<w:pPr><w:ind w:left="720"/><w:contextualSpacing/></w:pPr>'),
+    "list bullet": ("paragraph", "List Bullet", "ListBullet", 99, '<w:pPr><w:contextualSpacing/></w:pPr>'),
+    "list number": ("paragraph", "List Number", "ListNumber", 99, '<w:pPr><w:contextualSpacing/></w:pPr>'),
     "no spacing": ("paragraph", "No Spacing", "NoSpacing", 1,
                    '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>'),
     "caption": ("paragraph", "caption", "Caption", 35,
@@ -72,6 +74,7 @@ BUILTIN: dict[str, tuple] = {
 }
 _BY_ID = {spec[2].lower(): key for key, spec in BUILTIN.items()}
 _BASE = {"paragraph": "Normal", "table": "TableNormal"}
+_LIST_STYLES = {"list bullet": "bullet", "list number": "decimal"}
 
 
 def builtin_key(name: str) -> str | None:
@@ -102,6 +105,13 @@ def make_real(doc, key: str) -> str | None:
            f'<w:uiPriority w:val="{priority}"/>{qformat}{props}</w:style>')
     style = parse_part(xml.encode(), "built-in style").getroot()
     part.tree.getroot().append(style)
+    if key in _LIST_STYLES:  # Word links these to a list of their own
+        from ooxml.lists_edit import new_style_list
+        from ooxml.order import insert_child
+        nid = new_style_list(doc, _LIST_STYLES[key], sid)
+        numpr = etree.Element(w("numPr"))
+        etree.SubElement(numpr, w("numId"), {w("val"): str(nid)})
+        insert_child(style.find(w("pPr")), numpr)
     part.touch()
     doc.reset_styles()
     return sid

@@ -198,3 +198,73 @@ async def test_restart_numbering_of_a_plain_paragraph_is_an_error(docx):
     ids = await paragraphs(docx, ["a"])
     err = await docx.call("docx_restart_numbering", element_id=ids[0])
     assert err.error_type == "InvalidElementType" and "docx_set_list" in err.text
+
+
+# ---- existing tools keep numbering right -----------------------------------------------------------
+
+async def test_insert_paragraph_with_latent_list_number_style_numbers_it(docx, tmp_path):
+    await docx.create()
+    a = await docx.ok("docx_insert_paragraph", text="First", position="end:document_body", style="List Number")
+    first = a.element_id
+    assert "│ 1. First" in a.text
+    b = await docx.ok("docx_insert_paragraph", text="Second", position=f"after:{first}", style="List Number")
+    assert "│ 2. Second" in b.text
+    c = await docx.ok("docx_insert_paragraph", text="Between", position=f"after:{first}", style="List Number")
+    assert "│ 2. Between" in c.text and "│ 3. Second" in c.text
+    out = tmp_path / "o.docx"
+    await docx.save(out)
+    styles = etree.fromstring(read_part(out, "word/styles.xml"))
+    nid = styles.find("w:style[@w:styleId='ListNumber']/w:pPr/w:numPr/w:numId", NS).get(W + "val")
+    num = numbering(out).find(f"w:num[@w:numId='{nid}']", NS)
+    aid = num.find("w:abstractNumId", NS).get(W + "val")
+    lvl0 = numbering(out).find(f"w:abstractNum[@w:abstractNumId='{aid}']/w:lvl[@w:ilvl='0']", NS)
+    assert lvl0.find("w:pStyle", NS).get(W + "val") == "ListNumber"
+
+
+async def test_copy_paragraph_into_another_list_continues_it(docx, tmp_path):
+    ids = await paragraphs(docx, ["a1", "a2", "gap", "b1", "b2"])
+    await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[1], list_type="number")
+    await docx.ok("docx_set_list", element_id=ids[3], end_id=ids[4], list_type="number", continue_list=False)
+    a = await docx.ok("docx_copy_paragraph", element_id=ids[0], position=f"after:{ids[4]}")
+    assert "│ 3. a1" in a.text
+    body = await docx.save(tmp_path / "o.docx")
+    assert numpr(by_id(body, a.element_id)) == numpr(by_id(body, ids[4]))
+
+
+async def test_copy_paragraph_within_its_list_continues_it(docx):
+    ids = await paragraphs(docx, ["a", "b"])
+    await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[1], list_type="number")
+    a = await docx.ok("docx_copy_paragraph", element_id=ids[0], position=f"after:{ids[1]}")
+    assert "│ 3. a" in a.text
+
+
+async def test_copy_range_of_a_whole_list_keeps_its_own_numbering(docx, tmp_path):
+    ids = await paragraphs(docx, ["a", "b", "c", "end"])
+    await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[2], list_type="number")
+    a = await docx.ok("docx_copy_elements_range", start_id=ids[0], end_id=ids[2], position=f"after:{ids[3]}")
+    assert "│ 1. a" in a.text.split("## 📄 Document Context")[1].split(ids[3])[1]
+    ctx = await docx.ok("docx_read_content")
+    assert [ln.rsplit("] ", 1)[1] for ln in read_lines(ctx.text)] == ["1. a", "2. b", "3. c", "end",
+                                                                       "1. a", "2. b", "3. c"]
+    out = tmp_path / "o.docx"
+    body = await docx.save(out)
+    copies = body.findall("w:p", NS)[4:7]
+    new = {numpr(p)[0] for p in copies}
+    assert len(new) == 1 and new != {numpr(by_id(body, ids[0]))[0]}
+    num = numbering(out).find(f"w:num[@w:numId='{next(iter(new))}']", NS)
+    assert num.find("w:lvlOverride[@w:ilvl='0']/w:startOverride", NS).get(W + "val") == "1"
+
+
+async def test_copy_range_of_part_of_a_list_continues_it(docx):
+    ids = await paragraphs(docx, ["a", "b", "c"])
+    await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[2], list_type="number")
+    await docx.ok("docx_copy_elements_range", start_id=ids[0], end_id=ids[1], position=f"after:{ids[2]}")
+    ctx = await docx.ok("docx_read_content")
+    assert [ln.rsplit("] ", 1)[1] for ln in read_lines(ctx.text)] == ["1. a", "2. b", "3. c", "4. a", "5. b"]
+
+
+async def test_delete_relabels_the_items_after(docx):
+    ids = await paragraphs(docx, ["a", "b", "c"])
+    await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[2], list_type="lower_roman")
+    a = await docx.ok("docx_delete", element_id=ids[0])
+    assert "│ ii. c" in a.text and "│ i. b" in a.text
