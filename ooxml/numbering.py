@@ -111,6 +111,7 @@ class _Labels:
             return lab  # nothing changed since the last label: the common case inside one answer
         key = _defs_key(doc)
         if lab is None or lab.key != key:
+            _watch_removals(doc)
             lab = cls._by_doc[doc] = cls(doc, key)
         lab.catch_up(doc)
         return lab
@@ -127,11 +128,14 @@ class _Labels:
         missed = len(news) < doc.version - self.version  # the change log ran past us
         self.version = doc.version
         self.memo = {}
-        cut = 0 if missed else None
+        cut = 0 if missed else doc.__dict__.pop(_REMOVED_AT, None)
         for el in news:
+            if el in removed_elements(doc):
+                continue  # its place was noted when it was removed (it may stand elsewhere now)
             pos = _body_position(doc, el)
             if pos is not None:  # None: another story, whose remembered labels are gone already
                 cut = pos if cut is None else min(cut, pos)
+        removed_elements(doc).clear()
         if cut is not None:
             self._drop_after(doc, cut)
 
@@ -224,6 +228,34 @@ class _Labels:
 
 
 # ---- helpers ---------------------------------------------------------------------------------------
+
+_REMOVED_AT = "_numbering_removed_at"
+
+
+def removed_elements(doc) -> set:
+    found = doc.__dict__.get("_numbering_removed")
+    if found is None:
+        found = doc.__dict__["_numbering_removed"] = set()
+    return found
+
+
+def _watch_removals(doc) -> None:
+    """Note where each removed block stood, before it goes: afterwards (detached, or put back
+    elsewhere) nothing tells where the counts changed."""
+    if "remove_block" in doc.__dict__:
+        return
+    remove = doc.remove_block
+
+    def remove_block(el):
+        block, root = _top_block(doc, el)
+        if block is not None:
+            pos = _index(doc.order(doc.body), block) - 1  # a checkpoint on the block itself goes too
+            doc.__dict__[_REMOVED_AT] = min(pos, doc.__dict__.get(_REMOVED_AT, pos))
+            removed_elements(doc).add(el)
+        return remove(el)
+
+    doc.remove_block = remove_block
+
 
 def _generation(doc) -> int:
     return getattr(doc, "_numbering_generation", 0)
