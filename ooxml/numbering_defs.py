@@ -22,6 +22,7 @@ LEVELS = 9
 W_VAL = w("val")
 W_PPR, W_NUMPR, W_NUMID, W_ILVL, W_PSTYLE = w("pPr"), w("numPr"), w("numId"), w("ilvl"), w("pStyle")
 MAX_CHAIN = 20
+_BEFORE_NUMPR = {w(n) for n in "pStyle keepNext keepLines pageBreakBefore framePr widowControl".split()}
 
 
 def int_val(el: etree._Element | None, default: int | None = None) -> int | None:
@@ -228,22 +229,31 @@ class Definitions:
         """(numId, ilvl) of a paragraph, or None when it is not numbered. (Hot: runs once per
         paragraph counted, so it reads pPr's children in one pass.)"""
         try:
-            ppr = p[0]  # pPr comes first; indexing is much faster than find()
+            ppr = p[0]  # pPr comes first; indexing is much faster than find() or iterating
         except IndexError:
             ppr = None
         nid = ilvl = sid = None
         if ppr is not None and ppr.tag == W_PPR:
-            for child in ppr:
+            i = 0
+            while True:
+                try:
+                    child = ppr[i]
+                except IndexError:
+                    break
                 tag = child.tag
                 if tag == W_PSTYLE:
                     sid = child.get(W_VAL)
                 elif tag == W_NUMPR:
-                    for c in child:
+                    for j in range(len(child)):
+                        c = child[j]
                         if c.tag == W_NUMID:
                             nid = _int(c.get(W_VAL))
                         elif c.tag == W_ILVL:
                             ilvl = _int(c.get(W_VAL))
-                    break  # numPr comes after pStyle
+                    break
+                elif tag not in _BEFORE_NUMPR:
+                    break  # past where numPr stands in schema order
+                i += 1
         if sid is None:
             sid = self.default_pstyle
         if sid is not None and (nid is None or ilvl is None):
