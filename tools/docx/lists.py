@@ -7,7 +7,7 @@ from ooxml import body as B
 from ooxml import lists_edit as L
 from ooxml import numbering as N
 from ooxml.build import make_paragraph
-from ooxml.errors import InvalidElementType, OoxmlError, ValidationError
+from ooxml.errors import InvalidElementType, ValidationError
 from ooxml.numbering_formats import MAX_VALUE
 from ooxml.styles_builtin import ensure_style
 from tools.docx.blocks import block_range, insert_blocks
@@ -169,5 +169,3 @@ def _following(doc, p: etree._Element):
         elif q is p:
             after = True
 
-
-__all__ = ["docx_set_list", "docx_insert_list", "docx_restart_numbering", "OoxmlError"]
