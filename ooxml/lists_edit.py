@@ -201,15 +201,21 @@ def restart_num(doc, nid: int, ilvl: int, start: int) -> int:
     return new
 
 
+def fits_list(defs: Definitions, nid: int, list_type: str, level: int) -> bool:
+    """A list of ``list_type``: its level ``level`` has that format, or the list as a whole does
+    (level 0), as when an item of a numbered list moves in to its 'a.' level."""
+    return type_of(defs, nid, level) == list_type or type_of(defs, nid, 0) == list_type
+
+
 def previous_list(doc, p: etree._Element, list_type: str, level: int) -> int | None:
-    """The numId of the nearest list paragraph before ``p`` whose level ``level`` is ``list_type``."""
+    """The numId of ``p``'s own list or the nearest list before it, if it is a ``list_type`` list."""
     defs = N.definitions(doc)
-    cur, seen = B.prev_block(p), 0
+    cur, seen = p, 0
     while cur is not None and seen < MAX_SCAN:
         paras = [cur] if cur.tag == B.W_P else list(cur.iter(B.W_P))[::-1]
         for q in paras:
             ref = defs.para_num(q)
-            if ref is not None and type_of(defs, ref[0], level) == list_type:
+            if ref is not None and fits_list(defs, ref[0], list_type, level):
                 return ref[0]
         cur, seen = B.prev_block(cur), seen + 1
     return None

@@ -268,3 +268,22 @@ async def test_delete_relabels_the_items_after(docx):
     await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[2], list_type="lower_roman")
     a = await docx.ok("docx_delete", element_id=ids[0])
     assert "│ ii. c" in a.text and "│ i. b" in a.text
+
+
+async def test_set_list_level_moves_an_item_in_within_its_list(docx):
+    ids = await paragraphs(docx, ["a", "b", "c"])
+    await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[2], list_type="number")
+    a = await docx.ok("docx_set_list", element_id=ids[1], list_type="number", level=1)
+    assert "│ a. b" in a.text
+    ctx = await docx.ok("docx_get_context", element_id=ids[2])
+    assert "│ 2. c" in ctx.text
+
+
+async def test_unknown_formats_fall_back_to_decimal_and_structure_says_so(docx, tmp_path):
+    numbering = LD.numbering_xml([LD.abstract(0, [LD.lvl(0, "chineseCounting", "%1、")] + LD.outline()[1:])],
+                                 [LD.num(1, 0)])
+    await docx.open(LD.build(tmp_path / "f.docx", LD.para("one", 1, 0) + LD.para("two", 1, 0), numbering))
+    lines = read_lines((await docx.ok("docx_read_content")).text)
+    assert lines[1].endswith("] 2、 two")
+    a = await docx.ok("docx_get_structure")
+    assert a.head["List formats shown as decimal"] == "chineseCounting"
