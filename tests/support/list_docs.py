@@ -5,6 +5,7 @@ test can compare our labels with LibreOffice's text export line by line.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -86,19 +87,26 @@ def build(path: Path, body: str, numbering: bytes | None, extra_styles: str = ""
         rels.append(("rIdNum", "numbering", "numbering.xml"))
         overrides["word/numbering.xml"] = CT_NUMBERING
     build_docx(path, body, extra_parts=parts, rels=rels, overrides=overrides)
-    if extra_styles:
-        _add_styles(path, extra_styles)
+    _rezip(path, extra_styles)
     return path
 
 
-def _add_styles(path: Path, styles: str) -> None:
+def _rezip(path: Path, styles: str) -> None:
+    """Add styles, and write the zip with fixed dates: the same case gives the same bytes, so
+    LibreOffice's conversions of it are found in the cache next time."""
     import zipfile
     with zipfile.ZipFile(path) as z:
         items = {n: z.read(n) for n in z.namelist()}
-    items["word/styles.xml"] = items["word/styles.xml"].replace(b"</w:styles>", styles.encode() + b"</w:styles>")
+    if "docProps/core.xml" in items:  # creation dates: the same case must give the same bytes
+        items["docProps/core.xml"] = re.sub(rb">\d{4}-\d\d-\d\dT[^<]*<", b">2020-01-01T00:00:00Z<",
+                                            items["docProps/core.xml"])
+    if styles:
+        items["word/styles.xml"] = items["word/styles.xml"].replace(b"</w:styles>", styles.encode() + b"</w:styles>")
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for n, data in items.items():
-            z.writestr(n, data)
+            info = zipfile.ZipInfo(n, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
 
 
 def pstyle(sid: str, name: str, nid: int | None = None, ilvl: int | None = None, based_on: str = "Normal") -> str:
@@ -150,6 +158,9 @@ def cases() -> dict[str, tuple[str, bytes | None, str]]:
     c["start_override"] = (_items("ov", [(1, 0), (1, 0), (1, 0), (2, 0), (2, 0), (3, 0), (3, 1), (3, 1)]),
                            numbering_xml([abstract(0, outline())],
                                          [num(1, 0), num(2, 0, {0: 1}), num(3, 0, {0: 7, 1: 4})]), "")
+    c["override_then_return"] = (_items("rt", [(1, 0), (1, 0), (2, 0), (2, 0), (1, 0), (3, 0), (1, 0)]),
+                                 numbering_xml([abstract(0, outline())],
+                                               [num(1, 0), num(2, 0, {0: 1}), num(3, 0)]), "")
     c["lvl_override"] = (_items("lo", [(1, 0), (1, 0), (2, 0), (2, 0)]),
                          numbering_xml([abstract(0, outline())],
                                        [num(1, 0), num(2, 0, {0: 1}, {0: lvl(0, "upperLetter", "%1>", 1)})]), "")
