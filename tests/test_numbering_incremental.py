@@ -67,3 +67,27 @@ def test_labels_through_checkpoints_equal_a_full_recount(tmp_path):
         full = fresh_labels(doc)
         assert seen == [full[p] for p in window], f"step {step} ({action})"
     doc.close()
+
+
+def test_paragraphs_of_other_stories_count_in_their_own_story(tmp_path):
+    from tests.builders import part_xml
+    numbering = LD.numbering_xml([LD.abstract(0, LD.outline())], [LD.num(1, 0)])
+    path = LD.build(tmp_path / "hdr.docx", LD.para("body one", 1, 0) + LD.para("body two", 1, 0), numbering)
+    import zipfile
+    with zipfile.ZipFile(path) as z:
+        items = {n: z.read(n) for n in z.namelist()}
+    items["word/header1.xml"] = part_xml("w:hdr", LD.para("head a", 1, 0) + LD.para("head b", 1, 0))
+    items["word/_rels/document.xml.rels"] = items["word/_rels/document.xml.rels"].replace(
+        b"</Relationships>", b'<Relationship Id="rIdH" Type="http://schemas.openxmlformats.org/officeDocument/'
+                             b'2006/relationships/header" Target="header1.xml"/></Relationships>')
+    items["[Content_Types].xml"] = items["[Content_Types].xml"].replace(
+        b"</Types>", b'<Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-'
+                     b'officedocument.wordprocessingml.header+xml"/></Types>')
+    with zipfile.ZipFile(path, "w") as z:
+        for n, data in items.items():
+            z.writestr(n, data)
+    doc = Document.open(path)
+    header = doc.register_part_root(doc.package.part("word/header1.xml"))
+    assert [N.label_of(doc, p) for p in header.iter(B.W_P)] == ["1.", "2."]
+    assert [N.label_of(doc, p) for p in doc.body.iter(B.W_P)] == ["1.", "2."]
+    doc.close()
