@@ -57,19 +57,15 @@ def step(defs: Definitions, state: State, nid: int, ilvl: int) -> list[int | Non
         state.seen.add(nid)
         for at, start in defs.nums[nid].starts.items():
             counts[at] = start - 1
-    for k in range(ilvl):  # a level shown before its parents were: they take their start values
-        if counts[k] is None:
-            upper = levels[k]
-            counts[k] = upper.start if upper is not None else 1
+    if ilvl and None in counts[:ilvl]:  # a level shown before its parents were: they take their starts
+        for k in range(ilvl):
+            if counts[k] is None:
+                upper = levels[k]
+                counts[k] = upper.start if upper is not None else 1
     cur = counts[ilvl]
     counts[ilvl] = level.start if cur is None else clamp(cur + 1)
-    for k in range(ilvl + 1, LEVELS):
-        if counts[k] is None:
-            continue
-        lower = levels[k]
-        restart = lower.restart if lower is not None else None
-        if restart is None or (restart != 0 and ilvl < restart):
-            counts[k] = None
+    for k in defs.restarted_by(nid, ilvl):
+        counts[k] = None
     return counts
 
 

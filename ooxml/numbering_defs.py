@@ -112,6 +112,7 @@ class Definitions:
             self._read(numbering_root)
         self._list_of: dict[int, str | None] = {}
         self._levels: dict[int, list[Level | None]] = {}
+        self._restarts: dict[tuple[int, int], tuple[int, ...]] = {}
         self._style_num: dict[str, tuple[int | None, int | None]] = {}
         self._pstyle_level: dict[tuple[str, str], int | None] = {}
         self.default_pstyle = self._default_paragraph_style()
@@ -191,6 +192,17 @@ class Definitions:
 
     def level(self, nid: int, ilvl: int) -> Level | None:
         return self.levels(nid)[ilvl]
+
+    def restarted_by(self, nid: int, ilvl: int) -> tuple[int, ...]:
+        """The levels below ``ilvl`` that numbering a paragraph at ``ilvl`` restarts (lvlRestart)."""
+        key = (nid, ilvl)
+        found = self._restarts.get(key)
+        if found is None:
+            levels = self.levels(nid)
+            found = self._restarts[key] = tuple(
+                k for k in range(ilvl + 1, LEVELS)
+                if levels[k] is None or levels[k].restart is None or (levels[k].restart != 0 and ilvl < levels[k].restart))
+        return found
 
     # ---- paragraphs --------------------------------------------------------------------------------
     def style_num(self, sid: str) -> tuple[int | None, int | None]:
