@@ -148,15 +148,24 @@ def add_num(root: etree._Element, aid: str, starts: dict[int, int] | None = None
 
 # ---- choosing definitions -------------------------------------------------------------------------
 
-def used_nums(doc) -> set[int]:
-    """numIds the paragraphs of the document use (directly or through styles)."""
-    defs = N.definitions(doc)
-    used = set()
-    for p in doc.body.iter(B.W_P):
-        ref = defs.para_num(p)
-        if ref is not None:
-            used.add(ref[0])
-    return used
+def _num_ids(elements) -> set[int]:
+    out = set()
+    for el in elements:
+        for numid in el.iter(w("numId")):
+            raw = numid.get(w("val"), "")
+            if raw.isdigit() and int(raw):
+                out.add(int(raw))
+    return out
+
+
+def _lists(defs: Definitions, nids: set[int]) -> set[str]:
+    return {key for nid in nids if (key := defs.list_key(nid)) is not None}
+
+
+def _style_lists(doc, defs: Definitions) -> set[str]:
+    """Lists paragraph styles number with: wherever their paragraphs are, count them as in use."""
+    styles = doc.styles.root
+    return _lists(defs, _num_ids([styles])) if styles is not None else set()
 
 
 def _fits(defs: Definitions, aid: str, fmt: str, level: int) -> bool:
@@ -169,26 +178,60 @@ def _fits(defs: Definitions, aid: str, fmt: str, level: int) -> bool:
     return fmt == "bullet" or f"%{level + 1}" in lv.text
 
 
-def new_list(doc, list_type: str, level: int) -> int:
-    """A num that starts a new list of ``list_type`` at ``level``, reusing definitions when one fits."""
+def new_list(doc, list_type: str, level: int, after: etree._Element | None = None) -> int:
+    """A num that starts a new list of ``list_type`` at ``level``, whose items stand before ``after``.
+
+    Nums over one abstractNum share its counters, so a definition is reused only where that
+    cannot renumber another list: an abstractNum no paragraph uses (its plain num, or a new one);
+    one used only before the new list (a new num with a startOverride restarts it); for bullets,
+    which show no count, any bullet list. Else a new abstractNum with Word's default levels.
+    """
     fmt = LIST_TYPES[list_type]
     defs = N.definitions(doc)
-    fitting = [n for n in defs.nums.values() if not n.starts and not n.levels and n.aid is not None
-               and _fits(defs, n.aid, fmt, level)]
-    used = used_nums(doc) if fitting else set()
-    for n in fitting:
-        if fmt == "bullet" or n.nid not in used:  # bullets show no count: any bullet list fits
-            return n.nid
+    fitting = [a for a in defs.abstracts if _fits(defs, a, fmt, level)]
+    plain = {n.aid: n.nid for n in sorted(defs.nums.values(), key=lambda n: -n.nid)
+             if not n.starts and not n.levels and n.aid is not None}
+    if fmt == "bullet":
+        for aid in fitting:
+            if aid in plain:
+                return plain[aid]
+    root = None
+    if fitting:
+        in_use = _lists(defs, _num_ids([doc.body])) | _style_lists(doc, defs)
+        unused = [a for a in fitting if a not in in_use]
+        if unused:
+            if unused[0] in plain:
+                return plain[unused[0]]
+            root = numbering_root(doc)
+            nid = add_num(root, unused[0])
+            N.invalidate(doc)
+            return nid
+        later = _lists(defs, _num_ids(_blocks_from(after))) | _style_lists(doc, defs)
+        earlier_only = [a for a in fitting if a not in later]
+        if earlier_only:
+            root = numbering_root(doc)
+            nid = add_num(root, earlier_only[0], {level: defs.abstracts[earlier_only[0]].levels[level].start})
+            N.invalidate(doc)
+            return nid
     root = numbering_root(doc)
-    aid = next((n.aid for n in fitting), None) or next(
-        (a for a in defs.abstracts if _fits(defs, a, fmt, level)), None)
-    if aid is not None:
-        start = defs.abstracts[aid].levels[level].start
-        nid = add_num(root, aid, {level: start})
-    else:
-        nid = add_num(root, add_abstract(root, fmt, level))
+    nid = add_num(root, add_abstract(root, fmt, level))
     N.invalidate(doc)
     return nid
+
+
+def _blocks_from(el: etree._Element | None):
+    """``el`` and everything after it in its story, block by block, climbing out of containers."""
+    cur = el
+    while cur is not None:
+        node = cur
+        while node is not None:
+            yield node
+            node = node.getnext()
+        parent = cur.getparent()
+        cur = None
+        while parent is not None and cur is None:
+            cur = parent.getnext()
+            parent = parent.getparent()
 
 
 def restart_num(doc, nid: int, ilvl: int, start: int) -> int:

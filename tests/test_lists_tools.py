@@ -57,10 +57,9 @@ async def test_box_shows_label_and_relabels_after_an_insert_before_it(docx, tmp_
     await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[2], list_type="number")
     a = await docx.ok("docx_get_context", element_id=ids[2])
     assert "│ 3. three" in a.text
-    new = (await docx.ok("docx_insert_paragraph", text="zero", position=f"before:{ids[0]}")).element_id
-    await docx.ok("docx_set_list", element_id=new, list_type="number")
+    await docx.ok("docx_copy_paragraph", element_id=ids[0], position=f"before:{ids[0]}")
     a = await docx.ok("docx_get_context", element_id=ids[2])
-    assert "│ 4. three" in a.text and "│ 1. zero" in a.text  # the cached box of 'three' was redrawn
+    assert "│ 4. three" in a.text and "│ 1. one" in a.text  # the cached box of 'three' was redrawn
 
 
 async def test_structure_shows_numbered_headings(docx, tmp_path):
@@ -287,3 +286,24 @@ async def test_unknown_formats_fall_back_to_decimal_and_structure_says_so(docx, 
     assert lines[1].endswith("] 2、 two")
     a = await docx.ok("docx_get_structure")
     assert a.head["List formats shown as decimal"] == "chineseCounting"
+
+
+async def test_new_list_before_an_existing_one_does_not_renumber_it(docx, tmp_path):
+    ids = await paragraphs(docx, ["new", "old 1", "old 2"])
+    await docx.ok("docx_set_list", element_id=ids[1], end_id=ids[2], list_type="number")
+    await docx.ok("docx_set_list", element_id=ids[0], list_type="number", continue_list=False)
+    lines = [ln.rsplit("] ", 1)[1] for ln in read_lines((await docx.ok("docx_read_content")).text)]
+    assert lines == ["1. new", "1. old 1", "2. old 2"]
+    out = tmp_path / "o.docx"
+    await docx.save(out)
+    assert len(numbering(out).findall("w:abstractNum", NS)) == 2  # sharing one would have renumbered 'old'
+
+
+async def test_insert_list_reuses_an_unused_definition(docx, tmp_path):
+    body, numbering_part, _ = LD.cases()["simple"]
+    await docx.open(LD.build(tmp_path / "u.docx", LD.para("plain"), numbering_part))
+    await docx.ok("docx_insert_list", items=["x", "y"], position="end:document_body", list_type="number")
+    out = tmp_path / "o.docx"
+    body = await docx.save(out)
+    assert {numpr(p)[0] for p in body.findall("w:p", NS)[1:]} == {1}
+    assert len(numbering(out).findall("w:num", NS)) == 1

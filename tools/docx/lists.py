@@ -11,7 +11,8 @@ from ooxml.errors import InvalidElementType, ValidationError
 from ooxml.numbering_formats import MAX_VALUE
 from ooxml.styles_builtin import ensure_style
 from tools.docx.blocks import block_range, insert_blocks
-from tools.docx.common import answer, block_insertion, box_lines, expect, parse_position, resolve, session_of
+from tools.docx.common import (answer, block_insertion, box_lines, expect, insertion_neighbours, parse_position,
+                               resolve, session_of)
 from tools.runtime.registry import CallContext, tool
 
 SHOWN = 10
@@ -64,7 +65,7 @@ def docx_set_list(ctx: CallContext, session_id: str, element_id: str, list_type:
         nid = L.previous_list(doc, paras[0], list_type, level) if continue_list else None
         fields["List"] = "continues the list before" if nid is not None else "new list"
         if nid is None:
-            nid = L.new_list(doc, list_type, level)
+            nid = L.new_list(doc, list_type, level, after=paras[-1].getnext())
         fields["Level"] = level
         sid = ensure_style(doc, LIST_PARAGRAPH)
         for p in paras:
@@ -113,8 +114,8 @@ def docx_insert_list(ctx: CallContext, session_id: str, items: list, position: s
     flat = flatten(items)
     if not flat:
         raise ValidationError("items is empty.", hint='Pass at least one item, e.g. ["First", "Second"].')
-    block_insertion(doc, parse_position(session, position))  # a bad position fails before any change
-    nid = L.new_list(doc, list_type, 0)
+    container, where = block_insertion(doc, parse_position(session, position))  # fails before any change
+    nid = L.new_list(doc, list_type, 0, after=insertion_neighbours(container, where)[1])
     sid = ensure_style(doc, LIST_PARAGRAPH)
     paras = []
     for text, depth in flat:
