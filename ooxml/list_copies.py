@@ -48,8 +48,11 @@ def join_neighbour_list(doc, copy: etree._Element, prev: etree._Element | None, 
     return False
 
 
-def renumber_whole_lists(doc, originals: list[etree._Element], copies: list[etree._Element]) -> int:
-    """Copies of whole lists get lists of their own; how many lists were split off."""
+def renumber_whole_lists(doc, originals: list[etree._Element], copies: list[etree._Element],
+                         after_originals: bool = False) -> int:
+    """Copies of whole lists get lists of their own; how many lists were split off.
+
+    ``after_originals``: the copies go after the originals (they may then share definitions)."""
     in_range: dict[int, int] = {}
     for el in originals:
         for numid in el.iter(W_NUMID):
@@ -64,7 +67,7 @@ def renumber_whole_lists(doc, originals: list[etree._Element], copies: list[etre
         if key and key.isdigit() and int(key) in in_range:
             everywhere[int(key)] = everywhere.get(int(key), 0) + 1
     whole = [nid for nid, n in in_range.items() if everywhere.get(nid) == n and nid in N.definitions(doc).nums]
-    mapping = {nid: L.restarting_num(doc, nid) for nid in whole}
+    mapping = {nid: L.restarting_num(doc, nid, after_originals) for nid in whole}
     for el in copies:
         for numid in el.iter(W_NUMID):
             key = numid.get(w("val"))

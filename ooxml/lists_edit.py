@@ -305,11 +305,37 @@ def new_style_list(doc, fmt: str, style_id: str) -> int:
     return nid
 
 
-def restarting_num(doc, nid: int) -> int:
-    """A new num over the list of ``nid`` whose every defined level starts afresh on first use."""
+def restarting_num(doc, nid: int, share: bool) -> int:
+    """A new num for a copy of the whole list of ``nid``, numbering afresh.
+
+    ``share``: the original list stands wholly before the copy, so a num over the same abstractNum
+    whose every level restarts (startOverride) does it. Otherwise the original would continue the
+    copy's counters: the copy gets an abstractNum of its own, a copy of the original's levels.
+    """
     defs = N.definitions(doc)
     ab = defs.abstract_of(nid)
-    starts = {i: lv.start for i, lv in enumerate(defs.levels(nid)) if lv is not None}
-    new = add_num(numbering_root(doc), ab.aid if ab is not None else defs.nums[nid].aid, starts)
+    aid = ab.aid if ab is not None else defs.nums[nid].aid
+    root = numbering_root(doc)
+    if share or aid is None:
+        starts = {i: lv.start for i, lv in enumerate(defs.levels(nid)) if lv is not None}
+        new = add_num(root, aid, starts)
+    else:
+        new = add_num(root, _copy_abstract(root, aid))
     N.invalidate(doc)
     return new
+
+
+def _copy_abstract(root: etree._Element, aid: str) -> str:
+    import copy
+    source = next(a for a in root.iter(w("abstractNum")) if a.get(w("abstractNumId")) == aid)
+    dup = copy.deepcopy(source)
+    new_id = str(_max_id(root, "abstractNum", "abstractNumId") + 1)
+    dup.set(w("abstractNumId"), new_id)
+    for tag in ("styleLink", "numStyleLink"):  # one list per numbering style
+        for el in dup.findall(w(tag)):
+            dup.remove(el)
+    nsid = dup.find(w("nsid"))
+    if nsid is not None:
+        nsid.set(w("val"), f"{secrets.randbits(32):08X}")
+    root.findall(w("abstractNum"))[-1].addnext(dup)
+    return new_id

@@ -307,3 +307,14 @@ async def test_insert_list_reuses_an_unused_definition(docx, tmp_path):
     body = await docx.save(out)
     assert {numpr(p)[0] for p in body.findall("w:p", NS)[1:]} == {1}
     assert len(numbering(out).findall("w:num", NS)) == 1
+
+
+async def test_copy_of_a_whole_list_before_it_leaves_the_original_numbering(docx, tmp_path):
+    ids = await paragraphs(docx, ["top", "a", "b"])
+    await docx.ok("docx_set_list", element_id=ids[1], end_id=ids[2], list_type="number")
+    await docx.ok("docx_copy_elements_range", start_id=ids[1], end_id=ids[2], position=f"before:{ids[0]}")
+    lines = [ln.rsplit("] ", 1)[1] for ln in read_lines((await docx.ok("docx_read_content")).text)]
+    assert lines == ["1. a", "2. b", "top", "1. a", "2. b"]
+    out = tmp_path / "o.docx"
+    await docx.save(out)
+    assert len(numbering(out).findall("w:abstractNum", NS)) == 2
