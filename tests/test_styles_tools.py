@@ -189,3 +189,20 @@ async def test_apply_style_of_the_wrong_type_is_refused_unchanged(docx, tmp_path
     assert err.error_type == "InvalidElementType" and "table style" in err.text
     await docx.save(tmp_path / "b.docx")
     assert read_part(tmp_path / "a.docx", "word/styles.xml") == read_part(tmp_path / "b.docx", "word/styles.xml")
+
+
+async def test_get_style_of_a_latent_builtin_shows_the_latent_settings(docx, tmp_path):
+    src = build_docx(tmp_path / "l.docx", "<w:p><w:r><w:t>x</w:t></w:r></w:p>")
+    import zipfile
+    with zipfile.ZipFile(src) as z:
+        items = {n: z.read(n) for n in z.namelist()}
+    items["word/styles.xml"] = items["word/styles.xml"].replace(
+        b"</w:docDefaults>", b'</w:docDefaults><w:latentStyles w:defLockedState="0" w:defUIPriority="99" '
+                             b'w:defSemiHidden="0" w:defQFormat="0" w:count="376"><w:lsdException w:name="Quote" '
+                             b'w:uiPriority="29" w:qFormat="1"/></w:latentStyles>')
+    with zipfile.ZipFile(src, "w") as z:
+        for n, data in items.items():
+            z.writestr(n, data)
+    await docx.open(src)
+    a = await docx.ok("docx_get_style", name="quote")
+    assert a.head["Latent Settings"] == "uiPriority=29, semiHidden=0, qFormat=1, locked=0"

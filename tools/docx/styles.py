@@ -122,6 +122,9 @@ def docx_get_style(ctx: CallContext, session_id: str, name: str) -> str:
         kind, stored, sid, _, props = SB.BUILTIN[key]
         fields = {"Style": stored, "Style ID": sid, "Type": kind,
                   "Latent": "yes: a Word built-in not yet in styles.xml; docx_apply_style makes it real"}
+        entry = _latent_entry(root, stored)
+        if entry:
+            fields["Latent Settings"] = entry
         model = etree.fromstring(f'<w:style xmlns:w="{w("")[1:-1]}">{props}</w:style>')
         own = SP.own_props(model)
         normal = doc.styles.by_id.get(SB.find_style(doc, "Normal") or "")
@@ -129,6 +132,22 @@ def docx_get_style(ctx: CallContext, session_id: str, name: str) -> str:
                        else SP.defaults(root)), **own}
     content = f"Own properties: {SP.show(own)}\nResolved properties: {SP.show(resolved)}"
     return success_answer("Get Style", fields={"Session ID": session.id, **fields}, content=content)
+
+
+def _latent_entry(root: etree._Element, name: str) -> str | None:
+    """The document's w:latentStyles settings for a built-in (its lsdException over the defaults)."""
+    latent = root.find(w("latentStyles"))
+    if latent is None:
+        return None
+    ex = next((e for e in latent.findall(w("lsdException")) if e.get(w("name"), "").lower() == name.lower()), None)
+    attrs = {"uiPriority": "defUIPriority", "semiHidden": "defSemiHidden", "unhideWhenUsed": "defUnhideWhenUsed",
+             "qFormat": "defQFormat", "locked": "defLockedState"}
+    out = []
+    for attr, default in attrs.items():
+        value = ex.get(w(attr)) if ex is not None and ex.get(w(attr)) is not None else latent.get(w(default))
+        if value is not None:
+            out.append(f"{attr}={value}")
+    return ", ".join(out) or None
 
 
 # ---- changing -----------------------------------------------------------------------------------------
