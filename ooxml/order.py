@@ -52,6 +52,8 @@ _SEQ = {
                 "rsids mathPr attachedSchema themeFontLang clrSchemeMapping doNotIncludeSubdocsInStats "
                 "doNotAutoCompressPictures forceUpgrade captions readModeInkLockDown smartTagType "
                 "schemaLibrary shapeDefaults doNotEmbedSmartTags decimalSymbol listSeparator",
+    "style": "name aliases basedOn next link autoRedefine hidden uiPriority semiHidden unhideWhenUsed qFormat "
+             "locked personal personalCompose personalReply rsid pPr rPr tblPr trPr tcPr tblStylePr",
     "tblBorders": "top left start bottom right end insideH insideV",
     "tcBorders": "top left start bottom right end insideH insideV tl2br tr2bl",
     "pBdr": "top left bottom right between bar",

@@ -12,6 +12,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.grid import TableGrid
 from ooxml.namespaces import OX_ID, w
+from ooxml.numbering import label_of
 from render.inline import marked_run_text, paragraph_line
 from render.width import cut, pad, width
 
@@ -57,10 +58,23 @@ PARAGRAPH_EXTRAS: list = []
 MAX_EXTRAS = 5  # lines under one box: the answer's size stays bounded
 
 
+def with_label(label: str | None, line: str) -> str:
+    """A paragraph's line with its list label in front ('2. Second item'): the one place views add it."""
+    return f"{label} {line}" if label else line
+
+
+def labelled_line(doc, p: etree._Element) -> str:
+    return with_label(label_of(doc, p), paragraph_line(p, doc))
+
+
+def _paragraph_box_line(label: str | None, line: str) -> list[str]:
+    return [cut(with_label(label, line), TEXT_COLUMNS) or "(empty)"]
+
+
 def body_lines(doc, el: etree._Element, grid: TableGrid | None = None) -> list[str]:
     """The content lines of one element's box."""
     if el.tag == B.W_P:
-        return [cut(paragraph_line(el, doc), TEXT_COLUMNS) or "(empty)"]
+        return _paragraph_box_line(label_of(doc, el), paragraph_line(el, doc))
     if el.tag == B.W_TBL:
         return table_grid_lines(grid or TableGrid(el))
     if el.tag == B.W_R:
@@ -149,10 +163,18 @@ def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
 def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
     drawn = _Drawn.of(doc)
     parts = drawn.parts.get(el)
+    # A list label depends on other paragraphs, which a change to them does not drop: it is kept
+    # apart from the paragraph's own line (parts: title, lines, label, own line) and compared.
+    label = label_of(doc, el) if el.tag == B.W_P else None
     if parts is None or parts[0].find(element_id(el)) < 0:  # new, or an ID given since
-        parts = drawn.parts[el] = _draw(doc, el)
-    elif _Drawn.check:
-        assert parts == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
+        own = paragraph_line(el, doc) if el.tag == B.W_P else None
+        grid = TableGrid(el) if el.tag == B.W_TBL else None
+        lines = _paragraph_box_line(label, own) if own is not None else body_lines(doc, el, grid)
+        parts = drawn.parts[el] = (title_of(doc, el, grid), lines, label, own)
+    elif parts[2] != label:  # renumbered by a change elsewhere: only the label moves
+        parts = drawn.parts[el] = (parts[0], _paragraph_box_line(label, parts[3]), label, parts[3])
+    if _Drawn.check:
+        assert parts[:2] == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
     drawn = box(parts[0], parts[1], marker)
     if el.tag == B.W_P:
         extras = [line for extra in PARAGRAPH_EXTRAS for line in extra(doc, el)]

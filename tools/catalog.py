@@ -3,3 +3,4 @@ from tools.docx import blocks, edit, format, images, read, session, tables  # no
 from tools.docx import markdown, pages  # noqa: F401
 from tools.docx import layout, layout_delete, layout_fields, layout_links, layout_notes, layout_toc  # noqa: F401
 from tools.docx import history  # noqa: F401
+from tools.docx import lists, styles  # noqa: F401

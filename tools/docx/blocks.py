@@ -7,6 +7,7 @@ from ooxml import body as B
 from ooxml import replace as RP
 from ooxml import sections as S
 from ooxml.copies import check_copy_size, copy_blocks
+from ooxml.list_copies import renumber_whole_lists
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
 from ooxml.namespaces import w
 from ooxml.units import twips
@@ -120,9 +121,19 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, e
     pos = parse_position(session, position)
     container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
     copies = copy_blocks(doc, originals, pos.target, container)
+    renumber_whole_lists(doc, originals, copies, _after(doc, end, pos))  # a copied whole list numbers afresh
     fields = {"Source": f"{doc.id_of(start)} .. {doc.id_of(end)}",
               "Blocks Copied": sum(1 for el in copies if B.is_block(el))}
     return insert_blocks(session, copies, position, "Copy Elements Range", fields, first_field="First Copy")
+
+
+def _after(doc, end: etree._Element, pos) -> bool:
+    """Whether the copy goes after the range (both among the body's blocks), else unknown: False."""
+    target = pos.target
+    if pos.mode in ("start", "end") or end.getparent() is not doc.body or target.getparent() is not doc.body:
+        return pos.mode == "end" and target is doc.body
+    order = doc.order(doc.body)
+    return order.index(target) >= order.index(end)
 
 
 # ---- replace ----------------------------------------------------------------------------------------

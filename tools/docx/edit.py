@@ -9,7 +9,9 @@ from ooxml import body as B
 from ooxml.build import make_paragraph, make_run, page_break_paragraph, set_paragraph_text, set_run_text
 from ooxml.copies import check_copy_size
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
+from ooxml.list_copies import join_neighbour_list
 from ooxml.namespaces import OX_ID, w
+from ooxml.styles_builtin import ensure_style
 from ooxml.styles_edit import ensure_heading_style
 from ooxml.notes import copy_references
 from ooxml.wordids import prepare_copy
@@ -67,6 +69,9 @@ def docx_insert_paragraph(ctx: CallContext, session_id: str, text: str, position
     """
     session = session_of(ctx, session_id)
     _check_text(text)
+    if style and session.doc.styles.find_id(style) is None:
+        block_insertion(session.doc, parse_position(session, position))  # fail before adding a style
+        ensure_style(session.doc, style)  # a latent Word built-in ('List Number', 'Quote') is made real
     sid = style_id_for(session, style) if style else None
     return insert_block(session, make_paragraph(text, sid), position, "Insert Paragraph",
                         fields={"Style": style} if style else None)
@@ -119,9 +124,10 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, posi
     check_copy_size([src], call_limits(ctx, session.doc).max_call_growth_bytes)
     dup = copy.deepcopy(src)
     pos = parse_position(session, position)
-    block_insertion(session.doc, pos)  # validate before preparing IDs
+    container, where = block_insertion(session.doc, pos)  # validate before preparing IDs
     prepare_copy(dup, session.doc.word_ids(pos.target), keep_notes=True)
     copy_references(session.doc, dup, pos.target)  # copied note references get notes of their own
+    join_neighbour_list(session.doc, dup, *insertion_neighbours(container, where))  # lands in a list: joins it
     return insert_block(session, dup, position, "Copy Paragraph",
                         fields={"Source": session.doc.id_of(src)})
 

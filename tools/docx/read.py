@@ -7,9 +7,9 @@ from ooxml import body as B
 from ooxml import budget
 from ooxml.errors import InvalidPosition, OoxmlError
 from ooxml.grid import TableGrid
+from ooxml.numbering import fallback_formats, label_of
 from render.answer import success_answer
-from render.blocks import heading_level, title_of
-from render.inline import paragraph_line
+from render.blocks import heading_level, labelled_line, title_of
 from render.width import cut
 from tools.docx.common import BLOCK_CONTAINERS, answer, resolve, session_of
 from tools.runtime.registry import CallContext, tool
@@ -25,7 +25,7 @@ MAX_MATCHES = 50
 def _line_for(doc, el) -> str:
     title = title_of(doc, el)
     if el.tag == B.W_P:
-        return f"[{title}] {cut(paragraph_line(el, doc), 200)}"
+        return f"[{title}] {cut(labelled_line(doc, el), 200)}"
     if el.tag == B.W_TBL:
         first = TableGrid(el).text_matrix()[:1]
         return f"[{title}] first row: " + cut(" | ".join(first[0]) if first else "", 160)
@@ -109,7 +109,9 @@ def _structure_lines(doc) -> list[str]:
             if level:
                 flush()
                 depth = level - 1
-                entries.append((depth, f"H{level} {cut(B.paragraph_text(el), 70)} ({doc.id_of(el)})"))
+                label = label_of(doc, el)
+                text = f"{label} {B.paragraph_text(el)}" if label else B.paragraph_text(el)
+                entries.append((depth, f"H{level} {cut(text, 70)} ({doc.id_of(el)})"))
             else:
                 pending += 1
             continue
@@ -137,8 +139,11 @@ def docx_get_structure(ctx: CallContext, session_id: str) -> str:
     doc = session.doc
     total = len(doc.order(doc.body))
     tree = ["📄 Document" + (f" ({session.path.name})" if session.path else "")] + _structure_lines(doc)
-    return success_answer("Get Structure", fields={"Session ID": session.id, "Blocks": total},
-                          content="```\n" + "\n".join(tree) + "\n```")
+    fields = {"Session ID": session.id, "Blocks": total}
+    fallback = fallback_formats(doc)
+    if fallback:
+        fields["List formats shown as decimal"] = ", ".join(fallback)
+    return success_answer("Get Structure", fields=fields, content="```\n" + "\n".join(tree) + "\n```")
 
 
 @tool(read_only=True, idempotent=True, title="Find paragraphs")
