@@ -26,7 +26,7 @@ def _later_refs_changed(doc, kind: str, ref) -> None:
     except ValueError:
         return
     for later in refs[i + 1:]:
-        doc.changed(B.find_ancestor(later, B.W_P))
+        doc.redraw(B.find_ancestor(later, B.W_P))
 
 
 @tool(toolset="layout", title="Insert a footnote or endnote")
