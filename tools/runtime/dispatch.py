@@ -86,6 +86,9 @@ def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallCo
     with budget.time_limit(seconds):
         ctx.touched.clear()
         try:
+            durable = getattr(ctx.services, "state", None)  # --state: journaled (tools/runtime/durable.py)
+            if durable is not None:
+                return Outcome(durable.run(tool, name, arguments, ctx), False)
             return Outcome(tool.handler(ctx, **arguments), False)
         except Exception as e:
             return failed(e, ctx, name, operation)
