@@ -85,3 +85,18 @@ def test_replay_of_edits_on_an_opened_file(tmp_path_factory, redis_url, path, da
     driver.call("docx_read_content", max_elements=20)  # read-only, but it mints IDs: journaled too
     run(driver, data, 8)
     recovered_equals_live(driver, redis_url, root)
+
+
+def test_a_worker_that_believes_it_holds_a_lost_lease_is_fenced_and_drops_its_copy(tmp_path, redis_url):
+    a = DurableDriver(tmp_path, redis_url, "wa", lease_ms=60_000)
+    a.call("docx_create")
+    sid = a.session().id
+    a.call("docx_insert_paragraph", session_id=sid, text="acknowledged", position="end:document_body")
+    a.durable.backend.redis.delete(a.durable.backend.keys(sid)[0])  # its lease expired while it was paused
+    b = DurableDriver(tmp_path, redis_url, "wb", lease_ms=60_000)
+    taken = b.call("docx_insert_paragraph", session_id=sid, text="on the new owner", position="end:document_body")
+    late = a.call("docx_insert_paragraph", session_id=sid, text="too late", position="end:document_body")
+    content = b.call("docx_read_content", session_id=sid)
+    assert not taken.is_error and late.error_type == "SessionMoved"
+    assert "lost its lease" in late.text and a.services.sessions.all() == []
+    assert "acknowledged" in content.text and "on the new owner" in content.text and "too late" not in content.text

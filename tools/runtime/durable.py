@@ -168,6 +168,7 @@ class Durable:
             if token is None:
                 if self.backend.head(sid) is None:
                     raise _not_found(sid)
+                self._quietly(self.backend.want, sid, self.worker_id, self.lease_ms)  # the owner lets go when idle
                 raise moved(sid, "its lease is held")
             deadline = time.monotonic() + self.lease_ms / 1000
             try:
@@ -272,12 +273,28 @@ class Durable:
                     ok = self.backend.renew(sid, token, self.lease_ms)
                 except Exception:
                     continue  # the store is away: the deadline runs out and calls stop
-                if not ok:
+                if ok == 2:
+                    self._let_go(sid, held, token)
+                elif not ok:
                     if held.token == token:
                         held.token = None  # lost it: the next call takes it again or answers SessionMoved
                     log.warning("worker %s lost the lease of session %s", self.worker_id, sid)
                 elif held.token == token:
                     held.deadline = sent + self.lease_ms / 1000
+
+    def _let_go(self, sid: str, held: Held, token: str) -> None:
+        """Another worker wants the session: release it between calls (the journal holds everything)."""
+        session = self.services.sessions.local(sid)
+        if session is None or not session.lock.acquire(blocking=False):
+            return
+        try:
+            if held.token == token:
+                self.backend.release(sid, token)
+                held.token = None
+        except Exception as e:
+            log.warning("releasing session %s: %s", sid, e)
+        finally:
+            session.lock.release()
 
     # ---- helpers -----------------------------------------------------------------------------------
     @contextmanager

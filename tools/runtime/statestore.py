@@ -9,6 +9,7 @@ in one slot):
 - ``lease``: ``worker|epoch`` with a TTL; the owner renews it. Taking it bumps ``epoch``.
 - ``meta``: hash: ``tenant``, ``mcp`` (the owner), ``head`` (ID of the last journal entry).
 - ``snap``: the latest snapshot (bytes); ``journal``: a stream of the calls since.
+- ``want``: another worker got a call for the session: the owner lets it go when idle.
 Every write checks the lease in the same Lua script (fencing): a worker that lost its lease
 (paused, partitioned) cannot append, snapshot or delete.
 """
@@ -34,7 +35,8 @@ class StateBackend:
     """What a durable worker asks of its store. Tokens identify one holding of a lease."""
 
     def acquire(self, sid: str, worker: str, ttl_ms: int) -> str | None: ...
-    def renew(self, sid: str, token: str, ttl_ms: int) -> bool: ...
+    def renew(self, sid: str, token: str, ttl_ms: int) -> int: ...  # 0 lost, 1 renewed, 2 renewed but wanted
+    def want(self, sid: str, worker: str, ttl_ms: int) -> None: ...
     def release(self, sid: str, token: str) -> None: ...
     def create(self, sid: str, token: str, tenant, mcp, snapshot: bytes, ttl_s: int) -> None: ...
     def append(self, sid: str, token: str, entry: bytes, ttl_ms: int) -> str: ...
@@ -50,12 +52,17 @@ _ACQUIRE = """
 if redis.call('EXISTS', KEYS[2]) == 0 and ARGV[3] == '0' then return false end
 local epoch = redis.call('INCR', KEYS[5])
 local token = ARGV[1] .. '|' .. epoch
-if redis.call('SET', KEYS[1], token, 'NX', 'PX', ARGV[2]) then return token end
+if redis.call('SET', KEYS[1], token, 'NX', 'PX', ARGV[2]) then redis.call('DEL', KEYS[6]) return token end
 return false
 """
 _RENEW = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('EXISTS', KEYS[6]) == 1 then return 2 end
+return 1
+"""
+_WANT = """
+redis.call('SET', KEYS[6], ARGV[1], 'PX', ARGV[2])
 return 1
 """
 _RELEASE = """
@@ -94,7 +101,7 @@ return 1
 """
 _DELETE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 return 1
 """
 
@@ -118,12 +125,12 @@ class RedisState(StateBackend):
         self._errors = (redis.ResponseError,)
         self._scripts = {name: self.redis.register_script(src) for name, src in
                          (("acquire", _ACQUIRE), ("renew", _RENEW), ("release", _RELEASE), ("create", _CREATE),
-                          ("append", _APPEND), ("snapshot", _SNAPSHOT), ("owner", _OWNER), ("delete", _DELETE))}
+                          ("append", _APPEND), ("want", _WANT), ("snapshot", _SNAPSHOT), ("owner", _OWNER), ("delete", _DELETE))}
 
     @staticmethod
     def keys(sid: str) -> list[str]:
         base = f"oxm:{{{sid}}}:"
-        return [base + k for k in ("lease", "meta", "snap", "journal", "epoch")]
+        return [base + k for k in ("lease", "meta", "snap", "journal", "epoch", "want")]
 
     def _run(self, name: str, sid: str, *args):
         try:
@@ -138,7 +145,10 @@ class RedisState(StateBackend):
         return token.decode() if token else None
 
     def renew(self, sid, token, ttl_ms):
-        return bool(self._run("renew", sid, token, ttl_ms))
+        return int(self._run("renew", sid, token, ttl_ms))
+
+    def want(self, sid, worker, ttl_ms):
+        self._run("want", sid, worker, ttl_ms)
 
     def release(self, sid, token):
         self._run("release", sid, token)
@@ -160,7 +170,7 @@ class RedisState(StateBackend):
         return None if head is None else (head.decode(), _dec(tenant), _dec(mcp))
 
     def load(self, sid):
-        lease, meta, snap, journal, _ = self.keys(sid)
+        lease, meta, snap, journal = self.keys(sid)[:4]
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.hmget(meta, "tenant", "mcp", "head").get(snap)
             (tenant, mcp, head), blob = pipe.execute()
