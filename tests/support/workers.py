@@ -23,12 +23,23 @@ class Worker:
         self.name, self.port = name, free_port()
         self.url = f"http://127.0.0.1:{self.port}/mcp"
         self.log = tempfile.NamedTemporaryFile(prefix=f"oxm-{name}-", suffix=".log", delete=False)
+        self.root, self.state, self.lease_ms = root, state, lease_ms
+        self.proc = self._spawn()
+
+    def _spawn(self) -> subprocess.Popen:
+        root, state, lease_ms = self.root, self.state, self.lease_ms
         cmd = [sys.executable, str(ROOT / "server.py"), "--transport", "streamable-http", "--host", "127.0.0.1",
                "--port", str(self.port), "--root", str(root)]
         if state:
-            cmd += ["--state", state, "--worker-id", name, "--lease-ms", str(lease_ms)]
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT,
-                                     env={**os.environ, "PYTHONPATH": str(ROOT)})
+            cmd += ["--state", state, "--worker-id", self.name, "--lease-ms", str(lease_ms)]
+        return subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+    def restart(self) -> Worker:
+        """Start it again on the same port (after a kill)."""
+        stop(self.proc)
+        self.proc = self._spawn()
+        return self.wait()
 
     def wait(self) -> Worker:
         wait_port(self.port, 20)
