@@ -6,7 +6,6 @@ recovered document must be byte-identical to the live one, and so must the sessi
 """
 from __future__ import annotations
 
-import asyncio
 import io
 import zipfile
 from pathlib import Path

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 
+import anyio
 import pytest
 
 from tests.support.failover import run_trial
@@ -27,6 +28,7 @@ async def run_trials(tmp_path, sig, count: int):
             for w in ws:
                 if w.proc.poll() is not None:
                     w.restart()
+                    await anyio.sleep(0.6)  # HAProxy's health checks see it up again
     return results
 
 

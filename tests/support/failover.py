@@ -41,8 +41,11 @@ async def edit_until_broken(client, sid: str, trial: Trial, tag: str, stop_after
                                            position="end:document_body")
         except Exception:
             return  # the worker died under the call: unacknowledged
+        if answer.error_type == "SessionMoved" and trial.killed is None:
+            await anyio.sleep(0.05)  # not applied; the worker it hashes to takes it over
+            continue
         if answer.is_error:
-            return  # SessionMoved, StateUnavailable...: not applied, so not acknowledged
+            return  # StateUnavailable, or moved after the kill: not applied, so not acknowledged
         trial.acknowledged[text] = answer.element_id
 
 
@@ -76,6 +79,7 @@ async def run_trial(url: str, root: Path, state: RedisState, workers, tag: str, 
             await edit_until_broken(client, sid, trial, tag)
     except Exception:  # the client's transport breaks with the worker: a new MCP session adopts
         pass
+    assert trial.killed is not None, "the owner was never killed (see the kill_owner assertion)"
     adopted = await until_ok(url, [root], sid, "docx_cursor_get")
     assert not adopted.is_error, adopted.text
     trial.failover_s = time.monotonic() - trial.failover_s
@@ -95,6 +99,7 @@ async def kill_owner(state: RedisState, sid: str, workers, trial: Trial, sig) ->
         if owner is not None:
             break
         await anyio.sleep(0.005)
+    assert owner is not None, "nobody held the session's lease for 2 s"
     target = next(w for w in workers if w.name == owner)
     trial.killed = target.name
     trial.failover_s = time.monotonic()

@@ -5,7 +5,6 @@ Missing binaries skip the test with the reason, or fail it when ``OOXML_MCP_REQU
 """
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
