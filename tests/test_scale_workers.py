@@ -96,3 +96,29 @@ async def test_another_live_mcp_session_cannot_take_a_session_it_does_not_own(tm
             await insert(a, "mine")
             stolen = await b.call("docx_read_content", session_id=a.session_id)
     assert stolen.error_type == "SessionNotFound"
+
+
+async def test_healthz_answers_200_and_an_unknown_mcp_session_gets_404(tmp_path, redis_url):
+    import httpx2
+    with workers(1, tmp_path, redis_url, LEASE_MS) as (w1,):
+        async with httpx2.AsyncClient(timeout=10) as http:
+            health = await http.get(w1.url.replace("/mcp", "/healthz"))
+            unknown = await http.post(w1.url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                                      headers={"Mcp-Session-Id": "0123456789abcdef0123456789abcdef",
+                                               "Accept": "application/json, text/event-stream",
+                                               "MCP-Protocol-Version": "2025-11-25"})
+    assert health.status_code == 200 and health.text == "ok\n"
+    assert unknown.status_code == 404
+
+
+def test_audit_lines_name_the_worker(tmp_path, monkeypatch):
+    import json
+    from tools.runtime.audit import AuditLog
+    from tools.runtime.dispatch import Outcome
+    monkeypatch.setattr(AuditLog, "worker", "w7")
+    log = AuditLog(tmp_path / "audit.jsonl")
+    log.record(tenant=None, tool="docx_read_content", arguments={}, outcome=Outcome("x", False), started=0.0)
+    log.event("session_ended", tenant=None, session_id="doc_x")
+    log.close()
+    lines = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert [line["worker"] for line in lines] == ["w7", "w7"]
