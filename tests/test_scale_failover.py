@@ -43,3 +43,23 @@ async def test_kill_9_of_the_owner_loses_no_acknowledged_edit(tmp_path):
 async def test_sigterm_drains_during_load_and_loses_nothing(tmp_path):
     results = await run_trials(tmp_path, signal.SIGTERM, 3)
     assert all(r.acknowledged for r in results)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_haproxy_keeps_each_client_on_the_worker_of_its_session(tmp_path, mode):
+    """2025-11-25: the stick table pins the MCP session (another worker would answer 404);
+    2026-07-28: the session_id hash sends every call to the worker that took the session."""
+    from tests.support.http_server import http_client
+    from tools.runtime.statestore import RedisState
+    from tests.support.failover import owner_of
+    with redis_server() as redis_url, workers(3, tmp_path, redis_url, LEASE_MS) as ws, haproxy(ws) as url:
+        state = RedisState(redis_url)
+        async with http_client(url, mode, [tmp_path]) as client:
+            await client.create()
+            answers, owners = [], set()
+            for i in range(12):
+                answers.append(await client.call("docx_insert_paragraph", session_id=client.session_id,
+                                                 text=f"p{i}", position="end:document_body"))
+                owners.add(owner_of(state, client.session_id))
+    assert [a.error_type for a in answers] == [None] * 12
+    assert len(owners) == 1, owners
