@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.services import redis_server
-from tests.test_property_edits import FIXTURES, SCALE, Driver, step
+from tests.test_property_edits import SCALE, Driver, documents, step
 import tools.catalog  # noqa: F401
 from tools.runtime.durable import Durable, signature
 from tools.runtime.snapshots import document_bytes
@@ -72,7 +72,7 @@ def test_snapshot_plus_journal_equals_the_live_session(tmp_path_factory, redis_u
     recovered_equals_live(driver, redis_url, root)
 
 
-@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.docx"))[:3], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", documents(), ids=lambda p: p.name)
 @settings(max_examples=max(1, int(3 * SCALE)), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
