@@ -243,14 +243,33 @@ def with_health(app, services: Services):
     return health_app
 
 
+def _draining_server_class():
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        """On SIGTERM/SIGINT: /healthz turns 503 and no new document session starts (--state)."""
+
+        def __init__(self, config, services: Services):
+            super().__init__(config)
+            self.services = services
+
+        def handle_exit(self, sig, frame) -> None:
+            if self.services.state is not None:
+                self.services.state.draining = True
+            super().handle_exit(sig, frame)
+    return DrainingServer
+
+
 def serve_http(server: Server, services: Services, host: str, port: int) -> None:
     import uvicorn
+    DrainingServer = _draining_server_class()
     reaper = Reaper(services).start()  # idle document sessions end, in both protocol generations
     try:
         # SIGTERM: uvicorn stops accepting and finishes the calls under way; then end_all drains
         # (with --state: every session snapshotted and its lease released for the other workers).
-        uvicorn.run(http_app(server, services, host), host=host, port=port, log_level="warning",
-                    timeout_graceful_shutdown=10)
+        config = uvicorn.Config(http_app(server, services, host), host=host, port=port, log_level="warning",
+                                timeout_graceful_shutdown=10)
+        DrainingServer(config, services).run()
     finally:
         reaper.stop()
         end_all(services, "the server stopped")  # unsaved changes go to recovery files
