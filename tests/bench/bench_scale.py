@@ -158,6 +158,7 @@ def failover(folder: Path, trials: int) -> None:
     with redis_server() as redis_url, workers(3, folder, redis_url, 800) as ws, haproxy(ws) as url:
         results = anyio.run(go, url, RedisState(redis_url), ws)
     times = [r.failover_s for r in results]
+    print("   every trial (s): " + " ".join(f"{t:.2f}" for t in times))
     print(f"3. failover over {trials} kill -9 trials (lease 800 ms): p50 {pct(times, 0.5):.2f} s, "
           f"p99 {pct(times, 0.99):.2f} s (target p99 <= 2 s: {verdict(pct(times, 0.99) <= 2)}); "
           f"{sum(len(r.acknowledged) for r in results)} acknowledged edits, none lost")
