@@ -21,8 +21,9 @@ from mcp.shared.exceptions import MCPError  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401  (registers the built-in tools)
 from ooxml.tempfiles import clean_stale_temp_files_in_background  # noqa: E402
-from tools.runtime.dispatch import run_tool  # noqa: E402
+from tools.runtime.dispatch import Outcome, run_tool  # noqa: E402
 from tools.runtime.lifetime import Reaper, end_all, end_mcp_session  # noqa: E402
+from tools.runtime.progress import reporter_for  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.runtime.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
@@ -99,6 +100,15 @@ def decode_cursor(cursor: str | None) -> int:
                                          "or none for the first page.")
 
 
+def content_of(outcome: Outcome) -> list:
+    """The answer's text first (the part clients and validators read), then any images."""
+    content: list = [types.TextContent(type="text", text=outcome.text)]
+    for image in outcome.images:
+        content.append(types.ImageContent(type="image", data=base64.b64encode(image.data).decode("ascii"),
+                                          mime_type=image.mime_type))
+    return content
+
+
 def build_server(services: Services) -> Server:
     async def on_list_tools(ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         visible = services.tools_for(tenant_of(services, ctx))
@@ -116,12 +126,12 @@ def build_server(services: Services) -> Server:
         visible = {t.name: t for t in services.tools_for(tenant)}
         started = time.perf_counter()
         outcome = await run_tool(visible.get(params.name), params.name, params.arguments,
-                                 CallContext(tenant, services, caller=caller), list(visible))
+                                 CallContext(tenant, services, caller=caller, progress=reporter_for(ctx)),
+                                 list(visible))
         if services.audit is not None:
             services.audit.record(tenant=tenant, tool=params.name, arguments=params.arguments or {},
                                   outcome=outcome, started=started)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.text)],
-                                    is_error=outcome.is_error)
+        return types.CallToolResult(content=content_of(outcome), is_error=outcome.is_error)
 
     def input_schema_of(name: str) -> dict | None:
         # Without this the SDK runs tools/list (every tool, as models) before each 2026-07-28

@@ -45,6 +45,11 @@ def randbelow(n: int) -> int:
     return secrets.randbelow(n) if tape is None else tape.take(lambda: secrets.randbelow(n))
 
 
+def randbits(k: int) -> int:
+    tape = _tape.get()
+    return secrets.randbits(k) if tape is None else tape.take(lambda: secrets.randbits(k))
+
+
 @contextmanager
 def using(tape: Tape) -> Iterator[Tape]:
     token = _tape.set(tape)

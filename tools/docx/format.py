@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ooxml import body as B
+from ooxml import format_args as FA
 from ooxml import formatting as F
 from ooxml.errors import ValidationError
 from tools.docx.common import answer, box_lines, expect, resolve, session_of
@@ -49,10 +50,11 @@ def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: floa
     """
     session = session_of(ctx, session_id)
     el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "run or paragraph")
-    F.check_font_args(size, underline, color_hex)
+    FA.check_font_args(size, underline, color_hex, font_name, east_asian_font)
     before = box_lines(session.doc, [_holder(el)])
     args = dict(size=size, bold=bold, italic=italic, underline=underline, color_hex=color_hex,
                 font_name=font_name, east_asian_font=east_asian_font)
+    session.doc.will_change(el)
     for r in F.runs_of(el):
         F.set_run_font(r, **args)
     changed = ", ".join(f"{k}={v}" for k, v in args.items() if v is not None) or "nothing"
@@ -73,6 +75,7 @@ def docx_set_alignment(ctx: CallContext, session_id: str, element_id: str,
     el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "paragraph or run")
     p = _holder(el)
     before = box_lines(session.doc, [p])
+    session.doc.will_change(p)
     F.set_alignment(p, alignment)
     return _updated(session, p, before, "Set Alignment", {"Alignment": alignment})
 
@@ -98,6 +101,7 @@ def docx_set_properties(ctx: CallContext, session_id: str, element_id: str, prop
     _check_properties(el, properties)
     before = box_lines(session.doc, [_holder(el)])
     para_props = {k: v for k, v in properties.items() if k in PARAGRAPH_KEYS}
+    session.doc.will_change(el)
     if para_props:
         F.set_paragraph_props(el, para_props)
     font = {k: v for k, v in properties.items() if k in FONT_KEYS}
@@ -118,18 +122,7 @@ def _check_properties(el, properties: dict) -> None:
                               hint="Valid keys: " + ", ".join(sorted(allowed)))
     if not properties:
         raise ValidationError("properties is empty.", hint="Valid keys: " + ", ".join(sorted(allowed)))
-    if "alignment" in properties and properties["alignment"] not in F.ALIGNMENTS:
-        raise ValidationError(f"alignment '{properties['alignment']}' is not left, center, right or justify.")
-    if "highlight" in properties and properties["highlight"] not in F.HIGHLIGHTS:
-        raise ValidationError(f"highlight '{properties['highlight']}' is not a Word highlight colour.",
-                              hint="Use one of: " + ", ".join(F.HIGHLIGHTS))
-    F.check_font_args(properties.get("size"), properties.get("underline"), properties.get("color_hex"))
-    from ooxml.units import twips
-    for key in ("space_before", "space_after", "left_indent", "right_indent", "first_line_indent"):
-        if key in properties:
-            twips(properties[key], key)  # raises on a bad length before anything changes
-    if "line_spacing" in properties and not isinstance(properties["line_spacing"], (int, float)):
-        twips(properties["line_spacing"], "line_spacing")
+    FA.check_properties(properties)
 
 
 @tool(idempotent=True, toolset="format", title="Copy formatting")
@@ -145,5 +138,6 @@ def docx_format_copy(ctx: CallContext, session_id: str, source_id: str, target_i
     src = expect(resolve(session, source_id, "source_id"), {B.W_R, B.W_P}, "paragraph or run", "source_id")
     dst = expect(resolve(session, target_id, "target_id"), {B.W_R, B.W_P}, "paragraph or run", "target_id")
     before = box_lines(session.doc, [_holder(dst)])
+    session.doc.will_change(dst)
     F.copy_format(src, dst)
     return _updated(session, dst, before, "Format Copy", {"Source": session.doc.id_of(src)})

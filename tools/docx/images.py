@@ -101,6 +101,7 @@ def _answer_run(session, pos, run, drawing, fields) -> str:
     doc = session.doc
     para = pos.target if pos.target.tag == B.W_P else B.find_ancestor(pos.target, B.W_P)
     before = box_lines(doc, [para])
+    doc.will_change(para)
     _place_run(pos, run)
     doc.changed(para)
     img_id = doc.id_of(drawing)

@@ -15,7 +15,7 @@ from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_t
 from tools.runtime.sessions import Cursor, Session
 
 
-@tool(read_only=False, idempotent=False, title="Open a Word document")
+@tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
 def docx_open(ctx: CallContext, file_path: str) -> str:
     """Open an existing .docx file and start an editing session on it.
 
@@ -34,7 +34,7 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
         last = last_block(doc.body)
         if last is not None:
             session.cursor = Cursor(doc.id_of(last), "after")
-        blocks = len(doc.order(doc.body))
+        blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
                   "Recovered": recovery_note(ctx.services, path)}
         return answer(session, "Open Document", last, fields=fields, head_id=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import anyio
 import jsonschema
@@ -16,9 +16,11 @@ import jsonschema
 from ooxml import budget
 from ooxml.errors import OoxmlError
 from render.answer import cut_answer, error_answer, operation_title
+from tools.runtime import history
 from tools.runtime.lifetime import release_all
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
-from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Tool
+from tools.runtime.progress import in_thread, worth_a_thread
+from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Image, Tool, ToolResult
 
 log = logging.getLogger("ooxml_mcp")
 
@@ -28,6 +30,7 @@ class Outcome:
     text: str
     is_error: bool
     error_type: str | None = None
+    images: list[Image] = field(default_factory=list)  # extra content after the text (render_page)
 
 
 _validators: dict[int, jsonschema.protocols.Validator] = {}
@@ -67,13 +70,16 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
         if arg in tool.input_schema.get("properties", {}) and arg not in arguments:
             arguments[arg] = None
     limits = getattr(ctx.services, "limits", DEFAULT_RUNTIME_LIMITS)
-    if inspect.iscoroutinefunction(tool.handler):  # HTTP tools: awaiting I/O, bounded by their own timeout
+    if inspect.iscoroutinefunction(tool.handler):  # HTTP tools, page renders: they await their I/O on the loop
         outcome = await invoke(tool, name, operation, arguments, ctx)
     else:  # document tools run off the event loop: one long call never stalls other clients
         try:
             with ctx.services.in_flight.enter(ctx, tool, arguments):
-                outcome = await anyio.to_thread.run_sync(
-                    functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s))
+                call = functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s)
+                if tool.long_running and worth_a_thread(ctx, arguments):  # heartbeats while it runs
+                    outcome = await in_thread(ctx, call, operation)
+                else:
+                    outcome = await anyio.to_thread.run_sync(call)
         except OoxmlError as e:  # too many calls at once on one session
             return fail(operation, e.error_type, e.message, e.hint)
     if len(outcome.text) > limits.max_answer_chars:
@@ -88,8 +94,10 @@ def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallCo
         try:
             durable = getattr(ctx.services, "state", None)  # --state: journaled (tools/runtime/durable.py)
             if durable is not None:
-                return Outcome(durable.run(tool, name, arguments, ctx), False)
-            return Outcome(tool.handler(ctx, **arguments), False)
+                return outcome_of(durable.run(tool, name, arguments, ctx))
+            result = tool.handler(ctx, **arguments)
+            history.commit(ctx, tool.name, arguments)
+            return outcome_of(result)
         except Exception as e:
             return failed(e, ctx, name, operation)
         finally:
@@ -102,11 +110,18 @@ async def invoke(tool: Tool, name: str, operation: str, arguments: dict, ctx: Ca
         result = tool.handler(ctx, **arguments)
         if inspect.isawaitable(result):
             result = await result
-        return Outcome(result, False)
+        history.commit(ctx, tool.name, arguments)
+        return outcome_of(result)
     except Exception as e:
         return failed(e, ctx, name, operation)
     finally:
         release_all(ctx)
+
+
+def outcome_of(result: str | ToolResult) -> Outcome:
+    if isinstance(result, ToolResult):
+        return Outcome(result.text, False, images=result.images)
+    return Outcome(result, False)
 
 
 def failed(e: Exception, ctx: CallContext, name: str, operation: str) -> Outcome:
@@ -120,7 +135,9 @@ def failed(e: Exception, ctx: CallContext, name: str, operation: str) -> Outcome
 
 
 def take_back_ids(ctx: CallContext) -> None:
-    """IDs given while a call failed (e.g. to name an element in an error) are removed."""
+    """IDs given while a call failed (e.g. to name an element in an error) are removed, and
+    anything else it changed is put back."""
+    history.abandon(ctx)
     for session in ctx.touched:
         session.doc.ids.rollback()
     ctx.touched.clear()

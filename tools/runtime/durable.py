@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 
 from ooxml import clock, minting
 from ooxml.errors import OoxmlError
-from tools.runtime import snapshots
+from tools.runtime import history, snapshots
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import Caller, Session, SessionStore, _not_found, caller_of
 from tools.runtime.statestore import Fenced, StateBackend
@@ -91,6 +91,7 @@ class Durable:
         tape, when = minting.Tape(), datetime.now(timezone.utc)
         with minting.using(tape), clock.pinned(when):
             text = tool.handler(ctx, **arguments)
+            history.commit(ctx, tool.name, arguments)
         for session in list(ctx.claimed):
             self._after(session, tool, name, arguments, tape, when)
         return text
@@ -331,6 +332,7 @@ def replay(services, session: Session, entries: list[dict]) -> None:
             try:
                 with minting.using(tape), clock.pinned(datetime.fromisoformat(entry["w"])):
                     tool.handler(ctx, **entry["a"])
+                    history.commit(ctx, tool.name, entry["a"])
             finally:
                 from tools.runtime.lifetime import release_all
                 release_all(ctx)

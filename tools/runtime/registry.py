@@ -29,6 +29,7 @@ class CallContext:
     touched: list = field(default_factory=list)  # sessions the call used (see dispatch.run_tool)
     caller: Any = None  # tools.runtime.sessions.Caller; None: a stdio caller of ``tenant``
     claimed: list = field(default_factory=list)  # sessions whose lock the call holds (lifetime.claim)
+    progress: Any = None  # async (done, total, message) -> None when the client wants progress
 
     def __post_init__(self):
         if self.caller is None:
@@ -37,11 +38,25 @@ class CallContext:
 
 
 @dataclass
+class Image:
+    data: bytes
+    mime_type: str = "image/png"
+
+
+@dataclass
+class ToolResult:
+    """What a tool returns when its answer carries more than the Markdown text (e.g. a page image)."""
+
+    text: str
+    images: list[Image] = field(default_factory=list)
+
+
+@dataclass
 class Tool:
     name: str
     description: str
     input_schema: dict
-    handler: Callable[..., Any]  # (ctx, **arguments) -> str | Awaitable[str]
+    handler: Callable[..., Any]  # (ctx, **arguments) -> str | ToolResult, or an awaitable of one
     toolset: str = "core"
     read_only: bool = False
     destructive: bool = False
@@ -50,6 +65,7 @@ class Tool:
     tenants: frozenset[str] | None = None  # None: every tenant
     title: str | None = None
     meta: dict = field(default_factory=dict)
+    long_running: bool = False  # a sync handler run in a thread with progress heartbeats (docx_open)
 
     def annotations(self) -> dict:
         return {
@@ -74,7 +90,7 @@ ALWAYS_OPTIONAL = {"session_id"}
 
 
 def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = False,
-         idempotent: bool = False, title: str | None = None):
+         idempotent: bool = False, title: str | None = None, long_running: bool = False):
     """Register a built-in tool; its first parameter is the CallContext."""
 
     def register(fn: Callable) -> Callable:
@@ -86,16 +102,34 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
             name=name,
             description=description,
             input_schema=schema_from_signature(fn, arg_docs),
-            handler=fn,
+            handler=_text_checked(fn),
             toolset=toolset,
             read_only=read_only,
             destructive=destructive,
             idempotent=idempotent,
             title=title,
+            long_running=long_running,
         )
         return fn
 
     return register
+
+
+def _text_checked(fn: Callable) -> Callable:
+    """``fn`` refusing text a .docx cannot hold (tools/runtime/arguments.py) before it runs."""
+    from tools.runtime.arguments import check_text_arguments
+
+    if inspect.iscoroutinefunction(fn):  # stays a coroutine function: dispatch awaits it on the loop
+        async def handler(ctx, **arguments):
+            check_text_arguments(arguments)
+            return await fn(ctx, **arguments)
+    else:
+        def handler(ctx, **arguments):
+            check_text_arguments(arguments)
+            return fn(ctx, **arguments)
+
+    handler.__wrapped__ = fn
+    return handler
 
 
 def split_docstring(doc: str) -> tuple[str, dict[str, str]]:
