@@ -31,6 +31,7 @@ def redis_url():
 class DurableDriver(Driver):
     def __init__(self, root: Path, url: str, name: str = "w1", **options):
         super().__init__(root)
+        options.setdefault("lease_ms", 60_000)  # no renewer thread here: slow checked calls must not lose it
         self.durable = Durable(RedisState(url), name, **options)
         self.durable.attach(self.services)
 
@@ -99,3 +100,37 @@ def test_a_worker_that_believes_it_holds_a_lost_lease_is_fenced_and_drops_its_co
     assert not taken.is_error and late.error_type == "SessionMoved"
     assert "lost its lease" in late.text and a.services.sessions.all() == []
     assert "acknowledged" in content.text and "on the new owner" in content.text and "too late" not in content.text
+
+
+@st.composite
+def newer_step(draw, driver: DurableDriver):
+    """Tools of the later features (undo, lists, TOC, notes, Markdown) among the core edits."""
+    if draw(st.booleans()):
+        return draw(step(driver))
+    t = draw(st.sampled_from(["last_insert", "cursor"] + driver.ids[-6:]))
+    pos = draw(st.sampled_from(["end:document_body", "start:document_body", f"after:{t}"]))
+    kind = draw(st.sampled_from(["undo", "redo", "set_list", "insert_list", "toc", "footnote", "markdown"]))
+    return {
+        "undo": ("docx_undo", {"steps": draw(st.integers(1, 2))}),
+        "redo": ("docx_redo", {}),
+        "set_list": ("docx_set_list", {"element_id": t, "list_type": draw(st.sampled_from(["bullet", "number"]))}),
+        "insert_list": ("docx_insert_list", {"items": ["a", ["b", "c"]], "position": pos}),
+        "toc": ("docx_insert_toc", {"position": pos}),
+        "footnote": ("docx_insert_footnote", {"element_id": t, "text": "note"}),
+        "markdown": ("docx_insert_markdown", {"markdown": "# T\n\n- x\n- y\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+                                              "position": pos}),
+    }[kind]
+
+
+@settings(max_examples=max(1, int(8 * SCALE)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data(), every=st.sampled_from([2, 1000]))
+def test_replay_of_undo_lists_toc_notes_and_markdown(tmp_path_factory, redis_url, data, every):
+    root = tmp_path_factory.mktemp("durablen")
+    driver = DurableDriver(root, redis_url, snapshot_every=every)
+    driver.call("docx_create")
+    sid = driver.session().id
+    for _ in range(10):
+        name, args = data.draw(newer_step(driver))
+        driver.call(name, session_id=sid, **args)
+    recovered_equals_live(driver, redis_url, root)

@@ -163,6 +163,13 @@ class Durable:
             local = store.local(sid)
             if local is not None and self.holds(sid):
                 return self._owned_by(caller, local, self.held[sid].token)
+            held = self.held.get(sid)
+            if local is not None and held is not None and held.token is not None:
+                sent = time.monotonic()  # still ours but near its end (a slow renewer): renew it now
+                if self.backend.renew(sid, held.token, self.lease_ms):
+                    held.deadline = sent + self.lease_ms / 1000
+                    return self._owned_by(caller, local, held.token)
+                held.token = None
             if self.draining:
                 raise moved(sid, "this worker is shutting down")
             token = self.backend.acquire(sid, self.worker_id, self.lease_ms)
