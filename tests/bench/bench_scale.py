@@ -178,7 +178,8 @@ def recovery(redis_url: str, folder: Path, entries: int) -> None:
     async def go():
         call = lambda name, **a: run_tool(BUILTIN[name], name, a, ctx, list(BUILTIN))  # noqa: E731
         opened = await call("docx_open", file_path=str(local))
-        sid = opened.text.split("**Session ID**: ")[1].split()[0]
+        assert not opened.is_error, opened.text
+        sid = services.sessions.all()[0].id
         for i in range(entries):
             out = await call("docx_insert_paragraph", session_id=sid, text=f"j{i}", position="start:document_body")
             assert not out.is_error, out.text

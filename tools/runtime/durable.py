@@ -119,11 +119,11 @@ class Durable:
                              error_type="StateUnavailable") from None
 
     def _create(self, session: Session) -> None:
+        blob = snapshots.encode(session, "0-0")  # before the lease: a big document takes longer than one
         token = self.backend.acquire(session.id, self.worker_id, self.lease_ms, new=True)
         held = Held(token, time.monotonic() + self.lease_ms / 1000, sig=signature(session))
         held.stamps = dict(session.doc.package.stamps)
-        self.backend.create(session.id, token, session.owner[0], session.owner[1],
-                            snapshots.encode(session, "0-0"), self.key_ttl_s)
+        self.backend.create(session.id, token, session.owner[0], session.owner[1], blob, self.key_ttl_s)
         self.held[session.id] = held
         # The worker its ID hashes to (deploy/haproxy.cfg) takes it on its first call.
         self.backend.release(session.id, token)
