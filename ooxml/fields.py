@@ -11,6 +11,7 @@ import re
 from lxml import etree
 
 from ooxml import body as B
+from ooxml import clock
 from ooxml.build import make_run
 from ooxml.errors import ValidationError
 from ooxml.namespaces import XML, w
@@ -88,7 +89,7 @@ def _checked(instruction: str) -> str:
 
 def date_result(instruction: str, now: datetime.datetime | None = None) -> str:
     """Today's date or time as the picture switch asks (the common Word pictures)."""
-    now = now or datetime.datetime.now()
+    now = now or clock.now().astimezone()  # local time, as Word shows it; pinned during a replay
     m = re.search(r'\\@\s*"([^"]*)"', instruction)
     picture = m.group(1) if m else ("HH:mm" if instruction.upper().startswith("TIME") else "M/d/yyyy")
     tokens = [("yyyy", "%Y"), ("yy", "%y"), ("MMMM", "%B"), ("MMM", "%b"), ("MM", "%m"), ("M", "{M}"),
