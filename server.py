@@ -102,6 +102,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--config", default=os.environ.get("OOXML_MCP_CONFIG"),
                    help="YAML or JSON config with HTTP tools, tenants, audit log")
     p.add_argument("--tenant", default=None, help="tenant for stdio connections")
+    p.add_argument("--author", default=None, help="default author of tracked changes and comments "
+                   "(else the config's 'author', else 'ooxml-mcp')")
     return p.parse_args(argv)
 
 
@@ -111,7 +113,7 @@ def roots_from(args: argparse.Namespace) -> list[Path]:
 
 
 def make_services(args: argparse.Namespace) -> Services:
-    services = Services(roots=roots_from(args), stdio_tenant=args.tenant)
+    services = Services(roots=roots_from(args), stdio_tenant=args.tenant, author=args.author)
     if args.config:
         from tools.http.config import ConfigError, apply_config_file
         try:

@@ -51,6 +51,7 @@ class Document:
         self.modified = False  # changed since open or last save
         self.version = 0  # bumped by every change: lets views cache what they drew
         self.recent_changes: list[tuple[int, etree._Element]] = []  # (version, element changed)
+        self.tracker = None  # ooxml.revisions.Tracker while changes are tracked
 
     # ---- life cycle ------------------------------------------------------------------------------
     @classmethod
@@ -186,8 +187,13 @@ class Document:
         return order
 
     def insert_block(self, new: etree._Element, *, container: etree._Element,
-                     before: etree._Element | None = None, after: etree._Element | None = None) -> None:
-        """Insert a block into a container, keeping sectPr last and the order index current."""
+                     before: etree._Element | None = None, after: etree._Element | None = None,
+                     track: bool = True) -> None:
+        """Insert a block into a container, keeping sectPr last and the order index current.
+
+        While changes are tracked the new block is recorded as inserted (``track=False``: a
+        restore, such as undo, that is no new content).
+        """
         if after is not None:
             after.addnext(new)
         elif before is not None:
@@ -204,6 +210,9 @@ class Document:
         order = self._orders.get(container)
         if order is not None:
             order.inserted(new)
+        if track and self.tracker is not None:
+            from ooxml.revisions import on_block_inserted
+            on_block_inserted(self, new)
         self.changed(new)  # the container and its ancestors changed too; siblings did not
 
     def remove_block(self, el: etree._Element) -> None:

@@ -20,7 +20,10 @@ PREFIXES = {
     "p": "para", "r": "run", "tbl": "table", "tr": "row", "tc": "cell", "sdt": "sdt",
     "drawing": "img", "pict": "img", "hyperlink": "link", "bookmarkStart": "bookmark",
     "footnote": "note", "endnote": "note", "comment": "comment", "hdr": "hdr", "ftr": "ftr",
-    "ins": "rev", "del": "rev", "customXml": "cxml", "altChunk": "chunk", "fldSimple": "field",
+    "ins": "rev", "del": "rev", "moveFrom": "rev", "moveTo": "rev", "rPrChange": "rev", "pPrChange": "rev",
+    "tblPrChange": "rev", "trPrChange": "rev", "tcPrChange": "rev", "sectPrChange": "rev",
+    "tblGridChange": "rev", "numberingChange": "rev", "cellIns": "rev", "cellDel": "rev", "cellMerge": "rev",
+    "customXml": "cxml", "altChunk": "chunk", "fldSimple": "field",
 }
 _IGNORABLE = f"{{{MC}}}Ignorable"
 _XPATH_WITH_ID = etree.XPath("//*[@oxm:id]", namespaces={"oxm": OX})

@@ -226,6 +226,9 @@ def mark_rpr(p: etree._Element) -> etree._Element | None:
 
 def set_cell_text(doc, tc: etree._Element, text: str) -> None:
     """Make the cell hold one paragraph with ``text``, formatted like the cell's first paragraph."""
+    if getattr(doc, "tracker", None) is not None:
+        from ooxml.tracked_text import set_cell_text as tracked
+        return tracked(doc, tc, text)
     keep = tc.find(w("p"))
     if keep is None:
         keep = etree.SubElement(tc, w("p"))
@@ -426,6 +429,9 @@ def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bo
         layout.rows[at].addprevious(tr)
     else:
         layout.rows[-1].addnext(tr)
+    if getattr(doc, "tracker", None) is not None:
+        from ooxml.revisions import mark_inserted
+        mark_inserted(doc, tr)
     doc.changed(tbl)
     return tr
 
@@ -436,6 +442,12 @@ def delete_row(doc, tbl: etree._Element, r: int) -> None:
         raise InvalidPosition(f"Row {r} does not exist: the table has {layout.n_rows} rows (0-{layout.n_rows - 1}).")
     if layout.n_rows == 1:
         raise ValidationError("A table must keep at least one row.", hint="Delete the whole table with docx_delete.")
+    if getattr(doc, "tracker", None) is not None:  # the row stays, marked deleted
+        from ooxml.revisions import delete_row as tracked_delete
+        doc.will_change(tbl)
+        tracked_delete(doc, layout.rows[r])
+        doc.changed(tbl)
+        return
     for cell in layout.cells[r]:
         below = layout.at(r + 1, cell.start)
         if below is None or below.start != cell.start or not layout.continues(below):

@@ -5,7 +5,9 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import replace as RP
+from ooxml import revisions as REV
 from ooxml import sections as S
+from ooxml import tracked_text as TT
 from ooxml.copies import copy_blocks
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
 from ooxml.namespaces import w
@@ -188,7 +190,16 @@ def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text
         return _no_match(session, fields)
     shown = [m.p for m in found[:SHOWN]]
     before = _boxes(doc, shown)
-    total = sum(RP.apply(doc, m, new_text) for m in found)
+    if REV.tracker(doc) is not None:  # word-level w:del/w:ins; unchanged words keep their runs
+        total = 0
+        for m in found:
+            doc.will_change(m.p)
+            total += TT.replace_in_paragraph(doc, m.p, old_text, new_text)
+            doc.changed(m.p)
+    else:
+        for m in found:
+            doc.will_change(m.p)
+        total = sum(RP.apply(doc, m, new_text) for m in found)
     after = _boxes(doc, shown)
     if len(found) > SHOWN:
         note = f"  ... ({len(found) - SHOWN} more changed paragraphs not shown) ..."

@@ -6,6 +6,8 @@ import copy
 from lxml import etree
 
 from ooxml import body as B
+from ooxml import revisions as REV
+from ooxml import tracked_text as TT
 from ooxml.build import make_paragraph, make_run, page_break_paragraph, set_paragraph_text, set_run_text
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
 from ooxml.namespaces import w
@@ -135,7 +137,11 @@ def docx_update_paragraph_text(ctx: CallContext, session_id: str, element_id: st
     p = expect(resolve(session, element_id), {B.W_P}, "paragraph")
     _check_text(new_text, "new_text")
     before = box_lines(doc, [p])
-    set_paragraph_text(p, new_text)
+    doc.will_change(p)
+    if REV.tracker(doc) is not None:
+        TT.set_paragraph_text(doc, p, new_text)
+    else:
+        set_paragraph_text(p, new_text)
     doc.changed(p)
     after = box_lines(doc, [p])
     session.last_update = doc.id_of(p)
@@ -170,7 +176,11 @@ def docx_insert_run(ctx: CallContext, session_id: str, text: str, position: str)
                               hint="Valid positions here: " + valid_positions(doc, t, "run"))
     run = make_run(text, model.find(w("rPr")) if model is not None else None)
     before = box_lines(doc, [para])
-    _place_run(para, run, pos.mode, t)
+    doc.will_change(para)
+    if REV.tracker(doc) is not None:
+        REV.insert_run(doc, para, run, pos.mode, t)
+    else:
+        _place_run(para, run, pos.mode, t)
     doc.changed(para)
     rid = doc.id_of(run)
     session.last_insert = rid
@@ -206,8 +216,17 @@ def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new
     _check_text(new_text, "new_text")
     para = B.find_ancestor(r, B.W_P)
     before = box_lines(doc, [para])
-    set_run_text(r, new_text)
-    doc.changed(r)
+    doc.will_change(para)
+    if REV.tracker(doc) is not None:
+        TT.set_run_text(doc, r, new_text)
+        doc.changed(para)
+        if r.getparent() is None:  # it was our own insertion, now deleted: the paragraph stands for it
+            session.last_update = doc.id_of(para)
+            return answer(session, "Update Run Text", para, marker="UPDATED", before=before,
+                          after=box_lines(doc, [para]))
+    else:
+        set_run_text(r, new_text)
+        doc.changed(r)
     session.last_update = doc.id_of(r)
     return answer(session, "Update Run Text", r, marker="UPDATED", before=before, after=box_lines(doc, [para]))
 
@@ -235,6 +254,12 @@ def docx_delete(ctx: CallContext, session_id: str, element_id: str) -> str:
         return _delete_block(session, el, eid)
     holder = B.find_ancestor(el, B.W_P)
     before = box_lines(doc, [holder])
+    if REV.tracker(doc) is not None:
+        doc.will_change(holder)
+        REV.delete_inline(doc, el)
+        doc.changed(holder)
+        return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]),
+                      element_id=eid, fields={"Deleted": f"{B.kind(el)} {eid} (tracked)"})
     _retarget_cursor(session, el, holder, "after")
     doc.remove_block(el)
     return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]),
@@ -252,12 +277,29 @@ def _delete_block(session: Session, el: etree._Element, eid: str) -> str:
         raise InvalidPosition("Deleting this would leave the cell without a final paragraph.")
     kind = B.kind(el)
     before = box_lines(doc, [prev, el, nxt])
+    if REV.tracker(doc) is not None:
+        return _delete_block_tracked(session, el, eid, kind, prev, nxt, before)
     focus = prev if prev is not None else nxt
     _retarget_cursor(session, el, focus, "after" if focus is prev else "before")
     doc.remove_block(el)
     after = box_lines(doc, [prev, nxt])
     return answer(session, "Delete", focus, before=before, after=after, element_id=eid,
                   fields={"Deleted": f"{kind} {eid}"})
+
+
+def _delete_block_tracked(session: Session, el, eid: str, kind: str, prev, nxt, before: list[str]) -> str:
+    """Tracked: the block stays, marked deleted (it goes when the deletion is accepted)."""
+    doc = session.doc
+    doc.will_change(el)
+    gone = REV.delete_block(doc, el)
+    if not gone:
+        doc.changed(el)
+        return answer(session, "Delete", el, before=before, after=box_lines(doc, [prev, el, nxt]),
+                      element_id=eid, fields={"Deleted": f"{kind} {eid} (tracked)"})
+    focus = prev if prev is not None else nxt
+    _retarget_cursor(session, el, focus, "after" if focus is prev else "before")
+    return answer(session, "Delete", focus, before=before, after=box_lines(doc, [prev, nxt]), element_id=eid,
+                  fields={"Deleted": f"{kind} {eid} (it was our own tracked insertion)"})
 
 
 def _retarget_cursor(session: Session, removed: etree._Element, focus, place: str) -> None:

@@ -5,6 +5,7 @@ from typing import Literal
 
 from ooxml import body as B
 from ooxml import formatting as F
+from ooxml.revisions import PropertyChanges
 from ooxml.errors import ValidationError
 from tools.docx.common import answer, box_lines, expect, resolve, session_of
 from tools.runtime.registry import CallContext, tool
@@ -53,8 +54,10 @@ def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: floa
     before = box_lines(session.doc, [_holder(el)])
     args = dict(size=size, bold=bold, italic=italic, underline=underline, color_hex=color_hex,
                 font_name=font_name, east_asian_font=east_asian_font)
-    for r in F.runs_of(el):
-        F.set_run_font(r, **args)
+    session.doc.will_change(el)
+    with PropertyChanges(session.doc, F.runs_of(el)):
+        for r in F.runs_of(el):
+            F.set_run_font(r, **args)
     changed = ", ".join(f"{k}={v}" for k, v in args.items() if v is not None) or "nothing"
     return _updated(session, el, before, "Set Font", {"Changed": changed})
 
@@ -73,7 +76,9 @@ def docx_set_alignment(ctx: CallContext, session_id: str, element_id: str,
     el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "paragraph or run")
     p = _holder(el)
     before = box_lines(session.doc, [p])
-    F.set_alignment(p, alignment)
+    session.doc.will_change(p)
+    with PropertyChanges(session.doc, paragraphs=[p]):
+        F.set_alignment(p, alignment)
     return _updated(session, p, before, "Set Alignment", {"Alignment": alignment})
 
 
@@ -98,15 +103,18 @@ def docx_set_properties(ctx: CallContext, session_id: str, element_id: str, prop
     _check_properties(el, properties)
     before = box_lines(session.doc, [_holder(el)])
     para_props = {k: v for k, v in properties.items() if k in PARAGRAPH_KEYS}
-    if para_props:
-        F.set_paragraph_props(el, para_props)
     font = {k: v for k, v in properties.items() if k in FONT_KEYS}
     flags = {k: v for k, v in properties.items() if k in RUN_KEYS - FONT_KEYS}
-    for r in F.runs_of(el):
-        if font:
-            F.set_run_font(r, **font)
-        if flags:
-            F.set_run_flags(r, flags)
+    session.doc.will_change(el)
+    runs = F.runs_of(el) if font or flags else []
+    with PropertyChanges(session.doc, runs, [el] if para_props else []):
+        if para_props:
+            F.set_paragraph_props(el, para_props)
+        for r in runs:
+            if font:
+                F.set_run_font(r, **font)
+            if flags:
+                F.set_run_flags(r, flags)
     return _updated(session, el, before, "Set Properties", {"Changed": ", ".join(sorted(properties))})
 
 
@@ -145,5 +153,7 @@ def docx_format_copy(ctx: CallContext, session_id: str, source_id: str, target_i
     src = expect(resolve(session, source_id, "source_id"), {B.W_R, B.W_P}, "paragraph or run", "source_id")
     dst = expect(resolve(session, target_id, "target_id"), {B.W_R, B.W_P}, "paragraph or run", "target_id")
     before = box_lines(session.doc, [_holder(dst)])
-    F.copy_format(src, dst)
+    session.doc.will_change(dst)
+    with PropertyChanges(session.doc, F.runs_of(dst), [dst] if src.tag == dst.tag == B.W_P else []):
+        F.copy_format(src, dst)
     return _updated(session, dst, before, "Format Copy", {"Source": session.doc.id_of(src)})

@@ -5,6 +5,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import images as I
+from ooxml import revisions as REV
 from ooxml.errors import InvalidPosition
 from ooxml.namespaces import w
 from ooxml.sections import page_box, section_of
@@ -101,7 +102,11 @@ def _answer_run(session, pos, run, drawing, fields) -> str:
     doc = session.doc
     para = pos.target if pos.target.tag == B.W_P else B.find_ancestor(pos.target, B.W_P)
     before = box_lines(doc, [para])
-    _place_run(pos, run)
+    doc.will_change(para)
+    if REV.tracker(doc) is not None:
+        REV.insert_run(doc, para, run, pos.mode, pos.target)
+    else:
+        _place_run(pos, run)
     doc.changed(para)
     img_id = doc.id_of(drawing)
     session.last_insert = doc.id_of(run)

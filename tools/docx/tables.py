@@ -11,6 +11,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import tables as T
+from ooxml.revisions import refuse_when_tracking
 from ooxml.build import make_run
 from ooxml.copies import copy_blocks
 from ooxml.errors import ElementNotFound, ValidationError
@@ -429,6 +430,7 @@ def docx_insert_col_at(ctx: CallContext, session_id: str, table_id: str, positio
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id)
+    refuse_when_tracking(doc, "Inserting a column")
     at, template = T.parse_row_col_position(position, T.Layout(tbl).n_cols, "column")
     before = table_lines(doc, tbl, 0)
     created = T.insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
@@ -473,6 +475,7 @@ def docx_delete_col(ctx: CallContext, session_id: str, table_id: str, col_index:
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id)
+    refuse_when_tracking(doc, "Deleting a column")
     before = table_lines(doc, tbl, 0)
     T.delete_col(doc, tbl, col_index)
     session.last_update = doc.id_of(tbl)
@@ -499,6 +502,7 @@ def docx_merge_cells(ctx: CallContext, session_id: str, table_id: str, start_row
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id)
+    refuse_when_tracking(doc, "Merging cells")
     T.check_merge(T.Layout(tbl), start_row, start_col, end_row, end_col)
     before = table_lines(doc, tbl, start_row)
     top = T.merge_cells(doc, tbl, start_row, start_col, end_row, end_col)

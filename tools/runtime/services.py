@@ -16,6 +16,7 @@ class Services:
     config: Any = None  # tools.http.config.Config when --config is given
     stdio_tenant: str | None = None
     audit: Any = None  # tools.runtime.audit.AuditLog when configured
+    author: str | None = None  # --author: default author of tracked changes and comments
 
     def all_tools(self) -> dict[str, Tool]:
         tools = dict(BUILTIN)
