@@ -103,7 +103,8 @@ def split_at(segs: list[Seg], pos: int) -> etree._Element | None:
     """Make ``pos`` a run boundary; the run that now starts at ``pos`` (None at the end)."""
     if not segs or pos >= segs[-1].start + len(segs[-1].text):
         return None
-    seg = segs[_index(segs, pos)]
+    i = _index(segs, pos)
+    seg = segs[i]
     run = seg.child.getparent()
     k = pos - seg.start
     if k == 0:
@@ -116,6 +117,7 @@ def split_at(segs: list[Seg], pos: int) -> etree._Element | None:
         right = etree.Element(B.W_T)
         _set_text(right, seg.text[k:])
         _set_text(seg.child, seg.text[:k])
+        segs.insert(i + 1, Seg(right, pos, seg.text[k:]))  # lookups stay right after the cut
         seg.text = seg.text[:k]
         moving = [right, *seg.child.itersiblings()]
     new = _shell(run)

@@ -137,6 +137,11 @@ def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
     return title_of(doc, el, grid), body_lines(doc, el, grid)
 
 
+# Lines shown under a box (the comments on its text ...): functions (doc, el) -> lines, registered
+# by feature modules. Drawn fresh every time: what they show lives outside the element.
+BELOW_BOX: list = []
+
+
 def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
     drawn = _Drawn.of(doc)
     parts = drawn.parts.get(el)
@@ -144,4 +149,7 @@ def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]
         parts = drawn.parts[el] = _draw(doc, el)
     elif _Drawn.check:
         assert parts == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
-    return box(parts[0], parts[1], marker)
+    lines = box(parts[0], parts[1], marker)
+    for below in BELOW_BOX:
+        lines += below(doc, el)
+    return lines
