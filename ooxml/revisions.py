@@ -89,10 +89,12 @@ def new_word_id(doc, near: etree._Element | None = None) -> str:
     if counter is None:
         counter = _next_ids[doc] = [_floor(doc)]
     value = counter[0]
-    if near is not None:
-        ids = doc.word_ids(near)
+    # Counters copies and bookmarks use, if gathered already (gathering them scans the whole part;
+    # gathered later, they start above ours anyway): they count on from ours.
+    ids = doc._word_ids.get(doc.part_of(near).tree.getroot()) if near is not None else None  # noqa: SLF001
+    if ids is not None:
         value = max(value, ids.next_revision, ids.next_bookmark)
-        ids.next_revision = ids.next_bookmark = value + 1  # copies and bookmarks count on from ours
+        ids.next_revision = ids.next_bookmark = value + 1
     counter[0] = value + 1
     return str(value)
 

@@ -21,7 +21,9 @@ from ooxml import revisions as R
 from ooxml.build import clean_text, make_run
 from ooxml.namespaces import OX_ID, XML, w
 
-TOKEN = re.compile(r"\w+|\s+|[^\w\s]", re.U)
+# A word (or a punctuation mark) with the spaces after it: half the tokens of splitting spaces
+# apart, and no token as frequent as a space (SequenceMatcher's cost grows with repeats).
+TOKEN = re.compile(r"\w+\s*|[^\w\s]\s*|\s+", re.U)
 BARRIER = "\x00"  # an image, field character ... : never equal to new text (clean_text drops NUL)
 _XML_SPACE = f"{{{XML}}}space"
 _CHARS = {w("tab"): "\t", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "\u2011", w("ptab"): "\t"}
@@ -59,16 +61,49 @@ def segments(runs: Iterable[etree._Element]) -> tuple[list[Seg], str]:
 
 
 def word_edits(old: str, new: str, offset: int = 0) -> list[tuple[int, int, str]]:
-    """(start, end, replacement) for every stretch of ``old`` that differs from ``new``, by words."""
+    """(start, end, replacement) for every stretch of ``old`` that differs from ``new``, by words.
+
+    Tokens are compared by their word (a changed space after an unchanged word is an edit of
+    the space alone); the stretches between unchanged words come from SequenceMatcher.
+    """
     a, b = TOKEN.findall(old), TOKEN.findall(new)
     starts = [0]
     for tok in a:
         starts.append(starts[-1] + len(tok))
+    keys_a = [t.rstrip() or t for t in a]
+    keys_b = [t.rstrip() or t for t in b]
     edits = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag != "equal":
-            edits.append((offset + starts[i1], offset + starts[i2], "".join(b[j1:j2])))
+    for tag, i1, i2, j1, j2 in _opcodes(keys_a, keys_b):
+        if tag == "equal":
+            for k in range(i2 - i1):
+                ta, tb = a[i1 + k], b[j1 + k]
+                if ta != tb:  # same word, other spaces after it
+                    word = len(keys_a[i1 + k]) if keys_a[i1 + k] != ta or not ta.isspace() else 0
+                    edits.append((offset + starts[i1 + k] + word, offset + starts[i1 + k + 1], tb[word:]))
+            continue
+        lo, hi, text = starts[i1], starts[i2], "".join(b[j1:j2])
+        while hi > lo and text and old[hi - 1] == text[-1] and text[-1].isspace():
+            hi, text = hi - 1, text[:-1]  # "quick " -> "slow ": the space after them is unchanged
+        edits.append((offset + lo, offset + hi, text))
     return edits
+
+
+def _opcodes(a: list[str], b: list[str]) -> list[tuple]:
+    """SequenceMatcher's opcodes, with the common head and tail matched first (cheap, and most
+    edits leave most of a paragraph alone)."""
+    head = 0
+    while head < len(a) and head < len(b) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < len(a) - head and tail < len(b) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    out = [("equal", 0, head, 0, head)] if head else []
+    middle = SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail], autojunk=False).get_opcodes()
+    out += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle
+            if i1 != i2 or j1 != j2]
+    if tail:
+        out.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return out
 
 
 # ---- splitting runs -------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ def title_of(doc, el: etree._Element, grid: B.TableGrid | None = None) -> str:
 def body_lines(doc, el: etree._Element, grid: B.TableGrid | None = None) -> list[str]:
     """The content lines of one element's box."""
     if el.tag == B.W_P:
-        return [cut(paragraph_line(el, doc), TEXT_COLUMNS) or "(empty)"]
+        return [cut(paragraph_line(el, doc, limit=2 * TEXT_COLUMNS), TEXT_COLUMNS) or "(empty)"]
     if el.tag == B.W_TBL:
         return table_grid_lines(grid or B.TableGrid(el))
     if el.tag == B.W_R:

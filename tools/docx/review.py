@@ -161,24 +161,26 @@ def _decide(ctx: CallContext, session_id, revision_ids, author, scope_id, accept
         if h is not None and h not in seen:
             seen.add(h)
             holders.append(h)
-    tops = []
+    tops: list[etree._Element] = []
+    seen_tops = set()
     for h in holders:
         t = _top_block(h, all_roots)
-        if t is not None and t not in tops and len(tops) < SHOWN:
+        if t is not None and t not in seen_tops:
+            seen_tops.add(t)
             tops.append(t)
-    before = _boxes(doc, tops)
-    for h in holders:
-        doc.will_change(h)
+    before = _boxes(doc, tops[:SHOWN])
+    for t in tops:
+        doc.will_change(t)
     done = RO.decide(doc, revs, accept, roots)
     if revision_ids is None and author is None:
         for root in _scope_roots(session, scope_id):
             RO.drop_move_ranges(root)
-    for h in holders:
-        if RO._attached(h, roots):  # noqa: SLF001
-            doc.changed(h)
-    shown = [t for t in tops if RO._attached(t, roots)]  # noqa: SLF001
+    for t in tops:  # a top block whose row or paragraph went must be redrawn too
+        if RO._attached(t, roots):  # noqa: SLF001
+            doc.changed(t)
+    shown = [t for t in tops[:SHOWN] if RO._attached(t, roots)]  # noqa: SLF001
     after = _boxes(doc, shown)
-    left = sum(len(RO.all_revisions(r)) for r in all_roots) if len(holders) < 2000 else None
+    left = sum(len(RO.all_revisions(r)) for r in all_roots)
     fields = {"Accepted" if accept else "Rejected": done, "Remaining Revisions": left}
     focus = shown[0] if shown else next(B.iter_blocks(doc.body), None)
     cur = session.cursor.element_id
