@@ -330,6 +330,7 @@ def delete_inline(doc, el: etree._Element) -> None:
 
 _RPR_NOT_FORMAT = {W_INS, W_DEL, w("moveFrom"), w("moveTo"), w("rPrChange")}
 _PPR_NOT_FORMAT = {W_RPR, w("sectPr"), w("pPrChange")}
+_SECT_NOT_FORMAT = {w("headerReference"), w("footerReference"), w("sectPrChange")}
 
 
 def _snapshot(props: etree._Element | None, skip: set[str], tag: str) -> etree._Element:
@@ -345,10 +346,10 @@ class PropertyChanges:
     """``with PropertyChanges(doc, runs, paragraphs):`` around a formatting edit records it as
     ``w:rPrChange``/``w:pPrChange`` holding the properties from before (when tracking is on)."""
 
-    def __init__(self, doc, runs=(), paragraphs=()):
+    def __init__(self, doc, runs=(), paragraphs=(), sections=()):
         self.doc = doc
         self.on = tracker(doc) is not None
-        self.runs, self.paragraphs = list(runs), list(paragraphs)
+        self.runs, self.paragraphs, self.sections = list(runs), list(paragraphs), list(sections)
 
     def __enter__(self):
         if self.on:
@@ -356,6 +357,8 @@ class PropertyChanges:
                             _existing(r.find(W_RPR), "rPrChange")) for r in self.runs]
             self.before_p = [(p, _snapshot(p.find(W_PPR), _PPR_NOT_FORMAT, W_PPR),
                               _existing(p.find(W_PPR), "pPrChange")) for p in self.paragraphs]
+            self.before_s = [(s, _snapshot(s, _SECT_NOT_FORMAT, w("sectPr")), _existing(s, "sectPrChange"))
+                             for s in self.sections]
         return self
 
     def __exit__(self, exc_type, *_):
@@ -371,6 +374,10 @@ class PropertyChanges:
             if _same(old, now_props) and existing is None:
                 continue
             self._record(get_or_add(p, "pPr"), "pPrChange", old, existing, p)
+        for sect, old, existing in self.before_s:
+            if _same(old, _snapshot(sect, _SECT_NOT_FORMAT, w("sectPr"))) and existing is None:
+                continue
+            self._record(sect, "sectPrChange", old, existing, sect)
         return False
 
     def _record(self, props: etree._Element, name: str, old: etree._Element,

@@ -207,7 +207,8 @@ def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: e
             elif left is not None:
                 R.place_inserted_run(doc, new, after=left)
             elif _run_at(segs, lo) is not None:
-                R.place_inserted_run(doc, new, before=split_at(segs, lo) or _run_at(segs, lo))
+                right = split_at(segs, lo)
+                R.place_inserted_run(doc, new, before=right if right is not None else _run_at(segs, lo))
             elif empty_anchor is not None:
                 R.place_inserted_run(doc, new, after=empty_anchor)
             else:

@@ -125,6 +125,7 @@ def _compile() -> tuple[etree.XPath, dict]:
 
 
 _MATCHES, _KIND_OF = _compile()
+_DEPTH = etree.XPath("count(ancestor-or-self::w:p)", namespaces=NSMAP)
 
 
 def register(kind: InlineKind | None = None, *, wrapper_tag: str | None = None,
@@ -156,7 +157,7 @@ def paragraph_line(p: etree._Element, doc=None, limit: int | None = None) -> str
     revisions would otherwise cost a draw per run that nobody sees).
     """
     ctx = LineContext(doc, p)
-    depth = int(p.xpath("count(ancestor-or-self::w:p)", namespaces=NSMAP))
+    depth = int(_DEPTH(p))
     out: list[str] = []
     size = 0
     open_now: tuple[etree._Element, ...] = ()

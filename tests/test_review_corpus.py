@@ -239,3 +239,48 @@ def test_libreoffice_pdf_shows_tracked_deletions(tmp_path):
     assert pdf is not None
     text = " ".join(pdf_text(pdf).split())
     assert "thirty" in text and "sixty" in text
+
+
+# ---- our own markup validates ------------------------------------------------------------------------
+
+def test_tracked_edits_and_comments_add_no_sdk_error_kind(tmp_path):
+    """Every editing tool tracked, then comments with replies: no new kind of Open XML SDK error."""
+    from tests.support.sdk_validator import new_error_kinds, require, validate_files
+    from tests.test_review_tracking import SCRIPT
+    require()
+
+    async def make() -> tuple[Path, list[Path]]:
+        async with open_client([tmp_path]) as c:
+            await c.create()
+            ids = {}
+            ids["h"] = (await _call(c, "docx_insert_heading", session_id=c.session_id, text="Terms", level=1,
+                                    position="end:document_body")).element_id
+            ids["p"] = (await _call(c, "docx_insert_paragraph", session_id=c.session_id,
+                                    text="The quick brown fox jumps.", position="end:document_body")).element_id
+            ids["p2"] = (await _call(c, "docx_insert_paragraph", session_id=c.session_id, text="Second one.",
+                                     position="end:document_body")).element_id
+            ids["t"] = (await _call(c, "docx_insert_table", session_id=c.session_id, rows=2, cols=2,
+                                    position="end:document_body", data=[["a", "b"], ["c", "d"]])).element_id
+            ids["last"] = (await _call(c, "docx_insert_paragraph", session_id=c.session_id, text="Closing words.",
+                                       position="end:document_body")).element_id
+            base = tmp_path / "base.docx"
+            await c.save(base)
+            await _call(c, "docx_set_track_changes", session_id=c.session_id, enabled=True, author="Alice")
+            for name, args in SCRIPT:
+                await _call(c, name, session_id=c.session_id, **args(ids))
+            await _call(c, "docx_set_margins", session_id=c.session_id, left="2cm")
+            cm = await _call(c, "docx_add_comment", session_id=c.session_id, element_id=ids["last"], text="Why?",
+                             anchor_text="words")
+            await _call(c, "docx_reply_comment", session_id=c.session_id, comment_id=cm.element_id, text="Because.")
+            await _call(c, "docx_resolve_comment", session_id=c.session_id, comment_id=cm.element_id)
+            outs = [tmp_path / "tracked.docx"]
+            await c.save(outs[0])
+            await _call(c, "docx_accept_revisions", session_id=c.session_id)
+            outs.append(tmp_path / "accepted.docx")
+            await c.save(outs[1])
+            return base, outs
+
+    base, outs = asyncio.run(make())
+    validate_files([base, *outs])
+    for out in outs:
+        assert new_error_kinds(base, out) == [], out.name

@@ -404,3 +404,37 @@ async def test_find_and_replace_never_touch_deleted_text(docx, base, tmp_path):
     assert a.head["Replacements"] == "0"
     p = by_id(await saved(docx, tmp_path), base["p2"])
     assert [t.text for t in xp(p, ".//w:delText")] == ["paragraph"]
+
+
+async def test_margins_are_tracked_as_a_section_change(docx, base, tmp_path):
+    await tracked(docx, base)
+    a = await docx.ok("docx_set_margins", top="2cm")
+    assert a.head["Tracked"] == "yes"
+    sect = xp(await saved(docx, tmp_path, "m.docx"), "//w:body/w:sectPr")[0]
+    change = xp(sect, "w:sectPrChange")
+    assert len(change) == 1 and sect[-1] is change[0]
+    assert_revision(change[0])
+    assert xp(change[0], "w:sectPr/w:pgMar/@w:top") == ["1440"] and xp(sect, "w:pgMar/@w:top") == ["1134"]
+    await docx.ok("docx_reject_revisions")
+    sect = xp(await saved(docx, tmp_path, "m2.docx"), "//w:body/w:sectPr")[0]
+    assert xp(sect, "w:pgMar/@w:top") == ["1440"] and not xp(sect, "w:sectPrChange")
+
+
+async def test_author_comes_from_the_flag_then_the_config(tmp_path):
+    import server
+    from mcp import Client
+    from tests.support.client import DocxClient
+
+    config = tmp_path / "c.yaml"
+    config.write_text("author: Config Person\n")
+    for argv, expected in ((["--root", str(tmp_path), "--author", "Flag Person", "--config", str(config)], "Flag Person"),
+                           (["--root", str(tmp_path), "--config", str(config)], "Config Person")):
+        services = server.make_services(server.parse_args(argv))
+        async with Client(server.build_server(services), cache=None) as client:
+            c = DocxClient(client, [tmp_path])
+            await c.create()
+            a = await c.ok("docx_set_track_changes", enabled=True)
+            assert a.head["Author"] == expected
+            p = await c.ok("docx_insert_paragraph", text="x", position="end:document_body")
+            cm = await c.ok("docx_add_comment", element_id=p.element_id, text="note")
+            assert cm.head["Author"] == expected

@@ -254,8 +254,10 @@ def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None 
         sections = [etree.SubElement(doc.body, w("sectPr"))]  # the body's own section, made explicit
     shown = sections[:20]
     before = [S.margins_line(i, s) for i, s in enumerate(shown)]
-    for sect in sections:
-        S.set_margins(sect, values)
+    doc.will_change(doc.body)
+    with REV.PropertyChanges(doc, sections=sections):  # tracked: w:sectPrChange keeps the old margins
+        for sect in sections:
+            S.set_margins(sect, values)
     doc.changed(doc.body)
     after = [S.margins_line(i, s) for i, s in enumerate(shown)]
     if len(sections) > 20:
