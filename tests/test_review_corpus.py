@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from pathlib import Path
 
@@ -204,7 +205,8 @@ def test_random_tracked_edits_accept_to_untracked_and_reject_to_original(tmp_pat
     bases = [asyncio.run(_base(f, out)) for f in files]
     bases = [(b, ids) for b, ids in bases if ids]
 
-    @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=int(os.environ.get("OOXML_MCP_REVIEW_EXAMPLES", "12")), deadline=None,
+              suppress_health_check=list(HealthCheck))
     @given(st.data())
     def run(data):
         base, ids = data.draw(st.sampled_from(bases))

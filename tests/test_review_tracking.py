@@ -438,3 +438,21 @@ async def test_author_comes_from_the_flag_then_the_config(tmp_path):
             p = await c.ok("docx_insert_paragraph", text="x", position="end:document_body")
             cm = await c.ok("docx_add_comment", element_id=p.element_id, text="note")
             assert cm.head["Author"] == expected
+
+
+async def test_deleted_table_keeps_its_rows_marked_until_accepted(docx, base, tmp_path):
+    await tracked(docx, base)
+    a = await docx.ok("docx_delete", element_id=base["t"])
+    assert "(tracked)" in a.head["Deleted"]
+    tbl = by_id(await saved(docx, tmp_path, "t1.docx"), base["t"])
+    assert len(xp(tbl, "w:tr/w:trPr/w:del")) == 2 and [t.text for t in xp(tbl, ".//w:delText")] == list("abcd")
+    await docx.ok("docx_accept_revisions", scope_id=base["t"])
+    body = await saved(docx, tmp_path, "t2.docx")
+    assert not xp(body, f"//w:tbl[@oxm:id='{base['t']}']")
+
+
+def test_config_author_must_be_a_string(tmp_path):
+    from tools.http.config import ConfigError, parse_config
+    with pytest.raises(ConfigError) as e:
+        parse_config({"author": 5}, base_dir=tmp_path)
+    assert any(f.startswith("author:") for f in e.value.findings)

@@ -77,8 +77,7 @@ def _scope_roots(session: Session, scope_id: str | None) -> list[etree._Element]
 
 
 def select(session: Session, revision_ids: list[str] | None, author: str | None,
-           scope_id: str | None) -> list[etree._Element]:
-    doc = session.doc
+           scope_id: str | None, scopes: list[etree._Element] | None = None) -> list[etree._Element]:
     if revision_ids:
         chosen = []
         for raw in revision_ids:
@@ -88,10 +87,10 @@ def select(session: Session, revision_ids: list[str] | None, author: str | None,
                                          hint="docx_list_revisions lists the revision IDs (rev_…).")
             chosen.append(el)
     else:
-        chosen = [el for root in _scope_roots(session, scope_id) for el in RO.all_revisions(root)]
+        scopes = _scope_roots(session, scope_id) if scopes is None else scopes
+        chosen = [el for root in scopes for el in RO.all_revisions(root)]
     if author:
         chosen = [el for el in chosen if el.get(W_AUTHOR) == author]
-    doc.ids  # noqa: B018 (IDs are given lazily, only to what is listed)
     return chosen
 
 
@@ -146,7 +145,8 @@ def _top_block(el: etree._Element, roots: tuple) -> etree._Element | None:
 def _decide(ctx: CallContext, session_id, revision_ids, author, scope_id, accept: bool) -> str:
     session = session_of(ctx, session_id)
     doc = session.doc
-    revs = select(session, revision_ids, author, scope_id)
+    scopes = _scope_roots(session, scope_id)  # resolved once: the scope itself may go with its revisions
+    revs = select(session, revision_ids, author, scope_id, scopes)
     operation = "Accept Revisions" if accept else "Reject Revisions"
     all_roots = tuple(story_roots(session))
     roots = tuple(doc._part_of_root)  # noqa: SLF001 (every registered story root)
@@ -173,7 +173,7 @@ def _decide(ctx: CallContext, session_id, revision_ids, author, scope_id, accept
         doc.will_change(t)
     done = RO.decide(doc, revs, accept, roots)
     if revision_ids is None and author is None:
-        for root in _scope_roots(session, scope_id):
+        for root in scopes:
             RO.drop_move_ranges(root)
     for t in tops:  # a top block whose row or paragraph went must be redrawn too
         if RO._attached(t, roots):  # noqa: SLF001
