@@ -107,7 +107,10 @@ def _drop(doc, el: etree._Element) -> None:
     rescue_markers(el)
     if doc is not None:
         doc.ids.forget(el)
-    el.getparent().remove(el)
+    parent = el.getparent()
+    parent.remove(el)
+    if parent.tag in (W_INS, W_DEL) and not len(parent) and role(parent).startswith("run"):
+        _drop(doc, parent)  # another author's insertion that held only what went
 
 
 def _unwrap(doc, el: etree._Element) -> None:

@@ -434,3 +434,27 @@ def insert_run(doc, para: etree._Element, run: etree._Element, mode: str, target
         para.insert(1 if ppr is not None else 0, ins)
     else:
         place_inserted_run(doc, run, para=para)
+
+
+def is_deleted(el: etree._Element) -> bool:
+    """A tracked deletion took ``el`` whole: a deleted run, a paragraph whose mark and text are
+    deleted, a table whose rows are all deleted. It reads as gone until the deletion is rejected."""
+    if el.tag == B.W_R:
+        return next(el.iterancestors(W_DEL, w("moveFrom")), None) is not None
+    if el.tag == B.W_P:
+        return mark_of(el, W_DEL) is not None and next(
+            (r for r in B.iter_runs(el) if len(r) > (r.find(W_RPR) is not None)), None) is None
+    if el.tag == B.W_TBL:
+        rows = B.table_rows(el)
+        return bool(rows) and all(row_mark(tr, W_DEL) is not None for tr in rows)
+    return False
+
+
+def refuse_deleted(doc, el: etree._Element, arg: str = "element_id") -> None:
+    """Editing tools treat a tracked-deleted element as gone (as it reads), whether tracking is on or not."""
+    if el is not None and is_deleted(el):
+        from ooxml.errors import ElementNotFound
+        raise ElementNotFound(f"{arg}: {B.kind(el)} {el.get(OX_ID) or ''} is deleted (a tracked deletion), so "
+                              "it cannot be edited or used as a position.".replace("  ", " "),
+                              hint="Reject that deletion with docx_reject_revisions to bring it back, or use "
+                                   "a neighbouring element.")

@@ -40,8 +40,15 @@ def params(files):
 
 
 def body_texts(path: Path) -> list[str]:
+    """Each paragraph's text as it reads; a paragraph that another author already deleted whole
+    (its mark deleted, no text left) is not read (deleting it again changes nothing in Word)."""
     body = read_body(path)
-    return [paragraph_text(p) for p in body.iter(f"{{{W}}}p")]
+    out = []
+    for p in body.iter(f"{{{W}}}p"):
+        text = paragraph_text(p)
+        if text or not p.xpath("w:pPr/w:rPr/w:del", namespaces=NS):
+            out.append(text)
+    return out
 
 
 async def _call(c, name, **kw):

@@ -456,3 +456,17 @@ def test_config_author_must_be_a_string(tmp_path):
     with pytest.raises(ConfigError) as e:
         parse_config({"author": 5}, base_dir=tmp_path)
     assert any(f.startswith("author:") for f in e.value.findings)
+
+
+async def test_a_tracked_deleted_paragraph_reads_as_gone_for_edits(docx, base, tmp_path):
+    await tracked(docx, base)
+    await docx.ok("docx_delete", element_id=base["p2"])
+    for name, args in (("docx_update_paragraph_text", dict(element_id=base["p2"], new_text="x")),
+                       ("docx_insert_paragraph", dict(text="x", position=f"after:{base['p2']}")),
+                       ("docx_delete", dict(element_id=base["p2"]))):
+        a = await docx.call(name, **args)
+        assert a.is_error and a.error_type == "ElementNotFound" and "tracked deletion" in a.head["Message"]
+    await docx.ok("docx_get_context", element_id=base["p2"])  # still shown, as [-deleted-]
+    await docx.ok("docx_reject_revisions", scope_id=base["p2"])
+    await docx.ok("docx_update_paragraph_text", element_id=base["p2"], new_text="Second paragraph is back.")
+    assert "Second paragraph is back." in texts(await saved(docx, tmp_path))

@@ -70,6 +70,7 @@ def insert_blocks(session: Session, blocks: list[etree._Element], position: str,
     """Insert prepared blocks (and markers between them) in order at a block position; answer."""
     doc = session.doc
     pos = parse_position(session, position)
+    REV.refuse_deleted(doc, pos.target, "position")
     last_block = next(el for el in reversed(blocks) if B.is_block(el))
     what = "paragraph" if last_block.tag == B.W_P else B.kind(last_block).lower()
     container, where = block_insertion(doc, pos, what)

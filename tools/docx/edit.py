@@ -32,6 +32,7 @@ def insert_block(session: Session, new: etree._Element, position: str, operation
     """Insert a prepared block at a position and answer with context, diff and cursor."""
     doc = session.doc
     pos = parse_position(session, position)
+    REV.refuse_deleted(doc, pos.target, "position")
     container, where = block_insertion(doc, pos, what)
     prev, nxt = insertion_neighbours(container, where)
     before = box_lines(doc, [prev, nxt])
@@ -115,6 +116,7 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, posi
     """
     session = session_of(ctx, session_id)
     src = expect(resolve(session, element_id), {B.W_P}, "paragraph")
+    REV.refuse_deleted(session.doc, src)
     dup = copy.deepcopy(src)
     pos = parse_position(session, position)
     block_insertion(session.doc, pos)  # validate before preparing IDs
@@ -135,6 +137,7 @@ def docx_update_paragraph_text(ctx: CallContext, session_id: str, element_id: st
     session = session_of(ctx, session_id)
     doc = session.doc
     p = expect(resolve(session, element_id), {B.W_P}, "paragraph")
+    REV.refuse_deleted(doc, p)
     _check_text(new_text, "new_text")
     before = box_lines(doc, [p])
     doc.will_change(p)
@@ -164,6 +167,7 @@ def docx_insert_run(ctx: CallContext, session_id: str, text: str, position: str)
     _check_text(text)
     pos = parse_position(session, position)
     t = pos.target
+    REV.refuse_deleted(doc, t, "position")
     if pos.mode in ("start", "end"):
         if t.tag != B.W_P:
             raise InvalidPosition(f"A run must go inside a paragraph, not inside a {B.kind(t)}.",
@@ -213,6 +217,7 @@ def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new
     session = session_of(ctx, session_id)
     doc = session.doc
     r = expect(resolve(session, element_id), {B.W_R}, "run")
+    REV.refuse_deleted(doc, r)
     _check_text(new_text, "new_text")
     para = B.find_ancestor(r, B.W_P)
     before = box_lines(doc, [para])
@@ -248,6 +253,7 @@ def docx_delete(ctx: CallContext, session_id: str, element_id: str) -> str:
     if el.tag not in DELETABLE:
         raise InvalidElementType(f"A {B.kind(el)} cannot be deleted with docx_delete.",
                                  hint="Rows and columns: docx_delete_row / docx_delete_col.")
+    REV.refuse_deleted(doc, el)
     eid = doc.id_of(el)
     parent = el.getparent()
     if parent.tag in BLOCK_CONTAINERS:

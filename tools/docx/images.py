@@ -79,6 +79,7 @@ def docx_insert_image(ctx: CallContext, session_id: str, image_path: str, positi
     path = resolve_in_roots(image_path, ctx.services.roots, must_exist=True)
     image = I.read_image(path)
     pos = parse_position(session, position)
+    REV.refuse_deleted(doc, pos.target, "position")
     run_mode = _run_mode(pos)
     if run_mode and pos.target.tag == B.W_R and pos.mode not in ("before", "after"):
         raise InvalidPosition(f"An image cannot go inside a run ({pos.mode}:).",

@@ -11,7 +11,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import tables as T
-from ooxml.revisions import refuse_when_tracking
+from ooxml.revisions import refuse_deleted, refuse_when_tracking
 from ooxml.build import make_run
 from ooxml.copies import copy_blocks
 from ooxml.errors import ElementNotFound, ValidationError
@@ -38,8 +38,11 @@ CELL_MARGINS = 216  # Word's default left + right cell margins (108 twips each)
 
 # ---- shared helpers ----------------------------------------------------------------------------
 
-def table_of(session: Session, table_id: str) -> etree._Element:
-    return expect(resolve(session, table_id, "table_id"), {B.W_TBL}, "table", "table_id")
+def table_of(session: Session, table_id: str, editing: bool = True) -> etree._Element:
+    tbl = expect(resolve(session, table_id, "table_id"), {B.W_TBL}, "table", "table_id")
+    if editing:  # a table a tracked deletion took reads as gone for edits; it can still be shown
+        refuse_deleted(session.doc, tbl, "table_id")
+    return tbl
 
 
 def available_width(doc, container: etree._Element, anchor: etree._Element) -> int:
@@ -227,7 +230,7 @@ def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: 
     """
     session = session_of(ctx, session_id)
     doc = session.doc
-    tbl = table_of(session, table_id)
+    tbl = table_of(session, table_id, editing=False)
     grid, layout = B.TableGrid(tbl), T.Layout(tbl)
     if not 0 <= start_row < max(1, grid.n_rows) or not 0 <= start_col < max(1, grid.n_cols):
         raise ValidationError(f"start_row/start_col ({start_row}, {start_col}) are outside the table "
@@ -288,7 +291,7 @@ def docx_get_cell(ctx: CallContext, session_id: str, table_id: str, row: int, co
     """
     session = session_of(ctx, session_id)
     doc = session.doc
-    tbl = table_of(session, table_id)
+    tbl = table_of(session, table_id, editing=False)
     layout, cell = cell_at(tbl, row, col)
     tall, wide = layout.last_row_of(cell) - cell.row + 1, cell.span
     blocks = [b for b in B.iter_blocks(cell.tc)]
