@@ -5,6 +5,7 @@ import argparse
 import base64
 import binascii
 import logging
+import math
 import os
 import signal
 import sys
@@ -19,9 +20,13 @@ from mcp.server import Server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401  (registers the built-in tools)
-from tools.runtime.dispatch import run_tool  # noqa: E402
+from ooxml.tempfiles import clean_stale_temp_files_in_background  # noqa: E402
+from tools.runtime.dispatch import Outcome, run_tool  # noqa: E402
+from tools.runtime.lifetime import Reaper, end_all, end_mcp_session  # noqa: E402
+from tools.runtime.progress import reporter_for  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.runtime.services import Services  # noqa: E402
+from tools.runtime.sessions import Caller  # noqa: E402
 
 PAGE_SIZE = 100
 log = logging.getLogger("ooxml_mcp")
@@ -42,6 +47,34 @@ def tenant_of(services: Services, ctx) -> str | None:
     if request is None:
         return services.stdio_tenant
     return getattr(getattr(request, "state", None), "tenant", None)
+
+
+def caller_of(services: Services, ctx) -> Caller:
+    """Who calls: on stdio the one client; over HTTP the tenant plus, for a 2025-11-25 client,
+    its MCP session (the connection's, never a header the client could forge)."""
+    request = getattr(ctx, "request", None)
+    if request is None:
+        return Caller(tenant=services.stdio_tenant)
+    return Caller(tenant=tenant_of(services, ctx), mcp_session=connection_of(ctx, "session_id"), http=True)
+
+
+def connection_of(ctx, attribute: str | None = None):
+    # The SDK keeps the per-client Connection on the request's ServerSession (mcp 2.x).
+    connection = getattr(getattr(ctx, "session", None), "_connection", None)
+    return getattr(connection, attribute, None) if attribute else connection
+
+
+def end_with_mcp_session(services: Services, ctx, caller: Caller) -> None:
+    """When a 2025-11-25 client's MCP session ends (DELETE, idle, crash), its documents end too."""
+    connection = connection_of(ctx)
+    if caller.mcp_session is None or connection is None or connection.state.get("ooxml_mcp_cleanup"):
+        return
+    connection.state["ooxml_mcp_cleanup"] = True
+
+    async def cleanup() -> None:
+        # Abandoned on cancel (the SDK bounds cleanup to 5 s): the recovery save still finishes in its thread.
+        await anyio.to_thread.run_sync(end_mcp_session, services, caller.mcp_session, abandon_on_cancel=True)
+    connection.exit_stack.push_async_callback(cleanup)
 
 
 def encode_cursor(offset: int) -> str:
@@ -67,6 +100,15 @@ def decode_cursor(cursor: str | None) -> int:
                                          "or none for the first page.")
 
 
+def content_of(outcome: Outcome) -> list:
+    """The answer's text first (the part clients and validators read), then any images."""
+    content: list = [types.TextContent(type="text", text=outcome.text)]
+    for image in outcome.images:
+        content.append(types.ImageContent(type="image", data=base64.b64encode(image.data).decode("ascii"),
+                                          mime_type=image.mime_type))
+    return content
+
+
 def build_server(services: Services) -> Server:
     async def on_list_tools(ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         visible = services.tools_for(tenant_of(services, ctx))
@@ -76,18 +118,27 @@ def build_server(services: Services) -> Server:
         return types.ListToolsResult(tools=[to_mcp(t) for t in page], next_cursor=nxt)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-        tenant = tenant_of(services, ctx)
+        caller = caller_of(services, ctx)
+        tenant = caller.tenant
+        end_with_mcp_session(services, ctx, caller)
         visible = {t.name: t for t in services.tools_for(tenant)}
         started = time.perf_counter()
         outcome = await run_tool(visible.get(params.name), params.name, params.arguments,
-                                 CallContext(tenant, services), list(visible))
+                                 CallContext(tenant, services, caller=caller, progress=reporter_for(ctx)),
+                                 list(visible))
         if services.audit is not None:
             services.audit.record(tenant=tenant, tool=params.name, arguments=params.arguments or {},
                                   outcome=outcome, started=started)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.text)],
-                                    is_error=outcome.is_error)
+        return types.CallToolResult(content=content_of(outcome), is_error=outcome.is_error)
+
+    def input_schema_of(name: str) -> dict | None:
+        # Without this the SDK runs tools/list (every tool, as models) before each 2026-07-28
+        # tools/call with arguments, only to check Mcp-Param-* headers against one schema.
+        tool = services.all_tools().get(name)
+        return tool.input_schema if tool is not None else None
 
     return Server("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+                  get_tool_input_schema=input_schema_of,
                   instructions="Open a .docx with docx_open (or docx_create), edit it with the docx_* tools "
                                "using the element IDs shown in each answer, then docx_save.")
 
@@ -104,7 +155,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--tenant", default=None, help="tenant for stdio connections")
     p.add_argument("--author", default=None, help="default author of tracked changes and comments "
                    "(else the config's 'author', else 'ooxml-mcp')")
+    p.add_argument("--idle-timeout", type=positive, default=None, metavar="SECONDS",
+                   help="Streamable HTTP: end document sessions unused this long (default 1800; "
+                        "config limits.session_idle_timeout_s)")
+    p.add_argument("--call-timeout", type=positive, default=None, metavar="SECONDS",
+                   help="time limit of one tool call (default 60; config limits.call_timeout_s)")
     return p.parse_args(argv)
+
+
+def positive(text: str) -> float:
+    value = float(text)
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
 
 
 def roots_from(args: argparse.Namespace) -> list[Path]:
@@ -113,7 +176,9 @@ def roots_from(args: argparse.Namespace) -> list[Path]:
 
 
 def make_services(args: argparse.Namespace) -> Services:
-    services = Services(roots=roots_from(args), stdio_tenant=args.tenant, author=args.author)
+    services = Services(roots=roots_from(args), stdio_tenant=args.tenant, author=args.author,
+                        limit_overrides={"session_idle_timeout_s": args.idle_timeout,
+                                         "call_timeout_s": args.call_timeout})
     if args.config:
         from tools.http.config import ConfigError, apply_config_file
         try:
@@ -140,20 +205,31 @@ async def serve_stdio(server: Server) -> None:
 
 
 def http_app(server: Server, services: Services, host: str):
-    """The Streamable HTTP ASGI app at /mcp, behind the bearer-token -> tenant wrapper."""
+    """The Streamable HTTP ASGI app at /mcp, behind the bearer-token -> tenant wrapper.
+
+    MCP sessions (2025-11-25 clients) end after the same idle timeout as document sessions.
+    """
     from tools.http.tenancy import with_tenants
-    return with_tenants(server.streamable_http_app(host=host), services)
+    idle = services.limits.session_idle_timeout_s
+    idle = idle if math.isfinite(idle) else None
+    return with_tenants(server.streamable_http_app(host=host, session_idle_timeout=idle), services)
 
 
 def serve_http(server: Server, services: Services, host: str, port: int) -> None:
     import uvicorn
-    uvicorn.run(http_app(server, services, host), host=host, port=port, log_level="warning")
+    reaper = Reaper(services).start()  # idle document sessions end, in both protocol generations
+    try:
+        uvicorn.run(http_app(server, services, host), host=host, port=port, log_level="warning")
+    finally:
+        reaper.stop()
+        end_all(services, "the server stopped")  # unsaved changes go to recovery files
 
 
 def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     args = parse_args(argv)
     services = make_services(args)
+    clean_stale_temp_files_in_background(services.roots)  # what a killed save left (ooxml/tempfiles.py)
     reload_on_sighup(services, args.config)
     server = build_server(services)
     if args.transport == "stdio":

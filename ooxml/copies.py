@@ -18,6 +18,7 @@ import posixpath
 from lxml import etree
 
 from ooxml import body as B
+from ooxml import budget
 from ooxml.images import add_relationship
 from ooxml.namespaces import R, w
 from ooxml.order import remove_child
@@ -32,7 +33,9 @@ def copy_blocks(doc, blocks: list[etree._Element], target: etree._Element,
     """Deep copies of ``blocks`` ready to go into ``container`` (in the part of ``target``)."""
     wrapper = etree.Element(w("body"))
     for el in blocks:
+        budget.check()  # copies are detached: stopping here leaves the document as it was
         wrapper.append(copy.deepcopy(el))
+    budget.check()
     prepare_copy(wrapper, doc.word_ids(target))
     balance_fields(wrapper)
     if container.tag != B.W_BODY:

@@ -9,9 +9,9 @@ from lxml import etree
 
 from ooxml.body import W_BODY
 from ooxml.errors import ElementNotFound, InvalidDocument
-from ooxml.ids import IdIndex, predeclare, strip_ids, undeclare
-from ooxml.namespaces import OX_ID, RT_STYLES, STRICT_W, W
-from ooxml.package import DEFAULT_LIMITS, Limits, Package, Part
+from ooxml.ids import IdIndex, predeclare, strip_ids, undeclare_ours
+from ooxml.namespaces import OX, OX_ID, RT_STYLES, STRICT_W, W
+from ooxml.package import DEFAULT_LIMITS, KEEP, Limits, Package, Part
 from ooxml.positions import BlockOrder
 from ooxml.ranges import rescue_markers
 from ooxml.safexml import serialize
@@ -56,9 +56,19 @@ class Document:
     # ---- life cycle ------------------------------------------------------------------------------
     @classmethod
     def open(cls, path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> "Document":
-        package = Package.open(path, limits)
+        return cls._checked(Package.open(path, limits))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, limits: Limits = DEFAULT_LIMITS) -> "Document":
+        """A document read from a file's bytes (e.g. the copy a session took at open)."""
+        return cls._checked(Package.from_bytes(data, None, limits))
+
+    @classmethod
+    def _checked(cls, package: Package) -> "Document":
         try:
-            return cls(package)
+            doc = cls(package)
+            package.verify()  # every member's CRC-32, before anyone edits a damaged file
+            return doc
         except Exception:
             package.close()
             raise
@@ -67,20 +77,37 @@ class Document:
     def create(cls) -> "Document":
         return cls(Package.from_parts(new_package_parts()))
 
-    def save(self, path: str | os.PathLike, strip: bool = False) -> None:
-        def transform(part: Part) -> bytes | None:
-            if not strip or not part.loaded:
-                return None
+    def save(self, path: str | os.PathLike, strip: bool = False, *, overwrite: bool = False, check_dir=None):
+        """Save (see ``Package.save``); returns the new file's stamp.
+
+        With ``strip``, a part whose only change was our IDs is written as its original bytes,
+        and a part that carries IDs from an earlier save loses them, touched or not.
+        """
+        def transform(part: Part):
+            if not strip or not (part.dirty and part.loaded or self._carries_ids(part)):
+                return None  # nothing of ours in it (a new image, an untouched part)
             tree = copy.deepcopy(part.tree)
             strip_ids(tree.getroot())
-            data = serialize(tree)
-            return undeclare(data, part.prepared) if part.prepared else data
+            data = undeclare_ours(serialize(tree, part.head), part.prepared)
+            if not part.content_changed and part.same_as_original(data):
+                return KEEP
+            return data
 
-        self.package.save(Path(path), transform)
+        stamp = self.package.save(Path(path), transform, overwrite=overwrite, check_dir=check_dir)
         self.modified = False
+        return stamp
 
     def close(self) -> None:
         self.package.close()
+
+    def _carries_ids(self, part: Part) -> bool:
+        """Whether an untouched part holds our IDs from an earlier save (only story parts can)."""
+        if part.loaded:
+            return part.prepared is not None and part.prepared.had_ids
+        if self._prepare_for(part.name) is None:
+            return False
+        original = part.original()
+        return original is not None and OX.encode() in original
 
     # ---- parts -----------------------------------------------------------------------------------
     @property
@@ -149,7 +176,7 @@ class Document:
             raise ValueError("id_of() needs an element inside the document: insert it first")
         element_id = self.ids.id_of(el)
         if had is None:
-            self.part_of(el).touch()  # the new attribute must be saved
+            self.part_of(el).touch(ids_only=True)  # the new attribute must be saved
         return element_id
 
     def find(self, element_id: str) -> etree._Element:

@@ -110,6 +110,14 @@ def undeclare(data: bytes, pre: Predeclared) -> bytes:
     return data[:start] + tag + data[end:]
 
 
+def undeclare_ours(data: bytes, pre: Predeclared | None) -> bytes:
+    """Our namespace declarations out of a stripped part's bytes: those ``predeclare`` added, or,
+    in a part saved with IDs before, our own declaration on the root."""
+    if pre is None:
+        return data
+    return undeclare(data, Predeclared(True, (_OX_DECL,)) if pre.had_ids else pre)
+
+
 def declare_namespace(root: etree._Element) -> None:
     """Make sure our prefix is declared on the part's root and listed in mc:Ignorable."""
     if root.nsmap.get(OX_PREFIX) != OX:

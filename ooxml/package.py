@@ -1,15 +1,20 @@
 """An OPC package (.docx): parts, content types, relationships; lossless save.
 
-Parts nobody touched are written back as their original compressed bytes (no recompression);
-touched parts are re-serialised. Saving is atomic: temporary file, fsync, rename.
+The file is read into memory once, at open: later changes to it on disk cannot reach a save.
+Every member's CRC-32 is checked (at open, see ``verify``) so a damaged part is refused rather
+than copied. Parts nobody touched are written back as their original compressed bytes (no
+recompression); touched parts are re-serialised, keeping their XML declaration. Saving goes
+through ``ooxml.savefile`` (atomic, no lost updates, permissions kept).
 """
 from __future__ import annotations
 
 import copy
+import hashlib
+import io
 import os
 import posixpath
+import re
 import struct
-import tempfile
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -20,6 +25,7 @@ from lxml import etree
 from ooxml.errors import InvalidDocument, LimitExceeded
 from ooxml.namespaces import CT, PR, RT_OFFICE_DOCUMENT, RT_STRICT_OFFICE_DOCUMENT
 from ooxml.safexml import parse_part, serialize
+from ooxml.savefile import FileStamp, read_stamped, write_atomically
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,10 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
+_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)  # the only ones OPC packages use
+# The XML declaration and the blank after it, kept byte for byte when a part is re-serialised.
+_DECL = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml\s[^?>]*\?>[ \t\r\n]*")
+KEEP = object()  # from a save transform: write the part's original bytes
 
 
 class Part:
@@ -46,15 +56,24 @@ class Part:
         self._data = data
         self._tree: etree._ElementTree | None = None
         self.dirty = data is not None  # new parts must be written
+        self.content_changed = self.dirty  # dirty for more than our IDs (see touch)
         self.prepared = None  # what load_tree's prepare step noted
+        self.head: bytes | None = None  # a UTF-8 part's bytes before its root (declaration), kept
+        self._roundtrip: bytes | None = None  # digest of the original as lxml writes it
 
     @property
     def data(self) -> bytes:
         if self._tree is not None and self.dirty:
-            return serialize(self._tree)
+            return serialize(self._tree, self.head)
         if self._data is None:
             self._data = self.package._read_member(self.info)
         return self._data
+
+    def original(self) -> bytes | None:
+        """The part's bytes as opened (None for a new part)."""
+        if self.package._zip is None or self.name not in self.package._zip.NameToInfo:
+            return None
+        return self.package._read_member(self.info)
 
     @property
     def tree(self) -> etree._ElementTree:
@@ -66,6 +85,7 @@ class Part:
         (its note is kept as ``self.prepared``)."""
         if self._tree is None:
             data = self.data
+            self.head = _utf8_declaration(data)
             if prepare is not None:
                 data, self.prepared = prepare(data)
             self._tree = parse_part(data, self.name)
@@ -77,10 +97,37 @@ class Part:
     def loaded(self) -> bool:
         return self._tree is not None
 
-    def touch(self) -> None:
-        """Mark the parsed tree as changed, so it is re-serialised on save."""
+    def touch(self, ids_only: bool = False) -> None:
+        """Mark the parsed tree as changed, so it is re-serialised on save.
+
+        ``ids_only``: the only change is our ID attributes (a save with strip_ids may then write
+        the original bytes).
+        """
         self.tree
         self.dirty = True
+        if not ids_only:
+            self.content_changed = True
+
+    def same_as_original(self, data: bytes) -> bool:
+        """Whether ``data`` is what the original bytes become when lxml parses and writes them."""
+        if self._roundtrip is None:
+            original = self.original()
+            if original is None:
+                return False
+            self._roundtrip = hashlib.sha256(serialize(parse_part(original, self.name),
+                                                       _utf8_declaration(original))).digest()
+        return hashlib.sha256(data).digest() == self._roundtrip
+
+
+def _utf8_declaration(data: bytes) -> bytes | None:
+    """The bytes before the root (BOM, declaration, blank) of a UTF-8 part; None otherwise."""
+    m = _DECL.match(data)
+    if m is None:  # no declaration: UTF-8 unless a UTF-16 byte order mark says otherwise
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            return None
+        return b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+    decl = m.group(0).lower()
+    return m.group(0) if b"encoding" not in decl or re.search(rb"encoding\s*=\s*[\"']utf-8[\"']", decl) else None
 
 
 class Package:
@@ -90,21 +137,36 @@ class Package:
         self.parts: dict[str, Part] = {}
         self.prepare_hook = None  # part name -> a bytes adjustment to make before parsing, or None
         self._zip: zipfile.ZipFile | None = None
-        self._fp = None
+        self._fp: io.BytesIO | None = None  # the file as opened, in memory
+        self._verified: set[str] = set()  # members whose CRC-32 matched their data
+        self.stamps: dict[str, FileStamp] = {}  # real path -> what we read or wrote there last
 
     # ---- opening -------------------------------------------------------------------------
     @classmethod
     def open(cls, path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> "Package":
-        pkg = cls(Path(path), limits)
-        size = pkg.path.stat().st_size
+        path = Path(path)
+        size = path.stat().st_size
         if size > limits.max_file_bytes:
             raise LimitExceeded(f"File is {size} bytes, over the file size limit ({limits.max_file_bytes}).")
+        data, stamp = read_stamped(path, limits.max_file_bytes)
+        if len(data) > limits.max_file_bytes:
+            raise LimitExceeded(f"File grew over the file size limit ({limits.max_file_bytes}) while it was read.",
+                                hint="Open it again once nothing else is writing it.")
+        pkg = cls.from_bytes(data, path, limits)
+        pkg.stamps[os.path.realpath(path)] = stamp
+        return pkg
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: Path | None = None, limits: Limits = DEFAULT_LIMITS) -> "Package":
+        """A package read from a file's bytes (``path`` only names it in messages and saves)."""
+        pkg = cls(path, limits)
+        label = path.name if path else "document"
         try:
-            pkg._fp = open(pkg.path, "rb")
+            pkg._fp = io.BytesIO(data)
             pkg._zip = zipfile.ZipFile(pkg._fp)
-        except zipfile.BadZipFile as e:
+        except (zipfile.BadZipFile, ValueError, EOFError) as e:
             pkg.close()
-            raise InvalidDocument(f"'{pkg.path.name}' is not a .docx (zip) file or is truncated: {e}.",
+            raise InvalidDocument(f"'{label}' is not a .docx (zip) file or is truncated: {e}.",
                                   hint="Check that the path names a Word document (.docx).") from None
         try:
             pkg._check_members()
@@ -115,6 +177,11 @@ class Package:
             if not info.is_dir():
                 pkg.parts[info.filename] = Part(pkg, info)
         return pkg
+
+    @property
+    def source(self) -> bytes | None:
+        """The file's bytes as opened (None for a new package)."""
+        return self._fp.getvalue() if self._fp is not None else None
 
     @classmethod
     def from_parts(cls, parts: dict[str, bytes]) -> "Package":
@@ -139,20 +206,57 @@ class Package:
                                     f"(compression ratio limit {lim.max_ratio}x): a zip bomb?")
             if info.filename.startswith("/") or ".." in info.filename.split("/"):
                 raise InvalidDocument(f"Part name '{info.filename}' escapes the package.")
+            _check_method(info)
         if total > lim.max_total_uncompressed:
             raise LimitExceeded(f"The package unpacks to {total} bytes, over the total uncompressed size "
                                 f"limit ({lim.max_total_uncompressed}).")
 
     def _read_member(self, info: zipfile.ZipInfo) -> bytes:
         # Read no more than the declared size + 1: a lying header cannot make us inflate a bomb.
+        # Reading to the end makes zipfile check the CRC-32.
         try:
             with self._zip.open(info) as f:
                 data = f.read(info.file_size + 1)
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
-            raise InvalidDocument(f"Part '{info.filename}' cannot be read (damaged or truncated file): {e}.") from None
+            raise _damaged(info, str(e)) from None
         if len(data) > info.file_size:
             raise LimitExceeded(f"Part '{info.filename}' inflates beyond its declared size.")
+        if len(data) < info.file_size:
+            raise _damaged(info, f"{len(data)} bytes instead of the {info.file_size} declared")
+        self._verified.add(info.filename)
         return data
+
+    def verify(self) -> None:
+        """Check the CRC-32 of every member not yet read, without keeping its data.
+
+        A raw copy writes a member's stored bytes as they are: a damaged one must be refused
+        here, not copied into a file reported as sound.
+        """
+        for part in self.parts.values():
+            if part.info is not None and not part.dirty and part.name not in self._verified:
+                self._verify_member(part.info)
+
+    def _verify_member(self, info: zipfile.ZipInfo) -> None:
+        raw = self._raw_member(info)
+        crc, size = 0, 0
+        if info.compress_type == zipfile.ZIP_STORED:
+            crc, size = zlib.crc32(raw), len(raw)
+        else:
+            inflater = zlib.decompressobj(-15)
+            try:
+                chunk = inflater.decompress(raw, 1 << 20)
+                while chunk:
+                    crc, size = zlib.crc32(chunk, crc), size + len(chunk)
+                    if size > info.file_size:
+                        break
+                    chunk = inflater.decompress(inflater.unconsumed_tail, 1 << 20)
+            except zlib.error as e:
+                raise _damaged(info, str(e)) from None
+        if size != info.file_size:
+            raise _damaged(info, f"it inflates to {size} bytes, not the {info.file_size} declared")
+        if crc != info.CRC:
+            raise _damaged(info, f"CRC-32 {crc:08x} does not match the {info.CRC:08x} recorded")
+        self._verified.add(info.filename)
 
     def _raw_member(self, info: zipfile.ZipInfo) -> bytes:
         """The member's compressed bytes exactly as stored."""
@@ -162,7 +266,10 @@ class Package:
             raise InvalidDocument(f"Bad local header for part '{info.filename}'.")
         name_len, extra_len = fields[-2], fields[-1]
         self._fp.seek(info.header_offset + _LOCAL_HEADER.size + name_len + extra_len)
-        return self._fp.read(info.compress_size)
+        raw = self._fp.read(info.compress_size)
+        if len(raw) != info.compress_size:
+            raise _damaged(info, "its data is cut short")
+        return raw
 
     def close(self) -> None:
         for obj in (self._zip, self._fp):
@@ -237,35 +344,33 @@ class Package:
                               hint="The file is not a Word document or is damaged.")
 
     # ---- saving ----------------------------------------------------------------------------
-    def save(self, path: str | os.PathLike, transform=None) -> None:
-        """Write atomically. ``transform(part) -> bytes | None`` may replace a dirty part's bytes."""
+    def save(self, path: str | os.PathLike, transform=None, *, overwrite: bool = False,
+             check_dir=None) -> FileStamp:
+        """Write atomically (``ooxml.savefile``); returns the new file's stamp.
+
+        ``transform(part) -> bytes | KEEP | None`` may replace any part's bytes (KEEP: its
+        original bytes; None: the usual, re-serialised if dirty, else copied raw). A file at ``path`` that is not what this package read or wrote there
+        last is refused with FileChanged unless ``overwrite``. ``check_dir(real_folder)`` may
+        refuse the folder the file is written in.
+        """
         path = Path(path)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                self._write_zip(out, transform)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-        try:
-            dfd = os.open(path.parent, os.O_RDONLY)
-            os.fsync(dfd)
-            os.close(dfd)
-        except OSError:
-            pass
+        self.verify()
+        stamp = write_atomically(path, lambda out: self._write_zip(out, transform),
+                                 expected=self.stamps.get(os.path.realpath(path)), overwrite=overwrite,
+                                 check_dir=check_dir)
+        self.stamps[os.path.realpath(path)] = stamp
+        return stamp
 
     def _write_zip(self, out, transform) -> None:
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zout:
             for part in self.parts.values():
-                if part.dirty or self._fp is None:
-                    data = (transform(part) if transform else None) or part.data
-                    zout.writestr(self._new_info(part.info), data)
-                else:
+                data = transform(part) if transform else None  # may be asked of untouched parts too
+                if data is None and (part.dirty or self._fp is None):
+                    data = part.data
+                if data is None or data is KEEP:
                     self._copy_raw(zout, part.info)
+                else:
+                    zout.writestr(self._new_info(part.info), data)
 
     @staticmethod
     def _new_info(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
@@ -278,6 +383,8 @@ class Package:
     def _copy_raw(self, zout: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
         # zipfile has no public raw-copy API (CPython gh-113924): write the local header and
         # the stored bytes ourselves and register the member for the central directory.
+        if info.filename not in self._verified:
+            self._verify_member(info)
         raw = self._raw_member(info)
         new = copy.copy(info)
         new.flag_bits &= ~0x08  # sizes and CRC go in the local header, no data descriptor
@@ -289,3 +396,20 @@ class Package:
         zout.NameToInfo[new.filename] = new
         zout.start_dir = zout.fp.tell()
         zout._didModify = True
+
+
+def _check_method(info: zipfile.ZipInfo) -> None:
+    """Members Word could not read either are refused at open, by name."""
+    if info.flag_bits & 0x1:
+        raise InvalidDocument(f"Part '{info.filename}' is encrypted (zip encryption), which Word documents never use.",
+                              hint="Use the unencrypted document; Word protects files differently.")
+    if info.compress_type not in _METHODS:
+        raise InvalidDocument(
+            f"Part '{info.filename}' uses zip compression method {info.compress_type}; Word documents use "
+            "only 0 (stored) or 8 (deflated).",
+            hint="Re-save the document in Word or LibreOffice, or re-zip it with ordinary deflate compression.")
+
+
+def _damaged(info: zipfile.ZipInfo, why: str) -> InvalidDocument:
+    return InvalidDocument(f"Part '{info.filename}' is damaged: {why}.",
+                           hint="The file is corrupt; use a backup, or let Word repair it and save a new copy.")

@@ -37,7 +37,11 @@ def parse_part(data: bytes, part_name: str) -> etree._ElementTree:
     return tree
 
 
-def serialize(tree: etree._ElementTree) -> bytes:
+def serialize(tree: etree._ElementTree, head: bytes | None = None) -> bytes:
+    """The part's bytes; ``head`` (the original UTF-8 XML declaration with the blank after it)
+    is kept byte for byte, where lxml would write its own (other quotes, standalone='no')."""
+    if head is not None:
+        return head + etree.tostring(tree, xml_declaration=False, encoding="UTF-8")
     info = tree.docinfo
     return etree.tostring(tree, xml_declaration=True, encoding=info.encoding or "UTF-8",
                           standalone=info.standalone)

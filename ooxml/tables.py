@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from ooxml import body as B
+from ooxml import budget
 from ooxml.build import make_run, set_paragraph_text
 from ooxml.errors import InvalidPosition, ValidationError
 from ooxml.ids import IdIndex
@@ -185,6 +186,7 @@ def check_data(data: list, n_rows: int | None, n_cols: int, first_row: int = 0) 
         raise ValidationError(f"data has {len(data)} rows but the table has {n_rows}.",
                               hint="Pass as many rows as the table has, or more rows to the table.")
     for i, row in enumerate(data):
+        budget.check()
         if len(row) > n_cols:
             raise ValidationError(f"data row {i} has {len(row)} values but the table has {n_cols} columns.",
                                   hint="Add columns first with docx_insert_col_at, or shorten the row.")
@@ -688,6 +690,7 @@ def fill(doc, tbl: etree._Element, data: list[list[str | None]], start_row: int)
     added = max(0, start_row + len(data) - layout.n_rows)
     if layout.n_rows + added > MAX_ROWS:
         raise ValidationError(f"Filling needs {layout.n_rows + added} rows, over the limit of {MAX_ROWS}.")
+    budget.check()  # the last moment to stop: from here on the table changes
     for _ in range(added):
         n = len(B.table_rows(tbl))
         insert_row(doc, tbl, n, n - 1, copy_format=True)

@@ -12,6 +12,7 @@ CONTEXT_HEADING = "## 📄 Document Context"
 CHANGES_HEADING = "## 🔄 Changes"
 CONTENT_HEADING = "## 📋 Content"
 SEPARATOR = "---"
+MAX_HEAD_VALUE = 500  # head values echo arguments: a 100,000-character argument must not come back whole
 
 
 def operation_title(tool_name: str) -> str:
@@ -23,6 +24,8 @@ def operation_title(tool_name: str) -> str:
 def head_line(key: str, value: object) -> str:
     # One field per line, always: a newline inside a value would break line-based parsers.
     text = " ".join(str(value).split("\n"))
+    if len(text) > MAX_HEAD_VALUE:
+        text = text[:MAX_HEAD_VALUE - 40] + f"… ({len(text)} characters in all)"
     return f"**{key}**: {text}"
 
 
@@ -53,3 +56,12 @@ def error_answer(operation: str, error_type: str, message: str, hint: str | None
         lines.append(head_line("Hint", hint))
     lines.append(head_line("Operation", operation))
     return "\n".join(lines) + "\n"
+
+
+def cut_answer(text: str, limit: int) -> str:
+    """``text`` cut to about ``limit`` characters at a line end, saying so (an open code block is closed)."""
+    note = f"… (answer cut at {limit} characters of {len(text)}: ask for less, e.g. a smaller max_elements)"
+    keep = text[:max(0, limit - len(note) - 8)]
+    keep = keep[:keep.rfind("\n") + 1] if "\n" in keep else keep
+    fence = "```\n" if sum(line.startswith("```") for line in keep.splitlines()) % 2 else ""
+    return keep + fence + note + "\n"

@@ -50,7 +50,7 @@ def validate_answer(text: str) -> list[Finding]:
     keys = list(head)
     findings += _check_head(keys, head)
     body_start = 2 + len(keys)
-    rest = lines[body_start:]
+    rest = outside_fences(lines[body_start:])
     if head.get("Status") == ERROR:
         if any(line.startswith("## ") or line.startswith("Cursor: ") for line in rest):
             findings.append(Finding("ERROR", "an error answer must not carry context, changes or a cursor"))
@@ -58,6 +58,24 @@ def validate_answer(text: str) -> list[Finding]:
         findings += _check_sections(rest)
     findings += _check_limits(lines, text)
     return findings
+
+
+def outside_fences(lines: list[str]) -> list[str]:
+    """The lines with those inside fenced code blocks blanked (positions kept): a Markdown
+    export shows '## Heading' or '---' lines that are content, not sections of the answer."""
+    out, fence = [], None
+    for line in lines:
+        stripped = line.lstrip(" ")
+        if fence is None and stripped.startswith(("```", "~~~")):
+            fence = stripped[:len(stripped) - len(stripped.lstrip(stripped[0]))]
+            out.append(line)
+        elif fence is not None:
+            if stripped.startswith(fence) and not stripped.strip(fence[0]).strip():
+                fence = None
+            out.append(line if fence is None else "")
+        else:
+            out.append(line)
+    return out
 
 
 def _check_head(keys: list[str], head: dict[str, str]) -> list[Finding]:

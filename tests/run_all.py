@@ -15,10 +15,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 APT = {"soffice": "libreoffice-writer-nogui", "pdftotext": "poppler-utils", "node": "nodejs", "npm": "npm"}
+# Packages without a command: LibreOffice's Python bridge keeps one LibreOffice warm for docx_render_page.
+APT_FILES = {"/usr/lib/python3/dist-packages/uno.py": "python3-uno"}
 
 
 def install_system_packages() -> None:
     missing = [pkg for cmd, pkg in APT.items() if shutil.which(cmd) is None]
+    missing += [pkg for path, pkg in APT_FILES.items() if not os.path.exists(path)]
     if not missing:
         return
     if os.geteuid() != 0:

@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 import zipfile
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+import base64
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
@@ -20,6 +21,7 @@ NS = {"w": W, "oxm": "urn:ooxml-mcp:ids:2026"}
 class Answer:
     text: str
     is_error: bool
+    images: list[tuple[str, bytes]] = field(default_factory=list)  # (mime type, bytes) after the text
 
     @property
     def head(self) -> dict[str, str]:
@@ -45,9 +47,10 @@ class Answer:
 
 
 class DocxClient:
-    def __init__(self, client: Client, roots: list[Path]):
+    def __init__(self, client: Client, roots: list[Path], services=None):
         self.client = client
         self.roots = roots
+        self.services = services  # the in-process server's Services (None over other transports)
         self.session_id: str | None = None
 
     async def call(self, name: str, **arguments) -> Answer:
@@ -55,7 +58,8 @@ class DocxClient:
         text = result.content[0].text
         problems = errors(text)
         assert not problems, f"answer of {name} fails the validator: {problems}\n{text}"
-        return Answer(text, bool(result.is_error))
+        images = [(c.mime_type, base64.b64decode(c.data)) for c in result.content[1:] if c.type == "image"]
+        return Answer(text, bool(result.is_error), images)
 
     async def ok(self, name: str, **arguments) -> Answer:
         answer = await self.call(name, **arguments)
@@ -102,6 +106,11 @@ async def open_client(roots: list[Path]):
     import server
     from tools.runtime.services import Services
 
-    srv = server.build_server(Services(roots=[Path(r) for r in roots]))
-    async with Client(srv, cache=None) as client:
-        yield DocxClient(client, list(roots))
+    services = Services(roots=[Path(r) for r in roots])
+    srv = server.build_server(services)
+    try:
+        async with Client(srv, cache=None) as client:
+            yield DocxClient(client, list(roots), services)
+    finally:
+        if services.office is not None:  # a render started LibreOffice: stop it with this server
+            services.office.close()

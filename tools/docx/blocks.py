@@ -13,6 +13,7 @@ from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, Valida
 from ooxml.namespaces import w
 from ooxml.units import twips
 from ooxml.wordids import story_part_names
+from render.width import cut
 from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, insertion_neighbours,
                           parse_position, resolve, session_of)
 from tools.runtime.registry import CallContext, tool
@@ -215,7 +216,7 @@ def _no_match(session: Session, fields: dict) -> str:
     fields["Replacements"] = 0
     el = _context_element(session)
     return answer(session, "Replace Text", el, fields=fields, head_id=False,
-                  content=f"No occurrence of '{fields['Old Text']}' in {fields['Scope']}: nothing changed.")
+                  content=f"No occurrence of '{cut(fields['Old Text'], 80)}' in {fields['Scope']}: nothing changed.")
 
 
 def _context_element(session: Session) -> etree._Element | None:

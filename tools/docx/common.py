@@ -11,6 +11,7 @@ from ooxml.namespaces import OX_ID, w
 from render.answer import success_answer
 from render.blocks import element_box
 from render.diff import render_diff
+from tools.runtime.lifetime import claim
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import Session
 from tools.docx.view import context_text, cursor_line, empty_context
@@ -25,7 +26,8 @@ class SpecialIDNotAvailable(OoxmlError):
 
 def session_of(ctx: CallContext, session_id: str | None) -> Session:
     """The call's session; IDs it gives from now on are taken back if the call fails."""
-    session = ctx.services.sessions.get(ctx.tenant, session_id)
+    session = ctx.services.sessions.get(ctx.caller, session_id)
+    claim(ctx, session)  # one call at a time per session, within the call's budget
     session.doc.ids.mark()
     ctx.touched.append(session)
     return session

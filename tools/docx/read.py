@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ooxml import body as B
+from ooxml import budget
 from ooxml.errors import InvalidPosition, OoxmlError
 from render.answer import success_answer
 from render.blocks import heading_level, title_of
@@ -153,6 +154,7 @@ def docx_find_paragraphs(ctx: CallContext, session_id: str, query: str) -> str:
     needle = query.casefold()
     found, total = [], 0
     for p in doc.body.iter(B.W_P):
+        budget.check()
         text = B.paragraph_text(p)
         if needle in text.casefold():
             total += 1

@@ -4,16 +4,18 @@ from __future__ import annotations
 from collections import Counter
 
 from ooxml.document import Document
+from ooxml.filekinds import check_save_name
 from ooxml.integrity import check_package, summarize
 from ooxml.package import DEFAULT_LIMITS
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import resolve_in_roots
-from tools.runtime.sessions import Cursor
+from tools.runtime.lifetime import claim, recovery_note
+from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
+from tools.runtime.sessions import Cursor, Session
 
 
-@tool(read_only=False, idempotent=False, title="Open a Word document")
+@tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
 def docx_open(ctx: CallContext, file_path: str) -> str:
     """Open an existing .docx file and start an editing session on it.
 
@@ -25,15 +27,36 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
     """
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
-    doc = Document.open(path, limits)
-    session = ctx.services.sessions.add(ctx.tenant, doc, path)
-    session.opened_from = path
-    last = last_block(doc.body)
-    if last is not None:
-        session.cursor = Cursor(doc.id_of(last), "after")
-    blocks = len(doc.order(doc.body))
-    fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks}
-    return answer(session, "Open Document", last, fields=fields, head_id=False)
+    session = start_session(ctx, Document.open(path, limits), path)
+    try:
+        session.opened_from = path
+        doc = session.doc
+        last = last_block(doc.body)
+        if last is not None:
+            session.cursor = Cursor(doc.id_of(last), "after")
+        blocks = len(doc.order(doc.body))
+        fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
+                  "Recovered": recovery_note(ctx.services, path)}
+        return answer(session, "Open Document", last, fields=fields, head_id=False)
+    except BaseException:
+        drop_session(ctx, session)  # a failed open leaves no session behind (nor the file held)
+        raise
+
+
+def start_session(ctx: CallContext, doc: Document, path) -> Session:
+    """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
+    try:
+        session = ctx.services.sessions.add(ctx.caller, doc, path, per_owner=ctx.services.limits.max_sessions)
+    except BaseException:
+        doc.close()
+        raise
+    claim(ctx, session)
+    return session
+
+
+def drop_session(ctx: CallContext, session: Session) -> None:
+    ctx.services.sessions.discard(session)
+    session.doc.close()
 
 
 @tool(title="Create a new Word document")
@@ -43,32 +66,43 @@ def docx_create(ctx: CallContext, file_path: str | None = None) -> str:
     Args:
         file_path: Where docx_save writes it by default (optional; can be given at save time instead).
     """
-    path = resolve_in_roots(file_path, ctx.services.roots, must_exist=False) if file_path else None
+    path = resolve_save_target(file_path, ctx.services.roots) if file_path else None
     doc = Document.create()
-    session = ctx.services.sessions.add(ctx.tenant, doc, path)
+    if path is not None:  # refused now rather than at the first save
+        check_save_name(path, doc.package.content_type_of(doc.main_name))
+    session = start_session(ctx, doc, path)
     fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)"}
     return answer(session, "Create Document", None, fields=fields)
 
 
 @tool(idempotent=True, title="Save the document")
-def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, strip_ids: bool = False) -> str:
+def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, strip_ids: bool = False,
+              overwrite: bool = False) -> str:
     """Save the document atomically (temporary file, then rename): an error leaves the old file intact.
 
-    Parts of the package that no call touched are written back byte for byte.
+    Parts of the package that no call touched are written back byte for byte. A file that is not
+    what this session opened or last saved at that path (another session saved there, or it was
+    edited on disk since) is not written over: FileChanged, unless overwrite is true. Only .docx,
+    .docm, .dotx and .dotm names matching the document's kind are written; an existing file keeps
+    its permissions.
 
     Args:
         session_id: The session to save.
         file_path: Target path; default: the path it was opened from or created with.
         strip_ids: Write the file without this server's element IDs (they are kept in memory).
+        overwrite: Write even over a file another writer changed (their changes are lost).
     """
     session = session_of(ctx, session_id)
     if not file_path and session.path is None:
         from ooxml.errors import OoxmlError
         raise OoxmlError("This document has no file path yet.", hint="Pass file_path, e.g. 'report.docx'.",
                          error_type="ValidationError")
-    path = resolve_in_roots(file_path, ctx.services.roots, must_exist=False) if file_path else session.path
+    # Resolved again on every save: a folder on the way may have become a symlink since open.
+    path = resolve_save_target(file_path or str(session.path), ctx.services.roots)
+    doc = session.doc
+    check_save_name(path, doc.package.content_type_of(doc.main_name))
     new_problems = integrity_news(session)
-    session.doc.save(path, strip=strip_ids)
+    doc.save(path, strip=strip_ids, overwrite=overwrite, check_dir=folder_check(ctx.services.roots))
     if session.path is None or file_path:
         session.path = path
     fields = {"Session ID": session.id, "File": str(path), "Size": f"{path.stat().st_size} bytes",
@@ -81,16 +115,18 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
 def integrity_news(session) -> list[str]:
     """Integrity problems (ooxml/integrity.py) that the document did not have when opened.
 
-    The original's problems are computed only when there are problems now, from the file the
-    session was opened from, so a clean document pays for one check per save.
+    The original's problems are computed only when there are problems now, from the copy of the
+    file the session took at open (the file on disk may have changed since), so a clean document
+    pays for one check per save.
     """
     problems = check_package(session.doc)
     if not problems:
         return []
     if session.baseline_problems is None:
         session.baseline_problems = []
-        if session.opened_from is not None and session.opened_from.is_file():
-            original = Document.open(session.opened_from)
+        source = session.doc.package.source
+        if source is not None:
+            original = Document.from_bytes(source)
             try:
                 session.baseline_problems = check_package(original)
             finally:
@@ -106,7 +142,7 @@ def docx_close(ctx: CallContext, session_id: str) -> str:
         session_id: The session to close.
     """
     session = session_of(ctx, session_id)
-    ctx.services.sessions.remove(ctx.tenant, session.id)
+    ctx.services.sessions.discard(session)
     unsaved = session.doc.modified
     session.doc.close()
     fields = {"Session ID": session.id, "File": str(session.path) if session.path else "(never saved)",
@@ -117,9 +153,12 @@ def docx_close(ctx: CallContext, session_id: str) -> str:
 @tool(read_only=True, idempotent=True, title="List open sessions")
 def docx_list_sessions(ctx: CallContext) -> str:
     """List the open editing sessions with their files and unsaved state."""
-    sessions = ctx.services.sessions.list(ctx.tenant)
+    sessions = ctx.services.sessions.list(ctx.caller)
     lines = ["| Session ID | File | Unsaved changes |", "|---|---|---|"]
     for s in sessions:
         lines.append(f"| {s.id} | {s.path or '(new document)'} | {'yes' if s.doc.modified else 'no'} |")
     content = "\n".join(lines) if sessions else "No session is open. Use docx_open or docx_create."
+    if ctx.caller.anonymous:
+        content = ("Sessions are not listed over HTTP without a tenant: nobody can tell whose they are. "
+                   "Use the Session ID from the answer of docx_open or docx_create.")
     return success_answer("List Sessions", fields={"Sessions": len(sessions)}, content=content)

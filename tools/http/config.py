@@ -21,6 +21,7 @@ import yaml
 from ooxml.package import Limits as DocumentLimits
 from tools.http.spec import CONTROL_RE, PLACEHOLDER_RE, HttpToolSpec, ParamSpec  # noqa: F401 (re-exported)
 from tools.http.tools import build_tools
+from tools.runtime.limits import RUNTIME_LIMIT_TYPES, RuntimeLimits
 from tools.runtime.registry import BUILTIN, NAME_RE, Tool
 
 log = logging.getLogger("ooxml_mcp")
@@ -33,6 +34,7 @@ PARAM_KEYS = ("name", "type", "position", "required", "description", "enum", "de
 AUDIT_KEYS = ("path", "max_bytes", "backups", "fsync")
 HTTP_LIMIT_KEYS = ("http_timeout_s", "http_max_response_bytes", "http_max_answer_chars")
 DOC_LIMIT_KEYS = tuple(f.name for f in fields(DocumentLimits))
+RUNTIME_LIMIT_KEYS = tuple(RUNTIME_LIMIT_TYPES)
 POSITIONS = ("body", "header", "path", "query")
 PARAM_TYPES = ("array", "boolean", "integer", "number", "object", "string")
 METHODS = ("DELETE", "GET", "PATCH", "POST", "PUT")
@@ -82,6 +84,7 @@ class Config:
     audit: AuditSpec | None = None
     limits: HttpLimits = field(default_factory=HttpLimits)
     document_limits: DocumentLimits = field(default_factory=DocumentLimits)
+    runtime_limits: RuntimeLimits = field(default_factory=RuntimeLimits)
     secrets: frozenset[str] = field(default_factory=frozenset, repr=False)  # to redact from logs
     tools: list[Tool] = field(default_factory=list)
 
@@ -168,17 +171,19 @@ def one_of(f: Findings, where: str, value: Any, choices: tuple) -> bool:
 
 # ---------------------------------------------------------------- sections
 
-def parse_limits(f: Findings, raw: Any) -> tuple[HttpLimits, DocumentLimits]:
-    if raw is None or keys_of(f, "limits", raw, HTTP_LIMIT_KEYS + DOC_LIMIT_KEYS) is None:
-        return HttpLimits(), DocumentLimits()
-    http, doc = HttpLimits(), {}
+def parse_limits(f: Findings, raw: Any) -> tuple[HttpLimits, DocumentLimits, RuntimeLimits]:
+    if raw is None or keys_of(f, "limits", raw, HTTP_LIMIT_KEYS + DOC_LIMIT_KEYS + RUNTIME_LIMIT_KEYS) is None:
+        return HttpLimits(), DocumentLimits(), RuntimeLimits()
+    http, doc, runtime = HttpLimits(), {}, {}
     for key, value in raw.items():
-        kind = "number" if key == "http_timeout_s" else "integer"
+        kind = "number" if key == "http_timeout_s" else RUNTIME_LIMIT_TYPES.get(key, "integer")
         if key in HTTP_LIMIT_KEYS and expect(f, at("limits", key), value, kind, positive=True):
             setattr(http, key, value)
         elif key in DOC_LIMIT_KEYS and expect(f, at("limits", key), value, "integer", positive=True):
             doc[key] = value
-    return http, DocumentLimits(**doc)
+        elif key in RUNTIME_LIMIT_KEYS and expect(f, at("limits", key), value, kind, positive=True):
+            runtime[key] = value
+    return http, DocumentLimits(**doc), RuntimeLimits(**runtime)
 
 
 def parse_tenants(f: Findings, raw: Any, env: dict) -> dict[str, str | None]:
@@ -586,12 +591,12 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
     top = keys_of(f, "", raw, TOP_KEYS)
     if top is None:
         raise ConfigError(f)
-    limits, doc_limits = parse_limits(f, top.get("limits"))
+    limits, doc_limits, runtime_limits = parse_limits(f, top.get("limits"))
     tenants = parse_tenants(f, top.get("tenants"), env)
     known_toolsets = {t.toolset for t in BUILTIN.values()} | SPEC_TOOLSETS
     config = Config(source=source, toolsets=parse_toolsets(f, top.get("toolsets"), known_toolsets),
                     audit=parse_audit(f, top.get("audit_log"), base_dir), limits=limits,
-                    document_limits=doc_limits,
+                    document_limits=doc_limits, runtime_limits=runtime_limits,
                     http_tools=parse_http_tools(f, top.get("http_tools"), tenants, limits, env))
     author = top.get("author")
     if author is not None and (not isinstance(author, str) or not author.strip()):

@@ -88,6 +88,15 @@ class AuditLog:
             # Losing an audit line must not fail the call the user made; say so loudly.
             log.exception("audit log %s: could not write", self.path)
 
+    def event(self, kind: str, *, tenant: str | None, **details: Any) -> None:
+        """Append one line for something the server did on its own (e.g. ``session_ended``)."""
+        entry = {"time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"), "tenant": tenant,
+                 "event": kind, **{k: redact(v, self.secrets) for k, v in details.items()}}
+        try:
+            self.write((json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
+        except OSError:
+            log.exception("audit log %s: could not write", self.path)
+
     def write(self, line: bytes) -> None:
         with self._lock:
             if self._fd is None:

@@ -5,15 +5,21 @@ adapts it to the protocol.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import anyio
 import jsonschema
 
+from ooxml import budget
 from ooxml.errors import OoxmlError
-from render.answer import error_answer, operation_title
-from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Tool
+from render.answer import cut_answer, error_answer, operation_title
+from tools.runtime.lifetime import release_all
+from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
+from tools.runtime.progress import in_thread, worth_a_thread
+from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Image, Tool, ToolResult
 
 log = logging.getLogger("ooxml_mcp")
 
@@ -23,6 +29,7 @@ class Outcome:
     text: str
     is_error: bool
     error_type: str | None = None
+    images: list[Image] = field(default_factory=list)  # extra content after the text (render_page)
 
 
 _validators: dict[int, jsonschema.protocols.Validator] = {}
@@ -58,23 +65,66 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
     if problems:
         return fail(operation, "ValidationError", "Invalid arguments: " + "; ".join(problems),
                     f"See the inputSchema of '{name}' in tools/list.")
-    for name in ALWAYS_OPTIONAL:  # optional in the schema, positional in the function
-        if name in tool.input_schema.get("properties", {}) and name not in arguments:
-            arguments[name] = None
+    for arg in ALWAYS_OPTIONAL:  # optional in the schema, positional in the function
+        if arg in tool.input_schema.get("properties", {}) and arg not in arguments:
+            arguments[arg] = None
+    limits = getattr(ctx.services, "limits", DEFAULT_RUNTIME_LIMITS)
+    if inspect.iscoroutinefunction(tool.handler):  # HTTP tools, page renders: they await their I/O on the loop
+        outcome = await invoke(tool, name, operation, arguments, ctx)
+    else:  # document tools run off the event loop: one long call never stalls other clients
+        try:
+            with ctx.services.in_flight.enter(ctx, tool, arguments):
+                call = functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s)
+                if tool.long_running and worth_a_thread(ctx, arguments):  # heartbeats while it runs
+                    outcome = await in_thread(ctx, call, operation)
+                else:
+                    outcome = await anyio.to_thread.run_sync(call)
+        except OoxmlError as e:  # too many calls at once on one session
+            return fail(operation, e.error_type, e.message, e.hint)
+    if len(outcome.text) > limits.max_answer_chars:
+        outcome.text = cut_answer(outcome.text, limits.max_answer_chars)
+    return outcome
+
+
+def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallContext, seconds: float) -> Outcome:
+    """A document tool in a worker thread, under the call's time budget (ooxml/budget.py)."""
+    with budget.time_limit(seconds):
+        ctx.touched.clear()
+        try:
+            return outcome_of(tool.handler(ctx, **arguments))
+        except Exception as e:
+            return failed(e, ctx, name, operation)
+        finally:
+            release_all(ctx)
+
+
+async def invoke(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallContext) -> Outcome:
     ctx.touched.clear()
     try:
         result = tool.handler(ctx, **arguments)
         if inspect.isawaitable(result):
             result = await result
-        return Outcome(result, False)
-    except OoxmlError as e:
-        take_back_ids(ctx)
+        return outcome_of(result)
+    except Exception as e:
+        return failed(e, ctx, name, operation)
+    finally:
+        release_all(ctx)
+
+
+def outcome_of(result: str | ToolResult) -> Outcome:
+    if isinstance(result, ToolResult):
+        return Outcome(result.text, False, images=result.images)
+    return Outcome(result, False)
+
+
+def failed(e: Exception, ctx: CallContext, name: str, operation: str) -> Outcome:
+    take_back_ids(ctx)
+    if isinstance(e, OoxmlError):
         return fail(operation, e.error_type, e.message, e.hint)
-    except Exception as e:  # the server keeps serving whatever a tool does
-        take_back_ids(ctx)
-        log.exception("tool %s failed", name)
-        return fail(operation, "InternalError", f"{type(e).__name__}: {e}",
-                    "This is a bug in the server: check the document with docx_get_context before going on.")
+    # The server keeps serving whatever a tool does.
+    log.exception("tool %s failed", name, exc_info=e)
+    return fail(operation, "InternalError", f"{type(e).__name__}: {e}",
+                "This is a bug in the server: check the document with docx_get_context before going on.")
 
 
 def take_back_ids(ctx: CallContext) -> None:

@@ -22,11 +22,33 @@ class ToolError(OoxmlError):
 
 @dataclass
 class CallContext:
-    """What a tool call may reach: the caller's tenant and the shared services."""
+    """What a tool call may reach: the caller (tenant, MCP session) and the shared services."""
 
     tenant: str | None
     services: Any  # tools.runtime.services.Services
     touched: list = field(default_factory=list)  # sessions the call used (see dispatch.run_tool)
+    caller: Any = None  # tools.runtime.sessions.Caller; None: a stdio caller of ``tenant``
+    claimed: list = field(default_factory=list)  # sessions whose lock the call holds (lifetime.claim)
+    progress: Any = None  # async (done, total, message) -> None when the client wants progress
+
+    def __post_init__(self):
+        if self.caller is None:
+            from tools.runtime.sessions import Caller
+            self.caller = Caller(tenant=self.tenant)
+
+
+@dataclass
+class Image:
+    data: bytes
+    mime_type: str = "image/png"
+
+
+@dataclass
+class ToolResult:
+    """What a tool returns when its answer carries more than the Markdown text (e.g. a page image)."""
+
+    text: str
+    images: list[Image] = field(default_factory=list)
 
 
 @dataclass
@@ -34,7 +56,7 @@ class Tool:
     name: str
     description: str
     input_schema: dict
-    handler: Callable[..., Any]  # (ctx, **arguments) -> str | Awaitable[str]
+    handler: Callable[..., Any]  # (ctx, **arguments) -> str | ToolResult, or an awaitable of one
     toolset: str = "core"
     read_only: bool = False
     destructive: bool = False
@@ -43,6 +65,7 @@ class Tool:
     tenants: frozenset[str] | None = None  # None: every tenant
     title: str | None = None
     meta: dict = field(default_factory=dict)
+    long_running: bool = False  # a sync handler run in a thread with progress heartbeats (docx_open)
 
     def annotations(self) -> dict:
         return {
@@ -67,7 +90,7 @@ ALWAYS_OPTIONAL = {"session_id"}
 
 
 def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = False,
-         idempotent: bool = False, title: str | None = None):
+         idempotent: bool = False, title: str | None = None, long_running: bool = False):
     """Register a built-in tool; its first parameter is the CallContext."""
 
     def register(fn: Callable) -> Callable:
@@ -85,6 +108,7 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
             destructive=destructive,
             idempotent=idempotent,
             title=title,
+            long_running=long_running,
         )
         return fn
 

@@ -1,10 +1,12 @@
-"""What tool calls share: roots, sessions, configured tools, audit log."""
+"""What tool calls share: roots, sessions, configured tools, audit log, limits."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tools.runtime.lifetime import InFlight
+from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS, RuntimeLimits
 from tools.runtime.registry import BUILTIN, Tool
 from tools.runtime.sessions import SessionStore
 
@@ -17,6 +19,15 @@ class Services:
     stdio_tenant: str | None = None
     audit: Any = None  # tools.runtime.audit.AuditLog when configured
     author: str | None = None  # --author: default author of tracked changes and comments
+    office: Any = None  # tools.runtime.office.Office, started by the first page render
+    limit_overrides: dict = field(default_factory=dict)  # from the command line; beat the config
+    recovered: dict = field(default_factory=dict)  # original path -> (recovery path, why) this run
+    in_flight: InFlight = field(default_factory=InFlight)  # calls under way per session
+
+    @property
+    def limits(self) -> RuntimeLimits:
+        base = getattr(self.config, "runtime_limits", None) or DEFAULT_RUNTIME_LIMITS
+        return base.with_overrides(self.limit_overrides) if self.limit_overrides else base
 
     def all_tools(self) -> dict[str, Tool]:
         tools = dict(BUILTIN)

@@ -1,20 +1,54 @@
-"""Open documents, their cursor and the special IDs (SPEC §2, §5)."""
+"""Open documents, who owns them, their cursor and the special IDs (SPEC §2, §5).
+
+A session belongs to the caller that opened it (``Caller.owner``): on stdio the one client
+(its tenant), over Streamable HTTP the tenant plus the MCP session (``Mcp-Session-Id``) of a
+2025-11-25 client, or the tenant alone for a 2026-07-28 client, which has no MCP session.
+Nobody else can list, use or reach it by leaving out ``session_id``. Session IDs carry 96
+random bits, so an ID is the proof of access for HTTP clients without any identity.
+
+The store is shared by worker threads (tool handlers run off the event loop): its dicts are
+guarded by one lock; a session's document by the session's own lock (see ``claim``).
+"""
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ooxml.document import Document
-from ooxml.errors import OoxmlError
+from ooxml.errors import LimitExceeded, OoxmlError, ValidationError
 
 CURSOR_PLACES = ("before", "after", "inside_start", "inside_end")
-MAX_SESSIONS_PER_TENANT = 64
+MAX_SESSIONS_PER_OWNER = 64
+MAX_SESSIONS_TOTAL = 1024
 
 
 class SessionNotFound(OoxmlError):
     error_type = "SessionNotFound"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who makes a call. ``http`` without tenant and MCP session means: nobody we can name."""
+
+    tenant: str | None = None
+    mcp_session: str | None = None
+    http: bool = False
+
+    @property
+    def owner(self) -> tuple[str | None, str | None]:
+        return self.tenant, self.mcp_session
+
+    @property
+    def anonymous(self) -> bool:
+        return self.http and self.tenant is None and self.mcp_session is None
+
+
+def caller_of(who: Caller | str | None) -> Caller:
+    """Older call sites (and tests) pass a tenant: that is a stdio caller."""
+    return who if isinstance(who, Caller) else Caller(tenant=who)
 
 
 @dataclass
@@ -35,46 +69,99 @@ class Session:
     opened_at: float = field(default_factory=time.time)
     opened_from: Path | None = None  # the file docx_open read (baseline for integrity checks)
     baseline_problems: list[str] | None = None  # integrity problems the original already had
+    owner: tuple[str | None, str | None] = (None, None)
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    last_used: float = field(default_factory=time.monotonic)
+    ended: bool = False  # removed from the store: a call that waited for the lock must not go on
 
     @property
     def label(self) -> str:
         return self.path.name if self.path else "(new document)"
 
 
+def new_session_id() -> str:
+    return "doc_" + secrets.token_hex(12)  # 96 random bits: unguessable, so naming one proves access
+
+
+def _not_found(sid: str) -> SessionNotFound:
+    # The same answer whether the session does not exist or belongs to someone else: no oracle.
+    return SessionNotFound(f"Session '{sid[:80]}' not found",
+                           hint="It may have been closed or have ended (idle too long, or its MCP session "
+                                "ended); docx_open the file again.")
+
+
 class SessionStore:
-    """Sessions by tenant: a tenant never sees another tenant's sessions."""
+    def __init__(self, per_owner: int = MAX_SESSIONS_PER_OWNER, total: int = MAX_SESSIONS_TOTAL):
+        self._sessions: dict[str, Session] = {}
+        self._guard = threading.Lock()
+        self.per_owner = per_owner
+        self.total = total
 
-    def __init__(self):
-        self._by_tenant: dict[str | None, dict[str, Session]] = {}
-
-    def add(self, tenant: str | None, doc: Document, path: Path | None) -> Session:
-        mine = self._by_tenant.setdefault(tenant, {})
-        if len(mine) >= MAX_SESSIONS_PER_TENANT:
-            raise OoxmlError(f"{len(mine)} sessions are open, the limit per tenant.",
-                             hint="Close sessions you no longer need with docx_close.",
-                             error_type="LimitExceeded")
-        sid = "doc_" + secrets.token_hex(4)
-        session = mine[sid] = Session(sid, doc, path, tenant)
+    def add(self, who: Caller | str | None, doc: Document, path: Path | None, per_owner: int | None = None) -> Session:
+        caller = caller_of(who)
+        # Anonymous HTTP clients are all one "owner": only the total bounds them (and the idle timeout).
+        per_owner = self.total if caller.anonymous else per_owner or self.per_owner
+        with self._guard:
+            mine = sum(1 for s in self._sessions.values() if s.owner == caller.owner)
+            if mine >= per_owner or len(self._sessions) >= self.total:
+                count, scope = (mine, "per client") if mine >= per_owner else (len(self._sessions), "in all")
+                raise LimitExceeded(f"{count} sessions are open, the limit {scope}.",
+                                    hint="Close sessions you no longer need with docx_close (idle sessions "
+                                         "end by themselves after the idle timeout).")
+            session = Session(new_session_id(), doc, path, caller.tenant, owner=caller.owner)
+            self._sessions[session.id] = session
         return session
 
-    def get(self, tenant: str | None, session_id: str | None) -> Session:
-        mine = self._by_tenant.get(tenant, {})
+    def get(self, who: Caller | str | None, session_id: str | None) -> Session:
+        caller = caller_of(who)
+        if session_id is not None and session_id and not session_id.strip():
+            raise ValidationError("session_id is blank.",
+                                  hint="Pass the Session ID from the answer of docx_open or docx_create, "
+                                       "e.g. doc_3f9a…, or leave session_id out.")
         if not session_id:
-            if len(mine) == 1:
-                return next(iter(mine.values()))
-            raise SessionNotFound(
-                "session_id is required when " + ("no session is open." if not mine else f"{len(mine)} sessions are open."),
-                hint="Open a document with docx_open or docx_create; docx_list_sessions lists open sessions.")
-        sid = session_id.split()[0]
-        if sid not in mine:
-            raise SessionNotFound(f"Session '{sid}' not found",
-                                  hint="It may have been closed; docx_list_sessions lists open sessions.")
-        return mine[sid]
-
-    def remove(self, tenant: str | None, session_id: str) -> Session:
-        session = self.get(tenant, session_id)
-        del self._by_tenant[tenant][session.id]
+            return self._the_only_one(caller)
+        sid = session_id.split()[0]  # agents add noise after IDs
+        with self._guard:
+            session = self._sessions.get(sid)
+        if session is None or session.owner != caller.owner:
+            raise _not_found(sid)
         return session
 
-    def list(self, tenant: str | None) -> list[Session]:
-        return list(self._by_tenant.get(tenant, {}).values())
+    def _the_only_one(self, caller: Caller) -> Session:
+        if caller.anonymous:
+            raise ValidationError("session_id is required over HTTP without a tenant: sessions are not shared "
+                                  "by leaving it out.",
+                                  hint="Pass the Session ID from the answer of docx_open or docx_create.")
+        mine = self.list(caller)
+        if len(mine) == 1:
+            return mine[0]
+        raise SessionNotFound(
+            "session_id is required when " + ("no session is open." if not mine else f"{len(mine)} sessions are open."),
+            hint="Open a document with docx_open or docx_create; docx_list_sessions lists open sessions.")
+
+    def remove(self, who: Caller | str | None, session_id: str) -> Session:
+        session = self.get(who, session_id)
+        self.discard(session)
+        return session
+
+    def discard(self, session: Session) -> bool:
+        """Forget a session (whoever owns it); False when it was already gone."""
+        with self._guard:
+            gone = self._sessions.pop(session.id, None) is not None
+        session.ended = True
+        return gone
+
+    def list(self, who: Caller | str | None) -> list[Session]:
+        caller = caller_of(who)
+        if caller.anonymous:
+            return []  # no identity, nothing of "yours" to list
+        with self._guard:
+            return [s for s in self._sessions.values() if s.owner == caller.owner]
+
+    def all(self) -> list[Session]:
+        with self._guard:
+            return list(self._sessions.values())
+
+    def of_mcp_session(self, mcp_session: str) -> list[Session]:
+        with self._guard:
+            return [s for s in self._sessions.values() if s.owner[1] == mcp_session]

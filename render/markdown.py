@@ -1,0 +1,449 @@
+"""Body blocks as GitHub-flavoured Markdown (reads the document, never changes it).
+
+Headings (outline levels), list items (numbering: bullet or numbered, nesting by level),
+tables (GFM pipe tables: the first row is the header; a merged cell's content is repeated in
+every slot it covers), links, bold/italic/strikethrough/code marks, footnotes (``[^n]``),
+images (``![alt](name)``), revisions in Critic Markup (``{++ ++}``/``{-- --}``), block quotes
+and code blocks (from their paragraph styles). With ``id_of`` each block carries its ID in an
+HTML comment, ``<!-- para_3f9a2c -->``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml.mdlists import ListFormats, list_item
+from ooxml.namespaces import A, M, R, WP, w
+
+RT_FOOTNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"
+RT_ENDNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/endnotes"
+CODE_STYLES = {"source code", "html preformatted", "code", "macro text", "code block"}
+QUOTE_STYLES = {"quote", "intense quote", "block text", "block quotation"}
+CODE_CHAR_STYLES = {"verbatim char", "html code", "code char", "source code char", "inline code"}
+MONOSPACE = {"courier new", "consolas", "courier", "menlo", "monaco", "lucida console", "source code pro"}
+MARK_ORDER = ("b", "i", "s")
+DELIM = {"b": "**", "i": "*", "s": "~~"}
+_ESCAPE = str.maketrans({c: "\\" + c for c in "\\`*_[]<~"})
+_ESCAPE_CELL = str.maketrans({**{c: "\\" + c for c in "\\`*_[]<~"}, "|": "\\|"})
+OMATH, OMATH_PARA = f"{{{M}}}oMath", f"{{{M}}}oMathPara"
+_RUNLIKE = {w(n) for n in "smartTag customXml fldSimple bdo dir sdtContent".split()}
+
+
+@dataclass
+class Segment:
+    kind: str  # text, image, note, break
+    text: str
+    marks: frozenset = frozenset()
+    link: str | None = None
+    rev: str | None = None  # ins, del
+
+
+@dataclass
+class Exporter:
+    doc: object
+    id_of: Callable | None = None  # element -> ID, when block IDs are wanted
+    formats: ListFormats | None = None
+    notes: list = field(default_factory=list)  # (label, kind, note id) in order of reference
+    _rels: dict | None = None
+    _counters: dict = field(default_factory=dict)
+    _indents: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.formats = self.formats or ListFormats(self.doc)
+
+    # ---- blocks ------------------------------------------------------------------------------
+    def blocks(self, els) -> str:
+        """Markdown for consecutive body blocks, footnote definitions after them."""
+        chunks: list[tuple[str, list[str]]] = []  # (kind, lines): kinds decide the blank lines
+        for el in els:
+            self.block(el, chunks)
+        out: list[str] = []
+        prev = None
+        for kind, lines in chunks:
+            if out and not (kind == prev and kind.startswith("list:")):
+                out.append("")
+            out += lines
+            prev = kind
+        out += self.note_lines()
+        return "\n".join(out) + ("\n" if out else "")
+
+    def block(self, el, chunks: list) -> None:
+        if el.tag == B.W_P:
+            self.paragraph(el, chunks)
+        elif el.tag == B.W_TBL:
+            self._indents.clear()
+            chunks.append(("table", self._comment_line(el) + self.table(el)))
+        elif el.tag == B.W_SDT:
+            content = el.find(B.W_SDTCONTENT)
+            for child in B.iter_blocks(content) if content is not None else ():
+                self.block(child, chunks)
+
+    def paragraph(self, p, chunks: list) -> None:
+        style = self._style_name(p)
+        if style in CODE_STYLES:
+            text = "".join(s.text if s.kind != "break" else "\n" for s in self.segments(p))
+            if chunks and chunks[-1][0] == "code" and not self.id_of and "`" * 3 not in text:
+                fence = chunks[-1][1][-1]
+                chunks[-1][1][-1:] = text.split("\n") + [fence]  # one fence for neighbouring code lines
+                return
+            fence = "`" * max(3, _longest_run(text, "`") + 1)
+            chunks.append(("code", self._comment_line(p) + [fence, *text.split("\n"), fence]))
+            return
+        text = self.inline(p).strip(" \t")  # leading spaces would make code, trailing ones breaks
+        level = heading_level_of(self.doc, p)
+        comment = f" <!-- {self.id_of(p)} -->" if self.id_of else ""
+        if level:
+            self._indents.clear()
+            chunks.append(("heading", ["#" * min(level, 6) + " " + text.replace("\\\n", " ") + comment]))
+            return
+        item = list_item(self.doc, self.formats, p)
+        if item is not None:
+            chunks.append((f"list:{item.num_id}", self.list_lines(item, _guard_line_start(text) + comment)))
+            return
+        self._indents.clear()
+        if not text.strip() and self._is_rule(p):
+            # '***', not '---': answers use '---' lines as section separators.
+            chunks.append(("rule", self._comment_line(p) + ["***"]))
+            return
+        lines = _guard_line_start(text).split("\n") if text.strip() else []
+        if not lines:
+            return  # empty paragraphs are spacing, not content
+        lines[0] += comment
+        if style in QUOTE_STYLES:
+            quoted = ["> " + line if line else ">" for line in lines]
+            if chunks and chunks[-1][0] == "quote":
+                chunks[-1][1].extend([">", *quoted])
+            else:
+                chunks.append(("quote", quoted))
+            return
+        chunks.append(("para", lines))
+
+    def list_lines(self, item, text: str) -> list[str]:
+        level = item.level
+        for deeper in [k for k in self._indents if k > level]:
+            del self._indents[deeper]
+            self._counters.pop((item.num_id, deeper), None)
+        parent = max((k for k in self._indents if k < level), default=None)
+        base = self._indents[parent][1] if parent is not None else 0
+        if item.ordered:
+            n = self._counters.get((item.num_id, level), 0) + 1
+            self._counters[(item.num_id, level)] = n
+            marker = f"{n}. "
+        else:
+            marker = "- "
+        self._indents[level] = (base, base + len(marker))
+        lines = text.split("\n") if text else [""]
+        pad = " " * (base + len(marker))
+        return [" " * base + marker + lines[0]] + [pad + line for line in lines[1:]]
+
+    def table(self, tbl) -> list[str]:
+        grid = B.TableGrid(tbl)
+        if not grid.n_rows or not grid.n_cols:
+            return []
+        rendered: dict = {}
+        rows = []
+        for r, line in enumerate(grid.slots):
+            cells = []
+            for c in range(grid.n_cols):
+                tc = line[c] if c < len(line) else None
+                if tc is not None and tc not in rendered:
+                    rendered[tc] = self.cell(tc)
+                cells.append(rendered.get(tc, "") if tc is not None else "")
+            rows.append("| " + " | ".join(cells) + " |")
+        align = [self._align(grid.cell(0, c)) for c in range(grid.n_cols)]
+        return [rows[0], "| " + " | ".join(align) + " |", *rows[1:]]
+
+    def cell(self, tc) -> str:
+        parts, counts = [], {}
+        for child in tc:
+            if child.tag == B.W_P:
+                text = self.inline(child, cell=True)
+                item = list_item(self.doc, self.formats, child) if text else None
+                if item is not None:  # GFM cells hold no lists: the label goes in front of the text
+                    counts[(item.num_id, item.level)] = counts.get((item.num_id, item.level), 0) + 1
+                    label = f"{counts[(item.num_id, item.level)]}." if item.ordered else "•"
+                    text = "\u00a0" * (2 * item.level) + f"{label} {text}"
+                parts.append(text)
+            elif child.tag in (B.W_TBL, B.W_SDT):
+                parts.append(B.block_text(child, 2000).replace("\n", " ").replace("\t", " ")
+                             .translate(_ESCAPE_CELL))
+        return "<br>".join(p for p in parts if p) if any(parts) else ""
+
+    # ---- inline ------------------------------------------------------------------------------
+    def inline(self, p, cell: bool = False) -> str:
+        return render_segments(self.segments(p), cell)
+
+    def segments(self, p) -> list[Segment]:
+        out: list[Segment] = []
+        self._collect(p, out, frozenset(), None, None)
+        return out
+
+    def _collect(self, parent, out, marks, link, rev) -> None:
+        for child in parent:
+            tag = child.tag
+            if tag == B.W_R:
+                self._run(child, out, link, rev)
+            elif tag == w("hyperlink"):
+                self._collect(child, out, marks, self._link_target(child) or link, rev)
+            elif tag in (w("ins"), w("moveTo")):
+                self._collect(child, out, marks, link, "ins")
+            elif tag in (w("del"), w("moveFrom")):
+                self._collect(child, out, marks, link, "del")
+            elif tag == B.W_SDT:
+                content = child.find(B.W_SDTCONTENT)
+                if content is not None:
+                    self._collect(content, out, marks, link, rev)
+            elif tag in _RUNLIKE:
+                self._collect(child, out, marks, link, rev)
+            elif tag in (OMATH, OMATH_PARA):  # equations: their text, as GitHub's $…$ math
+                text = "".join(t.text or "" for t in child.iter(f"{{{M}}}t"))
+                if text:
+                    gap = " " if out and out[-1].text.endswith("$") else ""  # '$$' would open display math
+                    out.append(Segment("image", f"{gap}${text}$", frozenset(), link, rev))
+
+    def _run(self, r, out, link, rev) -> None:
+        marks = self._marks(r)
+        for child in r:
+            tag = child.tag
+            if tag in (B.W_T, w("delText")):
+                if child.text:
+                    out.append(Segment("text", child.text, marks, link, rev))
+            elif tag == w("tab"):
+                out.append(Segment("text", "\t", marks, link, rev))
+            elif tag in (w("br"), w("cr")):
+                if child.get(w("type")) != "page":
+                    out.append(Segment("break", "", marks, link, rev))
+            elif tag == w("noBreakHyphen"):
+                out.append(Segment("text", "\u2011", marks, link, rev))
+            elif tag in (w("drawing"), w("pict")):
+                out.append(Segment("image", self._image(child), marks, link, rev))
+            elif tag in (w("footnoteReference"), w("endnoteReference")):
+                kind = "footnote" if tag == w("footnoteReference") else "endnote"
+                label = child.get(w("id"), "?") if kind == "footnote" else "e" + child.get(w("id"), "?")
+                self.notes.append((label, kind, child.get(w("id"))))
+                out.append(Segment("note", f"[^{label}]", marks, link, rev))
+
+    def _marks(self, r) -> frozenset:
+        rpr = r.find(w("rPr"))
+        if rpr is None:
+            return frozenset()
+        marks = set()
+        if _on(rpr, "b"):
+            marks.add("b")
+        if _on(rpr, "i"):
+            marks.add("i")
+        if _on(rpr, "strike") or _on(rpr, "dstrike"):
+            marks.add("s")
+        rstyle = rpr.find(w("rStyle"))
+        name = self.doc.styles.name(rstyle.get(w("val"), "")).lower() if rstyle is not None else ""
+        fonts = rpr.find(w("rFonts"))
+        font = (fonts.get(w("ascii")) or fonts.get(w("hAnsi")) or "").lower() if fonts is not None else ""
+        if name in CODE_CHAR_STYLES or font in MONOSPACE:
+            marks.add("code")
+        elif name == "strong":
+            marks.add("b")
+        elif name == "emphasis":
+            marks.add("i")
+        return frozenset(marks)
+
+    def _target(self, el, rid: str) -> str | None:
+        """A relationship's target, from the rels of the part holding ``el`` (body or notes)."""
+        part = self.doc.part_of(el).name
+        self._rels = self._rels or {}
+        if part not in self._rels:
+            self._rels[part] = {rel.get("Id"): rel.get("Target") for rel in self.doc.package.rels(part)}
+        return self._rels[part].get(rid)
+
+    def _link_target(self, hyperlink) -> str | None:
+        rid = hyperlink.get(f"{{{R}}}id")
+        if rid:
+            return self._target(hyperlink, rid)
+        anchor = hyperlink.get(w("anchor"))
+        return "#" + anchor if anchor else None
+
+    def _image(self, drawing) -> str:
+        doc_pr = next(drawing.iter(f"{{{WP}}}docPr"), None)
+        alt = (doc_pr.get("descr") or "") if doc_pr is not None else ""
+        name = (doc_pr.get("name") or "") if doc_pr is not None else ""
+        if "." not in name:  # 'Picture 3' names no file: use the media part's name
+            blip = next(drawing.iter(f"{{{A}}}blip"), None)
+            rid = blip.get(f"{{{R}}}embed") if blip is not None else None
+            name = self._target(drawing, rid).rsplit("/", 1)[-1] if rid and self._target(drawing, rid) else name
+        return f"![{alt.translate(_ESCAPE)}]({_url(name or 'image')})"
+
+    # ---- notes, helpers ---------------------------------------------------------------------
+    def note_lines(self) -> list[str]:
+        if not self.notes:
+            return []
+        lines = [""]
+        parts = {"footnote": self.doc.related_part(RT_FOOTNOTES), "endnote": self.doc.related_part(RT_ENDNOTES)}
+        seen = set()
+        for label, kind, note_id in self.notes:
+            if label in seen:
+                continue
+            seen.add(label)
+            part = parts[kind]
+            note = None
+            if part is not None:
+                self.doc.register_part_root(part)  # so links in notes resolve against the notes' rels
+                note = next((n for n in part.tree.getroot().iter(w(kind)) if n.get(w("id")) == note_id), None)
+            text = " ".join(self.inline(p).replace("\\\n", " ") for p in note.iter(B.W_P)) if note is not None else ""
+            lines.append(f"[^{label}]: {text.strip()}")
+        self.notes.clear()
+        return lines
+
+    def _style_name(self, p) -> str:
+        sid = B.style_id(p)
+        return self.doc.styles.name(sid).lower() if sid else ""
+
+    @staticmethod
+    def _is_rule(p) -> bool:
+        ppr = p.find(w("pPr"))
+        borders = ppr.find(w("pBdr")) if ppr is not None else None
+        return borders is not None and borders.find(w("bottom")) is not None
+
+    def _comment_line(self, el) -> list[str]:
+        return [f"<!-- {self.id_of(el)} -->"] if self.id_of else []
+
+    @staticmethod
+    def _align(tc) -> str:
+        p = tc.find(B.W_P) if tc is not None else None
+        ppr = p.find(w("pPr")) if p is not None else None
+        jc = ppr.find(w("jc")) if ppr is not None else None
+        return {"center": ":---:", "right": "---:", "end": "---:"}.get(jc.get(w("val")) if jc is not None else "",
+                                                                       "---")
+
+
+def heading_level_of(doc, p) -> int | None:
+    from render.blocks import heading_level
+    return heading_level(doc, p)
+
+
+def _on(rpr, name: str) -> bool:
+    el = rpr.find(w(name))
+    return el is not None and el.get(w("val"), "true").lower() not in ("0", "false", "off", "none")
+
+
+def _longest_run(text: str, ch: str) -> int:
+    best = cur = 0
+    for c in text:
+        cur = cur + 1 if c == ch else 0
+        best = max(best, cur)
+    return best
+
+
+def _url(target: str) -> str:
+    return "<" + target + ">" if any(c in target for c in " ()") else target
+
+
+def _guard_line_start(text: str) -> str:
+    """Escape what would make a paragraph's first character start another block."""
+    stripped = text.lstrip(" ")
+    if not stripped:
+        return text
+    first = stripped[0]
+    if first in "#>+-=" or (first.isdigit() and _ordered_marker(stripped)):
+        lead = len(text) - len(stripped)
+        if first.isdigit():
+            digits = len(stripped) - len(stripped.lstrip("0123456789"))
+            return text[:lead + digits] + "\\" + text[lead + digits:]
+        return text[:lead] + "\\" + text[lead:]
+    return text
+
+
+def _ordered_marker(text: str) -> bool:
+    digits = text.lstrip("0123456789")
+    return digits[:1] in (".", ")") and len(text) - len(digits) <= 9
+
+
+def _merged(segments: list[Segment]) -> list[Segment]:
+    out: list[Segment] = []
+    for seg in segments:
+        last = out[-1] if out else None
+        if last is not None and seg.kind == last.kind == "text" and \
+                (seg.marks, seg.link, seg.rev) == (last.marks, last.link, last.rev):
+            out[-1] = Segment("text", last.text + seg.text, seg.marks, seg.link, seg.rev)
+        else:
+            out.append(seg)
+    return out
+
+
+def _items(seg: Segment) -> set:
+    """What a segment sits inside: marks, its link, its revision (code is drawn per segment)."""
+    items = {m for m in seg.marks if m != "code"}
+    if seg.link is not None:
+        items.add(("link", seg.link))
+    if seg.rev is not None:
+        items.add(("rev", seg.rev))
+    return items
+
+
+def _open(item) -> str:
+    if isinstance(item, tuple):
+        return "[" if item[0] == "link" else "{++" if item[1] == "ins" else "{--"
+    return DELIM[item]
+
+
+def _close(item) -> str:
+    if isinstance(item, tuple):
+        return f"]({_url(item[1])})" if item[0] == "link" else "++}" if item[1] == "ins" else "--}"
+    return DELIM[item]
+
+
+def render_segments(segments: list[Segment], cell: bool = False) -> str:
+    """Segments as Markdown: marks, links and revisions nest as a stack; what lasts longer opens
+    first, so '**bold [link](u) bold**' stays one strong span around the link."""
+    segments = [s for s in _merged(segments) if s.kind == "break" or s.text]
+    wanted = [_items(s) if s.kind != "break" else None for s in segments]
+    out: list[str] = []
+    stack: list = []
+    pending = ""
+    table = _ESCAPE_CELL if cell else _ESCAPE
+    for i, seg in enumerate(segments):
+        if seg.kind == "break":
+            pending += "<br>" if cell else "\\\n"
+            continue
+        if seg.kind in ("image", "note"):
+            lead, core, trail = "", seg.text, ""
+        else:
+            core = seg.text.strip()
+            if not core:
+                pending += seg.text
+                continue
+            lead = seg.text[:len(seg.text) - len(seg.text.lstrip())]
+            trail = seg.text[len(seg.text.rstrip()):]
+        want = wanted[i]
+        while stack and not set(stack) <= want:
+            out.append(_close(stack.pop()))
+        out.append(pending + lead)
+        pending = ""
+        for item in sorted(want - set(stack), key=lambda it: (-_lasting(wanted, i, it), str(it))):
+            out.append(_open(item))
+            stack.append(item)
+        if seg.kind == "text" and "code" in seg.marks:
+            ticks = "`" * (_longest_run(core, "`") + 1)
+            pad = " " if core.startswith("`") or core.endswith("`") else ""
+            out.append(f"{ticks}{pad}{core}{pad}{ticks}")
+        elif seg.kind == "text":
+            out.append(core.translate(table))
+        else:
+            out.append(seg.text)
+        pending = trail
+    while stack:
+        out.append(_close(stack.pop()))
+    out.append(pending[:-2] if pending.endswith("\\\n") else pending)
+    return "".join(out)
+
+
+def _lasting(wanted: list, i: int, item) -> int:
+    n = 0
+    for want in wanted[i:]:
+        if want is None:
+            continue
+        if item not in want:
+            break
+        n += 1
+    return n

@@ -1,0 +1,183 @@
+"""HTTP load: concurrent clients editing their own documents, beside the trivial-call floor.
+
+Run: python tests/bench/bench_http_load.py [--clients 8,32] [--seconds 5] [--mode auto|legacy]
+
+The server runs in its own process on a loopback port (as deployed); the clients run here,
+one MCP client each (Streamable HTTP). For every concurrency level, in the same run:
+- the floor: every client calls docx_list_sessions as fast as it can;
+- editing: every client opens its own copy of a 60-paragraph document and inserts,
+  updates and replaces text in it.
+Each phase is bounded in time (``--seconds``) and in calls per client (``--max-calls``).
+Printed: throughput (calls/s), p50 and p99 latency, the worst client's p99, and the ratios
+the issue sets as targets (editing throughput >= 70% of the floor at 8 clients; no client's
+p99 above 5x the floor's p99). It never fails on a figure: it prints them.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import httpx2  # noqa: E402
+from mcp import Client  # noqa: E402
+from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+
+from render.validator import parse_head  # noqa: E402
+from tests.bench.bench_http import free_port  # noqa: E402
+from tests.builders import build_docx, p  # noqa: E402
+
+
+def serve(root: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "server.py"), "--transport", "streamable-http",
+                             "--port", str(port), "--root", str(root)], cwd=root)
+    import socket
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, f"http://127.0.0.1:{port}/mcp"
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
+
+
+class Client1:
+    """One client's connection and its call latencies."""
+
+    def __init__(self, client):
+        self.client = client
+        self.latencies: list[float] = []
+
+    async def call(self, name: str, **arguments) -> str:
+        t = time.perf_counter()
+        result = await self.client.call_tool(name, arguments)
+        self.latencies.append(time.perf_counter() - t)
+        text = result.content[0].text
+        if result.is_error:
+            raise RuntimeError(f"{name} failed: {text}")
+        return text
+
+
+async def floor_loop(c: Client1, stop: float, max_calls: int, n: int) -> None:
+    while time.monotonic() < stop and len(c.latencies) < max_calls:
+        await c.call("docx_list_sessions")
+
+
+async def edit_loop(c: Client1, stop: float, max_calls: int, n: int, root: Path) -> None:
+    path = root / f"client{n}.docx"
+    c.latencies.clear()
+    sid = parse_head(await c.call("docx_open", file_path=str(path)))["Session ID"]
+    c.latencies.clear()  # the open is set-up, not part of the editing figures
+    i = 0
+    while time.monotonic() < stop and len(c.latencies) < max_calls:
+        kind = i % 3
+        if kind == 0:
+            text = await c.call("docx_insert_paragraph", session_id=sid, text=f"client {n} line {i}",
+                                position="end:document_body")
+            last = parse_head(text).get("Element ID")
+        elif kind == 1:
+            await c.call("docx_update_paragraph_text", session_id=sid, element_id=last, new_text=f"edited {i}")
+        else:
+            await c.call("docx_replace_text", session_id=sid, old_text=f"edited {i - 1}", new_text=f"done {i}",
+                         scope_id=last)
+        i += 1
+    await c.call("docx_close", session_id=sid)
+    c.latencies.pop()
+
+
+async def phase(url: str, mode: str, clients: int, seconds: float, max_calls: int, root: Path,
+                editing: bool) -> dict:
+    async with contextlib_stack(url, mode, clients) as conns:
+        for c in conns:  # warm-up: connections, tool lists
+            await c.call("docx_list_sessions")
+            c.latencies.clear()
+        start = time.monotonic()
+        stop = start + seconds
+        loop = edit_loop if editing else floor_loop
+        await asyncio.gather(*(loop(c, stop, max_calls, n, root) if editing else loop(c, stop, max_calls, n)
+                               for n, c in enumerate(conns)))
+        wall = time.monotonic() - start
+    every = [x for c in conns for x in c.latencies]
+    return {"calls": len(every), "throughput": len(every) / wall, "p50": statistics.median(every),
+            "p99": percentile(every, 0.99), "worst_client_p99": max(percentile(c.latencies, 0.99) for c in conns)}
+
+
+class contextlib_stack:
+    """``clients`` MCP clients over Streamable HTTP, opened and closed together."""
+
+    def __init__(self, url: str, mode: str, clients: int):
+        self.url, self.mode, self.n = url, mode, clients
+
+    async def __aenter__(self) -> list[Client1]:
+        from contextlib import AsyncExitStack
+        self.stack = AsyncExitStack()
+        conns = []
+        for _ in range(self.n):
+            http = await self.stack.enter_async_context(httpx2.AsyncClient(timeout=120))
+            client = await self.stack.enter_async_context(
+                Client(streamable_http_client(self.url, http_client=http), cache=None, mode=self.mode))
+            conns.append(Client1(client))
+        return conns
+
+    async def __aexit__(self, *exc) -> None:
+        try:
+            await self.stack.aclose()
+        except Exception as e:  # a client-side teardown race under load; the figures are already taken
+            print(f"  (closing the clients: {type(e).__name__})")
+
+
+def show(label: str, r: dict) -> None:
+    print(f"  {label:<8} {r['calls']:6d} calls  {r['throughput']:7.1f} calls/s  p50 {r['p50'] * 1000:7.1f} ms  "
+          f"p99 {r['p99'] * 1000:7.1f} ms  worst client p99 {r['worst_client_p99'] * 1000:7.1f} ms")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--clients", default="8,32")
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--max-calls", type=int, default=2000, help="per client and phase")
+    ap.add_argument("--mode", default="auto", choices=["auto", "legacy"])
+    args = ap.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; protocol mode {args.mode}; "
+          f"{args.seconds:g} s per phase")
+    root = Path(tempfile.mkdtemp(prefix="ooxml-mcp-load-"))
+    proc, url = serve(root)
+    try:
+        for clients in [int(x) for x in args.clients.split(",")]:
+            for n in range(clients):
+                build_docx(root / f"client{n}.docx", "".join(p(f"Paragraph {i} of client {n}.") for i in range(60)))
+            floor = asyncio.run(phase(url, args.mode, clients, args.seconds, args.max_calls, root, editing=False))
+            edit = asyncio.run(phase(url, args.mode, clients, args.seconds, args.max_calls, root, editing=True))
+            print(f"{clients} concurrent clients")
+            show("floor", floor)
+            show("editing", edit)
+            ratio = edit["throughput"] / floor["throughput"]
+            worst = edit["worst_client_p99"] / floor["p99"]
+            target = " (target >= 0.70)" if clients == 8 else ""
+            print(f"  editing/floor throughput {ratio:.2f}{target}; worst editing client p99 / floor p99 "
+                  f"{worst:.2f} (target <= 5)")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

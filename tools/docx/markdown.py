@@ -1,0 +1,225 @@
+"""Markdown in and out: docx_export_markdown and docx_insert_markdown."""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from urllib.parse import unquote
+
+from ooxml import body as B
+from ooxml import images as I
+from ooxml.errors import InvalidPosition, OoxmlError
+from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, parse
+from ooxml.mdlists import ListFormats, list_item
+from ooxml.sections import page_box, section_of
+from render.answer import success_answer
+from render.blocks import heading_level
+from render.markdown import Exporter, _longest_run
+from render.width import cut
+from tools.docx.blocks import SHOWN, keep_tables_apart
+from tools.docx.common import (answer, block_insertion, box_lines, insertion_neighbours, parse_position, resolve,
+                               session_of)
+from tools.docx.images import EMU_PER_TWIP
+from tools.docx.tables import available_width
+from tools.docx.view import focus_block
+from tools.runtime.sessions import Cursor
+from tools.runtime.progress import progress
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sandbox import resolve_in_roots
+
+PAGE = 50
+MAX_PAGE = 200
+MAX_CHARS = 30_000
+CHUNK = 2_000  # blocks between progress notifications of a whole-document export
+MERGED = "repeated in every row and column they cover (GFM tables have no spans)"
+
+
+def _first_block(session, start_element_id: str | None):
+    doc = session.doc
+    if not start_element_id:
+        return next(B.iter_blocks(doc.body), None)
+    el = focus_block(resolve(session, start_element_id, "start_element_id"))
+    if el.getparent() is not doc.body:
+        raise InvalidPosition("start_element_id must be a block of the document body (or inside one).",
+                              hint="Use an ID from docx_read_content or docx_get_structure.")
+    return el
+
+
+def _take(el, n: int) -> tuple[list, object]:
+    """Up to n blocks from el on, and the block after them (None at the end)."""
+    out = []
+    while el is not None and len(out) < n:
+        out.append(el)
+        el = B.next_block(el)
+    return out, el
+
+
+@tool(idempotent=True, title="Export Markdown")
+async def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: str | None = None,
+                               max_elements: int | None = None, file_path: str | None = None,
+                               ids: bool = True) -> str:
+    """Export the body as GitHub-flavoured Markdown: a page in the answer, or the whole document to a file.
+
+    Headings, nested lists (bullets, numbers), GFM tables (the first row is the header; merged
+    cells are repeated in every slot they cover), links, bold/italic/strikethrough/code,
+    footnotes as [^n], images as ![alt](name), tracked changes as {++inserted++}/{--deleted--},
+    block quotes and code blocks. Each block ends with its ID in an HTML comment
+    (<!-- para_3f9a2c -->) unless ids is false, so an edit can follow.
+
+    Args:
+        session_id: The session.
+        start_element_id: Start at this block (from a previous page); default: the first block.
+        max_elements: Blocks to export: per page 1-200 (default 50); with file_path default all.
+        file_path: Write the Markdown to this file (inside the allowed folders) instead of the answer.
+        ids: Add each block's ID as an HTML comment (default true).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    limit = MAX_PAGE if file_path is None else None
+    if max_elements is not None and (max_elements < 1 or (limit and max_elements > limit)):
+        raise OoxmlError(f"max_elements must be between 1 and {limit or 'the document size'}, not {max_elements}.",
+                         error_type="ValidationError")
+    target = resolve_in_roots(file_path, ctx.services.roots, must_exist=False) if file_path else None
+    first = _first_block(session, start_element_id)
+    exporter = Exporter(doc, doc.id_of if ids else None)
+    total = len(doc.order(doc.body))
+    first_index = doc.order(doc.body).index(first) if first is not None else 0
+    if target is not None:
+        return await _to_file(ctx, session, exporter, first, max_elements, target, first_index, total)
+    blocks, nxt = _take(first, max_elements or PAGE)
+    text, used = "", 0
+    for i, el in enumerate(blocks):  # stop early on long blocks so the answer stays bounded
+        used += len(B.block_text(el, MAX_CHARS))
+        if used > MAX_CHARS and i:
+            blocks, nxt = blocks[:i], el
+            break
+    text = exporter.blocks(blocks)
+    fence = "`" * max(3, _longest_run(text, "`") + 1)
+    fields = {"Session ID": session.id,
+              "Range": f"{first_index + 1}-{first_index + len(blocks)} of {total}" if blocks else f"0 of {total}",
+              "Merged Cells": MERGED}
+    if nxt is not None:
+        fields["Next Page"] = f"start_element_id={doc.id_of(nxt)}"
+    content = f"{fence}markdown\n{text.rstrip()}\n{fence}" if blocks else "(the body is empty)"
+    return success_answer("Export Markdown", fields=fields, content=content)
+
+
+async def _to_file(ctx, session, exporter, first, max_elements, target: Path, first_index: int, total: int) -> str:
+    doc = session.doc
+    version = doc.version
+    count = total - first_index if max_elements is None else min(max_elements, total - first_index)
+    pieces, el, done = [], first, 0
+    while el is not None and done < count:
+        chunk, el = _take(el, min(CHUNK, count - done))
+        pieces.append(exporter.blocks(chunk))
+        done += len(chunk)
+        await progress(ctx, done, count, f"Exported {done} of {count} blocks")
+        if doc.version != version:  # another call edited the document while we waited on the client
+            raise OoxmlError("The document changed during the export.", error_type="ValidationError",
+                             hint="Export again.")
+    text = "\n".join(p.rstrip("\n") for p in pieces if p) + "\n"
+    data = text.encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    fields = {"Session ID": session.id, "File": str(target), "Blocks": done, "Size": f"{len(data)} bytes",
+              "Merged Cells": MERGED}
+    return success_answer("Export Markdown", fields=fields)
+
+
+# ---- insert -----------------------------------------------------------------------------------------
+
+SHOWN_IDS = 100
+
+
+def _images(ctx: CallContext, tree) -> dict:
+    """Every image the Markdown names, checked (inside the roots, readable) before any change."""
+    found = {}
+    for src in image_sources(tree):
+        if src not in found:
+            path = resolve_in_roots(unquote(src), ctx.services.roots, must_exist=True)
+            found[src] = I.read_image(path)
+    return found
+
+
+def _listing(doc, blocks) -> str:
+    lines = []
+    formats = ListFormats(doc)
+    for el in blocks[:SHOWN_IDS]:
+        if el.tag == B.W_P:
+            level, item = heading_level(doc, el), list_item(doc, formats, el)
+            kind = f"Heading {level}" if level else \
+                f"{'Numbered' if item.ordered else 'Bulleted'} item, level {item.level + 1}" if item else "Paragraph"
+            text = B.paragraph_text(el)
+        else:
+            kind, text = B.kind(el), B.block_text(el, 200)
+        text = text.replace("\n", " ↵ ").replace("\t", " ")
+        lines.append(f"- {doc.id_of(el)} [{kind}] {cut(text, 70)}")
+    if len(blocks) > SHOWN_IDS:
+        lines.append(f"- ... and {len(blocks) - SHOWN_IDS} more")
+    return "Inserted blocks:\n" + "\n".join(lines)
+
+
+@tool(title="Insert Markdown")
+def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, position: str) -> str:
+    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures.
+
+    Headings use the document's heading styles, lists become real Word numbering (nesting kept),
+    tables Word tables (first row repeated as header), links hyperlinks, **bold**/*italic*/`code`
+    run formatting, block quotes and code blocks the "Quote" and "Source Code" styles (added when
+    missing), images (![alt](path), path inside the allowed folders) inline pictures. The answer
+    lists the new blocks' IDs; last_insert is the last one.
+
+    Args:
+        session_id: The session.
+        markdown: The Markdown text.
+        position: Where the blocks go, MODE:TARGET (e.g. 'end:document_body', 'after:para_…', 'end:cell_…').
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    if len(markdown) > MAX_MARKDOWN:
+        raise OoxmlError(f"The Markdown is {len(markdown)} characters, over the limit of {MAX_MARKDOWN}.",
+                         error_type="ValidationError", hint="Insert it in parts.")
+    tree = parse(markdown)
+    if not tree.children or all(n.type == "html_block" and n.content.strip().startswith("<!--")
+                                for n in tree.children):
+        raise OoxmlError("The Markdown has no content to insert.", error_type="ValidationError",
+                         hint="Pass some text, e.g. '# Title' or '- item'.")
+    pos = parse_position(session, position)
+    container, where = block_insertion(doc, pos, _last_kind(tree))
+    images = _images(ctx, tree)
+    anchor = pos.target  # section_of() takes the body too (its last section)
+    width = available_width(doc, container, anchor)
+    # Everything is checked: from here on the document changes.
+    builder = Builder(doc, doc.part_of(container).name, width, images,
+                      (width * EMU_PER_TWIP, page_box(section_of(doc, anchor)).text_height * EMU_PER_TWIP),
+                      lambda: doc.word_ids(container))
+    blocks = builder.build(tree)
+    prev, nxt = insertion_neighbours(container, where)
+    before = box_lines(doc, [prev, nxt])
+    last = None
+    for el in blocks:
+        doc.insert_block(el, container=container, **({"after": last} if last is not None else where))
+        last = el
+    lead, trail = keep_tables_apart(doc, container, blocks[0], blocks[-1])
+    new = [b for b in (lead, *blocks, trail) if b is not None]
+    shown = new[:SHOWN]
+    after = box_lines(doc, [prev, *shown]) + ([f"  ... ({len(new) - SHOWN} more new blocks) ..."]
+                                              if len(new) > SHOWN else []) + box_lines(doc, [nxt])
+    session.last_insert = doc.id_of(blocks[-1])
+    session.cursor = Cursor(doc.id_of(blocks[-1]), "after")
+    fields = {"Position": pos.text, "Blocks Inserted": len(new), "First Block": doc.id_of(new[0])}
+    return answer(session, "Insert Markdown", blocks[-1], marker="NEW", before=before, after=after,
+                  fields=fields, content=_listing(doc, new))
+
+
+def _last_kind(tree) -> str:
+    """What the last new block will be, for the cell-ends-with-a-paragraph check."""
+    last = tree.children[-1]
+    return "table" if last.type == "table" else "paragraph"

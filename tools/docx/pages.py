@@ -1,0 +1,127 @@
+"""docx_render_page: the page as LibreOffice lays it out, as a PNG the agent can look at."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import anyio
+
+from ooxml import body as B
+from ooxml.errors import InvalidElementType, OoxmlError
+from ooxml.marks import save_marked_copy
+from render.answer import success_answer
+from render.blocks import paragraph_line, title_of
+from render.pages import PdfPages, block_pages, blocks_on_page
+from render.width import cut
+from tools.docx.common import resolve, session_of
+from tools.runtime.office import Office
+from tools.runtime.progress import progress
+from tools.runtime.registry import CallContext, Image, ToolResult, tool
+
+MAX_LISTED = 30  # elements named in the answer for one page
+STEPS = 4
+
+
+def office_of(services) -> Office:
+    if services.office is None:
+        services.office = Office()
+    return services.office
+
+
+def body_block_of(doc, el):
+    """The top-level body block holding ``el``; pages are found for body blocks only."""
+    cur = el
+    while cur.getparent() is not None and cur.getparent() is not doc.body:
+        cur = cur.getparent()
+    if cur.getparent() is not doc.body:
+        raise InvalidElementType(f"{B.kind(el)} {el.get('{urn:ooxml-mcp:ids:2026}id') or ''} is not in the "
+                                 "document body: its page cannot be looked up.",
+                                 hint="Pass a paragraph or table of the body (or an element inside one), or a page number.")
+    return cur
+
+
+def _line(doc, el) -> str:
+    text = paragraph_line(el) if el.tag == B.W_P else B.block_text(el, 200).replace("\n", " ")
+    return f"- [{title_of(doc, el)}] {cut(text, 80)}"
+
+
+def _check_args(page: int | None, dpi: int) -> None:
+    if not 24 <= dpi <= 600:
+        raise OoxmlError(f"dpi must be between 24 and 600, not {dpi}.", error_type="ValidationError")
+    if page is not None and page < 1:
+        raise OoxmlError(f"page must be 1 or more, not {page}.", error_type="ValidationError",
+                         hint="Pages are numbered from 1.")
+
+
+@tool(read_only=True, idempotent=True, title="Render a page as an image")
+async def docx_render_page(ctx: CallContext, session_id: str, page: int | None = None,
+                           element_id: str | None = None, dpi: int = 96) -> ToolResult:
+    """Render one page of the document's current state (unsaved edits included) as a PNG image.
+
+    LibreOffice (headless) lays the document out; the answer's text names the page (n of N) and
+    the elements that start on it, and an image content carries the page. The user's file is never
+    written: the render works on a temporary copy.
+
+    Args:
+        session_id: The session.
+        page: Page number, from 1 (default: the page of element_id, else page 1).
+        element_id: Render the page where this element starts (special IDs work).
+        dpi: Resolution, 24-600 (default 96: an A4 page is 794×1123 pixels).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    _check_args(page, dpi)
+    target = body_block_of(doc, resolve(session, element_id)) if element_id else None
+    office = office_of(ctx.services)
+    folder = Path(tempfile.mkdtemp(prefix="ooxml-mcp-render-"))
+    try:
+        await progress(ctx, 0, STEPS, "Writing a temporary copy")
+        src, pdf_path = folder / "render.docx", folder / "render.pdf"
+        blocks = save_marked_copy(doc, src)
+        await progress(ctx, 1, STEPS, "LibreOffice is laying out the document")
+        await anyio.to_thread.run_sync(office.to_pdf, src, pdf_path)
+        await progress(ctx, 2, STEPS, "Rasterising the page")
+        pages = PdfPages(pdf_path)
+        try:
+            starts = block_pages(pages.mark_pages(), len(blocks))
+            number = _page_number(page, target, blocks, starts, len(pages))
+            png, width, height = await anyio.to_thread.run_sync(pages.png, number - 1, dpi)
+            total = len(pages)
+        finally:
+            pages.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    await progress(ctx, STEPS, STEPS, "Done")
+    text = _answer(session, number, total, width, height, dpi,
+                   [blocks[i] for i in blocks_on_page(starts, number - 1)])
+    return ToolResult(text, [Image(png, "image/png")])
+
+
+def _page_number(page, target, blocks, starts, total) -> int:
+    if page is None and target is not None:
+        index = next((i for i, b in enumerate(blocks) if b is target), None)
+        if index is None:
+            raise OoxmlError("The element was removed while the page was being rendered.",
+                             error_type="ElementNotFound", hint="Render again.")
+        return starts[index] + 1
+    number = page or 1
+    if number > total:
+        raise OoxmlError(f"Page {number} does not exist: the document has {total} page(s).",
+                         error_type="ValidationError", hint=f"Pass a page from 1 to {total}.")
+    return number
+
+
+def _answer(session, number, total, width, height, dpi, shown) -> str:
+    doc = session.doc
+    shown = [el for el in shown if el.getparent() is doc.body]  # an edit may have raced the render
+    ids = [doc.id_of(el) for el in shown]
+    listed = ", ".join(ids[:MAX_LISTED]) + (f" and {len(ids) - MAX_LISTED} more" if len(ids) > MAX_LISTED else "")
+    fields = {"Session ID": session.id, "Page": f"{number} of {total}",
+              "Image": f"PNG {width}×{height} px at {dpi} dpi", "Elements": listed or "(none starts on this page)"}
+    lines = [_line(doc, el) for el in shown[:MAX_LISTED]]
+    if len(shown) > MAX_LISTED:
+        lines.append(f"... ({len(shown) - MAX_LISTED} more elements on this page)")
+    content = "Elements starting on this page:\n" + "\n".join(lines) if lines else \
+        "No element starts on this page (it continues the element before it)."
+    return success_answer("Render Page", fields=fields, content=content)

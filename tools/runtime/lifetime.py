@@ -1,0 +1,199 @@
+"""How document sessions live and end: one call at a time, idle timeout, recovery files.
+
+- ``claim``: a call takes its session's lock (waiting at most its time budget), so two calls
+  on one session never interleave, while calls on different sessions run concurrently.
+- A session ends when its client closes it, when its MCP session ends (2025-11-25 clients:
+  DELETE or the SDK's own idle timeout), or when nobody used it for
+  ``limits.session_idle_timeout_s`` (Streamable HTTP, both protocol generations; stdio has one
+  client and keeps its sessions).
+- Unsaved changes of a session that ends without docx_close go to a recovery file beside the
+  document, ``~$name.recovered.docx`` (never over the original), written by the normal save;
+  the audit log and the next docx_open of the file say so.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ooxml import budget
+from ooxml.errors import LimitExceeded, OoxmlError
+from tools.runtime.sandbox import resolve_in_roots
+from tools.runtime.sessions import Session, SessionNotFound
+
+log = logging.getLogger("ooxml_mcp")
+RECOVERED = ".recovered"
+MAX_CALLS_PER_SESSION = 4  # one running, three waiting
+
+
+# ---- one call at a time per session ---------------------------------------------------------------
+
+def claim(ctx, session: Session) -> None:
+    """Hold ``session``'s lock for the rest of the call (dispatch releases it)."""
+    wait = budget.remaining()
+    if not session.lock.acquire(timeout=-1 if wait is None else wait):
+        raise budget.exceeded(budget.current_limit() or 0, "waited for another call on this session")
+    ctx.claimed.append(session)
+    if session.ended:
+        raise SessionNotFound(f"Session '{session.id}' has ended.",
+                              hint="It was closed or timed out while this call waited; docx_open the file again.")
+
+
+def release_all(ctx) -> None:
+    now = time.monotonic()
+    for session in reversed(ctx.claimed):
+        session.last_used = now
+        session.lock.release()
+    ctx.claimed.clear()
+
+
+class InFlight:
+    """Calls under way per (owner, session_id argument): a client that fires many calls at one
+    session gets LimitExceeded instead of parking every worker thread on that session's lock."""
+
+    def __init__(self, limit: int = MAX_CALLS_PER_SESSION):
+        self.limit = limit
+        self._count: dict = {}
+        self._guard = threading.Lock()
+
+    @contextmanager
+    def enter(self, ctx, tool, arguments: dict) -> Iterator[None]:
+        sid = arguments.get("session_id")
+        sid = sid.strip() if isinstance(sid, str) else None
+        if "session_id" not in tool.input_schema.get("properties", {}) or (not sid and ctx.caller.anonymous):
+            yield  # no session to wait for (or one that is refused at once)
+            return
+        key = (ctx.caller.owner, sid)
+        with self._guard:
+            if self._count.get(key, 0) >= self.limit:
+                raise LimitExceeded(f"{self.limit} calls on this session are already under way.",
+                                    hint="Wait for their answers before sending more: calls on one session "
+                                         "run one after another.")
+            self._count[key] = self._count.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            with self._guard:
+                self._count[key] -= 1
+                if not self._count[key]:
+                    del self._count[key]
+
+
+# ---- ending sessions ------------------------------------------------------------------------------
+
+def recovery_path(session: Session, roots: list[Path]) -> Path:
+    """``~$report.recovered.docx`` beside the document (numbered if taken), else in the first root."""
+    folder, stem, suffix = roots[0], f"new-document-{session.id[4:12]}", ".docx"
+    if session.path is not None:
+        try:  # the folder is checked again: it may have been swapped since the open
+            folder = resolve_in_roots(str(session.path.parent / "x.docx"), roots, must_exist=False).parent
+            stem, suffix = session.path.stem, session.path.suffix.lower()  # a template stays a template
+        except OoxmlError:
+            pass
+    candidate, n = folder / f"~${stem}{RECOVERED}{suffix}", 2
+    while candidate.exists():
+        candidate, n = folder / f"~${stem}{RECOVERED}.{n}{suffix}", n + 1
+    return candidate
+
+
+def end_session(services, session: Session, reason: str) -> Path | None:
+    """End a session its client did not close; the caller holds its lock. Returns the recovery file."""
+    if not services.sessions.discard(session):
+        return None
+    recovery, problem = None, None
+    try:
+        if session.doc.modified:
+            recovery = recovery_path(session, services.roots)
+            session.doc.save(recovery)
+    except Exception as e:  # the session ends anyway; the audit log says what was lost
+        problem, recovery = f"{type(e).__name__}: {e}", None
+        log.exception("session %s: could not write the recovery file", session.id)
+    finally:
+        session.doc.close()
+    if recovery is not None and session.path is not None:
+        services.recovered[session.path] = (recovery, reason)
+    log.warning("session %s (%s) ended: %s%s", session.id, session.path or "new document", reason,
+                f"; unsaved changes saved to {recovery}" if recovery else "")
+    if services.audit is not None:
+        services.audit.event("session_ended", tenant=session.tenant, session_id=session.id, reason=reason,
+                             file=str(session.path) if session.path else None,
+                             recovery=str(recovery) if recovery else None, error=problem)
+    return recovery
+
+
+def end_mcp_session(services, mcp_session: str) -> None:
+    """Its MCP session ended (DELETE, idle, crash): so do the document sessions it opened."""
+    for session in services.sessions.of_mcp_session(mcp_session):
+        # A running call finishes first (its own budget bounds it); a stuck one is left to the reaper.
+        if session.lock.acquire(timeout=services.limits.call_timeout_s + 5):
+            try:
+                end_session(services, session, "its MCP session ended")
+            finally:
+                session.lock.release()
+
+
+def reap_idle(services, now: float | None = None) -> int:
+    """End every session unused for longer than the idle timeout; busy sessions are skipped."""
+    timeout = services.limits.session_idle_timeout_s
+    now = time.monotonic() if now is None else now
+    ended = 0
+    for session in services.sessions.all():
+        if now - session.last_used < timeout or not session.lock.acquire(blocking=False):
+            continue
+        try:
+            if now - session.last_used >= timeout:
+                end_session(services, session, f"idle for more than {timeout:g} s")
+                ended += 1
+        finally:
+            session.lock.release()
+    return ended
+
+
+def end_all(services, reason: str) -> None:
+    for session in services.sessions.all():
+        with session.lock:
+            end_session(services, session, reason)
+
+
+class Reaper:
+    """A daemon thread that ends idle sessions (started for Streamable HTTP only)."""
+
+    def __init__(self, services):
+        self.services = services
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="ooxml-mcp-reaper", daemon=True)
+
+    def start(self) -> Reaper:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        while not self._stop.wait(min(30.0, max(0.05, self.services.limits.session_idle_timeout_s / 4))):
+            try:
+                reap_idle(self.services)
+            except Exception:  # the reaper must outlive any one bad session
+                log.exception("idle session reaper")
+
+
+# ---- telling the next docx_open -------------------------------------------------------------------
+
+def recovery_note(services, path: Path) -> str | None:
+    """What the answer of docx_open says about recovery files of ``path``, if there are any."""
+    found, n = [], 2
+    candidate = path.parent / f"~${path.stem}{RECOVERED}.docx"
+    while candidate.is_file() and len(found) < 50:  # numbered in order (recovery_path): no folder scan
+        found.append(candidate.name)
+        candidate, n = path.parent / f"~${path.stem}{RECOVERED}.{n}.docx", n + 1
+    if not found:
+        return None
+    known = services.recovered.get(path)
+    why = f" when its session ended ({known[1]})" if known and known[0].name in found else ""
+    return (f"unsaved changes of an earlier session were saved{why} to {', '.join(found[:3])}"
+            f"{' …' if len(found) > 3 else ''} beside this file: open it to get them back")

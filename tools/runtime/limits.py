@@ -1,0 +1,27 @@
+"""Limits of the server itself (config ``limits``, CLI flags): per-call budget, session life.
+
+Document limits (sizes a package may have) are ``ooxml.package.Limits``; HTTP tool limits
+are in ``tools.http.config.HttpLimits``. These are the ones of calls and sessions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+# Config key -> JSON type, for tools/http/config.py.
+RUNTIME_LIMIT_TYPES = {"call_timeout_s": "number", "session_idle_timeout_s": "number",
+                       "max_answer_chars": "integer", "max_sessions": "integer"}
+
+
+@dataclass(frozen=True)
+class RuntimeLimits:
+    call_timeout_s: float = 60.0  # every tool call; ends with LimitExceeded, document unchanged
+    session_idle_timeout_s: float = 30 * 60.0  # Streamable HTTP: an unused session ends (recovery file)
+    max_answer_chars: int = 60_000  # longer answers are cut (with a note saying so)
+    max_sessions: int = 64  # open document sessions per client (tenant / MCP session)
+
+    def with_overrides(self, overrides: dict) -> RuntimeLimits:
+        known = {f.name for f in fields(self)}
+        return replace(self, **{k: v for k, v in overrides.items() if k in known and v is not None})
+
+
+DEFAULT_RUNTIME_LIMITS = RuntimeLimits()

@@ -1,0 +1,211 @@
+"""One warm LibreOffice per server, for turning documents into PDF.
+
+The UNO side runs in a child process (office_worker.py) under a Python that has LibreOffice's
+``uno`` module (Debian: python3-uno for /usr/bin/python3), so the server's own Python needs no
+LibreOffice bindings. The worker keeps one soffice alive between calls; conversions queue on a
+lock; a conversion that hangs is killed with its whole process group and the next call starts a
+fresh worker. Without a ``uno`` Python the service falls back to one ``soffice --convert-to``
+process per call (correct, but cold every time).
+"""
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from ooxml.errors import OoxmlError
+
+WORKER = Path(__file__).with_name("office_worker.py")
+INSTALL_HINT = ("Install LibreOffice headless and its Python bridge, e.g. on Debian/Ubuntu: "
+                "apt-get install libreoffice-writer-nogui python3-uno (or set OOXML_MCP_SOFFICE to soffice's path).")
+
+
+def render_timeout() -> float:
+    """Seconds a conversion may take before LibreOffice is killed ($OOXML_MCP_RENDER_TIMEOUT)."""
+    try:
+        return float(os.environ.get("OOXML_MCP_RENDER_TIMEOUT", "120"))
+    except ValueError:
+        return 120.0
+START_TIMEOUT = 90.0
+
+
+class LibreOfficeMissing(OoxmlError):
+    error_type = "LibreOfficeNotFound"
+
+
+class RenderFailed(OoxmlError):
+    error_type = "RenderFailed"
+    hung = False  # True when LibreOffice was killed after the timeout
+
+
+def find_soffice() -> str:
+    """soffice's path: $OOXML_MCP_SOFFICE if set (even when it names nothing), else the PATH's."""
+    configured = os.environ.get("OOXML_MCP_SOFFICE")
+    if configured is not None:
+        found = configured if os.path.isfile(configured) and os.access(configured, os.X_OK) \
+            else shutil.which(configured) if os.sep not in configured else None
+    else:
+        found = shutil.which("soffice") or shutil.which("libreoffice")
+    if not found:
+        where = f"OOXML_MCP_SOFFICE={configured!r} is not an executable file" if configured is not None \
+            else "no 'soffice' or 'libreoffice' on the PATH"
+        raise LibreOfficeMissing(f"LibreOffice is needed to render pages, and it was not found ({where}).",
+                                 hint=INSTALL_HINT)
+    return found
+
+
+def find_uno_python(soffice: str) -> str | None:
+    """A Python that can ``import uno``: the configured one, the system's (which Debian's python3-uno
+    is built for), LibreOffice's bundled one, or ours."""
+    candidates = [os.environ.get("OOXML_MCP_UNO_PYTHON"), "/usr/bin/python3",
+                  str(Path(os.path.realpath(soffice)).with_name("python")), sys.executable]
+    for exe in candidates:
+        if not exe or not os.path.isfile(exe):
+            continue
+        probe = "import sys; sys.path.append('/usr/lib/python3/dist-packages'); import uno"
+        try:
+            if subprocess.run([exe, "-c", probe], capture_output=True, timeout=30).returncode == 0:
+                return exe
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+    return None
+
+
+class _Worker:
+    """One office_worker.py child (and its soffice), in a process group of its own."""
+
+    def __init__(self, python: str, soffice: str, profile: Path):
+        pipe = f"ooxmlmcp{os.getpid()}_{time.monotonic_ns()}"
+        self.proc = subprocess.Popen([python, str(WORKER), soffice, str(profile), pipe],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, start_new_session=True)
+        first = self._read(START_TIMEOUT)
+        if not first.get("ok"):
+            self.kill()
+            raise RenderFailed(f"LibreOffice did not start: {first.get('error')}.", hint=INSTALL_HINT)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def convert(self, src: Path, out: Path, timeout: float) -> None:
+        self.proc.stdin.write(json.dumps({"in": str(src), "out": str(out)}) + "\n")
+        self.proc.stdin.flush()
+        answer = self._read(timeout)
+        if not answer.get("ok"):
+            raise RenderFailed(f"LibreOffice could not convert the document: {answer.get('error')}.",
+                               hint="Check the document with docx_get_structure; LibreOffice may not support "
+                                    "something in it.")
+
+    def _read(self, timeout: float) -> dict:
+        box: list[str] = []
+        reader = threading.Thread(target=lambda: box.append(self.proc.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if reader.is_alive():
+            self.kill()
+            error = RenderFailed(f"LibreOffice did not answer within {timeout:g} s and was stopped.",
+                                 hint="The document may be too large or make LibreOffice hang; the next render "
+                                      "starts a fresh LibreOffice.")
+            error.hung = True
+            raise error
+        if not box or not box[0]:
+            self.kill()
+            raise RenderFailed("LibreOffice exited unexpectedly.", hint="Retry: the next render restarts it.")
+        return json.loads(box[0])
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait()
+
+    def close(self) -> None:
+        if self.alive():
+            try:
+                self.proc.stdin.close()
+                self.proc.wait(10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.kill()
+
+
+class Office:
+    """The server's LibreOffice: ``to_pdf`` is thread-safe; calls queue one after another."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._worker: _Worker | None = None
+        self._python: str | None | bool = False  # False: not probed yet
+        self._soffice: str | None = None
+        self._profile = Path(tempfile.mkdtemp(prefix="ooxml-mcp-lo-"))
+        atexit.register(self.close)
+        self.starts = 0  # how many LibreOffice processes this service started (for tests, benches)
+
+    def to_pdf(self, src: Path, out: Path, timeout: float | None = None) -> None:
+        timeout = timeout or render_timeout()
+        soffice = find_soffice()  # checked on every call: a path that disappears gives the named error
+        with self._lock:
+            if soffice != self._soffice:
+                self._stop()
+                self._soffice, self._python = soffice, False
+            if self._python is False:
+                self._python = find_uno_python(soffice)
+            if self._python is None:
+                self._convert_once(soffice, src, out, timeout)
+                return
+            try:
+                self._warm(soffice).convert(src, out, timeout)
+            except RenderFailed as e:
+                if e.hung:
+                    self._worker = None
+                    raise
+                # A dead soffice behind a live worker fails every call: retry once on a fresh one.
+                self._stop()
+                self._warm(soffice).convert(src, out, timeout)
+
+    def _warm(self, soffice: str) -> _Worker:
+        if self._worker is None or not self._worker.alive():
+            self._worker = _Worker(self._python, soffice, self._profile)
+            self.starts += 1
+        return self._worker
+
+    def _convert_once(self, soffice: str, src: Path, out: Path, timeout: float) -> None:
+        filt = 'pdf:writer_pdf_Export:{"ExportBookmarksToPDFDestination":{"type":"boolean","value":"true"}}'
+        args = [soffice, "--headless", "--norestore", f"-env:UserInstallation={self._profile.as_uri()}",
+                "--convert-to", filt, "--outdir", str(out.parent), str(src)]
+        self.starts += 1
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # soffice starts soffice.bin: stop the whole group
+            proc.wait()
+            raise RenderFailed(f"LibreOffice did not answer within {timeout:g} s and was stopped.") from None
+        made = out.parent / (src.stem + ".pdf")
+        if not made.is_file():
+            raise RenderFailed("LibreOffice could not convert the document.")
+        if made != out:
+            made.replace(out)
+
+    def kill_for_test(self) -> None:
+        """Kill the warm LibreOffice as a crash would (tests check the restart)."""
+        if self._worker is not None:
+            self._worker.kill()
+
+    def _stop(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+        shutil.rmtree(self._profile, ignore_errors=True)
