@@ -198,7 +198,7 @@ async def _script(base: Path, out: Path, ids: list[str], ops) -> None:
             elif mode == "reject":
                 await _call(c, "docx_reject_revisions", session_id=c.session_id, author="Script")
             results[mode] = out / f"{mode}.docx"
-            await c.save(results[mode])
+            await c.save(results[mode], overwrite=True)  # every example writes these three
             await _call(c, "docx_close", session_id=c.session_id)
     assert body_texts(results["accept"]) == body_texts(results["plain"]), ops
     assert body_texts(results["reject"]) == body_texts(base), ops
