@@ -12,6 +12,7 @@ from typing import Iterator
 from lxml import etree
 
 from ooxml.namespaces import A, M, R, W, WP, w
+from ooxml.numbers import file_int
 
 W_P, W_R, W_T, W_TBL, W_TR, W_TC = w("p"), w("r"), w("t"), w("tbl"), w("tr"), w("tc")
 W_SDT, W_SDTCONTENT, W_BODY, W_SECTPR = w("sdt"), w("sdtContent"), w("body"), w("sectPr")
@@ -62,7 +63,8 @@ def kind(el: etree._Element) -> str:
                 "body": "Body", "hdr": "Header", "ftr": "Footer", "footnote": "Footnote",
                 "endnote": "Endnote", "comment": "Comment", "customXml": "Custom XML",
                 "altChunk": "Embedded Document", "ins": "Insertion", "del": "Deletion",
-                "bookmarkStart": "Bookmark"}.get(q.localname, q.localname)
+                "bookmarkStart": "Bookmark", "fldChar": "Field", "fldSimple": "Field",
+                "sectPr": "Section"}.get(q.localname, q.localname)
     if q.namespace == M:
         return "Equation"
     return q.localname
@@ -102,12 +104,18 @@ def run_text(r: etree._Element, deleted: bool = False) -> str:
         elif tag in _TEXT_OF:
             parts.append(_TEXT_OF[tag])
         elif tag == w("sym"):
-            code = child.get(w("char"), "")
-            try:
-                parts.append(chr(int(code, 16) - (0xF000 if int(code, 16) >= 0xF000 else 0)))
-            except ValueError:
-                pass
+            parts.append(_symbol(child.get(w("char"), "")))
     return "".join(parts)
+
+
+def _symbol(code: str) -> str:
+    """The character of a ``w:sym`` (symbol fonts map to U+F0xx); '' when the code is not one."""
+    try:
+        value = int(code, 16) if 0 < len(code) <= 6 else -1
+    except ValueError:
+        return ""
+    value -= 0xF000 if value >= 0xF000 else 0
+    return chr(value) if 0 < value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF else ""
 
 
 def paragraph_text(p: etree._Element) -> str:
@@ -167,10 +175,8 @@ def direct_outline_level(p: etree._Element) -> int | None:
     ol = ppr.find(w("outlineLvl"))
     if ol is None:
         return None
-    try:
-        return int(ol.get(W_VAL, "9"))
-    except ValueError:
-        return None
+    level = file_int(ol.get(W_VAL), -1, -1, 9)
+    return level if level >= 0 else None
 
 
 # ---- tables ------------------------------------------------------------------------------------
@@ -201,99 +207,6 @@ def _owning_row(tc: etree._Element) -> etree._Element | None:
     while parent is not None and parent.tag != W_TR:
         parent = parent.getparent()
     return parent
-
-
-def cell_span(tc: etree._Element) -> int:
-    tcpr = tc.find(w("tcPr"))
-    if tcpr is not None:
-        gs = tcpr.find(w("gridSpan"))
-        if gs is not None:
-            try:
-                return max(1, int(gs.get(W_VAL, "1")))
-            except ValueError:
-                return 1
-    return 1
-
-
-def vmerge(tc: etree._Element) -> str | None:
-    """'restart', 'continue' or None."""
-    tcpr = tc.find(w("tcPr"))
-    if tcpr is None:
-        return None
-    vm = tcpr.find(w("vMerge"))
-    if vm is None:
-        return None
-    return vm.get(W_VAL, "continue")
-
-
-def grid_before(tr: etree._Element) -> int:
-    trpr = tr.find(w("trPr"))
-    if trpr is not None:
-        gb = trpr.find(w("gridBefore"))
-        if gb is not None:
-            try:
-                return int(gb.get(W_VAL, "0"))
-            except ValueError:
-                return 0
-    return 0
-
-
-class TableGrid:
-    """The visual grid of a table: slot (row, col) -> the cell that covers it.
-
-    Horizontally merged cells (gridSpan) cover several columns; vertically merged ones
-    (vMerge continue) are covered by the cell that restarted the merge above.
-    """
-
-    def __init__(self, tbl: etree._Element):
-        self.tbl = tbl
-        self.rows = table_rows(tbl)
-        self.slots: list[list[etree._Element | None]] = []
-        self.origin: dict[etree._Element, tuple[int, int]] = {}
-        self.physical: dict[tuple[int, int], etree._Element] = {}
-        for r, tr in enumerate(self.rows):
-            line: list[etree._Element | None] = [None] * grid_before(tr)
-            for tc in row_cells(tr):
-                col = len(line)
-                owner = tc
-                if vmerge(tc) == "continue" and r > 0:
-                    above = self.slots[r - 1][col] if col < len(self.slots[r - 1]) else None
-                    owner = above if above is not None else tc
-                self.physical[(r, col)] = tc
-                if owner is tc:
-                    self.origin[tc] = (r, col)
-                line.extend([owner] * cell_span(tc))
-            self.slots.append(line)
-        self.n_cols = max((len(line) for line in self.slots), default=0)
-        declared = tbl.find(w("tblGrid"))
-        if declared is not None:
-            self.n_cols = max(self.n_cols, len(declared.findall(w("gridCol"))))
-
-    @property
-    def n_rows(self) -> int:
-        return len(self.rows)
-
-    def cell(self, row: int, col: int) -> etree._Element | None:
-        if 0 <= row < len(self.slots) and 0 <= col < len(self.slots[row]):
-            return self.slots[row][col]
-        return None
-
-    def text_matrix(self) -> list[list[str]]:
-        out = []
-        for r, line in enumerate(self.slots):
-            texts = []
-            for c in range(self.n_cols):
-                tc = line[c] if c < len(line) else None
-                if tc is None:
-                    texts.append("")
-                elif self.origin.get(tc) == (r, c):
-                    texts.append(cell_text(tc))
-                elif c > 0 and c - 1 < len(line) and line[c - 1] is tc:
-                    texts.append("\u2190")  # merged with the cell to the left
-                else:
-                    texts.append("\u2191")  # merged with the cell above
-            out.append(texts)
-        return out
 
 
 def find_ancestor(el: etree._Element, tags: set[str] | str) -> etree._Element | None:

@@ -19,13 +19,26 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import budget
+from ooxml.errors import LimitExceeded
 from ooxml.images import add_relationship
 from ooxml.namespaces import R, w
+from ooxml.notes import copy_references
 from ooxml.order import remove_child
 from ooxml.wordids import prepare_copy
 
 _FLD_CHAR, _INSTR = w("fldChar"), {w("instrText"), w("delInstrText")}
 _TYPE = w("fldCharType")
+
+
+def check_copy_size(blocks: list[etree._Element], limit: int) -> None:
+    """Refuse, before copying, blocks whose XML is over ``limit`` bytes (what the copy would add)."""
+    size = 0
+    for el in blocks:
+        size += len(etree.tostring(el))
+        if size > limit:
+            raise LimitExceeded(f"The copy would add over {limit:,} bytes of XML, the limit a call may add.",
+                                hint="Copy a smaller range; the operator sets the limit "
+                                     "(limits.max_call_growth_bytes).")
 
 
 def copy_blocks(doc, blocks: list[etree._Element], target: etree._Element,
@@ -36,7 +49,8 @@ def copy_blocks(doc, blocks: list[etree._Element], target: etree._Element,
         budget.check()  # copies are detached: stopping here leaves the document as it was
         wrapper.append(copy.deepcopy(el))
     budget.check()
-    prepare_copy(wrapper, doc.word_ids(target))
+    prepare_copy(wrapper, doc.word_ids(target), keep_notes=True)
+    copy_references(doc, wrapper, target)  # copied note references get notes of their own
     balance_fields(wrapper)
     if container.tag != B.W_BODY:
         for ppr in wrapper.iter(w("pPr")):

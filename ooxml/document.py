@@ -7,19 +7,23 @@ from pathlib import Path
 
 from lxml import etree
 
-from ooxml.body import W_BODY
+from ooxml.body import MARKERS, W_BODY
 from ooxml.errors import ElementNotFound, InvalidDocument
 from ooxml.ids import IdIndex, predeclare, strip_ids, undeclare_ours
-from ooxml.namespaces import OX, OX_ID, RT_STYLES, STRICT_W, W
+from ooxml.namespaces import MC, OX, OX_ID, OX_PREFIX, RT_STYLES, W
 from ooxml.package import DEFAULT_LIMITS, KEEP, Limits, Package, Part
 from ooxml.positions import BlockOrder
-from ooxml.ranges import rescue_markers
+from ooxml.history import Recorder
+from ooxml.ranges import orphans_if_removed, rescue_markers
 from ooxml.safexml import serialize
 from ooxml.styles import Styles
 from ooxml.template import new_package_parts
 from ooxml.wordids import WordIds, doc_pr_floor, story_part_names
 
 
+IGNORABLE = f"{{{MC}}}Ignorable"
+# Children that are not blocks: range markers, comments, processing instructions.
+_NOT_BLOCKS = (*sorted(MARKERS), etree.Comment, etree.ProcessingInstruction)
 RECENT_CHANGES = 128  # how many changed elements a view can catch up on
 
 
@@ -31,26 +35,27 @@ class Document:
         self._stories: set[str] | None = None
         package.prepare_hook = self._prepare_for
         root = self.main.tree.getroot()
-        if root.tag == f"{{{STRICT_W}}}document":
-            raise InvalidDocument(
-                "This is a Strict OOXML document (ISO/IEC 29500 Strict), which this server does not edit.",
-                hint="Open it in Word and save it as 'Word Document (*.docx)' (Transitional), then retry.")
         if root.tag != f"{{{W}}}document":
             raise InvalidDocument(f"Main part '{self.main_name}' is not a WordprocessingML document "
-                                  f"(root element {root.tag}).")
+                                  f"(root element {root.tag}).",
+                                  hint="Open the document itself (.docx), not another kind of Office file.")
         self.body = root.find(W_BODY)
         if self.body is None:
-            raise InvalidDocument(f"Main part '{self.main_name}' has no w:body.")
+            raise InvalidDocument(f"Main part '{self.main_name}' has no w:body.",
+                                  hint="The file may be damaged; open it in Word and save it again.")
         self.ids = IdIndex()
         self.ids.add_root(root, self.main.prepared.had_ids)
         self._part_of_root: dict[etree._Element, Part] = {root: self.main}
         self._orders: dict[etree._Element, BlockOrder] = {}
+        self._counts: dict[etree._Element, tuple[int, int]] = {}  # container -> (version, blocks)
         self._styles: Styles | None = None
         self._word_ids: dict[etree._Element, WordIds] = {}
         self._doc_pr: list[int] | None = None
         self.modified = False  # changed since open or last save
         self.version = 0  # bumped by every change: lets views cache what they drew
-        self.recent_changes: list[tuple[int, etree._Element]] = []  # (version, element changed)
+        self.recent_changes: list[tuple] = []  # (version, element changed, its ancestors then)
+        self._tops = {self.body, root}  # containers whose children are recorded one by one for undo
+        self.history = Recorder(self)
         self.tracker = None  # ooxml.revisions.Tracker while changes are tracked
 
     # ---- life cycle ------------------------------------------------------------------------------
@@ -99,6 +104,12 @@ class Document:
 
     def close(self) -> None:
         self.package.close()
+        # Break the reference cycles (package hook -> document, history -> document) so the
+        # trees go as soon as the session does, not at the next cyclic garbage collection.
+        self.package.prepare_hook = None
+        self.package.parts = {}  # parts point back at their package
+        self.history.clear()
+        self.history.doc = None
 
     def _carries_ids(self, part: Part) -> bool:
         """Whether an untouched part holds our IDs from an earlier save (only story parts can)."""
@@ -137,6 +148,7 @@ class Document:
         root = part.tree.getroot()  # story parts get predeclare through _prepare_for
         if root not in self._part_of_root:
             self._part_of_root[root] = part
+            self._tops.add(root)
             self.ids.add_root(root, part.prepared.had_ids if part.prepared else True)
         return root
 
@@ -174,13 +186,30 @@ class Document:
         had = el.get(OX_ID)
         if had is None and self._top(el) not in self._part_of_root:
             raise ValueError("id_of() needs an element inside the document: insert it first")
+        if had is None:
+            top = self._top(el)
+            if OX_PREFIX not in top.get(IGNORABLE, "").split():
+                self.history.will_change(top, for_id=True)  # the root gets our namespace listed
         element_id = self.ids.id_of(el)
         if had is None:
             self.part_of(el).touch(ids_only=True)  # the new attribute must be saved
         return element_id
 
+    def register_stories(self) -> None:
+        """Index every header, footer and notes part: their IDs resolve once they are registered."""
+        for name in story_part_names(self.package, self.main_name)[1:]:
+            self.register_part_root(self.package.part(name))
+
+    def story_added(self, name: str) -> None:
+        """A story part (header, footer, notes) was just added: parse it with our namespace declared."""
+        if self._stories is not None:
+            self._stories.add(name)
+
     def find(self, element_id: str) -> etree._Element:
         el = self.ids.get(element_id)
+        if el is None and len(self._part_of_root) < len(story_part_names(self.package, self.main_name)):
+            self.register_stories()  # an ID from a header, footer or note part not loaded yet
+            el = self.ids.get(element_id)
         if el is None:
             raise ElementNotFound(f"Element '{element_id}' not found",
                                   hint="IDs come from earlier answers; call docx_get_structure or "
@@ -193,16 +222,52 @@ class Document:
 
         Inserts and removals through insert_block/remove_block need no call. Package parts changed
         outside an element (rels, content types, new parts) are announced with ``Part.touch()``.
-        (The undo history hooks in here; until it does, this records nothing.)
+        The undo history (ooxml/history.py) saves the top-level block holding ``el`` once per call.
         """
+        self.history.will_change(el)
+
+    def top_containers(self) -> set:
+        """The body and the story parts' roots: their children are the units undo saves."""
+        return self._tops
+
+    def story_parts(self) -> set:
+        return set(self._part_of_root.values())
+
+    def after_history(self) -> None:
+        """Undo or redo changed the trees: drop what was derived from them."""
+        for container in [c for c in self._orders if c not in self._tops]:
+            del self._orders[container]
+        self._styles = None
+        self._stories = None
+        self.modified = True
+
+    def block_back(self, el: etree._Element) -> None:
+        """Undo/redo put ``el`` back into its container."""
+        order = self._orders.get(el.getparent())
+        if order is not None:
+            order.inserted(el)
+        self.ids.adopt(el)
+        self.changed(el)
+
+    def block_gone(self, el: etree._Element) -> None:
+        """Undo/redo takes ``el`` out of its container."""
+        container = el.getparent()
+        order = self._orders.get(container)
+        if order is not None:
+            order.removed(el)
+        self.ids.forget(el)
+        self.changed(el)
+        container.remove(el)
 
     def changed(self, el: etree._Element) -> None:
         """Record that ``el`` (or something inside it) changed: its part must be saved, and views
         drawn of it, its ancestors or its descendants are out of date."""
+        self.history.check_changed(el)
         self.part_of(el).touch()
         self.modified = True
         self.version += 1
-        self.recent_changes.append((self.version, el))
+        # Its ancestors are noted now: a removed element has none by the time a view catches up.
+        self.recent_changes.append((self.version, el, tuple(el.iterancestors())))
         if len(self.recent_changes) > 2 * RECENT_CHANGES:
             del self.recent_changes[:RECENT_CHANGES]
 
@@ -213,14 +278,27 @@ class Document:
             order = self._orders[container] = BlockOrder(container)
         return order
 
+    def block_count(self, container: etree._Element) -> int:
+        """How many blocks the container holds, without building its order index."""
+        order = self._orders.get(container)
+        if order is not None:
+            return len(order)
+        version, count = self._counts.get(container, (-1, 0))
+        if version != self.version:  # len() and iterchildren() walk the children in C
+            count = len(container) - sum(1 for _ in container.iterchildren(*_NOT_BLOCKS))
+            self._counts[container] = (self.version, count)
+        return count
+
     def insert_block(self, new: etree._Element, *, container: etree._Element,
                      before: etree._Element | None = None, after: etree._Element | None = None,
                      track: bool = True) -> None:
         """Insert a block into a container, keeping sectPr last and the order index current.
 
-        While changes are tracked the new block is recorded as inserted (``track=False``: a
-        restore, such as undo, that is no new content).
+        Undo records the insertion. While changes are tracked the new block is also marked as
+        inserted (``track=False``: a restore that is no new content; undo itself puts blocks
+        back through ``block_back``, which never tracks).
         """
+        self.history.will_insert(container)
         if after is not None:
             after.addnext(new)
         elif before is not None:
@@ -237,6 +315,7 @@ class Document:
         order = self._orders.get(container)
         if order is not None:
             order.inserted(new)
+        self.history.inserted(new)  # before marking: the mark is part of the inserted block
         if track and self.tracker is not None:
             from ooxml.revisions import on_block_inserted
             on_block_inserted(self, new)
@@ -245,12 +324,22 @@ class Document:
     def remove_block(self, el: etree._Element) -> None:
         """Remove a block (or run); half-ranges inside it move out so ranges stay paired."""
         container = el.getparent()
-        rescue_markers(el)
+        top = container in self._tops
+        orphans = orphans_if_removed(el)
+        if orphans and top:
+            self.history.will_change(el)  # its half-ranges move out of it
+        self.history.will_remove(el)
+        rescue_markers(el, orphans)
+        if top:
+            for marker in orphans:
+                self.history.inserted(marker)
         order = self._orders.get(container)
         if order is not None:
             order.removed(el)
         self.ids.forget(el)
-        self.changed(el)  # while attached: its container and their ancestors changed
+        self.changed(el)
+        if not top:  # views find ancestors only later, when ``el`` has none: name the container too
+            self.changed(container)
         container.remove(el)
 
     def forget_order(self, container: etree._Element) -> None:

@@ -7,17 +7,11 @@ import re
 from lxml import etree
 
 from ooxml import body as B
-from ooxml.errors import ValidationError
+from ooxml.format_args import ALIGNMENTS
 from ooxml.namespaces import w
 from ooxml.order import get_or_add, insert_child, remove_child, set_child
 from ooxml.units import points, twips
 
-UNDERLINES = ("single words double thick dotted dottedHeavy dash dashedHeavy dashLong dashLongHeavy "
-              "dotDash dashDotHeavy dotDotDash dashDotDotHeavy wave wavyHeavy wavyDouble none").split()
-HIGHLIGHTS = ("black blue cyan green magenta red yellow white darkBlue darkCyan darkGreen darkMagenta "
-              "darkRed darkYellow darkGray lightGray none").split()
-ALIGNMENTS = {"left": "left", "center": "center", "centre": "center", "right": "right", "justify": "both",
-              "both": "both", "distribute": "distribute"}
 _THEME_ATTR = {"ascii": "asciiTheme", "hAnsi": "hAnsiTheme", "eastAsia": "eastAsiaTheme", "cs": "cstheme"}
 _HEX = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
@@ -33,19 +27,11 @@ def _toggle(rpr: etree._Element, name: str, on: bool) -> None:
         set_child(rpr, name, val="0")  # explicit off: overrides a bold style
 
 
-def check_font_args(size=None, underline=None, color_hex=None) -> None:
-    """Validate before any change, so a bad value changes nothing."""
-    if size is not None and not 1 <= points(size) <= 1638:
-        raise ValidationError(f"size {size} is out of range (1-1638 pt).")
-    if isinstance(underline, str) and underline not in UNDERLINES:
-        raise ValidationError(f"underline '{underline}' is not a Word underline.",
-                              hint="Use true/false or one of: " + ", ".join(UNDERLINES))
-    if color_hex is not None and color_hex.lower() != "auto" and not _HEX.match(color_hex):
-        raise ValidationError(f"color_hex '{color_hex}' is not a colour.", hint="Use six hex digits like 'FF0000', or 'auto'.")
-
-
 def set_run_font(r: etree._Element, *, size=None, bold=None, italic=None, underline=None,
                  color_hex=None, font_name=None, east_asian_font=None) -> None:
+    """Values must have passed ``check_font_args`` (or ``check_properties``)."""
+    if all(v is None for v in (size, bold, italic, underline, color_hex, font_name, east_asian_font)):
+        return  # nothing to set: no empty w:rPr either
     rpr = get_or_add(r, "rPr")
     if font_name is not None or east_asian_font is not None:
         _set_fonts(rpr, font_name, east_asian_font)
@@ -80,6 +66,8 @@ def _set_fonts(rpr: etree._Element, font_name, east_asian_font) -> None:
 
 
 def set_run_flags(r: etree._Element, props: dict) -> None:
+    if not props:
+        return
     rpr = get_or_add(r, "rPr")
     for key, name in (("strike", "strike"), ("all_caps", "caps"), ("small_caps", "smallCaps")):
         if key in props:
@@ -97,14 +85,10 @@ def set_alignment(p: etree._Element, alignment: str) -> None:
 
 
 def set_paragraph_props(p: etree._Element, props: dict) -> None:
-    ppr = get_or_add(p, "pPr")
-    for key, name in (("keep_with_next", "keepNext"), ("keep_together", "keepLines"),
-                      ("page_break_before", "pageBreakBefore"), ("widow_control", "widowControl")):
-        if key in props:
-            if props[key]:
-                set_child(ppr, name)
-            else:
-                set_child(ppr, name, val="0")
+    """Values must have passed ``check_properties``; every attribute is computed before pPr is touched."""
+    flags = {name: bool(props[key]) for key, name in (
+        ("keep_with_next", "keepNext"), ("keep_together", "keepLines"),
+        ("page_break_before", "pageBreakBefore"), ("widow_control", "widowControl")) if key in props}
     spacing = {}
     if "space_before" in props:
         spacing["before"] = str(twips(props["space_before"], "space_before"))
@@ -112,8 +96,6 @@ def set_paragraph_props(p: etree._Element, props: dict) -> None:
         spacing["after"] = str(twips(props["space_after"], "space_after"))
     if "line_spacing" in props:
         spacing.update(_line_spacing(props["line_spacing"]))
-    if spacing:
-        _merge_attrs(ppr, "spacing", spacing)
     ind = {}
     for key, attr in (("left_indent", "left"), ("right_indent", "right")):
         if key in props:
@@ -121,7 +103,16 @@ def set_paragraph_props(p: etree._Element, props: dict) -> None:
     if "first_line_indent" in props:
         value = twips(props["first_line_indent"], "first_line_indent")
         ind["firstLine" if value >= 0 else "hanging"] = str(abs(value))
-        ind.pop("hanging" if value >= 0 else "firstLine", None)
+    if not (flags or spacing or ind or "alignment" in props):
+        return
+    ppr = get_or_add(p, "pPr")
+    for name, on in flags.items():
+        if on:
+            set_child(ppr, name)
+        else:
+            set_child(ppr, name, val="0")
+    if spacing:
+        _merge_attrs(ppr, "spacing", spacing)
     if ind:
         _merge_attrs(ppr, "ind", ind, drop=("firstLine", "hanging") if "first_line_indent" in props else ())
     if "alignment" in props:

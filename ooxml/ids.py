@@ -18,22 +18,29 @@ from ooxml.namespaces import MC, OX, OX_ID, OX_PREFIX, W
 
 PREFIXES = {
     "p": "para", "r": "run", "tbl": "table", "tr": "row", "tc": "cell", "sdt": "sdt",
-    "drawing": "img", "pict": "img", "hyperlink": "link", "bookmarkStart": "bookmark",
+    "drawing": "img", "pict": "img", "hyperlink": "link", "bookmarkStart": "bkm", "sectPr": "sect",
     "footnote": "note", "endnote": "note", "comment": "comment", "hdr": "hdr", "ftr": "ftr",
     "ins": "rev", "del": "rev", "moveFrom": "rev", "moveTo": "rev", "rPrChange": "rev", "pPrChange": "rev",
     "tblPrChange": "rev", "trPrChange": "rev", "tcPrChange": "rev", "sectPrChange": "rev",
     "tblGridChange": "rev", "numberingChange": "rev", "cellIns": "rev", "cellDel": "rev", "cellMerge": "rev",
-    "customXml": "cxml", "altChunk": "chunk", "fldSimple": "field",
+    "customXml": "cxml", "altChunk": "chunk", "fldSimple": "fld", "fldChar": "fld",
 }
+_OUR_ID = re.compile(r"[a-z]{1,16}_[0-9a-f]{6,32}")  # what id_of writes (prefix_token)
 _IGNORABLE = f"{{{MC}}}Ignorable"
 _XPATH_WITH_ID = etree.XPath("//*[@oxm:id]", namespaces={"oxm": OX})
 # Selecting the attributes is ~3x faster than selecting elements by attribute predicate.
 _XPATH_ID_ATTRS = etree.XPath("//@oxm:id", namespaces={"oxm": OX})
 
 
+_TOC_GALLERY = etree.XPath("w:sdtPr/w:docPartObj/w:docPartGallery[@w:val='Table of Contents']",
+                           namespaces={"w": W})
+
+
 def prefix_for(el: etree._Element) -> str:
     q = etree.QName(el)
     if q.namespace == W:
+        if q.localname == "sdt" and _TOC_GALLERY(el):
+            return "toc"  # Word wraps a table of contents in a content control of this gallery
         return PREFIXES.get(q.localname, "el")
     return "math" if q.localname in ("oMath", "oMathPara") else "el"
 
@@ -170,14 +177,18 @@ class IdIndex:
         while self._pending:
             for attr in _XPATH_ID_ATTRS(self._pending.pop()):
                 el, key = attr.getparent(), str(attr)
-                if key in self._by_id and self._by_id[key] is not el:
-                    del el.attrib[OX_ID]  # a duplicate someone copied: it gets a fresh ID on use
+                if not _OUR_ID.fullmatch(key) or (key in self._by_id and self._by_id[key] is not el):
+                    # a duplicate someone copied, or a value we never write (it would be shown in
+                    # answers as given): it gets a fresh ID on use
+                    del el.attrib[OX_ID]
                 else:
                     self._by_id[key] = el
 
     def get(self, element_id: str) -> etree._Element | None:
-        self._build()
-        el = self._by_id.get(element_id)
+        el = self._by_id.get(element_id)  # IDs given since opening are known without the scan
+        if (el is None or not self._attached(el)) and self._pending:
+            self._build()
+            el = self._by_id.get(element_id)
         if el is None or not self._attached(el):
             return None
         return el
@@ -190,12 +201,12 @@ class IdIndex:
 
     def id_of(self, el: etree._Element) -> str:
         """The element's ID, given now if it has none."""
+        self._build()
         existing = el.get(OX_ID)
         if existing is not None:
             if existing not in self._by_id:
                 self._by_id[existing] = el
             return existing
-        self._build()
         prefix = prefix_for(el)
         while True:
             candidate = f"{prefix}_{secrets.token_hex(3)}"
@@ -219,6 +230,23 @@ class IdIndex:
             if key is not None and self._by_id.get(key) is el:
                 del self._by_id[key]
         self._given = []
+
+    def given(self) -> list[etree._Element]:
+        """Elements given an ID since mark()."""
+        return self._given
+
+    def drop(self, key: str, el: etree._Element) -> None:
+        """Forget one ID (undo takes back an ID a call gave)."""
+        if self._by_id.get(key) is el:
+            del self._by_id[key]
+
+    def adopt(self, el: etree._Element, own_only: bool = False) -> None:
+        """Index the IDs found on ``el`` (and inside it): content put back by undo or redo."""
+        self._build()
+        for sub in ((el,) if own_only else el.iter()):
+            key = sub.get(OX_ID) if isinstance(sub.tag, str) else None
+            if key is not None:
+                self._by_id[key] = sub
 
     def forget(self, el: etree._Element) -> None:
         """Drop a removed subtree's IDs from the index."""

@@ -58,7 +58,8 @@ def read_image(path: Path) -> ImageFile:
 
     size = path.stat().st_size
     if size > MAX_IMAGE_BYTES:
-        raise ValidationError(f"The image is {size} bytes, over the limit of {MAX_IMAGE_BYTES}.")
+        raise ValidationError(f"The image is {size} bytes, over the limit of {MAX_IMAGE_BYTES}.",
+                              hint="Compress or scale the image down first.")
     data = path.read_bytes()
     if path.suffix.lower() == ".svg":
         raise ValidationError("SVG images are not supported.", hint="Convert it to PNG first.")
@@ -66,14 +67,22 @@ def read_image(path: Path) -> ImageFile:
         with Image.open(io.BytesIO(data)) as img:
             fmt, pixels, info = img.format, img.size, dict(img.info)
             img.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
-        raise ValidationError(f"'{path.name}' is not a readable image: {e}.",
+    except UnidentifiedImageError:
+        raise ValidationError(f"'{path.name}' is not a readable image: it holds no PNG, JPEG or GIF data.",
+                              hint="Use a PNG, JPEG or GIF file.") from None
+    except Image.DecompressionBombError:
+        raise ValidationError(f"'{path.name}' declares more pixels than the limit of {MAX_PIXELS:,}.",
+                              hint="Scale the image down first.") from None
+    except (OSError, SyntaxError, ValueError) as e:
+        reason = re.sub(r"\s*<[^>]*>", "", str(e)).strip() or type(e).__name__  # no object reprs in answers
+        raise ValidationError(f"'{path.name}' is not a readable image: {reason}.",
                               hint="Use a PNG, JPEG or GIF file.") from None
     if fmt not in FORMATS:
         raise ValidationError(f"'{path.name}' is a {fmt} image; only PNG, JPEG and GIF are supported.",
                               hint="Convert it to PNG first.")
     if pixels[0] < 1 or pixels[1] < 1 or pixels[0] * pixels[1] > MAX_PIXELS:
-        raise ValidationError(f"'{path.name}' has an unusable pixel size {pixels[0]}×{pixels[1]}.")
+        raise ValidationError(f"'{path.name}' has an unusable pixel size {pixels[0]}×{pixels[1]}.",
+                              hint=f"Use an image of at least 1×1 and at most {MAX_PIXELS:,} pixels.")
     dpi = info.get("dpi") or (96, 96)
     ext, ctype = FORMATS[fmt]
     suffix = path.suffix.lower().lstrip(".")
@@ -100,7 +109,8 @@ def fit_size(natural: tuple[int, int], width: int | None, height: int | None,
 
 def check_length(value: int | None, arg: str) -> None:
     if value is not None and not 0 < value <= MAX_EMU:
-        raise ValidationError(f"{arg} must be more than 0 and at most 22 inches.")
+        raise ValidationError(f"{arg} must be more than 0 and at most 22 inches.",
+                              hint="Give a length such as 3 (inches), '5cm' or '200pt', or leave it out.")
 
 
 # ---- package bookkeeping -----------------------------------------------------------------------

@@ -19,7 +19,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 
 from ooxml import images as I
 from ooxml.build import make_run
-from ooxml.footnotes import FootnoteWriter
+from ooxml import notes as N
 from ooxml.mdlists import ListWriter
 from ooxml.namespaces import R, RT_STYLES, w
 from ooxml.order import get_or_add, set_child
@@ -98,7 +98,6 @@ class Builder:
     blocks: list = field(default_factory=list)
     _styles: dict = field(default_factory=dict)
     _lists: ListWriter | None = None
-    _notes: FootnoteWriter | None = None
     _definitions: dict = field(default_factory=dict)  # footnote id -> its definition node
 
     def style(self, name: str) -> str | None:
@@ -270,9 +269,8 @@ class Builder:
 
     def footnote(self, ref: SyntaxTreeNode) -> etree._Element:
         """A real footnote with the definition's paragraphs, and the run referencing it."""
-        self._notes = self._notes or FootnoteWriter(self.doc)
         definition = self._definitions.get(ref.meta.get("id"))
-        body_part, self.part_name = self.part_name, self._notes.part_name  # links in the note: its rels
+        body_part, self.part_name = self.part_name, N.notes_part_name(self.doc, "footnote")  # links in the note: its rels
         try:
             paragraphs = [self._note_paragraph(n.children[0]) for n in (definition.children if definition else [])
                           if n.type == "paragraph"]
@@ -282,7 +280,7 @@ class Builder:
             mark = self._note_mark(etree.Element(w("footnoteRef")))
             paragraphs[0].insert(1 if paragraphs[0].find(w("pPr")) is not None else 0, mark)
             mark.addnext(make_run(" "))
-        note_id = self._notes.add(paragraphs)
+        note_id = str(N.add_note(self.doc, "footnote", paragraphs))
         return self._note_mark(etree.Element(w("footnoteReference"), {w("id"): note_id}))
 
     def _note_paragraph(self, inline: SyntaxTreeNode) -> etree._Element:

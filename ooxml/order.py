@@ -31,6 +31,29 @@ _SEQ = {
     "sectPr": "headerReference footerReference footnotePr endnotePr type pgSz pgMar paperSrc "
               "pgBorders lnNumType pgNumType cols formProt vAlign noEndnote titlePg textDirection "
               "bidi rtlGutter docGrid printerSettings sectPrChange",
+    "settings": "writeProtection view zoom removePersonalInformation removeDateAndTime "
+                "doNotDisplayPageBoundaries displayBackgroundShape printPostScriptOverText "
+                "printFractionalCharacterWidth printFormsData embedTrueTypeFonts embedSystemFonts "
+                "saveSubsetFonts saveFormsData mirrorMargins alignBordersAndEdges bordersDoNotSurroundHeader "
+                "bordersDoNotSurroundFooter gutterAtTop hideSpellingErrors hideGrammaticalErrors "
+                "activeWritingStyle proofState formsDesign attachedTemplate linkStyles stylePaneFormatFilter "
+                "stylePaneSortMethod documentType mailMerge revisionView trackRevisions doNotTrackMoves "
+                "doNotTrackFormatting documentProtection autoFormatOverride styleLockTheme styleLockQFSet "
+                "defaultTabStop autoHyphenation consecutiveHyphenLimit hyphenationZone doNotHyphenateCaps "
+                "showEnvelope summaryLength clickAndTypeStyle defaultTableStyle evenAndOddHeaders "
+                "bookFoldRevPrinting bookFoldPrinting bookFoldPrintingSheets drawingGridHorizontalSpacing "
+                "drawingGridVerticalSpacing displayHorizontalDrawingGridEvery displayVerticalDrawingGridEvery "
+                "doNotUseMarginsForDrawingGridOrigin drawingGridHorizontalOrigin drawingGridVerticalOrigin "
+                "doNotShadeFormData noPunctuationKerning characterSpacingControl printTwoOnOne "
+                "strictFirstAndLastChars noLineBreaksAfter noLineBreaksBefore savePreviewPicture "
+                "doNotValidateAgainstSchema saveInvalidXml ignoreMixedContent alwaysShowPlaceholderText "
+                "doNotDemarcateInvalidXml saveXmlDataOnly useXSLTWhenSaving saveThroughXslt showXMLTags "
+                "alwaysMergeEmptyNamespace updateFields hdrShapeDefaults footnotePr endnotePr compat docVars "
+                "rsids mathPr attachedSchema themeFontLang clrSchemeMapping doNotIncludeSubdocsInStats "
+                "doNotAutoCompressPictures forceUpgrade captions readModeInkLockDown smartTagType "
+                "schemaLibrary shapeDefaults doNotEmbedSmartTags decimalSymbol listSeparator",
+    "style": "name aliases basedOn next link autoRedefine hidden uiPriority semiHidden unhideWhenUsed qFormat "
+             "locked personal personalCompose personalReply rsid pPr rPr tblPr trPr tcPr tblStylePr",
     "tblBorders": "top left start bottom right end insideH insideV",
     "tcBorders": "top left start bottom right end insideH insideV tl2br tr2bl",
     "pBdr": "top left bottom right between bar",

@@ -23,9 +23,10 @@ from pathlib import Path
 from lxml import etree
 
 from ooxml.errors import InvalidDocument, LimitExceeded
-from ooxml.namespaces import CT, PR, RT_OFFICE_DOCUMENT, RT_STRICT_OFFICE_DOCUMENT
+from ooxml.namespaces import CT, PR, RT_OFFICE_DOCUMENT
 from ooxml.safexml import parse_part, serialize
 from ooxml.savefile import FileStamp, read_stamped, write_atomically
+from ooxml.strict import is_strict_package, strict_bytes, to_transitional
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Limits:
     max_ratio: int = 200  # uncompressed/compressed, for parts over ratio_floor bytes
     ratio_floor: int = 10 * 1024 * 1024
     max_parts: int = 10_000
+    max_call_growth_bytes: int = 16 * 1024 * 1024  # bytes one call may add: replace text, copies (checked first)
 
 
 DEFAULT_LIMITS = Limits()
@@ -58,6 +60,7 @@ class Part:
         self.dirty = data is not None  # new parts must be written
         self.content_changed = self.dirty  # dirty for more than our IDs (see touch)
         self.prepared = None  # what load_tree's prepare step noted
+        self.touches = 0  # how often touch() was called (undo knows whether a part was touched since)
         self.head: bytes | None = None  # a UTF-8 part's bytes before its root (declaration), kept
         self._roundtrip: bytes | None = None  # digest of the original as lxml writes it
 
@@ -86,6 +89,8 @@ class Part:
         if self._tree is None:
             data = self.data
             self.head = _utf8_declaration(data)
+            if self.package.strict:  # Strict URIs read as Transitional ones (ooxml/strict.py)
+                data = to_transitional(data)
             if prepare is not None:
                 data, self.prepared = prepare(data)
             self._tree = parse_part(data, self.name)
@@ -107,6 +112,28 @@ class Part:
         self.dirty = True
         if not ids_only:
             self.content_changed = True
+        self.touches += 1
+        if self.package.touch_log is not None:  # the undo history notes which parts a call touched
+            self.package.touch_log.add(self.name)
+
+    def original_data(self) -> bytes:
+        """The bytes the part was opened (or created) with."""
+        return self._data if self._data is not None else self.package._read_member(self.info)
+
+    def unload(self) -> None:
+        """Back to the state of an untouched part: read (and parsed) again from the file on use."""
+        self._tree = None
+        self._data = None
+        self.dirty = self.content_changed = False
+
+    def parse(self, data: bytes) -> etree._ElementTree:
+        """Parse bytes of this part the way load_tree does (Strict URIs mapped), without keeping them."""
+        return parse_part(to_transitional(data) if self.package.strict else data, self.name)
+
+    def restore(self, tree: etree._ElementTree) -> None:
+        """Replace the parsed tree (undo and redo of parts without stories)."""
+        self._tree = tree
+        self.dirty = self.content_changed = True
 
     def same_as_original(self, data: bytes) -> bool:
         """Whether ``data`` is what the original bytes become when lxml parses and writes them."""
@@ -114,7 +141,7 @@ class Part:
             original = self.original()
             if original is None:
                 return False
-            self._roundtrip = hashlib.sha256(serialize(parse_part(original, self.name),
+            self._roundtrip = hashlib.sha256(serialize(self.parse(original),
                                                        _utf8_declaration(original))).digest()
         return hashlib.sha256(data).digest() == self._roundtrip
 
@@ -136,6 +163,8 @@ class Package:
         self.limits = limits
         self.parts: dict[str, Part] = {}
         self.prepare_hook = None  # part name -> a bytes adjustment to make before parsing, or None
+        self.strict = False  # ISO/IEC 29500 Strict: parts are mapped to Transitional URIs and back
+        self.touch_log: set[str] | None = None  # names of parts touched, while a call is recorded
         self._zip: zipfile.ZipFile | None = None
         self._fp: io.BytesIO | None = None  # the file as opened, in memory
         self._verified: set[str] = set()  # members whose CRC-32 matched their data
@@ -147,7 +176,8 @@ class Package:
         path = Path(path)
         size = path.stat().st_size
         if size > limits.max_file_bytes:
-            raise LimitExceeded(f"File is {size} bytes, over the file size limit ({limits.max_file_bytes}).")
+            raise LimitExceeded(f"File is {size} bytes, over the file size limit ({limits.max_file_bytes}).",
+                                hint="Open a smaller file; the operator sets limits.max_file_bytes.")
         data, stamp = read_stamped(path, limits.max_file_bytes)
         if len(data) > limits.max_file_bytes:
             raise LimitExceeded(f"File grew over the file size limit ({limits.max_file_bytes}) while it was read.",
@@ -164,7 +194,8 @@ class Package:
         try:
             pkg._fp = io.BytesIO(data)
             pkg._zip = zipfile.ZipFile(pkg._fp)
-        except (zipfile.BadZipFile, ValueError, EOFError) as e:
+        except (zipfile.BadZipFile, UnicodeDecodeError, ValueError, struct.error, OSError, EOFError,
+                OverflowError) as e:  # a damaged directory fails in any of these ways
             pkg.close()
             raise InvalidDocument(f"'{label}' is not a .docx (zip) file or is truncated: {e}.",
                                   hint="Check that the path names a Word document (.docx).") from None
@@ -176,6 +207,12 @@ class Package:
         for info in pkg._zip.infolist():
             if not info.is_dir():
                 pkg.parts[info.filename] = Part(pkg, info)
+        root_rels = pkg.parts.get("_rels/.rels")
+        try:
+            pkg.strict = root_rels is not None and is_strict_package(pkg._read_member(root_rels.info))
+        except Exception:
+            pkg.close()
+            raise
         return pkg
 
     @property
@@ -194,22 +231,27 @@ class Package:
         infos = self._zip.infolist()
         lim = self.limits
         if len(infos) > lim.max_parts:
-            raise LimitExceeded(f"The package has {len(infos)} parts, over the part count limit ({lim.max_parts}).")
+            raise LimitExceeded(f"The package has {len(infos)} parts, over the part count limit ({lim.max_parts}).",
+                                hint="The operator sets limits.max_parts; a real document has far fewer parts.")
         total = 0
         for info in infos:
             total += info.file_size
             if info.file_size > lim.max_part_uncompressed:
                 raise LimitExceeded(f"Part '{info.filename}' unpacks to {info.file_size} bytes, over the "
-                                    f"uncompressed part size limit ({lim.max_part_uncompressed}).")
+                                    f"uncompressed part size limit ({lim.max_part_uncompressed}).",
+                                    hint="The operator sets limits.max_part_uncompressed.")
             if info.file_size > lim.ratio_floor and info.file_size > lim.max_ratio * max(info.compress_size, 1):
                 raise LimitExceeded(f"Part '{info.filename}' expands {info.file_size // max(info.compress_size, 1)}x "
-                                    f"(compression ratio limit {lim.max_ratio}x): a zip bomb?")
+                                    f"(compression ratio limit {lim.max_ratio}x): a zip bomb?",
+                                    hint="A real document compresses far less; the operator sets limits.max_ratio.")
             if info.filename.startswith("/") or ".." in info.filename.split("/"):
-                raise InvalidDocument(f"Part name '{info.filename}' escapes the package.")
+                raise InvalidDocument(f"Part name '{info.filename}' escapes the package.",
+                                      hint="The zip is unsafe or damaged: use the original file.")
             _check_method(info)
         if total > lim.max_total_uncompressed:
             raise LimitExceeded(f"The package unpacks to {total} bytes, over the total uncompressed size "
-                                f"limit ({lim.max_total_uncompressed}).")
+                                f"limit ({lim.max_total_uncompressed}).",
+                                hint="The operator sets limits.max_total_uncompressed; a real document is far smaller.")
 
     def _read_member(self, info: zipfile.ZipInfo) -> bytes:
         # Read no more than the declared size + 1: a lying header cannot make us inflate a bomb.
@@ -217,10 +259,11 @@ class Package:
         try:
             with self._zip.open(info) as f:
                 data = f.read(info.file_size + 1)
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as e:
             raise _damaged(info, str(e)) from None
         if len(data) > info.file_size:
-            raise LimitExceeded(f"Part '{info.filename}' inflates beyond its declared size.")
+            raise LimitExceeded(f"Part '{info.filename}' inflates beyond its declared size.",
+                                hint="The file lies about its sizes (damaged, or a zip bomb): use the original.")
         if len(data) < info.file_size:
             raise _damaged(info, f"{len(data)} bytes instead of the {info.file_size} declared")
         self._verified.add(info.filename)
@@ -263,7 +306,8 @@ class Package:
         self._fp.seek(info.header_offset)
         fields = _LOCAL_HEADER.unpack(self._fp.read(_LOCAL_HEADER.size))
         if fields[0] != b"PK\x03\x04":
-            raise InvalidDocument(f"Bad local header for part '{info.filename}'.")
+            raise InvalidDocument(f"Bad local header for part '{info.filename}'.",
+                                  hint="The zip is damaged: open the original file, or repair it in Word.")
         name_len, extra_len = fields[-2], fields[-1]
         self._fp.seek(info.header_offset + _LOCAL_HEADER.size + name_len + extra_len)
         raw = self._fp.read(info.compress_size)
@@ -281,7 +325,8 @@ class Package:
     def part(self, name: str) -> Part:
         name = name.lstrip("/")
         if name not in self.parts:
-            raise InvalidDocument(f"The package has no part '{name}'.")
+            raise InvalidDocument(f"The package has no part '{name}'.",
+                                  hint="The package is incomplete: open the original file, or repair it in Word.")
         return self.parts[name]
 
     def has_part(self, name: str) -> bool:
@@ -329,17 +374,15 @@ class Package:
 
     def main_part_name(self) -> str:
         if not self.has_part("[Content_Types].xml"):
-            raise InvalidDocument("The package has no [Content_Types].xml: not an OOXML document.")
+            raise InvalidDocument("The package has no [Content_Types].xml: not an OOXML document.",
+                                  hint="Open a .docx saved by Word, LibreOffice or another OOXML editor.")
         for rel in self.rels(""):
             if rel.get("Type") == RT_OFFICE_DOCUMENT:
                 name = self.resolve_target("", rel.get("Target", ""))
                 if self.has_part(name):
                     return name
-                raise InvalidDocument(f"_rels/.rels names main part '{name}', which is missing.")
-            if rel.get("Type") == RT_STRICT_OFFICE_DOCUMENT:
-                raise InvalidDocument(
-                    "This is a Strict OOXML document (ISO/IEC 29500 Strict), which this server does not edit.",
-                    hint="Open it in Word and save it as 'Word Document (*.docx)' (Transitional), then retry.")
+                raise InvalidDocument(f"_rels/.rels names main part '{name}', which is missing.",
+                                      hint="The package is incomplete: open the original file, or repair it in Word.")
         raise InvalidDocument("The package has no main document part (no officeDocument relationship in _rels/.rels).",
                               hint="The file is not a Word document or is damaged.")
 
@@ -367,6 +410,8 @@ class Package:
                 data = transform(part) if transform else None  # may be asked of untouched parts too
                 if data is None and (part.dirty or self._fp is None):
                     data = part.data
+                if data is not None and data is not KEEP and self.strict and part.name.endswith((".xml", ".rels")):
+                    data = strict_bytes(data, part.name)
                 if data is None or data is KEEP:
                     self._copy_raw(zout, part.info)
                 else:

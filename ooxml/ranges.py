@@ -21,9 +21,9 @@ def orphans_if_removed(el: etree._Element) -> list[etree._Element]:
     return [m for m in inside if (_PARTNER[m.tag], m.get(w("id"))) not in keys]
 
 
-def rescue_markers(el: etree._Element) -> None:
+def rescue_markers(el: etree._Element, orphans: list[etree._Element] | None = None) -> None:
     """Move half-ranges out of ``el`` (to just before it) so removing ``el`` keeps pairs intact."""
-    for marker in orphans_if_removed(el):
+    for marker in orphans_if_removed(el) if orphans is None else orphans:
         marker.getparent().remove(marker)
         marker.tail = None
         el.addprevious(marker)

@@ -17,7 +17,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import budget
 from ooxml.build import text_children
-from ooxml.errors import ValidationError
+from ooxml.errors import LimitExceeded, ValidationError
 from ooxml.namespaces import XML, w
 
 BARRIER = "\x00"  # stands for a tab, break, image ... in the searched text
@@ -104,22 +104,44 @@ def _segment_at(segs: list[Segment], pos: int) -> int:
     return lo
 
 
+def growth(found: list[ParagraphMatches], old: str, new: str) -> int:
+    """Bytes (UTF-8) replacing every match would add to the document; negative when it shrinks."""
+    return sum(len(m.spans) for m in found) * (len(new.encode("utf-8", "surrogatepass"))
+                                                - len(old.encode("utf-8", "surrogatepass")))
+
+
+def check_growth(found: list[ParagraphMatches], old: str, new: str, limit: int) -> None:
+    """Refuse, before any change, a replace that would add more than ``limit`` bytes."""
+    added = growth(found, old, new)
+    if added > limit:
+        count = sum(len(m.spans) for m in found)
+        raise LimitExceeded(f"Replacing {count:,} occurrence(s) would add {added:,} bytes of text, over the limit "
+                            f"of {limit:,} bytes a call may add.",
+                            hint="Narrow the replace with scope_id, or use a shorter new_text; the operator sets "
+                                 "the limit (limits.max_call_growth_bytes).")
+
+
 def apply(doc, found: ParagraphMatches, new: str) -> int:
-    """Replace every span of ``found`` (right to left, so earlier offsets stay valid)."""
+    """Replace every span of ``found`` in one pass: each touched segment's text is built once
+    from its kept pieces (linear in the paragraph's text, however many matches)."""
+    doc.will_change(found.p)
     segs = found.segments
-    touched: set[int] = set()
-    for s, e in reversed(found.spans):
+    pieces: dict[int, list[str]] = {}
+    consumed: dict[int, int] = {}  # segment -> offset in its old text up to which it is used
+    for s, e in found.spans:
         i, j = _segment_at(segs, s), _segment_at(segs, e - 1)
+        for k in range(i, j + 1):
+            pieces.setdefault(k, [])
+            consumed.setdefault(k, 0)
         first = segs[i]
-        tail = first.text[e - first.start:] if i == j else ""
-        first.text = first.text[:s - first.start] + new + tail
-        touched.add(i)
-        for k in range(i + 1, j + 1):
-            seg = segs[k]
-            seg.text = seg.text[e - seg.start:] if k == j else ""
-            touched.add(k)
-    for k in sorted(touched):
-        _write(doc, segs[k])
+        pieces[i] += [first.text[consumed[i]:s - first.start], new]
+        for k in range(i, j):
+            consumed[k] = len(segs[k].text)  # cut to its end: the match goes on in the next run
+        consumed[j] = max(consumed[j], e - segs[j].start)
+    for k in sorted(pieces):
+        seg = segs[k]
+        seg.text = "".join(pieces[k]) + seg.text[consumed[k]:]
+        _write(doc, seg)
     doc.changed(found.p)
     return len(found.spans)
 

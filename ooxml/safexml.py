@@ -27,13 +27,16 @@ def parse_part(data: bytes, part_name: str) -> etree._ElementTree:
         msg = str(e)
         if "Excessive depth" in msg or "depth" in msg.lower():
             raise LimitExceeded(f"Part '{part_name}' nests elements deeper than the nesting depth "
-                                f"limit ({MAX_DEPTH}): {msg}") from None
+                                f"limit ({MAX_DEPTH}): {msg}",
+                                hint="Documents from Word never nest this deep: the file is damaged.") from None
         if "huge" in msg.lower():
-            raise LimitExceeded(f"Part '{part_name}' has a text node over libxml2's 10 MB limit: {msg}") from None
+            raise LimitExceeded(f"Part '{part_name}' has a text node over libxml2's 10 MB limit: {msg}",
+                                hint="Split the huge text, or open the original file.") from None
         raise InvalidDocument(f"Part '{part_name}' is not well-formed XML: {msg}",
                               hint="The file may be truncated or damaged; try the original.") from None
     if tree.docinfo.doctype:
-        raise InvalidDocument(f"Part '{part_name}' declares a DTD; refused for safety.")
+        raise InvalidDocument(f"Part '{part_name}' declares a DTD; refused for safety.",
+                              hint="Documents from Word never declare a DTD: use the original file.")
     return tree
 
 

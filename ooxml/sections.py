@@ -13,6 +13,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.errors import ValidationError
 from ooxml.namespaces import W, w
+from ooxml.numbers import MAX_TWIPS, file_int
 from ooxml.order import get_or_add
 
 _NS = {"w": W}
@@ -56,10 +57,7 @@ def section_of(doc, el: etree._Element) -> etree._Element | None:
 def _int(el: etree._Element | None, attr: str, default: int) -> int:
     if el is None:
         return default
-    try:
-        return int(float(el.get(w(attr), default)))
-    except ValueError:
-        return default
+    return file_int(el.get(w(attr)), default, -MAX_TWIPS, MAX_TWIPS)
 
 
 @dataclass
@@ -95,7 +93,8 @@ def check_margins(sections: list[etree._Element], new: dict[str, int]) -> None:
     """Refuse margins that leave no room for text in some section (before anything changes)."""
     for key in ("left", "right"):
         if key in new and new[key] < 0:
-            raise ValidationError(f"{key} margin cannot be negative.")
+            raise ValidationError(f"{key} margin cannot be negative.",
+                                  hint="Give a margin of 0 or more, e.g. '2cm' or 1 (inch).")
     for i, sect in enumerate(sections or [None]):
         box = page_box(sect)
         left, right = new.get("left", box.left), new.get("right", box.right)

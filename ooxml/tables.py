@@ -1,8 +1,9 @@
 """Tables edited through their visual grid: build, fill, rows, columns, merged cells.
 
-Rows and columns are numbered 0-based on the *visual grid* (the ``w:tblGrid`` columns),
-the way ``ooxml.body.TableGrid`` draws a table: a cell with ``w:gridSpan="2"`` covers two
-columns, a ``w:vMerge="continue"`` cell belongs to the cell that restarted the merge above.
+Rows and columns are numbered 0-based on the *visual grid* (the ``w:tblGrid`` columns) of
+``ooxml.grid.TableGrid``, the one model reading and editing share: a cell with
+``w:gridSpan="2"`` covers two columns, a ``w:vMerge="continue"`` cell belongs to the cell that
+restarted the merge above.
 
 Every edit checks everything first and raises before it changes anything, keeps
 ``w:tblGrid`` in step with the cells, and leaves every cell ending with a paragraph.
@@ -10,7 +11,6 @@ Every edit checks everything first and raises before it changes anything, keeps
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 
 from lxml import etree
 
@@ -18,11 +18,12 @@ from ooxml import body as B
 from ooxml import budget
 from ooxml.build import make_run, set_paragraph_text
 from ooxml.errors import InvalidPosition, ValidationError
+from ooxml.grid import MAX_COLS, Cell, TableGrid, counted
 from ooxml.ids import IdIndex
 from ooxml.namespaces import M, W, w
+from ooxml.numbers import file_int
 from ooxml.order import get_or_add, insert_child, remove_child, set_child
 
-MAX_COLS = 63  # Word's limit
 MAX_ROWS = 10_000
 MAX_CELLS = 200_000
 # Revision records are not formatting: a copied row or cell must not repeat them (their ids
@@ -32,89 +33,6 @@ _TCPR_REVISIONS = ("cellIns", "cellDel", "cellMerge", "tcPrChange")
 _TCPR_MERGES = ("gridSpan", "hMerge", "vMerge")
 _PPR_DROP_IN_COPY = ("sectPr", "pPrChange")
 _MARK_RPR_DROP = {w(n) for n in ("ins", "del", "moveFrom", "moveTo", "rPrChange")}
-
-
-def _int(value: str | None, default: int = 0) -> int:
-    try:
-        return int(float(value)) if value is not None else default
-    except ValueError:
-        return default
-
-
-@dataclass
-class Cell:
-    """A physical ``w:tc`` and the grid columns it covers in its row."""
-    tc: etree._Element
-    row: int
-    start: int
-    span: int
-
-    @property
-    def end(self) -> int:  # exclusive
-        return self.start + self.span
-
-    @property
-    def vmerge(self) -> str | None:
-        return B.vmerge(self.tc)
-
-
-def grid_after(tr: etree._Element) -> int:
-    trpr = tr.find(w("trPr"))
-    ga = trpr.find(w("gridAfter")) if trpr is not None else None
-    return _int(ga.get(w("val")), 0) if ga is not None else 0
-
-
-class Layout:
-    """Physical cells of every row, placed on the grid columns."""
-
-    def __init__(self, tbl: etree._Element):
-        self.tbl = tbl
-        self.rows = B.table_rows(tbl)
-        self.cells: list[list[Cell]] = []
-        for r, tr in enumerate(self.rows):
-            col, line = B.grid_before(tr), []
-            for tc in B.row_cells(tr):
-                span = B.cell_span(tc)
-                line.append(Cell(tc, r, col, span))
-                col += span
-            self.cells.append(line)
-        grid = tbl.find(w("tblGrid"))
-        self.widths = [_int(g.get(w("w"))) for g in grid.findall(w("gridCol"))] if grid is not None else []
-        ends = [line[-1].end + grid_after(self.rows[r]) for r, line in enumerate(self.cells) if line]
-        self.n_cols = max([len(self.widths), *ends], default=0)
-
-    @property
-    def n_rows(self) -> int:
-        return len(self.rows)
-
-    def at(self, r: int, c: int) -> Cell | None:
-        """The physical cell of row ``r`` covering grid column ``c``."""
-        if not 0 <= r < len(self.cells):
-            return None
-        return next((cell for cell in self.cells[r] if cell.start <= c < cell.end), None)
-
-    def continues(self, cell: Cell) -> bool:
-        """True when ``cell`` continues a vertical merge from the row above."""
-        return cell.vmerge == "continue" and cell.row > 0 and self.at(cell.row - 1, cell.start) is not None
-
-    def origin(self, cell: Cell) -> Cell:
-        """The cell that starts the (vertical) merge ``cell`` belongs to."""
-        while self.continues(cell):
-            cell = self.at(cell.row - 1, cell.start)
-        return cell
-
-    def last_row_of(self, cell: Cell) -> int:
-        r = cell.row
-        while True:
-            below = self.at(r + 1, cell.start)
-            if below is None or below.start != cell.start or not self.continues(below):
-                return r
-            r += 1
-
-    def width_of(self, start: int, span: int) -> int | None:
-        if start + span > len(self.widths):
-            return None
-        return sum(self.widths[start:start + span])
 
 
 # ---- building -------------------------------------------------------------------------------
@@ -164,17 +82,22 @@ def build_table(rows: int, cols: int, widths: list[int], style_id: str | None,
 
 def column_widths(total: int, cols: int) -> list[int]:
     """Equal widths summing to ``total`` twips (the remainder goes to the first columns)."""
+    if cols <= 0:
+        return []
     base, extra = divmod(max(total, cols * 120), cols)
     return [base + (1 if i < extra else 0) for i in range(cols)]
 
 
 def check_size(rows: int, cols: int) -> None:
     if not 1 <= rows <= MAX_ROWS:
-        raise ValidationError(f"rows must be 1-{MAX_ROWS}, not {rows}.")
+        raise ValidationError(f"rows must be 1-{MAX_ROWS}, not {rows}.",
+                              hint="Build a table of at most 10000 rows; split larger data over several tables.")
     if not 1 <= cols <= MAX_COLS:
-        raise ValidationError(f"cols must be 1-{MAX_COLS} (Word's limit), not {cols}.")
+        raise ValidationError(f"cols must be 1-{MAX_COLS} (Word's limit), not {cols}.",
+                              hint="Word tables have at most 63 columns: split the data, or turn it.")
     if rows * cols > MAX_CELLS:
-        raise ValidationError(f"{rows}×{cols} is {rows * cols} cells, over the limit of {MAX_CELLS}.")
+        raise ValidationError(f"{rows}×{cols} is {rows * cols} cells, over the limit of {MAX_CELLS}.",
+                              hint="Split the data over several tables.")
 
 
 def check_data(data: list, n_rows: int | None, n_cols: int, first_row: int = 0) -> None:
@@ -228,6 +151,7 @@ def mark_rpr(p: etree._Element) -> etree._Element | None:
 
 def set_cell_text(doc, tc: etree._Element, text: str) -> None:
     """Make the cell hold one paragraph with ``text``, formatted like the cell's first paragraph."""
+    doc.will_change(tc)
     if getattr(doc, "tracker", None) is not None:
         from ooxml.tracked_text import set_cell_text as tracked
         return tracked(doc, tc, text)
@@ -345,23 +269,23 @@ def write_grid(tbl: etree._Element, widths: list[int]) -> None:
             grid.append(gc)
     tblpr = tbl.find(w("tblPr"))
     tblw = tblpr.find(w("tblW")) if tblpr is not None else None
-    if tblw is not None and tblw.get(w("type")) == "dxa" and _int(tblw.get(w("w"))) > 0:
+    if tblw is not None and tblw.get(w("type")) == "dxa" and file_int(tblw.get(w("w")), 0, 0, 1) > 0:
         tblw.set(w("w"), str(sum(widths)))
 
 
-def fit_widths(layout: Layout, widths: list[int], max_width: int | None) -> list[int]:
+def fit_widths(grid: TableGrid, widths: list[int], max_width: int | None) -> list[int]:
     """Scale column widths down to ``max_width`` when an edit made the table wider than the page."""
     total = sum(widths)
-    if not max_width or total <= max_width or sum(layout.widths) > max_width:
+    if not max_width or total <= max_width or sum(grid.widths) > max_width:
         return widths
     factor = max_width / total
     return [max(120, int(x * factor)) for x in widths]
 
 
-def sync_cell_widths(layout: Layout) -> None:
-    for line in layout.cells:
+def sync_cell_widths(grid: TableGrid) -> None:
+    for line in grid.cells:
         for cell in line:
-            _set_tcw(cell.tc, layout.width_of(cell.start, cell.span))
+            _set_tcw(cell.tc, grid.width_of(cell.start, cell.span))
 
 
 # ---- rows ----------------------------------------------------------------------------------------
@@ -369,18 +293,19 @@ def sync_cell_widths(layout: Layout) -> None:
 def parse_row_col_position(position: str, count: int, what: str) -> tuple[int, int]:
     """``before:N``/``after:N``/``start``/``end`` -> (insert index, template index)."""
     raw = (position or "").strip().lower()
-    hint = f"Use before:N, after:N (N is a 0-based {what} index, 0-{count - 1}), start or end."
+    hint = (f"Use before:N, after:N (N is a 0-based {what} index, 0-{count - 1}), start or end." if count
+            else f"The table has no {what}s: use start or end.")
     if raw == "start":
         return 0, 0
     if raw == "end":
-        return count, count - 1
+        return count, max(0, count - 1)
     mode, _, num = raw.partition(":")
-    if mode not in ("before", "after") or not num.strip().lstrip("-").isdigit():
-        raise InvalidPosition(f"'{position}' is not a {what} position.", hint=hint)
+    digits = num.strip().lstrip("-")
+    if mode not in ("before", "after") or not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
+        raise InvalidPosition(f"'{position[:40]}' is not a {what} position.", hint=hint)
     n = int(num)
     if not 0 <= n < count:
-        raise InvalidPosition(f"{what} {n} does not exist: the table has {count} {what}s (0-{count - 1}).",
-                              hint=hint)
+        raise InvalidPosition(f"{what} {n} does not exist: the table has {counted(count, what)}.", hint=hint)
     return (n, n) if mode == "before" else (n + 1, n)
 
 
@@ -389,72 +314,87 @@ def _is_header(tr: etree._Element) -> bool:
     return trpr is not None and trpr.find(w("tblHeader")) is not None
 
 
-def new_row(layout: Layout, at: int, template: int, copy_format: bool, ids) -> etree._Element:
+def new_row(grid: TableGrid, at: int, template: int, copy_format: bool, ids) -> etree._Element:
     """A row shaped like row ``template`` for index ``at``; it continues vertical merges crossing ``at``."""
     from ooxml.wordids import prepare_copy
 
-    src = layout.rows[template]
+    src = grid.rows[template]
     if copy_format:
         tr = copy.deepcopy(src)
         trpr = tr.find(w("trPr"))
         if trpr is not None:
             for name in _TRPR_REVISIONS:
                 remove_child(trpr, name)
-            if not (at == 0 or _is_header(layout.rows[at - 1])):
+            if not (at == 0 or _is_header(grid.rows[at - 1])):
                 remove_child(trpr, "tblHeader")  # repeated header rows must stay at the top
         for tc in B.row_cells(tr):
             clear_copied_cell(tc, keep_span=True)
         prepare_copy(tr, ids)
     else:
         tr = etree.Element(w("tr"))
-        gb, ga = B.grid_before(src), grid_after(src)
+        gb, ga = grid.before[template], grid.after[template]
         if gb:
             _set_grid_attr(tr, "gridBefore", gb)
         if ga:
             _set_grid_attr(tr, "gridAfter", ga)
-        for cell in layout.cells[template]:
-            tr.append(new_cell(layout.width_of(cell.start, cell.span), span=cell.span))
-    for tc, cell in zip(B.row_cells(tr), layout.cells[template]):
-        below = layout.at(at, cell.start)
+        for cell in grid.cells[template]:
+            tr.append(new_cell(grid.width_of(cell.start, cell.span), span=cell.span))
+    for tc, cell in zip(B.row_cells(tr), grid.cells[template]):
+        below = grid.at(at, cell.start)
         inside = (below is not None and below.start == cell.start and below.span == cell.span
-                  and layout.continues(below))
+                  and grid.continues(below))
         _set_vmerge(tc, "continue" if inside else None)
     return tr
 
 
-def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bool) -> etree._Element:
-    layout = Layout(tbl)
-    if layout.n_rows + 1 > MAX_ROWS:
-        raise ValidationError(f"The table already has {layout.n_rows} rows, the limit.")
-    tr = new_row(layout, at, template, copy_format, doc.word_ids(tbl))
-    if at < layout.n_rows:
-        layout.rows[at].addprevious(tr)
-    else:
-        layout.rows[-1].addnext(tr)
+def _mark_if_tracked(doc, tr: etree._Element) -> None:
     if getattr(doc, "tracker", None) is not None:
         from ooxml.revisions import mark_inserted
         mark_inserted(doc, tr)
+
+
+def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bool) -> etree._Element:
+    grid = TableGrid(tbl)
+    if grid.n_rows + 1 > MAX_ROWS:
+        raise ValidationError(f"The table already has {grid.n_rows} rows, the limit.",
+                              hint="Split the data over several tables.")
+    doc.will_change(tbl)
+    if not grid.rows:  # a table without rows (Word calls it damaged) gets one from its grid
+        tr = etree.Element(w("tr"))
+        for width in grid.widths[:MAX_COLS] or [None]:
+            tr.append(new_cell(width or None))
+        tbl.append(tr)
+        _mark_if_tracked(doc, tr)
+        doc.changed(tbl)
+        return tr
+    tr = new_row(grid, at, template, copy_format, doc.word_ids(tbl))
+    if at < grid.n_rows:
+        grid.rows[at].addprevious(tr)
+    else:
+        grid.rows[-1].addnext(tr)
+    _mark_if_tracked(doc, tr)
     doc.changed(tbl)
     return tr
 
 
 def delete_row(doc, tbl: etree._Element, r: int) -> None:
-    layout = Layout(tbl)
-    if not 0 <= r < layout.n_rows:
-        raise InvalidPosition(f"Row {r} does not exist: the table has {layout.n_rows} rows (0-{layout.n_rows - 1}).")
-    if layout.n_rows == 1:
+    grid = TableGrid(tbl)
+    if not 0 <= r < grid.n_rows:
+        raise InvalidPosition(f"Row {r} does not exist: the table has {counted(grid.n_rows, 'row')}.",
+                              hint="Row indexes are 0-based; docx_get_table shows them.")
+    if grid.n_rows == 1:
         raise ValidationError("A table must keep at least one row.", hint="Delete the whole table with docx_delete.")
+    doc.will_change(tbl)
     if getattr(doc, "tracker", None) is not None:  # the row stays, marked deleted
         from ooxml.revisions import delete_row as tracked_delete
-        doc.will_change(tbl)
-        tracked_delete(doc, layout.rows[r])
+        tracked_delete(doc, grid.rows[r])
         doc.changed(tbl)
         return
-    for cell in layout.cells[r]:
-        below = layout.at(r + 1, cell.start)
-        if below is None or below.start != cell.start or not layout.continues(below):
+    for cell in grid.cells[r]:
+        below = grid.at(r + 1, cell.start)
+        if below is None or below.start != cell.start or not grid.continues(below):
             continue
-        if not layout.continues(cell):  # this row starts the merge: the row below starts it now
+        if not grid.continues(cell):  # this row starts the merge: the row below starts it now
             _set_vmerge(below.tc, "restart")
             if not is_empty_cell(cell.tc):
                 for child in cell_blocks(below.tc):
@@ -462,11 +402,11 @@ def delete_row(doc, tbl: etree._Element, r: int) -> None:
                         doc.remove_block(child)
                 move_content(cell.tc, below.tc)
                 doc.forget_order(below.tc)
-    tr = layout.rows[r]
+    tr = grid.rows[r]
     holder = tr.getparent()
     doc.remove_block(tr)
     _drop_empty_row_wrapper(doc, holder, tbl)
-    normalise_vmerge(Layout(tbl), {r})
+    normalise_vmerge(TableGrid(tbl), {r})
     doc.changed(tbl)
 
 
@@ -479,9 +419,9 @@ def _drop_empty_row_wrapper(doc, holder: etree._Element, tbl: etree._Element) ->
         holder = outer
 
 
-def normalise_vmerge(layout: Layout, rows: set[int] | None = None) -> None:
+def normalise_vmerge(grid: TableGrid, rows: set[int] | None = None) -> None:
     """In ``rows`` (default all), a 'continue' with nothing above to continue becomes a restart."""
-    for r, line in enumerate(layout.cells):
+    for r, line in enumerate(grid.cells):
         if rows is not None and r not in rows:
             continue
         for cell in line:
@@ -489,7 +429,7 @@ def normalise_vmerge(layout: Layout, rows: set[int] | None = None) -> None:
                 if cell.vmerge == "continue":
                     _set_vmerge(cell.tc, "restart")
                 continue
-            above = layout.at(cell.row - 1, cell.start)
+            above = grid.at(cell.row - 1, cell.start)
             if above is None or above.start != cell.start:
                 _set_vmerge(cell.tc, "restart")
 
@@ -499,39 +439,41 @@ def normalise_vmerge(layout: Layout, rows: set[int] | None = None) -> None:
 def insert_col(doc, tbl: etree._Element, k: int, template: int, copy_format: bool,
                max_width: int | None) -> list[etree._Element]:
     """Insert a grid column at index ``k``; returns the new cells, top to bottom."""
-    layout = Layout(tbl)
-    if layout.n_cols + 1 > MAX_COLS:
-        raise ValidationError(f"The table already has {layout.n_cols} columns, Word's limit is {MAX_COLS}.")
-    widths = list(layout.widths) or column_widths(max_width or 9360, layout.n_cols)
-    widths += [widths[-1] if widths else 1440] * (layout.n_cols - len(widths))
-    width = widths[template] if template < len(widths) else widths[-1]
+    grid = TableGrid(tbl)
+    if grid.n_cols + 1 > MAX_COLS:
+        raise ValidationError(f"The table already has {grid.n_cols} columns, Word's limit is {MAX_COLS}.",
+                              hint="Delete a column first (docx_delete_col), or split the table.")
+    doc.will_change(tbl)
+    widths = list(grid.widths) or column_widths(max_width or 9360, grid.n_cols)
+    widths += [widths[-1] if widths else 1440] * (grid.n_cols - len(widths))
+    width = widths[template] if 0 <= template < len(widths) else (widths[-1] if widths else 1440)
     created = []
-    for r, line in enumerate(layout.cells):
-        tc = _insert_col_in_row(layout, r, line, k, template, copy_format, width)
+    for r, line in enumerate(grid.cells):
+        tc = _insert_col_in_row(grid, r, line, k, template, copy_format, width)
         if tc is not None:
             created.append(tc)
-    new_layout = Layout(tbl)  # spans changed; the grid gets the new column now
+    new_grid = TableGrid(tbl)  # spans changed; the grid gets the new column now
     widths.insert(k, width)
-    widths = fit_widths(layout, widths, max_width)
+    widths = fit_widths(grid, widths, max_width)
     write_grid(tbl, widths)
-    new_layout.widths = widths
+    new_grid.widths = widths
     for tc in created:
         _set_tcw(tc, width)
-    if widths != layout.widths[:k] + [width] + layout.widths[k:]:
-        sync_cell_widths(new_layout)
+    if widths != grid.widths[:k] + [width] + grid.widths[k:]:
+        sync_cell_widths(new_grid)
     else:
-        for line in new_layout.cells:
+        for line in new_grid.cells:
             for cell in line:
                 if cell.start < k < cell.end:
-                    _set_tcw(cell.tc, new_layout.width_of(cell.start, cell.span))
+                    _set_tcw(cell.tc, new_grid.width_of(cell.start, cell.span))
     doc.changed(tbl)
     return created
 
 
-def _insert_col_in_row(layout: Layout, r: int, line: list[Cell], k: int, template: int,
+def _insert_col_in_row(grid: TableGrid, r: int, line: list[Cell], k: int, template: int,
                        copy_format: bool, width: int) -> etree._Element | None:
-    tr = layout.rows[r]
-    gb, ga = B.grid_before(tr), grid_after(tr)
+    tr = grid.rows[r]
+    gb, ga = grid.before[r], grid.after[r]
     row_end = line[-1].end if line else gb
     inside = next((c for c in line if c.start < k < c.end), None)
     if inside is not None:
@@ -544,7 +486,7 @@ def _insert_col_in_row(layout: Layout, r: int, line: list[Cell], k: int, templat
         if ga:
             _set_grid_attr(tr, "gridAfter", ga + 1)
         return None
-    model = layout.at(r, template) if copy_format else None
+    model = grid.at(r, template) if copy_format else None
     tc = copy.deepcopy(model.tc) if model is not None else new_cell(width)
     if model is not None:
         IdIndex.clear_ids(tc)
@@ -560,54 +502,55 @@ def _insert_col_in_row(layout: Layout, r: int, line: list[Cell], k: int, templat
 
 
 def delete_col(doc, tbl: etree._Element, c: int) -> None:
-    layout = Layout(tbl)
-    if not 0 <= c < layout.n_cols:
-        raise InvalidPosition(f"Column {c} does not exist: the table has {layout.n_cols} columns "
-                              f"(0-{layout.n_cols - 1}).")
-    if layout.n_cols == 1:
+    grid = TableGrid(tbl)
+    if not 0 <= c < grid.n_cols:
+        raise InvalidPosition(f"Column {c} does not exist: the table has {counted(grid.n_cols, 'column')}.",
+                              hint="Column indexes are 0-based; docx_get_table shows them.")
+    if grid.n_cols == 1:
         raise ValidationError("A table must keep at least one column.", hint="Delete the whole table with docx_delete.")
-    for r, line in enumerate(layout.cells):
-        cell = layout.at(r, c)
+    for r, line in enumerate(grid.cells):
+        cell = grid.at(r, c)
         if cell is not None and cell.span == 1 and len(line) == 1:
             raise ValidationError(f"Deleting column {c} would leave row {r} without any cell.",
                                   hint=f"Delete row {r} first (docx_delete_row), or delete the table.")
-    narrowed = [_delete_col_in_row(doc, layout, r, line, c) for r, line in enumerate(layout.cells)]
-    widths = list(layout.widths)
+    doc.will_change(tbl)
+    narrowed = [_delete_col_in_row(doc, grid, r, line, c) for r, line in enumerate(grid.cells)]
+    widths = list(grid.widths)
     if c < len(widths):
         del widths[c]
         write_grid(tbl, widths)
-    new_layout = Layout(tbl)
-    for line in new_layout.cells:
+    new_grid = TableGrid(tbl)
+    for line in new_grid.cells:
         for cell in line:
             if cell.tc in narrowed:
-                _set_tcw(cell.tc, new_layout.width_of(cell.start, cell.span))
-    normalise_vmerge(new_layout)
+                _set_tcw(cell.tc, new_grid.width_of(cell.start, cell.span))
+    normalise_vmerge(new_grid)
     doc.changed(tbl)
 
 
-def _delete_col_in_row(doc, layout: Layout, r: int, line: list[Cell], c: int) -> etree._Element | None:
+def _delete_col_in_row(doc, grid: TableGrid, r: int, line: list[Cell], c: int) -> etree._Element | None:
     """Take column c out of row r; returns the cell that narrowed, if one did."""
-    tr = layout.rows[r]
-    cell = layout.at(r, c)
+    tr = grid.rows[r]
+    cell = grid.at(r, c)
     if cell is not None:
         if cell.span > 1:
             _set_span(cell.tc, cell.span - 1)  # the column leaves a merged cell: it narrows
             return cell.tc
         doc.remove_block(cell.tc)
         return None
-    gb = B.grid_before(tr)
+    gb, ga = grid.before[r], grid.after[r]
     if c < gb:
         _set_grid_attr(tr, "gridBefore", gb - 1)
-    elif line and c >= line[-1].end and grid_after(tr):
-        _set_grid_attr(tr, "gridAfter", grid_after(tr) - 1)
+    elif line and c >= line[-1].end and ga:
+        _set_grid_attr(tr, "gridAfter", ga - 1)
     return None
 
 
 # ---- merging ---------------------------------------------------------------------------------------
 
-def _row_cells_in(layout: Layout, r: int, c0: int, c1: int) -> list[Cell]:
+def _row_cells_in(grid: TableGrid, r: int, c0: int, c1: int) -> list[Cell]:
     """The cells of row r exactly covering columns c0..c1, or a ValidationError saying why not."""
-    cells = [cell for cell in layout.cells[r] if cell.start <= c1 and cell.end > c0]
+    cells = [cell for cell in grid.cells[r] if cell.start <= c1 and cell.end > c0]
     if not cells or cells[0].start > c0 or cells[-1].end <= c1:
         raise ValidationError(f"Row {r} has no cell at some column between {c0} and {c1} (a short row).",
                               hint="Merge a range inside the cells the row has.")
@@ -620,24 +563,27 @@ def _row_cells_in(layout: Layout, r: int, c0: int, c1: int) -> list[Cell]:
     return cells
 
 
-def check_merge(layout: Layout, r0: int, c0: int, r1: int, c1: int) -> list[list[Cell]]:
-    if not (0 <= r0 <= r1 < layout.n_rows):
-        raise ValidationError(f"Rows {r0}-{r1} are not a range of this table's rows (0-{layout.n_rows - 1}).",
+def check_merge(grid: TableGrid, r0: int, c0: int, r1: int, c1: int) -> list[list[Cell]]:
+    if not (0 <= r0 <= r1 < grid.n_rows):
+        raise ValidationError(f"Rows {r0}-{r1} are not a range of this table's rows: it has "
+                              f"{counted(grid.n_rows, 'row')}.",
                               hint="start_row <= end_row, both 0-based.")
-    if not (0 <= c0 <= c1 < layout.n_cols):
-        raise ValidationError(f"Columns {c0}-{c1} are not a range of this table's columns (0-{layout.n_cols - 1}).",
+    if not (0 <= c0 <= c1 < grid.n_cols):
+        raise ValidationError(f"Columns {c0}-{c1} are not a range of this table's columns: it has "
+                              f"{counted(grid.n_cols, 'column')}.",
                               hint="start_col <= end_col, both 0-based.")
-    rows = [_row_cells_in(layout, r, c0, c1) for r in range(r0, r1 + 1)]
+    rows = [_row_cells_in(grid, r, c0, c1) for r in range(r0, r1 + 1)]
     if len(rows) == 1 and len(rows[0]) == 1:
-        raise ValidationError("The range is a single cell: nothing to merge.")
+        raise ValidationError("The range is a single cell: nothing to merge.",
+                              hint="Give a range of at least two cells (end_row > start_row or end_col > start_col).")
     for cell in rows[0]:
-        if layout.continues(cell):
-            top = layout.origin(cell).row
+        if grid.continues(cell):
+            top = grid.origin(cell).row
             raise ValidationError(f"The cell at row {r0}, column {cell.start} is merged with row {top} "
                                   "above the range.",
                                   hint=f"Start the range at row {top}.")
     for cell in rows[-1]:
-        last = layout.last_row_of(layout.origin(cell))
+        last = grid.last_row_of(grid.origin(cell))
         if last > r1:
             raise ValidationError(f"The cell at row {r1}, column {cell.start} is merged down to row {last}, "
                                   "beyond the range.", hint=f"End the range at row {last}.")
@@ -646,8 +592,9 @@ def check_merge(layout: Layout, r0: int, c0: int, r1: int, c1: int) -> list[list
 
 def merge_cells(doc, tbl: etree._Element, r0: int, c0: int, r1: int, c1: int) -> etree._Element:
     """Merge the rectangle into its top-left cell; the other cells' content is appended to it."""
-    layout = Layout(tbl)
-    rows = check_merge(layout, r0, c0, r1, c1)
+    grid = TableGrid(tbl)
+    rows = check_merge(grid, r0, c0, r1, c1)
+    doc.will_change(tbl)
     top = rows[0][0].tc
     others = [cell.tc for line in rows for cell in line if cell.tc is not top]
     if is_empty_cell(top) and any(not is_empty_cell(tc) for tc in others):
@@ -659,7 +606,7 @@ def merge_cells(doc, tbl: etree._Element, r0: int, c0: int, r1: int, c1: int) ->
             move_content(tc, top)
     ensure_final_paragraph(top)
     doc.forget_order(top)
-    width = layout.width_of(c0, c1 - c0 + 1)
+    width = grid.width_of(c0, c1 - c0 + 1)
     for i, line in enumerate(rows):
         keep = line[0].tc
         for cell in line[1:]:
@@ -683,25 +630,28 @@ def fill(doc, tbl: etree._Element, data: list[list[str | None]], start_row: int)
     Values falling on a slot covered by a merged cell (not its top-left) are skipped.
     Returns (cells written, rows added, values skipped).
     """
-    layout = Layout(tbl)
-    if not 0 <= start_row <= layout.n_rows:
-        raise ValidationError(f"start_row {start_row} is outside the table (0-{layout.n_rows}).")
-    check_data(data, None, layout.n_cols)
-    added = max(0, start_row + len(data) - layout.n_rows)
-    if layout.n_rows + added > MAX_ROWS:
-        raise ValidationError(f"Filling needs {layout.n_rows + added} rows, over the limit of {MAX_ROWS}.")
+    grid = TableGrid(tbl)
+    if not 0 <= start_row <= grid.n_rows:
+        raise ValidationError(f"start_row {start_row} is outside the table (0-{grid.n_rows}).",
+                              hint="start_row is 0-based; the row count itself appends rows after the last.")
+    check_data(data, None, grid.n_cols)
+    added = max(0, start_row + len(data) - grid.n_rows)
+    if grid.n_rows + added > MAX_ROWS:
+        raise ValidationError(f"Filling needs {grid.n_rows + added} rows, over the limit of {MAX_ROWS}.",
+                              hint="Split the data over several tables.")
     budget.check()  # the last moment to stop: from here on the table changes
+    doc.will_change(tbl)
     for _ in range(added):
         n = len(B.table_rows(tbl))
         insert_row(doc, tbl, n, n - 1, copy_format=True)
-    layout = Layout(tbl)
+    grid = TableGrid(tbl)
     written = skipped = 0
     for i, values in enumerate(data):
         for c, value in enumerate(values):
             if value is None:
                 continue
-            cell = layout.at(start_row + i, c)
-            if cell is None or cell.start != c or layout.continues(cell):
+            cell = grid.at(start_row + i, c)
+            if cell is None or cell.start != c or grid.continues(cell):
                 skipped += 1 if str(value) else 0
                 continue
             set_cell_text(doc, cell.tc, str(value))

@@ -11,8 +11,10 @@ import secrets
 from lxml import etree
 
 from ooxml.ids import IdIndex
-from ooxml.namespaces import W14, WP, w
+from ooxml.namespaces import V, W14, WP, w
+from ooxml.numbers import INT32_MAX, file_id
 
+O_SPID = "{urn:schemas-microsoft-com:office:office}spid"
 PARA_ID = f"{{{W14}}}paraId"
 TEXT_ID = f"{{{W14}}}textId"
 DOC_PR = f"{{{WP}}}docPr"
@@ -26,6 +28,11 @@ _COMMENT_MARKS = {w("commentRangeStart"), w("commentRangeEnd")}
 _NOTE_REFS = {w("footnoteReference"), w("endnoteReference"), w("commentReference")}
 
 
+def _ids(values) -> list[int]:
+    """The ids of ``values`` Word can hold (0..2^31-1); others cannot clash with the ones we make."""
+    return [n for n in map(file_id, values) if n is not None and n < INT32_MAX]
+
+
 class WordIds:
     """Counters and used-sets for one part, gathered once from the tree.
 
@@ -36,14 +43,27 @@ class WordIds:
     def __init__(self, root: etree._Element, shared_doc_pr: list[int] | None = None):
         self.root = root
         self.para_ids = {v.upper() for v in root.xpath("//@w14:paraId | //@w14:textId", namespaces={"w14": W14})}
-        ids = [int(v) for v in root.xpath("//w:bookmarkStart/@w:id", namespaces={"w": _W}) if v.lstrip("-").isdigit()]
+        ids = _ids(root.xpath("//w:bookmarkStart/@w:id", namespaces={"w": _W}))
         self.next_bookmark = max(ids, default=0) + 1
         self.bookmark_names = set(root.xpath("//w:bookmarkStart/@w:name", namespaces={"w": _W}))
-        doc_prs = [int(v) for v in root.xpath("//wp:docPr/@id", namespaces={"wp": WP}) if v.isdigit()]
+        doc_prs = _ids(root.xpath("//wp:docPr/@id", namespaces={"wp": WP}))
         self._doc_pr = shared_doc_pr if shared_doc_pr is not None else [0]
         self._doc_pr[0] = max(self._doc_pr[0], max(doc_prs, default=0) + 1)
-        rev = [int(el.get(W_ID)) for el in root.iter(*_REVISIONS) if (el.get(W_ID) or "").isdigit()]
+        rev = _ids(el.get(W_ID) for el in root.iter(*_REVISIONS))
         self.next_revision = max(rev, default=0) + 1
+
+    def new_vml_id(self) -> str:
+        """A VML shape id (``_x0000_s1027``) not used in the part: ids must be unique (the Open XML SDK
+        validator reports a copied one)."""
+        if not hasattr(self, "_vml_ids"):
+            self._vml_ids = set(self.root.xpath("//v:*/@id | //v:*/@o:spid", namespaces={
+                "v": V, "o": "urn:schemas-microsoft-com:office:office"}))
+            self._vml_next = 1025 + len(self._vml_ids)
+        while f"_x0000_s{self._vml_next}" in self._vml_ids:
+            self._vml_next += 1
+        value = f"_x0000_s{self._vml_next}"
+        self._vml_ids.add(value)
+        return value
 
     def new_para_id(self) -> str:
         while True:
@@ -67,6 +87,8 @@ class WordIds:
 
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_V_NS = f"{{{V}}}"
+_V_SHAPETYPE = f"{{{V}}}shapetype"
 _DOC_PR_ID = re.compile(rb"docPr\b[^>]*?\sid=\"(\d+)\"")
 STORY_TYPES = {f"http://schemas.openxmlformats.org/officeDocument/2006/relationships/{t}"
                for t in ("header", "footer", "footnotes", "endnotes", "comments")}
@@ -92,16 +114,21 @@ def doc_pr_floor(package, main_name: str) -> int:
             values = part.tree.getroot().xpath("//wp:docPr/@id", namespaces={"wp": WP})
         else:
             values = [v.decode() for v in _DOC_PR_ID.findall(part.data)]
-        top = max([top, *(int(v) for v in values if v.isdigit())])
+        top = max([top, *_ids(values)])
     return top + 1
 
 
-def prepare_copy(copy_el: etree._Element, ids: WordIds) -> None:
-    """Make a deep copy safe to insert: new IDs of ours and Word's, no borrowed references."""
+def prepare_copy(copy_el: etree._Element, ids: WordIds, keep_notes: bool = False) -> None:
+    """Make a deep copy safe to insert: new IDs of ours and Word's, no borrowed references.
+
+    ``keep_notes``: footnote and endnote references stay, for a caller that gives the copy notes
+    of its own (ooxml/notes.py ``copy_references``); comment references always go.
+    """
     IdIndex.clear_ids(copy_el)
     for el in list(copy_el.iter(*_COMMENT_MARKS)):
         el.getparent().remove(el)
-    for ref in list(copy_el.iter(*_NOTE_REFS)):
+    refs = [w("commentReference")] if keep_notes else list(_NOTE_REFS)
+    for ref in list(copy_el.iter(*refs)):
         run = ref.getparent()
         run.remove(ref)
     for el in copy_el.iter():
@@ -113,6 +140,13 @@ def prepare_copy(copy_el: etree._Element, ids: WordIds) -> None:
             el.set(TEXT_ID, ids.new_para_id())
         if el.tag == DOC_PR:
             el.set("id", str(ids.new_doc_pr()))
+        elif el.tag.startswith(_V_NS) and el.tag != _V_SHAPETYPE and \
+                (el.get("id") is not None or el.get(O_SPID) is not None):  # shapetypes are referenced by id
+            new = ids.new_vml_id()
+            if el.get("id") is not None:
+                el.set("id", new)
+            if el.get(O_SPID) is not None:
+                el.set(O_SPID, new)
         elif el.tag == _SDT_ID:
             el.set(W_VAL, str(secrets.randbelow(2**31 - 2) + 1))  # content control ids are unique too
         elif el.tag in _REVISIONS and el.get(W_ID) is not None:

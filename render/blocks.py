@@ -10,7 +10,9 @@ import weakref
 from lxml import etree
 
 from ooxml import body as B
+from ooxml.grid import TableGrid
 from ooxml.namespaces import OX_ID, w
+from ooxml.numbering import label_of
 from render.inline import marked_run_text, paragraph_line
 from render.width import cut, pad, width
 
@@ -32,7 +34,7 @@ def heading_level(doc, p: etree._Element) -> int | None:
     return level + 1 if level is not None and level < 9 else None
 
 
-def title_of(doc, el: etree._Element, grid: B.TableGrid | None = None) -> str:
+def title_of(doc, el: etree._Element, grid: TableGrid | None = None) -> str:
     """Box title: ``Heading 2 (para_x)``, ``Paragraph (para_y) [Quote]``, ``Table (table_z) 3×2``."""
     eid = element_id(el)
     if el.tag == B.W_P:
@@ -40,27 +42,54 @@ def title_of(doc, el: etree._Element, grid: B.TableGrid | None = None) -> str:
         if level:
             return f"Heading {level} ({eid})"
         sid = B.style_id(el)
-        style = f" [{doc.styles.name(sid)}]" if sid and doc.styles.name(sid).lower() != "normal" else ""
+        style = f" [{cut(doc.styles.name(sid), 40)}]" if sid and doc.styles.name(sid).lower() != "normal" else ""
         return f"Paragraph ({eid}){style}"
     if el.tag == B.W_TBL:
-        grid = grid or B.TableGrid(el)
+        grid = grid or TableGrid(el)
         return f"Table ({eid}) {grid.n_rows}×{grid.n_cols}"
+    if eid.startswith("toc_"):
+        return f"Table of Contents ({eid})"  # a content control of Word's TOC gallery
     return f"{B.kind(el)} ({eid})"
 
 
-def body_lines(doc, el: etree._Element, grid: B.TableGrid | None = None) -> list[str]:
+# Lines shown under an element's box (a note's text, the comments on its text ...): functions
+# (doc, element) -> lines, each already indented, registered by feature modules at import. Never
+# cached: they show other parts, which change on their own. The lines under one box are bounded.
+BELOW_BOX: list = []
+MAX_BELOW = 6
+
+
+def with_label(label: str | None, line: str) -> str:
+    """A paragraph's line with its list label in front ('2. Second item'): the one place views add it."""
+    return f"{label} {line}" if label else line
+
+
+def labelled_line(doc, p: etree._Element) -> str:
+    return with_label(label_of(doc, p), paragraph_line(p, doc))
+
+
+def _own_line(p: etree._Element, doc) -> str:
+    """The paragraph's line as far as a box shows it (drawing stops past twice the box's width)."""
+    return paragraph_line(p, doc, limit=2 * TEXT_COLUMNS)
+
+
+def _paragraph_box_line(label: str | None, line: str) -> list[str]:
+    return [cut(with_label(label, line), TEXT_COLUMNS) or "(empty)"]
+
+
+def body_lines(doc, el: etree._Element, grid: TableGrid | None = None) -> list[str]:
     """The content lines of one element's box."""
     if el.tag == B.W_P:
-        return [cut(paragraph_line(el, doc, limit=2 * TEXT_COLUMNS), TEXT_COLUMNS) or "(empty)"]
+        return _paragraph_box_line(label_of(doc, el), _own_line(el, doc))
     if el.tag == B.W_TBL:
-        return table_grid_lines(grid or B.TableGrid(el))
+        return table_grid_lines(grid or TableGrid(el))
     if el.tag == B.W_R:
         return [cut(marked_run_text(el), TEXT_COLUMNS) or "(empty)"]
     text = B.block_text(el, limit=400).replace("\n", " ↵ ")
     return [cut(text, TEXT_COLUMNS) or f"({B.kind(el)})"]
 
 
-def table_grid_lines(grid: B.TableGrid) -> list[str]:
+def table_grid_lines(grid: TableGrid) -> list[str]:
     matrix = grid.text_matrix()
     rows = matrix[:MAX_TABLE_ROWS]
     n_cols = min(grid.n_cols, MAX_TABLE_COLS)
@@ -120,12 +149,12 @@ class _Drawn:
     def catch_up(self, doc) -> None:
         if self.version == doc.version:
             return
-        news = [el for v, el in doc.recent_changes if v > self.version]
+        news = [(el, ancestors) for v, el, ancestors in doc.recent_changes if v > self.version]
         if len(news) < doc.version - self.version or len(self.parts) > self.MAX:
             self.parts = {}
         elif news:
-            changed = set(news)
-            above = {a for el in news for a in el.iterancestors()}
+            changed = {el for el, _ in news}
+            above = {a for _, ancestors in news for a in ancestors}
             self.parts = {el: drawn for el, drawn in self.parts.items()
                           if el not in changed and el not in above
                           and not any(a in changed for a in el.iterancestors())}
@@ -133,23 +162,31 @@ class _Drawn:
 
 
 def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
-    grid = B.TableGrid(el) if el.tag == B.W_TBL else None
+    grid = TableGrid(el) if el.tag == B.W_TBL else None
     return title_of(doc, el, grid), body_lines(doc, el, grid)
-
-
-# Lines shown under a box (the comments on its text ...): functions (doc, el) -> lines, registered
-# by feature modules. Drawn fresh every time: what they show lives outside the element.
-BELOW_BOX: list = []
 
 
 def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
     drawn = _Drawn.of(doc)
     parts = drawn.parts.get(el)
+    # A list label depends on other paragraphs, which a change to them does not drop: it is kept
+    # apart from the paragraph's own line (parts: title, lines, label, own line) and compared.
+    label = label_of(doc, el) if el.tag == B.W_P else None
     if parts is None or parts[0].find(element_id(el)) < 0:  # new, or an ID given since
-        parts = drawn.parts[el] = _draw(doc, el)
-    elif _Drawn.check:
-        assert parts == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
-    lines = box(parts[0], parts[1], marker)
-    for below in BELOW_BOX:
-        lines += below(doc, el)
-    return lines
+        own = _own_line(el, doc) if el.tag == B.W_P else None
+        grid = TableGrid(el) if el.tag == B.W_TBL else None
+        lines = _paragraph_box_line(label, own) if own is not None else body_lines(doc, el, grid)
+        parts = drawn.parts[el] = (title_of(doc, el, grid), lines, label, own)
+    elif parts[2] != label:  # renumbered by a change elsewhere: only the label moves
+        parts = drawn.parts[el] = (parts[0], _paragraph_box_line(label, parts[3]), label, parts[3])
+    if _Drawn.check:
+        assert parts[:2] == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
+    return box(parts[0], parts[1], marker) + below_box(doc, el)
+
+
+def below_box(doc, el: etree._Element) -> list[str]:
+    """The BELOW_BOX lines of ``el``, at most MAX_BELOW of them, each cut to the box's width."""
+    lines = [line for below in BELOW_BOX for line in below(doc, el)]
+    if len(lines) > MAX_BELOW:
+        lines = lines[:MAX_BELOW] + [f"    ... ({len(lines) - MAX_BELOW} more lines not shown)"]
+    return [cut(line, TEXT_COLUMNS + 4) for line in lines]

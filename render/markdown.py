@@ -15,6 +15,7 @@ from typing import Callable
 from lxml import etree
 
 from ooxml import body as B
+from ooxml.grid import TableGrid
 from ooxml.mdlists import ListFormats, list_item
 from ooxml.namespaces import A, M, R, WP, w
 
@@ -140,12 +141,12 @@ class Exporter:
         return [" " * base + marker + lines[0]] + [pad + line for line in lines[1:]]
 
     def table(self, tbl) -> list[str]:
-        grid = B.TableGrid(tbl)
+        grid = TableGrid(tbl)
         if not grid.n_rows or not grid.n_cols:
             return []
         rendered: dict = {}
         rows = []
-        for r, line in enumerate(grid.slots):
+        for r, line in enumerate(grid.owners):
             cells = []
             for c in range(grid.n_cols):
                 tc = line[c] if c < len(line) else None

@@ -1,6 +1,8 @@
 """Display width: East Asian wide characters take two columns (wcwidth)."""
 from __future__ import annotations
 
+import re
+
 from wcwidth import wcswidth, wcwidth
 
 
@@ -18,8 +20,22 @@ def width(text: str) -> int:
     return sum(max(wcwidth(ch), 0) for ch in text)  # control characters count as zero
 
 
+# Characters that would start a new line (or worse) in an answer: a document may hold them in
+# any text or attribute value, and an answer line must stay one line.
+_BREAKING = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+_SHOWN = {"\n": "\u21b5", "\r": "\u21b5", "\t": "\u2192"}
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks shown as ↵, tabs as →, other control characters as spaces."""
+    if _plain(text):
+        return text
+    return _BREAKING.sub(lambda m: _SHOWN.get(m.group(), " "), text)
+
+
 def cut(text: str, columns: int, ellipsis: str = "...") -> str:
-    """Cut ``text`` to at most ``columns`` display columns, marking the cut with ``...``."""
+    """Cut ``text`` to at most ``columns`` display columns, marking the cut with ``...``; one line."""
+    text = one_line(text)
     if _plain(text):
         return text if len(text) <= columns else text[:columns - len(ellipsis)] + ellipsis
     if width(text) <= columns:
@@ -35,4 +51,5 @@ def cut(text: str, columns: int, ellipsis: str = "...") -> str:
 
 
 def pad(text: str, columns: int) -> str:
+    text = one_line(text)
     return text + " " * max(0, columns - width(text))

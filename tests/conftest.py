@@ -11,6 +11,8 @@ from pathlib import Path
 
 # Every cached box the answers reuse is redrawn and compared (render/blocks.py _Drawn).
 os.environ.setdefault("OOXML_MCP_CHECK_DRAWN", "1")
+# Every element changed by a call must have been announced with doc.will_change() (undo records it).
+os.environ.setdefault("OOXML_MCP_CHECK_UNDO", "1")
 
 import pytest
 

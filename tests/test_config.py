@@ -30,6 +30,14 @@ def findings_of(raw, env=ENV, tmp_path=Path("/tmp")) -> list[str]:
     return e.value.findings
 
 
+def known_toolsets() -> str:
+    """The toolsets the registry has (feature modules add theirs) and those SPEC §9 names."""
+    import tools.catalog  # noqa: F401
+    from tools.http.config import SPEC_TOOLSETS
+    from tools.runtime.registry import BUILTIN
+    return ", ".join(sorted({t.toolset for t in BUILTIN.values()} | SPEC_TOOLSETS))
+
+
 BAD = {
     "unknown position": (
         {"http_tools": [tool("a"), tool("b"), tool("c", params=[
@@ -134,12 +142,13 @@ BAD = {
          "http_tools[0].headers.Bad Name: 'Bad Name' is not a valid HTTP header name (RFC 9110 token)"]),
     "unknown toolset": (
         {"toolsets": ["core", "tabels"]},
-        ["toolsets[1]: unknown toolset 'tabels' (known: core, format, http, review, tables)"]),
+        [f"toolsets[1]: unknown toolset 'tabels' (known: {known_toolsets()})"]),
     "bad limits": (
         {"limits": {"http_timeout_s": 0, "max_parts": -1, "page_size": 10}},
         ["limits.page_size: unknown key (expected one of: http_timeout_s, http_max_response_bytes, "
          "http_max_answer_chars, max_file_bytes, max_total_uncompressed, max_part_uncompressed, max_ratio, "
-         "ratio_floor, max_parts, call_timeout_s, session_idle_timeout_s, max_answer_chars, max_sessions)",
+         "ratio_floor, max_parts, max_call_growth_bytes, call_timeout_s, session_idle_timeout_s, max_answer_chars, "
+         "max_sessions)",
          "limits.http_timeout_s: expected a value above 0, got 0",
          "limits.max_parts: expected a value above 0, got -1"]),
     "audit folder missing": (

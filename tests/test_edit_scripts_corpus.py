@@ -11,7 +11,7 @@ contains, inserts a picture, sets the margins, and saves. Then, for every file:
 - ``ooxml.integrity.check_package`` finds no problem the original did not have;
 - every part the script had no reason to touch is byte-identical.
 
-Strict and DTD files are refused by the product and skipped here (with the reason).
+DTD files are refused by the product and skipped here (with the reason); Strict files take the scripts.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ import anyio
 import pytest
 from lxml import etree
 
+from ooxml.body import is_block
 from ooxml.document import Document
 from ooxml.integrity import check_package
 from tests.support import report
@@ -125,7 +126,8 @@ async def run_script(docx, src: Path, out: Path, image: Path) -> Edited:
     await _new_table(docx, sid, result)
     if first_table:
         await docx.ok("docx_copy_table", session_id=sid, table_id=first_table, position="end:document_body")
-    await _copy_first_blocks(docx, sid)
+        result.touched |= notes_of_copied_references(src)
+    await _copy_first_blocks(docx, sid, src, result)
     await _replace_a_word(docx, sid, src, result)
     await docx.ok("docx_insert_image", session_id=sid, image_path=str(image), position="end:document_body",
                   width="2cm")
@@ -144,12 +146,29 @@ async def _new_table(docx, sid: str, result: Edited) -> None:
     result.markers += [w for row in CELL_WORDS for w in row]
 
 
-async def _copy_first_blocks(docx, sid: str) -> None:
+async def _copy_first_blocks(docx, sid: str, src: Path, result: Edited) -> None:
     page = await docx.ok("docx_read_content", session_id=sid, max_elements=3)
     ids = [m.group(0)[1:-1] for m in _ID.finditer(page.section("Content"))]
     if ids:
         await docx.ok("docx_copy_elements_range", session_id=sid, start_id=ids[0], end_id=ids[-1],
                       position="end:document_body")
+        result.touched |= notes_of_copied_references(src)
+
+
+def notes_of_copied_references(src: Path) -> set[str]:
+    """The notes parts, when what the script copies (the first blocks, the first table) references
+    notes: a copied reference gets a copy of its note."""
+    parts = read_parts(src)
+    main = main_part_name(src)
+    body = _parse(parts[main]).find(f"{{{W}}}body")
+    blocks = [el for el in body if is_block(el)][:3] + list(body.iter(f"{{{W}}}tbl"))[:1]
+    if not any(next(el.iter(f"{{{W}}}footnoteReference", f"{{{W}}}endnoteReference"), None) is not None
+               for el in blocks):
+        return set()
+    rels_name = "/".join([*main.split("/")[:-1], "_rels", main.split("/")[-1] + ".rels"])
+    folder = "/".join(main.split("/")[:-1])
+    return {"/".join(filter(None, [folder, rel.get("Target", "")])) for rel in _parse(parts[rels_name])
+            if rel.get("Type", "").endswith(("/footnotes", "/endnotes"))}
 
 
 async def _replace_a_word(docx, sid: str, src: Path, result: Edited) -> None:
@@ -302,7 +321,7 @@ def test_libreoffice_converts_and_shows_inserted_text(edited, pdfs, path):
 
 @pytest.mark.parametrize("path", corpus_params(refused_files()))
 def test_refused_files_are_skipped(path):
-    """The product refuses Strict and DTD documents (tests/test_roundtrip_corpus.py checks how)."""
+    """The product refuses DTD documents (tests/test_roundtrip_corpus.py checks how)."""
     reason = expected_refusals()[path.name]
     print(f"skipped {path.name}: the product refuses {reason} documents")
     pytest.skip(f"{path.name}: the product refuses {reason} documents, so no edit script runs on it")

@@ -5,7 +5,7 @@
   ``mc:Ignorable`` token are removed, and keeps its namespace declarations;
 - IDs survive save + reopen; a save without IDs changes no byte of any part;
 - ``strip`` saves leave no trace of our namespace;
-- Strict and DTD files are refused with InvalidDocument naming the reason.
+- DTD files are refused with InvalidDocument naming the reason; Strict files round-trip as Strict.
 
 Files: ``$OOXML_MCP_CORPUS`` (default ../shared/corpus/docx); see tests/support/corpus.py.
 """
@@ -20,7 +20,7 @@ from ooxml.errors import InvalidDocument
 from ooxml.namespaces import MC, OX, OX_ID, OX_PREFIX
 from tests.support import report
 from tests.support.corpus import (corpus_files, corpus_params, editable_files, expected_refusals, give_ids,
-                                  locate, manifest, refused_files, save_with_ids)
+                                  locate, manifest, refused_files, save_with_ids, strict_files)
 from tests.support.fidelity import (canonical, directory_entries, main_part_name, package_differences, parse,
                                     read_parts, root_declarations_lost, undeclared_ignorable)
 
@@ -154,15 +154,16 @@ def test_refused_with_reason(path):
 
 
 def test_corpus_inventory():
-    """The manifest covers the corpus, and the expected refusals are the Strict + DTD files."""
+    """The manifest covers the corpus, and the expected refusals are the DTD files (Strict ones open)."""
     files = corpus_files()
     if not files:
         pytest.skip("no corpus (set OOXML_MCP_CORPUS)")
     rows = manifest()
     if rows:
         assert {p.name for p in files} <= set(rows), "files missing from MANIFEST.tsv"
-        strict = {n for n, r in rows.items() if "strict" in r["features"]}
-        assert {n for n, why in expected_refusals().items() if why == "Strict"} == strict
+        dtd = {n for n, r in rows.items() if "doctype" in r["features"]}
+        assert set(expected_refusals()) == dtd
+        assert not {p.name for p in strict_files()} & set(expected_refusals()), "Strict files must open"
     report(f"corpus: {len(files)} files, {len(editable_files())} editable, "
            f"{len(refused_files())} expected refusals, "
            f"{sum(bool(directory_entries(p)) for p in files)} with zip directory entries")

@@ -94,8 +94,8 @@ class Template:
         except rt.ExecError as error:
             raise self._error(error) from None
         except RecursionError:
-            raise TemplateRenderError("data is nested too deeply to render",
-                                      name=self.name) from None
+            raise TemplateRenderError("data is nested too deeply to render", name=self.name,
+                                      hint="The upstream answer nests too deeply: ask for less of it.") from None
 
     def _error(self, error: rt.ExecError) -> TemplateRenderError:
         line = column = None
@@ -123,8 +123,8 @@ def compile_template(source: str, name: str = "response_template", *,
     try:
         code = compile(python_source, f"<template {name}>", "exec")
     except (SyntaxError, RecursionError, MemoryError) as error:  # should not happen
-        raise TemplateSyntaxError(f"template too complex to compile: {error}",
-                                  name=name) from None
+        raise TemplateSyntaxError(f"template too complex to compile: {error}", name=name,
+                                  hint="Split the template, or nest fewer actions.") from None
     namespace: dict = {}
     exec(code, _GLOBALS, namespace)
     return Template(source, name, strict, python_source, namespace["_render"],

@@ -53,7 +53,7 @@ class DocxClient:
         self.services = services  # the in-process server's Services (None over other transports)
         self.session_id: str | None = None
 
-    async def call(self, name: str, **arguments) -> Answer:
+    async def call(self, name: str, /, **arguments) -> Answer:  # positional: tools take a "name" too
         result = await self.client.call_tool(name, arguments)
         text = result.content[0].text
         problems = errors(text)
@@ -61,7 +61,7 @@ class DocxClient:
         images = [(c.mime_type, base64.b64decode(c.data)) for c in result.content[1:] if c.type == "image"]
         return Answer(text, bool(result.is_error), images)
 
-    async def ok(self, name: str, **arguments) -> Answer:
+    async def ok(self, name: str, /, **arguments) -> Answer:
         answer = await self.call(name, **arguments)
         assert not answer.is_error, answer.text
         return answer

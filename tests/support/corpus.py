@@ -2,8 +2,8 @@
 
 The corpus folder is ``$OOXML_MCP_CORPUS`` (default ``../shared/corpus/docx`` relative to the
 repository root). Its parent folder holds ``MANIFEST.tsv`` (features per file), which tells
-which files the product must refuse: Strict OOXML (feature ``strict``) and the file whose
-main part declares a DTD/external entity (feature ``doctype``).
+which files the product must refuse: the file whose main part declares a DTD/external entity
+(feature ``doctype``). Strict OOXML files (feature ``strict``) are opened, edited and saved as Strict.
 
 Use :func:`corpus_params` to parametrize a test per file (test ids are the file names); when
 the corpus is missing it yields one parameter that skips with the reason.
@@ -22,7 +22,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "corpus" / "docx"
 
 # Why the product refuses a file, by MANIFEST feature tag: the word the error message must contain.
-REFUSAL_FEATURES = {"strict": "Strict", "doctype": "DTD"}
+REFUSAL_FEATURES = {"doctype": "DTD"}
 
 
 def corpus_dir() -> Path | None:
@@ -79,22 +79,17 @@ def features(path: Path | str) -> frozenset[str]:
 
 
 def _sniff_refusal(path: Path) -> str | None:
-    """Without a manifest entry, tell Strict / DTD files from their bytes."""
+    """Without a manifest entry, tell DTD files from their bytes."""
     import zipfile
 
     try:
         with zipfile.ZipFile(path) as z:
             names = z.namelist()
-            rels = z.read("_rels/.rels") if "_rels/.rels" in names else b""
-            if b"purl.oclc.org/ooxml" in rels:
-                return "Strict"
             main = next((n for n in ("word/document.xml",) if n in names), None)
             if main:
                 head = z.open(main).read(4096)
                 if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
                     return "DTD"
-                if b"purl.oclc.org/ooxml/wordprocessingml" in head:
-                    return "Strict"
     except Exception:
         return None
     return None
@@ -102,10 +97,9 @@ def _sniff_refusal(path: Path) -> str | None:
 
 @functools.lru_cache(maxsize=None)
 def expected_refusals() -> dict[str, str]:
-    """File name -> the reason the product must refuse it: ``"Strict"`` or ``"DTD"``.
+    """File name -> the reason the product must refuse it: ``"DTD"``.
 
-    From MANIFEST.tsv features (``strict``, ``doctype``); files missing from the manifest are
-    sniffed.
+    From MANIFEST.tsv features (``doctype``); files missing from the manifest are sniffed.
     """
     out = {}
     rows = manifest()
@@ -121,6 +115,22 @@ def expected_refusals() -> dict[str, str]:
             if reason:
                 out[path.name] = reason
     return out
+
+
+def is_strict(path: Path) -> bool:
+    """A Strict OOXML file (ISO/IEC 29500 Strict namespaces): by manifest feature, else by its bytes."""
+    if manifest().get(path.name) is not None:
+        return "strict" in features(path)
+    import zipfile
+    try:
+        with zipfile.ZipFile(path) as z:
+            return b"purl.oclc.org/ooxml" in z.read("_rels/.rels")
+    except Exception:
+        return False
+
+
+def strict_files() -> list[Path]:
+    return [p for p in corpus_files() if is_strict(p)]
 
 
 def refused_files() -> list[Path]:

@@ -142,13 +142,13 @@ def _chunks(files: list[Path], chunk_size: int, workers: int) -> list[list[Path]
     return [sorted(c, key=lambda p: p.name) for c in chunks if c]
 
 
-def _run_soffice(files: list[Path], outdir: Path, timeout: float | None) -> tuple[str, str]:
+def _run_soffice(files: list[Path], outdir: Path, timeout: float | None, target: str = "pdf") -> tuple[str, str]:
     """Run one soffice process on ``files``; returns (status, output) with status ok/timeout/crash."""
     soffice = soffice_path()
     outdir.mkdir(parents=True, exist_ok=True)
     with _ProfileSlot() as profile:
         cmd = [soffice, f"-env:UserInstallation={profile.resolve().as_uri()}", "--headless", "--norestore",
-               "--nolockcheck", "--nodefault", "--nologo", "--convert-to", "pdf", "--outdir", str(outdir),
+               "--nolockcheck", "--nodefault", "--nologo", "--convert-to", target, "--outdir", str(outdir),
                *[str(f) for f in files]]
         env = dict(os.environ)
         env.pop("DISPLAY", None)
@@ -166,10 +166,15 @@ def _run_soffice(files: list[Path], outdir: Path, timeout: float | None) -> tupl
         return status, out.decode(errors="replace")
 
 
-def _collect(files: list[Path], outdir: Path, results: dict) -> list[Path]:
+def _ext(target: str) -> str:
+    """'txt:Text' -> 'txt': the extension of what a --convert-to target writes."""
+    return target.split(":", 1)[0]
+
+
+def _collect(files: list[Path], outdir: Path, results: dict, target: str = "pdf") -> list[Path]:
     missing = []
     for f in files:
-        pdf = outdir / (f.stem + ".pdf")
+        pdf = outdir / (f.stem + "." + _ext(target))
         if pdf.is_file() and pdf.stat().st_size > 0:
             results[f] = pdf
         else:
@@ -179,15 +184,15 @@ def _collect(files: list[Path], outdir: Path, results: dict) -> list[Path]:
 
 
 def _convert_chunk(files: list[Path], outdir: Path, timeout: float | None, results: dict, notes: dict,
-                   attempts: int = 4) -> None:
+                   attempts: int = 4, target: str = "pdf") -> None:
     """Convert a chunk; after a crash or timeout, go on past the file that caused it and give
     that file one more chance alone (LibreOffice occasionally aborts on a fresh profile)."""
     suspects: list[tuple[Path, str]] = []
     for f in files:  # never mistake an old PDF for a result
-        (outdir / (f.stem + ".pdf")).unlink(missing_ok=True)
+        (outdir / (f.stem + "." + _ext(target))).unlink(missing_ok=True)
     while files:
-        status, output = _run_soffice(files, outdir, timeout)
-        missing = _collect(files, outdir, results)
+        status, output = _run_soffice(files, outdir, timeout, target)
+        missing = _collect(files, outdir, results, target)
         if status == "ok" or not missing:
             for f in missing:
                 notes[f] = "LibreOffice could not convert it"
@@ -212,12 +217,12 @@ def _convert_chunk(files: list[Path], outdir: Path, timeout: float | None, resul
         retry = files[idx + 1:]
         if idx > 0:
             prev = files[idx - 1]
-            (outdir / (prev.stem + ".pdf")).unlink(missing_ok=True)
+            (outdir / (prev.stem + "." + _ext(target))).unlink(missing_ok=True)
             retry = [prev, *retry]
         files = retry
     for culprit, status in suspects:
-        again, _ = _run_soffice([culprit], outdir, timeout)
-        if _collect([culprit], outdir, results):
+        again, _ = _run_soffice([culprit], outdir, timeout, target)
+        if _collect([culprit], outdir, results, target):
             notes[culprit] = (f"soffice {status} while converting it, and {again} when retried alone"
                               if again != "ok" else "LibreOffice could not convert it")
         else:
@@ -226,8 +231,10 @@ def _convert_chunk(files: list[Path], outdir: Path, timeout: float | None, resul
 
 def convert_to_pdf(files: Iterable[Path | str], outdir: Path | str, *, chunk_size: int = CHUNK_SIZE,
                    workers: int | None = None, timeout: float | None = None,
-                   notes: dict | None = None) -> dict[Path, Path | None]:
+                   notes: dict | None = None, target: str = "pdf") -> dict[Path, Path | None]:
     """Convert ``files`` to PDF in batches; returns file -> PDF path, or None if it did not convert.
+
+    ``target`` is another --convert-to filter for other outputs ('txt:Text' writes list labels).
 
     ``timeout`` is per soffice process (default: a startup allowance plus a per-file one).
     ``notes`` (optional dict) receives file -> why it did not convert.
@@ -244,7 +251,7 @@ def convert_to_pdf(files: Iterable[Path | str], outdir: Path | str, *, chunk_siz
         i, chunk = i_chunk
         local: dict = {}
         local_notes: dict = {}
-        _convert_chunk(chunk, outdir / f"batch{i}", timeout, local, local_notes)
+        _convert_chunk(chunk, outdir / f"batch{i}", timeout, local, local_notes, target=target)
         with lock:
             results.update(local)
             notes.update(local_notes)
@@ -279,7 +286,8 @@ def _sha(path: Path) -> str:
     return h.hexdigest()
 
 
-def convert_cached(files: Iterable[Path | str], *, label: str = "files", **kw) -> dict[Path, Path | None]:
+def convert_cached(files: Iterable[Path | str], *, label: str = "files", target: str = "pdf",
+                   **kw) -> dict[Path, Path | None]:
     """Like :func:`convert_to_pdf`, but each distinct file (by sha256) is converted once:
     results are kept in this process and on disk under ``$OOXML_MCP_CACHE/lo-<version>/``.
 
@@ -288,7 +296,8 @@ def convert_cached(files: Iterable[Path | str], *, label: str = "files", **kw) -
     files = list(dict.fromkeys(Path(f).resolve() for f in files))
     store = cache_dir() / f"lo-{_version_tag()}"
     store.mkdir(parents=True, exist_ok=True)
-    shas = {f: _sha(f) for f in files}
+    suffix = "" if target == "pdf" else "." + _ext(target)  # one memo for every kind of output
+    shas = {f: _sha(f) + suffix for f in files}
     out: dict[Path, Path | None] = {}
     todo: list[Path] = []
     for f in files:
@@ -297,7 +306,7 @@ def convert_cached(files: Iterable[Path | str], *, label: str = "files", **kw) -
             if sha in _memo:
                 out[f] = _memo[sha]
                 continue
-        pdf, failed = store / f"{sha}.pdf", store / f"{sha}.failed"
+        pdf, failed = store / f"{sha}.{_ext(target)}", store / f"{sha}.failed"
         if pdf.is_file():
             out[f] = pdf
         elif failed.is_file():
@@ -308,11 +317,11 @@ def convert_cached(files: Iterable[Path | str], *, label: str = "files", **kw) -
     if todo:
         notes: dict = {}
         with tempfile.TemporaryDirectory(prefix="lo-convert-", dir=store) as tmp:
-            converted = convert_to_pdf(todo, Path(tmp), notes=notes, **kw)
+            converted = convert_to_pdf(todo, Path(tmp), notes=notes, target=target, **kw)
             for f, pdf in converted.items():
                 sha = shas[f]
                 if pdf is not None:
-                    dest = store / f"{sha}.pdf"
+                    dest = store / f"{sha}.{_ext(target)}"
                     part = store / f".{sha}.{os.getpid()}.tmp"
                     shutil.copyfile(pdf, part)
                     os.replace(part, dest)

@@ -8,14 +8,15 @@ from ooxml import replace as RP
 from ooxml import revisions as REV
 from ooxml import sections as S
 from ooxml import tracked_text as TT
-from ooxml.copies import copy_blocks
+from ooxml.copies import check_copy_size, copy_blocks
+from ooxml.list_copies import renumber_whole_lists
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
 from ooxml.namespaces import w
 from ooxml.units import twips
 from ooxml.wordids import story_part_names
 from render.width import cut
-from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, insertion_neighbours,
-                          parse_position, resolve, session_of)
+from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits,
+                               insertion_neighbours, parse_position, resolve, session_of)
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -31,7 +32,8 @@ def _block(session: Session, raw: str, arg: str) -> etree._Element:
     el = resolve(session, raw, arg)
     if el.getparent() is None or el.getparent().tag not in BLOCK_CONTAINERS or not B.is_block(el):
         raise InvalidElementType(f"{arg} must be a block (paragraph, table, content control) of the body, "
-                                 f"a cell, a header ..., not a {B.kind(el)}.")
+                                 f"a cell, a header ..., not a {B.kind(el)}.",
+                                 hint="Use the ID of a paragraph or table (docx_get_structure lists them).")
     return el
 
 
@@ -48,7 +50,8 @@ def block_range(start: etree._Element, end: etree._Element) -> list[etree._Eleme
         out.append(cur)
         blocks += B.is_block(cur)
         if blocks > MAX_RANGE:
-            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.")
+            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.",
+                                  hint="Copy the range in several smaller pieces.")
     return out
 
 
@@ -117,12 +120,23 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, e
     doc = session.doc
     start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
     originals = block_range(start, end)
+    check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
     pos = parse_position(session, position)
     container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
     copies = copy_blocks(doc, originals, pos.target, container)
+    renumber_whole_lists(doc, originals, copies, _after(doc, end, pos))  # a copied whole list numbers afresh
     fields = {"Source": f"{doc.id_of(start)} .. {doc.id_of(end)}",
               "Blocks Copied": sum(1 for el in copies if B.is_block(el))}
     return insert_blocks(session, copies, position, "Copy Elements Range", fields, first_field="First Copy")
+
+
+def _after(doc, end: etree._Element, pos) -> bool:
+    """Whether the copy goes after the range (both among the body's blocks), else unknown: False."""
+    target = pos.target
+    if pos.mode in ("start", "end") or end.getparent() is not doc.body or target.getparent() is not doc.body:
+        return pos.mode == "end" and target is doc.body
+    order = doc.order(doc.body)
+    return order.index(target) >= order.index(end)
 
 
 # ---- replace ----------------------------------------------------------------------------------------
@@ -183,13 +197,15 @@ def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text
     doc = session.doc
     RP.check_old_text(old_text)
     if len(new_text) > MAX_TEXT:
-        raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded")
+        raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded",
+                         hint="Replace with a shorter text, or in several calls.")
     found = []
     for root in _scopes(session, scope_id):
         found += RP.find_all(RP.paragraphs_of(root), old_text)
     fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
     if not found:
         return _no_match(session, fields)
+    RP.check_growth(found, old_text, new_text, call_limits(ctx, doc).max_call_growth_bytes)
     shown = [m.p for m in found[:SHOWN]]
     before = _boxes(doc, shown)
     if REV.tracker(doc) is not None:  # word-level w:del/w:ins; unchanged words keep their runs
@@ -232,8 +248,8 @@ def _context_element(session: Session) -> etree._Element | None:
 @tool(toolset="format", idempotent=True, title="Set page margins")
 def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None = None,
                      bottom: float | str | None = None, left: float | str | None = None,
-                     right: float | str | None = None) -> str:
-    """Set page margins of every section. Lengths are numbers in inches or strings with a unit ('2.54cm', '25mm', '1in', '72pt').
+                     right: float | str | None = None, section_id: str | None = None) -> str:
+    """Set page margins of every section (or of one). Lengths are numbers in inches or strings with a unit ('2.54cm', '25mm', '1in', '72pt').
 
     Margins left out stay as they are. The header, footer and gutter distances are kept.
 
@@ -243,6 +259,7 @@ def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None 
         bottom: Bottom margin.
         left: Left margin.
         right: Right margin.
+        section_id: Only this section (sect_… from docx_list_sections); omitted: every section.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -251,12 +268,18 @@ def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None 
     if not values:
         raise ValidationError("Give at least one of top, bottom, left, right.", hint="Example: top='2cm', left=1.25")
     sections = S.body_sections(doc.body)
+    if section_id:
+        from tools.docx.layout import section_index
+        every, index = section_index(session, section_id)
+        sections = [every[index]]
     S.check_margins(sections, values)
     if not sections:
-        sections = [etree.SubElement(doc.body, w("sectPr"))]  # the body's own section, made explicit
+        sections = [etree.Element(w("sectPr"))]  # the body's own section, made explicit
+        doc.insert_block(sections[0], container=doc.body)
     shown = sections[:20]
     before = [S.margins_line(i, s) for i, s in enumerate(shown)]
-    doc.will_change(doc.body)
+    for sect in sections:
+        doc.will_change(sect)
     with REV.PropertyChanges(doc, sections=sections):  # tracked: w:sectPrChange keeps the old margins
         for sect in sections:
             S.set_margins(sect, values)

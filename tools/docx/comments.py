@@ -137,6 +137,7 @@ def _thread_answer(session: Session, operation: str, comment: etree._Element, fi
     doc = session.doc
     cid = doc.id_of(comment)
     if holder is not None:
+        doc.will_change(holder)  # unchanged itself (its comment is): announced so undo's check allows the redraw
         doc.changed(holder)
         return answer(session, operation, holder, marker="UPDATED", before=before,
                       after=box_lines(doc, [holder]) if before is not None else None, element_id=cid, fields=fields)
@@ -221,6 +222,7 @@ def docx_delete_comment(ctx: CallContext, session_id: str, comment_id: str) -> s
     comments.remove(thread)
     fields = {"Deleted": f"comment {cid}" + (f" and {len(thread) - 1} replies" if len(thread) > 1 else "")}
     if holder is not None:
+        doc.will_change(holder)  # unchanged itself (its comment is): announced so undo's check allows the redraw
         doc.changed(holder)
         return answer(session, "Delete Comment", holder, before=before, after=box_lines(doc, [holder]),
                       element_id=cid, fields=fields)

@@ -8,9 +8,11 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
 from ooxml.namespaces import OX_ID, w
+from ooxml.package import Limits
 from render.answer import success_answer
 from render.blocks import element_box
 from render.diff import render_diff
+from tools.runtime import history
 from tools.runtime.lifetime import claim
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import Session
@@ -29,6 +31,7 @@ def session_of(ctx: CallContext, session_id: str | None) -> Session:
     session = ctx.services.sessions.get(ctx.caller, session_id)
     claim(ctx, session)  # one call at a time per session, within the call's budget
     session.doc.ids.mark()
+    history.begin(ctx, session)  # the call becomes an undo step if it changes the document
     ctx.touched.append(session)
     return session
 
@@ -70,7 +73,8 @@ def resolve(session: Session, raw: str, arg: str = "element_id") -> etree._Eleme
 def expect(el: etree._Element, tags: set[str], what: str, arg: str = "element_id") -> etree._Element:
     """``el`` if it is one of ``tags``, else InvalidElementType naming what was expected."""
     if el.tag not in tags:
-        raise InvalidElementType(f"{arg} must be a {what}, not a {B.kind(el)} ({el.get(OX_ID)}).")
+        raise InvalidElementType(f"{arg} must be a {what}, not a {B.kind(el)} ({el.get(OX_ID)}).",
+                                 hint="docx_get_context shows each element's ID and kind.")
     return el
 
 
@@ -210,3 +214,8 @@ def answer(session: Session, operation: str, element: etree._Element | None, *, 
         fields = {**(fields or {}), "Tracked": "yes"}  # the change was recorded as revisions
     return success_answer(operation, element_id=eid, fields=fields, context=context, changes=changes,
                           content=content, cursor=cursor_line(doc, session.cursor))
+
+
+def call_limits(ctx: CallContext, doc) -> Limits:
+    """The document limits in force now: the operator's (config reloads apply), else the document's."""
+    return getattr(ctx.services.config, "document_limits", None) or doc.package.limits

@@ -9,12 +9,16 @@ from ooxml import body as B
 from ooxml import revisions as REV
 from ooxml import tracked_text as TT
 from ooxml.build import make_paragraph, make_run, page_break_paragraph, set_paragraph_text, set_run_text
+from ooxml.copies import check_copy_size
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
-from ooxml.namespaces import w
+from ooxml.list_copies import join_neighbour_list
+from ooxml.namespaces import OX_ID, w
+from ooxml.styles_builtin import ensure_style
 from ooxml.styles_edit import ensure_heading_style
+from ooxml.notes import copy_references
 from ooxml.wordids import prepare_copy
-from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, expect, insertion_neighbours,
-                          parse_position, resolve, session_of, valid_positions)
+from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits, expect,
+                               insertion_neighbours, parse_position, resolve, session_of, valid_positions)
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -24,7 +28,7 @@ MAX_TEXT = 1_000_000
 def _check_text(text: str, arg: str = "text") -> None:
     if len(text) > MAX_TEXT:
         raise OoxmlError(f"{arg} has {len(text)} characters, over the limit of {MAX_TEXT}.",
-                         error_type="LimitExceeded")
+                         error_type="LimitExceeded", hint="Insert the text in several calls.")
 
 
 def insert_block(session: Session, new: etree._Element, position: str, operation: str,
@@ -68,6 +72,9 @@ def docx_insert_paragraph(ctx: CallContext, session_id: str, text: str, position
     """
     session = session_of(ctx, session_id)
     _check_text(text)
+    if style and session.doc.styles.find_id(style) is None:
+        block_insertion(session.doc, parse_position(session, position))  # fail before adding a style
+        ensure_style(session.doc, style)  # a latent Word built-in ('List Number', 'Quote') is made real
     sid = style_id_for(session, style) if style else None
     return insert_block(session, make_paragraph(text, sid), position, "Insert Paragraph",
                         fields={"Style": style} if style else None)
@@ -85,7 +92,8 @@ def docx_insert_heading(ctx: CallContext, session_id: str, text: str, level: int
     """
     session = session_of(ctx, session_id)
     if not 0 <= level <= 9:
-        raise OoxmlError(f"level must be 0 (Title) to 9, not {level}.", error_type="ValidationError")
+        raise OoxmlError(f"level must be 0 (Title) to 9, not {level}.", error_type="ValidationError",
+                         hint="level 0 is the Title, 1-9 are Heading 1 to Heading 9.")
     _check_text(text)
     block_insertion(session.doc, parse_position(session, position))  # fail before adding a style
     sid = ensure_heading_style(session.doc, level)
@@ -117,10 +125,13 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, posi
     session = session_of(ctx, session_id)
     src = expect(resolve(session, element_id), {B.W_P}, "paragraph")
     REV.refuse_deleted(session.doc, src)
+    check_copy_size([src], call_limits(ctx, session.doc).max_call_growth_bytes)
     dup = copy.deepcopy(src)
     pos = parse_position(session, position)
-    block_insertion(session.doc, pos)  # validate before preparing IDs
-    prepare_copy(dup, session.doc.word_ids(pos.target))
+    container, where = block_insertion(session.doc, pos)  # validate before preparing IDs
+    prepare_copy(dup, session.doc.word_ids(pos.target), keep_notes=True)
+    copy_references(session.doc, dup, pos.target)  # copied note references get notes of their own
+    join_neighbour_list(session.doc, dup, *insertion_neighbours(container, where))  # lands in a list: joins it
     return insert_block(session, dup, position, "Copy Paragraph",
                         fields={"Source": session.doc.id_of(src)})
 
@@ -221,7 +232,7 @@ def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new
     _check_text(new_text, "new_text")
     para = B.find_ancestor(r, B.W_P)
     before = box_lines(doc, [para])
-    doc.will_change(para)
+    doc.will_change(para)  # the run's paragraph: a tracked edit splits and wraps runs around it
     if REV.tracker(doc) is not None:
         TT.set_run_text(doc, r, new_text)
         doc.changed(para)
@@ -236,6 +247,10 @@ def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new
     return answer(session, "Update Run Text", r, marker="UPDATED", before=before, after=box_lines(doc, [para]))
 
 
+# Kinds that feature modules delete their own way (a field with all its runs, a note with its
+# reference ...): tag -> (session, element) -> answer. Filled in at import by those modules.
+DELETERS: dict = {}
+_NOT_EMPTY = {w("hdr"), w("ftr"), w("footnote"), w("endnote")}  # the schema wants a block in each
 DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("customXml"), w("altChunk")}
 
 
@@ -250,6 +265,8 @@ def docx_delete(ctx: CallContext, session_id: str, element_id: str) -> str:
     session = session_of(ctx, session_id)
     doc = session.doc
     el = resolve(session, element_id)
+    if el.tag in DELETERS:
+        return DELETERS[el.tag](session, el)
     if el.tag not in DELETABLE:
         raise InvalidElementType(f"A {B.kind(el)} cannot be deleted with docx_delete.",
                                  hint="Rows and columns: docx_delete_row / docx_delete_col.")
@@ -280,7 +297,13 @@ def _delete_block(session: Session, el: etree._Element, eid: str) -> str:
         raise InvalidPosition("A cell must end with a paragraph, so its last paragraph cannot be deleted.",
                               hint="Clear its text with docx_update_paragraph_text instead.")
     if container.tag == w("tc") and prev is not None and nxt is None:
-        raise InvalidPosition("Deleting this would leave the cell without a final paragraph.")
+        raise InvalidPosition("Deleting this would leave the cell without a final paragraph.",
+                              hint="Delete the whole cell's content with another paragraph left, or delete the row.")
+    if container.tag in _NOT_EMPTY and prev is None and nxt is None:
+        what = B.kind(container).lower()
+        raise InvalidPosition(f"A {what} keeps at least one paragraph, so its only one cannot be deleted.",
+                              hint=f"Clear its text with docx_update_paragraph_text, or delete the whole {what} "
+                                   f"with docx_delete and its ID ({container.get(OX_ID) or 'from its answers'}).")
     kind = B.kind(el)
     before = box_lines(doc, [prev, el, nxt])
     if REV.tracker(doc) is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ooxml import body as B
+from ooxml import format_args as FA
 from ooxml import formatting as F
 from ooxml.revisions import PropertyChanges
 from ooxml.errors import ValidationError
@@ -50,7 +51,7 @@ def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: floa
     """
     session = session_of(ctx, session_id)
     el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "run or paragraph")
-    F.check_font_args(size, underline, color_hex)
+    FA.check_font_args(size, underline, color_hex, font_name, east_asian_font)
     before = box_lines(session.doc, [_holder(el)])
     args = dict(size=size, bold=bold, italic=italic, underline=underline, color_hex=color_hex,
                 font_name=font_name, east_asian_font=east_asian_font)
@@ -126,18 +127,7 @@ def _check_properties(el, properties: dict) -> None:
                               hint="Valid keys: " + ", ".join(sorted(allowed)))
     if not properties:
         raise ValidationError("properties is empty.", hint="Valid keys: " + ", ".join(sorted(allowed)))
-    if "alignment" in properties and properties["alignment"] not in F.ALIGNMENTS:
-        raise ValidationError(f"alignment '{properties['alignment']}' is not left, center, right or justify.")
-    if "highlight" in properties and properties["highlight"] not in F.HIGHLIGHTS:
-        raise ValidationError(f"highlight '{properties['highlight']}' is not a Word highlight colour.",
-                              hint="Use one of: " + ", ".join(F.HIGHLIGHTS))
-    F.check_font_args(properties.get("size"), properties.get("underline"), properties.get("color_hex"))
-    from ooxml.units import twips
-    for key in ("space_before", "space_after", "left_indent", "right_indent", "first_line_indent"):
-        if key in properties:
-            twips(properties[key], key)  # raises on a bad length before anything changes
-    if "line_spacing" in properties and not isinstance(properties["line_spacing"], (int, float)):
-        twips(properties["line_spacing"], "line_spacing")
+    FA.check_properties(properties)
 
 
 @tool(idempotent=True, toolset="format", title="Copy formatting")

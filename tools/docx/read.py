@@ -6,9 +6,10 @@ from typing import Literal
 from ooxml import body as B
 from ooxml import budget
 from ooxml.errors import InvalidPosition, OoxmlError
+from ooxml.grid import TableGrid
+from ooxml.numbering import fallback_formats, label_of
 from render.answer import success_answer
-from render.blocks import heading_level, title_of
-from render.inline import paragraph_line
+from render.blocks import heading_level, labelled_line, title_of
 from render.width import cut
 from tools.docx.common import BLOCK_CONTAINERS, answer, resolve, session_of
 from tools.runtime.registry import CallContext, tool
@@ -24,9 +25,9 @@ MAX_MATCHES = 50
 def _line_for(doc, el) -> str:
     title = title_of(doc, el)
     if el.tag == B.W_P:
-        return f"[{title}] {cut(paragraph_line(el, doc), 200)}"
+        return f"[{title}] {cut(labelled_line(doc, el), 200)}"
     if el.tag == B.W_TBL:
-        first = B.TableGrid(el).text_matrix()[:1]
+        first = TableGrid(el).text_matrix()[:1]
         return f"[{title}] first row: " + cut(" | ".join(first[0]) if first else "", 160)
     text = B.block_text(el, 400).replace("\n", " ↵ ").replace("\t", "→")
     return f"[{title}] {cut(text, 160)}"
@@ -48,11 +49,12 @@ def docx_read_content(ctx: CallContext, session_id: str, start_element_id: str |
     doc = session.doc
     if not 1 <= max_elements <= MAX_PAGE:
         raise OoxmlError(f"max_elements must be between 1 and {MAX_PAGE}, not {max_elements}.",
-                         error_type="ValidationError")
+                         error_type="ValidationError", hint="Use 1 to the maximum; page with start_element_id.")
     if start_element_id:
         el = focus_block(resolve(session, start_element_id, "start_element_id"))
         if el.getparent() is not doc.body:
-            raise InvalidPosition("start_element_id must be a block of the document body.")
+            raise InvalidPosition("start_element_id must be a block of the document body.",
+                                  hint="Use the ID of a paragraph or table of the body (docx_get_structure).")
     else:
         el = next(B.iter_blocks(doc.body), None)
     lines, used = [], 0
@@ -107,13 +109,15 @@ def _structure_lines(doc) -> list[str]:
             if level:
                 flush()
                 depth = level - 1
-                entries.append((depth, f"H{level} {cut(B.paragraph_text(el), 70)} ({doc.id_of(el)})"))
+                label = label_of(doc, el)
+                text = f"{label} {B.paragraph_text(el)}" if label else B.paragraph_text(el)
+                entries.append((depth, f"H{level} {cut(text, 70)} ({doc.id_of(el)})"))
             else:
                 pending += 1
             continue
         flush()
         if el.tag == B.W_TBL:
-            grid = B.TableGrid(el)
+            grid = TableGrid(el)
             entries.append((depth + 1, f"Table {doc.id_of(el)} ({grid.n_rows}×{grid.n_cols})"))
         else:
             entries.append((depth + 1, f"{B.kind(el)} {doc.id_of(el)}"))
@@ -135,8 +139,11 @@ def docx_get_structure(ctx: CallContext, session_id: str) -> str:
     doc = session.doc
     total = len(doc.order(doc.body))
     tree = ["📄 Document" + (f" ({session.path.name})" if session.path else "")] + _structure_lines(doc)
-    return success_answer("Get Structure", fields={"Session ID": session.id, "Blocks": total},
-                          content="```\n" + "\n".join(tree) + "\n```")
+    fields = {"Session ID": session.id, "Blocks": total}
+    fallback = fallback_formats(doc)
+    if fallback:
+        fields["List formats shown as decimal"] = ", ".join(fallback)
+    return success_answer("Get Structure", fields=fields, content="```\n" + "\n".join(tree) + "\n```")
 
 
 @tool(read_only=True, idempotent=True, title="Find paragraphs")

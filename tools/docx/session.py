@@ -34,7 +34,7 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
         last = last_block(doc.body)
         if last is not None:
             session.cursor = Cursor(doc.id_of(last), "after")
-        blocks = len(doc.order(doc.body))
+        blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
                   "Recovered": recovery_note(ctx.services, path)}
         return answer(session, "Open Document", last, fields=fields, head_id=False)

@@ -13,15 +13,16 @@ from ooxml import body as B
 from ooxml import tables as T
 from ooxml.revisions import refuse_deleted, refuse_when_tracking
 from ooxml.build import make_run
-from ooxml.copies import copy_blocks
+from ooxml.copies import check_copy_size, copy_blocks
 from ooxml.errors import ElementNotFound, ValidationError
+from ooxml.grid import Cell, TableGrid, counted
 from ooxml.namespaces import w
 from ooxml.order import remove_child
 from ooxml.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
-from tools.docx.common import (answer, block_insertion, box_lines, expect, parse_position, resolve,
+from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
                           session_of)
 from tools.docx.blocks import insert_blocks
 from tools.docx.edit import insert_block
@@ -49,13 +50,11 @@ def available_width(doc, container: etree._Element, anchor: etree._Element) -> i
     """Twips a table may use at this place: the page's text width, or the cell's inner width."""
     if container.tag == B.W_TC:
         tbl = B.find_ancestor(container, B.W_TBL)
-        layout = T.Layout(tbl)
-        for line in layout.cells:
-            for cell in line:
-                if cell.tc is container:
-                    inner = layout.width_of(cell.start, cell.span)
-                    if inner:
-                        return max(720, inner - CELL_MARGINS)
+        grid = TableGrid(tbl)
+        cell = grid.cell_of(container)
+        inner = grid.width_of(cell.start, cell.span) if cell is not None else None
+        if inner:
+            return max(720, inner - CELL_MARGINS)
         return max(720, page_box(section_of(doc, container)).text_width // 2)
     return page_box(section_of(doc, anchor)).text_width
 
@@ -67,7 +66,7 @@ def table_width_limit(doc, tbl: etree._Element) -> int:
 class _Rows:
     """A few rows of a TableGrid, for drawing an excerpt of a large table."""
 
-    def __init__(self, grid: B.TableGrid, r0: int, r1: int):
+    def __init__(self, grid: TableGrid, r0: int, r1: int):
         self.grid, self.r0, self.r1 = grid, r0, r1
         self.n_cols = grid.n_cols
 
@@ -82,7 +81,7 @@ class _Rows:
 def table_lines(doc, tbl: etree._Element, near_row: int | None = None) -> list[str]:
     """The table's box for a diff; for tables over the box's 20 rows, the rows around ``near_row``."""
     doc.id_of(tbl)
-    grid = B.TableGrid(tbl)
+    grid = TableGrid(tbl)
     if grid.n_rows <= 20 or near_row is None:
         return box_lines(doc, [tbl])
     r0 = max(0, min(near_row - 3, grid.n_rows - 7))
@@ -110,21 +109,21 @@ def retarget_cursor(session: Session, tbl: etree._Element) -> None:
 
 def _index(value: int, count: int, what: str, arg: str) -> int:
     if not 0 <= value < count:
-        raise ValidationError(f"{arg} {value} is outside the table: it has {count} {what}s (0-{count - 1}).",
+        raise ValidationError(f"{arg} {value} is outside the table: it has {counted(count, what)}.",
                               hint=f"{what.capitalize()} indexes are 0-based.")
     return value
 
 
-def cell_at(tbl: etree._Element, row: int, col: int) -> tuple[T.Layout, T.Cell]:
+def cell_at(tbl: etree._Element, row: int, col: int) -> tuple[TableGrid, Cell]:
     """The (origin of the) cell covering grid slot (row, col)."""
-    layout = T.Layout(tbl)
-    _index(row, layout.n_rows, "row", "row")
-    _index(col, layout.n_cols, "column", "col")
-    cell = layout.at(row, col)
+    grid = TableGrid(tbl)
+    _index(row, grid.n_rows, "row", "row")
+    _index(col, grid.n_cols, "column", "col")
+    cell = grid.at(row, col)
     if cell is None:
         raise ElementNotFound(f"Row {row} has no cell at column {col} (the row is shorter than the grid).",
                               hint="docx_get_table shows which cells each row has.")
-    return layout, layout.origin(cell)
+    return grid, grid.origin(cell)
 
 
 # ---- insert and copy -----------------------------------------------------------------------------
@@ -171,6 +170,7 @@ def docx_copy_table(ctx: CallContext, session_id: str, table_id: str, position: 
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id)
+    check_copy_size([tbl], call_limits(ctx, doc).max_call_growth_bytes)
     pos = parse_position(session, position)
     container, _ = block_insertion(doc, pos, "table")
     dup = copy_blocks(doc, [tbl], pos.target, container)[0]
@@ -179,7 +179,7 @@ def docx_copy_table(ctx: CallContext, session_id: str, table_id: str, position: 
 
 # ---- reading --------------------------------------------------------------------------------------
 
-def grid_page(grid: B.TableGrid, r0: int, r1: int, c0: int, c1: int) -> list[str]:
+def grid_page(grid: TableGrid, r0: int, r1: int, c0: int, c1: int) -> list[str]:
     """An ASCII grid of rows r0..r1-1 and columns c0..c1-1 with row and column numbers."""
     matrix = grid.text_matrix()
     cells = [[cut(" ".join(matrix[r][c].split()) if c < len(matrix[r]) else "", CELL_TEXT) for c in range(c0, c1)]
@@ -195,16 +195,16 @@ def grid_page(grid: B.TableGrid, r0: int, r1: int, c0: int, c1: int) -> list[str
     return lines
 
 
-def cell_lines(doc, grid: B.TableGrid, layout: T.Layout, r0: int, r1: int, c0: int, c1: int) -> list[str]:
+def cell_lines(doc, grid: TableGrid, r0: int, r1: int, c0: int, c1: int) -> list[str]:
     """One line per cell starting in the page: its slot, ID, size when merged, and text."""
     out = []
     for r in range(r0, r1):
         for c in range(c0, c1):
             tc = grid.cell(r, c)
-            if tc is None or grid.origin.get(tc) != (r, c):
+            if tc is None or not grid.is_top_left(r, c):
                 continue
-            phys = layout.at(r, c)
-            tall = layout.last_row_of(phys) - r + 1 if phys is not None else 1
+            phys = grid.at(r, c)
+            tall = grid.last_row_of(phys) - r + 1 if phys is not None else 1
             wide = phys.span if phys is not None else 1
             size = f" [merged {tall}×{wide}]" if tall > 1 or wide > 1 else ""
             text = cut(" ".join(B.cell_text(tc).split()), 60) or "(empty)"
@@ -231,15 +231,16 @@ def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: 
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id, editing=False)
-    grid, layout = B.TableGrid(tbl), T.Layout(tbl)
+    grid = TableGrid(tbl)
     if not 0 <= start_row < max(1, grid.n_rows) or not 0 <= start_col < max(1, grid.n_cols):
         raise ValidationError(f"start_row/start_col ({start_row}, {start_col}) are outside the table "
-                              f"({grid.n_rows} rows × {grid.n_cols} columns, 0-based).")
+                              f"({grid.n_rows} rows × {grid.n_cols} columns, 0-based).",
+                              hint="start_row and start_col are 0-based and below the table's size.")
     r1, c1 = min(grid.n_rows, start_row + PAGE_ROWS), min(grid.n_cols, start_col + PAGE_COLS)
     content = ["```", *grid_page(grid, start_row, r1, start_col, c1), "```", "",
-               "Cells (row, col) → ID:", *cell_lines(doc, grid, layout, start_row, r1, start_col, c1)]
+               "Cells (row, col) → ID:", *cell_lines(doc, grid, start_row, r1, start_col, c1)]
     fields = {"Dimensions": f"{grid.n_rows} rows × {grid.n_cols} columns",
-              "Shown": f"rows {start_row}-{r1 - 1}, columns {start_col}-{c1 - 1}"}
+              "Shown": f"rows {start_row}-{r1 - 1}, columns {start_col}-{c1 - 1}" if r1 and c1 else "nothing"}
     more = []
     if r1 < grid.n_rows:
         more.append(f"start_row={r1}, start_col={start_col}")
@@ -265,7 +266,7 @@ def docx_list_tables(ctx: CallContext, session_id: str) -> str:
         if len(lines) >= MAX_LISTED:
             continue
         depth = sum(1 for a in tbl.iterancestors(B.W_TBL))
-        grid = B.TableGrid(tbl)
+        grid = TableGrid(tbl)
         first = " | ".join(cut(" ".join(t.split()), 20) for t in grid.text_matrix()[0][:6]) if grid.n_rows else ""
         where = ""
         if depth:
@@ -292,8 +293,8 @@ def docx_get_cell(ctx: CallContext, session_id: str, table_id: str, row: int, co
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id, editing=False)
-    layout, cell = cell_at(tbl, row, col)
-    tall, wide = layout.last_row_of(cell) - cell.row + 1, cell.span
+    grid, cell = cell_at(tbl, row, col)
+    tall, wide = grid.last_row_of(cell) - cell.row + 1, cell.span
     blocks = [b for b in B.iter_blocks(cell.tc)]
     content = []
     for b in blocks[:30]:
@@ -434,7 +435,7 @@ def docx_insert_col_at(ctx: CallContext, session_id: str, table_id: str, positio
     doc = session.doc
     tbl = table_of(session, table_id)
     refuse_when_tracking(doc, "Inserting a column")
-    at, template = T.parse_row_col_position(position, T.Layout(tbl).n_cols, "column")
+    at, template = T.parse_row_col_position(position, TableGrid(tbl).n_cols, "column")
     before = table_lines(doc, tbl, 0)
     created = T.insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
     fields = {"Table": doc.id_of(tbl), "Column Index": at, "Position": position, "New Cells": len(created)}
@@ -506,7 +507,7 @@ def docx_merge_cells(ctx: CallContext, session_id: str, table_id: str, start_row
     doc = session.doc
     tbl = table_of(session, table_id)
     refuse_when_tracking(doc, "Merging cells")
-    T.check_merge(T.Layout(tbl), start_row, start_col, end_row, end_col)
+    T.check_merge(TableGrid(tbl), start_row, start_col, end_row, end_col)
     before = table_lines(doc, tbl, start_row)
     top = T.merge_cells(doc, tbl, start_row, start_col, end_row, end_col)
     session.last_update = doc.id_of(top)

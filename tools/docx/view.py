@@ -7,6 +7,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml import body as B
+from ooxml.grid import TableGrid
 from ooxml.namespaces import OX_ID, w
 from render.blocks import title_of
 from render.context import Window, render_window
@@ -31,8 +32,8 @@ def focus_block(el: etree._Element) -> etree._Element:
 
 def cell_position(doc, tc: etree._Element) -> tuple[etree._Element, int, int]:
     tbl = B.find_ancestor(tc, B.W_TBL)
-    grid = B.TableGrid(tbl)
-    r, c = grid.origin.get(tc, (0, 0))
+    grid = TableGrid(tbl)
+    r, c = grid.position_of(tc)
     return tbl, r, c
 
 
@@ -80,10 +81,15 @@ def window_around(doc, target: etree._Element, marker: str | None = None,
     n_after = min(len(after), max(SIDE, 2 * SIDE - len(before)))
     n_before = min(len(before), 2 * SIDE - n_after)
     items = before[:n_before][::-1] + [focus] + after[:n_after]
-    order = doc.order(container)
-    first = order.index(items[0])
-    above = first
-    below = len(order) - first - len(items)
+    if prv is None:  # the walk reached the start: no index needed (opening shows the end, likewise)
+        above = len(before) - n_before
+        below = doc.block_count(container) - above - len(items)
+    elif nxt is None:
+        below = len(after) - n_after
+        above = doc.block_count(container) - below - len(items)
+    else:
+        above = doc.order(container).index(items[0])
+        below = doc.block_count(container) - above - len(items)
     start, end = _CONTAINER_LABELS.get(etree.QName(container).localname, ("[Start]", "[End]"))
     win = Window(items, above, max(0, below), start, end, parent_line(doc, container))
     for el in items:

@@ -16,6 +16,7 @@ import jsonschema
 from ooxml import budget
 from ooxml.errors import OoxmlError
 from render.answer import cut_answer, error_answer, operation_title
+from tools.runtime import history
 from tools.runtime.lifetime import release_all
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
 from tools.runtime.progress import in_thread, worth_a_thread
@@ -91,7 +92,9 @@ def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallCo
     with budget.time_limit(seconds):
         ctx.touched.clear()
         try:
-            return outcome_of(tool.handler(ctx, **arguments))
+            result = tool.handler(ctx, **arguments)
+            history.commit(ctx, tool.name, arguments)
+            return outcome_of(result)
         except Exception as e:
             return failed(e, ctx, name, operation)
         finally:
@@ -104,6 +107,7 @@ async def invoke(tool: Tool, name: str, operation: str, arguments: dict, ctx: Ca
         result = tool.handler(ctx, **arguments)
         if inspect.isawaitable(result):
             result = await result
+        history.commit(ctx, tool.name, arguments)
         return outcome_of(result)
     except Exception as e:
         return failed(e, ctx, name, operation)
@@ -128,7 +132,9 @@ def failed(e: Exception, ctx: CallContext, name: str, operation: str) -> Outcome
 
 
 def take_back_ids(ctx: CallContext) -> None:
-    """IDs given while a call failed (e.g. to name an element in an error) are removed."""
+    """IDs given while a call failed (e.g. to name an element in an error) are removed, and
+    anything else it changed is put back."""
+    history.abandon(ctx)
     for session in ctx.touched:
         session.doc.ids.rollback()
     ctx.touched.clear()

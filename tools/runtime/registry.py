@@ -102,7 +102,7 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
             name=name,
             description=description,
             input_schema=schema_from_signature(fn, arg_docs),
-            handler=fn,
+            handler=_text_checked(fn),
             toolset=toolset,
             read_only=read_only,
             destructive=destructive,
@@ -113,6 +113,23 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
         return fn
 
     return register
+
+
+def _text_checked(fn: Callable) -> Callable:
+    """``fn`` refusing text a .docx cannot hold (tools/runtime/arguments.py) before it runs."""
+    from tools.runtime.arguments import check_text_arguments
+
+    if inspect.iscoroutinefunction(fn):  # stays a coroutine function: dispatch awaits it on the loop
+        async def handler(ctx, **arguments):
+            check_text_arguments(arguments)
+            return await fn(ctx, **arguments)
+    else:
+        def handler(ctx, **arguments):
+            check_text_arguments(arguments)
+            return fn(ctx, **arguments)
+
+    handler.__wrapped__ = fn
+    return handler
 
 
 def split_docstring(doc: str) -> tuple[str, dict[str, str]]:

@@ -23,7 +23,8 @@ def resolve_in_roots(path: str, roots: list[Path], *, must_exist: bool) -> Path:
     a link inside a root that points outside is refused like a ``..`` path.
     """
     if not path or "\x00" in path:
-        raise OoxmlError("File path is empty or contains a NUL character.", error_type="ValidationError")
+        raise OoxmlError("File path is empty or contains a NUL character.", error_type="ValidationError",
+                         hint="Pass the path of a file inside the allowed roots.")
     candidate = Path(os.path.expanduser(path))
     if not candidate.is_absolute():
         candidate = roots[0] / candidate

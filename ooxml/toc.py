@@ -1,0 +1,199 @@
+"""Tables of contents: a ``TOC`` field whose result is written in, as Word writes it.
+
+The TOC is a content control of the "Table of Contents" gallery (its ID is ``toc_…``) holding an
+optional title paragraph and one paragraph per heading. The field begins in the first entry
+paragraph and ends in the last. Each entry links (``w:hyperlink w:anchor``) to a hidden
+``_Toc…`` bookmark around its heading, and shows the heading's page number when one is known
+(a ``PAGEREF`` field after a right tab with a dot leader).
+"""
+from __future__ import annotations
+
+import copy
+import re
+import secrets
+from dataclasses import dataclass
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import fields as FL
+from ooxml import links as L
+from ooxml.build import make_run
+from ooxml.errors import ValidationError
+from ooxml.namespaces import XML, W, w
+from ooxml.order import get_or_add, set_child
+from ooxml.word_styles import ensure_toc_heading_style, ensure_toc_style
+
+_LEVELS = re.compile(r"^\s*([1-9])\s*-\s*([1-9])\s*$")
+_TOC_SDT = etree.XPath("./w:sdt[w:sdtPr/w:docPartObj/w:docPartGallery[@w:val='Table of Contents']]",
+                       namespaces={"w": W})
+NO_ENTRIES = "No table of contents entries found."
+
+
+def parse_levels(levels: str) -> tuple[int, int]:
+    m = _LEVELS.match(str(levels or ""))
+    if not m or int(m.group(1)) > int(m.group(2)):
+        raise ValidationError(f"levels '{levels}' is not a range of heading levels like '1-3'.",
+                              hint="Use 'FROM-TO' with 1 <= FROM <= TO <= 9, e.g. '1-3'.")
+    return int(m.group(1)), int(m.group(2))
+
+
+def levels_of(instruction: str) -> tuple[int, int]:
+    m = re.search(r'\\o\s+"(\d)-(\d)"', instruction)
+    return (int(m.group(1)), int(m.group(2))) if m else (1, 3)
+
+
+@dataclass
+class Heading:
+    p: etree._Element
+    level: int
+    text: str
+
+
+def headings(doc, lo: int, hi: int, skip: etree._Element | None = None) -> list[Heading]:
+    """Body paragraphs with an outline level in lo..hi, in order (the TOC's own paragraphs skipped).
+
+    Candidates are selected by one XPath over the styles that carry an outline level (or a direct
+    one): a Python loop over every paragraph of a large body costs several times more.
+    """
+    level_of = {sid: doc.styles.outline_level(sid) for sid, st in doc.styles.by_id.items()
+                if st.get(w("type"), "paragraph") == "paragraph"}
+    with_level = [sid for sid, lvl in level_of.items() if lvl is not None and sid.isprintable() and "'" not in sid]
+    test = " or ".join(f"@w:val='{sid}'" for sid in with_level)
+    expr = ".//w:p[w:pPr[w:outlineLvl" + (f" or w:pStyle[{test}]" if test else "") + "]]"
+    out = []
+    for p in etree.XPath(expr, namespaces={"w": W})(doc.body):
+        direct = B.direct_outline_level(p)
+        lvl = direct if direct is not None else level_of.get(B.style_id(p))
+        if lvl is None or not lo <= lvl + 1 <= hi:
+            continue
+        if skip is not None and any(a is skip for a in p.iterancestors()):
+            continue
+        text = " ".join(B.paragraph_text(p).split())
+        if text:
+            out.append(Heading(p, lvl + 1, text))
+    return out
+
+
+def toc_bookmark(h: Heading, next_id: list[int], names: set[str]) -> str:
+    """The heading's ``_Toc`` bookmark name, added around its content if it has none."""
+    for start in h.p.iter(L.W_BM_START):
+        if start.get(w("name"), "").startswith("_Toc"):
+            return start.get(w("name"))
+    while True:
+        name = f"_Toc{secrets.randbelow(900_000_000) + 100_000_000}"
+        if name not in names:
+            names.add(name)
+            break
+    L.add_bookmark(h.p, h.p, name, next_id[0])
+    next_id[0] += 1
+    return name
+
+
+def _field_runs(instruction: str, kind: str) -> list[etree._Element]:
+    runs = FL.field_runs(instruction, "")
+    if kind == "begin":
+        return runs[:3]  # begin, instruction, separate
+    return [runs[-1]]  # end
+
+
+def _prototype(doc, level: int, tab_pos: int) -> etree._Element:
+    """An entry paragraph of ``level`` without text or anchor: entries are copies of it (fast)."""
+    p = etree.Element(w("p"))
+    ppr = get_or_add(p, "pPr")
+    style = ensure_toc_style(doc, level)
+    if style:
+        set_child(ppr, "pStyle", val=style)
+    tabs = get_or_add(ppr, "tabs")
+    etree.SubElement(tabs, w("tab"), {w("val"): "right", w("leader"): "dot", w("pos"): str(tab_pos)})
+    set_child(get_or_add(ppr, "rPr"), "noProof")
+    link = etree.SubElement(p, L.W_LINK, {w("anchor"): "", w("history"): "1"})
+    link.append(make_run("x"))
+    return p
+
+
+def entry_paragraph(prototype: etree._Element, h: Heading, anchor: str, page: int | None) -> etree._Element:
+    p = copy.deepcopy(prototype)
+    link = p[-1]
+    link.set(w("anchor"), anchor)
+    t = link[0][-1]
+    t.text = h.text
+    if h.text != h.text.strip():
+        t.set(f"{{{XML}}}space", "preserve")
+    if page is not None:
+        tab_run = etree.SubElement(link, w("r"))
+        etree.SubElement(tab_run, w("tab"))
+        for r in FL.field_runs(f"PAGEREF {anchor} \\h", str(page)):
+            link.append(r)
+    return p
+
+
+@dataclass
+class Built:
+    sdt: etree._Element
+    entries: int
+
+
+def build(doc, instruction: str, found: list[Heading], anchors: list[str], pages: list[int | None] | None,
+          title: str | None, tab_pos: int) -> etree._Element:
+    """The TOC content control, field result written in."""
+    sdt = etree.Element(w("sdt"))
+    sdt_pr = etree.SubElement(sdt, w("sdtPr"))
+    etree.SubElement(sdt_pr, w("id"), {w("val"): str(secrets.randbelow(2**31 - 2) + 1)})
+    obj = etree.SubElement(sdt_pr, w("docPartObj"))
+    etree.SubElement(obj, w("docPartGallery"), {w("val"): "Table of Contents"})
+    etree.SubElement(obj, w("docPartUnique"))
+    content = etree.SubElement(sdt, w("sdtContent"))
+    fill(doc, content, instruction, found, anchors, pages, title, tab_pos)
+    return sdt
+
+
+def fill(doc, content: etree._Element, instruction: str, found: list[Heading], anchors: list[str],
+         pages: list[int | None] | None, title: str | None, tab_pos: int) -> None:
+    if title:
+        heading1 = doc.styles.find_id("heading 1")
+        style = ensure_toc_heading_style(doc, heading1)
+        tp = etree.SubElement(content, w("p"))
+        if style:
+            set_child(get_or_add(tp, "pPr"), "pStyle", val=style)
+        tp.append(make_run(title))
+    prototypes: dict[int, etree._Element] = {}
+    paras = []
+    for i, (h, a) in enumerate(zip(found, anchors)):
+        if h.level not in prototypes:
+            prototypes[h.level] = _prototype(doc, h.level, tab_pos)
+        paras.append(entry_paragraph(prototypes[h.level], h, a, pages[i] if pages else None))
+    if not paras:
+        empty = etree.Element(w("p"))
+        empty.append(make_run(NO_ENTRIES))
+        paras = [empty]
+    first, last = paras[0], paras[-1]
+    at = 1 if first.find(w("pPr")) is not None else 0
+    for i, r in enumerate(_field_runs(instruction, "begin")):
+        first.insert(at + i, r)
+    last.extend(_field_runs(instruction, "end"))
+    content.extend(paras)
+
+
+def find_tocs(doc) -> list[etree._Element]:
+    return list(_TOC_SDT(doc.body))
+
+
+def toc_instruction(sdt: etree._Element) -> str:
+    for begin in sdt.iter(FL.W_FLDCHAR):
+        if begin.get(w("fldCharType")) == "begin":
+            instr = FL.instruction_of(begin)
+            if instr.upper().startswith("TOC"):
+                return instr
+    return 'TOC \\o "1-3" \\h \\z \\u'
+
+
+def toc_title(doc, sdt: etree._Element) -> str | None:
+    content = sdt.find(w("sdtContent"))
+    first = content.find(w("p")) if content is not None else None
+    if first is None or first.find(f".//{w('fldChar')}") is not None:
+        return None
+    sid = B.style_id(first)
+    if sid and doc.styles.name(sid).lower().replace(" ", "") == "tocheading":
+        return B.paragraph_text(first)
+    return None

@@ -1,0 +1,38 @@
+"""Note references in a paragraph's line: ``[^1]`` numbered as Word numbers them, and the notes'
+text after the paragraph's box. Registered as inline kinds (render/inline.py); reads, never edits."""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml import notes as N
+from ooxml.namespaces import OX_ID, w
+from render.blocks import BELOW_BOX
+from render.inline import InlineKind, LineContext, register
+
+
+def _draw(el: etree._Element, ctx: LineContext) -> str:
+    if ctx.doc is None:
+        return "[^?]"
+    kind = "footnote" if el.tag == N.REF_TAGS["footnote"] else "endnote"
+    n = N.number_of(ctx.doc, el)
+    return f"[^{N.label(kind, n)}]" if n is not None else "[^*]"
+
+
+def note_lines(doc, p: etree._Element) -> list[str]:
+    """``[^1]: the note's text`` for each note referenced in paragraph ``p``, under its box."""
+    lines: list[str] = []
+    if doc is None or p.tag != w("p"):
+        return lines
+    for ref in p.iter(N.REF_TAGS["footnote"], N.REF_TAGS["endnote"]):
+        kind = "footnote" if ref.tag == N.REF_TAGS["footnote"] else "endnote"
+        note = N.note_by_id(doc, kind, ref.get(w("id")))
+        n = N.number_of(doc, ref)
+        if note is not None and n is not None:
+            shown_id = f" ({note.get(OX_ID)})" if note.get(OX_ID) else ""
+            lines.append(f"    [^{N.label(kind, n)}]: {N.note_text(note)}{shown_id}")
+    return lines
+
+
+register(InlineKind("footnote_ref", ".//w:footnoteReference", _draw))
+register(InlineKind("endnote_ref", ".//w:endnoteReference", _draw))
+BELOW_BOX.append(note_lines)

@@ -1,0 +1,57 @@
+"""Lists and styles tools on real documents with numbering: every result converts in LibreOffice and
+adds no kind of Open XML SDK error the original lacked."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from tests.support import sdk_validator as SDK
+from tests.support.corpus import editable_files, features, require_corpus
+from tests.support.libreoffice import convert_cached, require_soffice
+
+pytestmark = pytest.mark.anyio
+FILES = 8  # the first editable files with numbering, by name: enough variety, a short run
+
+
+def chosen():
+    return [f for f in editable_files() if "numbering" in features(f)][:FILES]
+
+
+def first_paragraph_ids(answer_text: str, n: int) -> list[str]:
+    return re.findall(r"\[(?:Paragraph|Heading \d) \((para_[0-9a-f]+)\)", answer_text)[:n]
+
+
+async def edit(docx, path, out):
+    await docx.open(path)
+    ids = first_paragraph_ids((await docx.ok("docx_read_content")).text, 3)
+    if len(ids) >= 3:
+        await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[1], list_type="number")
+        await docx.ok("docx_apply_style", element_id=ids[2], style="Quote")
+        await docx.ok("docx_restart_numbering", element_id=ids[1], start=4)
+    await docx.ok("docx_insert_list", items=["One", ["One, a"], "Two"], position="end:document_body",
+                  list_type="upper_roman")
+    await docx.ok("docx_create_style", name="Corpus Test Style", properties={"italic": True})
+    await docx.save(out)
+    await docx.ok("docx_close", session_id=docx.session_id)
+
+
+async def test_tools_on_corpus_documents_keep_them_valid_and_readable(docx, tmp_path):
+    require_corpus()
+    files = chosen()
+    assert files, "no editable corpus file with numbering"
+    results = {}
+    for f in files:
+        src = tmp_path / "in" / f.name  # the server opens files under its root only
+        src.parent.mkdir(exist_ok=True)
+        shutil.copyfile(f, src)
+        results[f] = tmp_path / f.name
+        await edit(docx, src, results[f])
+    require_soffice()
+    converted = convert_cached(results.values(), label="lists corpus edits")
+    assert all(converted[r.resolve()] is not None for r in results.values()), converted
+    SDK.require()
+    SDK.validate_files([*files, *results.values()])  # one batch
+    new = {f.name: SDK.new_error_kinds(f, r) for f, r in results.items()}
+    assert all(not kinds for kinds in new.values()), new

@@ -1,0 +1,217 @@
+"""Hyperlinks and bookmarks (SPEC §10, toolset layout)."""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import links as L
+from ooxml.errors import InvalidPosition, ValidationError
+from ooxml.namespaces import OX_ID, w
+from ooxml.wordids import story_part_names
+from render.answer import success_answer
+from render.width import cut
+from tools.docx.common import answer, box_lines, expect, resolve, session_of
+from tools.docx.edit import DELETERS, MAX_TEXT
+from tools.docx.inline_place import inline_place
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sessions import Cursor, Session
+
+MAX_LISTED = 200
+
+
+def all_roots(doc) -> list[etree._Element]:
+    """The main part's root, then every header, footer and notes part's (registered)."""
+    return [doc.root] + [doc.register_part_root(doc.package.part(n))
+                         for n in story_part_names(doc.package, doc.main_name)[1:]]
+
+
+@tool(toolset="layout", title="Insert a hyperlink")
+def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position: str, url: str | None = None,
+                          bookmark: str | None = None) -> str:
+    """Insert a hyperlink among a paragraph's runs: to a web address (url) or to a bookmark in the document.
+
+    The link text takes the Hyperlink character style (added from Word's default if missing).
+    The address is checked, never fetched.
+
+    Args:
+        session_id: The session.
+        text: The link's visible text.
+        position: start:/end: a paragraph, or before:/after: a run (e.g. 'end:para_…').
+        url: An absolute address: https://…, http://…, mailto:…, ftp://…, tel:…, file:…
+        bookmark: The name of a bookmark to jump to (see docx_list_bookmarks), instead of url.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    if (url is None) == (bookmark is None):
+        raise ValidationError("Give exactly one of url or bookmark.",
+                              hint="url='https://example.com' for the web, bookmark='Intro' for a place in the document.")
+    if not text or len(text) > MAX_TEXT or "\n" in text:
+        raise ValidationError("text must be a non-empty single line.")
+    if url is not None:
+        L.check_url(url)
+    elif L.find_bookmark(all_roots(doc), bookmark) is None:
+        raise ValidationError(f"There is no bookmark named '{bookmark}'.",
+                              hint="docx_list_bookmarks lists them; docx_add_bookmark adds one.")
+    place = inline_place(session, position, "hyperlink")
+    para = place.paragraph
+    before = box_lines(doc, [para])
+    link = L.hyperlink(doc, doc.part_of(para).name, text, url=url, anchor=bookmark, rpr=place.model_rpr)
+    doc.will_change(para)
+    place.put([link])
+    doc.changed(para)
+    lid = doc.id_of(link)
+    session.last_insert = lid
+    session.cursor = Cursor(doc.id_of(para), "after")
+    return answer(session, "Insert Hyperlink", para, marker="UPDATED", before=before, after=box_lines(doc, [para]),
+                  element_id=lid, fields={"Position": place.text, "Target": L.link_target(doc, link),
+                                          "Paragraph": doc.id_of(para)})
+
+
+@tool(toolset="layout", read_only=True, idempotent=True, title="List hyperlinks")
+def docx_list_hyperlinks(ctx: CallContext, session_id: str) -> str:
+    """List the hyperlinks of the body, headers, footers and notes: ID, text, target, paragraph.
+
+    Args:
+        session_id: The session.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    lines, total = [], 0
+    for root in all_roots(doc):
+        for link in root.iter(L.W_LINK):
+            total += 1
+            if len(lines) >= MAX_LISTED:
+                continue
+            text = "".join(B.run_text(r) for r in B.iter_runs(link))
+            para = B.find_ancestor(link, B.W_P)
+            lines.append(f"- {doc.id_of(link)}: [{cut(text, 60)}]({L.link_target(doc, link)}) in "
+                         f"{doc.id_of(para) if para is not None else '-'}")
+    fields = {"Hyperlinks": total}
+    if total > len(lines):
+        fields["Shown"] = f"first {len(lines)}"
+    return success_answer("List Hyperlinks", fields=fields, content="\n".join(lines) or "The document has no hyperlinks.")
+
+
+def _in_order(doc, start: etree._Element, end: etree._Element) -> bool:
+    if start is end:
+        return True
+    if start.getparent() is end.getparent() and start.getparent() is not None:
+        container = start.getparent()
+        if B.is_block(start) and container.tag in B.CONTAINER_TAGS:
+            order = doc.order(container)
+            return order.index(start) <= order.index(end)
+        return container.index(start) <= container.index(end)
+    return True  # different containers (a cell and the body ...): Word allows a bookmark to cross them
+
+
+@tool(toolset="layout", title="Add a bookmark")
+def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: str,
+                      end_id: str | None = None) -> str:
+    """Bookmark a paragraph or run (or a range up to end_id), so links and REF fields can point at it.
+
+    Args:
+        session_id: The session.
+        name: Up to 40 characters, a letter first, then letters, digits or underscores (no spaces).
+        element_id: The paragraph or run where the bookmark starts.
+        end_id: The paragraph or run where it ends (default: element_id), in the same part and not before it.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    L.check_bookmark_name(name)
+    start_el = expect(resolve(session, element_id), {B.W_P, B.W_R}, "paragraph or run")
+    end_el = expect(resolve(session, end_id, "end_id"), {B.W_P, B.W_R}, "paragraph or run", "end_id") \
+        if end_id else start_el
+    if doc.part_of(start_el) is not doc.part_of(end_el):
+        raise InvalidPosition("A bookmark starts and ends in the same part (body, header, note ...).")
+    if not _in_order(doc, start_el, end_el):
+        raise InvalidPosition("end_id comes before element_id.", hint="Swap them.")
+    roots = all_roots(doc)
+    existing = L.find_bookmark(roots, name)
+    if existing is not None:
+        raise ValidationError(f"A bookmark named '{name}' already exists.",
+                              hint="Choose another name, or delete the old one (docx_delete with its bkm_ ID from "
+                                   "docx_list_bookmarks).")
+    holders = [x if x.tag == B.W_P else B.find_ancestor(x, B.W_P) for x in (start_el, end_el)]
+    shown = [holders[0]] if holders[0] is holders[1] else holders
+    before = box_lines(doc, shown)
+    for h in shown:
+        doc.will_change(h)
+    start = L.add_bookmark(start_el, end_el, name, L.next_bookmark_id(roots))
+    for h in shown:
+        doc.changed(h)
+    bid = doc.id_of(start)
+    session.last_insert = bid
+    return answer(session, "Add Bookmark", holders[0], marker="UPDATED", before=before, after=box_lines(doc, shown),
+                  element_id=bid, fields={"Name": name, "Start": doc.id_of(start_el), "End": doc.id_of(end_el)})
+
+
+@tool(toolset="layout", read_only=True, idempotent=True, title="List bookmarks")
+def docx_list_bookmarks(ctx: CallContext, session_id: str) -> str:
+    """List bookmarks: named ones first, then hidden ones (_Toc…, _GoBack, _Ref…) marked hidden.
+
+    Args:
+        session_id: The session.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    named, hidden = [], []
+    for start in L.bookmark_starts(all_roots(doc)):
+        name = start.get(w("name"), "")
+        (hidden if name.startswith("_") else named).append(start)
+    lines = []
+    for start in (named + hidden)[:MAX_LISTED]:
+        name = start.get(w("name"), "")
+        para = B.find_ancestor(start, B.W_P)
+        where = para if para is not None else B.next_block(start)
+        text = B.paragraph_text(para) if para is not None else ""
+        mark = " (hidden)" if name.startswith("_") else ""
+        lines.append(f"- {doc.id_of(start)}: {name}{mark} at {doc.id_of(where) if where is not None else '-'}"
+                     f" — {cut(text, 50) or '(empty)'}")
+    fields = {"Bookmarks": len(named) + len(hidden), "Named": len(named), "Hidden": len(hidden)}
+    return success_answer("List Bookmarks", fields=fields, content="\n".join(lines) or "The document has no bookmarks.")
+
+
+# ---- docx_delete ------------------------------------------------------------------------------------
+
+def delete_hyperlink(session: Session, link) -> str:
+    """Remove the link, keep its text."""
+    doc = session.doc
+    para = B.find_ancestor(link, B.W_P)
+    lid = doc.id_of(link)
+    before = box_lines(doc, [para])
+    doc.will_change(para)
+    del link.attrib[OX_ID]  # the link goes, its runs (and their IDs) stay; its relationship may be shared
+    L.unwrap(link)
+    doc.changed(para)
+    return answer(session, "Delete", para, before=before, after=box_lines(doc, [para]), element_id=lid,
+                  fields={"Deleted": f"Hyperlink {lid} (its text kept)"})
+
+
+def delete_bookmark(session: Session, start) -> str:
+    """Remove the bookmark's start and end; its content stays."""
+    doc = session.doc
+    end = L.bookmark_end(start)
+    holder = B.find_ancestor(start, B.W_P)
+    eid = doc.id_of(start)
+    removed = [start] + ([end] if end is not None else [])
+    if holder is None:
+        for el in removed:
+            doc.will_change(el.getparent())
+            doc.ids.forget(el)
+            el.getparent().remove(el)
+        return success_answer("Delete", element_id=eid, fields={"Deleted": f"Bookmark {eid} (its content kept)"})
+    before = box_lines(doc, [holder])
+    doc.will_change(holder)
+    for el in removed:
+        doc.will_change(el.getparent())
+        parent = el.getparent()
+        doc.ids.forget(el)
+        parent.remove(el)
+        doc.changed(parent)
+    doc.changed(holder)
+    return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]), element_id=eid,
+                  fields={"Deleted": f"Bookmark {eid} (its content kept)"})
+
+
+DELETERS[L.W_LINK] = delete_hyperlink
+DELETERS[L.W_BM_START] = delete_bookmark

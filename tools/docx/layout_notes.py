@@ -1,0 +1,162 @@
+"""Footnotes and endnotes (SPEC §10, toolset layout): insert, list, delete with the reference."""
+from __future__ import annotations
+
+from typing import Literal
+
+import render.notes_view  # noqa: F401  (draws [^n] and the notes' text)
+from ooxml import body as B
+from ooxml import notes as N
+from ooxml.errors import InvalidElementType, ValidationError
+from ooxml.namespaces import w
+from render.answer import success_answer
+from render.width import cut
+from tools.docx.common import answer, box_lines, expect, resolve, session_of
+from tools.docx.edit import DELETERS, MAX_TEXT
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sessions import Cursor, Session
+
+MAX_LISTED = 200
+
+
+def _later_refs_changed(doc, kind: str, ref) -> None:
+    """Paragraphs whose references are numbered after ``ref`` show new numbers: redraw them."""
+    refs = N.references(doc, kind)
+    try:
+        i = refs.index(ref)
+    except ValueError:
+        return
+    for later in refs[i + 1:]:
+        p = B.find_ancestor(later, B.W_P)
+        doc.will_change(p)  # only redrawn, but undo's check counts every change it is told of
+        doc.changed(p)
+
+
+@tool(toolset="layout", title="Insert a footnote or endnote")
+def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, text: str,
+                         anchor_text: str | None = None,
+                         kind: Literal["footnote", "endnote"] = "footnote") -> str:
+    """Add a footnote (or endnote) whose reference mark follows the element, or follows anchor_text in it.
+
+    The note gets its own paragraph (note_… is the note; its paragraphs are edited with the usual
+    tools, e.g. 'end:note_…'). Word numbers notes by the order of their references.
+
+    Args:
+        session_id: The session.
+        element_id: A paragraph (mark at its end) or a run (mark after it), in the body.
+        text: The note's text.
+        anchor_text: Put the mark right after the first occurrence of this text in the paragraph.
+        kind: footnote or endnote.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    if kind not in N.KINDS:
+        raise ValidationError(f"kind '{kind}' is not footnote or endnote.")
+    if not text.strip() or len(text) > MAX_TEXT:
+        raise ValidationError("text must be a non-empty note text.")
+    el = expect(resolve(session, element_id), {B.W_P, B.W_R}, "paragraph or run")
+    para = el if el.tag == B.W_P else B.find_ancestor(el, B.W_P)
+    if doc.part_of(para) is not doc.main or B.find_ancestor(para, {w("txbxContent")}) is not None:
+        raise InvalidElementType("Notes can be referenced from the document body only.",
+                                 hint="Use a paragraph or run of the body (not a header, footer, note or text box).")
+    if anchor_text is not None:
+        from ooxml.replace import segments
+        if anchor_text == "" or anchor_text not in segments(para)[1]:
+            raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
+                                  hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
+    before = box_lines(doc, [para])
+    root = N.ensure_notes_root(doc, kind)
+    note_id = N.next_id(root)
+    note = N.make_note(doc, kind, note_id, text)
+    doc.insert_block(note, container=root)
+    ref = N.make_reference(doc, kind, note_id)
+    doc.will_change(para)
+    if anchor_text is not None:
+        N.split_after(para, anchor_text).addnext(ref)
+    elif el.tag == B.W_R:
+        el.addnext(ref)
+    else:
+        para.append(ref)
+    doc.changed(para)
+    nid = doc.id_of(note)
+    ref_tag = ref.find(N.REF_TAGS[kind])
+    _later_refs_changed(doc, kind, ref_tag)
+    session.last_insert = nid
+    session.cursor = Cursor(doc.id_of(para), "after")
+    note_para = note.find(B.W_P)
+    return answer(session, "Insert Footnote", para, marker="UPDATED", before=before, after=box_lines(doc, [para]),
+                  element_id=nid, fields={"Kind": kind, "Number": N.label(kind, N.number_of(doc, ref_tag) or 0),
+                                          "Note Paragraph": doc.id_of(note_para), "Paragraph": doc.id_of(para)})
+
+
+@tool(toolset="layout", read_only=True, idempotent=True, title="List footnotes and endnotes")
+def docx_list_notes(ctx: CallContext, session_id: str, kind: Literal["footnote", "endnote"] | None = None) -> str:
+    """List footnotes and endnotes in the order Word numbers them: number, ID, text, where referenced.
+
+    Args:
+        session_id: The session.
+        kind: footnote or endnote; omitted: both.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    kinds = [kind] if kind else list(N.KINDS)
+    lines, total = [], 0
+    for k in kinds:
+        if k not in N.KINDS:
+            raise ValidationError(f"kind '{k}' is not footnote or endnote.")
+        root = N.notes_root(doc, k)
+        if root is None:
+            continue
+        by_id = {n.get(w("id")): n for n in root if n.tag == w(k) and N.is_user_note(n)}
+        shown = set()
+        for ref in N.references(doc, k):
+            note = by_id.get(ref.get(w("id")))
+            if note is None or note in shown:
+                continue
+            shown.add(note)
+            total += 1
+            if len(lines) < MAX_LISTED:
+                n = N.number_of(doc, ref)
+                where = doc.id_of(B.find_ancestor(ref, B.W_P))
+                first = note.find(B.W_P)
+                lines.append(f"- [^{N.label(k, n) if n else '*'}] {doc.id_of(note)} ({k}, paragraph "
+                             f"{doc.id_of(first) if first is not None else '-'}) in {where}: "
+                             f"{cut(N.note_text(note), 80)}")
+        for note in by_id.values():
+            if note not in shown:
+                total += 1
+                lines.append(f"- (no reference) {doc.id_of(note)} ({k}): {cut(N.note_text(note), 80)}")
+    fields = {"Notes": total}
+    return success_answer("List Notes", fields=fields, content="\n".join(lines) or "The document has no notes.")
+
+
+def delete_note(session: Session, note) -> str:
+    doc = session.doc
+    kind = N.kind_of(note)
+    if not N.is_user_note(note):
+        raise InvalidElementType("Separator notes belong to Word's notes part and cannot be deleted.")
+    nid = doc.id_of(note)
+    ref = N.reference_of(doc, note)
+    para = B.find_ancestor(ref, B.W_P) if ref is not None else None
+    before = box_lines(doc, [para]) if para is not None else []
+    if ref is not None:
+        _later_refs_changed(doc, kind, ref)
+        doc.will_change(para)
+        run = ref.getparent()
+        if all(c.tag in (w("rPr"), ref.tag) for c in run):
+            doc.ids.forget(run)
+            run.getparent().remove(run)
+        else:
+            run.remove(ref)
+        doc.changed(para)
+    doc.remove_block(note)
+    if session.cursor.element_id and doc.ids.get(session.cursor.element_id) is None:
+        session.cursor = Cursor(doc.id_of(para), "after") if para is not None else Cursor()
+    fields = {"Deleted": f"{kind.capitalize()} {nid}"}
+    if para is None:
+        return success_answer("Delete", element_id=nid, fields=fields)
+    return answer(session, "Delete", para, before=before, after=box_lines(doc, [para]), element_id=nid,
+                  fields=fields)
+
+
+DELETERS[w("footnote")] = delete_note
+DELETERS[w("endnote")] = delete_note

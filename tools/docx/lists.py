@@ -1,0 +1,172 @@
+"""List tools: make paragraphs list items, insert nested lists, restart numbering (SPEC §10)."""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import lists_edit as L
+from ooxml import numbering as N
+from ooxml.build import make_paragraph
+from ooxml.errors import InvalidElementType, ValidationError
+from ooxml.numbering_formats import MAX_VALUE
+from ooxml.styles_builtin import ensure_style
+from tools.docx.blocks import block_range, insert_blocks
+from tools.docx.common import (answer, block_insertion, box_lines, expect, insertion_neighbours, parse_position,
+                               resolve, session_of)
+from tools.runtime.registry import CallContext, tool
+
+SHOWN = 10
+MAX_ITEMS = 10_000
+MAX_ITEM_TEXT = 100_000
+LIST_PARAGRAPH = "List Paragraph"
+
+
+def _paragraphs(session, element_id: str, end_id: str | None) -> list[etree._Element]:
+    first = expect(resolve(session, element_id), {B.W_P}, "paragraph")
+    if not end_id:
+        return [first]
+    last = expect(resolve(session, end_id, "end_id"), {B.W_P}, "paragraph", "end_id")
+    return [el for el in block_range(first, last) if el.tag == B.W_P]
+
+
+def _boxes(doc, paragraphs) -> list[str]:
+    lines = box_lines(doc, paragraphs[:SHOWN])
+    if len(paragraphs) > SHOWN:
+        lines.append(f"  ... ({len(paragraphs) - SHOWN} more paragraphs) ...")
+    return lines
+
+
+@tool(toolset="styles", title="Make paragraphs a list")
+def docx_set_list(ctx: CallContext, session_id: str, element_id: str, list_type: str, level: int = 0,
+                  end_id: str | None = None, continue_list: bool = True) -> str:
+    """Make a paragraph (or the paragraphs from element_id to end_id) items of a real Word list, or take them out.
+
+    Args:
+        session_id: The session.
+        element_id: The paragraph (special IDs work); the first of the range with end_id.
+        list_type: bullet, number, lower_letter, upper_letter, lower_roman, upper_roman, or none (out of the list).
+        level: List level, 0 (outermost) to 8.
+        end_id: Last paragraph of a range in the same container (optional).
+        continue_list: true: continue the nearest list before it of the same type (else start one); false: a new list.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    L.check_type(list_type)
+    L.check_level(level)
+    paras = _paragraphs(session, element_id, end_id)
+    before = _boxes(doc, paras)
+    fields = {"List Type": list_type, "Paragraphs": len(paras)}
+    if list_type == "none":
+        for p in paras:
+            doc.will_change(p)
+            L.clear_num(doc, p)
+            doc.changed(p)
+    else:
+        nid = L.previous_list(doc, paras[0], list_type, level) if continue_list else None
+        fields["List"] = "continues the list before" if nid is not None else "new list"
+        if nid is None:
+            nid = L.new_list(doc, list_type, level, after=paras[-1].getnext())
+        fields["Level"] = level
+        sid = ensure_style(doc, LIST_PARAGRAPH)
+        for p in paras:
+            doc.will_change(p)
+            L.set_num(p, nid, level)
+            L.set_style_if_plain(p, sid)
+            doc.changed(p)
+    session.last_update = doc.id_of(paras[-1])
+    return answer(session, "Set List", paras[0], marker="UPDATED", before=before, after=_boxes(doc, paras),
+                  fields=fields)
+
+
+def flatten(items, depth: int = 0, out: list | None = None) -> list[tuple[str, int]]:
+    """["a", ["a1", "a2"], "b"] -> [("a", 0), ("a1", 1), ("a2", 1), ("b", 0)]."""
+    out = [] if out is None else out
+    if depth >= L.LEVELS:
+        raise ValidationError(f"items nest deeper than {L.LEVELS} levels.", hint="Word lists have levels 0 to 8.")
+    for item in items:
+        if isinstance(item, str):
+            if len(item) > MAX_ITEM_TEXT:
+                raise ValidationError(f"An item has {len(item)} characters, over the limit of {MAX_ITEM_TEXT}.")
+            out.append((item, depth))
+        elif isinstance(item, list):
+            flatten(item, depth + 1, out)
+        else:
+            raise ValidationError(f"items must hold strings and lists of strings, not {type(item).__name__}.",
+                                  hint='Example: ["First", ["First, a", "First, b"], "Second"].')
+        if len(out) > MAX_ITEMS:
+            raise ValidationError(f"More than {MAX_ITEMS} items.")
+    return out
+
+
+@tool(toolset="styles", title="Insert a list")
+def docx_insert_list(ctx: CallContext, session_id: str, items: list, position: str, list_type: str = "bullet") -> str:
+    """Insert a new list: one paragraph per item; a nested list holds the items of the next level.
+
+    Args:
+        session_id: The session.
+        items: Strings, and lists of strings for sub-items, e.g. ["Fruit", ["Apple", "Pear"], "Bread"].
+        position: MODE:TARGET, e.g. 'after:para_3f9a2c' or 'end:document_body'.
+        list_type: bullet, number, lower_letter, upper_letter, lower_roman or upper_roman.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    L.check_type(list_type, allow_none=False)
+    flat = flatten(items)
+    if not flat:
+        raise ValidationError("items is empty.", hint='Pass at least one item, e.g. ["First", "Second"].')
+    container, where = block_insertion(doc, parse_position(session, position))  # fails before any change
+    nid = L.new_list(doc, list_type, 0, after=insertion_neighbours(container, where)[1])
+    sid = ensure_style(doc, LIST_PARAGRAPH)
+    paras = []
+    for text, depth in flat:
+        p = make_paragraph(text, sid)
+        L.set_num(p, nid, depth)
+        paras.append(p)
+    return insert_blocks(session, paras, position, "Insert List",
+                         {"List Type": list_type, "Items": len(paras)}, first_field="First Item")
+
+
+@tool(toolset="styles", title="Restart list numbering")
+def docx_restart_numbering(ctx: CallContext, session_id: str, element_id: str, start: int = 1) -> str:
+    """Restart a numbered list at this paragraph (like Word's "Restart at 1"); later items follow on from it.
+
+    Args:
+        session_id: The session.
+        element_id: A numbered list paragraph (special IDs work).
+        start: The number this paragraph gets (default 1).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    p = expect(resolve(session, element_id), {B.W_P}, "paragraph")
+    if not isinstance(start, int) or not 0 <= start <= MAX_VALUE:
+        raise ValidationError(f"start must be 0 to {MAX_VALUE}, not {start}.")
+    defs = N.definitions(doc)
+    ref = defs.para_num(p)
+    if ref is None:
+        raise InvalidElementType(f"Paragraph {doc.id_of(p)} is not a list item.",
+                                 hint="Make it one with docx_set_list first.")
+    nid, ilvl = ref
+    before = box_lines(doc, [p])
+    later = [q for q in _following(doc, p) if (r := defs.para_num(q)) is not None and r[0] == nid]
+    new = L.restart_num(doc, nid, ilvl, start)
+    for q in [p, *later]:
+        doc.will_change(q)
+        L.set_num(q, new, defs.para_num(q)[1] if q is not p else ilvl)
+        doc.changed(q)
+    session.last_update = doc.id_of(p)
+    return answer(session, "Restart Numbering", p, marker="UPDATED", before=before, after=box_lines(doc, [p]),
+                  fields={"Start": start, "Level": ilvl, "Later Items Moved": len(later)})
+
+
+def _following(doc, p: etree._Element):
+    """Paragraphs after ``p`` in its story, in document order."""
+    root = p
+    while root.getparent() is not None:
+        root = root.getparent()
+    after = False
+    for q in root.iter(B.W_P):
+        if after:
+            yield q
+        elif q is p:
+            after = True
+

@@ -1,0 +1,39 @@
+"""Text arguments a .docx cannot hold are refused before a tool runs, never dropped unsaid.
+
+XML 1.0 has no place for most C0 control characters, U+FFFE/U+FFFF or lone surrogates (JSON
+can carry them all). Dropping them silently would write something other than what the agent
+asked for, so every built-in tool refuses them, naming the argument, the character and where
+it is. Tabs and line breaks are text: they become ``w:tab`` and ``w:br``.
+"""
+from __future__ import annotations
+
+import re
+
+from ooxml.errors import ValidationError
+
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NAMES = {"\x0b": "a vertical tab", "\x0c": "a form feed", "\x00": "NUL"}
+
+
+def check_text_arguments(arguments: dict) -> None:
+    for name, value in arguments.items():
+        _check(name, value)
+
+
+def _check(where: str, value) -> None:
+    if isinstance(value, str):
+        m = _NOT_XML.search(value)
+        if m:
+            ch = m.group()
+            label = _NAMES.get(ch, "a control character")
+            raise ValidationError(
+                f"{where} contains {label} (U+{ord(ch):04X}) at character {m.start()}: a .docx cannot hold it.",
+                hint="Remove the character and call again; write line breaks as \\n and tabs as \\t"
+                     + (" (a page break is docx_insert_page_break)." if ch == "\x0c" else "."))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check(f"{where}[{i}]", item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check(f"{where}.{key}", key)
+            _check(f"{where}.{key}", item)

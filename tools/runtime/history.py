@@ -1,0 +1,81 @@
+"""Tool calls as undo steps: start recording when a call first uses a session, end it with the call.
+
+The records themselves live in ooxml/history.py; this module adds what only the server knows:
+the tool and its arguments (for docx_get_history) and the session's cursor and special IDs.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import replace
+
+log = logging.getLogger("ooxml_mcp")
+
+NOT_RECORDED = {"docx_undo", "docx_redo"}  # they move through the history, they are no steps
+SHORT = 40  # characters of one argument shown in the history
+
+
+def begin(ctx, session) -> None:
+    """Called when a call first uses ``session`` (tools/docx/common.session_of)."""
+    if any(s is session for s in ctx.touched):
+        return
+    session.doc.history.begin()
+    ctx.recorded_states = getattr(ctx, "recorded_states", {})
+    ctx.recorded_states[id(session)] = state_of(session)
+
+
+def commit(ctx, tool_name: str, arguments: dict) -> None:
+    """A call succeeded: what it changed in each session becomes one step there."""
+    for session in _unique(ctx.touched):
+        history = session.doc.history
+        if tool_name in NOT_RECORDED:
+            history.abandon()
+            continue
+        before = getattr(ctx, "recorded_states", {}).get(id(session))
+        try:
+            history.commit(tool_name, label(tool_name, arguments), before, state_of(session))
+        except Exception:  # a bug here must not turn a done edit into an error: forget the history
+            log.exception("undo history of %s lost after %s", session.id, tool_name)
+            history.clear()
+
+
+def abandon(ctx) -> None:
+    """A call failed: whatever it changed is put back, nothing is recorded."""
+    for session in _unique(ctx.touched):
+        try:
+            session.doc.history.abandon()
+        except Exception:  # the call's own error is what the agent must see
+            log.exception("could not put back what a failed call changed in %s", session.id)
+            session.doc.history.clear()
+
+
+def restore_state(session, state) -> None:
+    if state is not None:
+        cursor, session.last_insert, session.last_update = state
+        session.cursor = replace(cursor)
+
+
+def state_of(session):
+    return replace(session.cursor), session.last_insert, session.last_update
+
+
+def label(tool_name: str, arguments: dict) -> str:
+    parts = []
+    for key, value in arguments.items():
+        if key == "session_id" or value is None:
+            continue
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        text = " ".join(str(text).split())
+        if len(text) > SHORT:
+            text = text[:SHORT - 1] + "…"
+        parts.append(f"{key}={text!r}" if isinstance(value, str) else f"{key}={text}")
+    return ", ".join(parts)
+
+
+def _unique(sessions) -> list:
+    seen, out = set(), []
+    for s in sessions:
+        if id(s) not in seen:
+            seen.add(id(s))
+            out.append(s)
+    return out
