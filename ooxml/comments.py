@@ -171,6 +171,7 @@ class Comments:
                 etree.SubElement(ref, w("annotationRef"))
             if line:
                 p.append(make_run(line))
+        self.doc.history.inserted(comment)  # a block of the comments story: undo takes it out again
         self._extend(comment, parent)
         self._person(author)
         return comment
@@ -256,6 +257,7 @@ class Comments:
                         self.touch(ids_root)
                         ids_root.remove(e)
             self.doc.ids.forget(c)
+            self.doc.history.will_remove(c)  # undo puts it back in its place
             root.remove(c)
 
 
