@@ -34,6 +34,8 @@ EDITS = {
     "set font": lambda ids: ("docx_set_font", dict(element_id=ids["p"][0], bold=True)),
     "insert row": lambda ids: ("docx_insert_row_at", dict(table_id=ids["tbl"][0], position="end")),
     "delete row": lambda ids: ("docx_delete_row", dict(table_id=ids["tbl"][0], row_index=0)),
+    "apply style": lambda ids: ("docx_apply_style", dict(element_id=ids["p"][0], style="Heading 1")),
+    "set list": lambda ids: ("docx_set_list", dict(element_id=ids["p"][0], list_type="bullet")),
 }
 
 
@@ -49,7 +51,7 @@ async def test_undo_of_a_tracked_edit_restores_every_part_byte_for_byte(docx, tm
     await docx.ok(tool, **args)
     await docx.save(tmp_path / "tracked.docx")
     tracked = read_body(tmp_path / "tracked.docx")
-    assert tracked.xpath("//w:ins | //w:del | //w:rPrChange", namespaces=NS), "the edit was not tracked"
+    assert tracked.xpath("//w:ins | //w:del | //w:rPrChange | //w:pPrChange", namespaces=NS), "not tracked"
     await docx.ok("docx_undo")
     await docx.save(tmp_path / "after.docx")
     assert parts(tmp_path / "after.docx") == parts(tmp_path / "before.docx")
@@ -91,3 +93,38 @@ async def test_undo_of_a_comment_edit_restores_every_part_byte_for_byte(docx, tm
     await docx.ok("docx_undo")
     await docx.save(tmp_path / "after.docx")
     assert parts(tmp_path / "after.docx") == parts(tmp_path / "before.docx")
+
+
+# Accepting or rejecting a tracked edit is one step too: undo gives the revisions back, redo decides again.
+DECIDED = {
+  "ins para": lambda ids: ("docx_insert_paragraph", dict(text="New", position=f"after:{ids['p'][0]}")),
+  "del para": lambda ids: ("docx_delete", dict(element_id=ids["p"][1])),
+  "text": lambda ids: ("docx_update_paragraph_text", dict(element_id=ids["p"][1], new_text="The slow fox")),
+  "del row": lambda ids: ("docx_delete_row", dict(table_id=ids["tbl"][0], row_index=0)),
+  "ins row": lambda ids: ("docx_insert_row_at", dict(table_id=ids["tbl"][0], position="end")),
+  "del table": lambda ids: ("docx_delete", dict(element_id=ids["tbl"][0])),
+  "font": lambda ids: ("docx_set_font", dict(element_id=ids["p"][0], bold=True)),
+}
+
+@pytest.mark.parametrize("accept", [True, False])
+@pytest.mark.parametrize("setup", list(DECIDED))
+async def test_undo_of_accept_or_reject_restores_the_revisions_byte_for_byte(docx, tmp_path, setup, accept):
+    src = tmp_path / "in.docx"
+    build_docx(src, p("Title") + p("The quick brown fox") + TABLE + p("End"))
+    await docx.open(src)
+    await docx.ok("docx_set_track_changes", enabled=True, author="Alice")
+    body = await docx.save(tmp_path / "b0.docx")
+    tool, args = DECIDED[setup]({"p": _ids(body, "p"), "tbl": _ids(body, "tbl")})
+    await docx.ok(tool, **args)
+    await docx.save(tmp_path / "before.docx")
+    await docx.ok("docx_accept_revisions" if accept else "docx_reject_revisions")
+    await docx.save(tmp_path / "decided.docx")
+    assert parts(tmp_path / "decided.docx") != parts(tmp_path / "before.docx")
+    await docx.ok("docx_undo")
+    await docx.save(tmp_path / "after.docx")
+    a, b = parts(tmp_path / "after.docx"), parts(tmp_path / "before.docx")
+    assert {k for k in a if a[k] != b.get(k)} == set()
+    await docx.ok("docx_redo")
+    await docx.save(tmp_path / "redone.docx")
+    a, b = parts(tmp_path / "redone.docx"), parts(tmp_path / "decided.docx")
+    assert {k for k in a if a[k] != b.get(k)} == set()
