@@ -259,6 +259,12 @@ class Document:
         self.changed(el)
         container.remove(el)
 
+    def redraw(self, el: etree._Element) -> None:
+        """Views drawn of ``el`` are out of date although ``el`` itself did not change (a note
+        number it shows moved because of an edit elsewhere): nothing to save, nothing to undo."""
+        self.version += 1
+        self.recent_changes.append((self.version, el, tuple(el.iterancestors())))
+
     def changed(self, el: etree._Element) -> None:
         """Record that ``el`` (or something inside it) changed: its part must be saved, and views
         drawn of it, its ancestors or its descendants are out of date."""

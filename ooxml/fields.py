@@ -81,7 +81,8 @@ def instruction_for(field: str, argument: str | None) -> tuple[str, str]:
 
 def _checked(instruction: str) -> str:
     if len(instruction) > MAX_INSTRUCTION or any(ch in instruction for ch in "\n\r\x00"):
-        raise ValidationError("The field instruction is too long or holds line breaks.")
+        raise ValidationError("The field instruction is too long or holds line breaks.",
+                              hint="Give the instruction as one line of at most 255 characters, e.g. 'AUTHOR'.")
     return instruction
 
 

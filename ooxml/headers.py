@@ -26,9 +26,10 @@ STYLE_NAME = {"header": "header", "footer": "footer"}
 
 def check_kind(kind: str, which: str) -> None:
     if kind not in KINDS:
-        raise ValidationError(f"kind '{kind}' is not header or footer.")
+        raise ValidationError(f"kind '{kind}' is not header or footer.", hint="Pass kind='header' or kind='footer'.")
     if which not in WHICH:
-        raise ValidationError(f"which '{which}' is not default, first or even.")
+        raise ValidationError(f"which '{which}' is not default, first or even.",
+                              hint="Pass which='default' (every page), 'first' (first page) or 'even' (even pages).")
 
 
 def part_root(doc, rid: str | None) -> etree._Element | None:

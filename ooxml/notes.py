@@ -141,7 +141,9 @@ def split_after(p: etree._Element, anchor_text: str) -> etree._Element:
     for seg in segs:
         if seg.start < end <= seg.start + len(seg.text):
             return _split_run(seg.t, end - seg.start)
-    raise ValidationError("anchor_text could not be located in one run.")
+    raise ValidationError("anchor_text could not be located in one run.",
+                          hint="Pass a shorter anchor_text, or leave it out to put the mark at the end of the "
+                               "paragraph.")
 
 
 def _split_run(t: etree._Element, k: int) -> etree._Element:

@@ -161,7 +161,8 @@ class PageSetup:
 
 def check_setup(setup: PageSetup) -> None:
     if setup.orientation not in (None, "portrait", "landscape"):
-        raise ValidationError(f"orientation '{setup.orientation}' is not portrait or landscape.")
+        raise ValidationError(f"orientation '{setup.orientation}' is not portrait or landscape.",
+                              hint="Pass orientation='portrait' or orientation='landscape'.")
     sides = list(setup.size or ()) + [v for v in (setup.exact or ()) if v is not None]
     if sides:
         for side in sides:
@@ -169,9 +170,11 @@ def check_setup(setup: PageSetup) -> None:
                 raise ValidationError("A page side must be between 1 and 22 inches.",
                                       hint="Named sizes: A4, A5, A3, Letter, Legal.")
     if setup.columns is not None and not 1 <= setup.columns <= 45:
-        raise ValidationError("columns must be 1 to 45 (Word's limit).")
+        raise ValidationError("columns must be 1 to 45 (Word's limit).",
+                              hint="Pass columns=1 for no columns, or a number up to 45.")
     if setup.column_spacing is not None and not 0 <= setup.column_spacing <= MAX_PAGE:
-        raise ValidationError("column_spacing must be 0 to 22 inches.")
+        raise ValidationError("column_spacing must be 0 to 22 inches.",
+                              hint="Pass a length such as 0.5 (inches) or '1.25cm'.")
 
 
 def apply_setup(sect: etree._Element, setup: PageSetup) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from tests.support.corpus import corpus_params, editable_files, features
+from ooxml.strict import to_transitional
+from tests.support.corpus import corpus_params, editable_files, features, is_strict
 
 pytestmark = pytest.mark.anyio
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -30,13 +31,15 @@ def with_feature(*names: str) -> list[Path]:
 def parts(path: Path) -> dict[str, etree._Element]:
     """The main part and its header, footer and notes parts, parsed."""
     with zipfile.ZipFile(path) as z:
-        rels = etree.fromstring(z.read("word/_rels/document.xml.rels"))
-        out = {"word/document.xml": etree.fromstring(z.read("word/document.xml"))}
+        # Strict files are read in Transitional names, as the product reads them (ooxml/strict.py).
+        read = (lambda name: to_transitional(z.read(name))) if is_strict(path) else z.read
+        rels = etree.fromstring(read("word/_rels/document.xml.rels"))
+        out = {"word/document.xml": etree.fromstring(read("word/document.xml"))}
         for rel in rels:
             kind = rel.get("Type", "").rsplit("/", 1)[-1]
             name = posixpath.normpath(posixpath.join("word", rel.get("Target", "")))
             if kind in STORIES and rel.get("TargetMode") != "External" and name in z.namelist():
-                out[name] = etree.fromstring(z.read(name))
+                out[name] = etree.fromstring(read(name))
     return out
 
 

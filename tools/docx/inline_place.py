@@ -62,7 +62,9 @@ def inline_place(session: Session, position: str, what: str) -> InlinePlace:
     if t.tag == FL.W_FLDCHAR:  # a field: next to its whole span
         span = FL.field_span(t)
         if not span:
-            raise InvalidPosition("This field spans paragraphs: place the new content next to a run instead.")
+            raise InvalidPosition("This field spans paragraphs: place the new content next to a run instead.",
+                                  hint="Use a position such as 'after:run_…' on a run outside the field, "
+                                       "or 'end:para_…'.")
         anchor = span[0] if pos.mode == "before" else span[-1]
         return InlinePlace(B.find_ancestor(t, B.W_P), pos.mode, anchor, pos.text)
     if t.tag in _INLINE_TARGETS:

@@ -105,7 +105,8 @@ def docx_insert_section_break(ctx: CallContext, session_id: str, position: str,
     session = session_of(ctx, session_id)
     doc = session.doc
     if kind not in PS.BREAK_KINDS:
-        raise ValidationError(f"kind '{kind}' is not next_page, continuous, even_page or odd_page.")
+        raise ValidationError(f"kind '{kind}' is not next_page, continuous, even_page or odd_page.",
+                              hint="Pass kind='next_page' (the usual break), or continuous, even_page or odd_page.")
     pos = parse_position(session, position)
     container, where = block_insertion(doc, pos, "section break")
     if container is not doc.body:
@@ -154,7 +155,8 @@ def _setup_from_args(page_size, width, height, orientation, columns, column_spac
         setup.size = size
     if width is not None or height is not None:
         if page_size is not None:
-            raise ValidationError("Give page_size or width/height, not both.")
+            raise ValidationError("Give page_size or width/height, not both.",
+                                  hint="Drop page_size to set an exact width and height, or drop width and height.")
         setup.exact = (twips(width, "width") if width is not None else None,
                        twips(height, "height") if height is not None else None)
     if column_spacing is not None:

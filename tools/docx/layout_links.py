@@ -46,7 +46,9 @@ def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position
         raise ValidationError("Give exactly one of url or bookmark.",
                               hint="url='https://example.com' for the web, bookmark='Intro' for a place in the document.")
     if not text or len(text) > MAX_TEXT or "\n" in text:
-        raise ValidationError("text must be a non-empty single line.")
+        raise ValidationError("text must be a non-empty single line.",
+                              hint="Pass the link's visible words as text, e.g. text='our website', "
+                                   "without line breaks.")
     if url is not None:
         L.check_url(url)
     elif L.find_bookmark(all_roots(doc), bookmark) is None:
@@ -122,7 +124,9 @@ def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: 
     end_el = expect(resolve(session, end_id, "end_id"), {B.W_P, B.W_R}, "paragraph or run", "end_id") \
         if end_id else start_el
     if doc.part_of(start_el) is not doc.part_of(end_el):
-        raise InvalidPosition("A bookmark starts and ends in the same part (body, header, note ...).")
+        raise InvalidPosition("A bookmark starts and ends in the same part (body, header, note ...).",
+                              hint="Pick an end_id in the same body, header, footer or note as element_id, "
+                                   "or leave end_id out.")
     if not _in_order(doc, start_el, end_el):
         raise InvalidPosition("end_id comes before element_id.", hint="Swap them.")
     roots = all_roots(doc)

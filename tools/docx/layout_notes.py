@@ -26,9 +26,7 @@ def _later_refs_changed(doc, kind: str, ref) -> None:
     except ValueError:
         return
     for later in refs[i + 1:]:
-        p = B.find_ancestor(later, B.W_P)
-        doc.will_change(p)  # only redrawn, but undo's check counts every change it is told of
-        doc.changed(p)
+        doc.redraw(B.find_ancestor(later, B.W_P))
 
 
 @tool(toolset="layout", title="Insert a footnote or endnote")
@@ -50,9 +48,11 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
     session = session_of(ctx, session_id)
     doc = session.doc
     if kind not in N.KINDS:
-        raise ValidationError(f"kind '{kind}' is not footnote or endnote.")
+        raise ValidationError(f"kind '{kind}' is not footnote or endnote.",
+                              hint="Pass kind='footnote' or kind='endnote'.")
     if not text.strip() or len(text) > MAX_TEXT:
-        raise ValidationError("text must be a non-empty note text.")
+        raise ValidationError("text must be a non-empty note text.",
+                              hint="Pass the note's words as text, e.g. text='See chapter 2.'.")
     el = expect(resolve(session, element_id), {B.W_P, B.W_R}, "paragraph or run")
     para = el if el.tag == B.W_P else B.find_ancestor(el, B.W_P)
     if doc.part_of(para) is not doc.main or B.find_ancestor(para, {w("txbxContent")}) is not None:
@@ -102,7 +102,8 @@ def docx_list_notes(ctx: CallContext, session_id: str, kind: Literal["footnote",
     lines, total = [], 0
     for k in kinds:
         if k not in N.KINDS:
-            raise ValidationError(f"kind '{k}' is not footnote or endnote.")
+            raise ValidationError(f"kind '{k}' is not footnote or endnote.",
+                                  hint="Pass kind='footnote' or kind='endnote', or leave kind out to list both.")
         root = N.notes_root(doc, k)
         if root is None:
             continue
@@ -133,7 +134,8 @@ def delete_note(session: Session, note) -> str:
     doc = session.doc
     kind = N.kind_of(note)
     if not N.is_user_note(note):
-        raise InvalidElementType("Separator notes belong to Word's notes part and cannot be deleted.")
+        raise InvalidElementType("Separator notes belong to Word's notes part and cannot be deleted.",
+                                 hint="Delete only the notes that docx_list_notes shows; separator notes stay.")
     nid = doc.id_of(note)
     ref = N.reference_of(doc, note)
     para = B.find_ancestor(ref, B.W_P) if ref is not None else None

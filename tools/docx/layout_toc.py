@@ -80,7 +80,8 @@ def docx_insert_toc(ctx: CallContext, session_id: str, position: str, levels: st
     doc = session.doc
     lo, hi = T.parse_levels(levels)
     if title is not None and (not title.strip() or "\n" in title):
-        raise ValidationError("title must be a non-empty single line.")
+        raise ValidationError("title must be a non-empty single line.",
+                              hint="Pass a short heading such as title='Contents', or leave title out.")
     pos = parse_position(session, position)
     container, where = block_insertion(doc, pos, "table of contents")
     if container is not doc.body:

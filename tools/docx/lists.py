@@ -93,7 +93,9 @@ def flatten(items, depth: int = 0, out: list | None = None) -> list[tuple[str, i
     for item in items:
         if isinstance(item, str):
             if len(item) > MAX_ITEM_TEXT:
-                raise ValidationError(f"An item has {len(item)} characters, over the limit of {MAX_ITEM_TEXT}.")
+                raise ValidationError(f"An item has {len(item)} characters, over the limit of {MAX_ITEM_TEXT}.",
+                                      hint="Shorten the item, or add the long text as paragraphs with "
+                                           "docx_insert_paragraph.")
             out.append((item, depth))
         elif isinstance(item, list):
             flatten(item, depth + 1, out)
@@ -101,7 +103,9 @@ def flatten(items, depth: int = 0, out: list | None = None) -> list[tuple[str, i
             raise ValidationError(f"items must hold strings and lists of strings, not {type(item).__name__}.",
                                   hint='Example: ["First", ["First, a", "First, b"], "Second"].')
         if len(out) > MAX_ITEMS:
-            raise ValidationError(f"More than {MAX_ITEMS} items.")
+            raise ValidationError(f"More than {MAX_ITEMS} items.",
+                                  hint="Insert the list in parts with several docx_insert_list calls, "
+                                       "each after the last item.")
     return out
 
 
@@ -146,7 +150,8 @@ def docx_restart_numbering(ctx: CallContext, session_id: str, element_id: str, s
     doc = session.doc
     p = expect(resolve(session, element_id), {B.W_P}, "paragraph")
     if not isinstance(start, int) or not 0 <= start <= MAX_VALUE:
-        raise ValidationError(f"start must be 0 to {MAX_VALUE}, not {start}.")
+        raise ValidationError(f"start must be 0 to {MAX_VALUE}, not {start}.",
+                              hint="Pass a whole number such as start=1.")
     defs = N.definitions(doc)
     ref = defs.para_num(p)
     if ref is None:

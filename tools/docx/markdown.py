@@ -78,7 +78,8 @@ async def docx_export_markdown(ctx: CallContext, session_id: str, start_element_
     limit = MAX_PAGE if file_path is None else None
     if max_elements is not None and (max_elements < 1 or (limit and max_elements > limit)):
         raise OoxmlError(f"max_elements must be between 1 and {limit or 'the document size'}, not {max_elements}.",
-                         error_type="ValidationError")
+                         error_type="ValidationError",
+                         hint="Leave max_elements out, or page on with start_element_id from the previous answer.")
     target = resolve_in_roots(file_path, ctx.services.roots, must_exist=False) if file_path else None
     first = _first_block(session, start_element_id)
     exporter = Exporter(doc, doc.id_of if ids else None)

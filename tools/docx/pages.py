@@ -48,7 +48,8 @@ def _line(doc, el) -> str:
 
 def _check_args(page: int | None, dpi: int) -> None:
     if not 24 <= dpi <= 600:
-        raise OoxmlError(f"dpi must be between 24 and 600, not {dpi}.", error_type="ValidationError")
+        raise OoxmlError(f"dpi must be between 24 and 600, not {dpi}.", error_type="ValidationError",
+                         hint="Leave dpi out for 96, or pass up to 600 for a sharper image.")
     if page is not None and page < 1:
         raise OoxmlError(f"page must be 1 or more, not {page}.", error_type="ValidationError",
                          hint="Pages are numbered from 1.")

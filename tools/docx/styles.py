@@ -59,7 +59,8 @@ def find_or_latent(doc, name: str, make_real: bool) -> tuple[str | None, str | N
 
 def _check_props(properties, style_type: str) -> None:
     if not isinstance(properties, dict):
-        raise ValidationError("properties must be an object of docx_set_properties keys.")
+        raise ValidationError("properties must be an object of docx_set_properties keys.",
+                              hint='Example: {"bold": true, "size": 12}.')
     _check_properties(etree.Element(w("r" if style_type == "character" else "p")), properties)
 
 
@@ -76,7 +77,8 @@ def docx_list_styles(ctx: CallContext, session_id: str, style_type: str | None =
     session = session_of(ctx, session_id)
     doc = session.doc
     if style_type is not None and style_type not in (*SW.STYLE_TYPES, "numbering"):
-        raise ValidationError(f"style_type '{style_type}' is not paragraph, character, table or numbering.")
+        raise ValidationError(f"style_type '{style_type}' is not paragraph, character, table or numbering.",
+                              hint="Pass one of those four, or leave style_type out to list every style.")
     _styles_root(doc)
     counts = SW.usage(doc)
     rows = ["| Name | ID | Type | Based on | Used | Paragraphs |", "|---|---|---|---|---|---|"]
@@ -172,9 +174,11 @@ def docx_create_style(ctx: CallContext, session_id: str, name: str, style_type: 
     doc = session.doc
     _styles_root(doc)
     if style_type not in SW.STYLE_TYPES:
-        raise ValidationError(f"style_type '{style_type}' is not paragraph, character or table.")
+        raise ValidationError(f"style_type '{style_type}' is not paragraph, character or table.",
+                              hint="Pass style_type='paragraph', 'character' or 'table'; lists are made "
+                                   "with docx_set_list.")
     if not name or not name.strip() or len(name) > 253:
-        raise ValidationError("name must be 1 to 253 characters.")
+        raise ValidationError("name must be 1 to 253 characters.", hint="Pass a short name such as 'Note Text'.")
     if SB.find_style(doc, name) is not None or SB.builtin_key(name) is not None:
         raise ValidationError(f"A style named '{name}' exists already (or is a Word built-in).",
                               hint="Change it with docx_modify_style, or choose another name.")
@@ -182,7 +186,8 @@ def docx_create_style(ctx: CallContext, session_id: str, name: str, style_type: 
     if properties:
         _check_props(properties, style_type)
     if next_style and style_type != "paragraph":
-        raise ValidationError("next_style applies to paragraph styles only.")
+        raise ValidationError("next_style applies to paragraph styles only.",
+                              hint="Leave next_style out, or pass style_type='paragraph'.")
     base_name = based_on or ("Normal" if style_type == "paragraph" else None)
     base = _existing_or_builtin(doc, base_name, style_type, "based_on") if base_name else None
     nxt = _existing_or_builtin(doc, next_style, "paragraph", "next_style") if next_style else None
@@ -228,7 +233,8 @@ def docx_modify_style(ctx: CallContext, session_id: str, name: str, properties: 
     sid, key = find_or_latent(doc, name, make_real=False)
     kind = _type(doc.styles.by_id[sid]) if sid else SB.BUILTIN[key][0]
     if kind == "numbering":
-        raise ValidationError(f"'{name}' is a numbering style; change lists with docx_set_list.")
+        raise ValidationError(f"'{name}' is a numbering style; change lists with docx_set_list.",
+                              hint="Use docx_set_list or docx_restart_numbering on the list paragraphs instead.")
     _check_props(properties, kind)
     if sid is None:
         sid = SB.make_real(doc, key)

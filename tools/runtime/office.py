@@ -188,10 +188,14 @@ class Office:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)  # soffice starts soffice.bin: stop the whole group
             proc.wait()
-            raise RenderFailed(f"LibreOffice did not answer within {timeout:g} s and was stopped.") from None
+            raise RenderFailed(f"LibreOffice did not answer within {timeout:g} s and was stopped.",
+                               hint="The document may be too large or make LibreOffice hang; retry once, then check "
+                                    "it with docx_get_structure.") from None
         made = out.parent / (src.stem + ".pdf")
         if not made.is_file():
-            raise RenderFailed("LibreOffice could not convert the document.")
+            raise RenderFailed("LibreOffice could not convert the document.",
+                               hint="Check the document with docx_get_structure; LibreOffice may not support "
+                                    "something in it.")
         if made != out:
             made.replace(out)
 
