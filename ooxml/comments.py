@@ -389,7 +389,8 @@ def check_text(text: str) -> None:
     if not text or not text.strip():
         raise ValidationError("text is empty: a comment needs words.", hint="Pass the comment's text.")
     if len(text) > 100_000:
-        raise ValidationError("text is over 100,000 characters.", error_type="LimitExceeded")
+        raise ValidationError("text is over 100,000 characters.", error_type="LimitExceeded",
+                              hint="Shorten the comment, or put the long text in the document itself.")
 
 
 def not_found(raw: str) -> ElementNotFound:

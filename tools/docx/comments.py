@@ -47,7 +47,8 @@ def _span(session: Session, el: etree._Element, end_id: str | None) -> etree._El
             raise InvalidPosition("A range of runs must start and end in the same paragraph.",
                                   hint="For a range over paragraphs, pass paragraph IDs.")
         if el is not end and end not in set(el.itersiblings()):
-            raise InvalidPosition("end_id does not come after element_id among the paragraph's runs.")
+            raise InvalidPosition("end_id does not come after element_id among the paragraph's runs.",
+                                  hint="Pass the earlier run as element_id and the later one as end_id.")
         return end
     block_range(el, end)  # same container, in order
     return end
@@ -72,7 +73,8 @@ def docx_add_comment(ctx: CallContext, session_id: str, element_id: str, text: s
     C.check_text(text)
     el = resolve(session, element_id)
     if el.tag not in (B.W_P, B.W_R, B.W_TBL, B.W_SDT) or (el.tag != B.W_R and el.getparent().tag not in BLOCK_CONTAINERS):
-        raise InvalidElementType(f"A comment goes on a paragraph, run, table or content control, not a {B.kind(el)}.")
+        raise InvalidElementType(f"A comment goes on a paragraph, run, table or content control, not a {B.kind(el)}.",
+                                 hint="Pass the ID of the paragraph or run that holds it.")
     end = _span(session, el, end_id)
     if anchor_text is not None:
         if end is not None or el.tag not in (B.W_P, B.W_R):

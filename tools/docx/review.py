@@ -113,7 +113,8 @@ def docx_list_revisions(ctx: CallContext, session_id: str, scope_id: str | None 
     doc = session.doc
     revs = select(session, None, author, scope_id)
     if start < 0 or (revs and start >= len(revs)):
-        raise ValidationError(f"start {start} is outside the list of {len(revs)} revisions.")
+        raise ValidationError(f"start {start} is outside the list of {len(revs)} revisions.",
+                              hint="Use start=0, or the 'Next Page' value of the last answer.")
     lines = []
     for el in revs[start:start + PAGE]:
         holder = RO.holder_of(el)
