@@ -29,10 +29,11 @@ from lxml import etree
 from ooxml.body import is_block
 from ooxml.document import Document
 from ooxml.integrity import check_package
+from ooxml.strict import to_transitional
 from tests.support import report
 from tests.support.client import open_client
-from tests.support.corpus import (corpus_dir, corpus_params, editable_files, expected_refusals, missing_reason,
-                                  refused_files)
+from tests.support.corpus import (corpus_dir, corpus_params, editable_files, expected_refusals, is_strict,
+                                  missing_reason, refused_files)
 from tests.support.fidelity import main_part_name, read_parts
 
 pytestmark = pytest.mark.corpus
@@ -126,7 +127,7 @@ async def run_script(docx, src: Path, out: Path, image: Path) -> Edited:
     await _new_table(docx, sid, result)
     if first_table:
         await docx.ok("docx_copy_table", session_id=sid, table_id=first_table, position="end:document_body")
-        result.touched |= notes_of_copied_references(src)
+        result.touched |= parts_of_copied_references(src)
     await _copy_first_blocks(docx, sid, src, result)
     await _replace_a_word(docx, sid, src, result)
     await docx.ok("docx_insert_image", session_id=sid, image_path=str(image), position="end:document_body",
@@ -152,23 +153,30 @@ async def _copy_first_blocks(docx, sid: str, src: Path, result: Edited) -> None:
     if ids:
         await docx.ok("docx_copy_elements_range", session_id=sid, start_id=ids[0], end_id=ids[-1],
                       position="end:document_body")
-        result.touched |= notes_of_copied_references(src)
+        result.touched |= parts_of_copied_references(src)
 
 
-def notes_of_copied_references(src: Path) -> set[str]:
-    """The notes parts, when what the script copies (the first blocks, the first table) references
-    notes: a copied reference gets a copy of its note."""
+def parts_of_copied_references(src: Path) -> set[str]:
+    """The parts a copy of the first blocks (and the first table) may change: the notes parts when
+    they reference notes (a copied reference gets a copy of its note), numbering.xml when they are
+    list items (a copied whole list keeps numbering of its own)."""
     parts = read_parts(src)
     main = main_part_name(src)
-    body = _parse(parts[main]).find(f"{{{W}}}body")
+    strict = is_strict(src)  # read in Transitional names, as the product reads Strict files
+    body = _parse(to_transitional(parts[main]) if strict else parts[main]).find(f"{{{W}}}body")
     blocks = [el for el in body if is_block(el)][:3] + list(body.iter(f"{{{W}}}tbl"))[:1]
-    if not any(next(el.iter(f"{{{W}}}footnoteReference", f"{{{W}}}endnoteReference"), None) is not None
-               for el in blocks):
+    suffixes = []
+    if any(next(el.iter(f"{{{W}}}footnoteReference", f"{{{W}}}endnoteReference"), None) is not None
+           for el in blocks):
+        suffixes += ["/footnotes", "/endnotes"]
+    if any(next(el.iter(f"{{{W}}}numPr"), None) is not None for el in blocks):
+        suffixes.append("/numbering")
+    if not suffixes:
         return set()
     rels_name = "/".join([*main.split("/")[:-1], "_rels", main.split("/")[-1] + ".rels"])
     folder = "/".join(main.split("/")[:-1])
     return {"/".join(filter(None, [folder, rel.get("Target", "")])) for rel in _parse(parts[rels_name])
-            if rel.get("Type", "").endswith(("/footnotes", "/endnotes"))}
+            if rel.get("Type", "").endswith(tuple(suffixes))}
 
 
 async def _replace_a_word(docx, sid: str, src: Path, result: Edited) -> None:
