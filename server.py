@@ -120,6 +120,8 @@ def build_server(services: Services) -> Server:
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         caller = caller_of(services, ctx)
         tenant = caller.tenant
+        if services.state is not None and caller.mcp_session:
+            services.state.live_mcp.add(caller.mcp_session)  # not adoptable while it lives here
         end_with_mcp_session(services, ctx, caller)
         visible = {t.name: t for t in services.tools_for(tenant)}
         started = time.perf_counter()
@@ -160,6 +162,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "config limits.session_idle_timeout_s)")
     p.add_argument("--call-timeout", type=positive, default=None, metavar="SECONDS",
                    help="time limit of one tool call (default 60; config limits.call_timeout_s)")
+    p.add_argument("--state", default=None, metavar="URL",
+                   help="redis://host:port/db: run as one worker of many; document sessions are journaled "
+                        "there and survive this process (docs/scale-out.md)")
+    p.add_argument("--worker-id", default=None, help="this worker's name with --state (default host:port)")
+    p.add_argument("--lease-ms", type=int, default=1000,
+                   help="with --state: how long a session's lease lasts unrenewed (default 1000)")
     return p.parse_args(argv)
 
 
@@ -179,6 +187,8 @@ def make_services(args: argparse.Namespace) -> Services:
     services = Services(roots=roots_from(args), stdio_tenant=args.tenant, author=args.author,
                         limit_overrides={"session_idle_timeout_s": args.idle_timeout,
                                          "call_timeout_s": args.call_timeout})
+    if args.state:
+        attach_state(services, args)
     if args.config:
         from tools.http.config import ConfigError, apply_config_file
         try:
@@ -189,6 +199,21 @@ def make_services(args: argparse.Namespace) -> Services:
                 print(f"  {finding}", file=sys.stderr)
             sys.exit(2)
     return services
+
+
+def attach_state(services: Services, args: argparse.Namespace) -> None:
+    """--state: this process is one worker of many (tools/runtime/durable.py)."""
+    import socket
+    from tools.runtime.audit import AuditLog
+    from tools.runtime.durable import Durable
+    from tools.runtime.statestore import RedisState
+    if not args.state.startswith(("redis://", "rediss://", "unix://")):
+        print(f"ooxml-mcp: --state {args.state!r}: only redis://host:port/db is supported", file=sys.stderr)
+        sys.exit(2)
+    services.worker_id = args.worker_id or f"{socket.gethostname()}:{args.port}"
+    AuditLog.worker = services.worker_id
+    Durable(RedisState(args.state), services.worker_id, lease_ms=args.lease_ms).attach(services)
+    services.state.start()
 
 
 def reload_on_sighup(services: Services, config_path: str | None) -> None:
@@ -212,14 +237,51 @@ def http_app(server: Server, services: Services, host: str):
     from tools.http.tenancy import with_tenants
     idle = services.limits.session_idle_timeout_s
     idle = idle if math.isfinite(idle) else None
-    return with_tenants(server.streamable_http_app(host=host, session_idle_timeout=idle), services)
+    return with_health(with_tenants(server.streamable_http_app(host=host, session_idle_timeout=idle), services),
+                       services)
+
+
+def with_health(app, services: Services):
+    """GET /healthz for the load balancer: 200, or 503 while draining or without the state store."""
+    async def health_app(scope, receive, send) -> None:
+        if scope["type"] != "http" or scope.get("path") != "/healthz":
+            return await app(scope, receive, send)
+        state = services.state
+        ok = state is None or (not state.draining and await anyio.to_thread.run_sync(state.backend.ping))
+        body = b"ok\n" if ok else b"unavailable\n"
+        await send({"type": "http.response.start", "status": 200 if ok else 503,
+                    "headers": [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+    return health_app
+
+
+def _draining_server_class():
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        """On SIGTERM/SIGINT: /healthz turns 503 and no new document session starts (--state)."""
+
+        def __init__(self, config, services: Services):
+            super().__init__(config)
+            self.services = services
+
+        def handle_exit(self, sig, frame) -> None:
+            if self.services.state is not None:
+                self.services.state.draining = True
+            super().handle_exit(sig, frame)
+    return DrainingServer
 
 
 def serve_http(server: Server, services: Services, host: str, port: int) -> None:
     import uvicorn
+    DrainingServer = _draining_server_class()
     reaper = Reaper(services).start()  # idle document sessions end, in both protocol generations
     try:
-        uvicorn.run(http_app(server, services, host), host=host, port=port, log_level="warning")
+        # SIGTERM: uvicorn stops accepting and finishes the calls under way; then end_all drains
+        # (with --state: every session snapshotted and its lease released for the other workers).
+        config = uvicorn.Config(http_app(server, services, host), host=host, port=port, log_level="warning",
+                                timeout_graceful_shutdown=10)
+        DrainingServer(config, services).run()
     finally:
         reaper.stop()
         end_all(services, "the server stopped")  # unsaved changes go to recovery files

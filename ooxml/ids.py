@@ -9,11 +9,11 @@ when it re-saves).
 from __future__ import annotations
 
 import re
-import secrets
 from dataclasses import dataclass
 
 from lxml import etree
 
+from ooxml import minting
 from ooxml.namespaces import MC, OX, OX_ID, OX_PREFIX, W
 
 PREFIXES = {
@@ -209,7 +209,7 @@ class IdIndex:
             return existing
         prefix = prefix_for(el)
         while True:
-            candidate = f"{prefix}_{secrets.token_hex(3)}"
+            candidate = f"{prefix}_{minting.token_hex(3)}"
             if candidate not in self._by_id:
                 break
         root = el.getroottree().getroot()

@@ -8,10 +8,10 @@ No w15 markup is written, so nothing depends on which namespaces the part declar
 """
 from __future__ import annotations
 
-import secrets
 
 from lxml import etree
 
+from ooxml import minting
 from ooxml import body as B
 from ooxml import numbering as N
 from ooxml.errors import ValidationError
@@ -115,7 +115,7 @@ def level_formats(fmt: str, level: int) -> list[str]:
 def add_abstract(root: etree._Element, fmt: str, level: int) -> str:
     aid = str(_max_id(root, "abstractNum", "abstractNumId") + 1)
     an = etree.Element(w("abstractNum"), {w("abstractNumId"): aid})
-    etree.SubElement(an, w("nsid"), {w("val"): f"{secrets.randbits(32):08X}"})
+    etree.SubElement(an, w("nsid"), {w("val"): f"{minting.randbits(32):08X}"})
     etree.SubElement(an, w("multiLevelType"), {w("val"): "hybridMultilevel"})
     for k, f in enumerate(level_formats(fmt, level)):
         an.append(_level_xml(k, f, level))
@@ -336,6 +336,6 @@ def _copy_abstract(root: etree._Element, aid: str) -> str:
             dup.remove(el)
     nsid = dup.find(w("nsid"))
     if nsid is not None:
-        nsid.set(w("val"), f"{secrets.randbits(32):08X}")
+        nsid.set(w("val"), f"{minting.randbits(32):08X}")
     root.findall(w("abstractNum"))[-1].addnext(dup)
     return new_id

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import copy
 import re
-import secrets
 from dataclasses import dataclass
 
 from lxml import etree
 
+from ooxml import minting
 from ooxml import body as B
 from ooxml import fields as FL
 from ooxml import links as L
@@ -81,7 +81,7 @@ def toc_bookmark(h: Heading, next_id: list[int], names: set[str]) -> str:
         if start.get(w("name"), "").startswith("_Toc"):
             return start.get(w("name"))
     while True:
-        name = f"_Toc{secrets.randbelow(900_000_000) + 100_000_000}"
+        name = f"_Toc{minting.randbelow(900_000_000) + 100_000_000}"
         if name not in names:
             names.add(name)
             break
@@ -139,7 +139,7 @@ def build(doc, instruction: str, found: list[Heading], anchors: list[str], pages
     """The TOC content control, field result written in."""
     sdt = etree.Element(w("sdt"))
     sdt_pr = etree.SubElement(sdt, w("sdtPr"))
-    etree.SubElement(sdt_pr, w("id"), {w("val"): str(secrets.randbelow(2**31 - 2) + 1)})
+    etree.SubElement(sdt_pr, w("id"), {w("val"): str(minting.randbelow(2**31 - 2) + 1)})
     obj = etree.SubElement(sdt_pr, w("docPartObj"))
     etree.SubElement(obj, w("docPartGallery"), {w("val"): "Table of Contents"})
     etree.SubElement(obj, w("docPartUnique"))

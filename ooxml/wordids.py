@@ -6,10 +6,10 @@ references to comments or notes it does not own.
 from __future__ import annotations
 
 import re
-import secrets
 
 from lxml import etree
 
+from ooxml import minting
 from ooxml.ids import IdIndex
 from ooxml.namespaces import V, W14, WP, w
 from ooxml.numbers import INT32_MAX, file_id
@@ -67,7 +67,7 @@ class WordIds:
 
     def new_para_id(self) -> str:
         while True:
-            value = f"{secrets.randbelow(0x7FFFFFFE) + 1:08X}"  # > 0 and < 0x80000000
+            value = f"{minting.randbelow(0x7FFFFFFE) + 1:08X}"  # > 0 and < 0x80000000
             if value not in self.para_ids:
                 self.para_ids.add(value)
                 return value
@@ -148,7 +148,7 @@ def prepare_copy(copy_el: etree._Element, ids: WordIds, keep_notes: bool = False
             if el.get(O_SPID) is not None:
                 el.set(O_SPID, new)
         elif el.tag == _SDT_ID:
-            el.set(W_VAL, str(secrets.randbelow(2**31 - 2) + 1))  # content control ids are unique too
+            el.set(W_VAL, str(minting.randbelow(2**31 - 2) + 1))  # content control ids are unique too
         elif el.tag in _REVISIONS and el.get(W_ID) is not None:
             el.set(W_ID, str(ids.next_revision))
             ids.next_revision += 1

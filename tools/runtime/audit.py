@@ -58,6 +58,8 @@ def redact(value: Any, secrets: frozenset[str] = frozenset(), depth: int = 0) ->
 
 
 class AuditLog:
+    worker: str | None = None  # with --state: this worker's ID, in every line (set once at start)
+
     def __init__(self, path: str | os.PathLike, *, max_bytes: int = 10 * 1024 * 1024, backups: int = 5,
                  fsync: bool = False, secrets: frozenset[str] = frozenset()):
         self.path = Path(path)
@@ -81,6 +83,8 @@ class AuditLog:
             "error_type": outcome.error_type if outcome.is_error else None,
             "duration_ms": round(duration * 1000, 3),
         }
+        if self.worker:
+            entry["worker"] = self.worker
         line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         try:
             self.write(line)
@@ -92,6 +96,8 @@ class AuditLog:
         """Append one line for something the server did on its own (e.g. ``session_ended``)."""
         entry = {"time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"), "tenant": tenant,
                  "event": kind, **{k: redact(v, self.secrets) for k, v in details.items()}}
+        if self.worker:
+            entry["worker"] = self.worker
         try:
             self.write((json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
         except OSError:

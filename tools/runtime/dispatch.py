@@ -92,6 +92,9 @@ def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallCo
     with budget.time_limit(seconds):
         ctx.touched.clear()
         try:
+            durable = getattr(ctx.services, "state", None)  # --state: journaled (tools/runtime/durable.py)
+            if durable is not None:
+                return outcome_of(durable.run(tool, name, arguments, ctx))
             result = tool.handler(ctx, **arguments)
             history.commit(ctx, tool.name, arguments)
             return outcome_of(result)

@@ -126,11 +126,17 @@ def end_session(services, session: Session, reason: str) -> Path | None:
 
 def end_mcp_session(services, mcp_session: str) -> None:
     """Its MCP session ended (DELETE, idle, crash): so do the document sessions it opened."""
+    durable = getattr(services, "state", None)
+    if durable is not None:
+        durable.live_mcp.discard(mcp_session)
     for session in services.sessions.of_mcp_session(mcp_session):
         # A running call finishes first (its own budget bounds it); a stuck one is left to the reaper.
         if session.lock.acquire(timeout=services.limits.call_timeout_s + 5):
             try:
-                end_session(services, session, "its MCP session ended")
+                if durable is not None:  # kept in the store: a new MCP session may adopt it
+                    durable.park(session, "its MCP session ended")
+                else:
+                    end_session(services, session, "its MCP session ended")
             finally:
                 session.lock.release()
 
@@ -153,6 +159,9 @@ def reap_idle(services, now: float | None = None) -> int:
 
 
 def end_all(services, reason: str) -> None:
+    if getattr(services, "state", None) is not None:
+        services.state.drain()  # parked in the store, not ended: other workers go on with them
+        return
     for session in services.sessions.all():
         with session.lock:
             end_session(services, session, reason)

@@ -23,6 +23,8 @@ class Services:
     limit_overrides: dict = field(default_factory=dict)  # from the command line; beat the config
     recovered: dict = field(default_factory=dict)  # original path -> (recovery path, why) this run
     in_flight: InFlight = field(default_factory=InFlight)  # calls under way per session
+    state: Any = None  # tools.runtime.durable.Durable with --state: sessions kept in a shared store
+    worker_id: str | None = None  # with --state: this worker's name (audit log, leases)
 
     @property
     def limits(self) -> RuntimeLimits:

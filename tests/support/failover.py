@@ -1,0 +1,118 @@
+"""One failover trial: a client edits through HAProxy, the worker holding its session dies (or
+drains), a new client adopts the session; what was acknowledged must all be there, once."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+
+from tests.support.client import read_body, texts
+from tests.support.http_server import http_client
+from tools.runtime.statestore import RedisState
+
+CALL_TIMEOUT_S = 10
+
+
+@dataclass
+class Trial:
+    acknowledged: dict[str, str] = field(default_factory=dict)  # text -> element ID
+    sent: list[str] = field(default_factory=list)  # every text sent (acknowledged or not)
+    failover_s: float | None = None
+    killed: str | None = None
+
+
+def owner_of(state: RedisState, sid: str) -> str | None:
+    value = state.redis.get(state.keys(sid)[0])
+    return value.decode().split("|")[0] if value else None
+
+
+async def edit_until_broken(client, sid: str, trial: Trial, tag: str, stop_after: int = 400) -> None:
+    for i in range(stop_after):
+        text = f"{tag}-{i}"
+        trial.sent.append(text)
+        try:
+            with anyio.fail_after(CALL_TIMEOUT_S):
+                answer = await client.call("docx_insert_paragraph", session_id=sid, text=text,
+                                           position="end:document_body")
+        except Exception:
+            return  # the worker died under the call: unacknowledged
+        if answer.error_type == "SessionMoved" and trial.killed is None:
+            await anyio.sleep(0.05)  # not applied; the worker it hashes to takes it over
+            continue
+        if answer.is_error:
+            return  # StateUnavailable, or moved after the kill: not applied, so not acknowledged
+        trial.acknowledged[text] = answer.element_id
+
+
+async def until_ok(url: str, roots: list[Path], sid: str, name: str, seconds: float = 15, **args):
+    """A new MCP session that adopts ``sid``: retried (bounded) until the call succeeds."""
+    deadline = time.monotonic() + seconds
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            with anyio.fail_after(CALL_TIMEOUT_S):
+                async with http_client(url, "auto", roots) as client:
+                    while time.monotonic() < deadline:
+                        answer = await client.call(name, **({"session_id": sid} if sid else {}), **args)
+                        if answer.error_type != "SessionMoved":
+                            return answer
+                        last = answer
+                        await anyio.sleep(0.05)
+        except Exception as e:  # HAProxy may still send a request to the dead worker once
+            last = e
+            await anyio.sleep(0.05)
+    raise AssertionError(f"no successful {name} on {sid} within {seconds} s: {last}")
+
+
+async def run_trial(url: str, root: Path, state: RedisState, workers, tag: str, sig=signal.SIGKILL) -> Trial:
+    trial = Trial()
+    created = await until_ok(url, [root], None, "docx_create")
+    sid = created.head["Session ID"]
+    try:
+        async with http_client(url, "auto", [root]) as client, anyio.create_task_group() as tg:
+            tg.start_soon(kill_owner, state, sid, workers, trial, sig)
+            await edit_until_broken(client, sid, trial, tag)
+    except Exception:  # the client's transport breaks with the worker: a new MCP session adopts
+        pass
+    assert trial.killed is not None, "the owner was never killed (see the kill_owner assertion)"
+    adopted = await until_ok(url, [root], sid, "docx_cursor_get")
+    assert not adopted.is_error, adopted.text
+    trial.failover_s = time.monotonic() - trial.failover_s
+    out = root / f"{tag}.docx"
+    saved = await until_ok(url, [root], sid, "docx_save", file_path=str(out))
+    assert not saved.is_error, saved.text
+    check_saved(out, trial)
+    await until_ok(url, [root], sid, "docx_close")
+    return trial
+
+
+async def kill_owner(state: RedisState, sid: str, workers, trial: Trial, sig) -> None:
+    await anyio.sleep(random.uniform(0.3, 1.2))
+    owner = None
+    for _ in range(400):
+        owner = owner_of(state, sid)
+        if owner is not None:
+            break
+        await anyio.sleep(0.005)
+    assert owner is not None, "nobody held the session's lease for 2 s"
+    target = next(w for w in workers if w.name == owner)
+    trial.killed = target.name
+    trial.failover_s = time.monotonic()
+    os.kill(target.proc.pid, sig)
+
+
+def check_saved(path: Path, trial: Trial) -> None:
+    body = read_body(path)
+    paragraphs = [p for p in body.iter("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}p")]
+    found: dict[str, list[str]] = {}
+    for p in paragraphs:
+        found.setdefault(texts(p), []).append(p.get("{urn:ooxml-mcp:ids:2026}id"))
+    lost = [t for t, eid in trial.acknowledged.items() if found.get(t) != [eid]]
+    twice = [t for t in trial.sent if len(found.get(t, [])) > 1]
+    assert not lost, f"acknowledged edits lost or with another ID: {lost[:5]}"
+    assert not twice, f"edits applied twice: {twice[:5]}"

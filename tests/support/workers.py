@@ -1,0 +1,94 @@
+"""Worker processes of the real server with ``--state`` (and HAProxy in front), on loopback.
+
+Every process started here is stopped by the context manager that started it.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.support.services import free_port, require, stop, wait_port
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+class Worker:
+    def __init__(self, name: str, root: Path, state: str | None, lease_ms: int = 1000):
+        self.name, self.port = name, free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.log = tempfile.NamedTemporaryFile(prefix=f"oxm-{name}-", suffix=".log", delete=False)
+        self.root, self.state, self.lease_ms = root, state, lease_ms
+        self.proc = self._spawn()
+
+    def _spawn(self) -> subprocess.Popen:
+        root, state, lease_ms = self.root, self.state, self.lease_ms
+        cmd = [sys.executable, str(ROOT / "server.py"), "--transport", "streamable-http", "--host", "127.0.0.1",
+               "--port", str(self.port), "--root", str(root)]
+        if state:
+            cmd += ["--state", state, "--worker-id", self.name, "--lease-ms", str(lease_ms)]
+        return subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+    def restart(self) -> Worker:
+        """Start it again on the same port (after a kill)."""
+        stop(self.proc)
+        self.proc = self._spawn()
+        return self.wait()
+
+    def wait(self) -> Worker:
+        wait_port(self.port, 20)
+        return self
+
+    def output(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")[-4000:]
+
+    def stop(self) -> None:
+        stop(self.proc)
+        os.unlink(self.log.name)
+
+
+@contextmanager
+def workers(n: int, root: Path, state: str | None, lease_ms: int = 1000) -> Iterator[list[Worker]]:
+    started = [Worker(f"w{i + 1}", root, state, lease_ms) for i in range(n)]
+    try:
+        for w in started:
+            w.wait()
+        yield started
+    finally:
+        for w in started:
+            w.stop()
+
+
+HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
+
+
+@contextmanager
+def haproxy(servers: list[Worker]) -> Iterator[str]:
+    """deploy/haproxy.cfg with the test's workers and a free port; yields the /mcp URL."""
+    binary = require("haproxy", "haproxy")
+    port = free_port()
+    text = HAPROXY_CFG.read_text()
+    lines = "\n".join(f"    server {w.name} 127.0.0.1:{w.port} check inter 200ms fall 2 rise 2"
+                      for w in servers)
+    text = text.replace("bind 127.0.0.1:8080", f"bind 127.0.0.1:{port}")
+    text = text.replace("    # @workers@", lines)
+    folder = Path(tempfile.mkdtemp(prefix="oxm-haproxy-"))
+    cfg = folder / "haproxy.cfg"
+    cfg.write_text(text)
+    check = subprocess.run([binary, "-c", "-f", str(cfg)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    proc = subprocess.Popen([binary, "-f", str(cfg), "-db"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_port(port)
+        time.sleep(0.5)  # first health checks
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        stop(proc)
+        cfg.unlink()
+        folder.rmdir()

@@ -1,0 +1,136 @@
+"""--state: every acknowledged call is journaled; snapshot + replay equals the live session.
+
+Random edit sequences (the generators of test_property_edits.py) run on a worker with a Redis
+state store; another worker then recovers the session from Redis alone. Every part of the
+recovered document must be byte-identical to the live one, and so must the session state.
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.support.services import redis_server
+from tests.test_property_edits import SCALE, Driver, documents, step
+import tools.catalog  # noqa: F401
+from tools.runtime.durable import Durable, signature
+from tools.runtime.snapshots import document_bytes
+from tools.runtime.statestore import RedisState
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    with redis_server() as url:
+        yield url
+
+
+class DurableDriver(Driver):
+    def __init__(self, root: Path, url: str, name: str = "w1", **options):
+        super().__init__(root)
+        options.setdefault("lease_ms", 60_000)  # no renewer thread here: slow checked calls must not lose it
+        self.durable = Durable(RedisState(url), name, **options)
+        self.durable.attach(self.services)
+
+    def session(self):
+        return self.services.sessions.all()[0]
+
+
+def parts(doc) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(document_bytes(doc))) as z:
+        return {n: z.read(n) for n in z.namelist()}
+
+
+def recovered_equals_live(driver: DurableDriver, url: str, root: Path) -> None:
+    live = driver.session()
+    other = DurableDriver(root, url, "w2")
+    back = other.durable.recover(live.id)
+    try:
+        assert parts(back.doc) == parts(live.doc)
+        assert signature(back) == signature(live)
+        assert back.owner == live.owner and back.path == live.path and back.doc.modified == live.doc.modified
+    finally:
+        back.doc.close()
+
+
+def run(driver: DurableDriver, data, n: int) -> None:
+    for _ in range(n):
+        name, args = data.draw(step(driver))
+        driver.call(name, **args)
+
+
+@settings(max_examples=max(1, int(8 * SCALE)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data(), every=st.sampled_from([3, 1000]))
+def test_snapshot_plus_journal_equals_the_live_session(tmp_path_factory, redis_url, data, every):
+    root = tmp_path_factory.mktemp("durable")
+    driver = DurableDriver(root, redis_url, snapshot_every=every)
+    driver.call("docx_create")
+    run(driver, data, 10)
+    recovered_equals_live(driver, redis_url, root)
+
+
+@pytest.mark.parametrize("path", documents(), ids=lambda p: p.name)
+@settings(max_examples=max(1, int(3 * SCALE)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_replay_of_edits_on_an_opened_file(tmp_path_factory, redis_url, path, data):
+    root = tmp_path_factory.mktemp("durablec")
+    (root / path.name).write_bytes(path.read_bytes())
+    driver = DurableDriver(root, redis_url)
+    driver.call("docx_open", file_path=path.name)
+    driver.call("docx_read_content", max_elements=20)  # read-only, but it mints IDs: journaled too
+    run(driver, data, 8)
+    recovered_equals_live(driver, redis_url, root)
+
+
+def test_a_worker_that_believes_it_holds_a_lost_lease_is_fenced_and_drops_its_copy(tmp_path, redis_url):
+    a = DurableDriver(tmp_path, redis_url, "wa", lease_ms=60_000)
+    a.call("docx_create")
+    sid = a.session().id
+    a.call("docx_insert_paragraph", session_id=sid, text="acknowledged", position="end:document_body")
+    a.durable.backend.redis.delete(a.durable.backend.keys(sid)[0])  # its lease expired while it was paused
+    b = DurableDriver(tmp_path, redis_url, "wb", lease_ms=60_000)
+    taken = b.call("docx_insert_paragraph", session_id=sid, text="on the new owner", position="end:document_body")
+    late = a.call("docx_insert_paragraph", session_id=sid, text="too late", position="end:document_body")
+    content = b.call("docx_read_content", session_id=sid)
+    assert not taken.is_error and late.error_type == "SessionMoved"
+    assert "lost its lease" in late.text and a.services.sessions.all() == []
+    assert "acknowledged" in content.text and "on the new owner" in content.text and "too late" not in content.text
+
+
+@st.composite
+def newer_step(draw, driver: DurableDriver):
+    """Tools of the later features (undo, lists, TOC, notes, Markdown) among the core edits."""
+    if draw(st.booleans()):
+        return draw(step(driver))
+    t = draw(st.sampled_from(["last_insert", "cursor"] + driver.ids[-6:]))
+    pos = draw(st.sampled_from(["end:document_body", "start:document_body", f"after:{t}"]))
+    kind = draw(st.sampled_from(["undo", "redo", "set_list", "insert_list", "toc", "footnote", "markdown"]))
+    return {
+        "undo": ("docx_undo", {"steps": draw(st.integers(1, 2))}),
+        "redo": ("docx_redo", {}),
+        "set_list": ("docx_set_list", {"element_id": t, "list_type": draw(st.sampled_from(["bullet", "number"]))}),
+        "insert_list": ("docx_insert_list", {"items": ["a", ["b", "c"]], "position": pos}),
+        "toc": ("docx_insert_toc", {"position": pos}),
+        "footnote": ("docx_insert_footnote", {"element_id": t, "text": "note"}),
+        "markdown": ("docx_insert_markdown", {"markdown": "# T\n\n- x\n- y\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+                                              "position": pos}),
+    }[kind]
+
+
+@settings(max_examples=max(1, int(8 * SCALE)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data(), every=st.sampled_from([2, 1000]))
+def test_replay_of_undo_lists_toc_notes_and_markdown(tmp_path_factory, redis_url, data, every):
+    root = tmp_path_factory.mktemp("durablen")
+    driver = DurableDriver(root, redis_url, snapshot_every=every)
+    driver.call("docx_create")
+    sid = driver.session().id
+    for _ in range(10):
+        name, args = data.draw(newer_step(driver))
+        driver.call(name, session_id=sid, **args)
+    recovered_equals_live(driver, redis_url, root)

@@ -1,0 +1,405 @@
+"""Document sessions that outlive their worker (``--state``): lease, journal, snapshots, replay.
+
+- **Lease.** A worker applies calls to a session only while it holds the session's lease in the
+  state backend (renewed in the background, TTL ``lease_ms``). A call on a session this worker
+  does not hold takes the lease when it is free (recovering the session from the store when the
+  local copy, if any, is behind) or answers ``SessionMoved``.
+- **Journal.** Every successful call that changed a session (a mutating tool, or any tool that
+  minted IDs or moved the cursor) is appended, fenced by the lease, BEFORE its answer is sent:
+  tool, arguments, the random values it minted (ooxml/minting.py) and its time (ooxml/clock.py).
+  A call whose entry cannot be written answers an error and the worker drops its copy.
+- **Snapshots** (tools/runtime/snapshots.py) on open/create, after a save, every
+  ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (its MCP
+  session ended, or the worker drains). The journal is trimmed up to the snapshot.
+- **Recovery** = the snapshot, then each journal entry run again through the same tool code
+  with its minted values and time pinned: byte-identical to the state the client was shown.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from ooxml import clock, minting
+from ooxml.errors import OoxmlError
+from tools.runtime import history, snapshots
+from tools.runtime.registry import CallContext
+from tools.runtime.sessions import Caller, Session, SessionStore, _not_found, caller_of
+from tools.runtime.statestore import Fenced, StateBackend
+
+log = logging.getLogger("ooxml_mcp")
+_replaying: ContextVar[bool] = ContextVar("ooxml_replaying", default=False)
+
+
+class SessionMoved(OoxmlError):
+    error_type = "SessionMoved"
+
+
+def moved(sid: str, why: str) -> SessionMoved:
+    return SessionMoved(f"Session '{sid}' is held by another worker right now ({why}).",
+                        hint="Retry the same call in a moment: the retry reaches the worker that holds it, "
+                             "or this one takes it over once that worker's lease has expired.")
+
+
+@dataclass
+class Held:
+    """What this worker knows of a session it holds (or held): lease token and journal position."""
+
+    token: str | None
+    deadline: float  # monotonic time the lease expires, as far as this worker knows
+    head: str = "0-0"
+    since_snapshot: int = 0
+    snapshot_at: float = field(default_factory=time.monotonic)
+    sig: tuple = ()
+    stamps: dict = field(default_factory=dict)  # the files the document was read from or saved to
+
+
+def signature(session: Session) -> tuple:
+    """What a read-only call may change besides the XML: then it is journaled too."""
+    c = session.cursor
+    return (c.element_id, c.place, session.last_insert, session.last_update)
+
+
+class Durable:
+    def __init__(self, backend: StateBackend, worker_id: str, lease_ms: int = 1000,
+                 snapshot_every: int = 200, snapshot_seconds: float = 30.0, key_ttl_s: int = 86400):
+        self.backend, self.worker_id, self.lease_ms = backend, worker_id, lease_ms
+        self.snapshot_every, self.snapshot_seconds, self.key_ttl_s = snapshot_every, snapshot_seconds, key_ttl_s
+        self.services = None
+        self.held: dict[str, Held] = {}
+        self.live_mcp: set[str] = set()  # MCP sessions open on this worker (adoption checks)
+        self.draining = False
+        self._guard = threading.Lock()
+        self._sid_locks: dict[str, threading.Lock] = {}
+        self._stop = threading.Event()
+        self._renewer: threading.Thread | None = None
+
+    def attach(self, services) -> None:
+        self.services = services
+        services.state = self
+        store = DurableStore(self, services.sessions.per_owner, services.sessions.total)
+        services.sessions = store
+
+    # ---- the generic tool-call path (dispatch.run_sync) -------------------------------------------
+    def run(self, tool, name: str, arguments: dict, ctx: CallContext) -> str:
+        tape, when = minting.Tape(), datetime.now(timezone.utc)
+        with minting.using(tape), clock.pinned(when):
+            text = tool.handler(ctx, **arguments)
+            history.commit(ctx, tool.name, arguments)
+        for session in list(ctx.claimed):
+            self._after(session, tool, name, arguments, tape, when)
+        return text
+
+    def _after(self, session: Session, tool, name, arguments, tape, when) -> None:
+        held = self.held.get(session.id)
+        if session.ended:
+            if held is not None and held.token:
+                self._quietly(self.backend.delete, session.id, held.token)
+            self.held.pop(session.id, None)
+            return
+        try:
+            if held is None:
+                self._create(session)
+            elif self._save_happened(session, held):
+                self.snapshot(session)
+            elif not tool.read_only or tape.values or signature(session) != held.sig:
+                self._append(session, held, name, arguments, tape, when)
+        except Exception as e:  # not durable: the client must not be told it succeeded
+            self.drop(session, f"{type(e).__name__}: {e}")
+            if isinstance(e, Fenced):
+                raise moved(session.id, "this worker lost its lease during the call; the call was not applied")
+            raise OoxmlError("The change could not be written to the session store; it was not kept.",
+                             hint="Retry the call: the session is recovered from its last durable state.",
+                             error_type="StateUnavailable") from None
+
+    def _create(self, session: Session) -> None:
+        blob = snapshots.encode(session, "0-0")  # before the lease: a big document takes longer than one
+        token = self.backend.acquire(session.id, self.worker_id, self.lease_ms, new=True)
+        held = Held(token, time.monotonic() + self.lease_ms / 1000, sig=signature(session))
+        held.stamps = dict(session.doc.package.stamps)
+        self.backend.create(session.id, token, session.owner[0], session.owner[1], blob, self.key_ttl_s)
+        self.held[session.id] = held
+        # The worker its ID hashes to (deploy/haproxy.cfg) takes it on its first call.
+        self.backend.release(session.id, token)
+        held.token = None
+
+    @staticmethod
+    def _save_happened(session: Session, held: Held) -> bool:
+        return dict(session.doc.package.stamps) != held.stamps
+
+    def _append(self, session: Session, held: Held, name, arguments, tape, when) -> None:
+        args = dict(arguments)
+        if "session_id" in args:
+            args["session_id"] = session.id  # replay names it exactly
+        entry = json.dumps({"t": name, "a": args, "m": tape.values, "w": when.isoformat(),
+                            "o": list(session.owner)}, separators=(",", ":")).encode()
+        sent = time.monotonic()
+        held.head = self.backend.append(session.id, held.token, entry, self.lease_ms)
+        held.deadline = sent + self.lease_ms / 1000
+        held.since_snapshot += 1
+        held.sig = signature(session)
+        if held.since_snapshot >= self.snapshot_every or time.monotonic() - held.snapshot_at >= self.snapshot_seconds:
+            self.snapshot(session)
+
+    def snapshot(self, session: Session) -> None:
+        held = self.held[session.id]
+        self.backend.snapshot(session.id, held.token, snapshots.encode(session, held.head), held.head, self.key_ttl_s)
+        held.since_snapshot, held.snapshot_at = 0, time.monotonic()
+        held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
+
+    # ---- taking a session (DurableStore.get) ----------------------------------------------------
+    def holds(self, sid: str) -> bool:
+        held = self.held.get(sid)
+        return held is not None and held.token is not None and time.monotonic() < held.deadline - self.lease_ms / 4000
+
+    def take(self, store: DurableStore, caller: Caller, sid: str) -> Session:
+        with self._sid_lock(sid):
+            local = store.local(sid)
+            if local is not None and self.holds(sid):
+                return self._owned_by(caller, local, self.held[sid].token)
+            held = self.held.get(sid)
+            if local is not None and held is not None and held.token is not None:
+                sent = time.monotonic()  # still ours but near its end (a slow renewer): renew it now
+                if self.backend.renew(sid, held.token, self.lease_ms):
+                    held.deadline = sent + self.lease_ms / 1000
+                    return self._owned_by(caller, local, held.token)
+                held.token = None
+            if self.draining:
+                raise moved(sid, "this worker is shutting down")
+            token = self.backend.acquire(sid, self.worker_id, self.lease_ms)
+            if token is None:
+                if self.backend.head(sid) is None:
+                    raise _not_found(sid)
+                self._quietly(self.backend.want, sid, self.worker_id, self.lease_ms)  # the owner lets go when idle
+                raise moved(sid, "its lease is held")
+            deadline = time.monotonic() + self.lease_ms / 1000
+            try:
+                return self._took(store, caller, sid, token, deadline, local)
+            except BaseException:
+                self._quietly(self.backend.release, sid, token)
+                raise
+
+    def _took(self, store, caller, sid, token, deadline, local) -> Session:
+        head = self.backend.head(sid)
+        if head is None:
+            raise _not_found(sid)
+        if not self._may_use(caller, head[1], head[2]):
+            raise _not_found(sid)
+        held = self.held.get(sid)
+        if local is not None and held is not None and held.head == head[0] and not local.ended:
+            session = local  # nobody changed it since this worker had it
+        else:
+            session = self.recover(sid)
+            held = self.held[sid] = Held(None, 0, head=session_head(session))
+            held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
+            store.put(session, replacing=local)
+        held.token, held.deadline = token, deadline
+        session.owner = (head[1], head[2])
+        return self._owned_by(caller, session, token)
+
+    def _owned_by(self, caller: Caller, session: Session, token: str) -> Session:
+        if session.owner == caller.owner:
+            return session
+        if not self._may_use(caller, *session.owner):
+            raise _not_found(session.id)
+        # Adopted by a new MCP session of the same tenant (its old MCP session ended).
+        self.backend.set_owner(session.id, token, caller.tenant, caller.mcp_session)
+        session.owner, session.tenant = caller.owner, caller.tenant
+        return session
+
+    def _may_use(self, caller: Caller, tenant: str | None, mcp: str | None) -> bool:
+        if caller.tenant != tenant:
+            return False
+        return mcp == caller.mcp_session or mcp is None or mcp not in self.live_mcp
+
+    def recover(self, sid: str) -> Session:
+        """The latest snapshot, then the journal replayed through the same tool code."""
+        loaded = self.backend.load(sid)
+        if loaded is None:
+            raise _not_found(sid)
+        limits = getattr(self.services.config, "document_limits", None) or snapshots.DEFAULT_LIMITS
+        session = snapshots.decode(loaded.snapshot, limits)
+        replay(self.services, session, [json.loads(e) for _, e in loaded.entries])
+        session._head = loaded.head
+        return session
+
+    # ---- letting go --------------------------------------------------------------------------------
+    def drop(self, session: Session, why: str) -> None:
+        """Forget the local copy (it may be ahead of the store, or behind the new owner)."""
+        log.warning("session %s dropped on worker %s: %s", session.id, self.worker_id, why)
+        self.held.pop(session.id, None)
+        SessionStore.discard(self.services.sessions, session)
+        session.doc.close()
+
+    def park(self, session: Session, reason: str) -> None:
+        """Snapshot, release the lease, forget locally: the session waits in the store to be adopted."""
+        held = self.held.get(session.id)
+        try:
+            if held is not None and self.holds(session.id):
+                self.snapshot(session)
+                self.backend.release(session.id, held.token)
+        except Exception as e:
+            log.warning("parking session %s: %s", session.id, e)
+        log.info("session %s parked (%s)", session.id, reason)
+        self.held.pop(session.id, None)
+        SessionStore.discard(self.services.sessions, session)
+        session.doc.close()
+
+    def drain(self) -> None:
+        """SIGTERM: no new sessions; every session this worker holds is snapshotted and released."""
+        self.draining = True
+        for session in self.services.sessions.all():
+            with session.lock:
+                self.park(session, "the worker drains")
+        self.stop()
+
+    # ---- lease renewal -----------------------------------------------------------------------------
+    def start(self) -> Durable:
+        self._renewer = threading.Thread(target=self._renew_loop, name="ooxml-mcp-leases", daemon=True)
+        self._renewer.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._renewer is not None and self._renewer is not threading.current_thread():
+            self._renewer.join(5)
+
+    def _renew_loop(self) -> None:
+        while not self._stop.wait(self.lease_ms / 3000):
+            for sid, held in list(self.held.items()):
+                token = held.token
+                if token is None:
+                    continue
+                sent = time.monotonic()
+                try:
+                    ok = self.backend.renew(sid, token, self.lease_ms)
+                except Exception:
+                    continue  # the store is away: the deadline runs out and calls stop
+                if ok == 2:
+                    self._let_go(sid, held, token)
+                elif not ok:
+                    if held.token == token:
+                        held.token = None  # lost it: the next call takes it again or answers SessionMoved
+                    log.warning("worker %s lost the lease of session %s", self.worker_id, sid)
+                elif held.token == token:
+                    held.deadline = sent + self.lease_ms / 1000
+
+    def _let_go(self, sid: str, held: Held, token: str) -> None:
+        """Another worker wants the session: release it between calls (the journal holds everything)."""
+        session = self.services.sessions.local(sid)
+        if session is None or not session.lock.acquire(blocking=False):
+            return
+        try:
+            if held.token == token:
+                self.backend.release(sid, token)
+                held.token = None
+        except Exception as e:
+            log.warning("releasing session %s: %s", sid, e)
+        finally:
+            session.lock.release()
+
+    # ---- helpers -----------------------------------------------------------------------------------
+    @contextmanager
+    def _sid_lock(self, sid: str) -> Iterator[None]:
+        with self._guard:
+            lock = self._sid_locks.setdefault(sid, threading.Lock())
+        with lock:
+            yield
+
+    @staticmethod
+    def _quietly(fn, *args) -> None:
+        try:
+            fn(*args)
+        except Exception as e:
+            log.warning("state store: %s", e)
+
+
+def session_head(session: Session) -> str:
+    return getattr(session, "_head", "0-0")
+
+
+def replay(services, session: Session, entries: list[dict]) -> None:
+    """Run journal entries again on ``session`` through the tools, as their first run did."""
+    tools = services.all_tools()
+    store = services.sessions
+    store.put(session, replacing=None, replay=True)
+    token = _replaying.set(True)
+    try:
+        for entry in entries:
+            tool = tools[entry["t"]]
+            owner = entry["o"]
+            ctx = CallContext(owner[0], services, caller=Caller(tenant=owner[0], mcp_session=owner[1]))
+            tape = minting.Tape(entry["m"])
+            try:
+                with minting.using(tape), clock.pinned(datetime.fromisoformat(entry["w"])):
+                    tool.handler(ctx, **entry["a"])
+                    history.commit(ctx, tool.name, entry["a"])
+            finally:
+                from tools.runtime.lifetime import release_all
+                release_all(ctx)
+    finally:
+        _replaying.reset(token)
+        store.unput(session)
+
+
+class DurableStore(SessionStore):
+    """The session store of a durable worker: a named session is taken through its lease."""
+
+    def __init__(self, durable: Durable, per_owner: int, total: int):
+        super().__init__(per_owner, total)
+        self.durable = durable
+        self._replay: dict[str, Session] = {}
+
+    def local(self, sid: str) -> Session | None:
+        with self._guard:
+            return self._sessions.get(sid)
+
+    def put(self, session: Session, replacing: Session | None, replay: bool = False) -> None:
+        with self._guard:
+            if replay:
+                self._replay[session.id] = session
+            else:
+                self._sessions[session.id] = session
+        if replacing is not None and replacing is not session:
+            replacing.ended = True
+            replacing.doc.close()
+
+    def unput(self, session: Session) -> None:
+        with self._guard:
+            self._replay.pop(session.id, None)
+
+    def add(self, who, doc, path, per_owner=None) -> Session:
+        if self.durable.draining:
+            raise moved("(new)", "this worker is shutting down")
+        return super().add(who, doc, path, per_owner)
+
+    def get(self, who, session_id):
+        if _replaying.get():
+            sid = (session_id or "").split()[0] if session_id else None
+            with self._guard:
+                session = self._replay.get(sid) if sid else next(iter(self._replay.values()), None)
+            if session is None:
+                raise _not_found(sid or "")
+            return session
+        caller = caller_of(who)
+        if not session_id or not session_id.strip():
+            sid = super().get(who, session_id).id  # the caller's only session on this worker
+        else:
+            sid = session_id.split()[0]
+        local = self.local(sid)
+        if local is not None and self.durable.holds(sid) and local.owner == caller.owner:
+            return local
+        return self.durable.take(self, caller, sid)
+
+    def discard(self, session: Session) -> bool:
+        gone = super().discard(session)
+        held = self.durable.held.pop(session.id, None)
+        if gone and held is not None and held.token:
+            self.durable._quietly(self.durable.backend.delete, session.id, held.token)
+        return gone

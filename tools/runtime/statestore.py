@@ -1,0 +1,196 @@
+"""Where durable document sessions live between workers: the state backend.
+
+``StateBackend`` is the small interface a worker needs (leases, a fenced journal, snapshots);
+``RedisState`` implements it on Redis (``--state redis://host:port/db``). Another store can
+come later by implementing the same methods.
+
+Keys of one document session ``sid`` (all under ``oxm:{sid}:`` so a Redis Cluster keeps them
+in one slot):
+- ``lease``: ``worker|epoch`` with a TTL; the owner renews it. Taking it bumps ``epoch``.
+- ``meta``: hash: ``tenant``, ``mcp`` (the owner), ``head`` (ID of the last journal entry).
+- ``snap``: the latest snapshot (bytes); ``journal``: a stream of the calls since.
+- ``want``: another worker got a call for the session: the owner lets it go when idle.
+Every write checks the lease in the same Lua script (fencing): a worker that lost its lease
+(paused, partitioned) cannot append, snapshot or delete.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class Fenced(Exception):
+    """The caller does not hold the session's lease any more."""
+
+
+@dataclass
+class Loaded:
+    tenant: str | None
+    mcp: str | None
+    head: str
+    snapshot: bytes
+    entries: list[tuple[str, bytes]]
+
+
+class StateBackend:
+    """What a durable worker asks of its store. Tokens identify one holding of a lease."""
+
+    def acquire(self, sid: str, worker: str, ttl_ms: int) -> str | None: ...
+    def renew(self, sid: str, token: str, ttl_ms: int) -> int: ...  # 0 lost, 1 renewed, 2 renewed but wanted
+    def want(self, sid: str, worker: str, ttl_ms: int) -> None: ...
+    def release(self, sid: str, token: str) -> None: ...
+    def create(self, sid: str, token: str, tenant, mcp, snapshot: bytes, ttl_s: int) -> None: ...
+    def append(self, sid: str, token: str, entry: bytes, ttl_ms: int) -> str: ...
+    def snapshot(self, sid: str, token: str, blob: bytes, head: str, ttl_s: int) -> None: ...
+    def set_owner(self, sid: str, token: str, tenant, mcp) -> None: ...
+    def head(self, sid: str) -> tuple[str, str | None, str | None] | None: ...
+    def load(self, sid: str) -> Loaded | None: ...
+    def delete(self, sid: str, token: str) -> None: ...
+    def ping(self) -> bool: ...
+
+
+_ACQUIRE = """
+if redis.call('EXISTS', KEYS[2]) == 0 and ARGV[3] == '0' then return false end
+local epoch = redis.call('INCR', KEYS[5])
+local token = ARGV[1] .. '|' .. epoch
+if redis.call('SET', KEYS[1], token, 'NX', 'PX', ARGV[2]) then redis.call('DEL', KEYS[6]) return token end
+return false
+"""
+_RENEW = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('EXISTS', KEYS[6]) == 1 then return 2 end
+return 1
+"""
+_WANT = """
+redis.call('SET', KEYS[6], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+_CREATE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
+redis.call('HSET', KEYS[2], 'tenant', ARGV[2], 'mcp', ARGV[3], 'head', '0-0')
+redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+redis.call('EXPIRE', KEYS[5], ARGV[5])
+return 1
+"""
+_APPEND = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
+local id = redis.call('XADD', KEYS[4], '*', 'e', ARGV[2])
+redis.call('HSET', KEYS[2], 'head', id)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[4], ARGV[4])
+return id
+"""
+_SNAPSHOT = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
+if redis.call('HGET', KEYS[2], 'head') ~= ARGV[3] then return redis.error_reply('FENCED') end
+redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[4])
+redis.call('XTRIM', KEYS[4], 'MINID', ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('EXPIRE', KEYS[5], ARGV[4])
+return 1
+"""
+_OWNER = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
+redis.call('HSET', KEYS[2], 'tenant', ARGV[2], 'mcp', ARGV[3])
+return 1
+"""
+_DELETE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+return 1
+"""
+
+_NONE = "\x00"  # an absent tenant / MCP session in the meta hash
+
+
+def _enc(value: str | None) -> str:
+    return _NONE if value is None else value
+
+
+def _dec(value: bytes | None) -> str | None:
+    text = value.decode() if value is not None else _NONE
+    return None if text == _NONE else text
+
+
+class RedisState(StateBackend):
+    def __init__(self, url: str):
+        import redis
+        self.redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2,
+                                          health_check_interval=30)
+        self._errors = (redis.ResponseError,)
+        self._scripts = {name: self.redis.register_script(src) for name, src in
+                         (("acquire", _ACQUIRE), ("renew", _RENEW), ("release", _RELEASE), ("create", _CREATE),
+                          ("append", _APPEND), ("want", _WANT), ("snapshot", _SNAPSHOT), ("owner", _OWNER), ("delete", _DELETE))}
+
+    @staticmethod
+    def keys(sid: str) -> list[str]:
+        base = f"oxm:{{{sid}}}:"
+        return [base + k for k in ("lease", "meta", "snap", "journal", "epoch", "want")]
+
+    def _run(self, name: str, sid: str, *args):
+        try:
+            return self._scripts[name](keys=self.keys(sid), args=list(args))
+        except self._errors as e:
+            if "FENCED" in str(e):
+                raise Fenced(sid) from None
+            raise
+
+    def acquire(self, sid, worker, ttl_ms, new=False):
+        token = self._run("acquire", sid, worker, ttl_ms, "1" if new else "0")
+        return token.decode() if token else None
+
+    def renew(self, sid, token, ttl_ms):
+        return int(self._run("renew", sid, token, ttl_ms))
+
+    def want(self, sid, worker, ttl_ms):
+        self._run("want", sid, worker, ttl_ms)
+
+    def release(self, sid, token):
+        self._run("release", sid, token)
+
+    def create(self, sid, token, tenant, mcp, snapshot, ttl_s):
+        self._run("create", sid, token, _enc(tenant), _enc(mcp), snapshot, ttl_s)
+
+    def append(self, sid, token, entry, ttl_ms, ttl_s=86400):
+        return self._run("append", sid, token, entry, ttl_ms, ttl_s).decode()
+
+    def snapshot(self, sid, token, blob, head, ttl_s):
+        self._run("snapshot", sid, token, blob, head, ttl_s)
+
+    def set_owner(self, sid, token, tenant, mcp):
+        self._run("owner", sid, token, _enc(tenant), _enc(mcp))
+
+    def head(self, sid):
+        tenant, mcp, head = self.redis.hmget(self.keys(sid)[1], "tenant", "mcp", "head")
+        return None if head is None else (head.decode(), _dec(tenant), _dec(mcp))
+
+    def load(self, sid):
+        lease, meta, snap, journal = self.keys(sid)[:4]
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hmget(meta, "tenant", "mcp", "head").get(snap)
+            (tenant, mcp, head), blob = pipe.execute()
+        if head is None or blob is None:
+            return None
+        # Entries after the snapshot's head (a snapshot trims the journal up to its head, inclusive of older).
+        return self._loaded(sid, tenant, mcp, blob)
+
+    def _loaded(self, sid, tenant, mcp, blob) -> Loaded:
+        from tools.runtime.snapshots import snapshot_head
+        start = snapshot_head(blob)
+        entries = self.redis.xrange(self.keys(sid)[3], min="(" + start if start != "0-0" else "-")
+        head = entries[-1][0].decode() if entries else start
+        return Loaded(_dec(tenant), _dec(mcp), head, blob, [(i.decode(), f[b"e"]) for i, f in entries])
+
+    def delete(self, sid, token):
+        self._run("delete", sid, token)
+
+    def ping(self):
+        try:
+            return bool(self.redis.ping())
+        except Exception:
+            return False
