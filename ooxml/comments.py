@@ -9,12 +9,12 @@ tools (only comments.xml) get the other parts when a reply or a resolution needs
 from __future__ import annotations
 
 import posixpath
-import secrets
 from dataclasses import dataclass
 
 from lxml import etree
 
 from ooxml import body as B
+from ooxml import minting
 from ooxml.build import make_run
 from ooxml.errors import ElementNotFound, ValidationError
 from ooxml.images import add_relationship
@@ -143,7 +143,7 @@ class Comments:
         if root is not None:
             used |= {v.upper() for v in root.xpath("//@w14:paraId", namespaces=_NSMAP)}
         while True:
-            value = f"{secrets.randbelow(0x7FFFFFFE) + 1:08X}"
+            value = f"{minting.randbelow(0x7FFFFFFE) + 1:08X}"
             if value not in used:
                 self.doc.word_ids(self.doc.body).para_ids.add(value)
                 return value
@@ -192,7 +192,7 @@ class Comments:
             if pid not in known:
                 etree.SubElement(ids_root, f"{{{W16CID}}}commentId",
                                  {f"{{{W16CID}}}paraId": pid,
-                                  f"{{{W16CID}}}durableId": f"{secrets.randbelow(0x7FFFFFFE) + 1:08X}"})
+                                  f"{{{W16CID}}}durableId": f"{minting.randbelow(0x7FFFFFFE) + 1:08X}"})
 
     def _ext_entry(self, ext_root, comment, parent) -> etree._Element:
         attrs = {f"{{{W15}}}paraId": self._ensure_para_ids(comment)}

@@ -18,11 +18,11 @@ from __future__ import annotations
 import copy
 import re
 import weakref
-from datetime import datetime, timezone
 
 from lxml import etree
 
 from ooxml import body as B
+from ooxml import clock
 from ooxml.errors import OoxmlError
 from ooxml.namespaces import OX_ID, W, w
 from ooxml.order import get_or_add, insert_child
@@ -65,7 +65,8 @@ def refuse_when_tracking(doc, what: str) -> None:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """The revision date: the call's clock, which a journal replay pins (ooxml/clock.py)."""
+    return clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # ---- Word's w:id counter --------------------------------------------------------------------
