@@ -155,6 +155,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--config", default=os.environ.get("OOXML_MCP_CONFIG"),
                    help="YAML or JSON config with HTTP tools, tenants, audit log")
     p.add_argument("--tenant", default=None, help="tenant for stdio connections")
+    p.add_argument("--author", default=None, help="default author of tracked changes and comments "
+                   "(else the config's 'author', else 'ooxml-mcp')")
     p.add_argument("--idle-timeout", type=positive, default=None, metavar="SECONDS",
                    help="Streamable HTTP: end document sessions unused this long (default 1800; "
                         "config limits.session_idle_timeout_s)")
@@ -182,7 +184,7 @@ def roots_from(args: argparse.Namespace) -> list[Path]:
 
 
 def make_services(args: argparse.Namespace) -> Services:
-    services = Services(roots=roots_from(args), stdio_tenant=args.tenant,
+    services = Services(roots=roots_from(args), stdio_tenant=args.tenant, author=args.author,
                         limit_overrides={"session_idle_timeout_s": args.idle_timeout,
                                          "call_timeout_s": args.call_timeout})
     if args.state:

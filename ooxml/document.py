@@ -56,6 +56,7 @@ class Document:
         self.recent_changes: list[tuple] = []  # (version, element changed, its ancestors then)
         self._tops = {self.body, root}  # containers whose children are recorded one by one for undo
         self.history = Recorder(self)
+        self.tracker = None  # ooxml.revisions.Tracker while changes are tracked
 
     # ---- life cycle ------------------------------------------------------------------------------
     @classmethod
@@ -295,8 +296,14 @@ class Document:
         return count
 
     def insert_block(self, new: etree._Element, *, container: etree._Element,
-                     before: etree._Element | None = None, after: etree._Element | None = None) -> None:
-        """Insert a block into a container, keeping sectPr last and the order index current."""
+                     before: etree._Element | None = None, after: etree._Element | None = None,
+                     track: bool = True) -> None:
+        """Insert a block into a container, keeping sectPr last and the order index current.
+
+        Undo records the insertion. While changes are tracked the new block is also marked as
+        inserted (``track=False``: a restore that is no new content; undo itself puts blocks
+        back through ``block_back``, which never tracks).
+        """
         self.history.will_insert(container)
         if after is not None:
             after.addnext(new)
@@ -314,7 +321,10 @@ class Document:
         order = self._orders.get(container)
         if order is not None:
             order.inserted(new)
-        self.history.inserted(new)
+        self.history.inserted(new)  # before marking: the mark is part of the inserted block
+        if track and self.tracker is not None:
+            from ooxml.revisions import on_block_inserted
+            on_block_inserted(self, new)
         self.changed(new)  # the container and its ancestors changed too; siblings did not
 
     def remove_block(self, el: etree._Element) -> None:

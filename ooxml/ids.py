@@ -20,8 +20,10 @@ PREFIXES = {
     "p": "para", "r": "run", "tbl": "table", "tr": "row", "tc": "cell", "sdt": "sdt",
     "drawing": "img", "pict": "img", "hyperlink": "link", "bookmarkStart": "bkm", "sectPr": "sect",
     "footnote": "note", "endnote": "note", "comment": "comment", "hdr": "hdr", "ftr": "ftr",
-    "ins": "rev", "del": "rev", "customXml": "cxml", "altChunk": "chunk", "fldSimple": "fld",
-    "fldChar": "fld",
+    "ins": "rev", "del": "rev", "moveFrom": "rev", "moveTo": "rev", "rPrChange": "rev", "pPrChange": "rev",
+    "tblPrChange": "rev", "trPrChange": "rev", "tcPrChange": "rev", "sectPrChange": "rev",
+    "tblGridChange": "rev", "numberingChange": "rev", "cellIns": "rev", "cellDel": "rev", "cellMerge": "rev",
+    "customXml": "cxml", "altChunk": "chunk", "fldSimple": "fld", "fldChar": "fld",
 }
 _OUR_ID = re.compile(r"[a-z]{1,16}_[0-9a-f]{6,32}")  # what id_of writes (prefix_token)
 _IGNORABLE = f"{{{MC}}}Ignorable"

@@ -32,6 +32,15 @@ _BM_START = etree.XPath("//w:bookmarkStart/@w:id", namespaces=_NS)
 _BM_END = etree.XPath("//w:bookmarkEnd/@w:id", namespaces=_NS)
 _NEWLINE_T = etree.XPath("//w:t[contains(., '\n') or contains(., '\r')]", namespaces=_NS)
 _CELLS = etree.XPath("//w:tc", namespaces=_NS)
+_REVISION_IDS = etree.XPath(
+    " | ".join(f"//w:{n}/@w:id" for n in "ins del moveFrom moveTo rPrChange pPrChange tblPrChange trPrChange "
+               "tcPrChange sectPrChange tblGridChange numberingChange cellIns cellDel cellMerge".split()),
+    namespaces=_NS)
+_STRAY_DELTEXT = etree.XPath("//w:delText[not(ancestor::w:del or ancestor::w:moveFrom)]"
+                             " | //w:delInstrText[not(ancestor::w:del or ancestor::w:moveFrom)]", namespaces=_NS)
+_T_IN_DEL = etree.XPath("//w:del//w:t | //w:moveFrom//w:t", namespaces=_NS)
+_CM_START = etree.XPath("//w:commentRangeStart/@w:id", namespaces=_NS)
+_CM_END = etree.XPath("//w:commentRangeEnd/@w:id", namespaces=_NS)
 _XML_TYPES = ("xml", "+xml")
 
 
@@ -121,7 +130,7 @@ def reference_problems(pkg, name: str, root: etree._Element) -> list[str]:
 
 
 def story_problems(name: str, root: etree._Element) -> list[str]:
-    out = _word_id_problems(name, root) + _bookmark_problems(name, root)
+    out = _word_id_problems(name, root) + _bookmark_problems(name, root) + _review_problems(name, root)
     out += [f"{name}: a table cell does not end with a paragraph"
             for tc in _CELLS(root) if not _ends_with_paragraph(tc)]
     out += [f"{name}: a w:t contains a newline"] * len(_NEWLINE_T(root))
@@ -161,6 +170,18 @@ def _bookmark_problems(name: str, root: etree._Element) -> list[str]:
     out = [f"{name}: bookmark id {v} starts more than once" for v in _repeats(starts)]
     out += [f"{name}: bookmark id {v} has no end" for v in sorted(set(starts) - set(ends))]
     out += [f"{name}: bookmark id {v} has no start" for v in sorted(set(ends) - set(starts))]
+    return out
+
+
+def _review_problems(name: str, root: etree._Element) -> list[str]:
+    """Word's rules for revisions and comment ranges (NOTES.md 5 and 8)."""
+    out = [f"{name}: revision w:id {v} is used more than once" for v in _repeats(str(v) for v in _REVISION_IDS(root))]
+    out += [f"{name}: w:delText outside a deletion"] * len(_STRAY_DELTEXT(root))
+    out += [f"{name}: w:t inside a deletion (deleted text must be w:delText)"] * len(_T_IN_DEL(root))
+    starts, ends = [str(v) for v in _CM_START(root)], [str(v) for v in _CM_END(root)]
+    out += [f"{name}: comment range {v} starts more than once" for v in _repeats(starts)]
+    out += [f"{name}: comment range {v} has no end" for v in sorted(set(starts) - set(ends))]
+    out += [f"{name}: comment range {v} has no start" for v in sorted(set(ends) - set(starts))]
     return out
 
 

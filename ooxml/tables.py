@@ -152,6 +152,9 @@ def mark_rpr(p: etree._Element) -> etree._Element | None:
 def set_cell_text(doc, tc: etree._Element, text: str) -> None:
     """Make the cell hold one paragraph with ``text``, formatted like the cell's first paragraph."""
     doc.will_change(tc)
+    if getattr(doc, "tracker", None) is not None:
+        from ooxml.tracked_text import set_cell_text as tracked
+        return tracked(doc, tc, text)
     keep = tc.find(w("p"))
     if keep is None:
         keep = etree.SubElement(tc, w("p"))
@@ -344,6 +347,12 @@ def new_row(grid: TableGrid, at: int, template: int, copy_format: bool, ids) -> 
     return tr
 
 
+def _mark_if_tracked(doc, tr: etree._Element) -> None:
+    if getattr(doc, "tracker", None) is not None:
+        from ooxml.revisions import mark_inserted
+        mark_inserted(doc, tr)
+
+
 def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bool) -> etree._Element:
     grid = TableGrid(tbl)
     if grid.n_rows + 1 > MAX_ROWS:
@@ -355,6 +364,7 @@ def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bo
         for width in grid.widths[:MAX_COLS] or [None]:
             tr.append(new_cell(width or None))
         tbl.append(tr)
+        _mark_if_tracked(doc, tr)
         doc.changed(tbl)
         return tr
     tr = new_row(grid, at, template, copy_format, doc.word_ids(tbl))
@@ -362,6 +372,7 @@ def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bo
         grid.rows[at].addprevious(tr)
     else:
         grid.rows[-1].addnext(tr)
+    _mark_if_tracked(doc, tr)
     doc.changed(tbl)
     return tr
 
@@ -374,6 +385,11 @@ def delete_row(doc, tbl: etree._Element, r: int) -> None:
     if grid.n_rows == 1:
         raise ValidationError("A table must keep at least one row.", hint="Delete the whole table with docx_delete.")
     doc.will_change(tbl)
+    if getattr(doc, "tracker", None) is not None:  # the row stays, marked deleted
+        from ooxml.revisions import delete_row as tracked_delete
+        tracked_delete(doc, grid.rows[r])
+        doc.changed(tbl)
+        return
     for cell in grid.cells[r]:
         below = grid.at(r + 1, cell.start)
         if below is None or below.start != cell.start or not grid.continues(below):

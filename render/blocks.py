@@ -52,10 +52,11 @@ def title_of(doc, el: etree._Element, grid: TableGrid | None = None) -> str:
     return f"{B.kind(el)} ({eid})"
 
 
-# Lines drawn after a paragraph's box (a note's text ...): (doc, paragraph) -> lines; feature
-# modules append to it at import. Never cached: they show other parts, which change on their own.
-PARAGRAPH_EXTRAS: list = []
-MAX_EXTRAS = 5  # lines under one box: the answer's size stays bounded
+# Lines shown under an element's box (a note's text, the comments on its text ...): functions
+# (doc, element) -> lines, each already indented, registered by feature modules at import. Never
+# cached: they show other parts, which change on their own. The lines under one box are bounded.
+BELOW_BOX: list = []
+MAX_BELOW = 6
 
 
 def with_label(label: str | None, line: str) -> str:
@@ -67,6 +68,11 @@ def labelled_line(doc, p: etree._Element) -> str:
     return with_label(label_of(doc, p), paragraph_line(p, doc))
 
 
+def _own_line(p: etree._Element, doc) -> str:
+    """The paragraph's line as far as a box shows it (drawing stops past twice the box's width)."""
+    return paragraph_line(p, doc, limit=2 * TEXT_COLUMNS)
+
+
 def _paragraph_box_line(label: str | None, line: str) -> list[str]:
     return [cut(with_label(label, line), TEXT_COLUMNS) or "(empty)"]
 
@@ -74,7 +80,7 @@ def _paragraph_box_line(label: str | None, line: str) -> list[str]:
 def body_lines(doc, el: etree._Element, grid: TableGrid | None = None) -> list[str]:
     """The content lines of one element's box."""
     if el.tag == B.W_P:
-        return _paragraph_box_line(label_of(doc, el), paragraph_line(el, doc))
+        return _paragraph_box_line(label_of(doc, el), _own_line(el, doc))
     if el.tag == B.W_TBL:
         return table_grid_lines(grid or TableGrid(el))
     if el.tag == B.W_R:
@@ -167,7 +173,7 @@ def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]
     # apart from the paragraph's own line (parts: title, lines, label, own line) and compared.
     label = label_of(doc, el) if el.tag == B.W_P else None
     if parts is None or parts[0].find(element_id(el)) < 0:  # new, or an ID given since
-        own = paragraph_line(el, doc) if el.tag == B.W_P else None
+        own = _own_line(el, doc) if el.tag == B.W_P else None
         grid = TableGrid(el) if el.tag == B.W_TBL else None
         lines = _paragraph_box_line(label, own) if own is not None else body_lines(doc, el, grid)
         parts = drawn.parts[el] = (title_of(doc, el, grid), lines, label, own)
@@ -175,10 +181,12 @@ def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]
         parts = drawn.parts[el] = (parts[0], _paragraph_box_line(label, parts[3]), label, parts[3])
     if _Drawn.check:
         assert parts[:2] == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
-    drawn = box(parts[0], parts[1], marker)
-    if el.tag == B.W_P:
-        extras = [line for extra in PARAGRAPH_EXTRAS for line in extra(doc, el)]
-        if len(extras) > MAX_EXTRAS:
-            extras = extras[:MAX_EXTRAS] + [f"... ({len(extras) - MAX_EXTRAS} more not shown)"]
-        drawn += [f"    {cut(line, TEXT_COLUMNS)}" for line in extras]
-    return drawn
+    return box(parts[0], parts[1], marker) + below_box(doc, el)
+
+
+def below_box(doc, el: etree._Element) -> list[str]:
+    """The BELOW_BOX lines of ``el``, at most MAX_BELOW of them, each cut to the box's width."""
+    lines = [line for below in BELOW_BOX for line in below(doc, el)]
+    if len(lines) > MAX_BELOW:
+        lines = lines[:MAX_BELOW] + [f"    ... ({len(lines) - MAX_BELOW} more lines not shown)"]
+    return [cut(line, TEXT_COLUMNS + 4) for line in lines]

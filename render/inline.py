@@ -125,6 +125,7 @@ def _compile() -> tuple[etree.XPath, dict]:
 
 
 _MATCHES, _KIND_OF = _compile()
+_DEPTH = etree.XPath("count(ancestor-or-self::w:p)", namespaces=NSMAP)
 
 
 def register(kind: InlineKind | None = None, *, wrapper_tag: str | None = None,
@@ -149,13 +150,20 @@ def _wrappers(el: etree._Element, p: etree._Element) -> tuple[etree._Element, ..
     return tuple(reversed(found))
 
 
-def paragraph_line(p: etree._Element, doc=None) -> str:
-    """The paragraph as one line of marked text: every inline kind drawn in document order."""
+def paragraph_line(p: etree._Element, doc=None, limit: int | None = None) -> str:
+    """The paragraph as one line of marked text: every inline kind drawn in document order.
+
+    ``limit``: stop once the line is that long (a box cuts it anyway; long paragraphs full of
+    revisions would otherwise cost a draw per run that nobody sees).
+    """
     ctx = LineContext(doc, p)
-    depth = int(p.xpath("count(ancestor-or-self::w:p)", namespaces=NSMAP))
+    depth = int(_DEPTH(p))
     out: list[str] = []
+    size = 0
     open_now: tuple[etree._Element, ...] = ()
     for el in _MATCHES(p, depth=depth):
+        if limit is not None and size > limit:
+            break
         kind = _KIND_OF.get(el.tag)
         if kind is None:
             continue
@@ -172,6 +180,7 @@ def paragraph_line(p: etree._Element, doc=None) -> str:
             out.append(WRAPPERS[a.tag].open(a, ctx))
         open_now = wanted
         out.append(text)
+        size += len(text)
     for a in reversed(open_now):
         out.append(WRAPPERS[a.tag].close(a, ctx))
     return "".join(out).replace("****", "").replace("**  **", "  ")

@@ -6,7 +6,7 @@ from lxml import etree
 
 from ooxml import notes as N
 from ooxml.namespaces import OX_ID, w
-from render.blocks import PARAGRAPH_EXTRAS
+from render.blocks import BELOW_BOX
 from render.inline import InlineKind, LineContext, register
 
 
@@ -19,9 +19,9 @@ def _draw(el: etree._Element, ctx: LineContext) -> str:
 
 
 def note_lines(doc, p: etree._Element) -> list[str]:
-    """``[^1]: the note's text`` for each note referenced in ``p``."""
+    """``[^1]: the note's text`` for each note referenced in paragraph ``p``, under its box."""
     lines: list[str] = []
-    if doc is None:
+    if doc is None or p.tag != w("p"):
         return lines
     for ref in p.iter(N.REF_TAGS["footnote"], N.REF_TAGS["endnote"]):
         kind = "footnote" if ref.tag == N.REF_TAGS["footnote"] else "endnote"
@@ -29,10 +29,10 @@ def note_lines(doc, p: etree._Element) -> list[str]:
         n = N.number_of(doc, ref)
         if note is not None and n is not None:
             shown_id = f" ({note.get(OX_ID)})" if note.get(OX_ID) else ""
-            lines.append(f"[^{N.label(kind, n)}]: {N.note_text(note)}{shown_id}")
+            lines.append(f"    [^{N.label(kind, n)}]: {N.note_text(note)}{shown_id}")
     return lines
 
 
 register(InlineKind("footnote_ref", ".//w:footnoteReference", _draw))
 register(InlineKind("endnote_ref", ".//w:endnoteReference", _draw))
-PARAGRAPH_EXTRAS.append(note_lines)
+BELOW_BOX.append(note_lines)

@@ -134,3 +134,26 @@ def test_replay_of_undo_lists_toc_notes_and_markdown(tmp_path_factory, redis_url
         name, args = data.draw(newer_step(driver))
         driver.call(name, session_id=sid, **args)
     recovered_equals_live(driver, redis_url, root)
+
+
+@pytest.mark.parametrize("every", [1, 1000])
+def test_replay_of_tracked_edits_and_comments_equals_the_live_session(tmp_path_factory, redis_url, every):
+    """Revision dates and comment IDs come from the pinned clock and the minting tape; tracking
+    itself survives a snapshot."""
+    root = tmp_path_factory.mktemp("durable-review")
+    driver = DurableDriver(root, redis_url, snapshot_every=every)
+    driver.call("docx_create")
+    ok = lambda name, **args: not driver.call(name, **args).is_error  # noqa: E731
+    assert ok("docx_set_track_changes", enabled=True, author="Alice")
+    assert ok("docx_insert_paragraph", text="The quick brown fox", position="end:document_body")
+    assert ok("docx_update_paragraph_text", element_id="last_insert", new_text="The slow brown fox")
+    assert ok("docx_add_comment", element_id="last_update", text="Which fox?")
+    assert ok("docx_insert_paragraph", text="Tracked after a snapshot", position="end:document_body")
+    body = driver.session().doc.body
+    assert body.xpath("//w:ins", namespaces={"w": body.nsmap["w"]}), "the edits were not tracked"
+    recovered_equals_live(driver, redis_url, root)
+    back = DurableDriver(root, redis_url, "w3").durable.recover(driver.session().id)
+    try:
+        assert back.doc.tracker is not None and back.doc.tracker.author == "Alice"
+    finally:
+        back.doc.close()

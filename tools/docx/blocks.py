@@ -5,7 +5,9 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import replace as RP
+from ooxml import revisions as REV
 from ooxml import sections as S
+from ooxml import tracked_text as TT
 from ooxml.copies import check_copy_size, copy_blocks
 from ooxml.list_copies import renumber_whole_lists
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
@@ -72,6 +74,7 @@ def insert_blocks(session: Session, blocks: list[etree._Element], position: str,
     """Insert prepared blocks (and markers between them) in order at a block position; answer."""
     doc = session.doc
     pos = parse_position(session, position)
+    REV.refuse_deleted(doc, pos.target, "position")
     last_block = next(el for el in reversed(blocks) if B.is_block(el))
     what = "paragraph" if last_block.tag == B.W_P else B.kind(last_block).lower()
     container, where = block_insertion(doc, pos, what)
@@ -205,7 +208,16 @@ def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text
     RP.check_growth(found, old_text, new_text, call_limits(ctx, doc).max_call_growth_bytes)
     shown = [m.p for m in found[:SHOWN]]
     before = _boxes(doc, shown)
-    total = sum(RP.apply(doc, m, new_text) for m in found)
+    if REV.tracker(doc) is not None:  # word-level w:del/w:ins; unchanged words keep their runs
+        total = 0
+        for m in found:
+            doc.will_change(m.p)
+            total += TT.replace_in_paragraph(doc, m.p, old_text, new_text)
+            doc.changed(m.p)
+    else:
+        for m in found:
+            doc.will_change(m.p)
+        total = sum(RP.apply(doc, m, new_text) for m in found)
     after = _boxes(doc, shown)
     if len(found) > SHOWN:
         note = f"  ... ({len(found) - SHOWN} more changed paragraphs not shown) ..."
@@ -268,7 +280,9 @@ def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None 
     before = [S.margins_line(i, s) for i, s in enumerate(shown)]
     for sect in sections:
         doc.will_change(sect)
-        S.set_margins(sect, values)
+    with REV.PropertyChanges(doc, sections=sections):  # tracked: w:sectPrChange keeps the old margins
+        for sect in sections:
+            S.set_margins(sect, values)
     doc.changed(doc.body)
     after = [S.margins_line(i, s) for i, s in enumerate(shown)]
     if len(sections) > 20:

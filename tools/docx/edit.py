@@ -6,6 +6,8 @@ import copy
 from lxml import etree
 
 from ooxml import body as B
+from ooxml import revisions as REV
+from ooxml import tracked_text as TT
 from ooxml.build import make_paragraph, make_run, page_break_paragraph, set_paragraph_text, set_run_text
 from ooxml.copies import check_copy_size
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
@@ -34,6 +36,7 @@ def insert_block(session: Session, new: etree._Element, position: str, operation
     """Insert a prepared block at a position and answer with context, diff and cursor."""
     doc = session.doc
     pos = parse_position(session, position)
+    REV.refuse_deleted(doc, pos.target, "position")
     container, where = block_insertion(doc, pos, what)
     prev, nxt = insertion_neighbours(container, where)
     before = box_lines(doc, [prev, nxt])
@@ -121,6 +124,7 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, posi
     """
     session = session_of(ctx, session_id)
     src = expect(resolve(session, element_id), {B.W_P}, "paragraph")
+    REV.refuse_deleted(session.doc, src)
     check_copy_size([src], call_limits(ctx, session.doc).max_call_growth_bytes)
     dup = copy.deepcopy(src)
     pos = parse_position(session, position)
@@ -144,10 +148,14 @@ def docx_update_paragraph_text(ctx: CallContext, session_id: str, element_id: st
     session = session_of(ctx, session_id)
     doc = session.doc
     p = expect(resolve(session, element_id), {B.W_P}, "paragraph")
+    REV.refuse_deleted(doc, p)
     _check_text(new_text, "new_text")
     before = box_lines(doc, [p])
     doc.will_change(p)
-    set_paragraph_text(p, new_text)
+    if REV.tracker(doc) is not None:
+        TT.set_paragraph_text(doc, p, new_text)
+    else:
+        set_paragraph_text(p, new_text)
     doc.changed(p)
     after = box_lines(doc, [p])
     session.last_update = doc.id_of(p)
@@ -170,6 +178,7 @@ def docx_insert_run(ctx: CallContext, session_id: str, text: str, position: str)
     _check_text(text)
     pos = parse_position(session, position)
     t = pos.target
+    REV.refuse_deleted(doc, t, "position")
     if pos.mode in ("start", "end"):
         if t.tag != B.W_P:
             raise InvalidPosition(f"A run must go inside a paragraph, not inside a {B.kind(t)}.",
@@ -183,7 +192,10 @@ def docx_insert_run(ctx: CallContext, session_id: str, text: str, position: str)
     run = make_run(text, model.find(w("rPr")) if model is not None else None)
     before = box_lines(doc, [para])
     doc.will_change(para)
-    _place_run(para, run, pos.mode, t)
+    if REV.tracker(doc) is not None:
+        REV.insert_run(doc, para, run, pos.mode, t)
+    else:
+        _place_run(para, run, pos.mode, t)
     doc.changed(para)
     rid = doc.id_of(run)
     session.last_insert = rid
@@ -216,12 +228,21 @@ def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new
     session = session_of(ctx, session_id)
     doc = session.doc
     r = expect(resolve(session, element_id), {B.W_R}, "run")
+    REV.refuse_deleted(doc, r)
     _check_text(new_text, "new_text")
     para = B.find_ancestor(r, B.W_P)
     before = box_lines(doc, [para])
-    doc.will_change(r)
-    set_run_text(r, new_text)
-    doc.changed(r)
+    doc.will_change(para)  # the run's paragraph: a tracked edit splits and wraps runs around it
+    if REV.tracker(doc) is not None:
+        TT.set_run_text(doc, r, new_text)
+        doc.changed(para)
+        if r.getparent() is None:  # it was our own insertion, now deleted: the paragraph stands for it
+            session.last_update = doc.id_of(para)
+            return answer(session, "Update Run Text", para, marker="UPDATED", before=before,
+                          after=box_lines(doc, [para]))
+    else:
+        set_run_text(r, new_text)
+        doc.changed(r)
     session.last_update = doc.id_of(r)
     return answer(session, "Update Run Text", r, marker="UPDATED", before=before, after=box_lines(doc, [para]))
 
@@ -249,12 +270,19 @@ def docx_delete(ctx: CallContext, session_id: str, element_id: str) -> str:
     if el.tag not in DELETABLE:
         raise InvalidElementType(f"A {B.kind(el)} cannot be deleted with docx_delete.",
                                  hint="Rows and columns: docx_delete_row / docx_delete_col.")
+    REV.refuse_deleted(doc, el)
     eid = doc.id_of(el)
     parent = el.getparent()
     if parent.tag in BLOCK_CONTAINERS:
         return _delete_block(session, el, eid)
     holder = B.find_ancestor(el, B.W_P)
     before = box_lines(doc, [holder])
+    if REV.tracker(doc) is not None:
+        doc.will_change(holder)
+        REV.delete_inline(doc, el)
+        doc.changed(holder)
+        return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]),
+                      element_id=eid, fields={"Deleted": f"{B.kind(el)} {eid} (tracked)"})
     _retarget_cursor(session, el, holder, "after")
     doc.remove_block(el)
     return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]),
@@ -278,12 +306,29 @@ def _delete_block(session: Session, el: etree._Element, eid: str) -> str:
                                    f"with docx_delete and its ID ({container.get(OX_ID) or 'from its answers'}).")
     kind = B.kind(el)
     before = box_lines(doc, [prev, el, nxt])
+    if REV.tracker(doc) is not None:
+        return _delete_block_tracked(session, el, eid, kind, prev, nxt, before)
     focus = prev if prev is not None else nxt
     _retarget_cursor(session, el, focus, "after" if focus is prev else "before")
     doc.remove_block(el)
     after = box_lines(doc, [prev, nxt])
     return answer(session, "Delete", focus, before=before, after=after, element_id=eid,
                   fields={"Deleted": f"{kind} {eid}"})
+
+
+def _delete_block_tracked(session: Session, el, eid: str, kind: str, prev, nxt, before: list[str]) -> str:
+    """Tracked: the block stays, marked deleted (it goes when the deletion is accepted)."""
+    doc = session.doc
+    doc.will_change(el)
+    gone = REV.delete_block(doc, el)
+    if not gone:
+        doc.changed(el)
+        return answer(session, "Delete", el, before=before, after=box_lines(doc, [prev, el, nxt]),
+                      element_id=eid, fields={"Deleted": f"{kind} {eid} (tracked)"})
+    focus = prev if prev is not None else nxt
+    _retarget_cursor(session, el, focus, "after" if focus is prev else "before")
+    return answer(session, "Delete", focus, before=before, after=box_lines(doc, [prev, nxt]), element_id=eid,
+                  fields={"Deleted": f"{kind} {eid} (it was our own tracked insertion)"})
 
 
 def _retarget_cursor(session: Session, removed: etree._Element, focus, place: str) -> None:

@@ -6,6 +6,7 @@ from typing import Literal
 from ooxml import body as B
 from ooxml import format_args as FA
 from ooxml import formatting as F
+from ooxml.revisions import PropertyChanges
 from ooxml.errors import ValidationError
 from tools.docx.common import answer, box_lines, expect, resolve, session_of
 from tools.runtime.registry import CallContext, tool
@@ -55,8 +56,9 @@ def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: floa
     args = dict(size=size, bold=bold, italic=italic, underline=underline, color_hex=color_hex,
                 font_name=font_name, east_asian_font=east_asian_font)
     session.doc.will_change(el)
-    for r in F.runs_of(el):
-        F.set_run_font(r, **args)
+    with PropertyChanges(session.doc, F.runs_of(el)):
+        for r in F.runs_of(el):
+            F.set_run_font(r, **args)
     changed = ", ".join(f"{k}={v}" for k, v in args.items() if v is not None) or "nothing"
     return _updated(session, el, before, "Set Font", {"Changed": changed})
 
@@ -76,7 +78,8 @@ def docx_set_alignment(ctx: CallContext, session_id: str, element_id: str,
     p = _holder(el)
     before = box_lines(session.doc, [p])
     session.doc.will_change(p)
-    F.set_alignment(p, alignment)
+    with PropertyChanges(session.doc, paragraphs=[p]):
+        F.set_alignment(p, alignment)
     return _updated(session, p, before, "Set Alignment", {"Alignment": alignment})
 
 
@@ -101,16 +104,18 @@ def docx_set_properties(ctx: CallContext, session_id: str, element_id: str, prop
     _check_properties(el, properties)
     before = box_lines(session.doc, [_holder(el)])
     para_props = {k: v for k, v in properties.items() if k in PARAGRAPH_KEYS}
-    session.doc.will_change(el)
-    if para_props:
-        F.set_paragraph_props(el, para_props)
     font = {k: v for k, v in properties.items() if k in FONT_KEYS}
     flags = {k: v for k, v in properties.items() if k in RUN_KEYS - FONT_KEYS}
-    for r in F.runs_of(el):
-        if font:
-            F.set_run_font(r, **font)
-        if flags:
-            F.set_run_flags(r, flags)
+    session.doc.will_change(el)
+    runs = F.runs_of(el) if font or flags else []
+    with PropertyChanges(session.doc, runs, [el] if para_props else []):
+        if para_props:
+            F.set_paragraph_props(el, para_props)
+        for r in runs:
+            if font:
+                F.set_run_font(r, **font)
+            if flags:
+                F.set_run_flags(r, flags)
     return _updated(session, el, before, "Set Properties", {"Changed": ", ".join(sorted(properties))})
 
 
@@ -139,5 +144,6 @@ def docx_format_copy(ctx: CallContext, session_id: str, source_id: str, target_i
     dst = expect(resolve(session, target_id, "target_id"), {B.W_R, B.W_P}, "paragraph or run", "target_id")
     before = box_lines(session.doc, [_holder(dst)])
     session.doc.will_change(dst)
-    F.copy_format(src, dst)
+    with PropertyChanges(session.doc, F.runs_of(dst), [dst] if src.tag == dst.tag == B.W_P else []):
+        F.copy_format(src, dst)
     return _updated(session, dst, before, "Format Copy", {"Source": session.doc.id_of(src)})

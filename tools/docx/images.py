@@ -5,6 +5,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import images as I
+from ooxml import revisions as REV
 from ooxml.errors import InvalidPosition
 from ooxml.namespaces import w
 from ooxml.sections import page_box, section_of
@@ -78,6 +79,7 @@ def docx_insert_image(ctx: CallContext, session_id: str, image_path: str, positi
     path = resolve_in_roots(image_path, ctx.services.roots, must_exist=True)
     image = I.read_image(path)
     pos = parse_position(session, position)
+    REV.refuse_deleted(doc, pos.target, "position")
     run_mode = _run_mode(pos)
     if run_mode and pos.target.tag == B.W_R and pos.mode not in ("before", "after"):
         raise InvalidPosition(f"An image cannot go inside a run ({pos.mode}:).",
@@ -102,7 +104,10 @@ def _answer_run(session, pos, run, drawing, fields) -> str:
     para = pos.target if pos.target.tag == B.W_P else B.find_ancestor(pos.target, B.W_P)
     before = box_lines(doc, [para])
     doc.will_change(para)
-    _place_run(pos, run)
+    if REV.tracker(doc) is not None:
+        REV.insert_run(doc, para, run, pos.mode, pos.target)
+    else:
+        _place_run(pos, run)
     doc.changed(para)
     img_id = doc.id_of(drawing)
     session.last_insert = doc.id_of(run)

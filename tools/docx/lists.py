@@ -9,6 +9,7 @@ from ooxml import numbering as N
 from ooxml.build import make_paragraph
 from ooxml.errors import InvalidElementType, ValidationError
 from ooxml.numbering_formats import MAX_VALUE
+from ooxml.revisions import PropertyChanges
 from ooxml.styles_builtin import ensure_style
 from tools.docx.blocks import block_range, insert_blocks
 from tools.docx.common import (answer, block_insertion, box_lines, expect, insertion_neighbours, parse_position,
@@ -59,7 +60,10 @@ def docx_set_list(ctx: CallContext, session_id: str, element_id: str, list_type:
     if list_type == "none":
         for p in paras:
             doc.will_change(p)
-            L.clear_num(doc, p)
+        with PropertyChanges(doc, paragraphs=paras):
+            for p in paras:
+                L.clear_num(doc, p)
+        for p in paras:
             doc.changed(p)
     else:
         nid = L.previous_list(doc, paras[0], list_type, level) if continue_list else None
@@ -70,8 +74,11 @@ def docx_set_list(ctx: CallContext, session_id: str, element_id: str, list_type:
         sid = ensure_style(doc, LIST_PARAGRAPH)
         for p in paras:
             doc.will_change(p)
-            L.set_num(p, nid, level)
-            L.set_style_if_plain(p, sid)
+        with PropertyChanges(doc, paragraphs=paras):  # tracked: w:pPrChange keeps the old numbering
+            for p in paras:
+                L.set_num(p, nid, level)
+                L.set_style_if_plain(p, sid)
+        for p in paras:
             doc.changed(p)
     session.last_update = doc.id_of(paras[-1])
     return answer(session, "Set List", paras[0], marker="UPDATED", before=before, after=_boxes(doc, paras),

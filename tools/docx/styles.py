@@ -6,8 +6,10 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import styles_builtin as SB
 from ooxml import styles_props as SP
+from ooxml import formatting as F
 from ooxml import styles_write as SW
 from ooxml.errors import InvalidElementType, OoxmlError, ValidationError
+from ooxml.revisions import PropertyChanges
 from ooxml.namespaces import w
 from render.answer import success_answer
 from tools.docx.common import answer, box_lines, resolve, session_of
@@ -271,8 +273,11 @@ def docx_apply_style(ctx: CallContext, session_id: str, element_id: str, style: 
     before = box_lines(doc, [holder])
     if sid is None:
         sid = SB.make_real(doc, key)
-    for changed in SW.apply_style(doc, el, sid, kind):
-        doc.changed(changed)
+    runs = F.runs_of(el) if kind == "character" else []
+    with PropertyChanges(doc, runs, [el] if kind == "paragraph" else []):  # tracked: w:pPrChange/w:rPrChange
+        changed = SW.apply_style(doc, el, sid, kind)
+    for one in changed:
+        doc.changed(one)
     doc.changed(el)
     session.last_update = doc.id_of(el)
     fields = {"Style": doc.styles.name(sid), "Style ID": sid, "Type": kind}

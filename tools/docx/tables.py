@@ -11,6 +11,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import tables as T
+from ooxml.revisions import refuse_deleted, refuse_when_tracking
 from ooxml.build import make_run
 from ooxml.copies import check_copy_size, copy_blocks
 from ooxml.errors import ElementNotFound, ValidationError
@@ -38,8 +39,11 @@ CELL_MARGINS = 216  # Word's default left + right cell margins (108 twips each)
 
 # ---- shared helpers ----------------------------------------------------------------------------
 
-def table_of(session: Session, table_id: str) -> etree._Element:
-    return expect(resolve(session, table_id, "table_id"), {B.W_TBL}, "table", "table_id")
+def table_of(session: Session, table_id: str, editing: bool = True) -> etree._Element:
+    tbl = expect(resolve(session, table_id, "table_id"), {B.W_TBL}, "table", "table_id")
+    if editing:  # a table a tracked deletion took reads as gone for edits; it can still be shown
+        refuse_deleted(session.doc, tbl, "table_id")
+    return tbl
 
 
 def available_width(doc, container: etree._Element, anchor: etree._Element) -> int:
@@ -226,7 +230,7 @@ def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: 
     """
     session = session_of(ctx, session_id)
     doc = session.doc
-    tbl = table_of(session, table_id)
+    tbl = table_of(session, table_id, editing=False)
     grid = TableGrid(tbl)
     if not 0 <= start_row < max(1, grid.n_rows) or not 0 <= start_col < max(1, grid.n_cols):
         raise ValidationError(f"start_row/start_col ({start_row}, {start_col}) are outside the table "
@@ -288,7 +292,7 @@ def docx_get_cell(ctx: CallContext, session_id: str, table_id: str, row: int, co
     """
     session = session_of(ctx, session_id)
     doc = session.doc
-    tbl = table_of(session, table_id)
+    tbl = table_of(session, table_id, editing=False)
     grid, cell = cell_at(tbl, row, col)
     tall, wide = grid.last_row_of(cell) - cell.row + 1, cell.span
     blocks = [b for b in B.iter_blocks(cell.tc)]
@@ -430,6 +434,7 @@ def docx_insert_col_at(ctx: CallContext, session_id: str, table_id: str, positio
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id)
+    refuse_when_tracking(doc, "Inserting a column")
     at, template = T.parse_row_col_position(position, TableGrid(tbl).n_cols, "column")
     before = table_lines(doc, tbl, 0)
     created = T.insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
@@ -474,6 +479,7 @@ def docx_delete_col(ctx: CallContext, session_id: str, table_id: str, col_index:
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id)
+    refuse_when_tracking(doc, "Deleting a column")
     before = table_lines(doc, tbl, 0)
     T.delete_col(doc, tbl, col_index)
     session.last_update = doc.id_of(tbl)
@@ -500,6 +506,7 @@ def docx_merge_cells(ctx: CallContext, session_id: str, table_id: str, start_row
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id)
+    refuse_when_tracking(doc, "Merging cells")
     T.check_merge(TableGrid(tbl), start_row, start_col, end_row, end_col)
     before = table_lines(doc, tbl, start_row)
     top = T.merge_cells(doc, tbl, start_row, start_col, end_row, end_col)

@@ -26,7 +26,7 @@ from tools.runtime.registry import BUILTIN, NAME_RE, Tool
 
 log = logging.getLogger("ooxml_mcp")
 
-TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits")
+TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author")
 TOOL_KEYS = ("name", "description", "title", "tenants", "method", "endpoint", "timeout_s", "max_response_bytes",
              "headers", "params", "response_template", "strict_template", "follow_redirects",
              "read_only", "destructive", "idempotent")
@@ -78,6 +78,7 @@ class HttpLimits:
 class Config:
     source: Path | None = None
     toolsets: list[str] | None = None
+    author: str | None = None  # default author of tracked changes and comments
     tenant_tokens: dict[str, str] = field(default_factory=dict, repr=False)  # tenant -> bearer token
     http_tools: list[HttpToolSpec] = field(default_factory=list)
     audit: AuditSpec | None = None
@@ -597,6 +598,11 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
                     audit=parse_audit(f, top.get("audit_log"), base_dir), limits=limits,
                     document_limits=doc_limits, runtime_limits=runtime_limits,
                     http_tools=parse_http_tools(f, top.get("http_tools"), tenants, limits, env))
+    author = top.get("author")
+    if author is not None and (not isinstance(author, str) or not author.strip()):
+        f.add("author", "expected a non-empty string (the default author of tracked changes and comments)")
+    else:
+        config.author = author
     if stdio_tenant is not None and stdio_tenant not in tenants:
         f.add("--tenant", f"{stdio_tenant!r} is not a configured tenant (configured: {', '.join(tenants) or 'none'})")
     if f:

@@ -18,6 +18,7 @@ class Services:
     config: Any = None  # tools.http.config.Config when --config is given
     stdio_tenant: str | None = None
     audit: Any = None  # tools.runtime.audit.AuditLog when configured
+    author: str | None = None  # --author: default author of tracked changes and comments
     office: Any = None  # tools.runtime.office.Office, started by the first page render
     limit_overrides: dict = field(default_factory=dict)  # from the command line; beat the config
     recovered: dict = field(default_factory=dict)  # original path -> (recovery path, why) this run

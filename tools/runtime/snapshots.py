@@ -86,7 +86,8 @@ def encode(session: Session, head: str) -> bytes:
     pkg = session.doc.package
     header = {"head": head, "id": session.id, "fields": fields, "modified": session.doc.modified,
               "package_path": str(pkg.path) if pkg.path else None,
-              "stamps": {k: _encode(v) for k, v in pkg.stamps.items()}}
+              "stamps": {k: _encode(v) for k, v in pkg.stamps.items()},
+              "tracking": getattr(session.doc.tracker, "author", None)}  # tracked changes on: by whom
     raw = json.dumps(header, separators=(",", ":")).encode()
     return MAGIC + struct.pack(">I", len(raw)) + raw + document_bytes(session.doc)
 
@@ -109,6 +110,9 @@ def decode(blob: bytes, limits=DEFAULT_LIMITS) -> Session:
     doc = Document._checked(Package.from_bytes(blob[at:], path, limits))
     doc.modified = header["modified"]
     doc.package.stamps.update({k: _decode(v) for k, v in header["stamps"].items()})
+    if header.get("tracking") is not None:
+        from ooxml.revisions import Tracker
+        doc.tracker = Tracker(header["tracking"])
     fields = {k: _decode(v) for k, v in header["fields"].items()}
     known = {f.name for f in dataclasses.fields(Session)}
     return Session(id=header["id"], doc=doc, **{k: v for k, v in fields.items() if k in known})

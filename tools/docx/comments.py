@@ -1,0 +1,281 @@
+"""Comment tools: add, reply, resolve, delete, list (SPEC §10, toolset review)."""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import comments as C
+from ooxml.errors import InvalidElementType, InvalidPosition, ValidationError
+from ooxml.namespaces import w
+from render import comments as _views  # noqa: F401  (comment marks and lists in boxes)
+from render.answer import success_answer
+from render.width import cut
+from tools.docx.blocks import block_range
+from tools.docx.common import BLOCK_CONTAINERS, answer, box_lines, clean_id, resolve, session_of
+from tools.docx.review import default_author, story_roots
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sessions import Session
+
+MAX_LISTED = 100
+
+
+def _comment(session: Session, raw: str) -> etree._Element:
+    C.Comments(session.doc).part_root("comments")  # its IDs resolve once the part is registered
+    el = resolve(session, raw, "comment_id")
+    if el.tag != w("comment"):
+        raise InvalidElementType(f"comment_id must be a comment, not a {B.kind(el)} ({clean_id(raw)}).",
+                                 hint="docx_list_comments lists the comment IDs (comment_…).")
+    return el
+
+
+def _holder(el: etree._Element) -> etree._Element:
+    """The block whose box shows ``el``: its paragraph's top block in its container."""
+    cur = el if el.tag != B.W_R else B.find_ancestor(el, B.W_P)
+    while cur.getparent() is not None and cur.getparent().tag not in BLOCK_CONTAINERS:
+        cur = cur.getparent()
+    return cur
+
+
+def _span(session: Session, el: etree._Element, end_id: str | None) -> etree._Element | None:
+    """The last element of a range comment, checked (same container / paragraph, in order)."""
+    if not end_id:
+        return None
+    end = resolve(session, end_id, "end_id")
+    if el.tag == B.W_R or end.tag == B.W_R:
+        p1, p2 = B.find_ancestor(el, B.W_P), B.find_ancestor(end, B.W_P)
+        if el.tag != end.tag or p1 is not p2:
+            raise InvalidPosition("A range of runs must start and end in the same paragraph.",
+                                  hint="For a range over paragraphs, pass paragraph IDs.")
+        if el is not end and end not in set(el.itersiblings()):
+            raise InvalidPosition("end_id does not come after element_id among the paragraph's runs.",
+                                  hint="Pass the earlier run as element_id and the later one as end_id.")
+        return end
+    block_range(el, end)  # same container, in order
+    return end
+
+
+@tool(toolset="review", title="Add a comment")
+def docx_add_comment(ctx: CallContext, session_id: str, element_id: str, text: str,
+                     anchor_text: str | None = None, end_id: str | None = None,
+                     author: str | None = None) -> str:
+    """Add a comment on a paragraph, a run, a span of text inside one, or a range of elements.
+
+    Args:
+        session_id: The session.
+        element_id: The paragraph, run or block commented on (special IDs work).
+        text: The comment's text (newlines make paragraphs).
+        anchor_text: Comment only this exact span of the element's text (first occurrence, case-sensitive).
+        end_id: Extend the comment from element_id to this element (same container, or same paragraph for runs).
+        author: Who comments (default: the server's --author, else the config's author, else ooxml-mcp).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    C.check_text(text)
+    el = resolve(session, element_id)
+    if el.tag not in (B.W_P, B.W_R, B.W_TBL, B.W_SDT) or (el.tag != B.W_R and el.getparent().tag not in BLOCK_CONTAINERS):
+        raise InvalidElementType(f"A comment goes on a paragraph, run, table or content control, not a {B.kind(el)}.",
+                                 hint="Pass the ID of the paragraph or run that holds it.")
+    end = _span(session, el, end_id)
+    if anchor_text is not None:
+        if end is not None or el.tag not in (B.W_P, B.W_R):
+            raise ValidationError("anchor_text works on one paragraph or run, without end_id.",
+                                  hint="Use either anchor_text or end_id.")
+        p = el if el.tag == B.W_P else B.find_ancestor(el, B.W_P)
+        from ooxml.tracked_text import segments
+        scope = [el] if el.tag == B.W_R else B.iter_runs(p)
+        if not anchor_text or anchor_text not in segments(scope)[1]:
+            raise ValidationError(f"anchor_text '{anchor_text}' does not occur in {B.kind(el).lower()} "
+                                  f"{clean_id(element_id)}.", hint="Pass an exact, case-sensitive span of its text.")
+    holders = list(dict.fromkeys([_holder(el)] + ([_holder(end)] if end is not None else [])))
+    before = box_lines(doc, holders)
+    for h in holders:
+        doc.will_change(h)
+    comments = C.Comments(doc)
+    comment = comments.new_comment(text, default_author(ctx, author))
+    wid = comment.get(C.W_ID)
+    if anchor_text is not None:
+        C.anchor_text(doc, el if el.tag == B.W_P else B.find_ancestor(el, B.W_P), anchor_text, wid) \
+            if el.tag == B.W_P else _anchor_in_run(el, anchor_text, wid)
+    elif end is not None:
+        C.anchor_range(el, end, wid)
+    elif el.tag == B.W_P:
+        C.anchor_paragraph(el, wid)
+    else:
+        C.anchor_range(el, el, wid)
+    for h in holders:
+        doc.changed(h)
+    cid = doc.id_of(comment)
+    session.last_insert = cid
+    fields = {"Author": comment.get(C.W_AUTHOR), "Anchored": cut(anchor_text, 60) if anchor_text else
+              f"{B.kind(el)} {doc.id_of(el)}" + (f" .. {doc.id_of(end)}" if end is not None else "")}
+    return answer(session, "Add Comment", holders[0], marker="UPDATED", before=before,
+                  after=box_lines(doc, holders), element_id=cid, fields=fields)
+
+
+def _anchor_in_run(run: etree._Element, text: str, wid: str) -> None:
+    from ooxml.tracked_text import _run_at, segments, split_at
+    segs, full = segments([run])
+    at = full.find(text)
+    split_at(segs, at + len(text))
+    first = split_at(segs, at)
+    last = _run_at(segs, at + len(text) - 1)
+    first.addprevious(etree.Element(C.START, {C.W_ID: wid}))
+    end = etree.Element(C.END, {C.W_ID: wid})
+    last.addnext(end)
+    end.addnext(C.reference_run(wid))
+
+
+def _anchor_holder(session: Session, wid: str) -> etree._Element | None:
+    for root in story_roots(session):
+        found = C.markers(root, wid)
+        if found:
+            return _holder(B.find_ancestor(found[0], B.W_P) if found[0].tag != B.W_P else found[0]) \
+                if B.find_ancestor(found[0], B.W_P) is not None else None
+    return None
+
+
+def _thread_answer(session: Session, operation: str, comment: etree._Element, fields: dict,
+                   before: list[str] | None, holder: etree._Element | None) -> str:
+    doc = session.doc
+    cid = doc.id_of(comment)
+    if holder is not None:
+        doc.will_change(holder)  # unchanged itself (its comment is): announced so undo's check allows the redraw
+        doc.changed(holder)
+        return answer(session, operation, holder, marker="UPDATED", before=before,
+                      after=box_lines(doc, [holder]) if before is not None else None, element_id=cid, fields=fields)
+    return success_answer(operation, element_id=cid, fields=fields)
+
+
+@tool(toolset="review", title="Reply to a comment")
+def docx_reply_comment(ctx: CallContext, session_id: str, comment_id: str, text: str,
+                       author: str | None = None) -> str:
+    """Reply to a comment (Word shows the reply in the comment's thread).
+
+    Args:
+        session_id: The session.
+        comment_id: The comment replied to (comment_…).
+        text: The reply's text.
+        author: Who replies (default: the server's --author, else the config's author, else ooxml-mcp).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    parent = _comment(session, comment_id)
+    C.check_text(text)
+    holder = _anchor_holder(session, parent.get(C.W_ID))
+    before = box_lines(doc, [holder]) if holder is not None else None
+    if holder is not None:
+        doc.will_change(holder)
+    comments = C.Comments(doc)
+    reply = comments.new_comment(text, default_author(ctx, author), parent=parent)
+    for root in story_roots(session):
+        if C.copy_anchor(root, parent.get(C.W_ID), reply.get(C.W_ID)):
+            break
+    session.last_insert = doc.id_of(reply)
+    return _thread_answer(session, "Reply Comment", reply,
+                          {"Author": reply.get(C.W_AUTHOR), "In Reply To": doc.id_of(parent)}, before, holder)
+
+
+@tool(toolset="review", idempotent=True, title="Resolve a comment")
+def docx_resolve_comment(ctx: CallContext, session_id: str, comment_id: str, resolved: bool = True) -> str:
+    """Mark a comment's thread resolved (done), or open it again with resolved=false.
+
+    Args:
+        session_id: The session.
+        comment_id: The comment (a reply resolves its whole thread).
+        resolved: true to resolve, false to reopen.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    comment = _comment(session, comment_id)
+    comments = C.Comments(doc)
+    root = comment
+    seen = set()
+    while (parent := comments.parent_of(root)) is not None and id(parent) not in seen:
+        seen.add(id(parent))
+        root = parent
+    holder = _anchor_holder(session, root.get(C.W_ID))
+    before = box_lines(doc, [holder]) if holder is not None else None
+    comments.set_resolved(root, resolved)
+    return _thread_answer(session, "Resolve Comment", root, {"Resolved": "yes" if resolved else "no"},
+                          before, holder)
+
+
+@tool(toolset="review", destructive=True, title="Delete a comment")
+def docx_delete_comment(ctx: CallContext, session_id: str, comment_id: str) -> str:
+    """Delete a comment with its replies, and its marks in the document.
+
+    Args:
+        session_id: The session.
+        comment_id: The comment (comment_…).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    comment = _comment(session, comment_id)
+    cid = doc.id_of(comment)
+    comments = C.Comments(doc)
+    thread = comments.thread(comment)
+    holder = _anchor_holder(session, comment.get(C.W_ID))
+    before = box_lines(doc, [holder]) if holder is not None else None
+    if holder is not None:
+        doc.will_change(holder)
+    for c in thread:
+        for root in story_roots(session):
+            C.remove_anchor(doc, root, c.get(C.W_ID))
+    comments.remove(thread)
+    fields = {"Deleted": f"comment {cid}" + (f" and {len(thread) - 1} replies" if len(thread) > 1 else "")}
+    if holder is not None:
+        doc.will_change(holder)  # unchanged itself (its comment is): announced so undo's check allows the redraw
+        doc.changed(holder)
+        return answer(session, "Delete Comment", holder, before=before, after=box_lines(doc, [holder]),
+                      element_id=cid, fields=fields)
+    return success_answer("Delete Comment", element_id=cid, fields=fields)
+
+
+@tool(toolset="review", read_only=True, idempotent=True, title="List comments")
+def docx_list_comments(ctx: CallContext, session_id: str, scope_id: str | None = None) -> str:
+    """List comments as threads: ID, author, date, resolved, the commented text and the comment's text.
+
+    Args:
+        session_id: The session.
+        scope_id: Only comments anchored inside this element (paragraph, table, cell ...).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    comments = C.Comments(doc)
+    all_comments = comments.all()
+    ext = comments.extended()
+    by_para = {comments.last_para_id(c): c for c in all_comments}
+    roots = story_roots(session)
+    wanted = None
+    if scope_id:
+        scope = resolve(session, scope_id, "scope_id")
+        wanted = set(scope.xpath(".//w:commentRangeStart/@w:id | .//w:commentReference/@w:id",
+                                 namespaces={"w": C.W}))
+    replies: dict = {}
+    tops = []
+    for c in all_comments:
+        parent = comments.parent_of(c, ext, by_para)
+        (replies.setdefault(parent, []).append(c) if parent is not None else tops.append(c))
+    lines = []
+    shown = 0
+    for top in tops:
+        if wanted is not None and top.get(C.W_ID) not in wanted:
+            continue
+        shown += 1
+        if shown > MAX_LISTED:
+            continue
+        anchored = next((C.anchored_text(r, top.get(C.W_ID)) for r in roots
+                         if C.markers(r, top.get(C.W_ID))), "")
+        state = "resolved" if comments.resolved(top, ext) else "open"
+        lines.append(f"- {doc.id_of(top)} | {top.get(C.W_AUTHOR) or '?'} | {top.get(C.W_DATE) or '-'} | {state} | "
+                     f"on \"{cut(' '.join(anchored.split()), 50)}\": {cut(' '.join(C.comment_text(top).split()), 80)}")
+        stack = [(r, 1) for r in reversed(replies.get(top, []))]
+        while stack:
+            r, depth = stack.pop()
+            lines.append(f"{'  ' * depth}- ↳ {doc.id_of(r)} | {r.get(C.W_AUTHOR) or '?'} | {r.get(C.W_DATE) or '-'}: "
+                         f"{cut(' '.join(C.comment_text(r).split()), 80)}")
+            stack += [(x, depth + 1) for x in reversed(replies.get(r, []))]
+    fields = {"Comments": len(all_comments), "Threads": shown}
+    if shown > MAX_LISTED:
+        fields["Shown"] = f"first {MAX_LISTED} threads"
+    return success_answer("List Comments", fields=fields, content="\n".join(lines) or "No comments.")

@@ -1,0 +1,233 @@
+"""Review tools: tracking mode, listing, accepting and rejecting revisions (SPEC §10)."""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import review_ops as RO
+from ooxml.errors import InvalidElementType, ValidationError
+from ooxml.revisions import DEFAULT_AUTHOR, W_AUTHOR, W_DATE, Tracker
+from ooxml.wordids import story_part_names
+from render.answer import success_answer
+from render.width import cut
+from tools.docx.common import answer, box_lines, clean_id, resolve, session_of
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sessions import Cursor, Session
+
+PAGE = 50
+SHOWN = 10
+_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
+
+
+def default_author(ctx: CallContext, author: str | None = None) -> str:
+    """The author of a change: the argument, else --author, else the config's author, else ooxml-mcp."""
+    if author and author.strip():
+        return author.strip()[:255]
+    services = ctx.services
+    return (getattr(services, "author", None) or getattr(getattr(services, "config", None), "author", None)
+            or DEFAULT_AUTHOR)
+
+
+@tool(toolset="review", idempotent=True, title="Turn change tracking on or off")
+def docx_set_track_changes(ctx: CallContext, session_id: str, enabled: bool, author: str | None = None) -> str:
+    """Turn tracked changes on or off for this session. While on, every editing tool records what it
+    does as Word revisions (insertions, deletions, formatting changes) by the author, with the UTC time,
+    which docx_accept_revisions / docx_reject_revisions (or Word) can accept or reject.
+
+    Args:
+        session_id: The session.
+        enabled: true to track changes, false to edit directly again.
+        author: Name recorded on the revisions (default: the server's --author, else the config's
+            'author', else 'ooxml-mcp').
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    if enabled:
+        doc.tracker = Tracker(default_author(ctx, author))
+        fields = {"Tracking": "on", "Author": doc.tracker.author, "Tracked": "yes"}
+        note = (f"Changes are now tracked as revisions by '{doc.tracker.author}'. Reading shows them as "
+                "[+inserted+] and [-deleted-].")
+    else:
+        doc.tracker = None
+        fields = {"Tracking": "off"}
+        note = "Changes are no longer tracked; existing revisions stay until accepted or rejected."
+    return success_answer("Set Track Changes", fields=fields, content=note)
+
+
+# ---- choosing revisions -----------------------------------------------------------------------
+
+def story_roots(session: Session) -> list[etree._Element]:
+    """The body, then headers, footers and notes (comments are remarks, not the text)."""
+    doc = session.doc
+    roots = [doc.body]
+    rels = {doc.package.resolve_target(doc.main_name, r.get("Target", ""))
+            for r in doc.package.rels(doc.main_name) if r.get("Type") == _COMMENTS}
+    for name in story_part_names(doc.package, doc.main_name)[1:]:
+        if name not in rels:
+            roots.append(doc.register_part_root(doc.package.part(name)))
+    return roots
+
+
+def _scope_roots(session: Session, scope_id: str | None) -> list[etree._Element]:
+    if scope_id and clean_id(scope_id) == "document_body":
+        return [session.doc.body]
+    if scope_id:
+        return [resolve(session, scope_id, "scope_id")]
+    return story_roots(session)
+
+
+def select(session: Session, revision_ids: list[str] | None, author: str | None,
+           scope_id: str | None, scopes: list[etree._Element] | None = None) -> list[etree._Element]:
+    if revision_ids:
+        chosen = []
+        for raw in revision_ids:
+            el = resolve(session, raw, "revision_ids")
+            if el.tag not in RO.CHANGES | RO.CELL_MARKS | {RO.W_INS, RO.W_DEL, RO.W_MOVE_TO, RO.W_MOVE_FROM}:
+                raise InvalidElementType(f"'{clean_id(raw)}' is a {B.kind(el)}, not a revision.",
+                                         hint="docx_list_revisions lists the revision IDs (rev_…).")
+            chosen.append(el)
+    else:
+        scopes = _scope_roots(session, scope_id) if scopes is None else scopes
+        chosen = [el for root in scopes for el in RO.all_revisions(root)]
+    if author:
+        chosen = [el for el in chosen if el.get(W_AUTHOR) == author]
+    return chosen
+
+
+# ---- listing ------------------------------------------------------------------------------------
+
+@tool(toolset="review", read_only=True, idempotent=True, title="List tracked changes")
+def docx_list_revisions(ctx: CallContext, session_id: str, scope_id: str | None = None,
+                        author: str | None = None, start: int = 0) -> str:
+    """List tracked changes (revisions): ID, kind, author, date, the text concerned and the element it is in.
+
+    50 a page, in document order (body, then headers, footers and notes).
+
+    Args:
+        session_id: The session.
+        scope_id: Only revisions inside this element (paragraph, table, cell, header ...), or 'document_body'.
+        author: Only revisions by this author (exact name).
+        start: Index of the first revision to list (for the next page).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    revs = select(session, None, author, scope_id)
+    if start < 0 or (revs and start >= len(revs)):
+        raise ValidationError(f"start {start} is outside the list of {len(revs)} revisions.",
+                              hint="Use start=0, or the 'Next Page' value of the last answer.")
+    lines = []
+    for el in revs[start:start + PAGE]:
+        holder = RO.holder_of(el)
+        where = f"{B.kind(holder)} {doc.id_of(holder)}" if holder is not None else "-"
+        text = cut(" ".join(RO.text_of(el).split()), 60)
+        lines.append(f"- {doc.id_of(el)} | {RO.kind_name(el)} | {el.get(W_AUTHOR) or '(no author)'} | "
+                     f"{el.get(W_DATE) or '(no date)'} | \"{text}\" | in {where}")
+    fields = {"Revisions": len(revs), "Shown": f"{start}-{start + len(lines) - 1}" if lines else "none",
+              "Author Filter": author, "Scope": scope_id}
+    authors = sorted({el.get(W_AUTHOR) or "" for el in revs})
+    if authors:
+        fields["Authors"] = ", ".join(a or "(none)" for a in authors[:10])
+    if start + PAGE < len(revs):
+        fields["Next Page"] = f"start={start + PAGE}"
+    body = "\n".join(lines) if lines else "No revisions" + (" match." if author or scope_id else " in this document.")
+    return success_answer("List Revisions", fields=fields, content=body)
+
+
+# ---- accept / reject ------------------------------------------------------------------------------
+
+def _top_block(el: etree._Element, roots: tuple) -> etree._Element | None:
+    """The body-level (container-level) block holding ``el``."""
+    cur = el
+    while cur.getparent() is not None and cur.getparent() not in roots:
+        cur = cur.getparent()
+    return cur if cur.getparent() is not None and B.is_block(cur) else None
+
+
+def _decide(ctx: CallContext, session_id, revision_ids, author, scope_id, accept: bool) -> str:
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    scopes = _scope_roots(session, scope_id)  # resolved once: the scope itself may go with its revisions
+    revs = select(session, revision_ids, author, scope_id, scopes)
+    operation = "Accept Revisions" if accept else "Reject Revisions"
+    all_roots = tuple(story_roots(session))
+    roots = tuple(doc._part_of_root)  # noqa: SLF001 (every registered story root)
+    if not revs:
+        return success_answer(operation, fields={"Revisions": 0},
+                              content="No revisions matched: nothing changed.")
+    holders: list[etree._Element] = []
+    seen = set()
+    for el in revs:
+        h = RO.holder_of(el)
+        h = h if h is not None else el.getparent()
+        if h is not None and h not in seen:
+            seen.add(h)
+            holders.append(h)
+    tops: list[etree._Element] = []
+    seen_tops = set()
+    for h in holders:
+        t = _top_block(h, all_roots)
+        if t is not None and t not in seen_tops:
+            seen_tops.add(t)
+            tops.append(t)
+    before = _boxes(doc, tops[:SHOWN])
+    for t in tops:
+        doc.will_change(t)
+    done = RO.decide(doc, revs, accept, roots)
+    if revision_ids is None and author is None:
+        for root in scopes:
+            RO.drop_move_ranges(root)
+    for t in tops:  # a top block whose row or paragraph went must be redrawn too
+        if RO._attached(t, roots):  # noqa: SLF001
+            doc.changed(t)
+    shown = [t for t in tops[:SHOWN] if RO._attached(t, roots)]  # noqa: SLF001
+    after = _boxes(doc, shown)
+    left = sum(len(RO.all_revisions(r)) for r in all_roots)
+    fields = {"Accepted" if accept else "Rejected": done, "Remaining Revisions": left}
+    focus = shown[0] if shown else next(B.iter_blocks(doc.body), None)
+    cur = session.cursor.element_id
+    if cur and doc.ids.get(cur) is None:  # the cursor's element went with a revision
+        session.cursor = Cursor(doc.id_of(focus), "after") if focus is not None else Cursor()
+    return answer(session, operation, focus, fields=fields, before=before, after=after, head_id=False)
+
+
+def _boxes(doc, blocks: list[etree._Element]) -> list[str]:
+    lines: list[str] = []
+    for b in blocks:
+        if lines:
+            lines.append("")
+        lines += box_lines(doc, [b])
+    return lines
+
+
+@tool(toolset="review", destructive=True, title="Accept tracked changes")
+def docx_accept_revisions(ctx: CallContext, session_id: str, revision_ids: list[str] | None = None,
+                          author: str | None = None, scope_id: str | None = None) -> str:
+    """Accept tracked changes: insertions become plain text, deletions go, formatting changes stay.
+
+    With no filter every revision of the document is accepted. Filters combine: revision_ids (from
+    docx_list_revisions), author, scope_id.
+
+    Args:
+        session_id: The session.
+        revision_ids: Revision IDs (rev_…) to accept.
+        author: Only revisions by this author.
+        scope_id: Only revisions inside this element (paragraph, table, cell, header ...), or 'document_body'.
+    """
+    return _decide(ctx, session_id, revision_ids, author, scope_id, True)
+
+
+@tool(toolset="review", destructive=True, title="Reject tracked changes")
+def docx_reject_revisions(ctx: CallContext, session_id: str, revision_ids: list[str] | None = None,
+                          author: str | None = None, scope_id: str | None = None) -> str:
+    """Reject tracked changes: insertions go, deleted text comes back, formatting returns to what it was.
+
+    With no filter every revision of the document is rejected. Filters combine: revision_ids (from
+    docx_list_revisions), author, scope_id.
+
+    Args:
+        session_id: The session.
+        revision_ids: Revision IDs (rev_…) to reject.
+        author: Only revisions by this author.
+        scope_id: Only revisions inside this element (paragraph, table, cell, header ...), or 'document_body'.
+    """
+    return _decide(ctx, session_id, revision_ids, author, scope_id, False)
