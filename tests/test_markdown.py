@@ -310,6 +310,11 @@ async def test_opening_a_large_file_reports_progress_while_it_runs(docx, tmp_pat
     await insert(docx, "\n\n".join(f"paragraph {i} with some text to parse" for i in range(3000)))
     await docx.save(tmp_path / "big.docx")
     assert (tmp_path / "big.docx").stat().st_size >= P.LARGE_FILE_BYTES
+    import time
+    from ooxml.document import Document
+    parse = Document.open.__func__
+    # The open must outlast a few heartbeats whatever the machine's speed: it is made slow on purpose.
+    monkeypatch.setattr(Document, "open", classmethod(lambda cls, *a, **k: (time.sleep(0.2), parse(cls, *a, **k))[1]))
     seen = []
 
     async def on_progress(done, total, message):
