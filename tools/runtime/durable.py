@@ -10,7 +10,8 @@
   A call whose entry cannot be written answers an error and the worker drops its copy.
 - **Snapshots** (tools/runtime/snapshots.py) on open/create, after a save, every
   ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (its MCP
-  session ended, or the worker drains). The journal is trimmed up to the snapshot.
+  session ended, or the worker drains). The journal is trimmed up to the snapshot. A snapshot
+  holds no undo history, so an undo or redo that moves a step older than it is snapshotted too.
 - **Recovery** = the snapshot, then each journal entry run again through the same tool code
   with its minted values and time pinned: byte-identical to the state the client was shown.
 """
