@@ -388,8 +388,11 @@ class Package:
 
     # ---- saving ----------------------------------------------------------------------------
     def save(self, path: str | os.PathLike, transform=None, *, overwrite: bool = False,
-             check_dir=None) -> FileStamp:
+             check_dir=None, remember: bool = True) -> FileStamp:
         """Write atomically (``ooxml.savefile``); returns the new file's stamp.
+
+        ``remember=False``: a throwaway copy (e.g. for a layout), not a save of the document: its
+        stamp is not kept, so nothing (durable sessions, FileChanged checks) takes it for one.
 
         ``transform(part) -> bytes | KEEP | None`` may replace any part's bytes (KEEP: its
         original bytes; None: the usual, re-serialised if dirty, else copied raw). A file at ``path`` that is not what this package read or wrote there
@@ -401,7 +404,8 @@ class Package:
         stamp = write_atomically(path, lambda out: self._write_zip(out, transform),
                                  expected=self.stamps.get(os.path.realpath(path)), overwrite=overwrite,
                                  check_dir=check_dir)
-        self.stamps[os.path.realpath(path)] = stamp
+        if remember:
+            self.stamps[os.path.realpath(path)] = stamp
         return stamp
 
     def _write_zip(self, out, transform) -> None:

@@ -35,7 +35,7 @@ def available() -> str | None:
 
 def to_pdf(doc, folder: Path) -> Path:
     src = folder / "layout.docx"
-    doc.package.save(src)  # the package only: the session's saved/modified state stays as it is
+    doc.package.save(src, remember=False)  # a throwaway copy: the session's saved state stays as it is
     profile = folder / "profile"
     cmd = [soffice(), f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
            "--convert-to", "pdf", "--outdir", str(folder), str(src)]

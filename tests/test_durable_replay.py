@@ -157,3 +157,59 @@ def test_replay_of_tracked_edits_and_comments_equals_the_live_session(tmp_path_f
         assert back.doc.tracker is not None and back.doc.tracker.author == "Alice"
     finally:
         back.doc.close()
+
+
+UNDONE_TOC_THEN_REPLACE = [
+    ("docx_undo", {"steps": 2}),
+    ("docx_insert_paragraph", {"text": "\tc >c\tbZ题YcX", "position": "before:document_body"}),
+    ("docx_undo", {"steps": 2}),
+    ("docx_insert_page_break", {"position": "before:document_body"}),
+    ("docx_insert_toc", {"position": "end:document_body"}),
+    ("docx_undo", {"steps": 1}),
+    ("docx_undo", {"steps": 1}),
+    ("docx_replace_text", {"old_text": "a", "new_text": "aX\nZY标b"}),
+    ("docx_insert_paragraph", {"text": "", "position": "before:document_body"}),
+    ("docx_set_font", {"element_id": "last_insert", "bold": True, "size": 17}),
+]
+
+
+@pytest.mark.parametrize("every", [2, 1000])
+def test_replay_after_undoing_a_toc_mints_the_same_ids_as_the_live_session(tmp_path_factory, redis_url, every):
+    """Found by Hypothesis: undoing a TOC insert, then an edit that draws boxes, once made replay
+    mint more IDs than the live call recorded."""
+    root = tmp_path_factory.mktemp("durable-undo-toc")
+    driver = DurableDriver(root, redis_url, snapshot_every=every)
+    driver.call("docx_create")
+    sid = driver.session().id
+    for name, args in UNDONE_TOC_THEN_REPLACE:
+        driver.call(name, session_id=sid, **args)
+    recovered_equals_live(driver, redis_url, root)
+
+
+def test_an_undo_reaching_behind_the_last_snapshot_is_recovered_like_the_live_session(tmp_path_factory, redis_url):
+    """A snapshot holds no undo history, so replay could not undo steps older than it: such an
+    undo is snapshotted rather than journaled."""
+    root = tmp_path_factory.mktemp("durable-undo-snapshot")
+    driver = DurableDriver(root, redis_url, snapshot_every=2)
+    driver.call("docx_create")
+    sid = driver.session().id
+    for text in ("one", "two", "three"):  # a snapshot after the second
+        assert not driver.call("docx_insert_paragraph", session_id=sid, text=text, position="end:document_body").is_error
+    undone = driver.call("docx_undo", session_id=sid, steps=3)
+    assert "**Undone**: 3" in undone.text
+    recovered_equals_live(driver, redis_url, root)
+    assert not driver.call("docx_redo", session_id=sid, steps=2).is_error
+    recovered_equals_live(driver, redis_url, root)
+    content = driver.call("docx_read_content", session_id=sid).text
+    assert "one" in content and "two" in content and "three" not in content
+
+
+def test_a_toc_insert_is_journaled_not_taken_for_a_save(tmp_path_factory, redis_url):
+    """The page numbers' layout writes a throwaway copy of the document; that copy is no save."""
+    root = tmp_path_factory.mktemp("durable-toc")
+    driver = DurableDriver(root, redis_url, snapshot_every=1000)
+    driver.call("docx_create")
+    sid = driver.session().id
+    assert not driver.call("docx_insert_toc", session_id=sid, position="end:document_body").is_error
+    assert driver.session().doc.package.stamps == {}
+    assert driver.durable.held[sid].since_snapshot == 1, "the TOC insert was not journaled"
