@@ -9,6 +9,7 @@ HTML comment, ``<!-- para_3f9a2c -->``.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -17,6 +18,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.grid import TableGrid
 from ooxml.mdlists import ListFormats, list_item
+from ooxml.numbering import label_of
 from ooxml.namespaces import A, M, R, WP, w
 
 RT_FOOTNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"
@@ -31,6 +33,9 @@ _ESCAPE = str.maketrans({c: "\\" + c for c in "\\`*_[]<~"})
 _ESCAPE_CELL = str.maketrans({**{c: "\\" + c for c in "\\`*_[]<~"}, "|": "\\|"})
 OMATH, OMATH_PARA = f"{{{M}}}oMath", f"{{{M}}}oMathPara"
 _RUNLIKE = {w(n) for n in "smartTag customXml fldSimple bdo dir sdtContent".split()}
+
+
+_MD_ORDERED = re.compile(r"\d{1,9}[.)]")  # a label Markdown can write as an ordered marker
 
 
 @dataclass
@@ -102,7 +107,8 @@ class Exporter:
             return
         item = list_item(self.doc, self.formats, p)
         if item is not None:
-            chunks.append((f"list:{item.num_id}", self.list_lines(item, _guard_line_start(text) + comment)))
+            chunks.append((f"list:{item.num_id}", self.list_lines(item, _guard_line_start(text) + comment,
+                                                                          label_of(self.doc, p))))
             return
         self._indents.clear()
         if not text.strip() and self._is_rule(p):
@@ -122,7 +128,10 @@ class Exporter:
             return
         chunks.append(("para", lines))
 
-    def list_lines(self, item, text: str) -> list[str]:
+    def list_lines(self, item, text: str, label: str | None = None) -> list[str]:
+        """A list item's lines. An ordered item shows Word's own number (ooxml/numbering.py) as its
+        marker when Markdown can write it (``3.``, ``3)``); other labels (``a)``, ``2.1.``, ``iv.``)
+        go in front of the text, after a counted marker."""
         level = item.level
         for deeper in [k for k in self._indents if k > level]:
             del self._indents[deeper]
@@ -133,6 +142,10 @@ class Exporter:
             n = self._counters.get((item.num_id, level), 0) + 1
             self._counters[(item.num_id, level)] = n
             marker = f"{n}. "
+            if label and _MD_ORDERED.fullmatch(label):
+                marker = label + " "
+            elif label:
+                text = f"{label} {text}"
         else:
             marker = "- "
         self._indents[level] = (base, base + len(marker))

@@ -318,3 +318,16 @@ async def test_copy_of_a_whole_list_before_it_leaves_the_original_numbering(docx
     out = tmp_path / "o.docx"
     await docx.save(out)
     assert len(numbering(out).findall("w:abstractNum", NS)) == 2
+
+
+# ---- Markdown export shows Word's labels ------------------------------------------------------------
+
+async def test_markdown_export_writes_word_numbers_and_labels(docx):
+    ids = await paragraphs(docx, ["a", "b", "c"])
+    await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[2], list_type="number")
+    await docx.ok("docx_restart_numbering", element_id=ids[0], start=3)
+    await docx.ok("docx_insert_list", items=["Fruit", ["Apple", "Pear"]], position="end:document_body",
+                  list_type="number")
+    md = (await docx.ok("docx_export_markdown")).text
+    assert re.search(r"^3\. a\b", md, re.M) and re.search(r"^5\. c\b", md, re.M)  # Word's numbers, restart kept
+    assert re.search(r"^ +1\. a\. Apple", md, re.M)  # a label Markdown cannot write goes before the text
