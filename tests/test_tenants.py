@@ -1,24 +1,20 @@
 """Tenants over Streamable HTTP: the real server on a loopback port, one bearer token per tenant."""
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from contextlib import asynccontextmanager
 
 import httpx2
 import pytest
-import uvicorn
 import yaml
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-import server
 from render.validator import errors, parse_head
 from tools.http.config import apply_config_file
 from tools.runtime.registry import BUILTIN
 from tools.runtime.services import Services
+from tests.support.http_server import http_server
 
 pytestmark = pytest.mark.anyio
 TOKENS = {"acme": "acme-secret-token", "beta": "beta-secret-token"}
@@ -44,18 +40,8 @@ def url(tmp_path_factory):
         mp.setenv("TEST_BETA_TOKEN", TOKENS["beta"])
         services = Services(roots=[tmp])
         apply_config_file(services, path)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    app = server.http_app(server.build_server(services), services, "127.0.0.1")
-    userver = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=userver.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not userver.started and time.monotonic() < deadline:
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
-    userver.should_exit = True
-    thread.join(5)
+    with http_server(services) as served:
+        yield served
 
 
 @asynccontextmanager
