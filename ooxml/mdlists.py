@@ -141,10 +141,8 @@ def add_list_definition(root: etree._Element, aid: int, nid: int, ordered_by_lev
 
     A definition of its own per list makes every numbered list start at 1, as Markdown does.
     """
-    abstract = etree.Element(w("abstractNum"), {w("abstractNumId"): str(aid)})
-    etree.SubElement(abstract, w("multiLevelType"), {W_VAL: "hybridMultilevel"})
-    for level in range(9):
-        abstract.append(_level(level, ordered_by_level.get(level, False), start if level == 0 else 1))
+    abstract = _abstract(tuple(ordered_by_level.get(level, False) for level in range(9)), start)
+    abstract.set(w("abstractNumId"), str(aid))
     # Schema order: numPicBullet*, abstractNum*, num*, numIdMacAtCleanup?
     nums = root.findall(w("num"))
     cleanup = root.find(w("numIdMacAtCleanup"))
@@ -160,14 +158,22 @@ def add_list_definition(root: etree._Element, aid: int, nid: int, ordered_by_lev
     return str(nid)
 
 
-_LEVELS: dict[tuple[int, bool, int], etree._Element] = {}
+_ABSTRACTS: dict[tuple[tuple[bool, ...], int], etree._Element] = {}
 
 
-def _level(level: int, ordered: bool, start: int) -> etree._Element:
-    key = (level, ordered, start)
-    if key not in _LEVELS:
-        _LEVELS[key] = _new_level(level, ordered, start)
-    return copy.deepcopy(_LEVELS[key])
+def _abstract(ordered: tuple[bool, ...], start: int) -> etree._Element:
+    """A fresh abstractNum (without its id) for lists of this shape: copied from a kept template,
+    as a copy costs a fraction of building nine levels."""
+    key = (ordered, start)
+    if key not in _ABSTRACTS:
+        if len(_ABSTRACTS) > 256:
+            _ABSTRACTS.clear()
+        template = etree.Element(w("abstractNum"))
+        etree.SubElement(template, w("multiLevelType"), {W_VAL: "hybridMultilevel"})
+        for level, numbered in enumerate(ordered):
+            template.append(_new_level(level, numbered, start if level == 0 else 1))
+        _ABSTRACTS[key] = template
+    return copy.deepcopy(_ABSTRACTS[key])
 
 
 def _new_level(level: int, ordered: bool, start: int) -> etree._Element:

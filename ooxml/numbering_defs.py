@@ -66,19 +66,30 @@ def _num_fmt(lvl: etree._Element) -> etree._Element | None:
     return found
 
 
+_W_START, _W_NUMFMT, _W_LVLTEXT, _W_ISLGL = w("start"), w("numFmt"), w("lvlText"), w("isLgl")
+_W_LVLRESTART, _W_SUFF, _W_RPR, _W_RFONTS = w("lvlRestart"), w("suff"), w("rPr"), w("rFonts")
+
+
 def read_level(lvl: etree._Element) -> Level:
-    fmt_el = _num_fmt(lvl)
-    fonts = lvl.find(f"{w('rPr')}/{w('rFonts')}")
-    text_el = lvl.find(w("lvlText"))
-    restart = int_val(lvl.find(w("lvlRestart")))
+    # One pass over the children (hot: every level of every list shown is read).
+    first = {}
+    for child in lvl:
+        first.setdefault(child.tag, child)
+    fmt_el = first.get(_W_NUMFMT)
+    if fmt_el is None:
+        fmt_el = _num_fmt(lvl)
+    rpr = first.get(_W_RPR)
+    fonts = rpr.find(_W_RFONTS) if rpr is not None else None
+    text_el, start_el, suff_el, pstyle_el = (first.get(t) for t in (_W_LVLTEXT, _W_START, _W_SUFF, W_PSTYLE))
+    restart = int_val(first.get(_W_LVLRESTART))
     return Level(
         fmt=fmt_el.get(W_VAL, "decimal") if fmt_el is not None else "decimal",
         text=text_el.get(W_VAL) if text_el is not None else None,
-        start=clamp(int_val(lvl.find(w("start")), 0 if lvl.find(w("start")) is not None else 1)),
-        legal=on(lvl.find(w("isLgl"))),
+        start=clamp(int_val(start_el, 0 if start_el is not None else 1)),
+        legal=on(first.get(_W_ISLGL)),
         restart=None if restart is None else max(0, min(restart, LEVELS)),
-        suff=(lvl.find(w("suff")).get(W_VAL, "tab") if lvl.find(w("suff")) is not None else "tab"),
-        pstyle=lvl.find(W_PSTYLE).get(W_VAL) if lvl.find(W_PSTYLE) is not None else None,
+        suff=suff_el.get(W_VAL, "tab") if suff_el is not None else "tab",
+        pstyle=pstyle_el.get(W_VAL) if pstyle_el is not None else None,
         font=(fonts.get(w("ascii")) or fonts.get(w("hAnsi"))) if fonts is not None else None)
 
 
@@ -90,9 +101,21 @@ def _ilvl(lvl: etree._Element) -> int | None:
 @dataclass
 class Abstract:
     aid: str
-    levels: list[Level | None] = field(default_factory=lambda: [None] * LEVELS)
+    el: etree._Element | None = None  # its w:abstractNum; levels are read from it when first asked
     num_style_link: str | None = None
     style_link: str | None = None
+    _levels: list[Level | None] | None = field(default=None, repr=False)
+
+    @property
+    def levels(self) -> list[Level | None]:
+        # Lazy: a document (or a Markdown insert) may hold hundreds of definitions, few of them shown.
+        if self._levels is None:
+            self._levels = [None] * LEVELS
+            for lvl in (self.el.findall(w("lvl")) if self.el is not None else ()):
+                i = _ilvl(lvl)
+                if i is not None:
+                    self._levels[i] = read_level(lvl)
+        return self._levels
 
 
 @dataclass
@@ -122,15 +145,11 @@ class Definitions:
             aid = an.get(w("abstractNumId"))
             if aid is None:
                 continue
-            ab = Abstract(aid)
+            ab = Abstract(aid, an)
             link = an.find(w("numStyleLink"))
             ab.num_style_link = link.get(W_VAL) if link is not None else None
             link = an.find(w("styleLink"))
             ab.style_link = link.get(W_VAL) if link is not None else None
-            for lvl in an.findall(w("lvl")):
-                i = _ilvl(lvl)
-                if i is not None:
-                    ab.levels[i] = read_level(lvl)
             self.abstracts.setdefault(aid, ab)
         for num in root.iter(w("num")):
             nid = _int(num.get(w("numId")))
