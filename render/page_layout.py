@@ -33,9 +33,14 @@ def available() -> str | None:
     return None
 
 
-def to_pdf(doc, folder: Path) -> Path:
+def to_pdf(doc, folder: Path, convert=None) -> Path:
+    """The state laid out as a PDF in ``folder``: by ``convert(src, pdf)`` when given (the server's
+    warm LibreOffice), else by a LibreOffice process of its own."""
     src = folder / "layout.docx"
     doc.package.save(src, remember=False)  # a throwaway copy: the session's saved state stays as it is
+    if convert is not None:
+        convert(src, folder / "layout.pdf")
+        return folder / "layout.pdf"
     profile = folder / "profile"
     cmd = [soffice(), f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
            "--convert-to", "pdf", "--outdir", str(folder), str(src)]
@@ -46,12 +51,13 @@ def to_pdf(doc, folder: Path) -> Path:
     return pdf
 
 
-def heading_pages(doc, texts: list[str]) -> list[int | None]:
-    """The page (1-based) of each heading text, in document order, from LibreOffice's layout."""
+def heading_pages(doc, texts: list[str], convert=None) -> list[int | None]:
+    """The page (1-based) of each heading text, in document order, from LibreOffice's layout
+    (``convert``: see to_pdf)."""
     import pypdfium2 as pdfium
 
     with tempfile.TemporaryDirectory(prefix="ooxml-mcp-layout-") as tmp:
-        pdf = pdfium.PdfDocument(str(to_pdf(doc, Path(tmp))))
+        pdf = pdfium.PdfDocument(str(to_pdf(doc, Path(tmp), convert)))
         try:
             outline = [(" ".join((bm.get_title() or "").split()), bm.get_dest()) for bm in pdf.get_toc()]
             outline = [(t, d.get_index() + 1 if d is not None else None) for t, d in outline]

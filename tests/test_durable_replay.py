@@ -213,3 +213,17 @@ def test_a_toc_insert_is_journaled_not_taken_for_a_save(tmp_path_factory, redis_
     assert not driver.call("docx_insert_toc", session_id=sid, position="end:document_body").is_error
     assert driver.session().doc.package.stamps == {}
     assert driver.durable.held[sid].since_snapshot == 1, "the TOC insert was not journaled"
+
+
+def test_a_markdown_export_is_recovered_without_writing_its_file_again(tmp_path_factory, redis_url):
+    """Recovery runs the export again for what it did to the session, not for its file."""
+    root = tmp_path_factory.mktemp("durable-export")
+    driver = DurableDriver(root, redis_url, snapshot_every=1000)
+    driver.call("docx_create")
+    sid = driver.session().id
+    assert not driver.call("docx_insert_markdown", session_id=sid, markdown="# Title\n\ntext",
+                           position="end:document_body").is_error
+    assert not driver.call("docx_export_markdown", session_id=sid, file_path="out.md").is_error
+    (root / "out.md").write_text("the user's own edits since the export\n")
+    recovered_equals_live(driver, redis_url, root)
+    assert (root / "out.md").read_text() == "the user's own edits since the export\n"

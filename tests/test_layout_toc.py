@@ -82,3 +82,24 @@ async def test_delete_toc_removes_the_control(docx, tmp_path):
     await docx.ok("docx_delete", element_id=toc)
     body = await docx.save(tmp_path / "o.docx")
     assert body.find("w:sdt", NS) is None and by_id(body, ids["Intro"]) is not None
+
+
+@pytest.mark.libreoffice
+async def test_page_numbers_from_the_layout_report_progress_and_use_the_warm_libreoffice(docx):
+    from tests.support.libreoffice import require_soffice
+    require_soffice()
+    await doc_with_headings(docx)
+    seen = []
+
+    async def on_progress(done, total, message):
+        seen.append((done, total, message))
+
+    result = await docx.client.call_tool("docx_insert_toc", {"position": "start:document_body"},
+                                         progress_callback=on_progress)
+    assert not result.is_error, result.content[0].text
+    assert "from LibreOffice's layout (3 of 3 found)" in result.content[0].text
+    assert "LibreOffice is laying out" in seen[0][2]
+    assert [s[0] for s in seen] == sorted(s[0] for s in seen) and len({s[0] for s in seen}) == len(seen)
+    assert seen[-1][0] == seen[-1][1]
+    await docx.ok("docx_update_toc")
+    assert docx.services.office.starts == 1  # one LibreOffice served both layouts

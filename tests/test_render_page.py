@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import io
 import shutil
+import time
 
 import pypdfium2 as pdfium
 import pytest
@@ -205,3 +206,60 @@ async def test_over_stdio_the_page_arrives_as_image_content_with_progress(tmp_pa
     assert result.content[1].mime_type == "image/png"
     assert base64.b64decode(result.content[1].data).startswith(PNG_SIGNATURE)
     assert seen and seen == sorted(seen)
+
+
+class GatedOffice:
+    """The real LibreOffice behind a gate: a layout waits until the test opens it."""
+
+    def __init__(self, gate):
+        from tools.runtime.office import Office
+        self.real, self.gate = Office(), gate
+
+    def to_pdf(self, src, pdf):
+        assert self.gate.wait(30), "the test never opened the gate"
+        return self.real.to_pdf(src, pdf)
+
+    def close(self):
+        self.real.close()
+
+
+async def test_an_edit_on_the_session_runs_while_its_page_is_laid_out(docx):
+    import threading
+    await three_pages(docx)
+    gate = threading.Event()
+    docx.services.office = GatedOffice(gate)
+    render = asyncio.create_task(docx.ok("docx_render_page", page=1))
+    try:
+        await asyncio.sleep(0.2)  # the render has written its copy and waits at the gate
+        edit = await asyncio.wait_for(
+            docx.ok("docx_insert_paragraph", text="Written during the render", position="end:document_body"), 10)
+    finally:
+        gate.set()
+    answer = await render
+    assert answer.head["Page"] == "1 of 3" and not render.cancelled()
+    assert "Written during the render" in (await docx.ok("docx_get_context", element_id=edit.element_id)).text
+
+
+async def test_a_render_waiting_for_its_session_does_not_stall_other_clients(docx):
+    import threading
+    await three_pages(docx)
+    session = next(s for s in docx.services.sessions.all() if s.id == docx.session_id)
+    held, release = threading.Event(), threading.Event()
+
+    def long_call():  # another call holding the session, as a long edit would
+        with session.lock:
+            held.set()
+            release.wait(15)
+
+    threading.Thread(target=long_call, daemon=True).start()
+    held.wait(5)
+    started = time.monotonic()  # the test runs on the server's event loop: a blocked loop stops its clock too
+    render = asyncio.create_task(docx.ok("docx_render_page", page=1))
+    try:
+        await asyncio.sleep(0.2)
+        other = await docx.ok("docx_create")
+        waited = time.monotonic() - started  # a loop blocked by the render's wait goes on only at release
+    finally:
+        release.set()
+    assert waited < 5 and other.head["Session ID"] != docx.session_id
+    assert (await render).head["Page"] == "1 of 3"

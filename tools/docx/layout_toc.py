@@ -8,12 +8,14 @@ from ooxml import links as L
 from ooxml import parts as P
 from ooxml import sections as S
 from ooxml import toc as T
-from ooxml.errors import ElementNotFound, InvalidPosition, ValidationError
+from ooxml.errors import ElementNotFound, InvalidPosition, OoxmlError, ValidationError
 from ooxml.namespaces import w
 from render import page_layout
 from tools.docx.common import (answer, block_insertion, box_lines, clean_id, insertion_neighbours, parse_position,
                                resolve, session_of)
 from tools.docx.layout_links import all_roots
+from tools.runtime.office import office_of
+from tools.runtime.progress import heartbeats, report
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -32,16 +34,21 @@ def _anchors(doc, found: list[T.Heading]) -> list[str]:
     return out
 
 
-def _pages(doc, found: list[T.Heading], wanted: bool) -> tuple[list | None, str]:
+LAYOUT_STEPS = 2  # progress: the layout, then the entries written with their page numbers
+
+
+def _pages(ctx, doc, found: list[T.Heading], wanted: bool) -> tuple[list | None, str]:
     if not wanted:
         return None, "left out (page_numbers=false); Word fills them in when it updates fields on open"
     missing = page_layout.available()
     if missing:
         return None, f"left out: {missing}; Word fills them in when it updates fields on open"
     try:
-        pages = page_layout.heading_pages(doc, [h.text for h in found])
-    except (OSError, RuntimeError, ValueError) as e:  # a failed layout must not fail the TOC
-        return None, f"left out: LibreOffice's layout failed ({e}); Word fills them in on open"
+        with heartbeats(ctx, 0, LAYOUT_STEPS, "LibreOffice is laying out the document for page numbers"):
+            pages = page_layout.heading_pages(doc, [h.text for h in found], office_of(ctx.services).to_pdf)
+    except (OSError, RuntimeError, ValueError, OoxmlError) as e:  # a failed layout must not fail the TOC
+        return None, f"left out: LibreOffice's layout failed ({getattr(e, 'message', e)}); Word fills them in on open"
+    report(ctx, 1, LAYOUT_STEPS, "Writing the entries with their page numbers")
     return pages, f"from LibreOffice's layout ({sum(1 for p in pages if p is not None)} of {len(pages)} found)"
 
 
@@ -49,14 +56,15 @@ def _tab_pos(doc, anchor) -> int:
     return S.page_box(S.section_of(doc, anchor)).text_width
 
 
-def _fill_pages(doc, content, instruction, found, anchors, title, tab_pos, page_numbers) -> str:
+def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers) -> str:
     """Rewrite the TOC's entries with page numbers from a layout of the state with the TOC in it."""
-    pages, note = _pages(doc, found, page_numbers)
+    pages, note = _pages(ctx, doc, found, page_numbers)
     if pages is not None:
         for child in list(content):
             doc.ids.forget(child)
             content.remove(child)
         T.fill(doc, content, instruction, found, anchors, pages, title, tab_pos)
+        report(ctx, LAYOUT_STEPS, LAYOUT_STEPS, "Done")
     return note
 
 
@@ -95,7 +103,7 @@ def docx_insert_toc(ctx: CallContext, session_id: str, position: str, levels: st
     tab_pos = _tab_pos(doc, prev if prev is not None else (nxt if nxt is not None else doc.body))
     sdt = T.build(doc, instruction, found, anchors, None, title, tab_pos)
     doc.insert_block(sdt, container=container, **where)
-    note = _fill_pages(doc, sdt.find(w("sdtContent")), instruction, found, anchors, title, tab_pos, page_numbers)
+    note = _fill_pages(ctx, doc, sdt.find(w("sdtContent")), instruction, found, anchors, title, tab_pos, page_numbers)
     doc.changed(sdt)
     P.set_flag(doc, "updateFields")
     tid = doc.id_of(sdt)
@@ -146,7 +154,7 @@ def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None
     tab_pos = _tab_pos(doc, sdt)
     T.fill(doc, content, instruction, found, anchors, None, title, tab_pos)
     doc.changed(sdt)
-    note = _fill_pages(doc, content, instruction, found, anchors, title, tab_pos, page_numbers)
+    note = _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers)
     doc.changed(sdt)
     P.set_flag(doc, "updateFields")
     session.last_update = doc.id_of(sdt)

@@ -22,8 +22,9 @@ from tools.docx.common import (answer, block_insertion, box_lines, insertion_nei
 from tools.docx.images import EMU_PER_TWIP
 from tools.docx.tables import available_width
 from tools.docx.view import focus_block
+from tools.runtime.durable import replaying
 from tools.runtime.sessions import Cursor
-from tools.runtime.progress import progress
+from tools.runtime.progress import report
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import resolve_in_roots
 
@@ -55,7 +56,7 @@ def _take(el, n: int) -> tuple[list, object]:
 
 
 @tool(idempotent=True, title="Export Markdown")
-async def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: str | None = None,
+def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: str | None = None,
                                max_elements: int | None = None, file_path: str | None = None,
                                ids: bool = True) -> str:
     """Export the body as GitHub-flavoured Markdown: a page in the answer, or the whole document to a file.
@@ -86,7 +87,7 @@ async def docx_export_markdown(ctx: CallContext, session_id: str, start_element_
     total = len(doc.order(doc.body))
     first_index = doc.order(doc.body).index(first) if first is not None else 0
     if target is not None:
-        return await _to_file(ctx, session, exporter, first, max_elements, target, first_index, total)
+        return _to_file(ctx, session, exporter, first, max_elements, target, first_index, total)
     blocks, nxt = _take(first, max_elements or PAGE)
     text, used = "", 0
     for i, el in enumerate(blocks):  # stop early on long blocks so the answer stays bounded
@@ -105,21 +106,27 @@ async def docx_export_markdown(ctx: CallContext, session_id: str, start_element_
     return success_answer("Export Markdown", fields=fields, content=content)
 
 
-async def _to_file(ctx, session, exporter, first, max_elements, target: Path, first_index: int, total: int) -> str:
+def _to_file(ctx, session, exporter, first, max_elements, target: Path, first_index: int, total: int) -> str:
+    # A sync tool: it runs in a worker thread holding its session, so a long export stalls no
+    # other client, and no edit can come between its chunks.
     doc = session.doc
-    version = doc.version
     count = total - first_index if max_elements is None else min(max_elements, total - first_index)
     pieces, el, done = [], first, 0
     while el is not None and done < count:
         chunk, el = _take(el, min(CHUNK, count - done))
         pieces.append(exporter.blocks(chunk))
         done += len(chunk)
-        await progress(ctx, done, count, f"Exported {done} of {count} blocks")
-        if doc.version != version:  # another call edited the document while we waited on the client
-            raise OoxmlError("The document changed during the export.", error_type="ValidationError",
-                             hint="Export again.")
+        report(ctx, done, count, f"Exported {done} of {count} blocks")
     text = "\n".join(p.rstrip("\n") for p in pieces if p) + "\n"
     data = text.encode("utf-8")
+    if not replaying():  # in recovery only the IDs it gave matter: the file was written the first time
+        _write(target, data)
+    fields = {"Session ID": session.id, "File": str(target), "Blocks": done, "Size": f"{len(data)} bytes",
+              "Merged Cells": MERGED}
+    return success_answer("Export Markdown", fields=fields)
+
+
+def _write(target: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as out:
@@ -129,9 +136,6 @@ async def _to_file(ctx, session, exporter, first, max_elements, target: Path, fi
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-    fields = {"Session ID": session.id, "File": str(target), "Blocks": done, "Size": f"{len(data)} bytes",
-              "Merged Cells": MERGED}
-    return success_answer("Export Markdown", fields=fields)
 
 
 # ---- insert -----------------------------------------------------------------------------------------

@@ -14,19 +14,14 @@ from render.answer import success_answer
 from render.blocks import paragraph_line, title_of
 from render.pages import PdfPages, block_pages, blocks_on_page
 from render.width import cut
-from tools.docx.common import resolve, session_of
-from tools.runtime.office import Office
+from tools.docx.common import resolve
+from tools.runtime.lifetime import holding
+from tools.runtime.office import office_of
 from tools.runtime.progress import progress
 from tools.runtime.registry import CallContext, Image, ToolResult, tool
 
 MAX_LISTED = 30  # elements named in the answer for one page
 STEPS = 4
-
-
-def office_of(services) -> Office:
-    if services.office is None:
-        services.office = Office()
-    return services.office
 
 
 def body_block_of(doc, el):
@@ -70,16 +65,17 @@ async def docx_render_page(ctx: CallContext, session_id: str, page: int | None =
         element_id: Render the page where this element starts (special IDs work).
         dpi: Resolution, 24-600 (default 96: an A4 page is 794×1123 pixels).
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
     _check_args(page, dpi)
-    target = body_block_of(doc, resolve(session, element_id)) if element_id else None
     office = office_of(ctx.services)
+    seconds = ctx.services.limits.call_timeout_s
     folder = Path(tempfile.mkdtemp(prefix="ooxml-mcp-render-"))
     try:
         await progress(ctx, 0, STEPS, "Writing a temporary copy")
         src, pdf_path = folder / "render.docx", folder / "render.pdf"
-        blocks = save_marked_copy(doc, src)
+        # The session is held only while its copy is written (in a worker thread, never on the
+        # event loop): other calls on it run while LibreOffice lays the copy out.
+        session_id, target, blocks = await anyio.to_thread.run_sync(_marked_copy, ctx, session_id, element_id,
+                                                                    src, seconds)
         await progress(ctx, 1, STEPS, "LibreOffice is laying out the document")
         await anyio.to_thread.run_sync(office.to_pdf, src, pdf_path)
         await progress(ctx, 2, STEPS, "Rasterising the page")
@@ -94,9 +90,17 @@ async def docx_render_page(ctx: CallContext, session_id: str, page: int | None =
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     await progress(ctx, STEPS, STEPS, "Done")
-    text = _answer(session, number, total, width, height, dpi,
-                   [blocks[i] for i in blocks_on_page(starts, number - 1)])
+    shown = [blocks[i] for i in blocks_on_page(starts, number - 1)]
+    text = await anyio.to_thread.run_sync(_answer, ctx, session_id, seconds, (number, total, width, height, dpi), shown)
     return ToolResult(text, [Image(png, "image/png")])
+
+
+def _marked_copy(ctx, session_id, element_id, src: Path, seconds: float):
+    """(the session's ID, the target block or None, the body blocks in order), with the marked copy
+    written to ``src``. The ID is the one to use from here: the call may have named no session."""
+    with holding(ctx, session_id, seconds) as session:
+        target = body_block_of(session.doc, resolve(session, element_id)) if element_id else None
+        return session.id, target, save_marked_copy(session.doc, src)
 
 
 def _page_number(page, target, blocks, starts, total) -> int:
@@ -113,14 +117,16 @@ def _page_number(page, target, blocks, starts, total) -> int:
     return number
 
 
-def _answer(session, number, total, width, height, dpi, shown) -> str:
-    doc = session.doc
-    shown = [el for el in shown if el.getparent() is doc.body]  # an edit may have raced the render
-    ids = [doc.id_of(el) for el in shown]
+def _answer(ctx, session_id, seconds: float, figures, shown) -> str:
+    number, total, width, height, dpi = figures
+    with holding(ctx, session_id, seconds) as session:
+        doc = session.doc
+        shown = [el for el in shown if el.getparent() is doc.body]  # an edit may have run meanwhile
+        ids = [doc.id_of(el) for el in shown]
+        lines = [_line(doc, el) for el in shown[:MAX_LISTED]]
     listed = ", ".join(ids[:MAX_LISTED]) + (f" and {len(ids) - MAX_LISTED} more" if len(ids) > MAX_LISTED else "")
     fields = {"Session ID": session.id, "Page": f"{number} of {total}",
               "Image": f"PNG {width}×{height} px at {dpi} dpi", "Elements": listed or "(none starts on this page)"}
-    lines = [_line(doc, el) for el in shown[:MAX_LISTED]]
     if len(shown) > MAX_LISTED:
         lines.append(f"... ({len(shown) - MAX_LISTED} more elements on this page)")
     content = "Elements starting on this page:\n" + "\n".join(lines) if lines else \

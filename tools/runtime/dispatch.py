@@ -70,18 +70,18 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
         if arg in tool.input_schema.get("properties", {}) and arg not in arguments:
             arguments[arg] = None
     limits = getattr(ctx.services, "limits", DEFAULT_RUNTIME_LIMITS)
-    if inspect.iscoroutinefunction(tool.handler):  # HTTP tools, page renders: they await their I/O on the loop
-        outcome = await invoke(tool, name, operation, arguments, ctx)
-    else:  # document tools run off the event loop: one long call never stalls other clients
-        try:
-            with ctx.services.in_flight.enter(ctx, tool, arguments):
+    try:
+        with ctx.services.in_flight.enter(ctx, tool, arguments):
+            if inspect.iscoroutinefunction(tool.handler):  # HTTP tools, page renders: they await their I/O
+                outcome = await invoke(tool, name, operation, arguments, ctx)
+            else:  # document tools run off the event loop: one long call never stalls other clients
                 call = functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s)
                 if tool.long_running and worth_a_thread(ctx, arguments):  # heartbeats while it runs
                     outcome = await in_thread(ctx, call, operation)
                 else:
                     outcome = await anyio.to_thread.run_sync(call)
-        except OoxmlError as e:  # too many calls at once on one session
-            return fail(operation, e.error_type, e.message, e.hint)
+    except OoxmlError as e:  # too many calls at once on one session
+        return fail(operation, e.error_type, e.message, e.hint)
     if len(outcome.text) > limits.max_answer_chars:
         outcome.text = cut_answer(outcome.text, limits.max_answer_chars)
     return outcome

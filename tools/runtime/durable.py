@@ -38,6 +38,12 @@ log = logging.getLogger("ooxml_mcp")
 _replaying: ContextVar[bool] = ContextVar("ooxml_replaying", default=False)
 
 
+def replaying() -> bool:
+    """Whether the running call is a journal entry run again in recovery: a tool that writes a file
+    besides the document (docx_export_markdown) must not write it again."""
+    return _replaying.get()
+
+
 class SessionMoved(OoxmlError):
     error_type = "SessionMoved"
 

@@ -42,6 +42,26 @@ def claim(ctx, session: Session) -> None:
                               hint="It was closed or timed out while this call waited; docx_open the file again.")
 
 
+@contextmanager
+def holding(ctx, session_id: str | None, seconds: float | None) -> Iterator[Session]:
+    """The caller's session with its lock held for the block, waiting at most ``seconds``.
+
+    For async tools (docx_render_page): they call it from a worker thread, one short step at a
+    time, so the event loop never waits for a lock and other calls on the session can run while
+    the tool awaits its slow part. The lock is an RLock, so the block ends in the thread that took it.
+    """
+    with budget.time_limit(seconds):
+        session = ctx.services.sessions.get(ctx.caller, session_id)
+        start = len(ctx.claimed)
+        try:
+            claim(ctx, session)
+            yield session
+        finally:
+            if len(ctx.claimed) > start:  # claim may fail after taking the lock (the session ended)
+                session.last_used = time.monotonic()
+                ctx.claimed.pop(start).lock.release()
+
+
 def release_all(ctx) -> None:
     now = time.monotonic()
     for session in reversed(ctx.claimed):

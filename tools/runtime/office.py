@@ -213,3 +213,14 @@ class Office:
         with self._lock:
             self._stop()
         shutil.rmtree(self._profile, ignore_errors=True)
+
+
+_CREATING = threading.Lock()
+
+
+def office_of(services) -> "Office":
+    """The server's one LibreOffice (started on first use), shared by page renders and TOC layouts."""
+    with _CREATING:  # two first calls in two threads must not start two
+        if services.office is None:
+            services.office = Office()
+        return services.office

@@ -7,7 +7,9 @@ transport, so an async tool should report only between steps that leave the docu
 from __future__ import annotations
 
 import logging
-from typing import Any, Awaitable, Callable
+import threading
+from contextlib import contextmanager
+from typing import Any, Awaitable, Callable, Iterator
 
 Reporter = Callable[[float, float | None, str | None], Awaitable[None]]
 log = logging.getLogger("ooxml_mcp")
@@ -31,6 +33,57 @@ async def progress(ctx, done: float, total: float | None = None, message: str | 
         await report(done, total, message)
     except Exception:  # a lost notification must not fail the call
         log.debug("progress notification failed", exc_info=True)
+
+
+def report(ctx, done: float, total: float | None = None, message: str | None = None) -> None:
+    """progress() for a sync tool, from its worker thread: the notification is sent on the event
+    loop, and the tool goes on once it is handed to the transport (so notifications keep their order)."""
+    if getattr(ctx, "progress", None) is None:
+        return
+    import anyio.from_thread
+
+    try:
+        anyio.from_thread.run(progress, ctx, done, total, message)
+    except RuntimeError:  # not in a worker thread of the server's loop (a direct call): nobody to tell
+        log.debug("progress notification not sent: no event loop", exc_info=True)
+
+
+@contextmanager
+def heartbeats(ctx, done: float, total: float | None, message: str) -> Iterator[None]:
+    """report() at once and every HEARTBEAT_S seconds until the block ends: for one long blocking
+    step of a sync tool (LibreOffice laying a document out). The figure creeps towards done + 1 and
+    never reaches it, so notifications keep increasing, as MCP asks."""
+    import anyio.from_thread
+    import anyio.lowlevel
+
+    if getattr(ctx, "progress", None) is None:
+        yield
+        return
+    try:
+        token = anyio.from_thread.run_sync(anyio.lowlevel.current_token)
+    except RuntimeError:  # a direct call, outside the server's worker threads
+        yield
+        return
+    stop = threading.Event()
+
+    def beat() -> None:
+        ticks = 0
+        while not stop.wait(HEARTBEAT_S):
+            ticks += 1
+            try:
+                anyio.from_thread.run(progress, ctx, done + 1 - 1 / (ticks + 1), total,
+                                      f"{message} ({ticks * HEARTBEAT_S:.1f} s)", token=token)
+            except Exception:  # the loop is gone: the call is ending anyway
+                return
+
+    report(ctx, done, total, message)
+    thread = threading.Thread(target=beat, name="progress-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 HEARTBEAT_S = 0.5
