@@ -45,26 +45,25 @@ class State:
 
 def step(defs: Definitions, state: State, nid: int, ilvl: int) -> list[int | None] | None:
     """Count one list paragraph; the counters of its list after it (None: not counted)."""
-    key = defs.list_key(nid)
-    levels = defs.levels(nid)
-    level = levels[ilvl]
-    if key is None or level is None:
+    plan = defs.counting_plan(nid, ilvl)
+    if plan is None:
         return None
+    key, levels, start, restarted = plan
     counts = state.counts.get(key)
     if counts is None:
         counts = state.counts[key] = [None] * LEVELS
     if nid not in state.seen:
         state.seen.add(nid)
-        for at, start in defs.nums[nid].starts.items():
-            counts[at] = start - 1
+        for at, first in defs.nums[nid].starts.items():
+            counts[at] = first - 1
     if ilvl and None in counts[:ilvl]:  # a level shown before its parents were: they take their starts
         for k in range(ilvl):
             if counts[k] is None:
                 upper = levels[k]
                 counts[k] = upper.start if upper is not None else 1
     cur = counts[ilvl]
-    counts[ilvl] = level.start if cur is None else clamp(cur + 1)
-    for k in defs.restarted_by(nid, ilvl):
+    counts[ilvl] = start if cur is None else clamp(cur + 1)
+    for k in restarted:
         counts[k] = None
     return counts
 

@@ -21,6 +21,7 @@ CT_NUMBERING = "application/vnd.openxmlformats-officedocument.wordprocessingml.n
 LEVELS = 9
 W_VAL = w("val")
 W_PPR, W_NUMPR, W_NUMID, W_ILVL, W_PSTYLE = w("pPr"), w("numPr"), w("numId"), w("ilvl"), w("pStyle")
+W_P = w("p")
 MAX_CHAIN = 20
 _BEFORE_NUMPR = {w(n) for n in "pStyle keepNext keepLines pageBreakBefore framePr widowControl".split()}
 
@@ -138,6 +139,8 @@ class Definitions:
         self._restarts: dict[tuple[int, int], tuple[int, ...]] = {}
         self._style_num: dict[str, tuple[int | None, int | None]] = {}
         self._pstyle_level: dict[tuple[str, str], int | None] = {}
+        self._resolved: dict[tuple, tuple[int, int] | None] = {}
+        self._plans: dict[int, tuple | None] = {}
         self.default_pstyle = self._default_paragraph_style()
 
     def _read(self, root: etree._Element) -> None:
@@ -208,6 +211,19 @@ class Definitions:
                 base[i] = lv
             found = self._levels[nid] = base
         return found
+
+    def counting_plan(self, nid: int, ilvl: int) -> tuple | None:
+        """What counting a paragraph at (nid, ilvl) needs, looked up once: (list key, the nine
+        levels, the level's start, the levels it restarts); None when it is not counted."""
+        key = nid * LEVELS + ilvl
+        plan = self._plans.get(key, _UNSET)
+        if plan is _UNSET:
+            list_key, levels = self.list_key(nid), self.levels(nid)
+            level = levels[ilvl]
+            plan = None if list_key is None or level is None else \
+                (list_key, levels, level.start, self.restarted_by(nid, ilvl))
+            self._plans[key] = plan
+        return plan
 
     def level(self, nid: int, ilvl: int) -> Level | None:
         return self.levels(nid)[ilvl]
@@ -285,6 +301,17 @@ class Definitions:
                 elif tag not in _BEFORE_NUMPR:
                     break  # past where numPr stands in schema order
                 i += 1
+        return self.resolve(sid, nid, ilvl)
+
+    def resolve(self, sid: str | None, nid: int | None, ilvl: int | None) -> tuple[int, int] | None:
+        """(numId, ilvl) of a paragraph whose pPr gives these (pStyle, numId, ilvl), each maybe None."""
+        key = (sid, nid, ilvl)
+        found = self._resolved.get(key, _UNSET)
+        if found is _UNSET:
+            found = self._resolved[key] = self._resolve(sid, nid, ilvl)
+        return found
+
+    def _resolve(self, sid: str | None, nid: int | None, ilvl: int | None) -> tuple[int, int] | None:
         if sid is None:
             sid = self.default_pstyle
         if sid is not None and (nid is None or ilvl is None):
@@ -299,11 +326,22 @@ class Definitions:
         return nid, ilvl
 
 
+_UNSET = object()
+_INTS: dict[str | None, int | None] = {}
+
+
 def _int(raw: str | None) -> int | None:
     try:
-        return int((raw or "").strip())
+        return _INTS[raw]  # the same few values ("0", "1", ...) on every list paragraph
+    except KeyError:
+        pass
+    try:
+        value = int((raw or "").strip())
     except ValueError:
-        return None
+        value = None
+    if len(_INTS) < 4096:
+        _INTS[raw] = value
+    return value
 
 
 def _attr_on(st: etree._Element, name: str) -> bool:
