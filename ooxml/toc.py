@@ -22,6 +22,7 @@ from ooxml.build import make_run
 from ooxml.errors import ValidationError
 from ooxml.namespaces import XML, W, w
 from ooxml.order import get_or_add, set_child
+from ooxml.toc_switches import TocSpec, is_toc
 from ooxml.word_styles import ensure_toc_heading_style, ensure_toc_style
 
 _LEVELS = re.compile(r"^\s*([1-9])\s*-\s*([1-9])\s*$")
@@ -50,29 +51,43 @@ class Heading:
     text: str
 
 
-def headings(doc, lo: int, hi: int, skip: etree._Element | None = None) -> list[Heading]:
-    """Body paragraphs with an outline level in lo..hi, in order (the TOC's own paragraphs skipped).
+def headings(doc, lo: int | None, hi: int | None, skip: etree._Element | None = None,
+             styles: dict[str, int] | None = None) -> list[Heading]:
+    """Body paragraphs with an outline level in lo..hi (none when lo is None), or of a style in
+    ``styles`` (style ID -> level, a TOC's \\t switch), in order; the TOC's own paragraphs skipped.
 
     Candidates are selected by one XPath over the styles that carry an outline level (or a direct
     one): a Python loop over every paragraph of a large body costs several times more.
     """
+    styles = styles or {}
     level_of = {sid: doc.styles.outline_level(sid) for sid, st in doc.styles.by_id.items()
-                if st.get(w("type"), "paragraph") == "paragraph"}
-    with_level = [sid for sid, lvl in level_of.items() if lvl is not None and sid.isprintable() and "'" not in sid]
-    test = " or ".join(f"@w:val='{sid}'" for sid in with_level)
+                if st.get(w("type"), "paragraph") == "paragraph"} if lo is not None else {}
+    with_level = [sid for sid, lvl in level_of.items() if lvl is not None] + list(styles)
+    test = " or ".join(f"@w:val='{sid}'" for sid in with_level if sid.isprintable() and "'" not in sid)
     expr = ".//w:p[w:pPr[w:outlineLvl" + (f" or w:pStyle[{test}]" if test else "") + "]]"
     out = []
     for p in etree.XPath(expr, namespaces={"w": W})(doc.body):
-        direct = B.direct_outline_level(p)
-        lvl = direct if direct is not None else level_of.get(B.style_id(p))
-        if lvl is None or not lo <= lvl + 1 <= hi:
+        level = _level(p, lo, hi, level_of, styles)
+        if level is None:
             continue
         if skip is not None and any(a is skip for a in p.iterancestors()):
             continue
         text = " ".join(B.paragraph_text(p).split())
         if text:
-            out.append(Heading(p, lvl + 1, text))
+            out.append(Heading(p, level, text))
     return out
+
+
+def _level(p, lo, hi, level_of: dict, styles: dict[str, int]) -> int | None:
+    """The paragraph's 1-based TOC level, or None when the TOC does not take it."""
+    sid = B.style_id(p)
+    if sid in styles:
+        return styles[sid]
+    if lo is None:
+        return None
+    direct = B.direct_outline_level(p)
+    lvl = direct if direct is not None else level_of.get(sid)
+    return lvl + 1 if lvl is not None and lo <= lvl + 1 <= hi else None
 
 
 def toc_bookmark(h: Heading, next_id: list[int], names: set[str]) -> str:
@@ -97,8 +112,9 @@ def _field_runs(instruction: str, kind: str) -> list[etree._Element]:
     return [runs[-1]]  # end
 
 
-def _prototype(doc, level: int, tab_pos: int) -> etree._Element:
-    """An entry paragraph of ``level`` without text or anchor: entries are copies of it (fast)."""
+def _prototype(doc, level: int, tab_pos: int, link: bool = True) -> etree._Element:
+    """An entry paragraph of ``level`` without text or anchor: entries are copies of it (fast).
+    Its last child holds the text run: a ``w:hyperlink`` (link) or the paragraph itself."""
     p = etree.Element(w("p"))
     ppr = get_or_add(p, "pPr")
     style = ensure_toc_style(doc, level)
@@ -107,25 +123,45 @@ def _prototype(doc, level: int, tab_pos: int) -> etree._Element:
     tabs = get_or_add(ppr, "tabs")
     etree.SubElement(tabs, w("tab"), {w("val"): "right", w("leader"): "dot", w("pos"): str(tab_pos)})
     set_child(get_or_add(ppr, "rPr"), "noProof")
-    link = etree.SubElement(p, L.W_LINK, {w("anchor"): "", w("history"): "1"})
-    link.append(make_run("x"))
+    holder = etree.SubElement(p, L.W_LINK, {w("anchor"): "", w("history"): "1"}) if link else p
+    holder.append(make_run("x"))
     return p
 
 
 def entry_paragraph(prototype: etree._Element, h: Heading, anchor: str, page: int | None) -> etree._Element:
     p = copy.deepcopy(prototype)
-    link = p[-1]
-    link.set(w("anchor"), anchor)
-    t = link[0][-1]
+    link = p[-1] if p[-1].tag == L.W_LINK else None
+    holder = link if link is not None else p
+    if link is not None:
+        link.set(w("anchor"), anchor)
+    t = holder[-1][-1]
     t.text = h.text
     if h.text != h.text.strip():
         t.set(f"{{{XML}}}space", "preserve")
     if page is not None:
-        tab_run = etree.SubElement(link, w("r"))
+        tab_run = etree.SubElement(holder, w("r"))
         etree.SubElement(tab_run, w("tab"))
         for r in FL.field_runs(f"PAGEREF {anchor} \\h", str(page)):
-            link.append(r)
+            holder.append(r)
     return p
+
+
+def entries(doc, found: list[Heading], anchors: list[str], pages: list[int | None] | None, tab_pos: int,
+            spec: TocSpec | None = None) -> list[etree._Element]:
+    """One paragraph per heading as the TOC's switches ask (links, page numbers); never empty."""
+    link = spec is None or spec.hyperlinks
+    prototypes: dict[int, etree._Element] = {}
+    paras = []
+    for i, (h, a) in enumerate(zip(found, anchors)):
+        if h.level not in prototypes:
+            prototypes[h.level] = _prototype(doc, h.level, tab_pos, link)
+        page = pages[i] if pages and (spec is None or spec.page_at(h.level)) else None
+        paras.append(entry_paragraph(prototypes[h.level], h, a, page))
+    if not paras:
+        empty = etree.Element(w("p"))
+        empty.append(make_run(NO_ENTRIES))
+        paras = [empty]
+    return paras
 
 
 @dataclass
@@ -149,7 +185,7 @@ def build(doc, instruction: str, found: list[Heading], anchors: list[str], pages
 
 
 def fill(doc, content: etree._Element, instruction: str, found: list[Heading], anchors: list[str],
-         pages: list[int | None] | None, title: str | None, tab_pos: int) -> None:
+         pages: list[int | None] | None, title: str | None, tab_pos: int, spec: TocSpec | None = None) -> None:
     if title:
         heading1 = doc.styles.find_id("heading 1")
         style = ensure_toc_heading_style(doc, heading1)
@@ -157,16 +193,7 @@ def fill(doc, content: etree._Element, instruction: str, found: list[Heading], a
         if style:
             set_child(get_or_add(tp, "pPr"), "pStyle", val=style)
         tp.append(make_run(title))
-    prototypes: dict[int, etree._Element] = {}
-    paras = []
-    for i, (h, a) in enumerate(zip(found, anchors)):
-        if h.level not in prototypes:
-            prototypes[h.level] = _prototype(doc, h.level, tab_pos)
-        paras.append(entry_paragraph(prototypes[h.level], h, a, pages[i] if pages else None))
-    if not paras:
-        empty = etree.Element(w("p"))
-        empty.append(make_run(NO_ENTRIES))
-        paras = [empty]
+    paras = entries(doc, found, anchors, pages, tab_pos, spec)
     first, last = paras[0], paras[-1]
     at = 1 if first.find(w("pPr")) is not None else 0
     for i, r in enumerate(_field_runs(instruction, "begin")):
@@ -180,11 +207,15 @@ def find_tocs(doc) -> list[etree._Element]:
 
 
 def toc_instruction(sdt: etree._Element) -> str:
-    for begin in sdt.iter(FL.W_FLDCHAR):
-        if begin.get(w("fldCharType")) == "begin":
+    for begin in sdt.iter(FL.W_FLDCHAR, w("fldSimple")):
+        if begin.tag == w("fldSimple"):
+            instr = " ".join((begin.get(w("instr")) or "").split())
+        elif begin.get(w("fldCharType")) == "begin":
             instr = FL.instruction_of(begin)
-            if instr.upper().startswith("TOC"):
-                return instr
+        else:
+            continue
+        if is_toc(instr):
+            return instr
     return 'TOC \\o "1-3" \\h \\z \\u'
 
 
