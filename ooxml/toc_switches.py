@@ -27,9 +27,10 @@ class TocSpec:
     def page_at(self, level: int) -> bool:
         return self.no_pages is None or not self.no_pages[0] <= level <= self.no_pages[1]
 
-    def describe(self) -> str:
+    def describe(self, doc=None) -> str:
+        """'1-3', plus 'Style name=level' for each \\t style."""
         parts = [f"{self.outline[0]}-{self.outline[1]}"] if self.outline else []
-        parts += [f"{sid}={lvl}" for sid, lvl in self.styles.items()]
+        parts += [f"{doc.styles.name(sid) if doc else sid}={lvl}" for sid, lvl in self.styles.items()]
         return ", ".join(parts) or "none"
 
 

@@ -190,3 +190,45 @@ def field_paragraphs_from(first: etree._Element) -> list[etree._Element]:
         if depth <= 0:
             return out
     raise AssertionError("TOC field without end")
+
+
+@pytest.fixture(scope="module")
+def updated(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
+    """Each bare-TOC corpus file and two generated ones, before and after docx_update_toc."""
+    import asyncio
+
+    from tests.support.client import open_client
+    folder = tmp_path_factory.mktemp("bare-toc-valid")
+    sources = {f.name: shutil.copy(f, folder / f.name) for f in bare_toc_files()}
+    sources["complex.docx"] = build_docx(folder / "complex.docx", body_with(bare_toc('TOC \\o "1-3" \\h \\z', ["x"])))
+    sources["simple.docx"] = build_docx(folder / "simple.docx", body_with(
+        '<w:p><w:fldSimple w:instr=" TOC \\o &quot;1-2&quot; \\h "><w:r><w:t>x</w:t></w:r></w:fldSimple></w:p>'))
+
+    async def run():
+        out = {}
+        for name, src in sources.items():
+            async with open_client([folder]) as c:
+                await c.open(src)
+                await c.ok("docx_update_toc", page_numbers=False)
+                await c.save(folder / f"out-{name}")
+                out[name] = (Path(src), folder / f"out-{name}")
+        return out
+    return asyncio.run(run())
+
+
+def test_updated_bare_tocs_add_no_sdk_error_kind_and_no_package_problem(updated):
+    from ooxml.document import Document
+    from ooxml.integrity import check_package
+    from tests.support import sdk_validator
+    sdk_validator.require()
+    sdk_validator.validate_files([p for pair in updated.values() for p in pair])
+
+    def problems(path):
+        doc = Document.open(path)
+        try:
+            return set(check_package(doc, all_parts=True))
+        finally:
+            doc.close()
+    for name, (original, result) in updated.items():
+        assert sdk_validator.new_error_kinds(original, result) == [], name
+        assert problems(result) - problems(original) == set(), name

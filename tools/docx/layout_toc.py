@@ -162,4 +162,4 @@ def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None
     P.set_flag(doc, "updateFields")
     session.last_update = doc.id_of(sdt)
     return answer(session, "Update Toc", sdt, marker="UPDATED", before=before, after=box_lines(doc, [sdt]),
-                  fields={"Entries": len(found), "Levels": spec.describe(), "Page Numbers": note})
+                  fields={"Entries": len(found), "Levels": spec.describe(doc), "Page Numbers": note})

@@ -37,5 +37,5 @@ def update_field_toc(session: Session, begin: etree._Element, page_numbers: bool
     session.last_update = fid
     return answer(session, "Update Toc", paras[0], marker="UPDATED", before=before,
                   after=box_lines(doc, paras[:SHOWN]), element_id=fid,
-                  fields={"Entries": len(found), "Levels": spec.describe(), "Paragraphs": len(paras),
+                  fields={"Entries": len(found), "Levels": spec.describe(doc), "Paragraphs": len(paras),
                           "Page Numbers": note})
