@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 _SWITCH = re.compile(r'\\([A-Za-z])(?:\s+"([^"]*)"?|\s+([^\s\\"]+))?')
 _RANGE = re.compile(r"^\s*([1-9])\s*-\s*([1-9])\s*$")
-_TOC = re.compile(r"^\s*TOC(\s|$)", re.I)
+_TOC = re.compile(r"^\s*TOC(\s|$)", re.IGNORECASE)
 ALL_LEVELS = (1, 9)
 
 

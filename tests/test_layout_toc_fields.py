@@ -154,6 +154,8 @@ def bare_toc_files() -> list[Path]:
         if "toc" not in features(f) or "large" in features(f):
             continue
         with zipfile.ZipFile(f) as z:
+            if "word/document.xml" not in z.namelist():
+                continue  # main part under another name: not this test's concern
             body = etree.fromstring(z.read("word/document.xml"))
         if not body.xpath(f"//w:sdt[{GALLERY}]", namespaces=NS) and \
                 body.xpath("//w:instrText[contains(., 'TOC') and contains(., '\\o')]", namespaces=NS):
