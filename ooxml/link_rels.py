@@ -42,13 +42,19 @@ def _in_use(doc, part) -> set[str]:
 def _candidates(doc) -> dict:
     """part -> the r:ids of links gone from the blocks this call changed or removed."""
     out: dict = {}
+    linkable: dict = {}  # part -> whether its rels hold any hyperlink (most calls stop here)
     for old, live, container in doc.history.gone_and_changed():
+        part = doc.part_of(container)
+        if part not in linkable:
+            linkable[part] = any(r.get("Type") == RT_HYPERLINK for r in doc.package.rels(part.name))
+        if not linkable[part]:
+            continue
         before = _rids(old)
         if not before:
             continue
         gone = before - (_rids(live) if live is not None and live.getparent() is not None else set())
         if gone:
-            out.setdefault(doc.part_of(container), set()).update(gone)
+            out.setdefault(part, set()).update(gone)
     return out
 
 

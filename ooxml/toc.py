@@ -51,26 +51,35 @@ class Heading:
     text: str
 
 
+_DIRECT_LEVELS = etree.XPath(".//w:p/w:pPr/w:outlineLvl", namespaces={"w": W})
+
+
 def headings(doc, lo: int | None, hi: int | None, skip: etree._Element | None = None,
              styles: dict[str, int] | None = None) -> list[Heading]:
     """Body paragraphs with an outline level in lo..hi (none when lo is None), or of a style in
     ``styles`` (style ID -> level, a TOC's \\t switch), in order; the TOC's own paragraphs skipped.
 
-    Candidates are selected by one XPath over the styles that carry an outline level (or a direct
-    one): a Python loop over every paragraph of a large body costs several times more.
+    Candidates are found by one XPath selecting the ``w:pStyle`` of the styles that carry an
+    outline level (and direct ``w:outlineLvl``s): the style is read off the hit, not looked up
+    again per paragraph, and a Python loop over every paragraph of a large body costs more still.
     """
     styles = styles or {}
     level_of = {sid: doc.styles.outline_level(sid) for sid, st in doc.styles.by_id.items()
                 if st.get(w("type"), "paragraph") == "paragraph"} if lo is not None else {}
     with_level = [sid for sid, lvl in level_of.items() if lvl is not None] + list(styles)
     test = " or ".join(f"@w:val='{sid}'" for sid in with_level if sid.isprintable() and "'" not in sid)
-    expr = ".//w:p[w:pPr[w:outlineLvl" + (f" or w:pStyle[{test}]" if test else "") + "]]"
-    out = []
-    for p in etree.XPath(expr, namespaces={"w": W})(doc.body):
-        level = _level(p, lo, hi, level_of, styles)
+    direct = {ol.getparent().getparent() for ol in _DIRECT_LEVELS(doc.body)}
+    expr = ".//w:p/w:pPr/w:outlineLvl" + (f" | .//w:p/w:pPr/w:pStyle[{test}]" if test else "")
+    own = set(skip.iter(B.W_P)) if skip is not None else set()
+    out, prev = [], None
+    for hit in etree.XPath(expr, namespaces={"w": W})(doc.body):
+        p = hit.getparent().getparent()
+        if p is prev or p in own:
+            continue  # a paragraph with both a style and a direct level is hit twice
+        prev = p
+        sid = hit.get(w("val")) if hit.tag == w("pStyle") else B.style_id(p)
+        level = _level(p, sid, p in direct, lo, hi, level_of, styles)
         if level is None:
-            continue
-        if skip is not None and any(a is skip for a in p.iterancestors()):
             continue
         text = " ".join(B.paragraph_text(p).split())
         if text:
@@ -78,31 +87,43 @@ def headings(doc, lo: int | None, hi: int | None, skip: etree._Element | None = 
     return out
 
 
-def _level(p, lo, hi, level_of: dict, styles: dict[str, int]) -> int | None:
+def _level(p, sid: str | None, has_direct: bool, lo, hi, level_of: dict, styles: dict[str, int]) -> int | None:
     """The paragraph's 1-based TOC level, or None when the TOC does not take it."""
-    sid = B.style_id(p)
     if sid in styles:
         return styles[sid]
     if lo is None:
         return None
-    direct = B.direct_outline_level(p)
+    direct = B.direct_outline_level(p) if has_direct else None
     lvl = direct if direct is not None else level_of.get(sid)
     return lvl + 1 if lvl is not None and lo <= lvl + 1 <= hi else None
 
 
-def toc_bookmark(h: Heading, next_id: list[int], names: set[str]) -> str:
-    """The heading's ``_Toc`` bookmark name, added around its content if it has none."""
+def existing_toc_bookmark(h: Heading) -> str | None:
     for start in h.p.iter(L.W_BM_START):
         if start.get(w("name"), "").startswith("_Toc"):
             return start.get(w("name"))
-    while True:
+    return None
+
+
+def new_toc_names(count: int, names: set[str]) -> list[str]:
+    """``count`` fresh ``_Toc`` names (9 digits, as Word writes them), none in ``names`` (updated)."""
+    out = []
+    while len(out) < count:
         name = f"_Toc{minting.randbelow(900_000_000) + 100_000_000}"
         if name not in names:
             names.add(name)
-            break
-    L.add_bookmark(h.p, h.p, name, next_id[0])
-    next_id[0] += 1
-    return name
+            out.append(name)
+    return out
+
+
+def add_toc_bookmarks(found: list[Heading], names: set[str], first_id: int) -> list[tuple[Heading, str]]:
+    """Bookmark the headings that have no ``_Toc`` bookmark yet (made in one batch); returns
+    (heading, name) for those. Callers announce the change (will_change) first."""
+    fresh = new_toc_names(len(found), names)
+    pairs = L.bookmark_pairs([(n, first_id + i) for i, n in enumerate(fresh)])
+    for h, (start, end) in zip(found, pairs):
+        L.wrap_paragraph(h.p, start, end)
+    return list(zip(found, fresh))
 
 
 def _field_runs(instruction: str, kind: str) -> list[etree._Element]:

@@ -21,17 +21,19 @@ from tools.runtime.sessions import Cursor, Session
 
 
 def _anchors(doc, found: list[T.Heading]) -> list[str]:
+    """Each heading's ``_Toc`` bookmark name; headings without one get one (announced for undo)."""
+    have = [T.existing_toc_bookmark(h) for h in found]
+    missing = [h for h, name in zip(found, have) if name is None]
+    if not missing:
+        return have
     roots = all_roots(doc)
-    next_id = [L.next_bookmark_id(roots)]
     names = {s.get(w("name")) for s in L.bookmark_starts(roots)}
-    out = []
-    for h in found:
+    for h in missing:
         doc.will_change(h.p)
-        before = h.p.find(L.W_BM_START)
-        out.append(T.toc_bookmark(h, next_id, names))
-        if h.p.find(L.W_BM_START) is not before:
-            doc.changed(h.p)
-    return out
+    made = {id(h): name for h, name in T.add_toc_bookmarks(missing, names, L.next_bookmark_id(roots))}
+    for h in missing:
+        doc.changed(h.p)
+    return [name if name is not None else made[id(h)] for h, name in zip(found, have)]
 
 
 def _pages(doc, found: list[T.Heading], wanted: bool) -> tuple[list | None, str]:
