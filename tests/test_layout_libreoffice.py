@@ -96,7 +96,20 @@ async def _bare_toc_doc(c, out: Path) -> None:
     await c.save(out)
 
 
-BUILDERS = {"footer": _footer_doc, "even": _even_doc, "note": _note_doc, "landscape": _landscape_doc,
+async def _numpages_doc(c, out: Path) -> None:
+    """NUMPAGES (marked dirty) in the footer and PAGE (dirty) in the body: LibreOffice lays them out."""
+    await c.create()
+    await _pages(c, 3)
+    a = await c.ok("docx_create_header_footer", kind="footer", text="Sheet ")
+    await c.ok("docx_insert_field", field="PAGE", position=f"end:{a.head['Paragraph']}")
+    await c.ok("docx_insert_run", text=" of ", position=f"end:{a.head['Paragraph']}")
+    await c.ok("docx_insert_field", field="NUMPAGES", position=f"end:{a.head['Paragraph']}")
+    para = (await c.ok("docx_insert_paragraph", text="Here is page ", position="end:document_body")).element_id
+    await c.ok("docx_insert_field", field="PAGE", position=f"end:{para}")
+    await c.save(out)
+
+
+BUILDERS = {"numpages": _numpages_doc, "footer": _footer_doc, "even": _even_doc, "note": _note_doc, "landscape": _landscape_doc,
             "toc": _toc_doc, "bare_toc": _bare_toc_doc}
 
 
@@ -185,3 +198,11 @@ def test_bare_toc_field_gets_the_page_numbers_libreoffice_gives_the_headings(pdf
     assert written == where
     for name, page in where.items():
         assert re.search(rf"{name} part\W*{page}\b", pages[0]), pages[0]
+
+
+def test_dirty_page_fields_show_laid_out_numbers_in_libreoffice(pdfs):
+    pages = pages_text(pdfs["numpages"][1])
+    assert len(pages) == 3
+    for i, text in enumerate(pages):
+        assert f"Sheet {i + 1} of 3" in text
+    assert "Here is page 3" in pages[2]
