@@ -27,8 +27,6 @@ from ooxml.toc_switches import TocSpec, is_toc
 from ooxml.word_styles import ensure_toc_heading_style, ensure_toc_style
 
 _LEVELS = re.compile(r"^\s*([1-9])\s*-\s*([1-9])\s*$")
-_TOC_SDT = etree.XPath("./w:sdt[w:sdtPr/w:docPartObj/w:docPartGallery[@w:val='Table of Contents']]",
-                       namespaces={"w": W})
 NO_ENTRIES = "No table of contents entries found."
 
 
@@ -38,11 +36,6 @@ def parse_levels(levels: str) -> tuple[int, int]:
         raise ValidationError(f"levels '{levels}' is not a range of heading levels like '1-3'.",
                               hint="Use 'FROM-TO' with 1 <= FROM <= TO <= 9, e.g. '1-3'.")
     return int(m.group(1)), int(m.group(2))
-
-
-def levels_of(instruction: str) -> tuple[int, int]:
-    m = re.search(r'\\o\s+"(\d)-(\d)"', instruction)
-    return (int(m.group(1)), int(m.group(2))) if m else (1, 3)
 
 
 @dataclass
@@ -219,10 +212,6 @@ def fill(doc, content: etree._Element, instruction: str, found: list[Heading], a
         first.insert(at + i, r)
     last.extend(_field_runs(instruction, "end"))
     content.extend(paras)
-
-
-def find_tocs(doc) -> list[etree._Element]:
-    return list(_TOC_SDT(doc.body))
 
 
 def toc_instruction(sdt: etree._Element) -> str:
