@@ -166,6 +166,20 @@ class Recorder:
         raise AssertionError(f"{etree.QName(el).localname} changed without doc.will_change() first: "
                              "the change cannot be undone")
 
+    def gone_and_changed(self) -> list[tuple[etree._Element, etree._Element | None, etree._Element]]:
+        """While a call records: (block as it was, the live block or None when removed, its top
+        container) for each block the call changed or removed so far. Read-only."""
+        parents = {id(op[1]): op[2] for op in self._ops if op[0] == "del"}
+        out = []
+        for op in self._ops:
+            if op[0] == "swap":
+                live = op[1]
+                container = live.getparent()
+                out.append((op[2], live, container if container is not None else parents.get(id(live))))
+            elif op[0] == "del" and op[1] not in self._snapped:
+                out.append((op[1], None, op[2]))
+        return [entry for entry in out if entry[2] is not None]
+
     def commit(self, tool: str, label: str, state_before=None, state_after=None) -> Step | None:
         """End of a successful call: its records become a step (None if it changed nothing)."""
         if not self.active:

@@ -8,9 +8,9 @@ paragraph and ends in the last. Each entry links (``w:hyperlink w:anchor``) to a
 """
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass
+from xml.sax.saxutils import escape
 
 from lxml import etree
 
@@ -20,13 +20,13 @@ from ooxml import fields as FL
 from ooxml import links as L
 from ooxml.build import make_run
 from ooxml.errors import ValidationError
-from ooxml.namespaces import XML, W, w
+from ooxml.namespaces import W, w
 from ooxml.order import get_or_add, set_child
+from ooxml.safexml import parse_part
+from ooxml.toc_switches import TocSpec, is_toc
 from ooxml.word_styles import ensure_toc_heading_style, ensure_toc_style
 
 _LEVELS = re.compile(r"^\s*([1-9])\s*-\s*([1-9])\s*$")
-_TOC_SDT = etree.XPath("./w:sdt[w:sdtPr/w:docPartObj/w:docPartGallery[@w:val='Table of Contents']]",
-                       namespaces={"w": W})
 NO_ENTRIES = "No table of contents entries found."
 
 
@@ -38,11 +38,6 @@ def parse_levels(levels: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def levels_of(instruction: str) -> tuple[int, int]:
-    m = re.search(r'\\o\s+"(\d)-(\d)"', instruction)
-    return (int(m.group(1)), int(m.group(2))) if m else (1, 3)
-
-
 @dataclass
 class Heading:
     p: etree._Element
@@ -50,44 +45,79 @@ class Heading:
     text: str
 
 
-def headings(doc, lo: int, hi: int, skip: etree._Element | None = None) -> list[Heading]:
-    """Body paragraphs with an outline level in lo..hi, in order (the TOC's own paragraphs skipped).
+_DIRECT_LEVELS = etree.XPath(".//w:p/w:pPr/w:outlineLvl", namespaces={"w": W})
 
-    Candidates are selected by one XPath over the styles that carry an outline level (or a direct
-    one): a Python loop over every paragraph of a large body costs several times more.
+
+def headings(doc, lo: int | None, hi: int | None, skip: etree._Element | None = None,
+             styles: dict[str, int] | None = None) -> list[Heading]:
+    """Body paragraphs with an outline level in lo..hi (none when lo is None), or of a style in
+    ``styles`` (style ID -> level, a TOC's \\t switch), in order; the TOC's own paragraphs skipped.
+
+    Candidates are found by one XPath selecting the ``w:pStyle`` of the styles that carry an
+    outline level (and direct ``w:outlineLvl``s): the style is read off the hit, not looked up
+    again per paragraph, and a Python loop over every paragraph of a large body costs more still.
     """
+    styles = styles or {}
     level_of = {sid: doc.styles.outline_level(sid) for sid, st in doc.styles.by_id.items()
-                if st.get(w("type"), "paragraph") == "paragraph"}
-    with_level = [sid for sid, lvl in level_of.items() if lvl is not None and sid.isprintable() and "'" not in sid]
-    test = " or ".join(f"@w:val='{sid}'" for sid in with_level)
-    expr = ".//w:p[w:pPr[w:outlineLvl" + (f" or w:pStyle[{test}]" if test else "") + "]]"
-    out = []
-    for p in etree.XPath(expr, namespaces={"w": W})(doc.body):
-        direct = B.direct_outline_level(p)
-        lvl = direct if direct is not None else level_of.get(B.style_id(p))
-        if lvl is None or not lo <= lvl + 1 <= hi:
-            continue
-        if skip is not None and any(a is skip for a in p.iterancestors()):
+                if st.get(w("type"), "paragraph") == "paragraph"} if lo is not None else {}
+    with_level = [sid for sid, lvl in level_of.items() if lvl is not None] + list(styles)
+    test = " or ".join(f"@w:val='{sid}'" for sid in with_level if sid.isprintable() and "'" not in sid)
+    direct = {ol.getparent().getparent() for ol in _DIRECT_LEVELS(doc.body)}
+    expr = ".//w:p/w:pPr/w:outlineLvl" + (f" | .//w:p/w:pPr/w:pStyle[{test}]" if test else "")
+    own = set(skip.iter(B.W_P)) if skip is not None else set()
+    out, prev = [], None
+    for hit in etree.XPath(expr, namespaces={"w": W})(doc.body):
+        p = hit.getparent().getparent()
+        if p is prev or p in own:
+            continue  # a paragraph with both a style and a direct level is hit twice
+        prev = p
+        sid = hit.get(w("val")) if hit.tag == w("pStyle") else B.style_id(p)
+        level = _level(p, sid, p in direct, lo, hi, level_of, styles)
+        if level is None:
             continue
         text = " ".join(B.paragraph_text(p).split())
         if text:
-            out.append(Heading(p, lvl + 1, text))
+            out.append(Heading(p, level, text))
     return out
 
 
-def toc_bookmark(h: Heading, next_id: list[int], names: set[str]) -> str:
-    """The heading's ``_Toc`` bookmark name, added around its content if it has none."""
+def _level(p, sid: str | None, has_direct: bool, lo, hi, level_of: dict, styles: dict[str, int]) -> int | None:
+    """The paragraph's 1-based TOC level, or None when the TOC does not take it."""
+    if sid in styles:
+        return styles[sid]
+    if lo is None:
+        return None
+    direct = B.direct_outline_level(p) if has_direct else None
+    lvl = direct if direct is not None else level_of.get(sid)
+    return lvl + 1 if lvl is not None and lo <= lvl + 1 <= hi else None
+
+
+def existing_toc_bookmark(h: Heading) -> str | None:
     for start in h.p.iter(L.W_BM_START):
         if start.get(w("name"), "").startswith("_Toc"):
             return start.get(w("name"))
-    while True:
+    return None
+
+
+def new_toc_names(count: int, names: set[str]) -> list[str]:
+    """``count`` fresh ``_Toc`` names (9 digits, as Word writes them), none in ``names`` (updated)."""
+    out = []
+    while len(out) < count:
         name = f"_Toc{minting.randbelow(900_000_000) + 100_000_000}"
         if name not in names:
             names.add(name)
-            break
-    L.add_bookmark(h.p, h.p, name, next_id[0])
-    next_id[0] += 1
-    return name
+            out.append(name)
+    return out
+
+
+def add_toc_bookmarks(found: list[Heading], names: set[str], first_id: int) -> list[tuple[Heading, str]]:
+    """Bookmark the headings that have no ``_Toc`` bookmark yet (made in one batch); returns
+    (heading, name) for those. Callers announce the change (will_change) first."""
+    fresh = new_toc_names(len(found), names)
+    pairs = L.bookmark_pairs([(n, first_id + i) for i, n in enumerate(fresh)])
+    for h, (start, end) in zip(found, pairs):
+        L.wrap_paragraph(h.p, start, end)
+    return list(zip(found, fresh))
 
 
 def _field_runs(instruction: str, kind: str) -> list[etree._Element]:
@@ -97,9 +127,15 @@ def _field_runs(instruction: str, kind: str) -> list[etree._Element]:
     return [runs[-1]]  # end
 
 
-def _prototype(doc, level: int, tab_pos: int) -> etree._Element:
-    """An entry paragraph of ``level`` without text or anchor: entries are copies of it (fast)."""
-    p = etree.Element(w("p"))
+_ANCHOR, _TEXT, _PAGE = "OXM-ANCHOR", "OXM-TEXT", "OXM-PAGE"  # placeholders in an entry's template
+
+
+def _prototype(doc, level: int, tab_pos: int, link: bool, page: bool) -> str:
+    """An entry paragraph of ``level`` as XML with placeholders for anchor, text and page: entries
+    are made from it by one parse for the whole TOC (element by element through lxml's API, 5,000
+    entries took a good part of a second). Its properties still come through order.py."""
+    wrapper = etree.Element(w("x"), nsmap={"w": W})
+    p = etree.SubElement(wrapper, w("p"))
     ppr = get_or_add(p, "pPr")
     style = ensure_toc_style(doc, level)
     if style:
@@ -107,25 +143,37 @@ def _prototype(doc, level: int, tab_pos: int) -> etree._Element:
     tabs = get_or_add(ppr, "tabs")
     etree.SubElement(tabs, w("tab"), {w("val"): "right", w("leader"): "dot", w("pos"): str(tab_pos)})
     set_child(get_or_add(ppr, "rPr"), "noProof")
-    link = etree.SubElement(p, L.W_LINK, {w("anchor"): "", w("history"): "1"})
-    link.append(make_run("x"))
-    return p
+    holder = etree.SubElement(p, L.W_LINK, {w("anchor"): _ANCHOR, w("history"): "1"}) if link else p
+    holder.append(make_run(_TEXT))
+    if page:
+        etree.SubElement(etree.SubElement(holder, w("r")), w("tab"))
+        holder.extend(FL.field_runs(f"PAGEREF {_ANCHOR} \\h", _PAGE))
+    xml = etree.tostring(wrapper, encoding="unicode")
+    return xml[xml.index(">") + 1:xml.rindex("</")]
 
 
-def entry_paragraph(prototype: etree._Element, h: Heading, anchor: str, page: int | None) -> etree._Element:
-    p = copy.deepcopy(prototype)
-    link = p[-1]
-    link.set(w("anchor"), anchor)
-    t = link[0][-1]
-    t.text = h.text
-    if h.text != h.text.strip():
-        t.set(f"{{{XML}}}space", "preserve")
-    if page is not None:
-        tab_run = etree.SubElement(link, w("r"))
-        etree.SubElement(tab_run, w("tab"))
-        for r in FL.field_runs(f"PAGEREF {anchor} \\h", str(page)):
-            link.append(r)
-    return p
+def _entry_xml(template: str, text: str, anchor: str, page: int | None) -> str:
+    return template.replace(_ANCHOR, escape(anchor, {'"': "&quot;"})).replace(_TEXT, escape(text)) \
+        .replace(_PAGE, str(page))
+
+
+def entries(doc, found: list[Heading], anchors: list[str], pages: list[int | None] | None, tab_pos: int,
+            spec: TocSpec | None = None) -> list[etree._Element]:
+    """One paragraph per heading as the TOC's switches ask (links, page numbers); never empty."""
+    link = spec is None or spec.hyperlinks
+    templates: dict[tuple[int, bool], str] = {}
+    xml = []
+    for i, (h, a) in enumerate(zip(found, anchors)):
+        page = pages[i] if pages and (spec is None or spec.page_at(h.level)) else None
+        key = (h.level, page is not None)
+        if key not in templates:
+            templates[key] = _prototype(doc, h.level, tab_pos, link, page is not None)
+        xml.append(_entry_xml(templates[key], h.text, a, page))
+    if not xml:
+        empty = etree.Element(w("p"))
+        empty.append(make_run(NO_ENTRIES))
+        return [empty]
+    return list(parse_part(f'<w:x xmlns:w="{W}">{"".join(xml)}</w:x>'.encode(), "toc entries").getroot())
 
 
 @dataclass
@@ -149,7 +197,7 @@ def build(doc, instruction: str, found: list[Heading], anchors: list[str], pages
 
 
 def fill(doc, content: etree._Element, instruction: str, found: list[Heading], anchors: list[str],
-         pages: list[int | None] | None, title: str | None, tab_pos: int) -> None:
+         pages: list[int | None] | None, title: str | None, tab_pos: int, spec: TocSpec | None = None) -> None:
     if title:
         heading1 = doc.styles.find_id("heading 1")
         style = ensure_toc_heading_style(doc, heading1)
@@ -157,16 +205,7 @@ def fill(doc, content: etree._Element, instruction: str, found: list[Heading], a
         if style:
             set_child(get_or_add(tp, "pPr"), "pStyle", val=style)
         tp.append(make_run(title))
-    prototypes: dict[int, etree._Element] = {}
-    paras = []
-    for i, (h, a) in enumerate(zip(found, anchors)):
-        if h.level not in prototypes:
-            prototypes[h.level] = _prototype(doc, h.level, tab_pos)
-        paras.append(entry_paragraph(prototypes[h.level], h, a, pages[i] if pages else None))
-    if not paras:
-        empty = etree.Element(w("p"))
-        empty.append(make_run(NO_ENTRIES))
-        paras = [empty]
+    paras = entries(doc, found, anchors, pages, tab_pos, spec)
     first, last = paras[0], paras[-1]
     at = 1 if first.find(w("pPr")) is not None else 0
     for i, r in enumerate(_field_runs(instruction, "begin")):
@@ -175,16 +214,16 @@ def fill(doc, content: etree._Element, instruction: str, found: list[Heading], a
     content.extend(paras)
 
 
-def find_tocs(doc) -> list[etree._Element]:
-    return list(_TOC_SDT(doc.body))
-
-
 def toc_instruction(sdt: etree._Element) -> str:
-    for begin in sdt.iter(FL.W_FLDCHAR):
-        if begin.get(w("fldCharType")) == "begin":
+    for begin in sdt.iter(FL.W_FLDCHAR, w("fldSimple")):
+        if begin.tag == w("fldSimple"):
+            instr = " ".join((begin.get(w("instr")) or "").split())
+        elif begin.get(w("fldCharType")) == "begin":
             instr = FL.instruction_of(begin)
-            if instr.upper().startswith("TOC"):
-                return instr
+        else:
+            continue
+        if is_toc(instr):
+            return instr
     return 'TOC \\o "1-3" \\h \\z \\u'
 
 

@@ -6,7 +6,7 @@ from lxml import etree
 
 from ooxml import notes as N
 from ooxml.namespaces import OX_ID, w
-from render.blocks import BELOW_BOX
+from render.blocks import BELOW_BOX, MAX_BELOW
 from render.inline import InlineKind, LineContext, register
 
 
@@ -19,11 +19,18 @@ def _draw(el: etree._Element, ctx: LineContext) -> str:
 
 
 def note_lines(doc, p: etree._Element) -> list[str]:
-    """``[^1]: the note's text`` for each note referenced in paragraph ``p``, under its box."""
+    """``[^1]: the note's text`` for each note referenced in paragraph ``p``, under its box.
+
+    Past MAX_BELOW lines the box shows only how many more there are: those get a placeholder
+    instead of the note's text, so a paragraph with many notes costs no more to draw than one
+    with a few (text for every note made each insert into such a paragraph grow slower)."""
     lines: list[str] = []
     if doc is None or p.tag != w("p"):
         return lines
     for ref in p.iter(N.REF_TAGS["footnote"], N.REF_TAGS["endnote"]):
+        if len(lines) >= MAX_BELOW:  # (a custom mark or a missing note here is counted too)
+            lines.append("")  # counted in "N more lines not shown", never drawn
+            continue
         kind = "footnote" if ref.tag == N.REF_TAGS["footnote"] else "endnote"
         note = N.note_by_id(doc, kind, ref.get(w("id")))
         n = N.number_of(doc, ref)

@@ -74,8 +74,43 @@ async def _toc_doc(c, out: Path) -> None:
     await c.save(out)
 
 
-BUILDERS = {"footer": _footer_doc, "even": _even_doc, "note": _note_doc, "landscape": _landscape_doc,
-            "toc": _toc_doc}
+def _r(inner: str) -> str:
+    return f"<w:r>{inner}</w:r>"
+
+
+async def _bare_toc_doc(c, out: Path) -> None:
+    """A bare TOC field (no content control), as LibreOffice and pandoc write it, updated."""
+    from tests.builders import build_docx
+    begin, end = _r('<w:fldChar w:fldCharType="begin"/>'), _r('<w:fldChar w:fldCharType="end"/>')
+    instr = _r('<w:instrText xml:space="preserve"> TOC \\o "1-1" \\h </w:instrText>')
+    sep, page_break = _r('<w:fldChar w:fldCharType="separate"/>'), _r('<w:br w:type="page"/>')
+    toc = f"<w:p>{begin}{instr}{sep}{_r('<w:t>stale</w:t>')}</w:p><w:p>{end}</w:p>"
+    chapters = "".join(f'<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>{n} part</w:t></w:r></w:p>'
+                       f'<w:p><w:r><w:t>Text of {n}.</w:t></w:r>{page_break if n != "Zeta" else ""}</w:p>'
+                       for n in ("Delta", "Epsilon", "Zeta"))
+    src = build_docx(out.parent / "bare_toc_in.docx",
+                     f"<w:p><w:r><w:t>Contents</w:t></w:r></w:p>{toc}<w:p>{page_break}</w:p>{chapters}")
+    await c.open(src)
+    a = await c.ok("docx_update_toc")
+    assert a.element_id.startswith("fld_") and a.head["Page Numbers"].startswith("from LibreOffice"), a.text
+    await c.save(out)
+
+
+async def _numpages_doc(c, out: Path) -> None:
+    """NUMPAGES (marked dirty) in the footer and PAGE (dirty) in the body: LibreOffice lays them out."""
+    await c.create()
+    await _pages(c, 3)
+    a = await c.ok("docx_create_header_footer", kind="footer", text="Sheet ")
+    await c.ok("docx_insert_field", field="PAGE", position=f"end:{a.head['Paragraph']}")
+    await c.ok("docx_insert_run", text=" of ", position=f"end:{a.head['Paragraph']}")
+    await c.ok("docx_insert_field", field="NUMPAGES", position=f"end:{a.head['Paragraph']}")
+    para = (await c.ok("docx_insert_paragraph", text="Here is page ", position="end:document_body")).element_id
+    await c.ok("docx_insert_field", field="PAGE", position=f"end:{para}")
+    await c.save(out)
+
+
+BUILDERS = {"numpages": _numpages_doc, "footer": _footer_doc, "even": _even_doc, "note": _note_doc, "landscape": _landscape_doc,
+            "toc": _toc_doc, "bare_toc": _bare_toc_doc}
 
 
 @pytest.fixture(scope="module")
@@ -146,3 +181,28 @@ def test_toc_page_numbers_are_the_ones_libreoffice_gives_the_headings(pdfs):
     toc_page = pages[0]
     for name, page in where.items():
         assert re.search(rf"{name} chapter\W*{page}\b", toc_page), toc_page
+
+
+def test_bare_toc_field_gets_the_page_numbers_libreoffice_gives_the_headings(pdfs):
+    docx, pdf = pdfs["bare_toc"]
+    pages = pages_text(pdf)
+    where = {name: next(i + 1 for i, t in enumerate(pages) if f"Text of {name}." in t)
+             for name in ("Delta", "Epsilon", "Zeta")}
+    assert list(where.values()) == [2, 3, 4]
+    body = etree.fromstring(zipfile.ZipFile(docx).read("word/document.xml")).find("w:body", NS)
+    written = {}
+    for p in body.findall("w:p", NS):
+        texts = p.xpath("w:hyperlink/w:r/w:t/text()", namespaces=NS)
+        if texts and p.find("w:pPr/w:pStyle", NS).get(f"{W}val") == "TOC1":
+            written[texts[0].split()[0]] = int(texts[-1])
+    assert written == where
+    for name, page in where.items():
+        assert re.search(rf"{name} part\W*{page}\b", pages[0]), pages[0]
+
+
+def test_dirty_page_fields_show_laid_out_numbers_in_libreoffice(pdfs):
+    pages = pages_text(pdfs["numpages"][1])
+    assert len(pages) == 3
+    for i, text in enumerate(pages):
+        assert f"Sheet {i + 1} of 3" in text
+    assert "Here is page 3" in pages[2]

@@ -1,6 +1,7 @@
 """Fields (SPEC §10, toolset layout): PAGE, NUMPAGES, DATE, TIME, SEQ, REF or a raw instruction."""
 from __future__ import annotations
 
+from ooxml import body as B
 from ooxml import fields as FL
 from ooxml.errors import ValidationError
 from ooxml.namespaces import W
@@ -36,6 +37,25 @@ def _result(doc, name: str, instruction: str, place) -> str:
     return " " if name != "SEQ" else "1"  # SEQ: counted once in place
 
 
+PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES", "PAGEREF")  # results only a page layout knows
+
+
+def _page_note(doc, name: str, para) -> tuple[bool, str | None]:
+    """(mark the field dirty, what the answer says about its result) for fields of page numbers.
+
+    Their cached result here is a placeholder ('1', or pages counted by explicit breaks). Word and
+    LibreOffice recompute PAGE in a header or footer on every page; elsewhere the field is marked
+    ``w:dirty="true"``, which ECMA-376 (17.16.18/17.16.19) defines as "results stale, recalculate
+    on reading" and Word honours when it opens the file (``w:updateFields`` in settings asks the same).
+    """
+    if name not in PAGE_FIELDS:
+        return False, None
+    if name == "PAGE" and B.kind(doc.part_of(para).tree.getroot()) in ("Header", "Footer"):
+        return False, "recomputed on every page by Word and LibreOffice"
+    return True, ("a placeholder until the file is laid out: the field is marked dirty (w:dirty), so Word "
+                  "recomputes it when it opens the file; LibreOffice recomputes page fields when it lays it out")
+
+
 @tool(toolset="layout", title="Insert a field")
 def docx_insert_field(ctx: CallContext, session_id: str, field: str, position: str,
                       instruction: str | None = None) -> str:
@@ -58,8 +78,9 @@ def docx_insert_field(ctx: CallContext, session_id: str, field: str, position: s
     name, full = FL.instruction_for(field, instruction)
     place = inline_place(session, position, "field")
     result = _result(doc, name, full, place)
-    runs = FL.field_runs(full, result, place.model_rpr)
     para = place.paragraph
+    dirty, note = _page_note(doc, name, para)
+    runs = FL.field_runs(full, result, place.model_rpr, dirty=dirty)
     before = box_lines(doc, [para])
     doc.will_change(para)
     place.put(runs)
@@ -72,5 +93,5 @@ def docx_insert_field(ctx: CallContext, session_id: str, field: str, position: s
     session.cursor = Cursor(doc.id_of(para), "after")
     return answer(session, "Insert Field", para, marker="UPDATED", before=before, after=box_lines(doc, [para]),
                   element_id=fid, fields={"Position": place.text, "Field": full, "Result": FL.result_text(begin),
-                                          "Paragraph": doc.id_of(para)})
+                                          **({"Result Note": note} if note else {}), "Paragraph": doc.id_of(para)})
 

@@ -8,6 +8,8 @@ from ooxml import links as L
 from ooxml import parts as P
 from ooxml import sections as S
 from ooxml import toc as T
+from ooxml import toc_fields as TF
+from ooxml import toc_switches as SW
 from ooxml.errors import ElementNotFound, InvalidPosition, OoxmlError, ValidationError
 from ooxml.namespaces import w
 from render import page_layout
@@ -21,17 +23,19 @@ from tools.runtime.sessions import Cursor, Session
 
 
 def _anchors(doc, found: list[T.Heading]) -> list[str]:
+    """Each heading's ``_Toc`` bookmark name; headings without one get one (announced for undo)."""
+    have = [T.existing_toc_bookmark(h) for h in found]
+    missing = [h for h, name in zip(found, have) if name is None]
+    if not missing:
+        return have
     roots = all_roots(doc)
-    next_id = [L.next_bookmark_id(roots)]
     names = {s.get(w("name")) for s in L.bookmark_starts(roots)}
-    out = []
-    for h in found:
+    for h in missing:
         doc.will_change(h.p)
-        before = h.p.find(L.W_BM_START)
-        out.append(T.toc_bookmark(h, next_id, names))
-        if h.p.find(L.W_BM_START) is not before:
-            doc.changed(h.p)
-    return out
+    made = {id(h): name for h, name in T.add_toc_bookmarks(missing, names, L.next_bookmark_id(roots))}
+    for h in missing:
+        doc.changed(h.p)
+    return [name if name is not None else made[id(h)] for h, name in zip(found, have)]
 
 
 LAYOUT_STEPS = 2  # progress: the layout, then the entries written with their page numbers
@@ -56,14 +60,14 @@ def _tab_pos(doc, anchor) -> int:
     return S.page_box(S.section_of(doc, anchor)).text_width
 
 
-def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers) -> str:
+def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers, spec=None) -> str:
     """Rewrite the TOC's entries with page numbers from a layout of the state with the TOC in it."""
     pages, note = _pages(ctx, doc, found, page_numbers)
     if pages is not None:
         for child in list(content):
             doc.ids.forget(child)
             content.remove(child)
-        T.fill(doc, content, instruction, found, anchors, pages, title, tab_pos)
+        T.fill(doc, content, instruction, found, anchors, pages, title, tab_pos, spec)
         report(ctx, LAYOUT_STEPS, LAYOUT_STEPS, "Done")
     return note
 
@@ -115,14 +119,16 @@ def docx_insert_toc(ctx: CallContext, session_id: str, position: str, levels: st
 
 
 def _toc_of(session: Session, toc_id: str | None) -> etree._Element:
+    """A TOC content control, or the begin fldChar / fldSimple of a bare TOC field."""
     doc = session.doc
+    tocs = TF.find_all(doc)
     if toc_id:
         el = resolve(session, toc_id, "toc_id")
-        if el.tag == B.W_SDT and el.getparent() is doc.body and el in T.find_tocs(doc):
+        if any(el is t for t in tocs):
             return el
         raise ElementNotFound(f"{clean_id(toc_id)} is not a table of contents.",
-                              hint="TOC IDs (toc_…) come from docx_insert_toc or docx_get_structure.")
-    tocs = T.find_tocs(doc)
+                              hint="TOC IDs (toc_…, or fld_… for a TOC field outside a content control) come "
+                                   "from docx_insert_toc, docx_update_toc or docx_get_structure.")
     if not tocs:
         raise ElementNotFound("The document has no table of contents.", hint="Insert one with docx_insert_toc.")
     return tocs[0]
@@ -130,21 +136,28 @@ def _toc_of(session: Session, toc_id: str | None) -> etree._Element:
 
 @tool(toolset="layout", title="Update a table of contents")
 def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None, page_numbers: bool = True) -> str:
-    """Rebuild a table of contents from the current headings (its levels and title kept).
+    """Rebuild a table of contents from the current headings (its levels, switches and title kept).
+
+    Works on Word's TOC content control (toc_…) and on a bare TOC field (fld_…), as LibreOffice,
+    Google Docs and pandoc write them; tables of figures are left alone.
 
     Args:
         session_id: The session.
-        toc_id: The TOC (toc_…); omitted: the document's first.
+        toc_id: The TOC (toc_…, or the fld_… of a TOC field); omitted: the document's first.
         page_numbers: Ask LibreOffice for page numbers (default true).
     """
     session = session_of(ctx, session_id)
     doc = session.doc
     sdt = _toc_of(session, toc_id)
+    if sdt.tag != B.W_SDT:
+        from tools.docx.layout_toc_fields import update_field_toc
+        return update_field_toc(ctx, session, sdt, page_numbers)
     instruction = T.toc_instruction(sdt)
-    lo, hi = T.levels_of(instruction)
+    spec = SW.parse(doc, instruction)
+    lo, hi = spec.outline or (None, None)
     title = T.toc_title(doc, sdt)
     before = box_lines(doc, [sdt])
-    found = T.headings(doc, lo, hi, skip=sdt)
+    found = T.headings(doc, lo, hi, skip=sdt, styles=spec.styles)
     anchors = _anchors(doc, found)
     content = sdt.find(w("sdtContent"))
     doc.will_change(sdt)
@@ -152,12 +165,11 @@ def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None
         doc.ids.forget(child)
         content.remove(child)
     tab_pos = _tab_pos(doc, sdt)
-    T.fill(doc, content, instruction, found, anchors, None, title, tab_pos)
+    T.fill(doc, content, instruction, found, anchors, None, title, tab_pos, spec)
     doc.changed(sdt)
-    note = _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers)
+    note = _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers, spec)
     doc.changed(sdt)
     P.set_flag(doc, "updateFields")
     session.last_update = doc.id_of(sdt)
     return answer(session, "Update Toc", sdt, marker="UPDATED", before=before, after=box_lines(doc, [sdt]),
-                  fields={"Entries": len(found), "Levels": f"{lo}-{hi}", "Page Numbers": note})
-
+                  fields={"Entries": len(found), "Levels": spec.describe(doc), "Page Numbers": note})

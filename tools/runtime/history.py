@@ -32,11 +32,21 @@ def commit(ctx, tool_name: str, arguments: dict) -> None:
             history.abandon()
             continue
         before = getattr(ctx, "recorded_states", {}).get(id(session))
+        _drop_unused_links(session)
         try:
             history.commit(tool_name, label(tool_name, arguments), before, state_of(session))
         except Exception:  # a bug here must not turn a done edit into an error: forget the history
             log.exception("undo history of %s lost after %s", session.id, tool_name)
             history.clear()
+
+
+def _drop_unused_links(session) -> None:
+    """Hyperlink relationships the call left unreferenced go, inside the call's step (undo puts them back)."""
+    from ooxml.link_rels import drop_unused
+    try:
+        drop_unused(session.doc)
+    except Exception:  # tidying must not turn a done edit into an error
+        log.exception("unused hyperlink relationships of %s not removed after the call", session.id)
 
 
 def abandon(ctx) -> None:
