@@ -144,11 +144,13 @@ def join_with_next(doc, p: etree._Element) -> None:
     last_in_cell = p.getparent().tag == B.W_TC and B.next_block(p) is None
     if all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in content):
         if not last_in_cell:
+            _merge_section(doc, p)
             _remove_block(doc, p)
         return
     nxt = B.next_block(p)
     if nxt is None or nxt.tag != B.W_P:
         return
+    _merge_section(doc, p)
     if doc is not None:
         doc.will_change(nxt)
     anchor = nxt.find(W_PPR)
@@ -161,6 +163,13 @@ def join_with_next(doc, p: etree._Element) -> None:
     _remove_block(doc, p)
     if doc is not None:
         doc.changed(nxt)
+
+
+def _merge_section(doc, p: etree._Element) -> None:
+    """A mark holding a section break goes: the sections merge as Word merges them."""
+    if doc is not None:
+        from ooxml.section_merge import merge_into_next
+        merge_into_next(doc, p)
 
 
 def _remove_block(doc, el: etree._Element) -> None:
