@@ -20,6 +20,8 @@ from ooxml.ranges import rescue_markers
 
 W_INS, W_DEL, W_MOVE_TO, W_MOVE_FROM = w("ins"), w("del"), w("moveTo"), w("moveFrom")
 W_PPR, W_RPR, W_TRPR = w("pPr"), w("rPr"), w("trPr")
+W_HYPERLINK = w("hyperlink")
+W_SDT_CONTENT = w("sdtContent")
 CHANGES = {w(n) for n in "rPrChange pPrChange tblPrChange trPrChange tcPrChange sectPrChange tblGridChange "
                          "numberingChange".split()}
 CELL_MARKS = {w("cellIns"), w("cellDel"), w("cellMerge")}
@@ -107,10 +109,23 @@ def _drop(doc, el: etree._Element) -> None:
     rescue_markers(el)
     if doc is not None:
         doc.ids.forget(el)
+        _drop_notes(doc, el)
     parent = el.getparent()
     parent.remove(el)
     if parent.tag in (W_INS, W_DEL) and not len(parent) and role(parent).startswith("run"):
         _drop(doc, parent)  # another author's insertion that held only what went
+    elif parent.tag == W_HYPERLINK and all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in parent):
+        _drop(doc, parent)  # a link whose text went goes too (Word keeps no empty link)
+
+
+def _drop_notes(doc, el: etree._Element) -> None:
+    """A note reference that goes takes its note with it, as in Word."""
+    from ooxml import notes as N
+    for ref in el.iter(*N.REF_TAGS.values()):
+        kind = "footnote" if ref.tag == N.REF_TAGS["footnote"] else "endnote"
+        note = N.note_by_id(doc, kind, ref.get(w("id")))
+        if note is not None and note.getparent() is not None:
+            doc.remove_block(note)
 
 
 def _unwrap(doc, el: etree._Element) -> None:
@@ -173,10 +188,14 @@ def _merge_section(doc, p: etree._Element) -> None:
 
 
 def _remove_block(doc, el: etree._Element) -> None:
-    if doc is not None and el.getparent() is not None:
+    parent = el.getparent()
+    if doc is not None and parent is not None:
         doc.remove_block(el)
-    elif el.getparent() is not None:
+    elif parent is not None:
         _drop(None, el)
+    sdt = parent.getparent() if parent is not None and parent.tag == W_SDT_CONTENT else None
+    if sdt is not None and sdt.getparent() is not None and not any(B.is_block(c) for c in parent):
+        _remove_block(doc, sdt)  # a block content control (a TOC) left without blocks goes
 
 
 def _restore_properties(change: etree._Element) -> None:

@@ -6,6 +6,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import links as L
 from ooxml import parts as P
+from ooxml import revisions as REV
 from ooxml import sections as S
 from ooxml import toc as T
 from ooxml.errors import ElementNotFound, InvalidPosition, ValidationError
@@ -96,6 +97,7 @@ def docx_insert_toc(ctx: CallContext, session_id: str, position: str, levels: st
     sdt = T.build(doc, instruction, found, anchors, None, title, tab_pos)
     doc.insert_block(sdt, container=container, **where)
     note = _fill_pages(doc, sdt.find(w("sdtContent")), instruction, found, anchors, title, tab_pos, page_numbers)
+    REV.mark_inserted(doc, sdt)  # tracked: entries rewritten with page numbers are inserted too
     doc.changed(sdt)
     P.set_flag(doc, "updateFields")
     tid = doc.id_of(sdt)
@@ -139,6 +141,8 @@ def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None
     found = T.headings(doc, lo, hi, skip=sdt)
     anchors = _anchors(doc, found)
     content = sdt.find(w("sdtContent"))
+    # Tracked: a TOC we inserted ourselves stays our insertion when refreshed.
+    own = any(REV.is_ours(doc, m) for m in content.iter(REV.W_INS))
     doc.will_change(sdt)
     for child in list(content):
         doc.ids.forget(child)
@@ -147,9 +151,13 @@ def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None
     T.fill(doc, content, instruction, found, anchors, None, title, tab_pos)
     doc.changed(sdt)
     note = _fill_pages(doc, content, instruction, found, anchors, title, tab_pos, page_numbers)
+    if own:
+        REV.mark_inserted(doc, sdt)
     doc.changed(sdt)
     P.set_flag(doc, "updateFields")
     session.last_update = doc.id_of(sdt)
+    untracked = ("no: the refreshed entries are the field's result, rewritten without revision marks"
+                 if REV.tracker(doc) is not None and not own else None)
     return answer(session, "Update Toc", sdt, marker="UPDATED", before=before, after=box_lines(doc, [sdt]),
-                  fields={"Entries": len(found), "Levels": f"{lo}-{hi}", "Page Numbers": note})
+                  fields={"Entries": len(found), "Levels": f"{lo}-{hi}", "Page Numbers": note, "Tracked": untracked})
 
