@@ -156,7 +156,8 @@ def join_with_next(doc, p: etree._Element) -> None:
     if p.getparent() is None:
         return
     content = [c for c in p if c.tag != W_PPR]
-    last_in_cell = p.getparent().tag == B.W_TC and B.next_block(p) is None
+    from ooxml.revisions import KEEPS_LAST
+    last_in_cell = p.getparent().tag in KEEPS_LAST and B.next_block(p) is None
     if all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in content):
         if not last_in_cell:
             _merge_section(doc, p)

@@ -319,8 +319,12 @@ def delete_paragraph(doc, p: etree._Element) -> bool:
     return False
 
 
+# Containers whose last paragraph stays (the schema wants a block there; Word never deletes that mark).
+KEEPS_LAST = {B.W_TC, *(w(n) for n in ("hdr", "ftr", "footnote", "endnote", "comment", "txbxContent"))}
+
+
 def _last_in_cell(p: etree._Element) -> bool:
-    return p.getparent() is not None and p.getparent().tag == B.W_TC and B.next_block(p) is None
+    return p.getparent() is not None and p.getparent().tag in KEEPS_LAST and B.next_block(p) is None
 
 
 def delete_row(doc, tr: etree._Element) -> bool:

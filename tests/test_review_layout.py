@@ -219,3 +219,14 @@ async def test_tracked_layout_edits_add_no_sdk_validation_error(docx, base, tmp_
     await docx.save(rejected)
     assert sdk_validator.new_error_kinds(base["path"], out) == []
     assert sdk_validator.new_error_kinds(base["path"], rejected) == []
+
+
+async def test_rejecting_a_new_headers_text_leaves_it_one_empty_paragraph(docx, base, tmp_path):
+    await tracked(docx, base)
+    a = await docx.ok("docx_create_header_footer", text="Head")
+    await docx.ok("docx_reject_revisions")
+    out = tmp_path / "r.docx"
+    await docx.save(out)
+    from lxml import etree
+    hdr = etree.fromstring(part(out, a.head["Part"]))
+    assert len(xp(hdr, "w:p")) == 1 and not xp(hdr, "//w:t") and not xp(hdr, "//w:ins")
