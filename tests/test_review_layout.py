@@ -59,17 +59,23 @@ async def test_a_hyperlink_holds_its_inserted_runs(docx, base, tmp_path):
     assert [t.text for t in xp(link, "w:ins/w:r/w:t")] == ["site"] and not xp(link, "w:r")
 
 
-async def test_a_footnote_reference_and_its_text_are_inserted(docx, base, tmp_path):
+@pytest.mark.parametrize("kind", ["footnote", "endnote"])
+async def test_a_note_reference_and_its_text_are_inserted(docx, base, tmp_path, kind):
     await tracked(docx, base)
-    a = await docx.ok("docx_insert_footnote", element_id=base["p2"], text="A note.")
+    a = await docx.ok("docx_insert_footnote", element_id=base["p2"], text="A note.", kind=kind)
     assert a.head["Tracked"] == "yes"
     out = tmp_path / "n.docx"
     p = by_id(await saved(docx, tmp_path, "n.docx"), base["p2"])
-    assert xp(p, "w:ins/w:r/w:footnoteReference")
+    assert xp(p, f"w:ins/w:r/w:{kind}Reference")
     from lxml import etree
-    notes = etree.fromstring(part(out, "word/footnotes.xml"))
-    note = xp(notes, "w:footnote[not(@w:type)]")[0]
+    notes = etree.fromstring(part(out, f"word/{kind}s.xml"))
+    note = xp(notes, f"w:{kind}[not(@w:type)]")[0]
     assert xp(note, "w:p/w:pPr/w:rPr/w:ins") and not xp(note, "w:p/w:r")
+    await docx.ok("docx_reject_revisions")
+    out = tmp_path / "r.docx"
+    body = await docx.save(out)
+    notes = etree.fromstring(part(out, f"word/{kind}s.xml"))
+    assert not xp(notes, f"w:{kind}[not(@w:type)]") and not xp(body, f"//w:{kind}Reference")
 
 
 async def test_a_section_break_is_an_inserted_paragraph_mark(docx, base, tmp_path):
@@ -230,3 +236,18 @@ async def test_rejecting_a_new_headers_text_leaves_it_one_empty_paragraph(docx, 
     from lxml import etree
     hdr = etree.fromstring(part(out, a.head["Part"]))
     assert len(xp(hdr, "w:p")) == 1 and not xp(hdr, "//w:t") and not xp(hdr, "//w:ins")
+
+
+async def test_tracked_layout_edits_convert_in_libreoffice(docx, base, tmp_path):
+    from tests.support.libreoffice import convert_cached, require_soffice
+    require_soffice()
+    await run_script(docx, base, track=True)
+    files = [tmp_path / "tracked.docx", tmp_path / "accepted.docx", tmp_path / "rejected.docx"]
+    await docx.save(files[0])
+    await docx.ok("docx_accept_revisions")
+    await docx.save(files[1])
+    await docx.ok("docx_undo")
+    await docx.ok("docx_reject_revisions")
+    await docx.save(files[2])
+    results = convert_cached(files, label="tracked layout")
+    assert [p.name for p, pdf in results.items() if pdf is None] == []

@@ -168,3 +168,15 @@ async def test_merged_sections_add_no_sdk_validation_error(docx, two_sections, t
     out = tmp_path / "accepted.docx"
     await docx.save(out)
     assert sdk_validator.new_error_kinds(two_sections["path"], out) == []
+
+
+async def test_merged_sections_convert_in_libreoffice(docx, two_sections, tmp_path):
+    from tests.support.libreoffice import convert_cached, require_soffice
+    require_soffice()
+    await delete_break(docx, two_sections)
+    files = [tmp_path / "tracked.docx", tmp_path / "accepted.docx"]
+    await docx.save(files[0])
+    await docx.ok("docx_accept_revisions")
+    await docx.save(files[1])
+    results = convert_cached(files, label="merged sections")
+    assert [p.name for p, pdf in results.items() if pdf is None] == []
