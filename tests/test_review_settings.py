@@ -100,14 +100,19 @@ async def test_the_tracking_author_of_an_opened_file_comes_from_the_config(tmp_p
     from tests.support.client import DocxClient
 
     src = tracked_doc(tmp_path)
-    services = server.make_services(server.parse_args(["--root", str(tmp_path), "--author", "Flag Person"]))
-    async with Client(server.build_server(services), cache=None) as client:
-        c = DocxClient(client, [tmp_path])
-        a = await c.open(src)
-        assert "'Flag Person'" in a.head["Tracking"]
-        await c.ok("docx_insert_paragraph", text="Added.", position="end:document_body")
-        body = await c.save(tmp_path / "out.docx")
-        assert body.xpath("//w:ins/@w:author", namespaces=NS)[0] == "Flag Person"
+    config = tmp_path / "c.yaml"
+    config.write_text("author: Config Person\n")
+    for argv, expected in ((["--author", "Flag Person", "--config", str(config)], "Flag Person"),
+                           (["--config", str(config)], "Config Person")):
+        services = server.make_services(server.parse_args(["--root", str(tmp_path), *argv]))
+        async with Client(server.build_server(services), cache=None) as client:
+            c = DocxClient(client, [tmp_path])
+            a = await c.open(src)
+            assert f"'{expected}'" in a.head["Tracking"]
+            await c.ok("docx_insert_paragraph", text="Added.", position="end:document_body")
+            body = await c.save(tmp_path / f"out-{expected.split()[0]}.docx")
+            assert body.xpath("//w:ins/@w:author", namespaces=NS)[0] == expected
+            await c.ok("docx_close", session_id=c.session_id)
 
 
 @pytest.mark.parametrize("enabled", [True, False])
