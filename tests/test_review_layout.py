@@ -251,3 +251,13 @@ async def test_tracked_layout_edits_convert_in_libreoffice(docx, base, tmp_path)
     await docx.save(files[2])
     results = convert_cached(files, label="tracked layout")
     assert [p.name for p, pdf in results.items() if pdf is None] == []
+
+
+async def test_a_first_page_header_records_the_title_page_switch(docx, base, tmp_path):
+    await tracked(docx, base)
+    await docx.ok("docx_create_header_footer", which="first", text="Cover")
+    sect = xp(await saved(docx, tmp_path), "w:sectPr")[0]
+    assert xp(sect, "w:titlePg") and xp(sect, "w:sectPrChange/w:sectPr") and not xp(sect, "w:sectPrChange//w:titlePg")
+    await docx.ok("docx_reject_revisions")
+    sect = xp(await saved(docx, tmp_path, "r.docx"), "w:sectPr")[0]
+    assert not xp(sect, "w:titlePg") and not xp(sect, "w:sectPrChange")

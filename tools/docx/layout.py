@@ -289,7 +289,8 @@ def docx_create_header_footer(ctx: CallContext, session_id: str, kind: Literal["
     if sect is None:
         sect = PS.ensure_body_section(doc)
     style = doc.styles.find_id(H.STYLE_NAME[kind])
-    root = H.create(doc, sect, kind, which)
+    with REV.PropertyChanges(doc, sections=[sect]):  # tracked: a first-page switch (w:titlePg) is a section change
+        root = H.create(doc, sect, kind, which)
     p = make_paragraph(text or "", style)
     doc.insert_block(p, container=root)
     pid = doc.id_of(p)
