@@ -32,6 +32,8 @@ def merge_into_next(doc, p: etree._Element) -> None:
     if sect is None:
         return
     sections = section_list(doc)
+    if not any(s is sect for s in sections):
+        return  # not a section of the body (a stray sectPr in a cell): it goes with its paragraph
     nxt = next((s for s, prev in zip(sections[1:], sections) if prev is sect), None)
     doc.will_change(p)
     if nxt is None:  # no section after it (a file without the body's own): it becomes the body's

@@ -219,7 +219,8 @@ async def test_tracked_layout_edits_add_no_sdk_validation_error(docx, base, tmp_
     sdk_validator.require()
     await run_script(docx, base, track=True)
     out = tmp_path / "tracked.docx"
-    await docx.save(out)
+    saved_answer = await docx.ok("docx_save", file_path=str(out))
+    assert saved_answer.head["Integrity"] == "ok", "unique w:ids, delText only in w:del, paired markers"
     await docx.ok("docx_reject_revisions")
     rejected = tmp_path / "rejected.docx"
     await docx.save(rejected)
@@ -261,3 +262,22 @@ async def test_a_first_page_header_records_the_title_page_switch(docx, base, tmp
     await docx.ok("docx_reject_revisions")
     sect = xp(await saved(docx, tmp_path, "r.docx"), "w:sectPr")[0]
     assert not xp(sect, "w:titlePg") and not xp(sect, "w:sectPrChange")
+
+
+async def test_refreshing_a_toc_we_inserted_keeps_it_our_insertion(docx, base, tmp_path):
+    await tracked(docx, base)
+    toc = (await docx.ok("docx_insert_toc", position="start:document_body", page_numbers=False)).element_id
+    a = await docx.ok("docx_update_toc", toc_id=toc, page_numbers=False)
+    assert a.head["Tracked"] == "yes"
+    sdt = by_id(await saved(docx, tmp_path), toc)
+    assert xp(sdt, ".//w:p/w:pPr/w:rPr/w:ins") and not xp(sdt, ".//w:p/w:r")
+    await docx.ok("docx_reject_revisions")
+    assert not xp(await saved(docx, tmp_path, "r.docx"), "//w:sdt")
+
+
+async def test_refreshing_an_existing_toc_says_it_is_not_tracked(docx, base, tmp_path):
+    await docx.open(base["path"])
+    toc = (await docx.ok("docx_insert_toc", position="start:document_body", page_numbers=False)).element_id
+    await docx.ok("docx_set_track_changes", enabled=True, author="Alice")
+    a = await docx.ok("docx_update_toc", toc_id=toc, page_numbers=False)
+    assert a.head["Tracked"].startswith("no")
