@@ -212,7 +212,8 @@ def answer(session: Session, operation: str, element: etree._Element | None, *, 
     changes = render_diff(before, after) if before is not None and after is not None else None
     if changes is not None and getattr(doc, "tracker", None) is not None:
         fields = {**(fields or {})}
-        fields.setdefault("Tracked", "yes")  # recorded as revisions (a tool may say what it did not record)
+        if fields.get("Tracked") is None:  # recorded as revisions (a tool may say what it did not record)
+            fields["Tracked"] = "yes"
     return success_answer(operation, element_id=eid, fields=fields, context=context, changes=changes,
                           content=content, cursor=cursor_line(doc, session.cursor))
 
