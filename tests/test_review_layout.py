@@ -281,3 +281,19 @@ async def test_refreshing_an_existing_toc_says_it_is_not_tracked(docx, base, tmp
     await docx.ok("docx_set_track_changes", enabled=True, author="Alice")
     a = await docx.ok("docx_update_toc", toc_id=toc, page_numbers=False)
     assert a.head["Tracked"].startswith("no")
+
+
+async def test_a_field_inside_another_authors_insertion_splits_it(docx, base, tmp_path):
+    await tracked(docx, base, author="Bob")
+    r = await docx.ok("docx_insert_run", text=" Bob's words", position=f"end:{base['p2']}")
+    await docx.ok("docx_insert_run", text=" more", position=f"after:{r.element_id}")
+    await docx.ok("docx_set_track_changes", enabled=True, author="Alice")
+    await docx.ok("docx_insert_field", field="PAGE", position=f"after:{r.element_id}")
+    await docx.ok("docx_insert_hyperlink", text="site", url="https://example.com/", position=f"after:{r.element_id}")
+    p = by_id(await saved(docx, tmp_path), base["p2"])
+    assert not xp(p, ".//w:ins//w:ins") and not xp(p, ".//w:ins//w:hyperlink")
+    assert [i.get(f"{{{W}}}author") for i in xp(p, "w:ins")] == ["Bob", "Alice", "Bob"]
+    assert xp(p, "w:ins[@w:author='Alice']/w:r/w:fldChar") and xp(p, "w:hyperlink/w:ins[@w:author='Alice']")
+    await docx.ok("docx_reject_revisions", author="Alice")
+    p = by_id(await saved(docx, tmp_path, "r.docx"), base["p2"])
+    assert not xp(p, ".//w:fldChar | .//w:hyperlink") and "".join(xp(p, ".//w:t/text()")).endswith("Bob's words more")
