@@ -74,7 +74,7 @@ def settings_root(doc, create: bool = True) -> etree._Element | None:
 
 
 def set_flag(doc, name: str) -> bool:
-    """Turn on an on/off setting (evenAndOddHeaders, updateFields); True when it changed."""
+    """Turn on an on/off setting (evenAndOddHeaders, updateFields, trackRevisions); True when it changed."""
     root = settings_root(doc)
     existing = root.find(w(name))
     if existing is not None and existing.get(w("val"), "true").lower() not in ("0", "false", "off"):
@@ -82,6 +82,18 @@ def set_flag(doc, name: str) -> bool:
     doc.will_change(root)
     el = get_or_add(root, name)
     el.attrib.pop(w("val"), None)
+    doc.related_part(RT_SETTINGS).touch()
+    return True
+
+
+def clear_flag(doc, name: str) -> bool:
+    """Turn off an on/off setting by removing it, as Word does; True when it changed."""
+    root = settings_root(doc, create=False)
+    existing = root.find(w(name)) if root is not None else None
+    if existing is None:
+        return False
+    doc.will_change(root)
+    root.remove(existing)
     doc.related_part(RT_SETTINGS).touch()
     return True
 

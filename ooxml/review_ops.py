@@ -20,6 +20,8 @@ from ooxml.ranges import rescue_markers
 
 W_INS, W_DEL, W_MOVE_TO, W_MOVE_FROM = w("ins"), w("del"), w("moveTo"), w("moveFrom")
 W_PPR, W_RPR, W_TRPR = w("pPr"), w("rPr"), w("trPr")
+W_HYPERLINK = w("hyperlink")
+W_SDT_CONTENT = w("sdtContent")
 CHANGES = {w(n) for n in "rPrChange pPrChange tblPrChange trPrChange tcPrChange sectPrChange tblGridChange "
                          "numberingChange".split()}
 CELL_MARKS = {w("cellIns"), w("cellDel"), w("cellMerge")}
@@ -107,10 +109,23 @@ def _drop(doc, el: etree._Element) -> None:
     rescue_markers(el)
     if doc is not None:
         doc.ids.forget(el)
+        _drop_notes(doc, el)
     parent = el.getparent()
     parent.remove(el)
     if parent.tag in (W_INS, W_DEL) and not len(parent) and role(parent).startswith("run"):
         _drop(doc, parent)  # another author's insertion that held only what went
+    elif parent.tag == W_HYPERLINK and all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in parent):
+        _drop(doc, parent)  # a link whose text went goes too (Word keeps no empty link)
+
+
+def _drop_notes(doc, el: etree._Element) -> None:
+    """A note reference that goes takes its note with it, as in Word."""
+    from ooxml import notes as N
+    for ref in el.iter(*N.REF_TAGS.values()):
+        kind = "footnote" if ref.tag == N.REF_TAGS["footnote"] else "endnote"
+        note = N.note_by_id(doc, kind, ref.get(w("id")))
+        if note is not None and note.getparent() is not None:
+            doc.remove_block(note)
 
 
 def _unwrap(doc, el: etree._Element) -> None:
@@ -141,14 +156,17 @@ def join_with_next(doc, p: etree._Element) -> None:
     if p.getparent() is None:
         return
     content = [c for c in p if c.tag != W_PPR]
-    last_in_cell = p.getparent().tag == B.W_TC and B.next_block(p) is None
+    from ooxml.revisions import KEEPS_LAST
+    last_in_cell = p.getparent().tag in KEEPS_LAST and B.next_block(p) is None
     if all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in content):
         if not last_in_cell:
+            _merge_section(doc, p)
             _remove_block(doc, p)
         return
     nxt = B.next_block(p)
     if nxt is None or nxt.tag != B.W_P:
         return
+    _merge_section(doc, p)
     if doc is not None:
         doc.will_change(nxt)
     anchor = nxt.find(W_PPR)
@@ -163,11 +181,22 @@ def join_with_next(doc, p: etree._Element) -> None:
         doc.changed(nxt)
 
 
+def _merge_section(doc, p: etree._Element) -> None:
+    """A mark holding a section break goes: the sections merge as Word merges them."""
+    if doc is not None:
+        from ooxml.section_merge import merge_into_next
+        merge_into_next(doc, p)
+
+
 def _remove_block(doc, el: etree._Element) -> None:
-    if doc is not None and el.getparent() is not None:
+    parent = el.getparent()
+    if doc is not None and parent is not None:
         doc.remove_block(el)
-    elif el.getparent() is not None:
+    elif parent is not None:
         _drop(None, el)
+    sdt = parent.getparent() if parent is not None and parent.tag == W_SDT_CONTENT else None
+    if sdt is not None and sdt.getparent() is not None and not any(B.is_block(c) for c in parent):
+        _remove_block(doc, sdt)  # a block content control (a TOC) left without blocks goes
 
 
 def _restore_properties(change: etree._Element) -> None:

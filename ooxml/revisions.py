@@ -202,6 +202,47 @@ def place_inserted_run(doc, run: etree._Element, *, after: etree._Element | None
     (ref.addnext if after is not None else ref.addprevious)(ins)
 
 
+def mark_inline_inserted(doc, els: list[etree._Element]) -> None:
+    """New inline content already placed among a paragraph's runs (field runs, a note reference, a
+    hyperlink): recorded as our insertion. Runs go into one w:ins; a hyperlink keeps its place and
+    its runs go into a w:ins inside it (a w:ins holds runs, never links), as Word writes them."""
+    if tracker(doc) is None or not els:
+        return
+    holder = els[0].getparent()
+    if holder.tag == W_INS and (not is_ours(doc, holder) or any(el.tag != B.W_R for el in els)):
+        _lift_out(doc, holder, els)  # inside another insertion: it is split around ours
+    for group in _run_groups(els):
+        if group[0].getparent().tag != W_INS:
+            ins = stamp(doc, W_INS, group[0])
+            group[0].addprevious(ins)
+            ins.extend(group)
+    for el in els:
+        if el.tag != B.W_R:
+            _wrap_runs(doc, [r for r in el if r.tag == B.W_R])
+
+
+def _run_groups(els: list[etree._Element]) -> list[list[etree._Element]]:
+    groups: list[list[etree._Element]] = []
+    for el in els:
+        if el.tag != B.W_R:
+            groups.append([])
+        elif groups and groups[-1] and groups[-1][-1].getnext() is el:
+            groups[-1].append(el)
+        else:
+            groups.append([el])
+    return [g for g in groups if g]
+
+
+def _lift_out(doc, wrapper: etree._Element, els: list[etree._Element]) -> None:
+    """Move adjacent children ``els`` out of ``wrapper``, splitting it around them."""
+    _split_wrapper(doc, wrapper, els[-1], True)
+    _split_wrapper(doc, wrapper, els[0], False)
+    for el in els:
+        wrapper.addprevious(el)
+    doc.ids.forget(wrapper)
+    wrapper.getparent().remove(wrapper)
+
+
 def _split_wrapper(doc, wrapper: etree._Element, ref: etree._Element, after: bool) -> None:
     """Split ``wrapper`` at ``ref``: the part after (or before) ``ref`` moves to a copy of the wrapper."""
     children = list(wrapper)
@@ -278,8 +319,12 @@ def delete_paragraph(doc, p: etree._Element) -> bool:
     return False
 
 
+# Containers whose last paragraph stays (the schema wants a block there; Word never deletes that mark).
+KEEPS_LAST = {B.W_TC, *(w(n) for n in ("hdr", "ftr", "footnote", "endnote", "comment", "txbxContent"))}
+
+
 def _last_in_cell(p: etree._Element) -> bool:
-    return p.getparent() is not None and p.getparent().tag == B.W_TC and B.next_block(p) is None
+    return p.getparent() is not None and p.getparent().tag in KEEPS_LAST and B.next_block(p) is None
 
 
 def delete_row(doc, tr: etree._Element) -> bool:

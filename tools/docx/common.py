@@ -211,7 +211,9 @@ def answer(session: Session, operation: str, element: etree._Element | None, *, 
         context = empty_context(doc, doc.body, session.cursor.element_id is None)
     changes = render_diff(before, after) if before is not None and after is not None else None
     if changes is not None and getattr(doc, "tracker", None) is not None:
-        fields = {**(fields or {}), "Tracked": "yes"}  # the change was recorded as revisions
+        fields = {**(fields or {})}
+        if fields.get("Tracked") is None:  # recorded as revisions (a tool may say what it did not record)
+            fields["Tracked"] = "yes"
     return success_answer(operation, element_id=eid, fields=fields, context=context, changes=changes,
                           content=content, cursor=cursor_line(doc, session.cursor))
 

@@ -8,6 +8,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import headers as H
 from ooxml import page_setup as PS
+from ooxml import revisions as REV
 from ooxml import sections as S
 from ooxml.build import make_paragraph
 from ooxml.errors import ElementNotFound, InvalidPosition, ValidationError
@@ -113,7 +114,9 @@ def docx_insert_section_break(ctx: CallContext, session_id: str, position: str,
         raise InvalidPosition("A section break can only go between blocks of the document body.",
                               hint="Use a position such as after:para_… on a paragraph of the body.")
     prev, nxt = insertion_neighbours(container, where)
-    reuse = prev is not None and prev.tag == B.W_P and prev.find(f"{w('pPr')}/{w('sectPr')}") is None
+    # Tracked, the break is a new paragraph mark (an inserted one), as Word records a section break.
+    reuse = (prev is not None and prev.tag == B.W_P and prev.find(f"{w('pPr')}/{w('sectPr')}") is None
+             and REV.tracker(doc) is None)
     before = PS_lines(doc)
     if reuse:
         old = S.section_of(doc, prev)
@@ -126,7 +129,8 @@ def docx_insert_section_break(ctx: CallContext, session_id: str, position: str,
     if old is None:
         old = PS.ensure_body_section(doc)
     doc.will_change(old)
-    new = PS.split_section(old, kind)
+    with REV.PropertyChanges(doc, sections=[old]):  # tracked: how the next section starts, as it was
+        new = PS.split_section(old, kind)
     insert_child(get_or_add(holder, "pPr"), new)
     doc.changed(holder)
     doc.changed(old)
@@ -199,7 +203,10 @@ def docx_set_page_setup(ctx: CallContext, session_id: str, section_id: str | Non
     before = PS_lines(doc)
     for sect in targets:
         doc.will_change(sect)
-        PS.apply_setup(sect, setup)
+    with REV.PropertyChanges(doc, sections=targets):  # tracked: w:sectPrChange keeps the old setup
+        for sect in targets:
+            PS.apply_setup(sect, setup)
+    for sect in targets:
         doc.changed(sect)
     fields = {"Sections": len(targets) if not section_id else f"{index + 1} ({doc.id_of(targets[0])})"}
     el = PS.sections_with_ranges(doc)[index if section_id else 0].last
@@ -282,7 +289,8 @@ def docx_create_header_footer(ctx: CallContext, session_id: str, kind: Literal["
     if sect is None:
         sect = PS.ensure_body_section(doc)
     style = doc.styles.find_id(H.STYLE_NAME[kind])
-    root = H.create(doc, sect, kind, which)
+    with REV.PropertyChanges(doc, sections=[sect]):  # tracked: a first-page switch (w:titlePg) is a section change
+        root = H.create(doc, sect, kind, which)
     p = make_paragraph(text or "", style)
     doc.insert_block(p, container=root)
     pid = doc.id_of(p)
@@ -290,4 +298,7 @@ def docx_create_header_footer(ctx: CallContext, session_id: str, kind: Literal["
     session.cursor = Cursor(pid, "after")
     fields = {"Kind": kind, "Which": which, "Section": index + 1, "Paragraph": pid,
               "Part": doc.part_of(root).name}
+    if REV.tracker(doc) is not None:
+        fields["Tracked"] = ("text only: Word records no revision for adding a header or footer part; "
+                             "its text is marked inserted")
     return _hf_answer(session, "Create Header Footer", root, fields, before=[])

@@ -5,6 +5,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import fields as FL
+from ooxml import revisions as REV
 from ooxml.errors import InvalidElementType
 from ooxml.namespaces import w
 from ooxml.order import insert_child
@@ -36,7 +37,23 @@ def delete_field(session: Session, begin) -> str:
         raise InvalidElementType("This field spans paragraphs and cannot be deleted as one piece.",
                                  hint="Delete the paragraphs it covers, or its runs one by one.")
     eid = session.doc.id_of(begin)
+    if REV.tracker(session.doc) is not None:
+        return _delete_runs_tracked(session, B.find_ancestor(begin, B.W_P), span, eid, "Field")
     return delete_inline(session, B.find_ancestor(begin, B.W_P), span, eid, "Field")
+
+
+def _delete_runs_tracked(session: Session, holder, runs: list, eid: str, what: str) -> str:
+    """Tracked: the runs stay under our w:del (w:delText, w:delInstrText) until accepted."""
+    doc = session.doc
+    before = box_lines(doc, [holder])
+    doc.will_change(holder)
+    REV.delete_runs(doc, [r for r in runs if r.tag == B.W_R])
+    doc.changed(holder)
+    cur = doc.ids.get(session.cursor.element_id) if session.cursor.element_id else None
+    if session.cursor.element_id and cur is None:
+        session.cursor = Cursor(doc.id_of(holder), "after")
+    return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]), element_id=eid,
+                  fields={"Deleted": f"{what} {eid} (tracked)"})
 
 
 def delete_section_break(session: Session, sect) -> str:
@@ -48,6 +65,8 @@ def delete_section_break(session: Session, sect) -> str:
                                  hint="Delete a section break (sect_… of an earlier section) instead.")
     eid = doc.id_of(sect)
     before = box_lines(doc, [holder])
+    if REV.tracker(doc) is not None:
+        return _delete_break_tracked(session, holder, eid, before)
     sections = section_list(doc)
     following = sections[sections.index(sect) + 1]
     doc.will_change(holder)
@@ -59,6 +78,17 @@ def delete_section_break(session: Session, sect) -> str:
     doc.changed(following)
     return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]), element_id=eid,
                   fields={"Deleted": f"Section break {eid}"})
+
+
+def _delete_break_tracked(session: Session, holder, eid: str, before: list[str]) -> str:
+    """Tracked, a section break's deletion is the deletion of the paragraph mark holding it, as Word
+    records it: accepted, the paragraph joins the next and the sections merge; rejected, all stays."""
+    doc = session.doc
+    doc.will_change(holder)
+    REV.mark_paragraph(doc, holder, REV.W_DEL)
+    doc.changed(holder)
+    return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]), element_id=eid,
+                  fields={"Deleted": f"Section break {eid} (tracked: its paragraph mark is marked deleted)"})
 
 
 def delete_header_footer(session: Session, root) -> str:
@@ -74,8 +104,10 @@ def delete_header_footer(session: Session, root) -> str:
         session.cursor = Cursor(doc.id_of(last), "after") if last is not None else Cursor()
     doc.changed(root)
     refs = H.remove(doc, root)
-    return success_answer("Delete", element_id=eid, fields={"Deleted": f"{kind} {eid} ({name})",
-                                                             "References Removed": refs})
+    fields = {"Deleted": f"{kind} {eid} ({name})", "References Removed": refs}
+    if REV.tracker(doc) is not None:
+        fields["Tracked"] = f"no: Word records no revision for removing a {kind} part"
+    return success_answer("Delete", element_id=eid, fields=fields)
 
 
 def _ancestry(doc, element_id: str) -> list:

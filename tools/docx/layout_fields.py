@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ooxml import body as B
 from ooxml import fields as FL
+from ooxml import revisions as REV
 from ooxml.errors import ValidationError
 from ooxml.namespaces import W
 from tools.docx.common import answer, box_lines, session_of
@@ -84,6 +85,7 @@ def docx_insert_field(ctx: CallContext, session_id: str, field: str, position: s
     before = box_lines(doc, [para])
     doc.will_change(para)
     place.put(runs)
+    REV.mark_inline_inserted(doc, runs)  # tracked: the field's runs in one w:ins
     begin = FL.begin_char(runs)
     if name == "SEQ":
         FL.set_result(begin, str(FL.seq_count(doc.part_of(para).tree.getroot(), full.split()[1], begin)))

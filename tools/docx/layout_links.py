@@ -5,6 +5,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import links as L
+from ooxml import revisions as REV
 from ooxml.errors import InvalidPosition, ValidationError
 from ooxml.namespaces import OX_ID, w
 from ooxml.wordids import story_part_names
@@ -60,6 +61,7 @@ def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position
     link = L.hyperlink(doc, doc.part_of(para).name, text, url=url, anchor=bookmark, rpr=place.model_rpr)
     doc.will_change(para)
     place.put([link])
+    REV.mark_inline_inserted(doc, [link])  # tracked: the link's runs in a w:ins inside it
     doc.changed(para)
     lid = doc.id_of(link)
     session.last_insert = lid
@@ -146,7 +148,9 @@ def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: 
     bid = doc.id_of(start)
     session.last_insert = bid
     return answer(session, "Add Bookmark", holders[0], marker="UPDATED", before=before, after=box_lines(doc, shown),
-                  element_id=bid, fields={"Name": name, "Start": doc.id_of(start_el), "End": doc.id_of(end_el)})
+                  element_id=bid, fields={"Name": name, "Start": doc.id_of(start_el), "End": doc.id_of(end_el),
+                                          "Tracked": "no: Word does not record bookmarks as revisions"
+                                          if REV.tracker(doc) is not None else None})
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List bookmarks")

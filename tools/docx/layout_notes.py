@@ -6,6 +6,7 @@ from typing import Literal
 import render.notes_view  # noqa: F401  (draws [^n] and the notes' text)
 from ooxml import body as B
 from ooxml import notes as N
+from ooxml import revisions as REV
 from ooxml.errors import InvalidElementType, ValidationError
 from ooxml.namespaces import w
 from render.answer import success_answer
@@ -76,6 +77,7 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
         el.addnext(ref)
     else:
         para.append(ref)
+    REV.mark_inline_inserted(doc, [ref])  # tracked: the reference in a w:ins (the note's text is too)
     doc.changed(para)
     nid = doc.id_of(note)
     ref_tag = ref.find(N.REF_TAGS[kind])
@@ -140,13 +142,19 @@ def delete_note(session: Session, note) -> str:
     ref = N.reference_of(doc, note)
     para = B.find_ancestor(ref, B.W_P) if ref is not None else None
     before = box_lines(doc, [para]) if para is not None else []
+    run = ref.getparent() if ref is not None else None
+    own = run is not None and run.getparent().tag == REV.W_INS and REV.is_ours(doc, run.getparent())
+    if ref is not None and REV.tracker(doc) is not None and not own:  # our own new note just goes
+        return _delete_note_tracked(session, para, ref, nid, kind, before)
     if ref is not None:
         _later_refs_changed(doc, kind, ref)
         doc.will_change(para)
-        run = ref.getparent()
         if all(c.tag in (w("rPr"), ref.tag) for c in run):
             doc.ids.forget(run)
-            run.getparent().remove(run)
+            holder = run.getparent()
+            holder.remove(run)
+            if holder.tag == REV.W_INS and not len(holder):
+                holder.getparent().remove(holder)
         else:
             run.remove(ref)
         doc.changed(para)
@@ -158,6 +166,17 @@ def delete_note(session: Session, note) -> str:
         return success_answer("Delete", element_id=nid, fields=fields)
     return answer(session, "Delete", para, before=before, after=box_lines(doc, [para]), element_id=nid,
                   fields=fields)
+
+
+def _delete_note_tracked(session: Session, para, ref, nid: str, kind: str, before: list[str]) -> str:
+    """Tracked, as Word records it: the reference is deleted (w:del); accepting it removes the note."""
+    doc = session.doc
+    doc.will_change(para)
+    REV.delete_runs(doc, [ref.getparent()])
+    doc.changed(para)
+    return answer(session, "Delete", para, before=before, after=box_lines(doc, [para]), element_id=nid,
+                  fields={"Deleted": f"{kind.capitalize()} {nid} (tracked: its reference is marked deleted; "
+                                     "accepting removes the note)"})
 
 
 DELETERS[w("footnote")] = delete_note

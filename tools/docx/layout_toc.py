@@ -6,6 +6,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import links as L
 from ooxml import parts as P
+from ooxml import revisions as REV
 from ooxml import sections as S
 from ooxml import toc as T
 from ooxml import toc_fields as TF
@@ -108,6 +109,7 @@ def docx_insert_toc(ctx: CallContext, session_id: str, position: str, levels: st
     sdt = T.build(doc, instruction, found, anchors, None, title, tab_pos)
     doc.insert_block(sdt, container=container, **where)
     note = _fill_pages(ctx, doc, sdt.find(w("sdtContent")), instruction, found, anchors, title, tab_pos, page_numbers)
+    REV.mark_inserted(doc, sdt)  # tracked: entries rewritten with page numbers are inserted too
     doc.changed(sdt)
     P.set_flag(doc, "updateFields")
     tid = doc.id_of(sdt)
@@ -160,6 +162,8 @@ def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None
     found = T.headings(doc, lo, hi, skip=sdt, styles=spec.styles)
     anchors = _anchors(doc, found)
     content = sdt.find(w("sdtContent"))
+    # Tracked: a TOC we inserted ourselves stays our insertion when refreshed.
+    own = any(REV.is_ours(doc, m) for m in content.iter(REV.W_INS))
     doc.will_change(sdt)
     for child in list(content):
         doc.ids.forget(child)
@@ -168,8 +172,13 @@ def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None
     T.fill(doc, content, instruction, found, anchors, None, title, tab_pos, spec)
     doc.changed(sdt)
     note = _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers, spec)
+    if own:
+        REV.mark_inserted(doc, sdt)
     doc.changed(sdt)
     P.set_flag(doc, "updateFields")
     session.last_update = doc.id_of(sdt)
+    untracked = ("no: the refreshed entries are the field's result, rewritten without revision marks"
+                 if REV.tracker(doc) is not None and not own else None)
     return answer(session, "Update Toc", sdt, marker="UPDATED", before=before, after=box_lines(doc, [sdt]),
-                  fields={"Entries": len(found), "Levels": spec.describe(doc), "Page Numbers": note})
+                  fields={"Entries": len(found), "Levels": spec.describe(doc), "Page Numbers": note,
+                          "Tracked": untracked})

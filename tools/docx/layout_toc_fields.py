@@ -4,6 +4,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml import parts as P
+from ooxml import revisions as REV
 from ooxml import toc as T
 from ooxml import toc_fields as TF
 from ooxml import toc_switches as SW
@@ -40,4 +41,6 @@ def update_field_toc(ctx, session: Session, begin: etree._Element, page_numbers:
     return answer(session, "Update Toc", paras[0], marker="UPDATED", before=before,
                   after=box_lines(doc, paras[:SHOWN]), element_id=fid,
                   fields={"Entries": len(found), "Levels": spec.describe(doc), "Paragraphs": len(paras),
-                          "Page Numbers": note})
+                          "Page Numbers": note,
+                          "Tracked": "no: the refreshed entries are the field's result, rewritten without revision marks"
+                          if REV.tracker(doc) is not None else None})

@@ -6,6 +6,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import review_ops as RO
 from ooxml.errors import InvalidElementType, ValidationError
+from ooxml.parts import clear_flag, flag_on, set_flag
 from ooxml.revisions import DEFAULT_AUTHOR, W_AUTHOR, W_DATE, Tracker
 from ooxml.wordids import story_part_names
 from render.answer import success_answer
@@ -16,6 +17,7 @@ from tools.runtime.sessions import Cursor, Session
 
 PAGE = 50
 SHOWN = 10
+TRACK_SETTING = "trackRevisions"
 _COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 
 
@@ -42,16 +44,29 @@ def docx_set_track_changes(ctx: CallContext, session_id: str, enabled: bool, aut
     """
     session = session_of(ctx, session_id)
     doc = session.doc
+    # w:trackRevisions in settings.xml: Word opens the saved file with Track Changes as we leave it.
     if enabled:
         doc.tracker = Tracker(default_author(ctx, author))
-        fields = {"Tracking": "on", "Author": doc.tracker.author, "Tracked": "yes"}
+        set_flag(doc, TRACK_SETTING)
+        fields = {"Tracking": "on", "Author": doc.tracker.author, "Tracked": "yes",
+                  "Word Setting": "w:trackRevisions on"}
         note = (f"Changes are now tracked as revisions by '{doc.tracker.author}'. Reading shows them as "
-                "[+inserted+] and [-deleted-].")
+                "[+inserted+] and [-deleted-]. Word opens the saved file with Track Changes on.")
     else:
         doc.tracker = None
-        fields = {"Tracking": "off"}
+        clear_flag(doc, TRACK_SETTING)
+        fields = {"Tracking": "off", "Word Setting": "w:trackRevisions off"}
         note = "Changes are no longer tracked; existing revisions stay until accepted or rejected."
     return success_answer("Set Track Changes", fields=fields, content=note)
+
+
+def tracking_from_settings(ctx: CallContext, doc) -> str | None:
+    """A file saved with Track Changes on (w:trackRevisions) is tracked from the start, as Word would;
+    returns the author then."""
+    if not flag_on(doc, TRACK_SETTING):
+        return None
+    doc.tracker = Tracker(default_author(ctx))
+    return doc.tracker.author
 
 
 # ---- choosing revisions -----------------------------------------------------------------------

@@ -9,6 +9,7 @@ from ooxml.integrity import check_package, summarize
 from ooxml.package import DEFAULT_LIMITS
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
+from tools.docx.review import tracking_from_settings
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.lifetime import claim, recovery_note
 from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
@@ -37,6 +38,9 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
         blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
                   "Recovered": recovery_note(ctx.services, path)}
+        author = tracking_from_settings(ctx, doc)
+        if author is not None:
+            fields["Tracking"] = f"on (the file's Track Changes setting), author '{author}'"
         return answer(session, "Open Document", last, fields=fields, head_id=False)
     except BaseException:
         drop_session(ctx, session)  # a failed open leaves no session behind (nor the file held)

@@ -198,8 +198,8 @@ def docx_create_style(ctx: CallContext, session_id: str, name: str, style_type: 
     content = f"Own properties: {SP.show(SP.own_props(st))}\n" \
               f"Resolved properties: {SP.show(SP.resolved_props(_styles_root(doc), st))}"
     return success_answer("Create Style", fields={"Session ID": session.id, "Style": name.strip(), "Style ID": sid,
-                                                  "Type": style_type, "Based On": base_id or "(none)"},
-                          content=content)
+                                                  "Type": style_type, "Based On": base_id or "(none)",
+                                                  "Tracked": _untracked_style(doc)}, content=content)
 
 
 def _existing_or_builtin(doc, name: str, kind: str, arg: str) -> tuple[str | None, str | None]:
@@ -242,7 +242,13 @@ def docx_modify_style(ctx: CallContext, session_id: str, name: str, properties: 
     st = doc.styles.by_id[sid]
     content = f"Own properties: {SP.show(SP.own_props(st))}\nResolved properties: {SP.show(SP.resolved_props(root, st))}"
     return success_answer("Modify Style", fields={"Session ID": session.id, "Style": _name(st), "Style ID": sid,
-                                                  "Changed": ", ".join(sorted(properties))}, content=content)
+                                                  "Changed": ", ".join(sorted(properties)),
+                                                  "Tracked": _untracked_style(doc)}, content=content)
+
+
+def _untracked_style(doc) -> str | None:
+    """While tracking: style definitions are not revisions in Word, so the answer says so."""
+    return "no: Word does not record changes to style definitions as revisions" if doc.tracker else None
 
 
 @tool(toolset="styles", idempotent=True, title="Apply a style")

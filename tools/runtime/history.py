@@ -61,12 +61,22 @@ def abandon(ctx) -> None:
 
 def restore_state(session, state) -> None:
     if state is not None:
-        cursor, session.last_insert, session.last_update = state
+        cursor, session.last_insert, session.last_update, tracking = state
         session.cursor = replace(cursor)
+        _set_tracking(session.doc, tracking)
 
 
 def state_of(session):
-    return replace(session.cursor), session.last_insert, session.last_update
+    # Tracking is part of the state: undoing docx_set_track_changes turns it back, with settings.xml.
+    tracker = getattr(session.doc, "tracker", None)
+    return replace(session.cursor), session.last_insert, session.last_update, getattr(tracker, "author", None)
+
+
+def _set_tracking(doc, author: str | None) -> None:
+    from ooxml.revisions import Tracker
+    current = getattr(doc.tracker, "author", None)
+    if author != current:
+        doc.tracker = Tracker(author) if author is not None else None
 
 
 def label(tool_name: str, arguments: dict) -> str:
