@@ -235,3 +235,10 @@ def test_updated_bare_tocs_add_no_sdk_error_kind_and_no_package_problem(updated)
     for name, (original, result) in updated.items():
         assert sdk_validator.new_error_kinds(original, result) == [], name
         assert problems(result) - problems(original) == set(), name
+
+
+async def test_bare_toc_refresh_while_tracking_says_it_is_not_tracked(docx, tmp_path):
+    await open_built(docx, tmp_path, bare_toc('TOC \\o "1-2" \\h \\z \\u', ["Old entry"]))
+    await docx.ok("docx_set_track_changes", enabled=True)
+    a = await docx.ok("docx_update_toc", page_numbers=False)
+    assert a.head["Tracked"].startswith("no:")
