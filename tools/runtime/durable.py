@@ -11,7 +11,8 @@
 - **Snapshots** (tools/runtime/snapshots.py) on open/create, after a save, every
   ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (its MCP
   session ended, or the worker drains). The journal is trimmed up to the snapshot. A snapshot
-  holds no undo history, so an undo or redo that moves a step older than it is snapshotted too.
+  carries the undo history (ooxml/history_codec.py), so undo and redo after a take-over reach
+  exactly as far back as on the worker that made the steps.
 - **Recovery** = the snapshot, then each journal entry run again through the same tool code
   with its minted values and time pinned: byte-identical to the state the client was shown.
 """
@@ -59,10 +60,6 @@ class Held:
     snapshot_at: float = field(default_factory=time.monotonic)
     sig: tuple = ()
     stamps: dict = field(default_factory=dict)  # the files the document was read from or saved to
-    # Undo steps older than the last snapshot, with the stack each was on ("u"ndo / "r"edo) then.
-    # A snapshot holds no history, so replay knows none of them: an undo or redo that moves one
-    # cannot be journaled, it is snapshotted instead.
-    before_snapshot: list = field(default_factory=list)
 
 
 def signature(session: Session) -> tuple:
@@ -111,7 +108,7 @@ class Durable:
         try:
             if held is None:
                 self._create(session)
-            elif self._save_happened(session, held) or self._moved_unjournaled_steps(session, held):
+            elif self._save_happened(session, held):
                 self.snapshot(session)
             elif not tool.read_only or tape.values or signature(session) != held.sig:
                 self._append(session, held, name, arguments, tape, when)
@@ -138,22 +135,6 @@ class Durable:
     def _save_happened(session: Session, held: Held) -> bool:
         return dict(session.doc.package.stamps) != held.stamps
 
-    @staticmethod
-    def _stacks(session: Session) -> tuple[list, list]:
-        rec = session.doc.history
-        return rec.undo_steps, rec.redo_steps
-
-    @staticmethod
-    def _moved_unjournaled_steps(session: Session, held: Held) -> bool:
-        """Did this call undo or redo a step older than the snapshot (one replay does not have)?"""
-        if not held.before_snapshot:
-            return False
-        undo, redo = Durable._stacks(session)
-        on_undo, on_redo = {id(s) for s in undo}, {id(s) for s in redo}
-        kept = [(step, was) for step, was in held.before_snapshot if id(step) in on_undo or id(step) in on_redo]
-        held.before_snapshot = kept  # steps dropped by the limits or by a new edit are gone for good
-        return any(("u" if id(step) in on_undo else "r") != was for step, was in kept)
-
     def _append(self, session: Session, held: Held, name, arguments, tape, when) -> None:
         args = dict(arguments)
         if "session_id" in args:
@@ -172,8 +153,6 @@ class Durable:
         held = self.held[session.id]
         self.backend.snapshot(session.id, held.token, snapshots.encode(session, held.head), held.head, self.key_ttl_s)
         held.since_snapshot, held.snapshot_at = 0, time.monotonic()
-        undo, redo = self._stacks(session)
-        held.before_snapshot = [(s, "u") for s in undo] + [(s, "r") for s in redo]
         held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
 
     # ---- taking a session (DurableStore.get) ----------------------------------------------------
