@@ -376,10 +376,10 @@ class DurableStore(SessionStore):
         with self._guard:
             self._replay.pop(session.id, None)
 
-    def add(self, who, doc, path, per_owner=None) -> Session:
+    def add(self, who, doc, path, per_owner=None, total=None) -> Session:
         if self.durable.draining:
             raise moved("(new)", "this worker is shutting down")
-        return super().add(who, doc, path, per_owner)
+        return super().add(who, doc, path, per_owner, total)
 
     def get(self, who, session_id):
         if _replaying.get():
