@@ -74,6 +74,7 @@ class Session:
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     last_used: float = field(default_factory=time.monotonic)
     ended: bool = False  # removed from the store: a call that waited for the lock must not go on
+    unreplayed: list | None = None  # --state: acknowledged calls a take-over could not replay (told once)
 
     @property
     def label(self) -> str:
