@@ -161,11 +161,12 @@ def test_undo_after_a_take_over_reaches_as_far_back_as_on_one_worker(tmp_path, r
 
 @settings(max_examples=max(1, int(6 * SCALE)), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(data=st.data(), every=st.sampled_from([3, 1000]), n=st.integers(4, 10))
+@given(data=st.data(), every=st.sampled_from([3, 1000]), n=st.integers(4, 10),
+       start=st.sampled_from([None, "report.docx", "no-styles.docx"]))
 def test_random_edits_undone_and_redone_across_a_take_over_match_one_worker(tmp_path_factory, redis_url,
-                                                                           data, every, n):
+                                                                           data, every, n, start):
     pair = Pair(tmp_path_factory.mktemp("history"), redis_url, snapshot_every=every)
-    pair.start("docx_create")
+    pair.start("docx_open", file_path=start) if start else pair.start("docx_create")
     snap_at, take_at = data.draw(st.integers(0, n)), data.draw(st.integers(0, n))
     for i in range(n):
         if i == snap_at:
