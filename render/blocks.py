@@ -172,13 +172,18 @@ def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
     return title_of(doc, el, grid), body_lines(doc, el, grid)
 
 
+_NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
+
+
 def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
     drawn = _Drawn.of(doc)
     parts = drawn.parts.get(el)
     # A list label depends on other paragraphs, which a change to them does not drop: it is kept
     # apart from the paragraph's own line (parts: title, lines, label, own line) and compared.
     label = label_of(doc, el) if el.tag == B.W_P else None
-    if parts is None or parts[0].find(element_id(el)) < 0:  # new, or an ID given since
+    # Redrawn: new, an ID given since, or holding note references, whose numbers follow the
+    # document order that a change elsewhere (a copied note before it) moves.
+    if parts is None or parts[0].find(element_id(el)) < 0 or next(el.iter(*_NOTE_REFS), None) is not None:
         own = _own_line(el, doc) if el.tag == B.W_P else None
         grid = TableGrid(el) if el.tag == B.W_TBL else None
         lines = _paragraph_box_line(label, own) if own is not None else body_lines(doc, el, grid)
