@@ -123,11 +123,11 @@ def build_server(services: Services) -> Server:
         if services.state is not None and caller.mcp_session:
             services.state.live_mcp.add(caller.mcp_session)  # not adoptable while it lives here
         end_with_mcp_session(services, ctx, caller)
-        visible = {t.name: t for t in services.tools_for(tenant)}
+        tool = services.tool_for(tenant, params.name)
+        known = None if tool is not None else [t.name for t in services.tools_for(tenant)]  # for the hint
         started = time.perf_counter()
-        outcome = await run_tool(visible.get(params.name), params.name, params.arguments,
-                                 CallContext(tenant, services, caller=caller, progress=reporter_for(ctx)),
-                                 list(visible))
+        outcome = await run_tool(tool, params.name, params.arguments,
+                                 CallContext(tenant, services, caller=caller, progress=reporter_for(ctx)), known)
         if services.audit is not None:
             services.audit.record(tenant=tenant, tool=params.name, arguments=params.arguments or {},
                                   outcome=outcome, started=started)
@@ -136,7 +136,7 @@ def build_server(services: Services) -> Server:
     def input_schema_of(name: str) -> dict | None:
         # Without this the SDK runs tools/list (every tool, as models) before each 2026-07-28
         # tools/call with arguments, only to check Mcp-Param-* headers against one schema.
-        tool = services.all_tools().get(name)
+        tool = services.tool_named(name)
         return tool.input_schema if tool is not None else None
 
     return Server("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,

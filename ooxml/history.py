@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import copy
 import os
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from lxml import etree
 
+from ooxml import clock
 from ooxml.namespaces import OX_ID
 
 NODE_BYTES = 160  # rough memory of one lxml node (element or attribute) held by a record
@@ -186,7 +186,8 @@ class Recorder:
             return None
         self.active = False
         self.doc.package.touch_log = None
-        step = Step(label=label, tool=tool, at=time.time(), ops=self._ops, state_before=state_before,
+        # The call's clock: a journal replay pins it, so a replayed step has its first run's time.
+        step = Step(label=label, tool=tool, at=clock.now().timestamp(), ops=self._ops, state_before=state_before,
                     state_after=state_after, size=self._size)
         self._package_changes(step)
         edits = any(not (op[0] == "attrs" and op[3]) for op in step.ops)

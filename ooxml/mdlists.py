@@ -132,7 +132,10 @@ class ListWriter:
             self.next_ids = (max(abstract_ids, default=-1) + 1, max(num_ids, default=0) + 1)
         aid, nid = self.next_ids
         self.next_ids = (aid + 1, nid + 1)
-        return add_list_definition(self.root, aid, nid, ordered_by_level, start)
+        num_id = add_list_definition(self.root, aid, nid, ordered_by_level, start)
+        from ooxml import numbering  # numbering.xml changed in place: labels read it again
+        numbering.invalidate(self.doc)
+        return num_id
 
 
 def add_list_definition(root: etree._Element, aid: int, nid: int, ordered_by_level: dict[int, bool],

@@ -49,6 +49,16 @@ def success_answer(operation: str, *, element_id: str | None = None,
     return "\n".join(lines) + "\n"
 
 
+def with_head_line(text: str, key: str, value: object) -> str | None:
+    """``text`` (a success answer) with one more head line at the end of its head; None for an
+    error answer, whose head is fixed."""
+    lines = text.split("\n")
+    if head_line("Status", SUCCESS) not in lines[:3]:
+        return None
+    end = next((i for i in range(2, len(lines)) if not lines[i].startswith("**")), len(lines))
+    return "\n".join(lines[:end] + [head_line(key, value)] + lines[end:])
+
+
 def error_answer(operation: str, error_type: str, message: str, hint: str | None = None) -> str:
     lines = [f"# 操作结果: {operation}", "", head_line("Status", ERROR),
              head_line("Error Type", error_type), head_line("Message", message)]

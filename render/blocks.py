@@ -154,10 +154,16 @@ class _Drawn:
             self.parts = {}
         elif news:
             changed = {el for el, _ in news}
-            above = {a for _, ancestors in news for a in ancestors}
-            self.parts = {el: drawn for el, drawn in self.parts.items()
-                          if el not in changed and el not in above
-                          and not any(a in changed for a in el.iterancestors())}
+            gone = changed | {a for _, ancestors in news for a in ancestors}
+            # Boxes inside a changed element go too: walk the few changed subtrees rather than
+            # the ancestors of every cached box (a changed body or story root drops everything).
+            tops = doc.top_containers()
+            if any(el in tops for el in changed):
+                self.parts = {}
+            else:
+                parts = self.parts
+                gone.update(d for el in changed for d in el.iter() if d in parts)
+                self.parts = {el: drawn for el, drawn in parts.items() if el not in gone}
         self.version = doc.version
 
 
@@ -166,22 +172,34 @@ def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
     return title_of(doc, el, grid), body_lines(doc, el, grid)
 
 
+_NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
+
+
 def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
     drawn = _Drawn.of(doc)
     parts = drawn.parts.get(el)
     # A list label depends on other paragraphs, which a change to them does not drop: it is kept
     # apart from the paragraph's own line (parts: title, lines, label, own line) and compared.
     label = label_of(doc, el) if el.tag == B.W_P else None
-    if parts is None or parts[0].find(element_id(el)) < 0:  # new, or an ID given since
+    # Redrawn: new, an ID given since, or holding note references, whose numbers follow the
+    # document order that a change elsewhere (a copied note before it) moves.
+    if parts is None or parts[0].find(element_id(el)) < 0 or next(el.iter(*_NOTE_REFS), None) is not None:
         own = _own_line(el, doc) if el.tag == B.W_P else None
         grid = TableGrid(el) if el.tag == B.W_TBL else None
         lines = _paragraph_box_line(label, own) if own is not None else body_lines(doc, el, grid)
-        parts = drawn.parts[el] = (title_of(doc, el, grid), lines, label, own)
+        parts = drawn.parts[el] = _parts(title_of(doc, el, grid), lines, label, own)
     elif parts[2] != label:  # renumbered by a change elsewhere: only the label moves
-        parts = drawn.parts[el] = (parts[0], _paragraph_box_line(label, parts[3]), label, parts[3])
+        parts = drawn.parts[el] = _parts(parts[0], _paragraph_box_line(label, parts[3]), label, parts[3])
     if _Drawn.check:
         assert parts[:2] == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
-    return box(parts[0], parts[1], marker) + below_box(doc, el)
+        assert parts[4] == box(parts[0], parts[1])
+    # The frame is kept with the parts (padding every line costs more than the rest of a cached box).
+    return (parts[4] if marker is None else box(parts[0], parts[1], marker)) + below_box(doc, el)
+
+
+def _parts(title: str, lines: list[str], label, own) -> tuple:
+    """What the cache keeps of a box: title, lines, list label, the paragraph's own line, the frame."""
+    return title, lines, label, own, box(title, lines)
 
 
 def below_box(doc, el: etree._Element) -> list[str]:

@@ -148,7 +148,7 @@ BAD = {
         ["limits.page_size: unknown key (expected one of: http_timeout_s, http_max_response_bytes, "
          "http_max_answer_chars, max_file_bytes, max_total_uncompressed, max_part_uncompressed, max_ratio, "
          "ratio_floor, max_parts, max_call_growth_bytes, call_timeout_s, session_idle_timeout_s, max_answer_chars, "
-         "max_sessions)",
+         "max_sessions, max_sessions_total)",
          "limits.http_timeout_s: expected a value above 0, got 0",
          "limits.max_parts: expected a value above 0, got -1"]),
     "audit folder missing": (

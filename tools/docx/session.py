@@ -50,7 +50,9 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
 def start_session(ctx: CallContext, doc: Document, path) -> Session:
     """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
     try:
-        session = ctx.services.sessions.add(ctx.caller, doc, path, per_owner=ctx.services.limits.max_sessions)
+        limits = ctx.services.limits
+        session = ctx.services.sessions.add(ctx.caller, doc, path, per_owner=limits.max_sessions,
+                                            total=limits.max_sessions_total)
     except BaseException:
         doc.close()
         raise

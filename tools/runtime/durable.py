@@ -11,9 +11,13 @@
 - **Snapshots** (tools/runtime/snapshots.py) on open/create, after a save, every
   ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (its MCP
   session ended, or the worker drains). The journal is trimmed up to the snapshot. A snapshot
-  holds no undo history, so an undo or redo that moves a step older than it is snapshotted too.
+  carries the undo history (ooxml/history_codec.py), so undo and redo after a take-over reach
+  exactly as far back as on the worker that made the steps.
 - **Recovery** = the snapshot, then each journal entry run again through the same tool code
   with its minted values and time pinned: byte-identical to the state the client was shown.
+  An entry that fails to replay ends the replay there: the session keeps what replayed, the
+  entries not replayed go to the ``failed`` key (for debugging) and the audit log, a snapshot
+  of the recovered state replaces the journal, and the session's next answer names the calls lost.
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ from datetime import datetime, timezone
 from ooxml import clock, minting
 from ooxml.errors import OoxmlError
 from tools.runtime import history, snapshots
+from render.answer import with_head_line
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import Caller, Session, SessionStore, _not_found, caller_of
 from tools.runtime.statestore import Fenced, StateBackend
@@ -65,10 +70,6 @@ class Held:
     snapshot_at: float = field(default_factory=time.monotonic)
     sig: tuple = ()
     stamps: dict = field(default_factory=dict)  # the files the document was read from or saved to
-    # Undo steps older than the last snapshot, with the stack each was on ("u"ndo / "r"edo) then.
-    # A snapshot holds no history, so replay knows none of them: an undo or redo that moves one
-    # cannot be journaled, it is snapshotted instead.
-    before_snapshot: list = field(default_factory=list)
 
 
 def signature(session: Session) -> tuple:
@@ -105,6 +106,23 @@ class Durable:
             history.commit(ctx, tool.name, arguments)
         for session in list(ctx.claimed):
             self._after(session, tool, name, arguments, tape, when)
+        for session in list(ctx.claimed):
+            text = self._tell_unreplayed(session, text)
+        return text
+
+    def _tell_unreplayed(self, session: Session, text):
+        """The first answer after a take-over that lost calls says which (once)."""
+        if not session.unreplayed or session.ended:
+            return text
+        told = with_head_line(getattr(text, "text", text), "Not Replayed", unreplayed_note(session))
+        if told is None:
+            return text
+        session.unreplayed = None
+        if self.holds(session.id):  # told: a later recovery must not tell it again
+            self._quietly(self.snapshot, session)
+        if isinstance(text, str):
+            return told
+        text.text = told
         return text
 
     def _after(self, session: Session, tool, name, arguments, tape, when) -> None:
@@ -117,7 +135,7 @@ class Durable:
         try:
             if held is None:
                 self._create(session)
-            elif self._save_happened(session, held) or self._moved_unjournaled_steps(session, held):
+            elif self._save_happened(session, held):
                 self.snapshot(session)
             elif not tool.read_only or tape.values or signature(session) != held.sig:
                 self._append(session, held, name, arguments, tape, when)
@@ -144,22 +162,6 @@ class Durable:
     def _save_happened(session: Session, held: Held) -> bool:
         return dict(session.doc.package.stamps) != held.stamps
 
-    @staticmethod
-    def _stacks(session: Session) -> tuple[list, list]:
-        rec = session.doc.history
-        return rec.undo_steps, rec.redo_steps
-
-    @staticmethod
-    def _moved_unjournaled_steps(session: Session, held: Held) -> bool:
-        """Did this call undo or redo a step older than the snapshot (one replay does not have)?"""
-        if not held.before_snapshot:
-            return False
-        undo, redo = Durable._stacks(session)
-        on_undo, on_redo = {id(s) for s in undo}, {id(s) for s in redo}
-        kept = [(step, was) for step, was in held.before_snapshot if id(step) in on_undo or id(step) in on_redo]
-        held.before_snapshot = kept  # steps dropped by the limits or by a new edit are gone for good
-        return any(("u" if id(step) in on_undo else "r") != was for step, was in kept)
-
     def _append(self, session: Session, held: Held, name, arguments, tape, when) -> None:
         args = dict(arguments)
         if "session_id" in args:
@@ -178,8 +180,6 @@ class Durable:
         held = self.held[session.id]
         self.backend.snapshot(session.id, held.token, snapshots.encode(session, held.head), held.head, self.key_ttl_s)
         held.since_snapshot, held.snapshot_at = 0, time.monotonic()
-        undo, redo = self._stacks(session)
-        held.before_snapshot = [(s, "u") for s in undo] + [(s, "r") for s in redo]
         held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
 
     # ---- taking a session (DurableStore.get) ----------------------------------------------------
@@ -229,6 +229,8 @@ class Durable:
             held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
             store.put(session, replacing=local)
         held.token, held.deadline = token, deadline
+        if getattr(session, "_failed", None):
+            self._set_aside(session, session._failed)
         session.owner = (head[1], head[2])
         return self._owned_by(caller, session, token)
 
@@ -254,9 +256,27 @@ class Durable:
             raise _not_found(sid)
         limits = getattr(self.services.config, "document_limits", None) or snapshots.DEFAULT_LIMITS
         session = snapshots.decode(loaded.snapshot, limits)
-        replay(self.services, session, [json.loads(e) for _, e in loaded.entries])
+        failed = replay(self.services, session, loaded.entries)
         session._head = loaded.head
+        if failed:
+            session._failed = failed
+            lost = [{k: f[k] for k in ("entry", "tool", "why")} for f in failed]
+            session.unreplayed = (session.unreplayed or []) + [{**f, "worker": self.worker_id} for f in lost]
+            log.error("session %s: %d journal entries could not be replayed on worker %s (first: %s)",
+                      sid, len(failed), self.worker_id, failed[0]["why"])
         return session
+
+    def _set_aside(self, session: Session, failed: list[dict]) -> None:
+        """Entries that did not replay: kept in the store for debugging, written to the audit log,
+        and replaced by a snapshot of what did replay (the next recovery must not stop there again)."""
+        held = self.held[session.id]
+        self.backend.keep_failed(session.id, held.token, [f["raw"] for f in failed], self.key_ttl_s)
+        audit = getattr(self.services, "audit", None)
+        if audit is not None:
+            audit.event("journal_not_replayed", tenant=session.tenant, session_id=session.id,
+                        entries=[{k: f[k] for k in ("entry", "tool", "why")} for f in failed])
+        self.snapshot(session)
+        session._failed = None
 
     # ---- letting go --------------------------------------------------------------------------------
     def drop(self, session: Session, why: str) -> None:
@@ -353,28 +373,66 @@ def session_head(session: Session) -> str:
     return getattr(session, "_head", "0-0")
 
 
-def replay(services, session: Session, entries: list[dict]) -> None:
-    """Run journal entries again on ``session`` through the tools, as their first run did."""
+def replay(services, session: Session, entries: list[tuple[str, bytes]]) -> list[dict]:
+    """Run journal entries ``(id, bytes)`` again on ``session`` through the tools, as their first
+    run did. An entry that fails (damaged, or its call fails now) is put back like any failed call
+    and ends the replay: returned are it (with why) and every entry after it, never tried, since
+    they were made on a document that had it."""
     tools = services.all_tools()
     store = services.sessions
     store.put(session, replacing=None, replay=True)
     token = _replaying.set(True)
     try:
-        for entry in entries:
-            tool = tools[entry["t"]]
-            owner = entry["o"]
-            ctx = CallContext(owner[0], services, caller=Caller(tenant=owner[0], mcp_session=owner[1]))
-            tape = minting.Tape(entry["m"])
-            try:
-                with minting.using(tape), clock.pinned(datetime.fromisoformat(entry["w"])):
-                    tool.handler(ctx, **entry["a"])
-                    history.commit(ctx, tool.name, entry["a"])
-            finally:
-                from tools.runtime.lifetime import release_all
-                release_all(ctx)
+        for n, (entry_id, raw) in enumerate(entries):
+            why = _replay_one(services, tools, raw)
+            if why is not None:
+                after = "not tried: it came after a call that could not be replayed"
+                return [_failure(entry_id, raw, why)] + [_failure(i, r, after) for i, r in entries[n + 1:]]
+        return []
     finally:
         _replaying.reset(token)
         store.unput(session)
+
+
+def _replay_one(services, tools: dict, raw: bytes) -> str | None:
+    """None when the entry replayed; else why it did not (what it changed is put back)."""
+    from tools.runtime.lifetime import release_all
+    ctx = None
+    try:
+        entry = json.loads(raw)
+        tool = tools[entry["t"]]
+        owner = entry["o"]
+        ctx = CallContext(owner[0], services, caller=Caller(tenant=owner[0], mcp_session=owner[1]))
+        with minting.using(minting.Tape(entry["m"])), clock.pinned(datetime.fromisoformat(entry["w"])):
+            tool.handler(ctx, **entry["a"])
+            history.commit(ctx, tool.name, entry["a"])
+        return None
+    except Exception as e:
+        if ctx is not None:
+            history.abandon(ctx)
+        message = e.message if isinstance(e, OoxmlError) else str(e)
+        kind = e.error_type if isinstance(e, OoxmlError) else type(e).__name__
+        return f"{kind}: {message}"[:300]
+    finally:
+        if ctx is not None:
+            release_all(ctx)
+
+
+def _failure(entry_id: str, raw: bytes, why: str) -> dict:
+    try:
+        name = str(json.loads(raw)["t"])
+    except Exception:
+        name = "(unreadable entry)"
+    return {"entry": entry_id, "tool": name, "why": why, "raw": raw}
+
+
+def unreplayed_note(session: Session) -> str:
+    lost = session.unreplayed or []
+    listed = "; ".join(f"{f['tool']} (journal entry {f['entry']}): {f['why']}" for f in lost[:3])
+    more = f"; and {len(lost) - 3} more" if len(lost) > 3 else ""
+    return (f"{len(lost)} acknowledged call(s) could not be replayed when worker {lost[0]['worker']} took "
+            f"this session over, so the document does not have them; make those changes again (the journal "
+            f"entries are kept in oxm:{{{session.id}}}:failed): {listed}{more}.")
 
 
 class DurableStore(SessionStore):
@@ -403,10 +461,10 @@ class DurableStore(SessionStore):
         with self._guard:
             self._replay.pop(session.id, None)
 
-    def add(self, who, doc, path, per_owner=None) -> Session:
+    def add(self, who, doc, path, per_owner=None, total=None) -> Session:
         if self.durable.draining:
             raise moved("(new)", "this worker is shutting down")
-        return super().add(who, doc, path, per_owner)
+        return super().add(who, doc, path, per_owner, total)
 
     def get(self, who, session_id):
         if _replaying.get():

@@ -37,6 +37,21 @@ class Services:
             tools[t.name] = t
         return tools
 
+    def tool_named(self, name: str) -> Tool | None:
+        """``all_tools().get(name)`` without building the table (once or twice per call)."""
+        for t in getattr(self.config, "tools", None) or ():
+            if t.name == name:
+                return t
+        return BUILTIN.get(name)
+
+    def tool_for(self, tenant: str | None, name: str) -> Tool | None:
+        """The tool ``name`` if the tenant may call it (one of ``tools_for(tenant)``), else None."""
+        tool = self.tool_named(name)
+        toolsets = getattr(self.config, "toolsets", None)
+        if tool is None or not tool.visible_to(tenant) or (toolsets and tool.toolset not in toolsets):
+            return None
+        return tool
+
     def tools_for(self, tenant: str | None) -> list[Tool]:
         """Tools the tenant may list and call, in a stable order."""
         toolsets = getattr(self.config, "toolsets", None)

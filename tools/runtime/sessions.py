@@ -19,10 +19,11 @@ from pathlib import Path
 
 from ooxml.document import Document
 from ooxml.errors import LimitExceeded, OoxmlError, ValidationError
+from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
 
 CURSOR_PLACES = ("before", "after", "inside_start", "inside_end")
-MAX_SESSIONS_PER_OWNER = 64
-MAX_SESSIONS_TOTAL = 1024
+MAX_SESSIONS_PER_OWNER = DEFAULT_RUNTIME_LIMITS.max_sessions
+MAX_SESSIONS_TOTAL = DEFAULT_RUNTIME_LIMITS.max_sessions_total  # limits.max_sessions_total
 
 
 class SessionNotFound(OoxmlError):
@@ -73,6 +74,7 @@ class Session:
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     last_used: float = field(default_factory=time.monotonic)
     ended: bool = False  # removed from the store: a call that waited for the lock must not go on
+    unreplayed: list | None = None  # --state: acknowledged calls a take-over could not replay (told once)
 
     @property
     def label(self) -> str:
@@ -97,15 +99,22 @@ class SessionStore:
         self.per_owner = per_owner
         self.total = total
 
-    def add(self, who: Caller | str | None, doc: Document, path: Path | None, per_owner: int | None = None) -> Session:
+    def add(self, who: Caller | str | None, doc: Document, path: Path | None, per_owner: int | None = None,
+            total: int | None = None) -> Session:
         caller = caller_of(who)
+        total = total or self.total
         # Anonymous HTTP clients are all one "owner": only the total bounds them (and the idle timeout).
-        per_owner = self.total if caller.anonymous else per_owner or self.per_owner
+        per_owner = total if caller.anonymous else per_owner or self.per_owner
         with self._guard:
             mine = sum(1 for s in self._sessions.values() if s.owner == caller.owner)
-            if mine >= per_owner or len(self._sessions) >= self.total:
-                count, scope = (mine, "per client") if mine >= per_owner else (len(self._sessions), "in all")
-                raise LimitExceeded(f"{count} sessions are open, the limit {scope}.",
+            if len(self._sessions) >= total:
+                raise LimitExceeded(f"{len(self._sessions)} sessions are open on this server, the limit in all "
+                                    "(limits.max_sessions_total).",
+                                    hint="Close sessions you no longer need with docx_close (idle sessions end by "
+                                         "themselves after the idle timeout); the operator sets "
+                                         "limits.max_sessions_total in the config.")
+            if mine >= per_owner:
+                raise LimitExceeded(f"{mine} sessions are open, the limit per client (limits.max_sessions).",
                                     hint="Close sessions you no longer need with docx_close (idle sessions "
                                          "end by themselves after the idle timeout).")
             session = Session(new_session_id(), doc, path, caller.tenant, owner=caller.owner)

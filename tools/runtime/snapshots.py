@@ -7,20 +7,26 @@ cannot be encoded is left out and logged: the restored session keeps its default
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import io
 import json
 import logging
 import struct
+import zipfile
 from pathlib import Path
 
+from ooxml import history_codec
 from ooxml.document import Document
-from ooxml.package import DEFAULT_LIMITS, Package
+from ooxml.ids import Predeclared
+from ooxml.package import DEFAULT_LIMITS, Package, Part
 from tools.runtime.sessions import Session
 
 log = logging.getLogger("ooxml_mcp")
-MAGIC = b"OXMSNAP1"
+MAGIC = b"OXMSNAP2"  # v2: original parts + parts now + undo history
+MAGIC_V1 = b"OXMSNAP1"
+EXTRA = "oxm-history-part/"  # parts only the undo history holds, in the snapshot's zip
 LIVE_FIELDS = {"id", "doc", "lock", "last_used", "ended"}
 
 
@@ -74,6 +80,47 @@ def document_bytes(doc: Document) -> bytes:
     return out.getvalue()
 
 
+def _has_original(pkg: Package, part: Part) -> bool:
+    return pkg._zip is not None and part.info is not None and pkg._zip.NameToInfo.get(part.info.filename) is part.info
+
+
+def _part_state(part: Part, current: bool) -> dict:
+    pre = part.prepared
+    return {"n": part.name, "d": part.dirty, "c": part.content_changed, "t": part.touches, "cur": current,
+            "h": part.head.decode("latin-1") if part.head is not None else None,
+            "p": None if pre is None else [pre.had_ids, [a.decode("latin-1") for a in pre.added]]}
+
+
+def _packages(pkg: Package, extras: list[Part], side: zipfile.ZipFile) -> tuple[bytes, list[dict]]:
+    """The package as the restored session must hold it: each part's ORIGINAL bytes where it has
+    them (what a save copies raw, and what undo puts back for a part it marks untouched), its
+    bytes now beside them in ``side``. Extra parts (kept alive only by the undo history) go in
+    under names of their own."""
+    out, states = io.BytesIO(), []
+    pkg.verify()
+    every = [(p.name, p) for p in pkg.parts.values()] + [(f"{EXTRA}{i}/{p.name}", p) for i, p in enumerate(extras)]
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zout:
+        for i, (member, part) in enumerate(every):
+            current = False
+            if _has_original(pkg, part):
+                info = copy.copy(part.info)
+                info.filename = member
+                pkg._copy_raw(zout, info)
+                if part.dirty:
+                    side.writestr(f"cur/{i}", part.data)
+                    current = True
+            else:
+                zout.writestr(Package._new_info(_renamed(part.info, member)), part.data)
+            states.append(_part_state(part, current))
+    return out.getvalue(), states
+
+
+def _renamed(info: zipfile.ZipInfo, name: str) -> zipfile.ZipInfo:
+    info = copy.copy(info)
+    info.filename = name
+    return info
+
+
 def encode(session: Session, head: str) -> bytes:
     fields = {}
     for f in dataclasses.fields(Session):
@@ -83,17 +130,29 @@ def encode(session: Session, head: str) -> bytes:
             fields[f.name] = _encode(getattr(session, f.name))
         except _Unencodable as e:
             log.warning("snapshot of %s leaves out the field %s (%s)", session.id, f.name, e)
-    pkg = session.doc.package
-    header = {"head": head, "id": session.id, "fields": fields, "modified": session.doc.modified,
+    doc = session.doc
+    pkg = doc.package
+    extras = history_codec.extra_parts(doc.history, pkg)
+    side_buf, blobs = io.BytesIO(), []
+    with zipfile.ZipFile(side_buf, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as side:
+        package, states = _packages(pkg, extras, side)
+        history = history_codec.encode(doc.history, pkg, extras, blobs, _encode)
+        for i, blob in enumerate(blobs):
+            side.writestr(f"h/{i}", blob)
+        side.writestr("history.json", json.dumps(history, separators=(",", ":")))
+    keys = {id(p): f"p:{n}" for n, p in pkg.parts.items()} | {id(p): f"x:{i}" for i, p in enumerate(extras)}
+    header = {"v": 2, "head": head, "id": session.id, "fields": fields, "modified": doc.modified,
               "package_path": str(pkg.path) if pkg.path else None,
               "stamps": {k: _encode(v) for k, v in pkg.stamps.items()},
-              "tracking": getattr(session.doc.tracker, "author", None)}  # tracked changes on: by whom
+              "tracking": getattr(doc.tracker, "author", None),  # tracked changes on: by whom
+              "parts": states[:len(pkg.parts)], "extra": states[len(pkg.parts):], "zip": len(package),
+              "stories": [keys[id(p)] for p in doc._part_of_root.values() if id(p) in keys and p is not doc.main]}
     raw = json.dumps(header, separators=(",", ":")).encode()
-    return MAGIC + struct.pack(">I", len(raw)) + raw + document_bytes(session.doc)
+    return MAGIC + struct.pack(">I", len(raw)) + raw + package + side_buf.getvalue()
 
 
 def _header(blob: bytes) -> tuple[dict, int]:
-    if not blob.startswith(MAGIC):
+    if not (blob.startswith(MAGIC) or blob.startswith(MAGIC_V1)):
         raise ValueError("not a session snapshot")
     (n,) = struct.unpack(">I", blob[len(MAGIC):len(MAGIC) + 4])
     start = len(MAGIC) + 4
@@ -107,7 +166,10 @@ def snapshot_head(blob: bytes) -> str:
 def decode(blob: bytes, limits=DEFAULT_LIMITS) -> Session:
     header, at = _header(blob)
     path = Path(header["package_path"]) if header["package_path"] else None
-    doc = Document._checked(Package.from_bytes(blob[at:], path, limits))
+    if header.get("v") == 2:
+        doc = _restore(header, blob[at:at + header["zip"]], blob[at + header["zip"]:], path, limits)
+    else:  # a snapshot written before the undo history travelled: the parts as they are, no history
+        doc = Document._checked(Package.from_bytes(blob[at:], path, limits))
     doc.modified = header["modified"]
     doc.package.stamps.update({k: _decode(v) for k, v in header["stamps"].items()})
     if header.get("tracking") is not None:
@@ -116,3 +178,50 @@ def decode(blob: bytes, limits=DEFAULT_LIMITS) -> Session:
     fields = {k: _decode(v) for k, v in header["fields"].items()}
     known = {f.name for f in dataclasses.fields(Session)}
     return Session(id=header["id"], doc=doc, **{k: v for k, v in fields.items() if k in known})
+
+
+def _restore(header: dict, package: bytes, side_bytes: bytes, path, limits) -> Document:
+    pkg = Package.from_bytes(package, path, limits)
+    try:
+        with zipfile.ZipFile(io.BytesIO(side_bytes)) as side:
+            extras = [_extra(pkg, i, st["n"]) for i, st in enumerate(header["extra"])]
+            pkg.parts = {st["n"]: pkg.parts[st["n"]] for st in header["parts"]}
+            every = list(zip([*pkg.parts.values(), *extras], header["parts"] + header["extra"]))
+            for i, (part, st) in enumerate(every):
+                if st["cur"]:
+                    part._data = side.read(f"cur/{i}")  # parsed below, then dropped: the zip keeps the original
+            doc = Document._checked(pkg)
+            for part, st in every:
+                if st["cur"]:
+                    part.tree
+                _set_state(part, st)
+            _register(doc, header["stories"], extras)
+            names = side.namelist()
+            blobs = [side.read(f"h/{i}") for i in range(sum(1 for n in names if n.startswith("h/")))]
+            history = json.loads(side.read("history.json"))
+        history_codec.decode(doc.history, history, pkg, extras, blobs, _decode)
+        return doc
+    except Exception:
+        pkg.close()
+        raise
+
+
+def _extra(pkg: Package, i: int, name: str) -> Part:
+    part = pkg.parts.pop(f"{EXTRA}{i}/{name}")
+    part.info = _renamed(part.info, name)  # orig_filename keeps the member's name: zipfile still finds it
+    part.name = name
+    return part
+
+
+def _set_state(part: Part, st: dict) -> None:
+    part.dirty, part.content_changed, part.touches = st["d"], st["c"], st["t"]
+    if st["h"] is not None or part.loaded:
+        part.head = st["h"].encode("latin-1") if st["h"] is not None else None
+    if st["p"] is not None:
+        part.prepared = Predeclared(st["p"][0], tuple(a.encode("latin-1") for a in st["p"][1]))
+
+
+def _register(doc: Document, stories: list[str], extras: list[Part]) -> None:
+    for key in stories:
+        kind, _, name = key.partition(":")
+        doc.register_part_root(doc.package.parts[name] if kind == "p" else extras[int(name)])

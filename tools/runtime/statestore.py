@@ -10,6 +10,8 @@ in one slot):
 - ``meta``: hash: ``tenant``, ``mcp`` (the owner), ``head`` (ID of the last journal entry).
 - ``snap``: the latest snapshot (bytes); ``journal``: a stream of the calls since.
 - ``want``: another worker got a call for the session: the owner lets it go when idle.
+- ``failed``: journal entries that could not be replayed (a list, kept for debugging until
+  its TTL runs out, even after the session is gone).
 Every write checks the lease in the same Lua script (fencing): a worker that lost its lease
 (paused, partitioned) cannot append, snapshot or delete.
 """
@@ -45,6 +47,7 @@ class StateBackend:
     def head(self, sid: str) -> tuple[str, str | None, str | None] | None: ...
     def load(self, sid: str) -> Loaded | None: ...
     def delete(self, sid: str, token: str) -> None: ...
+    def keep_failed(self, sid: str, token: str, entries: list[bytes], ttl_s: int) -> None: ...
     def ping(self) -> bool: ...
 
 
@@ -99,6 +102,12 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED')
 redis.call('HSET', KEYS[2], 'tenant', ARGV[2], 'mcp', ARGV[3])
 return 1
 """
+_FAILED = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
+for i = 3, #ARGV do redis.call('RPUSH', KEYS[7], ARGV[i]) end
+redis.call('EXPIRE', KEYS[7], ARGV[2])
+return 1
+"""
 _DELETE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
@@ -125,12 +134,13 @@ class RedisState(StateBackend):
         self._errors = (redis.ResponseError,)
         self._scripts = {name: self.redis.register_script(src) for name, src in
                          (("acquire", _ACQUIRE), ("renew", _RENEW), ("release", _RELEASE), ("create", _CREATE),
-                          ("append", _APPEND), ("want", _WANT), ("snapshot", _SNAPSHOT), ("owner", _OWNER), ("delete", _DELETE))}
+                          ("append", _APPEND), ("want", _WANT), ("snapshot", _SNAPSHOT), ("owner", _OWNER), ("delete", _DELETE),
+                          ("failed", _FAILED))}
 
     @staticmethod
     def keys(sid: str) -> list[str]:
         base = f"oxm:{{{sid}}}:"
-        return [base + k for k in ("lease", "meta", "snap", "journal", "epoch", "want")]
+        return [base + k for k in ("lease", "meta", "snap", "journal", "epoch", "want", "failed")]
 
     def _run(self, name: str, sid: str, *args):
         try:
@@ -188,6 +198,9 @@ class RedisState(StateBackend):
 
     def delete(self, sid, token):
         self._run("delete", sid, token)
+
+    def keep_failed(self, sid, token, entries, ttl_s):
+        self._run("failed", sid, token, ttl_s, *entries)
 
     def ping(self):
         try:
