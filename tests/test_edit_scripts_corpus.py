@@ -15,6 +15,7 @@ DTD files are refused by the product and skipped here (with the reason); Strict 
 """
 from __future__ import annotations
 
+import posixpath
 import re
 import time
 import zipfile
@@ -56,6 +57,7 @@ class Edited:
     word: str | None = None
     replacements: int = 0
     touched: set[str] = field(default_factory=set)  # parts the script may change
+    tracked: bool = False  # the file opened with Track Changes on: the script's edits are tracked
     failure: str | None = None
 
 
@@ -116,8 +118,11 @@ _ID = re.compile(r"\((para|table|sdt|el|chunk|cxml|math)_[0-9a-f]+\)")
 
 async def run_script(docx, src: Path, out: Path, image: Path) -> Edited:
     result = Edited(src)
-    await docx.open(src)
+    opened = await docx.open(src)
     sid = docx.session_id
+    result.tracked = opened.head.get("Tracking", "").startswith("on")  # saved with Track Changes on
+    if result.tracked:  # the merge step turns tracking off and on again: settings.xml is written
+        result.touched.add(settings_part(src))
     listed = await docx.ok("docx_list_tables", session_id=sid)
     first_table = next((m.group(1) for m in re.finditer(r"^- (table_[0-9a-f]+):", listed.text, re.M)), None)
     if first_table:
@@ -143,7 +148,11 @@ async def _new_table(docx, sid: str, result: Edited) -> None:
     table = (await docx.ok("docx_insert_table", session_id=sid, rows=2, cols=3, position="end:document_body",
                            data=[["x", "y", "z"]])).element_id
     await docx.ok("docx_fill_table", session_id=sid, table_id=table, data=CELL_WORDS)  # grows to 3 rows
+    if result.tracked:  # Word has no revision for a merge: as the refusal's hint says, untracked for it
+        await docx.ok("docx_set_track_changes", session_id=sid, enabled=False)
     await docx.ok("docx_merge_cells", session_id=sid, table_id=table, start_row=1, start_col=1, end_row=2, end_col=2)
+    if result.tracked:
+        await docx.ok("docx_set_track_changes", session_id=sid, enabled=True)
     result.markers += [w for row in CELL_WORDS for w in row]
 
 
@@ -189,6 +198,18 @@ async def _replace_a_word(docx, sid: str, src: Path, result: Edited) -> None:
     result.word = word
     result.replacements = int(a.head["Replacements"])
     result.touched |= story_parts_with(parts, main, word)
+
+
+def settings_part(src: Path) -> str:
+    """The settings part's name, from the main part's relationships (read independently of the product)."""
+    main = main_part_name(src)
+    folder, base = main.rsplit("/", 1) if "/" in main else ("", main)
+    rels = _parse(read_parts(src)[f"{folder}/_rels/{base}.rels" if folder else f"_rels/{base}.rels"])
+    for rel in rels:
+        if rel.get("Type", "").endswith("/settings"):
+            target = rel.get("Target", "")
+            return target[1:] if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+    return f"{folder}/settings.xml"
 
 
 def touched_parts(src: Path) -> set[str]:
@@ -255,6 +276,18 @@ def _edited(edited: dict[str, Edited], path: Path) -> Edited:
 
 
 # ---- the checks ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", corpus_params(editable_files()))
+def test_a_file_saved_tracking_gets_the_edits_as_revisions(edited, path):
+    result = _edited(edited, path)
+    main = _parse(read_parts(result.saved)[main_part_name(result.saved)])
+    # by local name: Strict files keep their own namespace
+    ours = main.xpath(".//*[local-name()='ins'][@*[local-name()='author']='ooxml-mcp']")
+    if result.tracked:
+        assert ours, f"{path.name} opened with Track Changes on, but the script's insertions are not revisions"
+    else:
+        assert not ours, f"{path.name} was not tracked, yet the saved file has insertions by ooxml-mcp"
+
 
 @pytest.mark.parametrize("path", corpus_params(editable_files()))
 def test_script_edits_and_replaces(edited, path):
