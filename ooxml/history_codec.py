@@ -32,6 +32,16 @@ def extra_parts(rec: Recorder, package: Package) -> list[Part]:
     return extras
 
 
+
+def _map_places(op: list, place) -> list:
+    """An undo op with its element references mapped by ``place`` (elements to places, or back)."""
+    kind = op[0]
+    if kind == "swap":
+        return [kind, place(op[1]), place(op[2])]
+    if kind == "attrs":
+        return [kind, place(op[1]), dict(op[2]), op[3]]
+    return [kind, place(op[1]), place(op[2]), place(op[3])]
+
 class _Encoder:
     def __init__(self, package: Package, extras: list[Part], blobs: list[bytes], encode_state):
         self.package, self.blobs, self.encode_state = package, blobs, encode_state
@@ -62,12 +72,7 @@ class _Encoder:
         return [key, path]
 
     def op(self, op: list) -> list:
-        kind = op[0]
-        if kind == "swap":
-            return [kind, self.place(op[1]), self.place(op[2])]
-        if kind == "attrs":
-            return [kind, self.place(op[1]), dict(op[2]), op[3]]
-        return [kind, self.place(op[1]), self.place(op[2]), self.place(op[3])]
+        return _map_places(op, self.place)
 
     def table(self, table: dict | None) -> list | None:
         return None if table is None else [[name, self.part_keys[id(p)]] for name, p in table.items()]
@@ -141,12 +146,7 @@ class _Decoder:
         return self.package.parts[name] if kind == "p" else self.extras[int(name)]
 
     def op(self, op: list) -> list:
-        kind = op[0]
-        if kind == "swap":
-            return [kind, self.place(op[1]), self.place(op[2])]
-        if kind == "attrs":
-            return [kind, self.place(op[1]), dict(op[2]), op[3]]
-        return [kind, self.place(op[1]), self.place(op[2]), self.place(op[3])]
+        return _map_places(op, self.place)
 
     def table(self, table: list | None) -> dict | None:
         return None if table is None else {name: self.part(key) for name, key in table}

@@ -14,6 +14,7 @@ import pytest
 from tests.builders import NS
 from tests.support.client import by_id, read_body
 from tests.test_review_tracking import base, saved, texts, tracked  # noqa: F401  (base is a fixture)
+from tests.test_review_tracking import run_script as tracking_script
 
 pytestmark = pytest.mark.anyio
 W = NS["w"]
@@ -174,11 +175,7 @@ SCRIPT = [
 
 
 async def run_script(docx, base, track: bool):
-    await docx.open(base["path"])
-    if track:
-        await docx.ok("docx_set_track_changes", enabled=True, author="Alice")
-    for name, args in SCRIPT:
-        await docx.ok(name, **args(base))
+    await tracking_script(docx, base, track, SCRIPT)
 
 
 def sections(body) -> list[str]:

@@ -333,11 +333,11 @@ SCRIPT = [
 ]
 
 
-async def run_script(docx, base, track: bool):
+async def run_script(docx, base, track: bool, script=None):
     await docx.open(base["path"])
     if track:
         await docx.ok("docx_set_track_changes", enabled=True, author="Alice")
-    for name, args in SCRIPT:
+    for name, args in script or SCRIPT:
         await docx.ok(name, **args(base))
 
 
