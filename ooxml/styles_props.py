@@ -32,14 +32,15 @@ def _pt(twips: str | None) -> str | None:
     return f"{value:g}pt"
 
 
+def _toggles(props: etree._Element, table) -> dict:
+    """The on/off properties of ``table`` that ``props`` sets, by their argument names."""
+    return {key: _on(el) for tag, key in table if (el := props.find(w(tag))) is not None}
+
+
 def paragraph_props(ppr: etree._Element | None) -> dict:
-    out: dict = {}
     if ppr is None:
-        return out
-    for tag, key in _TOGGLES_P:
-        el = ppr.find(w(tag))
-        if el is not None:
-            out[key] = _on(el)
+        return {}
+    out = _toggles(ppr, _TOGGLES_P)
     sp = ppr.find(w("spacing"))
     if sp is not None:
         for attr, key in (("before", "space_before"), ("after", "space_after")):
@@ -66,13 +67,9 @@ def paragraph_props(ppr: etree._Element | None) -> dict:
 
 
 def run_props(rpr: etree._Element | None) -> dict:
-    out: dict = {}
     if rpr is None:
-        return out
-    for tag, key in _TOGGLES_R:
-        el = rpr.find(w(tag))
-        if el is not None:
-            out[key] = _on(el)
+        return {}
+    out = _toggles(rpr, _TOGGLES_R)
     u = rpr.find(w("u"))
     if u is not None:
         val = u.get(W_VAL, "single")

@@ -91,13 +91,17 @@ def mutate_xml(data: bytes, rng: random.Random) -> bytes:
     return _rezip(members, {name: xml.encode("utf-8")})
 
 
+def _xml_texts(members):
+    """(member, its text) for the XML parts a text mutation may change (not the content types, not huge ones)."""
+    for info, part in members:
+        if info.filename.endswith(".xml") and not info.filename.startswith("[") and len(part) <= 4_000_000:
+            yield info, part.decode("utf-8", "replace")
+
+
 def mutate_numbers(data: bytes, rng: random.Random) -> bytes:
     members = _members(data)
     replace = {}
-    for info, part in members:
-        if not info.filename.endswith(".xml") or info.filename.startswith("[") or len(part) > 4_000_000:
-            continue
-        text = part.decode("utf-8", "replace")
+    for info, text in _xml_texts(members):
         attrs = rng.sample(NUMERIC_ATTRS, rng.randint(1, 4))
         pattern = re.compile(r'(\s(?:%s)=")([^"]*)(")' % "|".join(re.escape(a) for a in attrs))
         text = pattern.sub(lambda m: m.group(1) + (rng.choice(ABSURD) if rng.random() < 0.3 else m.group(2))
@@ -191,10 +195,7 @@ def mutate_strings(data: bytes, rng: random.Random) -> bytes:
     """Hostile text and attribute values (names, styles, alt text, authors) in the XML parts."""
     members = _members(data)
     replace = {}
-    for info, part in members:
-        if not info.filename.endswith(".xml") or info.filename.startswith("[") or len(part) > 4_000_000:
-            continue
-        text = part.decode("utf-8", "replace")
+    for info, text in _xml_texts(members):
         text = re.sub(r"(<w:t(?: [^>]*)?>)([^<]*)(</w:t>)",
                       lambda m: m.group(1) + (rng.choice(EVIL) if rng.random() < 0.2 else m.group(2)) + m.group(3),
                       text)
