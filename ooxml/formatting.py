@@ -7,6 +7,7 @@ import re
 from lxml import etree
 
 from ooxml import body as B
+from ooxml.build import copy_props
 from ooxml.format_args import ALIGNMENTS
 from ooxml.namespaces import w
 from ooxml.order import get_or_add, insert_child, remove_child, set_child
@@ -140,10 +141,9 @@ def copy_format(src: etree._Element, dst: etree._Element) -> None:
     if src.tag == B.W_P and dst.tag == B.W_P:
         src_ppr = src.find(w("pPr"))
         old = dst.find(w("pPr"))
-        new = copy.deepcopy(src_ppr) if src_ppr is not None else None
+        new = copy_props(src_ppr) if src_ppr is not None else None  # revisions are not formatting
         if new is not None:
-            for keep in ("sectPr", "pPrChange"):  # section breaks and revisions are not formatting
-                remove_child(new, keep)
+            remove_child(new, "sectPr")  # nor are section breaks
             if old is not None and old.find(w("sectPr")) is not None:
                 insert_child(new, copy.deepcopy(old.find(w("sectPr"))))
         if old is not None:
@@ -157,4 +157,4 @@ def copy_format(src: etree._Element, dst: etree._Element) -> None:
         if old is not None:
             r.remove(old)
         if rpr is not None and len(rpr):
-            r.insert(0, copy.deepcopy(rpr))
+            r.insert(0, copy_props(rpr))

@@ -100,6 +100,15 @@ def new_word_id(doc, near: etree._Element | None = None) -> str:
     return str(value)
 
 
+def fresh_ids(doc, el: etree._Element) -> None:
+    """Revision marks in ``el`` (a piece split off a run, in the tree) get w:ids of their own: the
+    piece keeps its tracked format change, but two marks sharing an id are invalid."""
+    from ooxml.wordids import REVISIONS
+    for mark in el.iter(*REVISIONS):
+        if mark.get(W_ID) is not None:
+            mark.set(W_ID, new_word_id(doc, el))
+
+
 def stamp(doc, tag: str, near: etree._Element | None = None) -> etree._Element:
     """A new revision element (``w:ins``, ``w:del``, ``w:rPrChange`` ...) by the tracking author, now."""
     t = tracker(doc)

@@ -109,7 +109,8 @@ def _opcodes(a: list[str], b: list[str]) -> list[tuple]:
 # ---- splitting runs -------------------------------------------------------------------------------
 
 def _shell(run: etree._Element) -> etree._Element:
-    """An empty run with the same attributes and run properties (no ID of ours)."""
+    """An empty run with the same attributes and run properties (no ID of ours; revision marks
+    get new w:ids once placed)."""
     new = etree.Element(run.tag, {k: v for k, v in run.attrib.items() if k != OX_ID})
     rpr = run.find(w("rPr"))
     if rpr is not None:
@@ -134,8 +135,11 @@ def _index(segs: list[Seg], pos: int) -> int:
     return lo
 
 
-def split_at(segs: list[Seg], pos: int) -> etree._Element | None:
-    """Make ``pos`` a run boundary; the run that now starts at ``pos`` (None at the end)."""
+def split_at(doc, segs: list[Seg], pos: int) -> etree._Element | None:
+    """Make ``pos`` a run boundary; the run that now starts at ``pos`` (None at the end).
+
+    THE run splitter (tracked edits, comment and note anchors): the new piece keeps the run's
+    properties, its tracked format change under a fresh w:id."""
     if not segs or pos >= segs[-1].start + len(segs[-1].text):
         return None
     i = _index(segs, pos)
@@ -159,6 +163,7 @@ def split_at(segs: list[Seg], pos: int) -> etree._Element | None:
     for c in moving:
         new.append(c)
     run.addnext(new)
+    R.fresh_ids(doc, new)
     return new
 
 
@@ -187,8 +192,8 @@ def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: e
                 empty_anchor: etree._Element | None = None) -> None:
     """Apply non-overlapping edits (start, end, text) right to left as tracked changes."""
     for lo, hi, text in sorted(edits, reverse=True):
-        split_at(segs, hi)
-        first = split_at(segs, lo) if hi > lo else None
+        split_at(doc, segs, hi)
+        first = split_at(doc, segs, lo) if hi > lo else None
         doomed: list[etree._Element] = []
         if hi > lo:
             doomed.append(first)
@@ -207,7 +212,7 @@ def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: e
             elif left is not None:
                 R.place_inserted_run(doc, new, after=left)
             elif _run_at(segs, lo) is not None:
-                right = split_at(segs, lo)
+                right = split_at(doc, segs, lo)
                 R.place_inserted_run(doc, new, before=right if right is not None else _run_at(segs, lo))
             elif empty_anchor is not None:
                 R.place_inserted_run(doc, new, after=empty_anchor)
