@@ -229,7 +229,14 @@ def set_paragraph_text(doc, p: etree._Element, new_text: str) -> None:
 
 
 def set_run_text(doc, r: etree._Element, new_text: str) -> None:
-    """docx_update_run_text, tracked: the diff stays inside the run."""
+    """docx_update_run_text, tracked: the diff stays inside the run. A run that is all our own
+    insertion is rewritten in place (Word records no deletion of one's own new text), so it stays
+    one run holding the new text, as untracked."""
+    holder = r.getparent()
+    if new_text and holder.tag == R.W_INS and R.is_ours(doc, holder):
+        from ooxml.build import set_run_text as rewrite
+        rewrite(r, clean_text(new_text))
+        return
     segs, old = segments([r])
     apply_edits(doc, segs, word_edits(old, clean_text(new_text)), B.find_ancestor(r, B.W_P), empty_anchor=r)
 

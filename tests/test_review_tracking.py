@@ -470,3 +470,30 @@ async def test_a_tracked_deleted_paragraph_reads_as_gone_for_edits(docx, base, t
     await docx.ok("docx_reject_revisions", scope_id=base["p2"])
     await docx.ok("docx_update_paragraph_text", element_id=base["p2"], new_text="Second paragraph is back.")
     assert "Second paragraph is back." in texts(await saved(docx, tmp_path))
+
+
+# ---- edits of our own tracked content ---------------------------------------------------------------
+
+async def test_rewriting_a_run_we_inserted_keeps_one_inserted_run(docx, base, tmp_path):
+    """Word records no deletion of one's own new text: the run is rewritten, so a link placed after
+    it lands after all of its text, as untracked."""
+    await tracked(docx, base)
+    run = (await docx.ok("docx_insert_run", text=" QxRun", position=f"end:{base['last']}")).element_id
+    await docx.ok("docx_update_run_text", element_id=run, new_text=" QxRunChanged words")
+    await docx.ok("docx_insert_hyperlink", text="site", url="https://example.com/", position=f"after:{run}")
+    body = await saved(docx, tmp_path)
+    para = by_id(body, base["last"])
+    assert texts(body)[-1].endswith("Closing words. QxRunChanged wordssite")
+    assert xp(by_id(body, run), "ancestor::w:ins") and not xp(para, ".//w:del")
+
+
+async def test_format_painting_a_paragraph_we_inserted_keeps_it_inserted(docx, base, tmp_path):
+    """The painted paragraph keeps its own mark's insertion: rejecting removes it."""
+    original = texts(read_body(base["path"]))
+    await tracked(docx, base)
+    new = (await docx.ok("docx_insert_paragraph", text="Painted", position=f"after:{base['p']}")).element_id
+    await docx.ok("docx_format_copy", source_id=base["h"], target_id=new)
+    body = await saved(docx, tmp_path)
+    assert xp(by_id(body, new), "w:pPr/w:rPr/w:ins") and xp(by_id(body, new), "w:pPr/w:pStyle")
+    await docx.ok("docx_reject_revisions")
+    assert texts(await saved(docx, tmp_path, "rejected.docx")) == original
