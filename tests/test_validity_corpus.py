@@ -16,6 +16,7 @@ Files we cannot make pass are named in ``EXCEPTIONS`` with the reason (none toda
 from __future__ import annotations
 
 import copy
+import os
 import re
 import time
 from collections import Counter
@@ -42,6 +43,7 @@ OX_ID = f"{{{NS['oxm']}}}id"
 AUTHOR = "Validity"
 _WORD = re.compile(r"[^\W\d_]{5,}")
 CELL_WORDS = [["QxCellA", "QxCellB", "QxCellC"], ["QxCellD", "QxCellE", "QxCellF"], ["QxCellG", "QxCellH", "QxCellI"]]
+REWRITTEN = "QxRewritten"  # docx_update_paragraph_text's new text ends with it
 MARKDOWN = "## QxMarkdown\n\nSome *QxEmphasis* text.\n\n- QxOne\n- QxTwo\n"
 # file name -> reason, per check: files whose failure is understood and out of reach
 EXCEPTIONS: dict[str, dict[str, str]] = {"script": {}, "accept": {}, "reject": {}, "validator": {}, "integrity": {}}
@@ -109,6 +111,12 @@ SCRIPT: list[tuple[str, object, str]] = [
     ("docx_set_page_setup", lambda t: dict(orientation="landscape"), ""),
     ("docx_delete", lambda t: dict(element_id=t["P3"]), ""),
 ]
+# Refusals the script accepts (the same in both runs): tool -> (message pattern, why it is right).
+REFUSALS = {
+    "docx_create_style": (r"no styles part|styles\.xml", "the file has no styles part to hold a style"),
+    "docx_modify_style": (r"No style named|no styles part|styles\.xml", "no styles part: the style was not made"),
+    "docx_apply_style": (r"No style named|no styles part|styles\.xml", "no styles part: the style was not made"),
+}
 # Registered tools that change no document content, or that this test calls itself around the script.
 NOT_EDITS = {
     "docx_open": "opens", "docx_create": "makes a new document", "docx_close": "ends a session",
@@ -138,7 +146,7 @@ def _main_root(path: Path) -> etree._Element:
 def _changed_text(old: str) -> str:
     """The text with its first long word replaced and a word added: a word-level edit."""
     m = _WORD.search(old)
-    return (old[:m.start()] + "Qxchanged" + old[m.end():] if m else old) + " QxAdded"
+    return (old[:m.start()] + "Qxchanged" + old[m.end():] if m else old) + " " + REWRITTEN
 
 
 def targets(base: Path, tables: str) -> dict:
@@ -168,7 +176,7 @@ def _fallbacks(t: dict) -> None:
     if t["P"] is None:
         t["P"] = t["Q"]
     if t.get("P2") is None:
-        t["P2"], t["P2 new"] = t["Q"], "QxPara sentence changed wording here. QxAdded"
+        t["P2"], t["P2 new"] = t["Q"], "QxPara sentence changed wording here. " + REWRITTEN
     if t.get("P3") is None:
         t["P3"] = t["H"]
     if t["B0"] is None:
@@ -199,11 +207,15 @@ async def _run_script(docx, t: dict, tracked: bool) -> int:
         if off:
             await docx.ok("docx_set_track_changes", session_id=sid, enabled=False)
         a = await docx.call(name, session_id=sid, **args(t))
-        if a.is_error:
+        if a.is_error and name in REFUSALS and re.search(REFUSALS[name][0], a.text):
+            a = None  # a refusal the table names (it changed nothing)
+        elif a.is_error:
             raise AssertionError(f"{name}({args(t)}) {'tracked' if tracked else 'untracked'}:\n{a.text[:1500]}")
         calls += 1
         if off:
             await docx.ok("docx_set_track_changes", session_id=sid, enabled=True, author=AUTHOR)
+        if a is None:
+            continue
         if flags == "->S":  # the new last section: it has no header of its own
             listed = (await docx.ok("docx_list_sections", session_id=sid)).text
             t["S"] = re.findall(r"^- (sect_[0-9a-f]+) ", listed, re.M)[-1]
@@ -214,7 +226,7 @@ async def _run_script(docx, t: dict, tracked: bool) -> int:
 
 async def edit_file(docx, src: Path, out: Path, image: Path) -> Result:
     result = Result(src)
-    stem = src.stem[:60]
+    stem = src.stem
     opened = await docx.open(src)
     sid = docx.session_id
     await docx.ok("docx_read_content", session_id=sid, max_elements=40)
@@ -250,31 +262,38 @@ async def _save(docx, path: Path) -> Path:
     return path
 
 
+def edit_one(src: Path, out: Path, image: Path) -> Result:
+    """Both runs of the script on one file, on a server of its own (one worker process's job)."""
+    async def main() -> Result:
+        async with open_direct([src.parent, out]) as docx:
+            try:
+                return await edit_file(docx, src, out, image)
+            except Exception as e:  # recorded per file, reported by that file's tests
+                return Result(src, failure=f"{type(e).__name__}: {e}"[:4000])
+    return anyio.run(main)
+
+
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> dict[str, Result]:
+    """The script on every editable file, in worker processes (one a core): files are independent."""
     if corpus_dir() is None:
         pytest.skip(missing_reason())
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
     from PIL import Image
 
     out = tmp_path_factory.mktemp("validity")
     image = out / "picture.png"
     Image.new("RGB", (120, 60), (30, 120, 200)).save(image, dpi=(96, 96))
-    found: dict[str, Result] = {}
+    files = editable_files()
     t0 = time.monotonic()
-
-    async def main():
-        async with open_direct([corpus_dir(), out]) as docx:
-            for src in editable_files():
-                try:
-                    found[src.name] = await edit_file(docx, src, out, image)
-                except Exception as e:  # recorded per file, reported by that file's tests
-                    found[src.name] = Result(src, failure=f"{type(e).__name__}: {e}"[:4000])
-                    await docx.call("docx_close", session_id=docx.session_id)
-
-    anyio.run(main)
+    workers = max(1, min(len(os.sched_getaffinity(0)), 4))
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        found = {r.source.name: r for r in pool.map(edit_one, files, [out] * len(files), [image] * len(files))}
     calls = sum(r.calls for r in found.values())
-    report(f"test_validity_corpus: {len(found)} files x {len(SCRIPT)} tools x 2 modes ({calls} edit calls) "
-           f"in {time.monotonic() - t0:.1f}s")
+    report(f"test_validity_corpus: {len(found)} files x {len(SCRIPT)} tools x 2 modes ({calls} edit calls, "
+           f"{workers} processes) in {time.monotonic() - t0:.1f}s")
     return found
 
 
@@ -300,12 +319,20 @@ def _props(el: etree._Element | None, keep_rpr: bool = False) -> str:
         if child.tag in _NOT_FORMAT and not (keep_rpr and child.tag == q("rPr")):
             el.remove(child)
     el.attrib.pop(OX_ID, None)
-    return etree.tostring(el, method="c14n", exclusive=True).decode() if len(el) or el.attrib else ""
+    if not len(el) and not el.attrib:
+        return ""
+    # in any order: a reject writes properties back in schema order, where the file may have had another
+    children = sorted(etree.tostring(c, method="c14n", exclusive=True).decode() for c in el)
+    return f"{sorted(el.attrib.items())}{children}"
 
 
 def paragraphs(path: Path) -> list[tuple[str, str, tuple]]:
     """Each body paragraph as it reads: (text, paragraph properties, (text, run properties) stretches).
-    A paragraph someone else deleted whole (mark deleted, no text) is not read."""
+    A paragraph someone else deleted whole (mark deleted, no text) is not read. The paragraph
+    docx_update_paragraph_text rewrites (and its copies: its text ends with REWRITTEN) is read without
+    its runs' formatting: untracked, the tool gives all the new text its first run's formatting;
+    tracked, a word diff keeps each unchanged word's own (as Word does), so the two differ by design
+    wherever the old text mixed formats."""
     out = []
     for p in _main_root(path).find(q("body")).iter(q("p")):
         text = paragraph_text(p)
@@ -320,6 +347,8 @@ def paragraphs(path: Path) -> list[tuple[str, str, tuple]]:
                 stretches[-1][0] += words
             else:
                 stretches.append([words, props])
+        if REWRITTEN in text:
+            stretches = []
         out.append((text, _props(p.find(q("pPr"))), tuple(map(tuple, stretches))))
     return out
 
@@ -358,8 +387,8 @@ def validated(results) -> dict[Path, list[dict]]:
     require()
     t0 = time.monotonic()
     files = [p for r in results.values() if r.failure is None for p in (r.source, r.untracked, r.tracked)]
-    found = validate_files(files)
-    report(f"test_validity_corpus: validator on {len(files)} files in {time.monotonic() - t0:.1f}s")
+    found = validate_files(files, processes=max(1, min(len(os.sched_getaffinity(0)), 4)))
+    report(f"test_validity_corpus: validator on {len(files)} files (originals cached) in {time.monotonic() - t0:.1f}s")
     return found
 
 
