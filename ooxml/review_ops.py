@@ -17,6 +17,7 @@ from ooxml import body as B
 from ooxml.namespaces import w
 from ooxml.order import insert_child
 from ooxml.ranges import rescue_markers
+from ooxml.revisions import EMPTIED_GO
 
 W_INS, W_DEL, W_MOVE_TO, W_MOVE_FROM = w("ins"), w("del"), w("moveTo"), w("moveFrom")
 W_PPR, W_RPR, W_TRPR = w("pPr"), w("rPr"), w("trPr")
@@ -120,7 +121,7 @@ def _drop(doc, el: etree._Element) -> None:
         _drop(doc, parent.getparent())  # so does an inline content control
 
 
-_EMPTIED_GO = {W_HYPERLINK, *(w(n) for n in ("fldSimple", "smartTag", "customXml", "bdo", "dir"))}
+_EMPTIED_GO = EMPTIED_GO - {W_INS}  # an insertion of another author goes by its own rule above
 
 
 def _inline(sdt: etree._Element | None) -> bool:

@@ -289,8 +289,7 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
         if parent.tag == W_INS and is_ours(doc, parent):
             doc.ids.forget(r)
             _remove_keeping_markers(r)
-            if not len(parent):
-                parent.getparent().remove(parent)
+            _drop_emptied(parent)
             current = None
             continue
         _to_deleted_text(r)
@@ -300,6 +299,19 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
         current = stamp(doc, W_DEL, r)
         r.addprevious(current)
         current.append(r)
+
+
+# Inline wrappers that go when the last run in them goes (Word keeps no empty link or simple field).
+EMPTIED_GO = {W_INS, *(w(n) for n in ("hyperlink", "fldSimple", "smartTag", "customXml", "bdo", "dir"))}
+
+
+def _drop_emptied(el: etree._Element) -> None:
+    """Remove ``el`` and then its wrappers while they hold nothing but range markers."""
+    while el is not None and el.tag in EMPTIED_GO and el.getparent() is not None and \
+            all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in el):
+        parent = el.getparent()
+        _remove_keeping_markers(el)
+        el = parent
 
 
 def _remove_keeping_markers(el: etree._Element) -> None:

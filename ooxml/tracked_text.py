@@ -188,6 +188,14 @@ def _model_rpr(run: etree._Element | None) -> etree._Element | None:
     return rpr
 
 
+def _holder(run: etree._Element) -> etree._Element:
+    """The run's container (paragraph, link, field ...), revision wrappers skipped."""
+    holder = run.getparent()
+    while holder.tag in (R.W_INS, R.W_DEL):
+        holder = holder.getparent()
+    return holder
+
+
 def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: etree._Element,
                 empty_anchor: etree._Element | None = None) -> None:
     """Apply non-overlapping edits (start, end, text) right to left as tracked changes."""
@@ -207,8 +215,8 @@ def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: e
             left = _run_at(segs, lo - 1) if lo > 0 else None
             model = doomed[0] if doomed else left if left is not None else _run_at(segs, lo)
             new = make_run(text, _model_rpr(model))
-            if doomed:
-                R.place_inserted_run(doc, new, after=doomed[-1])
+            if doomed:  # after the deleted text, in the container where it starts (not inside a link it enters)
+                R.place_inserted_run(doc, new, after=[r for r in doomed if _holder(r) is _holder(doomed[0])][-1])
             elif left is not None:
                 R.place_inserted_run(doc, new, after=left)
             elif _run_at(segs, lo) is not None:

@@ -543,3 +543,15 @@ async def test_accepting_a_deleted_paragraph_before_a_table_removes_it_as_untrac
         results[track] = texts(await saved(docx, tmp_path, f"{track}.docx"))
         await docx.ok("docx_close", session_id=docx.session_id)
     assert results[True] == results[False] == ["cell", ""]
+
+
+async def test_rewriting_away_a_link_we_inserted_leaves_no_empty_link(docx, base, tmp_path):
+    original = texts(read_body(base["path"]))
+    await tracked(docx, base)
+    new = (await docx.ok("docx_insert_paragraph", text="New words", position=f"after:{base['p']}")).element_id
+    await docx.ok("docx_insert_hyperlink", text="site", url="https://example.com/", position=f"end:{new}")
+    await docx.ok("docx_update_paragraph_text", element_id=new, new_text="New words")
+    body = await saved(docx, tmp_path)
+    assert not xp(body, "//w:hyperlink") and texts(body)[2] == "New words"
+    await docx.ok("docx_reject_revisions")
+    assert texts(await saved(docx, tmp_path, "rejected.docx")) == original
