@@ -160,7 +160,7 @@ def docx_find_paragraphs(ctx: CallContext, session_id: str, query: str) -> str:
         raise OoxmlError("query is empty.", hint="Pass some text to look for.", error_type="ValidationError")
     needle = query.casefold()
     found, total = [], 0
-    for p in doc.body.iter(B.W_P):
+    for p in B.shown_paragraphs(doc.body):
         budget.check()
         text = B.paragraph_text(p)
         if needle in text.casefold():
