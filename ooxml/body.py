@@ -130,18 +130,18 @@ def block_text(el: etree._Element, limit: int = 10_000) -> str:
         return paragraph_text(el)
     if el.tag == W_TBL:
         rows = []
-        for tr in el.iter(W_TR):
-            rows.append("\t".join(cell_text(tc) for tc in tr.findall(W_TC)))
+        for tr in table_rows(el):
+            rows.append("\t".join(cell_text(tc, limit) for tc in row_cells(tr)))
         return "\n".join(rows)[:limit]
     texts = []
-    for p in el.iter(W_P):
+    for p in shown_paragraphs(el):
         texts.append(paragraph_text(p))
         if sum(map(len, texts)) > limit:
             break
     return "\n".join(texts)
 
 
-def cell_text(tc: etree._Element) -> str:
+def cell_text(tc: etree._Element, limit: int = 10_000) -> str:
     """A cell's text: its paragraphs, those in content controls and nested tables too."""
     texts = []
     for child in tc:
@@ -150,9 +150,9 @@ def cell_text(tc: etree._Element) -> str:
         elif child.tag == W_SDT:
             content = child.find(W_SDTCONTENT)
             if content is not None:
-                texts.append(cell_text(content))
+                texts.append(cell_text(content, limit))
         elif child.tag == W_TBL:
-            texts.append(block_text(child))
+            texts.append(block_text(child, limit))
     return "\n".join(texts)
 
 
