@@ -12,6 +12,7 @@ from ooxml.package import Limits
 from render.answer import success_answer
 from render.blocks import element_box
 from render.diff import render_diff
+from render import text_changes
 from tools.runtime import history
 from tools.runtime.lifetime import claim
 from tools.runtime.registry import CallContext
@@ -31,6 +32,7 @@ def session_of(ctx: CallContext, session_id: str | None) -> Session:
     session = ctx.services.sessions.get(ctx.caller, session_id)
     claim(ctx, session)  # one call at a time per session, within the call's budget
     session.doc.ids.mark()
+    text_changes.forget(session.doc)
     history.begin(ctx, session)  # the call becomes an undo step if it changes the document
     ctx.touched.append(session)
     return session
@@ -175,8 +177,9 @@ def box_lines(doc, els: list[etree._Element | None]) -> list[str]:
     lines: list[str] = []
     for el in els:
         if el is not None:
-            doc.id_of(el)
-            lines += element_box(doc, el)
+            box = element_box(doc, el)
+            text_changes.record(doc, el, doc.id_of(el), box)
+            lines += box
     return lines
 
 
@@ -210,6 +213,9 @@ def answer(session: Session, operation: str, element: etree._Element | None, *, 
     else:
         context = empty_context(doc, doc.body, session.cursor.element_id is None)
     changes = render_diff(before, after) if before is not None and after is not None else None
+    hidden = text_changes.hidden_changes(doc) if changes is not None else []
+    if hidden:  # past a box's cut: a window around each change
+        changes = "\n".join(hidden) if changes == render_diff([], []) else changes + "\n" + "\n".join(hidden)
     if changes is not None and getattr(doc, "tracker", None) is not None:
         fields = {**(fields or {})}
         if fields.get("Tracked") is None:  # recorded as revisions (a tool may say what it did not record)
