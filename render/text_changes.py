@@ -14,7 +14,6 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml.grid import TableGrid
-from render.inline import paragraph_line
 
 SIDE = 30  # characters of unchanged text each side of a change
 MAX_CHANGED = 60  # characters of the changed text itself
@@ -31,8 +30,8 @@ def forget(doc) -> None:
 
 def _texts(doc, el: etree._Element) -> dict:
     """What the element says, in pieces a change can be placed in: a paragraph whole, a table by cell."""
-    if el.tag == B.W_P:
-        return {"": paragraph_line(el, doc)}
+    if el.tag == B.W_P:  # plain text: drawing a long paragraph's marks costs a draw per run
+        return {"": B.paragraph_text(el)}
     if el.tag == B.W_TBL:
         matrix = TableGrid(el).text_matrix()
         return {f"row {r}, col {c}": text for r, row in enumerate(matrix) for c, text in enumerate(row)}
