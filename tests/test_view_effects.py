@@ -29,3 +29,10 @@ async def test_views_mark_small_caps_hidden_text_and_highlight(docx, tmp_path):
     await docx.open(build_docx(tmp_path / "in.docx", body))
     line = (await docx.ok("docx_read_content")).section("Content")
     assert "[smallcaps]Small[/smallcaps][hidden]secret[/hidden][hl yellow]lit[/hl]plain" in line
+
+
+async def test_views_show_an_equation_as_its_text(docx, tmp_path):
+    math = ('<m:oMath xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><m:r><m:t>a=b+c</m:t>'
+            '</m:r></m:oMath>')
+    await docx.open(build_docx(tmp_path / "in.docx", f"<w:p>{_run('', 'Sum: ')}{math}</w:p>"))
+    assert "Sum: $a=b+c$" in (await docx.ok("docx_read_content")).section("Content")
