@@ -41,7 +41,7 @@ def _moved(session, done: list, verb: str, operation: str, nothing: str) -> str:
                           content=content, cursor=cursor_line(session.doc, session.cursor))
 
 
-@tool(destructive=True, title="Undo tool calls")
+@tool(destructive=True, context=False, title="Undo tool calls")
 def docx_undo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
     """Undo the last tool calls that changed the document, one step per call, whatever each touched.
 
@@ -64,7 +64,7 @@ def docx_undo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
     return _moved(session, done, "Undone", "Undo", nothing)
 
 
-@tool(destructive=True, title="Redo undone tool calls")
+@tool(destructive=True, context=False, title="Redo undone tool calls")
 def docx_redo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
     """Redo calls undone by docx_undo (until a new edit clears them).
 

@@ -55,7 +55,7 @@ def _take(el, n: int) -> tuple[list, object]:
     return out, el
 
 
-@tool(idempotent=True, title="Export Markdown")
+@tool(idempotent=True, context=False, title="Export Markdown")
 def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: str | None = None,
                                max_elements: int | None = None, file_path: str | None = None,
                                ids: bool = True) -> str:

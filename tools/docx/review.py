@@ -30,7 +30,7 @@ def default_author(ctx: CallContext, author: str | None = None) -> str:
             or DEFAULT_AUTHOR)
 
 
-@tool(toolset="review", idempotent=True, title="Turn change tracking on or off")
+@tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
 def docx_set_track_changes(ctx: CallContext, session_id: str, enabled: bool, author: str | None = None) -> str:
     """Turn tracked changes on or off for this session. While on, every editing tool records what it
     does as Word revisions (insertions, deletions, formatting changes) by the author, with the UTC time,

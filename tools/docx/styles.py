@@ -156,7 +156,7 @@ def _latent_entry(root: etree._Element, name: str) -> str | None:
 
 # ---- changing -----------------------------------------------------------------------------------------
 
-@tool(toolset="styles", title="Create a style")
+@tool(toolset="styles", context=False, title="Create a style")
 def docx_create_style(ctx: CallContext, session_id: str, name: str, style_type: str = "paragraph",
                       based_on: str | None = None, next_style: str | None = None,
                       properties: dict | None = None) -> str:
@@ -218,7 +218,7 @@ def _real(doc, found: tuple[str | None, str | None]) -> str:
     return sid if sid is not None else SB.make_real(doc, key)
 
 
-@tool(toolset="styles", idempotent=True, title="Change a style")
+@tool(toolset="styles", idempotent=True, context=False, title="Change a style")
 def docx_modify_style(ctx: CallContext, session_id: str, name: str, properties: dict) -> str:
     """Change a style's formatting with docx_set_properties keys; everything in the style changes with it.
 
