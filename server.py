@@ -81,13 +81,13 @@ def caller_of(services: Services, ctx) -> Caller:
     return Caller(tenant=tenant_of(services, ctx), mcp_session=connection_of(ctx, "session_id"), http=True)
 
 
-def connection_state(ctx) -> dict | None:
+def connection_state(services: Services, ctx) -> dict | None:
     """What is kept for this client connection (listed toolsets): one per MCP session over HTTP,
-    one for the process over stdio; None where a request has no connection that lasts (2026-07-28)."""
+    one for the process over stdio; None for HTTP requests without an MCP session (2026-07-28)."""
+    if getattr(ctx, "request", None) is None:
+        return services.stdio_connection
     connection = connection_of(ctx)
-    if connection is None or (getattr(ctx, "request", None) is not None and connection.session_id is None):
-        return None
-    return connection.state
+    return connection.state if connection is not None and connection.session_id is not None else None
 
 
 def connection_of(ctx, attribute: str | None = None):
@@ -143,7 +143,8 @@ def content_of(outcome: Outcome) -> list:
 
 def build_server(services: Services) -> Server:
     async def on_list_tools(ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        visible = services.tools_for(tenant_of(services, ctx), toolsets.listed(services, connection_state(ctx)))
+        listed = toolsets.listed(services, connection_state(services, ctx))
+        visible = services.tools_for(tenant_of(services, ctx), listed)
         start = decode_cursor(params.cursor if params is not None else None)
         page = visible[start:start + PAGE_SIZE]
         nxt = encode_cursor(start + PAGE_SIZE) if start + PAGE_SIZE < len(visible) else None
@@ -158,7 +159,7 @@ def build_server(services: Services) -> Server:
         tool = services.tool_for(tenant, params.name)
         known = None if tool is not None else [t.name for t in services.tools_for(tenant)]  # for the hint
         started = time.perf_counter()
-        connection = connection_state(ctx)
+        connection = connection_state(services, ctx)
         outcome = await run_tool(tool, params.name, params.arguments,
                                  CallContext(tenant, services, caller=caller, progress=reporter_for(ctx),
                                              connection=connection), known)

@@ -22,9 +22,6 @@ from tools.runtime.sessions import Cursor, Session
 def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact", "none"] | None = None) -> str:
     """Open an existing .docx file and start an editing session on it.
 
-    The answer's **Session ID** goes into every later call (it may be left out while only one
-    session is open). The cursor starts after the last element of the body.
-
     Args:
         file_path: Path of the .docx file, absolute or relative to the server's first root folder.
     """
@@ -91,14 +88,7 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
               overwrite: bool = False) -> str:
     """Save the document atomically (temporary file, then rename): an error leaves the old file intact.
 
-    Parts of the package that no call touched are written back byte for byte. A file that is not
-    what this session opened or last saved at that path (another session saved there, or it was
-    edited on disk since) is not written over: FileChanged, unless overwrite is true. Only .docx,
-    .docm, .dotx and .dotm names matching the document's kind are written; an existing file keeps
-    its permissions.
-
     Args:
-        session_id: The session to save.
         file_path: Target path; default: the path it was opened from or created with.
         strip_ids: Write the file without this server's element IDs (they are kept in memory).
         overwrite: Write even over a file another writer changed (their changes are lost).
@@ -147,11 +137,7 @@ def integrity_news(session) -> list[str]:
 
 @tool(destructive=True, idempotent=False, context=False, title="Close a session")
 def docx_close(ctx: CallContext, session_id: str) -> str:
-    """Close a session and drop the document from memory; unsaved changes are lost (the answer says so).
-
-    Args:
-        session_id: The session to close.
-    """
+    """Close a session and drop the document from memory; unsaved changes are lost (the answer says so)."""
     session = session_of(ctx, session_id)
     ctx.services.sessions.discard(session)
     unsaved = session.doc.modified

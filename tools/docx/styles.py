@@ -71,7 +71,6 @@ def docx_list_styles(ctx: CallContext, session_id: str, style_type: str | None =
     """List the document's styles: name, ID, type, what it is based on, whether it is used and by how many paragraphs.
 
     Args:
-        session_id: The session.
         style_type: Only this type: paragraph, character, table or numbering (default: all).
     """
     session = session_of(ctx, session_id)
@@ -109,7 +108,6 @@ def docx_get_style(ctx: CallContext, session_id: str, name: str) -> str:
     """A style's own properties and its resolved ones (basedOn chain and document defaults applied).
 
     Args:
-        session_id: The session.
         name: Style name or ID, case-insensitive ('Heading 1', 'heading1', 'Quote').
     """
     session = session_of(ctx, session_id)
@@ -163,7 +161,6 @@ def docx_create_style(ctx: CallContext, session_id: str, name: str, style_type: 
     """Create a style with docx_set_properties keys as its formatting.
 
     Args:
-        session_id: The session.
         name: The new style's name (must not exist yet).
         style_type: paragraph, character or table.
         based_on: Style it inherits from (default: Normal for paragraph styles).
@@ -223,7 +220,6 @@ def docx_modify_style(ctx: CallContext, session_id: str, name: str, properties: 
     """Change a style's formatting with docx_set_properties keys; everything in the style changes with it.
 
     Args:
-        session_id: The session.
         name: Style name or ID (a latent Word built-in is made real first).
         properties: docx_set_properties keys, e.g. {"font_name": "Arial", "size": 12}.
     """
@@ -255,12 +251,8 @@ def _untracked_style(doc) -> str | None:
 def docx_apply_style(ctx: CallContext, session_id: str, element_id: str, style: str) -> str:
     """Apply a paragraph style (to a paragraph), a character style (to a run, or every run of a paragraph) or a table style (to a table).
 
-    A Word built-in style not yet in the document ('Quote', 'Heading 4', 'Strong') is added with
-    Word's default definition first.
-
     Args:
-        session_id: The session.
-        element_id: Paragraph, run or table (special IDs work).
+        element_id: Paragraph, run or table.
         style: Style name or ID, case-insensitive.
     """
     session = session_of(ctx, session_id)

@@ -10,9 +10,7 @@ from tools.runtime.registry import CallContext, tool
 @tool(idempotent=True, context=False, title="List more or fewer tools")
 def docx_toolsets(ctx: CallContext, enable: list[str] | None = None, disable: list[str] | None = None) -> str:
     """List or change the toolsets tools/list offers this connection; the client is told the list changed.
-
-    Toolsets: core, tables, format, styles, layout, review (more as installed); 'all' is every one.
-    A tool that is not listed can still be called.
+    Toolsets: core, tables, format, styles, layout, review, and more where installed; 'all' is every one.
     """
     known = T.names()
     every = frozenset(known) | {"http"}

@@ -26,6 +26,7 @@ class Services:
     state: Any = None  # tools.runtime.durable.Durable with --state: sessions kept in a shared store
     worker_id: str | None = None  # with --state: this worker's name (audit log, leases)
     toolsets: list[str] | None = None  # --toolsets: listed at the start (tools/runtime/toolsets.py)
+    stdio_connection: dict = field(default_factory=dict)  # what docx_toolsets keeps for the stdio client
 
     @property
     def limits(self) -> RuntimeLimits:
