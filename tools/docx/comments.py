@@ -198,10 +198,7 @@ def docx_resolve_comment(ctx: CallContext, session_id: str, comment_id: str, res
 
 @tool(toolset="review", destructive=True, title="Delete a comment")
 def docx_delete_comment(ctx: CallContext, session_id: str, comment_id: str) -> str:
-    """Delete a comment with its replies, and its marks in the document.
-
-    Args:
-    """
+    """Delete a comment with its replies, and its marks in the document."""
     session = session_of(ctx, session_id)
     doc = session.doc
     comment = _comment(session, comment_id)

@@ -97,10 +97,7 @@ def docx_insert_heading(ctx: CallContext, session_id: str, text: str, level: int
 
 @tool(title="Insert a page break")
 def docx_insert_page_break(ctx: CallContext, session_id: str, position: str) -> str:
-    """Insert a page break (a paragraph holding a page break) at a block position.
-
-    Args:
-    """
+    """Insert a page break (a paragraph holding a page break) at a block position."""
     session = session_of(ctx, session_id)
     return insert_block(session, page_break_paragraph(), position, "Insert Page Break")
 
@@ -153,10 +150,7 @@ def docx_update_paragraph_text(ctx: CallContext, session_id: str, element_id: st
 
 @tool(title="Insert a run")
 def docx_insert_run(ctx: CallContext, session_id: str, text: str, position: str) -> str:
-    """Insert a run of text into a paragraph ('end:para_…', 'start:para_…') or next to a run ('after:run_…').
-
-    Args:
-    """
+    """Insert a run of text into a paragraph ('end:para_…', 'start:para_…') or next to a run ('after:run_…')."""
     session = session_of(ctx, session_id)
     doc = session.doc
     _check_text(text)

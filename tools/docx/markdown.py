@@ -165,10 +165,7 @@ def _listing(doc, blocks) -> str:
 
 @tool(title="Insert Markdown")
 def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, position: str) -> str:
-    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures.
-
-    Args:
-    """
+    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures."""
     session = session_of(ctx, session_id)
     doc = session.doc
     if len(markdown) > MAX_MARKDOWN:

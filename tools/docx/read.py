@@ -141,10 +141,7 @@ def docx_get_structure(ctx: CallContext, session_id: str) -> str:
 
 @tool(read_only=True, idempotent=True, title="Find paragraphs")
 def docx_find_paragraphs(ctx: CallContext, session_id: str, query: str) -> str:
-    """Find paragraphs (in the body and its tables) whose text contains ``query``, case-insensitive.
-
-    Args:
-    """
+    """Find paragraphs (in the body and its tables) whose text contains ``query``, case-insensitive."""
     session = session_of(ctx, session_id)
     doc = session.doc
     if not query:

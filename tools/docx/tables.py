@@ -263,10 +263,7 @@ def docx_list_tables(ctx: CallContext, session_id: str) -> str:
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="Show a table cell")
 def docx_get_cell(ctx: CallContext, session_id: str, table_id: str, row: int, col: int) -> str:
-    """Show one cell (0-based row and col on the table's grid; any slot of a merged cell finds it).
-
-    Args:
-    """
+    """Show one cell (0-based row and col on the table's grid; any slot of a merged cell finds it)."""
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id, editing=False)
@@ -308,10 +305,7 @@ def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
 @tool(toolset="tables", title="Insert a paragraph into a cell")
 def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str, text: str, table_id: str,
                                   row: int, col: int) -> str:
-    """Add a paragraph at the end of a cell (0-based row and col). An empty cell's paragraph gets the text.
-
-    Args:
-    """
+    """Add a paragraph at the end of a cell (0-based row and col). An empty cell's paragraph gets the text."""
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id)
