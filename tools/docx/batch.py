@@ -11,6 +11,7 @@ import json
 
 from ooxml.errors import LimitExceeded, OoxmlError, ValidationError
 from render.validator import parse_head
+from render import views
 from render.views import CHANGES_ONLY
 from tools.docx.common import answer, call_limits, session_of
 from tools.runtime import history
@@ -93,8 +94,8 @@ def check_growth(ctx: CallContext, session, calls: list) -> None:
 
 def run_one(ctx: CallContext, session, call: BatchCall, state) -> tuple[BatchCall, str]:
     args = {**call.arguments, "session_id": session.id}
-    if call.tool.answers_context:
-        args["view"] = CHANGES_ONLY  # their Changes make the batch's; their context would be thrown away
+    if call.tool.answers_context:  # their Changes make the batch's (one line a box when it is compact)
+        args["view"] = "compact" if views.current() == "compact" else CHANGES_ONLY
     try:
         result = call.tool.handler(ctx, **args)
     except Exception as e:
