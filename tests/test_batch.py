@@ -133,3 +133,20 @@ async def test_compact_batch_answer_is_small(docx):
                              for i in range(10)])
     assert len(a.text.encode()) <= 3000 and "┌" not in a.text
     assert len(a.head["Element IDs"].split(", ")) == 10
+
+
+async def test_a_failure_takes_back_ids_earlier_calls_gave(docx, tmp_path):
+    """Elements an earlier call of the batch only showed (and so gave an ID) lose it again."""
+    await docx.create()
+    await docx.ok("docx_batch", calls=[insert(f"P{i}", "end:document_body") for i in range(30)])
+    await docx.save(tmp_path / "plain.docx", strip_ids=True)
+    await docx.ok("docx_close", session_id=docx.session_id)
+    opened = await docx.ok("docx_open", file_path=str(tmp_path / "plain.docx"), view="none")
+    docx.session_id = opened.head["Session ID"]
+    found = await docx.ok("docx_find_paragraphs", query="P5")
+    p5 = found.section("Content").split("para_")[1].split(":")[0]
+    await docx.save(tmp_path / "before.docx")
+    a = await docx.call("docx_batch", calls=[insert("New", f"after:para_{p5}"), insert("Lost", "after:para_nothere")])
+    assert a.is_error
+    await docx.save(tmp_path / "after.docx")
+    assert parts(tmp_path / "after.docx") == parts(tmp_path / "before.docx")
