@@ -227,6 +227,7 @@ def make_services(args: argparse.Namespace) -> Services:
                         toolsets=args.toolsets,
                         limit_overrides={"session_idle_timeout_s": args.idle_timeout,
                                          "call_timeout_s": args.call_timeout})
+    check_toolsets(args.toolsets)
     if args.state:
         attach_state(services, args)
     if args.config:
@@ -239,6 +240,15 @@ def make_services(args: argparse.Namespace) -> Services:
                 print(f"  {finding}", file=sys.stderr)
             sys.exit(2)
     return services
+
+
+def check_toolsets(names: list[str] | None) -> None:
+    from tools.http.config import SPEC_TOOLSETS
+    unknown = [n for n in names or [] if n not in SPEC_TOOLSETS | set(toolsets.names())]
+    if unknown:
+        print(f"ooxml-mcp: --toolsets: unknown toolset(s) {', '.join(unknown)} "
+              f"(known: {', '.join(toolsets.names())}, all)", file=sys.stderr)
+        sys.exit(2)
 
 
 def attach_state(services: Services, args: argparse.Namespace) -> None:

@@ -102,6 +102,8 @@ def test_toolsets_flag_chooses_the_start():
     assert args.toolsets == ["core", "tables"]
     assert T.at_start(server.make_services(args)) == {"core", "tables"}
     assert T.at_start(server.make_services(server.parse_args(["--toolsets", "all"]))) is None
+    with pytest.raises(SystemExit):
+        server.make_services(server.parse_args(["--toolsets", "core,tabels"]))
 
 
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z'(])")
