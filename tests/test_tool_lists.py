@@ -138,3 +138,18 @@ def test_instructions_say_the_shared_conventions_once():
     for convention in ("last_insert", "MODE:TARGET", "document_body", "compact", "docx_toolsets", "docx_batch"):
         assert convention in text
     assert all(name in text for name in T.names())
+
+
+async def test_over_http_the_list_is_per_mcp_session(tmp_path):
+    """2025-11-25 clients: each MCP session has its own list; 2026-07-28 requests keep none."""
+    from tests.support.http_server import http_client, http_server
+    with http_server(Services(roots=[tmp_path])) as url:
+        async with http_client(url, "legacy", [tmp_path]) as one, http_client(url, "legacy", [tmp_path]) as two:
+            await one.ok("docx_toolsets", enable=["review"])
+            assert "docx_add_comment" in (await listed(one.client))[0]
+            assert "docx_add_comment" not in (await listed(two.client))[0]
+        async with http_client(url, "auto", [tmp_path]) as modern:
+            refused = await modern.call("docx_toolsets", enable=["review"])
+            assert refused.is_error and "--toolsets" in refused.head["Hint"]
+            shown = await modern.ok("docx_toolsets")  # asking what is listed needs no state
+            assert shown.head["Listed"] == "core"
