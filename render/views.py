@@ -31,11 +31,12 @@ class Choice:
         return self.asked or self.session or self.server or "full"
 
 
-_choice: ContextVar[Choice] = ContextVar("ooxml_answer_view", default=Choice())
+_choice: ContextVar[Choice | None] = ContextVar("ooxml_answer_view", default=None)
 
 
 def current() -> str:
-    return _choice.get().view
+    choice = _choice.get()
+    return "full" if choice is None else choice.view
 
 
 @contextmanager
@@ -49,7 +50,9 @@ def choosing(choice: Choice):
 
 def note_session(view: str | None) -> None:
     """The session the call works on has this default view (set when a tool finds its session)."""
-    _choice.get().session = view
+    choice = _choice.get()
+    if choice is not None:  # outside a tool call (tests, benchmarks) there is nothing to choose
+        choice.session = view
 
 
 def bounded(text: str | None, limit: int = COMPACT_LINES) -> str | None:
