@@ -33,7 +33,8 @@ def docx_batch(ctx: CallContext, session_id: str, calls: list[dict]) -> str:
     """Run editing calls on one session in order as one step: all apply or none does, one undo step, one answer.
 
     Args:
-        calls: [{"tool": "docx_insert_paragraph", "arguments": {...}}, ...]; session_id may be left out inside. Special IDs refer to what earlier calls made.
+        calls: [{"tool": "docx_insert_paragraph", "arguments": {...}}, ...]; session_id may be left out inside.
+            Special IDs refer to what earlier calls made.
     """
     session = session_of(ctx, session_id)
     checked = check_calls(ctx, session, calls)

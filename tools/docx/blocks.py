@@ -172,12 +172,14 @@ def _boxes(doc, paragraphs: list[etree._Element]) -> list[str]:
 @tool(title="Replace text")
 def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text: str,
                       scope_id: str | None = None) -> str:
-    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it across runs.
+    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it across
+    runs.
 
     Args:
         old_text: The text to find (not empty; no tabs or line breaks).
         new_text: The replacement (may be empty to delete; newlines become line breaks).
-        scope_id: Only replace inside this element: a paragraph, table, cell, header ..., or 'document_body' for the body alone.
+        scope_id: Only replace inside this element: a paragraph, table, cell, header ..., or 'document_body' for
+            the body alone.
     """
     session = session_of(ctx, session_id)
     doc = session.doc

@@ -76,7 +76,8 @@ def docx_redo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
 
 @tool(read_only=True, idempotent=True, title="List the undo history")
 def docx_get_history(ctx: CallContext, session_id: str) -> str:
-    """List the recorded steps (newest first): time, tool and its arguments in short; undone steps (which docx_redo can bring back) are listed first and marked."""
+    """List the recorded steps (newest first): time, tool and its arguments in short; undone steps (which
+    docx_redo can bring back) are listed first and marked."""
     session = session_of(ctx, session_id)
     rec = session.doc.history
     lines = [f"- (undone) {_line(s)[2:]}" for s in rec.redo_steps]

@@ -58,7 +58,8 @@ def _hf_summary(doc, sections: list, i: int) -> str:
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List sections")
 def docx_list_sections(ctx: CallContext, session_id: str) -> str:
-    """List the document's sections: ID, range (first and last element), page size, orientation, margins, columns, how each starts, and its header and footer IDs for each `which` (default, first, even)."""
+    """List the document's sections: ID, range (first and last element), page size, orientation, margins, columns,
+    how each starts, and its header and footer IDs for each `which` (default, first, even)."""
     session = session_of(ctx, session_id)
     doc = session.doc
     infos = PS.sections_with_ranges(doc)

@@ -65,7 +65,8 @@ def docx_insert_field(ctx: CallContext, session_id: str, field: str, position: s
     Args:
         field: PAGE, NUMPAGES, DATE, TIME, SEQ, REF, or a raw field instruction.
         position: start:/end: a paragraph, or before:/after: a run (e.g. 'end:para_…' of a footer paragraph).
-        instruction: For SEQ the sequence name, for REF the bookmark name, for DATE/TIME a picture switch ('\@ "d MMMM yyyy"'); or a whole raw instruction.
+        instruction: For SEQ the sequence name, for REF the bookmark name, for DATE/TIME a picture switch
+            ('\\@ "d MMMM yyyy"'); or a whole raw instruction.
     """
     session = session_of(ctx, session_id)
     doc = session.doc

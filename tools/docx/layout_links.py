@@ -169,7 +169,8 @@ def docx_list_bookmarks(ctx: CallContext, session_id: str) -> str:
 # ---- docx_delete ------------------------------------------------------------------------------------
 
 def delete_hyperlink(session: Session, link) -> str:
-    """Remove the link, keep its text (its relationship goes at the end of the call if unused: ooxml/link_rels.py)."""
+    """Remove the link, keep its text (its relationship goes at the end of the call if unused:
+    ooxml/link_rels.py)."""
     doc = session.doc
     para = B.find_ancestor(link, B.W_P)
     lid = doc.id_of(link)

@@ -47,7 +47,8 @@ def docx_set_list(ctx: CallContext, session_id: str, element_id: str, list_type:
         list_type: bullet, number, lower_letter, upper_letter, lower_roman, upper_roman, or none (out of the list).
         level: List level, 0 (outermost) to 8.
         end_id: Last paragraph of a range in the same container (optional).
-        continue_list: true: continue the nearest list before it of the same type (else start one); false: a new list.
+        continue_list: true: continue the nearest list before it of the same type (else start one); false: a new
+            list.
     """
     session = session_of(ctx, session_id)
     doc = session.doc

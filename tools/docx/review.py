@@ -32,11 +32,13 @@ def default_author(ctx: CallContext, author: str | None = None) -> str:
 
 @tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
 def docx_set_track_changes(ctx: CallContext, session_id: str, enabled: bool, author: str | None = None) -> str:
-    """Turn tracked changes on or off for this session. While on, every editing tool records what it does as Word revisions (insertions, deletions, formatting changes) by the author, with the UTC time, which docx_accept_revisions / docx_reject_revisions (or Word) can accept or reject.
+    """Turn tracked changes on or off for this session: while on, every edit is recorded as Word revisions by
+    author, which docx_accept_revisions, docx_reject_revisions or Word resolve.
 
     Args:
         enabled: true to track changes, false to edit directly again.
-        author: Name recorded on the revisions (default: the server's --author, else the config's 'author', else 'ooxml-mcp').
+        author: Name recorded on the revisions (default: the server's --author, else the config's 'author', else
+            'ooxml-mcp').
     """
     session = session_of(ctx, session_id)
     doc = session.doc

@@ -68,7 +68,8 @@ def _check_props(properties, style_type: str) -> None:
 
 @tool(toolset="styles", read_only=True, idempotent=True, title="List styles")
 def docx_list_styles(ctx: CallContext, session_id: str, style_type: str | None = None) -> str:
-    """List the document's styles: name, ID, type, what it is based on, whether it is used and by how many paragraphs.
+    """List the document's styles: name, ID, type, what it is based on, whether it is used and by how many
+    paragraphs.
 
     Args:
         style_type: Only this type: paragraph, character, table or numbering (default: all).
@@ -249,7 +250,8 @@ def _untracked_style(doc) -> str | None:
 
 @tool(toolset="styles", idempotent=True, title="Apply a style")
 def docx_apply_style(ctx: CallContext, session_id: str, element_id: str, style: str) -> str:
-    """Apply a paragraph style (to a paragraph), a character style (to a run, or every run of a paragraph) or a table style (to a table).
+    """Apply a paragraph style (to a paragraph), a character style (to a run, or every run of a paragraph) or a
+    table style (to a table).
 
     Args:
         element_id: Paragraph, run or table.
