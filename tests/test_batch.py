@@ -103,6 +103,8 @@ async def test_arguments_are_checked_before_anything_runs(docx, tmp_path):
     assert a.is_error and a.error_type == "ValidationError" and "calls[1] (docx_insert_paragraph)" in a.head["Message"]
     other = await docx.call("docx_batch", calls=[{"tool": "docx_nothing", "arguments": {}}])
     assert other.is_error and "calls[0]: no tool named 'docx_nothing'" in other.head["Message"]
+    shapeless = await docx.call("docx_batch", calls=[{"tool": "docx_insert_paragraph", "arguments": ["x"]}])
+    assert shapeless.error_type == "ValidationError" and shapeless.head["Message"].startswith("calls[0] is not")
     body = await docx.save(tmp_path / "checked.docx")
     assert [texts(p) for p in body.iter(W_P)] == ["Start"]
 

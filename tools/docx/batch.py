@@ -56,7 +56,8 @@ def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
     from tools.runtime.dispatch import argument_problems
     checked = []
     for i, call in enumerate(calls):
-        if not isinstance(call, dict) or "tool" not in call or set(call) - CALL_KEYS:
+        if not isinstance(call, dict) or "tool" not in call or set(call) - CALL_KEYS or \
+                not isinstance(call.get("arguments") or {}, dict):
             raise ValidationError(f"calls[{i}] is not {{\"tool\": name, \"arguments\": {{...}}}}.",
                                   hint="Each call is an object with 'tool' and 'arguments' only.")
         checked.append(BatchCall(i, batch_tool(i, call["tool"]), dict(call.get("arguments") or {})))
