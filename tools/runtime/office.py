@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from ooxml.errors import OoxmlError
+from tools.runtime import office_profile
 
 WORKER = Path(__file__).with_name("office_worker.py")
 INSTALL_HINT = ("Install LibreOffice headless and its Python bridge, e.g. on Debian/Ubuntu: "
@@ -145,7 +146,7 @@ class Office:
         self._worker: _Worker | None = None
         self._python: str | None | bool = False  # False: not probed yet
         self._soffice: str | None = None
-        self._profile = Path(tempfile.mkdtemp(prefix="ooxml-mcp-lo-"))
+        self._profile = office_profile.seed(Path(tempfile.mkdtemp(prefix="ooxml-mcp-lo-")))
         atexit.register(self.close)
         self.starts = 0  # how many LibreOffice processes this service started (for tests, benches)
 

@@ -1,0 +1,31 @@
+"""The LibreOffice user profile the server runs with: links are not followed, macros never run.
+
+Written before soffice first starts in the folder (``-env:UserInstallation``); soffice keeps
+settings it finds there. The copy LibreOffice is given has its external references cut already
+(ooxml/external_refs.py): these settings are the second wall, checked by tests/test_office_isolation.py.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+SETTINGS = (
+    # Links (images, sections, OLE) in a document that is not in a trusted location are not loaded.
+    ("/org.openoffice.Office.Common/Security/Scripting", "BlockUntrustedRefererLinks", "true"),
+    ("/org.openoffice.Office.Common/Security/Scripting", "DisableMacrosExecution", "true"),
+    ("/org.openoffice.Office.Common/Security/Scripting", "MacroSecurityLevel", "3"),
+    # Writer: links are never updated on load (0 never, 1 on request, 2 always).
+    ("/org.openoffice.Office.Writer/Content/Update", "Link", "0"),
+)
+
+
+def seed(profile: Path) -> Path:
+    """Write the settings into ``profile`` (a folder soffice will use as its user installation)."""
+    user = profile / "user"
+    user.mkdir(parents=True, exist_ok=True)
+    items = "".join(f'<item oor:path="{path}"><prop oor:name="{name}" oor:op="fuse"><value>{value}</value></prop></item>\n'
+                    for path, name, value in SETTINGS)
+    (user / "registrymodifications.xcu").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" '
+        'xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'
+        + items + "</oor:items>\n", encoding="utf-8")
+    return profile
