@@ -1,4 +1,4 @@
-"""The LibreOffice user profile the server runs with: links are not followed, macros never run.
+"""The LibreOffice user profile the server runs with: what a document links to is not loaded.
 
 Written before soffice first starts in the folder (``-env:UserInstallation``); soffice keeps
 settings it finds there. The copy LibreOffice is given has its external references cut already
@@ -9,12 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 SETTINGS = (
-    # Links (images, sections, OLE) in a document that is not in a trusted location are not loaded.
+    # Links (images, sections, OLE) of a document outside LibreOffice's trusted locations are not
+    # loaded: the one setting found to stop both file reads and fetches (tests/test_office_isolation.py).
     ("/org.openoffice.Office.Common/Security/Scripting", "BlockUntrustedRefererLinks", "true"),
-    ("/org.openoffice.Office.Common/Security/Scripting", "DisableMacrosExecution", "true"),
-    ("/org.openoffice.Office.Common/Security/Scripting", "MacroSecurityLevel", "3"),
-    # Writer: links are never updated on load (0 never, 1 on request, 2 always).
-    ("/org.openoffice.Office.Writer/Content/Update", "Link", "0"),
 )
 
 
