@@ -36,21 +36,22 @@ def _field(instruction: str) -> str:
             '<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>')
 
 
-def linked_docx(path: Path, url: str, *, file_url: str | None = None) -> Path:
+def linked_docx(path: Path, url: str, *, files: tuple[str, ...] = ()) -> Path:
     """A document that links ``url`` every way a .docx can: a DrawingML picture (``a:blip r:link``),
     a VML picture, INCLUDEPICTURE and INCLUDETEXT fields (complex and simple), an attached template;
-    ``file_url`` (a second target) is linked by another DrawingML picture."""
-    targets = [("rIdL1", "image", url), ("rIdL2", "image", url)] + ([("rIdL3", "image", file_url)] if file_url else [])
+    each of ``files`` (file:// URLs or relative paths) is linked by a DrawingML picture of its own."""
+    targets = [("rIdL1", "image", url), ("rIdL2", "image", url)] + [(f"rIdF{i}", "image", f)
+                                                                    for i, f in enumerate(files)]
     body = ('<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Linked things</w:t></w:r></w:p>'
             + _linked_picture("rIdL1") + _vml_picture("rIdL2", url)
-            + (_linked_picture("rIdL3") if file_url else "")
+            + "".join(_linked_picture(f"rIdF{i}") for i in range(len(files)))
             + _field(f'INCLUDEPICTURE "{url}" \\d') + _field(f'INCLUDETEXT "{url}"')
             + f'<w:p><w:fldSimple w:instr=" INCLUDEPICTURE &quot;{url}&quot; \\d"><w:r><w:t>x</w:t></w:r>'
               '</w:fldSimple></w:p>'
             + '<w:p><w:r><w:t>After the links</w:t></w:r></w:p>')
     rels = "".join(f'<Relationship Id="{i}" Type="{RT}{t}" Target="{target}" TargetMode="External"/>'
                    for i, t, target in targets)
-    build_docx(path, body, extra_parts={})
+    build_docx(path, body)
     with zipfile.ZipFile(path) as z:
         parts = {n: z.read(n) for n in z.namelist()}
     parts["word/document.xml"] = parts["word/document.xml"].replace(NAMESPACES.encode(),

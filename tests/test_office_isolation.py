@@ -1,0 +1,78 @@
+"""LibreOffice reads and fetches nothing a document points to (issue 17, defect 1): page images and
+TOC page numbers come from a copy with every external reference cut, laid out by a LibreOffice
+whose profile blocks links. Outside images are solid colours no page has; a loopback listener
+records every request."""
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from tests.support.client import open_client
+from tests.support.libreoffice import require_soffice
+from tests.support.linked import linked_docx, loopback_listener
+
+pytestmark = [pytest.mark.anyio, pytest.mark.libreoffice]
+MAGENTA, GREEN, ORANGE = (255, 0, 255), (0, 200, 0), (255, 128, 0)
+
+
+@pytest.fixture(autouse=True)
+def _soffice():
+    require_soffice()
+
+
+def _png(colour) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (60, 60), colour).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _colours(png: bytes) -> set:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return {c for _, c in image.getcolors(image.width * image.height)}
+
+
+def _outside_files(root: Path) -> tuple[str, str]:
+    """A file:// URL of a magenta PNG outside the roots, and a ../ path from LibreOffice's temporary
+    copy (in the temp folder) to an orange one."""
+    outside = Path(tempfile.mkdtemp(prefix="outside-roots-"))
+    (outside / "secret.png").write_bytes(_png(MAGENTA))
+    (outside / "climb.png").write_bytes(_png(ORANGE))
+    climb = "../" + os.path.relpath(outside / "climb.png", tempfile.gettempdir())
+    return (outside / "secret.png").as_uri(), climb
+
+
+async def _render_and_tocs(tmp_path: Path) -> tuple[list[bytes], list[str]]:
+    """Page images of the linked document, and the requests made while rendering and laying out TOCs."""
+    file_url, climb = _outside_files(tmp_path)
+    with loopback_listener(_png(GREEN), seconds=240) as (base, seen):
+        doc = linked_docx(tmp_path / "linked.docx", f"{base}/x.png", files=(file_url, climb))
+        async with open_client([tmp_path]) as docx:
+            await docx.open(doc)
+            pngs = [(await docx.ok("docx_render_page", page=n)).images[0][1] for n in (1, 2)]
+            toc = await docx.ok("docx_insert_toc", position="start:document_body")
+            assert "from LibreOffice's layout" in toc.head["Page Numbers"]
+            await docx.ok("docx_update_toc")
+            pngs.append((await docx.ok("docx_render_page", page=1)).images[0][1])
+        return pngs, list(seen)
+
+
+async def test_no_outside_file_or_address_reaches_libreoffice(tmp_path):
+    pngs, requests = await _render_and_tocs(tmp_path)
+    assert requests == []
+    for png in pngs:
+        assert not {MAGENTA, ORANGE, GREEN} & _colours(png)
+
+
+async def test_the_profile_alone_blocks_linked_images(tmp_path, monkeypatch):
+    """The second wall: with the copy left as it is, LibreOffice's profile still loads no link."""
+    import ooxml.office_copy
+    monkeypatch.setattr(ooxml.office_copy, "prepare", lambda path: None)
+    pngs, requests = await _render_and_tocs(tmp_path)
+    assert requests == []
+    for png in pngs:
+        assert not {MAGENTA, ORANGE, GREEN} & _colours(png)
