@@ -12,6 +12,7 @@ the result Word last showed. Works on part bytes, not on a Document: it never to
 from __future__ import annotations
 
 import posixpath
+import re
 
 from lxml import etree
 
@@ -27,6 +28,7 @@ HYPERLINK_USERS = frozenset({"hyperlink", "hlinkClick", "hlinkHover", "hlinkMous
 _REF_ATTRS = etree.XPath("//@*[namespace-uri()=$r1 or namespace-uri()=$r2 or (namespace-uri()=$o and "
                          "local-name()='relid')]")
 _VML_ADDRESSES = etree.XPath("//v:*/@src | //v:*/@o:href | //v:*/@o:althref", namespaces={"v": V, "o": O})
+_ADDRESS = re.compile(r"^\s*(?:[A-Za-z][A-Za-z0-9+.-]*:|\\\\|//)")  # a URI scheme, a UNC or network path
 _MARKERS = (b"instr", b"altChunk", b"urn:schemas-microsoft-com:vml", b"mailMerge")
 
 
@@ -59,7 +61,8 @@ def _cut_rels(name: str, data: bytes) -> tuple[bytes, tuple[set, set]]:
         return (b'<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="%s"/>' % PR.encode()), (set(), set())
     ext, dropped = set(), set()
     for rel in list(tree.getroot()):
-        if (rel.get("TargetMode") or "").lower() != "external":
+        # An "internal" target that is an address is not a part of the package: cut it all the same.
+        if (rel.get("TargetMode") or "").lower() != "external" and not _ADDRESS.match(rel.get("Target") or ""):
             continue
         ext.add(rel.get("Id"))
         if not (rel.get("Type") or "").endswith("/hyperlink"):

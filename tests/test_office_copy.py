@@ -37,6 +37,10 @@ BODY = (
     + _field(f'INCLUDETEXT "{URL}"', "inner") + '<w:r><w:instrText>" "no" </w:instrText></w:r>'
     '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>outer</w:t></w:r>'
     '<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>'
+    '<w:p><w:r><w:drawing><wp:inline><wp:extent cx="914400" cy="914400"/><wp:docPr id="6" name="q"/><a:graphic>'
+    '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr>'
+    '<pic:cNvPr id="6" name="q"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rX7"/></pic:blipFill>'
+    '<pic:spPr/></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>'
     '<w:p><w:hyperlink r:id="rX6"><w:r><w:t>a link</w:t></w:r></w:hyperlink></w:p>'
 )
 
@@ -52,7 +56,8 @@ def _everything(tmp_path: Path) -> Path:
                                                                     (NAMESPACES + " " + VML).encode(), 1)
     parts["word/_rels/document.xml.rels"] = parts["word/_rels/document.xml.rels"].replace(b"</Relationships>", "".join(
         f'<Relationship Id="{i}" Type="{RT}{t}" Target="{URL}/{i}" TargetMode="External"/>' for i, t in rels
-    ).encode() + f'<Relationship Id="rW" Type="{RT}webSettings" Target="webSettings.xml"/></Relationships>'.encode())
+    ).encode() + f'<Relationship Id="rX7" Type="{RT}image" Target="file:///etc/passwd"/>'.encode()
+        + f'<Relationship Id="rW" Type="{RT}webSettings" Target="webSettings.xml"/></Relationships>'.encode())
     parts["word/webSettings.xml"] = (
         '<w:webSettings xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
         'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:frameset><w:frame>'
@@ -114,7 +119,8 @@ async def test_libreoffice_is_handed_a_copy_with_every_external_reference_cut(do
     external = [r for n, d in copy.items() if n.endswith(".rels")
                 for r in etree.fromstring(d) if r.get("TargetMode") == "External"]
     assert [(r.get("Id"), r.get("Type").rsplit("/", 1)[1]) for r in external] == [("rX6", "hyperlink")]
-    for rid in (b"rX1", b"rX2", b"rX3", b"rX4", b"rX5", b"rF1", b"rT1", b"rT2"):
+    assert not [n for n, d in copy.items() if n.endswith(".rels") and b"file:" in d]  # "internal" addresses too
+    for rid in (b"rX1", b"rX2", b"rX3", b"rX4", b"rX5", b"rX7", b"rF1", b"rT1", b"rT2"):
         assert b'"' + rid + b'"' not in text, rid
     assert URL.encode() not in copy["word/document.xml"]  # VML src / o:href, field instructions
     for kind in (b"DDEAUTO", b"LINK Excel", b"INCLUDETEXT"):
