@@ -19,8 +19,8 @@ def seed(profile: Path) -> Path:
     """Write the settings into ``profile`` (a folder soffice will use as its user installation)."""
     user = profile / "user"
     user.mkdir(parents=True, exist_ok=True)
-    items = "".join(f'<item oor:path="{path}"><prop oor:name="{name}" oor:op="fuse"><value>{value}</value></prop></item>\n'
-                    for path, name, value in SETTINGS)
+    items = "".join(f'<item oor:path="{path}"><prop oor:name="{name}" oor:op="fuse">'
+                    f'<value>{value}</value></prop></item>\n' for path, name, value in SETTINGS)
     (user / "registrymodifications.xcu").write_text(
         '<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" '
         'xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'
