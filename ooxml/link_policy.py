@@ -36,9 +36,12 @@ class LinkPolicy:
     fields: frozenset = frozenset()  # FETCHING_FIELDS kinds the operator allows
 
     def check_url(self, url: str) -> str:
-        """``url`` unless its scheme is not allowed (a relative or scheme-less address passes)."""
-        scheme = urlsplit(url.strip()).scheme.lower()
-        if scheme and scheme not in self.schemes:
+        """``url`` unless its scheme is not allowed; an address without one is a path Word opens from
+        the document's folder, so it counts as ``file``. A ``#bookmark`` always passes."""
+        if url.strip().startswith("#"):
+            return url
+        scheme = urlsplit(url.strip()).scheme.lower() or "file"
+        if scheme not in self.schemes:
             raise NotAllowed(f"Links with the '{scheme}:' scheme are refused: '{url[:100]}'.",
                              hint=f"Allowed schemes: {', '.join(sorted(self.schemes))}. An operator can allow "
                                   f"'{scheme}' in the server's config: allow: {{url_schemes: [{scheme}]}}.")

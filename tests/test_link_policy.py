@@ -104,6 +104,14 @@ async def test_a_markdown_link_to_a_file_is_refused_by_the_same_rule(docx, tmp_p
     assert await _saved(docx, tmp_path / "after.docx") == before
 
 
+async def test_a_markdown_link_to_a_relative_path_counts_as_a_file_link(docx):
+    para = await _paragraph(docx)
+    answer = await docx.call("docx_insert_markdown", markdown="[up](../../etc/passwd)", position=f"after:{para}")
+    assert answer.is_error and "'file:' scheme" in answer.head["Message"]
+    await docx.ok("docx_insert_markdown", markdown="[intro](#intro) and [web](https://example.com)",
+                  position=f"after:{para}")
+
+
 async def test_a_scheme_the_operator_allows_is_linked_by_both_tools(docx, tmp_path):
     para = await _paragraph(docx)
     _allow(docx, tmp_path, url_schemes=["file"])
