@@ -103,18 +103,19 @@ async def test_reading_the_pdf_does_not_stall_other_clients(docx, monkeypatch):
 
     def slow_marks(self):  # a 200-page document's named destinations take seconds to read
         entered.set()
-        gate.wait(10)
+        gate.wait(30)  # the test opens it once the other call has answered
         finished.append(time.monotonic())
         return real(self)
 
     monkeypatch.setattr(pages.PdfPages, "mark_pages", slow_marks)
     render = asyncio.create_task(docx.ok("docx_render_page", session_id=docx.session_id, page=1))
     try:
-        for _ in range(100):  # the render reaches the PDF (a blocked loop would stop this loop too)
+        for _ in range(400):  # the render reaches the PDF (a blocked loop would stop this loop too)
             if entered.is_set():
                 break
             await asyncio.sleep(0.05)
-        other = await asyncio.wait_for(docx.ok("docx_create"), 20)
+        assert entered.is_set(), "the render never reached its PDF"
+        other = await asyncio.wait_for(docx.ok("docx_create"), 25)
         answered = time.monotonic()
     finally:
         gate.set()
