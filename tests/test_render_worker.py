@@ -3,16 +3,19 @@ off the event loop (issue 18 defect 2, issue 17 defect 8)."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import threading
 import time
 
 import pytest
 
 from tests.builders import build_docx, p
+from tests.support.corpus import corpus_dir
 from tests.support.libreoffice import require_soffice
 
 pytestmark = pytest.mark.anyio
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+WORD_COMMENTS = "Open-XML-SDK__comment.docx"
 V, O = "urn:schemas-microsoft-com:vml", "urn:schemas-microsoft-com:office:office"
 TEXT_BOX = (f'<w:p><w:r><w:pict><v:shape xmlns:v="{V}" xmlns:o="{O}" id="_x0000_s1026" '
             'style="width:100pt;height:50pt"><v:textbox><w:txbxContent><w:p><w:r><w:t>in box</w:t></w:r></w:p>'
@@ -50,6 +53,9 @@ async def _sessions_with_features(docx, tmp_path) -> dict[str, str]:
     await edit("docx_insert_footnote", element_id=para, text="The note.")
     await edit("docx_insert_footnote", element_id=para, text="The end note.", kind="endnote")
     made["footnotes"] = docx.session_id
+    corpus = corpus_dir()
+    if corpus is not None and (corpus / WORD_COMMENTS).is_file():  # comments as Word writes them
+        made["Word's comments"] = (await docx.open(shutil.copy(corpus / WORD_COMMENTS, tmp_path))).head["Session ID"]
     return made
 
 
