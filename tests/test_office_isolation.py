@@ -68,11 +68,25 @@ async def test_no_outside_file_or_address_reaches_libreoffice(tmp_path):
         assert not {MAGENTA, ORANGE, GREEN} & _colours(png)
 
 
-async def test_the_profile_alone_blocks_linked_images(tmp_path, monkeypatch):
-    """The second wall: with the copy left as it is, LibreOffice's profile still loads no link."""
+async def _render_only(tmp_path: Path) -> tuple[bytes, list[str]]:
+    file_url, climb = _outside_files(tmp_path)
+    with loopback_listener(_png(GREEN), seconds=240) as (base, seen):
+        doc = linked_docx(tmp_path / "linked.docx", f"{base}/x.png", files=(file_url, climb))
+        async with open_client([tmp_path]) as docx:
+            await docx.open(doc)
+            png = (await docx.ok("docx_render_page", page=1)).images[0][1]
+        return png, list(seen)
+
+
+@pytest.mark.parametrize("settings", ["BLOCK_LINKS", "NO_NETWORK"])
+async def test_each_profile_wall_holds_without_the_cut(tmp_path, monkeypatch, settings):
+    """The second wall, setting by setting, with the copy left as it is: blocked links load nothing
+    (no file, no request); with the network off no request reaches the address (files are the cut's job)."""
     import ooxml.office_copy
+    from tools.runtime import office_profile
     monkeypatch.setattr(ooxml.office_copy, "prepare", lambda path: None)
-    pngs, requests = await _render_and_tocs(tmp_path)
+    monkeypatch.setattr(office_profile, "SETTINGS", getattr(office_profile, settings))
+    png, requests = await _render_only(tmp_path)
     assert requests == []
-    for png in pngs:
+    if settings == "BLOCK_LINKS":
         assert not {MAGENTA, ORANGE, GREEN} & _colours(png)

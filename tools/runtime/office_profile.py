@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-SETTINGS = (
-    # Links (images, sections, OLE) of a document outside LibreOffice's trusted locations are not
-    # loaded: the one setting found to stop both file reads and fetches (tests/test_office_isolation.py).
-    ("/org.openoffice.Office.Common/Security/Scripting", "BlockUntrustedRefererLinks", "true"),
-)
+# Links (images, sections, OLE) of a document outside LibreOffice's trusted locations are not
+# loaded: stops both file reads and fetches.
+BLOCK_LINKS = (("/org.openoffice.Office.Common/Security/Scripting", "BlockUntrustedRefererLinks", "true"),)
+# Whatever LibreOffice still asks of the network goes to a proxy that is not there (loopback port 1),
+# never to the address named: no request leaves, no name is looked up.
+NO_NETWORK = (("/org.openoffice.Inet/Settings", "ooInetProxyType", "2"),
+              ("/org.openoffice.Inet/Settings", "ooInetNoProxy", ""),
+              *(("/org.openoffice.Inet/Settings", f"ooInet{kind}Proxy{what}", value)
+                for kind in ("HTTP", "HTTPS", "FTP") for what, value in (("Name", "127.0.0.1"), ("Port", "1"))))
+SETTINGS = BLOCK_LINKS + NO_NETWORK
 
 
 def seed(profile: Path) -> Path:
