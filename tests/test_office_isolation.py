@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -36,19 +37,20 @@ def _colours(png: bytes) -> set:
     return {c for _, c in image.getcolors(image.width * image.height)}
 
 
-def _outside_files(root: Path) -> tuple[str, str]:
+@pytest.fixture
+def outside():
     """A file:// URL of a magenta PNG outside the roots, and a ../ path from LibreOffice's temporary
     copy (in the temp folder) to an orange one."""
-    outside = Path(tempfile.mkdtemp(prefix="outside-roots-"))
-    (outside / "secret.png").write_bytes(_png(MAGENTA))
-    (outside / "climb.png").write_bytes(_png(ORANGE))
-    climb = "../" + os.path.relpath(outside / "climb.png", tempfile.gettempdir())
-    return (outside / "secret.png").as_uri(), climb
+    folder = Path(tempfile.mkdtemp(prefix="outside-roots-"))
+    (folder / "secret.png").write_bytes(_png(MAGENTA))
+    (folder / "climb.png").write_bytes(_png(ORANGE))
+    yield (folder / "secret.png").as_uri(), "../" + os.path.relpath(folder / "climb.png", tempfile.gettempdir())
+    shutil.rmtree(folder, ignore_errors=True)
 
 
-async def _render_and_tocs(tmp_path: Path) -> tuple[list[bytes], list[str]]:
+async def _render_and_tocs(tmp_path: Path, outside) -> tuple[list[bytes], list[str]]:
     """Page images of the linked document, and the requests made while rendering and laying out TOCs."""
-    file_url, climb = _outside_files(tmp_path)
+    file_url, climb = outside
     with loopback_listener(_png(GREEN), seconds=240) as (base, seen):
         doc = linked_docx(tmp_path / "linked.docx", f"{base}/x.png", files=(file_url, climb))
         async with open_client([tmp_path]) as docx:
@@ -61,15 +63,15 @@ async def _render_and_tocs(tmp_path: Path) -> tuple[list[bytes], list[str]]:
         return pngs, list(seen)
 
 
-async def test_no_outside_file_or_address_reaches_libreoffice(tmp_path):
-    pngs, requests = await _render_and_tocs(tmp_path)
+async def test_no_outside_file_or_address_reaches_libreoffice(tmp_path, outside):
+    pngs, requests = await _render_and_tocs(tmp_path, outside)
     assert requests == []
     for png in pngs:
         assert not {MAGENTA, ORANGE, GREEN} & _colours(png)
 
 
-async def _render_only(tmp_path: Path) -> tuple[bytes, list[str]]:
-    file_url, climb = _outside_files(tmp_path)
+async def _render_only(tmp_path: Path, outside) -> tuple[bytes, list[str]]:
+    file_url, climb = outside
     with loopback_listener(_png(GREEN), seconds=240) as (base, seen):
         doc = linked_docx(tmp_path / "linked.docx", f"{base}/x.png", files=(file_url, climb))
         async with open_client([tmp_path]) as docx:
@@ -79,14 +81,14 @@ async def _render_only(tmp_path: Path) -> tuple[bytes, list[str]]:
 
 
 @pytest.mark.parametrize("settings", ["BLOCK_LINKS", "NO_NETWORK"])
-async def test_each_profile_wall_holds_without_the_cut(tmp_path, monkeypatch, settings):
+async def test_each_profile_wall_holds_without_the_cut(tmp_path, outside, monkeypatch, settings):
     """The second wall, setting by setting, with the copy left as it is: blocked links load nothing
     (no file, no request); with the network off no request reaches the address (files are the cut's job)."""
     import ooxml.office_copy
     from tools.runtime import office_profile
     monkeypatch.setattr(ooxml.office_copy, "prepare", lambda path: None)
     monkeypatch.setattr(office_profile, "SETTINGS", getattr(office_profile, settings))
-    png, requests = await _render_only(tmp_path)
+    png, requests = await _render_only(tmp_path, outside)
     assert requests == []
     if settings == "BLOCK_LINKS":
         assert not {MAGENTA, ORANGE, GREEN} & _colours(png)
