@@ -49,9 +49,8 @@ def _full_text(doc, el) -> str:
 @tool(read_only=True, idempotent=True, title="Read document content")
 def docx_read_content(ctx: CallContext, session_id: str, start_element_id: str | None = None,
                       max_elements: int = 50, full_text: bool = False) -> str:
-    """Read the body's blocks in order, one line each with its ID, a page at a time.
-
-    Lines are cut at 200 characters; full_text (or max_elements=1 with start_element_id) reads them whole.
+    """Read the body's blocks in order, one line each with its ID, a page at a time; lines are cut at
+    200 characters unless full_text (or max_elements=1 with start_element_id).
 
     Args:
         start_element_id: Start at this block (from a previous page); default: the first block.
