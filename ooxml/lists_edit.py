@@ -315,8 +315,9 @@ def new_style_list(doc, fmt: str, style_id: str) -> int:
 def restarting_num(doc, nid: int, share: bool) -> int:
     """A new num for a copy of the whole list of ``nid``, numbering afresh.
 
-    ``share``: the original list stands wholly before the copy, so a num over the same abstractNum
-    whose every level restarts (startOverride) does it. Otherwise the original would continue the
+    ``share``: the original list stands wholly before the copy, whose first item is at level 0, so a
+    num over the same abstractNum restarting level 0 (startOverride; every level is written, as Word
+    writes "Restart at 1", but only the first item's level acts) does it. Otherwise the original would continue the
     copy's counters: the copy gets an abstractNum of its own, a copy of the original's levels.
     """
     defs = N.definitions(doc)

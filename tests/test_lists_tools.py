@@ -254,6 +254,18 @@ async def test_copy_range_of_a_whole_list_keeps_its_own_numbering(docx, tmp_path
     assert num.find("w:lvlOverride[@w:ilvl='0']/w:startOverride", NS).get(W + "val") == "1"
 
 
+async def test_copy_of_a_whole_list_opening_nested_numbers_afresh_at_every_level(docx, tmp_path):
+    ids = await paragraphs(docx, ["a", "b", "c", "end"])
+    await docx.ok("docx_set_list", element_id=ids[0], list_type="number", level=1)
+    await docx.ok("docx_set_list", element_id=ids[1], end_id=ids[2], list_type="number")
+    await docx.ok("docx_copy_elements_range", start_id=ids[0], end_id=ids[2], position=f"after:{ids[3]}")
+    ctx = await docx.ok("docx_read_content")
+    # (level 1 shown first: level 0 takes its start, so b is 2.) A startOverride acts on its num's
+    # first item only, here at level 1: the copy's level 0 must restart all the same.
+    assert [ln.rsplit("] ", 1)[1] for ln in read_lines(ctx.text)] == ["1. a", "2. b", "3. c", "end",
+                                                                       "1. a", "2. b", "3. c"]
+
+
 async def test_copy_range_of_part_of_a_list_continues_it(docx):
     ids = await paragraphs(docx, ["a", "b", "c"])
     await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[2], list_type="number")
