@@ -316,9 +316,9 @@ def restarting_num(doc, nid: int, share: bool) -> int:
     """A new num for a copy of the whole list of ``nid``, numbering afresh.
 
     ``share``: the original list stands wholly before the copy, whose first item is at level 0, so a
-    num over the same abstractNum restarting level 0 (startOverride; every level is written, as Word
-    writes "Restart at 1", but only the first item's level acts) does it. Otherwise the original would continue the
-    copy's counters: the copy gets an abstractNum of its own, a copy of the original's levels.
+    num over the same abstractNum restarting level 0 does it (a startOverride on every level, as
+    Word writes "Restart at 1"; only the first item's level acts). Otherwise the original would
+    continue the copy's counters: the copy gets an abstractNum of its own, a copy of its levels.
     """
     defs = N.definitions(doc)
     ab = defs.abstract_of(nid)

@@ -5,8 +5,8 @@ abstractNum continue each other, whatever overrides they have). A num's ``startO
 at the first paragraph of that num whose level has one, that level takes the override's value; the
 num's overrides of other levels are then spent (Word's "Restart at (a)" writes a num overriding all
 nine levels, and restarts only the level its paragraph is at). A level restarts when a higher level
-is numbered (``lvlRestart``: only after the levels it names, 0: never). Templates (``%1.%2.``) take each level's number in that level's format, all
-decimal under ``isLgl``.
+is numbered (``lvlRestart``: only after the levels it names, 0: never). Templates (``%1.%2.``)
+take each level's number in that level's format, all decimal under ``isLgl``.
 
 Speed: a label depends on every list paragraph before it, yet an answer must cost O(window), not
 O(document). For the body we keep *checkpoints*: the counters before every K-th top-level block,

@@ -3,11 +3,12 @@
 Generated documents (tests/support/list_docs.py) cover restarts, overrides, shared abstract
 lists, style-linked numbering, numStyleLink, formats and tables: our labels must equal
 LibreOffice's on every paragraph. Among them, issue 18's contract: articles numbered through a
-paragraph style, '(a)' items on other nums of the same abstractNum restarting all nine levels. Two features LibreOffice 7.4 does not implement (isLgl, and
-lvlRestart) are checked against the rules of ECMA-376 instead, and the LibreOffice difference is
-shown to be exactly that feature. Corpus files with numbering: every disagreement is explained
-below, file by file. Corpus files Word saved with a TOC or REF \\w fields: the numbers Word cached
-there equal our labels of the paragraphs they point to (tests/support/word_numbers.py).
+paragraph style, '(a)' items on other nums of the same abstractNum restarting all nine levels.
+Two features LibreOffice 7.4 does not implement (isLgl, and lvlRestart) are checked against the
+rules of ECMA-376 instead, and the LibreOffice difference is shown to be exactly that feature.
+Corpus files with numbering: every disagreement is explained below, file by file. Corpus files
+Word saved with a TOC or REF \\w fields: the numbers Word cached there equal our labels of the
+paragraphs they point to (tests/support/word_numbers.py).
 """
 from __future__ import annotations
 

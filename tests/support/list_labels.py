@@ -2,8 +2,9 @@
 
 LibreOffice writes each paragraph on its own line: indentation, the list label, a space, the
 text. We pair body paragraphs with lines by their text, keeping document order on both sides
-(the longest such pairing), and take what stands before the text as LibreOffice's label. Bullets agree when both sides draw a bullet: the
-glyph depends on fonts, and LibreOffice's text export writes symbol-font bullets as '•' or '◦'.
+(the longest such pairing), and take what stands before the text as LibreOffice's label.
+Bullets agree when both sides draw a bullet: the glyph depends on fonts, and LibreOffice's text
+export writes symbol-font bullets as '•' or '◦'.
 """
 from __future__ import annotations
 
