@@ -36,10 +36,6 @@ WORD_RULES = {
 
 # Corpus files whose labels differ from LibreOffice's, and why (checked: no other file differs).
 EXPLAINED = {
-    "Open-Xml-PowerTools__LIR008-zh-CH-chineseCountingThousand.docx":
-        "chineseCountingThousand is not a format we draw: it falls back to decimal ('1|' for '一|'), as noted.",
-    "docx2python__libreoffice_conversion.docx":
-        "chineseCounting falls back to decimal ('6、' for '六、', '3、' for '三、'), as noted.",
     "tika__testWORD_numbered_list.docx":
         "a Word 2010 custom format (numFmt 'custom' α, β, γ in mc:AlternateContent) falls back to decimal in "
         "its template 'Some-%1-CrazyFormat'; LibreOffice 7.4 drops the template and writes '1.'.",

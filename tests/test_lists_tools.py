@@ -291,13 +291,13 @@ async def test_set_list_level_moves_an_item_in_within_its_list(docx):
 
 
 async def test_unknown_formats_fall_back_to_decimal_and_structure_says_so(docx, tmp_path):
-    numbering = LD.numbering_xml([LD.abstract(0, [LD.lvl(0, "chineseCounting", "%1、")] + LD.outline()[1:])],
+    numbering = LD.numbering_xml([LD.abstract(0, [LD.lvl(0, "koreanCounting", "%1、")] + LD.outline()[1:])],
                                  [LD.num(1, 0)])
     await docx.open(LD.build(tmp_path / "f.docx", LD.para("one", 1, 0) + LD.para("two", 1, 0), numbering))
     lines = read_lines((await docx.ok("docx_read_content")).text)
     assert lines[1].endswith("] 2、 two")
     a = await docx.ok("docx_get_structure")
-    assert a.head["List formats shown as decimal"] == "chineseCounting"
+    assert a.head["List formats shown as decimal"] == "koreanCounting"
 
 
 async def test_new_list_before_an_existing_one_does_not_renumber_it(docx, tmp_path):

@@ -208,6 +208,12 @@ def cases() -> dict[str, tuple[str, bytes | None, str]]:
     c["no_num_zero"] = (_items("nz", [(1, 0), (0, 0), (1, 0), (99, 0), (1, 0)]),
                         numbering_xml([abstract(0, outline())], [num(1, 0)]), "")
     c.update(override_cases())
+    zh_starts = (1, 10, 19, 100, 110, 1001, 1010, 10010, 20300, 32760)  # two items from each start
+    c["chinese_counting"] = (
+        _items("zh", [(i + 1, 0) for i in range(len(zh_starts)) for _ in range(2)]),
+        numbering_xml([abstract(i, [lvl(0, "chineseCounting" if i % 2 else "chineseCountingThousand", "%1、",
+                                        start=s)] + outline()[1:]) for i, s in enumerate(zh_starts)],
+                      [num(i + 1, i) for i in range(len(zh_starts))]), "")
     return c
 
 
