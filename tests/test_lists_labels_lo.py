@@ -42,10 +42,6 @@ EXPLAINED = {
     "Open-XML-SDK__BackgroundReport_-_THE_WORKING_GROUP_ON_INTERNET_GOVERNANCE.docx":
         "one paragraph uses level 1 of abstractNum 5, which defines no level 1: we show no label, LibreOffice "
         "makes up its own default level ('1.').",
-    "OfficeIMO__sample1.docx":
-        "not a label: the paragraph's drop cap 'D' is a separate framed paragraph LibreOffice writes on the same line.",
-    "poi__form_footnotes.docx":
-        "not a label: a w:sym character (Symbol F094) at the start of the paragraph's text.",
 }
 
 

@@ -19,6 +19,7 @@ from ooxml import numbering as N
 from ooxml.namespaces import w
 
 _ASIDE = {w("txbxContent"), "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"}
+W_SYM = w("sym")
 _TEXT = {w("t"): None, w("delText"): None, w("tab"): "\t", w("br"): "\n", w("cr"): "\n",
          w("noBreakHyphen"): "\u2011"}
 
@@ -42,10 +43,22 @@ def lo_lines(txt: Path) -> list[str]:
     return [line.strip() for line in raw.splitlines()]
 
 
+def _piece(el) -> str:
+    if el.tag == W_SYM:  # a symbol-font character: LibreOffice writes its code (U+F0xx)
+        raw = el.get(w("char")) or ""
+        return chr(int(raw, 16)) if raw and all(c in "0123456789abcdefABCDEF" for c in raw) else ""
+    return el.text or "" if _TEXT[el.tag] is None else _TEXT[el.tag]
+
+
 def full_text(p) -> str:
     """The paragraph's text as LibreOffice writes it: deleted text too (it shows revisions)."""
-    return "".join(el.text or "" if _TEXT[el.tag] is None else _TEXT[el.tag]
-                   for el in p.iter(*_TEXT)).strip()
+    return "".join(_piece(el) for el in p.iter(W_SYM, *_TEXT)).strip()
+
+
+def _drop_cap(p) -> bool:
+    """A drop cap: a framed paragraph of its own that LibreOffice writes at the start of the next."""
+    frame = p.find(f"{w('pPr')}/{w('framePr')}")
+    return frame is not None and frame.get(w("dropCap")) in ("drop", "margin")
 
 
 _STOP = {w("footnoteReference"), w("endnoteReference"), w("fldChar"), w("fldSimple")}
@@ -141,10 +154,14 @@ def compare(docx: Path, txt: Path) -> Comparison:
         defs = N.definitions(doc)
         out = Comparison()
         paras, pairs = [], []
+        cap = ""
         for p in doc.body.iter(B.W_P):
             if any(a.tag in _ASIDE for a in p.iterancestors()):
                 continue  # text boxes: LibreOffice writes them elsewhere (and mc:Fallback repeats them)
-            text = full_text(p)
+            if _drop_cap(p):
+                cap = full_text(p)
+                continue
+            text, cap = cap + full_text(p), ""
             seg = text.split("\n")[0].strip()
             if not seg:
                 continue
