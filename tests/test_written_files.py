@@ -96,3 +96,104 @@ async def test_a_folder_swapped_for_a_symlink_during_the_export_gets_nothing(doc
     assert answer.is_error and answer.error_type == "PermissionDenied", answer.text
     assert list(outside.iterdir()) == [] and list((tmp_path / "exports.old").iterdir()) == []
     assert texts(read_body(tmp_path / "report.docx")) == "Exported text"
+
+
+# ---- defect 7: recovery always succeeds somewhere, and the next docx_open finds it -----------------
+
+def end_every_session(docx) -> None:
+    """What the server does when it stops (or a session ends idle): unsaved work to recovery files."""
+    from tools.runtime.lifetime import end_all
+    end_all(docx.services, "the server stopped")
+
+
+async def edit_and_end(docx, path: Path, text: str = "Unsaved work") -> None:
+    await docx.open(path)
+    await docx.ok("docx_insert_paragraph", text=text, position="end:document_body")
+
+
+def recovery_files(tmp_path: Path) -> list[Path]:
+    return sorted(f for f in tmp_path.rglob("~$*.recovered*.docx") if f.is_file() and not f.is_symlink())
+
+
+async def test_a_dangling_symlink_at_the_recovery_name_is_left_alone_and_the_work_recovered(docx, tmp_path,
+                                                                                           tmp_path_factory):
+    path = build_docx(tmp_path / "report.docx", p("Original"))
+    nowhere = tmp_path_factory.mktemp("outside") / "planted.docx"
+    (tmp_path / "~$report.recovered.docx").symlink_to(nowhere)
+    await edit_and_end(docx, path)
+    end_every_session(docx)
+    reopened = await docx.open(path)
+    [recovery] = recovery_files(tmp_path)
+    assert texts(read_body(recovery)) == "OriginalUnsaved work"
+    assert recovery.name in reopened.head["Recovered"] and "the server stopped" in reopened.head["Recovered"]
+    assert not nowhere.exists() and os.readlink(tmp_path / "~$report.recovered.docx") == str(nowhere)
+
+
+async def test_a_read_only_folder_sends_the_recovery_to_the_recovery_folder(docx, tmp_path, monkeypatch):
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    path = build_docx(folder / "report.docx", p("Original"))
+    await edit_and_end(docx, path)
+    folder.chmod(0o555)
+    if os.geteuid() == 0:  # root writes anywhere: the system's refusal to others, as they would get it
+        import errno
+        from ooxml import savefile
+        real_open = savefile._Folder.open
+
+        def as_non_root(self, name, flags, mode=0o666):
+            if flags & os.O_CREAT and not os.stat(self.path).st_mode & stat.S_IWUSR:
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+            return real_open(self, name, flags, mode)
+        monkeypatch.setattr(savefile._Folder, "open", as_non_root)
+    try:
+        end_every_session(docx)
+        reopened = await docx.open(path)
+    finally:
+        folder.chmod(0o755)
+    [recovery] = recovery_files(tmp_path)
+    assert recovery.parent == tmp_path / ".ooxml-mcp-recovered" and list(folder.iterdir()) == [path]
+    assert texts(read_body(recovery)) == "OriginalUnsaved work"
+    assert str(recovery) in reopened.head["Recovered"]
+
+
+async def test_a_document_with_a_250_byte_name_opens_saves_and_is_recovered(docx, tmp_path):
+    name = "é" * 60 + "x" * (250 - 120 - len(".docx")) + ".docx"
+    assert len(name.encode()) == 250
+    path = build_docx(tmp_path / name, p("Original"))
+    await edit_and_end(docx, path, "Saved")
+    await docx.ok("docx_save")
+    await docx.ok("docx_insert_paragraph", text="Unsaved work", position="end:document_body")
+    end_every_session(docx)
+    reopened = await docx.open(path)
+    [recovery] = recovery_files(tmp_path)
+    assert recovery.parent == tmp_path and len(recovery.name.encode()) <= 255
+    assert recovery.name.startswith("~$" + "é" * 60)
+    assert texts(read_body(path)) == "OriginalSaved"
+    assert texts(read_body(recovery)) == "OriginalSavedUnsaved work"
+    assert recovery.name in reopened.head["Recovered"]
+
+
+async def test_a_renamed_folder_sends_the_recovery_where_the_moved_file_finds_it(docx, tmp_path):
+    (tmp_path / "before").mkdir()
+    path = build_docx(tmp_path / "before" / "report.docx", p("Original"))
+    await edit_and_end(docx, path)
+    (tmp_path / "before").rename(tmp_path / "after")
+    end_every_session(docx)
+    reopened = await docx.open(tmp_path / "after" / "report.docx")
+    [recovery] = recovery_files(tmp_path)
+    assert recovery.parent == tmp_path / ".ooxml-mcp-recovered"
+    assert texts(read_body(recovery)) == "OriginalUnsaved work"
+    assert str(recovery) in reopened.head["Recovered"]
+
+
+async def test_the_recovery_folder_is_configurable(docx, tmp_path):
+    from tools.http.config import parse_config
+    docx.services.config = parse_config({"recovery_folder": "kept"}, base_dir=tmp_path)
+    (tmp_path / "gone").mkdir()
+    path = build_docx(tmp_path / "gone" / "report.docx", p("Original"))
+    await edit_and_end(docx, path)
+    (tmp_path / "gone" / "report.docx").unlink()
+    (tmp_path / "gone").rmdir()
+    end_every_session(docx)
+    [recovery] = recovery_files(tmp_path)
+    assert recovery.parent == tmp_path / "kept" and texts(read_body(recovery)) == "OriginalUnsaved work"

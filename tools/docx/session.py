@@ -1,6 +1,7 @@
 """Session tools: open, create, save, close, list (SPEC §2)."""
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 from ooxml.document import Document
@@ -11,7 +12,8 @@ from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
 from tools.docx.review import tracking_from_settings
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.lifetime import claim, recovery_note
+from tools.runtime.lifetime import claim
+from tools.runtime.recovery import recovery_note
 from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
 from tools.runtime.sessions import Cursor, Session
 
@@ -37,7 +39,7 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
             session.cursor = Cursor(doc.id_of(last), "after")
         blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
-                  "Recovered": recovery_note(ctx.services, path)}
+                  "Recovered": recovery_note(ctx.services, path, _read_sha(doc, path))}
         author = tracking_from_settings(ctx, doc)
         if author is not None:
             fields["Tracking"] = f"on (the file's Track Changes setting), author '{author}'"
@@ -45,6 +47,11 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
     except BaseException:
         drop_session(ctx, session)  # a failed open leaves no session behind (nor the file held)
         raise
+
+
+def _read_sha(doc, path) -> str | None:
+    stamp = doc.package.stamps.get(os.path.realpath(path))
+    return stamp.sha256 if stamp else None
 
 
 def start_session(ctx: CallContext, doc: Document, path) -> Session:
