@@ -6,7 +6,7 @@ from collections import Counter
 
 from ooxml.document import Document
 from ooxml.filekinds import check_save_name
-from ooxml.integrity import check_package, summarize
+from ooxml.integrity import check_package, summarize, unreadable_parts
 from ooxml.package import DEFAULT_LIMITS
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
@@ -40,6 +40,9 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
         blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
                   "Recovered": recovery_note(ctx.services, path, _read_sha(doc, path))}
+        damaged = unreadable_parts(doc.package)
+        if damaged:
+            fields["Warning"] = damaged_note(damaged, "a save copies them unchanged")
         author = tracking_from_settings(ctx, doc)
         if author is not None:
             fields["Tracking"] = f"on (the file's Track Changes setting), author '{author}'"
@@ -122,7 +125,16 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
               "IDs": "stripped" if strip_ids else "kept",
               "Integrity": "ok" if not new_problems else
               f"{len(new_problems)} problem(s) the original did not have: " + "; ".join(summarize(new_problems)[:3])}
+    damaged = unreadable_parts(doc.package)
+    if damaged:
+        fields["Integrity"] = damaged_note(damaged, "copied unchanged") + \
+            ("" if not new_problems else "; and " + fields["Integrity"])
     return success_answer("Save Document", fields=fields)
+
+
+def damaged_note(damaged: list[str], what_happens: str) -> str:
+    return (f"warning: {len(damaged)} part(s) of the original are damaged ({'; '.join(damaged[:3])}"
+            f"{' …' if len(damaged) > 3 else ''}), {what_happens}: Word may refuse or repair the file")
 
 
 def integrity_news(session) -> list[str]:
