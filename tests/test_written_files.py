@@ -75,6 +75,14 @@ async def test_a_folder_or_a_special_file_as_target_is_a_named_error(docx, tmp_p
     assert (target.is_dir() if special == "folder" else stat.S_ISFIFO(target.stat().st_mode))
 
 
+async def test_a_save_over_a_special_file_is_a_named_error_even_with_overwrite(docx, tmp_path):
+    await exported_session(docx, tmp_path)
+    os.mkfifo(tmp_path / "pipe.docx")
+    answer = await docx.call("docx_save", file_path="pipe.docx", overwrite=True)
+    assert answer.is_error and answer.error_type == "ValidationError" and "special file" in answer.text
+    assert stat.S_ISFIFO((tmp_path / "pipe.docx").lstat().st_mode)
+
+
 async def test_a_folder_swapped_for_a_symlink_during_the_export_gets_nothing(docx, tmp_path, tmp_path_factory,
                                                                             monkeypatch):
     """The root is checked before the export; the folder becomes a link to outside while it runs."""
@@ -173,15 +181,16 @@ async def test_a_document_with_a_250_byte_name_opens_saves_and_is_recovered(docx
     assert recovery.name in reopened.head["Recovered"]
 
 
-async def test_a_renamed_folder_sends_the_recovery_where_the_moved_file_finds_it(docx, tmp_path):
+@pytest.mark.parametrize("name", ["report.docx", "r" * 245 + ".docx"], ids=["short name", "250-byte name"])
+async def test_a_renamed_folder_sends_the_recovery_where_the_moved_file_finds_it(docx, tmp_path, name):
     (tmp_path / "before").mkdir()
-    path = build_docx(tmp_path / "before" / "report.docx", p("Original"))
+    path = build_docx(tmp_path / "before" / name, p("Original"))
     await edit_and_end(docx, path)
     (tmp_path / "before").rename(tmp_path / "after")
     end_every_session(docx)
-    reopened = await docx.open(tmp_path / "after" / "report.docx")
+    reopened = await docx.open(tmp_path / "after" / name)
     [recovery] = recovery_files(tmp_path)
-    assert recovery.parent == tmp_path / ".ooxml-mcp-recovered"
+    assert recovery.parent == tmp_path / ".ooxml-mcp-recovered" and len(recovery.name.encode()) <= 255
     assert texts(read_body(recovery)) == "OriginalUnsaved work"
     assert str(recovery) in reopened.head["Recovered"]
 
