@@ -261,14 +261,14 @@ def parse_audit(f: Findings, raw: Any, base_dir: Path) -> AuditSpec | None:
 
 
 def parse_folder(f: Findings, where: str, raw: Any, base_dir: Path) -> Path | None:
-    """A folder path (relative to the config file); it is created when first needed."""
+    """A folder path (relative to the config file), resolved now; it is created when first needed."""
     if raw is None or not expect(f, where, raw, "string"):
         return None
     if not raw.strip():
         f.add(where, "the path is empty")
         return None
     path = Path(os.path.expanduser(raw))
-    return path if path.is_absolute() else base_dir / path
+    return Path(os.path.realpath(path if path.is_absolute() else base_dir / path))
 
 
 # ---------------------------------------------------------------- http tools

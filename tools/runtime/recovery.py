@@ -91,7 +91,8 @@ def _still_inside(folder: Path, roots: list[Path]) -> Path | None:
 def _save_first_free(session, folder: Path, names: Iterator[str], services) -> Path:
     if folder == recovery_folder(services):
         folder.mkdir(parents=True, exist_ok=True)
-    inside = folder_check([*services.roots, recovery_folder(services)])
+    configured = getattr(services.config, "recovery_folder", None)  # the operator's: allowed outside the roots
+    inside = folder_check([*services.roots, configured] if configured else services.roots)
     for name in names:
         target = folder / name
         if _lexists(target):
