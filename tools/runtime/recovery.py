@@ -60,9 +60,9 @@ def recovery_note(services, path: Path, content_sha: str | None) -> str | None:
     known = services.recovered.get(path)
     why = f" when its session ended ({known[1]})" if known and known[0] in found else ""
     shown = [f.name if f.parent == path.parent else str(f) for f in found[:3]]
-    where = "beside this file" if all(f.parent == path.parent for f in found) else "(recovery files)"
+    where = " beside this file" if all(f.parent == path.parent for f in found) else ""  # else full paths
     return (f"unsaved changes of an earlier session were saved{why} to {', '.join(shown)}"
-            f"{' …' if len(found) > 3 else ''} {where}: open it to get them back")
+            f"{' …' if len(found) > 3 else ''}{where}: open it to get them back")
 
 
 # ---- where ----------------------------------------------------------------------------------------
