@@ -35,9 +35,14 @@ MAX_MARKDOWN = 2_000_000
 # anything it could drop is refused first (parse).
 _PARSER = MarkdownIt("commonmark", {"html": True, "maxNesting": 40}).enable(["table", "strikethrough"]) \
     .use(footnote_plugin)
-
-
+_PARSER.validateLink = lambda url: True  # every link becomes a link node: ooxml/link_policy.py decides
 MAX_NESTING = 24  # token levels: block quotes/lists inside each other (a list level is two), emphasis inside emphasis
+
+
+def link_targets(tree: SyntaxTreeNode) -> list[str]:
+    """The external addresses the Markdown links to (not #anchors), for the link policy."""
+    return [href for n in nodes(tree) if n.type == "link"
+            for href in [n.attrs.get("href", "")] if href and not href.startswith("#")]
 
 
 def parse(markdown: str) -> SyntaxTreeNode:

@@ -5,6 +5,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import links as L
+from ooxml.link_policy import policy_of
 from ooxml import revisions as REV
 from ooxml.errors import InvalidPosition, ValidationError
 from ooxml.namespaces import OX_ID, w
@@ -38,7 +39,7 @@ def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position
         session_id: The session.
         text: The link's visible text.
         position: start:/end: a paragraph, or before:/after: a run (e.g. 'end:para_…').
-        url: An absolute address: https://…, http://…, mailto:…, ftp://…, tel:…, file:…
+        url: An absolute address: https://…, http://…, mailto:… (other schemes only if the server allows them)
         bookmark: The name of a bookmark to jump to (see docx_list_bookmarks), instead of url.
     """
     session = session_of(ctx, session_id)
@@ -51,7 +52,7 @@ def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position
                               hint="Pass the link's visible words as text, e.g. text='our website', "
                                    "without line breaks.")
     if url is not None:
-        L.check_url(url)
+        policy_of(ctx.services.config).check_url(L.check_url(url))
     elif L.find_bookmark(all_roots(doc), bookmark) is None:
         raise ValidationError(f"There is no bookmark named '{bookmark}'.",
                               hint="docx_list_bookmarks lists them; docx_add_bookmark adds one.")

@@ -8,7 +8,8 @@ from urllib.parse import unquote
 from ooxml import body as B
 from ooxml import images as I
 from ooxml.errors import InvalidPosition, OoxmlError
-from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, parse
+from ooxml.link_policy import policy_of
+from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, link_targets, parse
 from ooxml.mdlists import ListFormats, list_item
 from ooxml.outfile import MARKDOWN, check_file, write_bytes
 from ooxml.sections import page_box, section_of
@@ -201,6 +202,9 @@ def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, posit
                                 for n in tree.children):
         raise OoxmlError("The Markdown has no content to insert.", error_type="ValidationError",
                          hint="Pass some text, e.g. '# Title' or '- item'.")
+    policy = policy_of(ctx.services.config)
+    for href in link_targets(tree):
+        policy.check_url(href)
     pos = parse_position(session, position)
     container, where = block_insertion(doc, pos, _last_kind(tree))
     images = _images(ctx, tree)

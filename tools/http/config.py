@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from ooxml.link_policy import DEFAULT as DEFAULT_LINK_POLICY, FETCHING_FIELDS, KNOWN_SCHEMES, LinkPolicy
 from ooxml.package import Limits as DocumentLimits
 from tools.http.spec import CONTROL_RE, PLACEHOLDER_RE, HttpToolSpec, ParamSpec  # noqa: F401 (re-exported)
 from tools.http.tools import build_tools
@@ -26,7 +27,8 @@ from tools.runtime.registry import BUILTIN, NAME_RE, Tool
 
 log = logging.getLogger("ooxml_mcp")
 
-TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "recovery_folder")
+TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow", "recovery_folder")
+ALLOW_KEYS = ("url_schemes", "field_kinds")
 TOOL_KEYS = ("name", "description", "title", "tenants", "method", "endpoint", "timeout_s", "max_response_bytes",
              "headers", "params", "response_template", "strict_template", "follow_redirects",
              "read_only", "destructive", "idempotent")
@@ -86,6 +88,7 @@ class Config:
     limits: HttpLimits = field(default_factory=HttpLimits)
     document_limits: DocumentLimits = field(default_factory=DocumentLimits)
     runtime_limits: RuntimeLimits = field(default_factory=RuntimeLimits)
+    link_policy: LinkPolicy = DEFAULT_LINK_POLICY  # link schemes and field kinds allowed beyond the defaults
     secrets: frozenset[str] = field(default_factory=frozenset, repr=False)  # to redact from logs
     tools: list[Tool] = field(default_factory=list)
 
@@ -185,6 +188,24 @@ def parse_limits(f: Findings, raw: Any) -> tuple[HttpLimits, DocumentLimits, Run
         elif key in RUNTIME_LIMIT_KEYS and expect(f, at("limits", key), value, kind, positive=True):
             runtime[key] = value
     return http, DocumentLimits(**doc), RuntimeLimits(**runtime)
+
+
+def parse_allow(f: Findings, raw: Any) -> LinkPolicy:
+    """``allow: {url_schemes: [...], field_kinds: [...]}``: what documents may point to beyond the defaults."""
+    if raw is None or keys_of(f, "allow", raw, ALLOW_KEYS) is None:
+        return DEFAULT_LINK_POLICY
+    named = {}
+    for key, known, norm in (("url_schemes", KNOWN_SCHEMES, str.lower), ("field_kinds", FETCHING_FIELDS, str.upper)):
+        values = raw.get(key, [])
+        if not expect(f, at("allow", key), values, "array"):
+            continue
+        good = [norm(v) for v in values if isinstance(v, str) and norm(v) in known]
+        for v in values:
+            if not isinstance(v, str) or norm(v) not in known:
+                f.add(at("allow", key), f"{v!r} is not one of {', '.join(sorted(known))}")
+        named[key] = frozenset(good)
+    return LinkPolicy(schemes=DEFAULT_LINK_POLICY.schemes | named.get("url_schemes", frozenset()),
+                      fields=named.get("field_kinds", frozenset()))
 
 
 def parse_tenants(f: Findings, raw: Any, env: dict) -> dict[str, str | None]:
@@ -609,7 +630,8 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
     config = Config(source=source, toolsets=parse_toolsets(f, top.get("toolsets"), known_toolsets),
                     audit=parse_audit(f, top.get("audit_log"), base_dir), limits=limits,
                     document_limits=doc_limits, runtime_limits=runtime_limits,
-                    http_tools=parse_http_tools(f, top.get("http_tools"), tenants, limits, env))
+                    http_tools=parse_http_tools(f, top.get("http_tools"), tenants, limits, env),
+                    link_policy=parse_allow(f, top.get("allow")))
     author = top.get("author")
     if author is not None and (not isinstance(author, str) or not author.strip()):
         f.add("author", "expected a non-empty string (the default author of tracked changes and comments)")
