@@ -56,25 +56,17 @@ def _take(el, n: int) -> tuple[list, object]:
     return out, el
 
 
-@tool(idempotent=True, title="Export Markdown")
+@tool(idempotent=True, context=False, title="Export Markdown")
 def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: str | None = None,
                                max_elements: int | None = None, file_path: str | None = None,
                                ids: bool = True, overwrite: bool = False) -> str:
     """Export the body as GitHub-flavoured Markdown: a page in the answer, or the whole document to a file.
 
-    Headings, nested lists (bullets, numbers), GFM tables (the first row is the header; merged
-    cells are repeated in every slot they cover), links, bold/italic/strikethrough/code,
-    footnotes as [^n], images as ![alt](name), tracked changes as {++inserted++}/{--deleted--},
-    block quotes and code blocks. Each block ends with its ID in an HTML comment
-    (<!-- para_3f9a2c -->) unless ids is false, so an edit can follow.
-
     Args:
-        session_id: The session.
-        start_element_id: Start at this block (from a previous page); default: the first block.
         max_elements: Blocks to export: per page 1-200 (default 50); with file_path default all.
-        file_path: Write the Markdown to this .md/.markdown file (inside the allowed folders) instead of the answer.
+        file_path: Write the Markdown to this .md file (inside the allowed folders) instead of the answer.
         ids: Add each block's ID as an HTML comment (default true).
-        overwrite: Write over an existing file this session did not export there (FileChanged otherwise).
+        overwrite: Replace an existing file this session did not write.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -179,19 +171,7 @@ def _listing(doc, blocks) -> str:
 
 @tool(title="Insert Markdown")
 def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, position: str) -> str:
-    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures.
-
-    Headings use the document's heading styles, lists become real Word numbering (nesting kept),
-    tables Word tables (first row repeated as header), links hyperlinks, **bold**/*italic*/`code`
-    run formatting, block quotes and code blocks the "Quote" and "Source Code" styles (added when
-    missing), images (![alt](path), path inside the allowed folders) inline pictures. The answer
-    lists the new blocks' IDs; last_insert is the last one.
-
-    Args:
-        session_id: The session.
-        markdown: The Markdown text.
-        position: Where the blocks go, MODE:TARGET (e.g. 'end:document_body', 'after:para_…', 'end:cell_…').
-    """
+    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures."""
     session = session_of(ctx, session_id)
     doc = session.doc
     if len(markdown) > MAX_MARKDOWN:
