@@ -110,6 +110,9 @@ SCRIPT: list[tuple[str, object, str]] = [
     ("docx_set_margins", lambda t: dict(top="2cm", bottom="2cm", left="2cm", right="2cm"), ""),
     ("docx_set_page_setup", lambda t: dict(orientation="landscape"), ""),
     ("docx_delete", lambda t: dict(element_id=t["P3"]), ""),
+    ("docx_batch", lambda t: dict(calls=[
+        {"tool": "docx_insert_paragraph", "arguments": {"text": "QxBatch one", "position": f"after:{t['Q']}"}},
+        {"tool": "docx_set_font", "arguments": {"element_id": "last_insert", "bold": True}}]), ""),
 ]
 # Refusals the script accepts (the same in both runs): tool -> (message pattern, why it is right).
 REFUSALS = {
@@ -123,7 +126,7 @@ NOT_EDITS = {
     "docx_save": "writes the file the checks read", "docx_export_markdown": "reads the document",
     "docx_cursor_move": "moves the cursor", "docx_undo": "the test's own step", "docx_redo": "the test's own step",
     "docx_set_track_changes": "the test's own step", "docx_accept_revisions": "the test's own step",
-    "docx_reject_revisions": "the test's own step",
+    "docx_reject_revisions": "the test's own step", "docx_toolsets": "changes what tools/list offers",
 }
 
 
