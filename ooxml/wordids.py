@@ -178,6 +178,9 @@ def _drop_known_shapetypes(copy_el: etree._Element, ids: WordIds) -> None:
 def _renumber_bookmarks(copy_el: etree._Element, ids: WordIds) -> None:
     starts = {el.get(W_ID): el for el in copy_el.iter(w("bookmarkStart"))}
     ends = {el.get(W_ID): el for el in copy_el.iter(w("bookmarkEnd"))}
+    if starts:  # bookmarks made since the counters were gathered (docx_add_bookmark, a TOC) count too
+        taken = _ids(el.get(W_ID) for el in ids.root.iter(w("bookmarkStart")))
+        ids.next_bookmark = max(ids.next_bookmark, max(taken, default=0) + 1)
     for old, start in starts.items():
         if old not in ends:  # the range ends outside the copy: drop it
             start.getparent().remove(start)

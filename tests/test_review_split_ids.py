@@ -105,3 +105,14 @@ async def test_a_comment_on_a_word_of_a_tracked_format_change_validates(docx, tr
     assert len(changes) == 3 and len(set(changes)) == 3
     validate_files([tracked_format, out])
     assert new_error_kinds(tracked_format, out) == []
+
+
+async def test_a_copy_after_a_new_bookmark_gets_a_bookmark_id_of_its_own(docx, tracked_format, tmp_path):
+    """The copy's counters were gathered before the bookmark was added: its ids still come after it."""
+    await docx.open(tracked_format)
+    await docx.ok("docx_copy_paragraph", element_id="para_00000b", position="end:document_body")  # gathers
+    await docx.ok("docx_add_bookmark", name="There", element_id="para_00000a")
+    await docx.ok("docx_copy_paragraph", element_id="para_00000a", position="end:document_body")
+    body = await docx.save(tmp_path / "out.docx")
+    starts = body.xpath("//w:bookmarkStart/@w:id", namespaces=NS)
+    assert len(starts) == 2 and len(set(starts)) == 2
