@@ -1,0 +1,126 @@
+"""Where an XML tree holds text, read the way a person reads it.
+
+Three kinds of places: paragraphs (``w:p``, DrawingML ``a:p``, a workbook's shared strings), read as
+one text across their runs, deleted text and field instructions included (a barrier stands for a
+tab, a break or a drawing: nothing reads across it); attributes that hold words (alt text, tooltips,
+authors, hyperlink targets ...); and the text of every other element. Parts of data that no Office
+markup describes (custom XML, document properties) hold words in every attribute and text node.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from lxml import etree
+
+from ooxml.namespaces import A, M, PR, V, W, WP
+
+X = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+WP14 = "http://schemas.microsoft.com/office/word/2010/wordprocessingDrawing"
+BARRIER = "\x00"
+W_P = f"{{{W}}}p"
+
+PARAS = {f"{{{W}}}p", f"{{{A}}}p", f"{{{X}}}si", f"{{{X}}}is"}
+TEXTS = {f"{{{W}}}t", f"{{{W}}}delText", f"{{{M}}}t", f"{{{A}}}t", f"{{{X}}}t"}
+INSTRS = {f"{{{W}}}instrText", f"{{{W}}}delInstrText"}
+_DRAWINGS = {f"{{{W}}}drawing", f"{{{W}}}pict", f"{{{W}}}object",
+             "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent", f"{{{X}}}rPh"}
+_INVISIBLE = ("Pr", "Start", "End", "proofErr", "softHyphen", "lastRenderedPageBreak", "phoneticPr")
+# Markup whose attributes are names and numbers of the format, not words (checked by the leak check only).
+OFFICE_NS = {W, A, X, C, V, WP, PR, "http://schemas.openxmlformats.org/package/2006/content-types",
+             "http://schemas.openxmlformats.org/drawingml/2006/picture",
+             "http://schemas.microsoft.com/office/word/2012/wordml",
+             "http://schemas.microsoft.com/office/word/2010/wordml",
+             "http://schemas.microsoft.com/office/word/2015/wordml/symex",
+             "http://schemas.openxmlformats.org/officeDocument/2006/customXml",
+             "http://schemas.openxmlformats.org/drawingml/2006/chartDrawing"}
+WORD_ATTRS = {"descr", "title", "alt", "tooltip", "instr", "author", "initials", "string", "userId", "href"}
+NAME_ON = {"bookmarkStart", "docPr", "cNvPr"}
+VAL_ON = {"alias", "tag", "docVar", "statusText", "helpText", "default", "listEntry"}
+_NUMERIC = {WP, WP14}  # positions and sizes: never words
+_TARGET_MODE = "TargetMode"
+
+
+@dataclass
+class Segment:
+    el: etree._Element
+    start: int
+    text: str
+
+
+def is_data(root: etree._Element) -> bool:
+    """A part of data (custom XML, properties): every attribute and text may hold words."""
+    return etree.QName(root).namespace not in OFFICE_NS
+
+
+def paragraphs(root: etree._Element) -> Iterator[etree._Element]:
+    return root.iter(*PARAS)
+
+
+def segments(p: etree._Element) -> tuple[list[Segment], str]:
+    """The text elements of ``p`` (not of paragraphs nested in it) and the text they read as."""
+    segs: list[Segment] = []
+    parts: list[str] = []
+    state = [0, None]  # position, kind of the last text (t / instr)
+
+    def barrier() -> None:
+        parts.append(BARRIER)
+        state[0] += 1
+        state[1] = None
+
+    def walk(el: etree._Element) -> None:
+        for child in el:
+            tag = child.tag
+            if not isinstance(tag, str) or tag in PARAS:
+                continue
+            kind = "t" if tag in TEXTS else "i" if tag in INSTRS else None
+            if kind is not None:
+                if state[1] not in (None, kind):
+                    barrier()
+                text = child.text or ""
+                segs.append(Segment(child, state[0], text))
+                parts.append(text)
+                state[0] += len(text)
+                state[1] = kind
+            elif tag in _DRAWINGS:
+                barrier()
+            elif etree.QName(tag).localname.endswith(_INVISIBLE):
+                continue
+            elif len(child):
+                walk(child)
+            else:
+                barrier()
+
+    walk(p)
+    return segs, "".join(parts)
+
+
+def word_attributes(root: etree._Element) -> Iterator[tuple[etree._Element, str]]:
+    """(element, attribute name) of every attribute that holds words."""
+    data = is_data(root)
+    for el in root.iter():
+        if not el.attrib or not isinstance(el.tag, str):
+            continue
+        if data:
+            yield from ((el, name) for name in el.attrib)
+            continue
+        local = etree.QName(el).localname
+        for name in el.attrib:
+            short = name.rpartition("}")[2]
+            if (short in WORD_ATTRS or (short == "name" and local in NAME_ON) or (short == "val" and local in VAL_ON)
+                    or (short == "Target" and el.get(_TARGET_MODE) == "External")):
+                yield el, name
+
+
+def other_texts(root: etree._Element) -> Iterator[tuple[etree._Element, bool]]:
+    """(element, is_tail) of text outside paragraphs' text elements; tails only in parts of data."""
+    data = is_data(root)
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if el.text and el.tag not in TEXTS and el.tag not in INSTRS and etree.QName(el).namespace not in _NUMERIC:
+            if el.text.strip():
+                yield el, False
+        if data and el.tail and el.tail.strip():
+            yield el, True
