@@ -294,3 +294,74 @@ def build(path: Path, secret: str) -> Path:
         for name, data in parts.items():
             z.writestr(name, data)
     return path
+
+
+# ---- reading a saved package, independently of the product ------------------------------------
+
+_PARAS = {"p", "si", "is"}
+_TEXTS = {"t", "delText", "instrText", "delInstrText"}
+_OX = "urn:ooxml-mcp:ids:2026"
+
+
+def members(data: bytes, prefix: str = ""):
+    """(place, bytes) of every member of a zip, members of zips inside it included."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        for info in z.infolist():
+            body = z.read(info)
+            place = prefix + info.filename
+            yield place, body
+            if body[:4] == b"PK\x03\x04":
+                yield from members(body, place + " > ")
+
+
+def _local(el) -> str:
+    return el.tag.rpartition("}")[2] if isinstance(el.tag, str) else ""
+
+
+def _own_text(p) -> str:
+    out = []
+    for el in p.iter():
+        if _local(el) in _TEXTS and el.text:
+            anc = next((a for a in el.iterancestors() if _local(a) in _PARAS), None)
+            if anc is p:
+                out.append(el.text)
+    return "".join(out)
+
+
+def reading(path: Path) -> dict[str, list[str]]:
+    """Per XML member: each paragraph's text read across runs, then every attribute value (our IDs
+    left out) and every other element text, in document order."""
+    from lxml import etree
+    out = {}
+    for place, body in members(Path(path).read_bytes()):
+        if not place.endswith((".xml", ".rels")):
+            continue
+        root = etree.fromstring(body)
+        texts = [_own_text(p) for p in root.iter() if _local(p) in _PARAS]
+        for el in root.iter():
+            if not isinstance(el.tag, str):
+                continue
+            texts += [f"{k}={v}" for k, v in sorted(el.attrib.items()) if not k.startswith("{" + _OX)]
+            if el.text and _local(el) not in _TEXTS and el.text.strip():
+                texts.append(el.text)
+        out[place] = texts
+    return out
+
+
+def leaks(path: Path, regex) -> list[str]:
+    """Places of the saved package still holding a match: bytes (entities resolved) or text read across runs."""
+    import html
+    found = []
+    for place, body in members(Path(path).read_bytes()):
+        raw = html.unescape(body.decode("utf-8", "ignore"))
+        if regex.search(raw) or regex.search(body.decode("utf-16-le", "ignore")):
+            found.append(place)
+        elif place.endswith(".xml") and any(regex.search(t) for t in reading_of_bytes(body)):
+            found.append(place + " (across runs)")
+    return found
+
+
+def reading_of_bytes(body: bytes) -> list[str]:
+    from lxml import etree
+    root = etree.fromstring(body)
+    return [_own_text(p) for p in root.iter() if _local(p) in _PARAS]

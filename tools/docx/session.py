@@ -110,6 +110,8 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
               "IDs": "stripped" if strip_ids else "kept",
               "Integrity": "ok" if not new_problems else
               f"{len(new_problems)} problem(s) the original did not have: " + "; ".join(summarize(new_problems)[:3])}
+    if session.leak_warning:  # the last docx_redact left text it could not remove (privacy.py)
+        fields["Leak Check"] = session.leak_warning
     return success_answer("Save Document", fields=fields)
 
 
