@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from ooxml import body as B
 from ooxml.errors import LimitExceeded, ValidationError
+from ooxml.privacy import inspect as IN
 from ooxml.privacy import leak_check as LC
 from ooxml.privacy import matcher as MT
 from ooxml.privacy import redact as RX
+from ooxml.privacy import scrub as SC
+from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import answer, call_limits, resolve, session_of
 from tools.runtime.registry import CallContext, tool
@@ -82,3 +85,43 @@ def _answer(session, result: RX.Result, local: int, report: LC.Report, matcher) 
         "\n".join(report.lines())
     return answer(session, "Redact", first, marker="UPDATED" if result.changed else None, fields=fields,
                   content=content.strip(), head_id=bool(result.changed))
+
+
+@tool(toolset="privacy", read_only=True, idempotent=True, title="Inspect what a document carries")
+def docx_inspect(ctx: CallContext, session_id: str, find: str | None = None) -> str:
+    """What Word's Document Inspector reports, with counts and where: comments, revisions, properties, personal
+    information, custom XML, headers and footers, hidden and invisible content, embedded objects, alt text, links.
+
+    Args:
+        find: A text to search every part for (case-insensitive), as the leak check after docx_redact does.
+    """
+    session = session_of(ctx, session_id)
+    findings = IN.inspect(session.doc)
+    fields = {"Session ID": session.id, "Categories Found": sum(1 for f in findings if f.count)}
+    lines = [f.line() for f in findings]
+    if find:
+        MT.check_text(find)
+        report = LC.check_package(session.doc.package, MT.for_texts([find], case_sensitive=False))
+        session.leak_warning = None if report.clean else report.verdict()
+        fields["Leak Check"] = report.verdict()
+        lines += report.lines()
+    return success_answer("Inspect Document", fields=fields, content="\n".join(lines))
+
+
+@tool(toolset="privacy", destructive=True, title="Scrub personal information")
+def docx_scrub(ctx: CallContext, session_id: str, categories: list[str] | None = None) -> str:
+    """Remove Inspector categories: personal_info (authors become one alias), properties, comments, revisions
+    (accepted), custom_xml, hidden_text by default; also headers_footers, embedded_objects, alt_text.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    chosen = SC.check(categories)
+    done = SC.scrub(doc, chosen)
+    left = {f.category: f.count for f in IN.inspect(doc) if f.category in chosen}
+    fields = {"Scrubbed": ", ".join(chosen), "Removed": sum(done.values()),
+              "Left": ", ".join(f"{c} {n}" for c, n in left.items() if n) or "nothing"}
+    if doc.tracker is not None:
+        fields["Tracked"] = "no: scrubbing is final"
+    lines = [f"- {c}: {n} removed" for c, n in done.items()]
+    first = next(B.iter_blocks(doc.body), None)
+    return answer(session, "Scrub Document", first, fields=fields, content="\n".join(lines), head_id=False)
