@@ -52,19 +52,22 @@ def check_package(package, matcher: Matcher) -> Report:
     xml_names = set(xml_part_names(package))
     for name, part in package.parts.items():
         budget.check()
-        data = part.data
         if name in xml_names:
             root = part.tree.getroot() if part.loaded else None
-            _check_xml(name, data, root, matcher, report)
+            _check_xml(name, None if root is not None else part.data, root, matcher, report)
         else:
-            _check_binary(name, data, matcher, report, package.limits.max_part_uncompressed, 0)
+            _check_binary(name, part.data, matcher, report, package.limits.max_part_uncompressed, 0)
     return report
 
 
-def _check_xml(place: str, data: bytes, root, matcher: Matcher, report: Report) -> None:
-    text = _decoded(data)
-    if matcher.search(html.unescape(text)):
+def _check_xml(place: str, data: bytes | None, root, matcher: Matcher, report: Report) -> None:
+    """The part as text, entities resolved (every attribute, text node, comment); then its paragraphs
+    read across runs, parsed only when the text with tags gone may hold a match."""
+    xml = etree.tostring(root, encoding=str) if root is not None else _decoded(data)
+    if matcher.search(html.unescape(xml)):
         report.holding.append(f"{place} (its XML text)")
+        return
+    if matcher.loose.search(RD.text_only(xml)) is None:
         return
     if root is None:
         try:
@@ -77,12 +80,8 @@ def _check_xml(place: str, data: bytes, root, matcher: Matcher, report: Report) 
 
 
 def _paragraphs_hold(root: etree._Element, matcher: Matcher) -> bool:
-    if matcher.loose.search("".join(root.itertext(*RD.TEXTS, *RD.INSTRS, with_tail=False))) is None:
-        return False
-    for p in RD.paragraphs(root):
+    for p in RD.candidates(root, matcher):
         budget.check()
-        if matcher.loose.search("".join(p.itertext(*RD.TEXTS, *RD.INSTRS, with_tail=False))) is None:
-            continue
         if matcher.spans(RD.segments(p)[1]):
             return True
     return False

@@ -19,9 +19,12 @@ _NESTED = re.compile(r"\((?:[^()\\]|\\.)*(?:[+*?]|\{\d*,?\d*\})\)(?:[+*]|\{\d*,\
 
 
 class Matcher:
-    def __init__(self, regex: re.Pattern, label: str, loose: re.Pattern | None = None):
+    def __init__(self, regex: re.Pattern, label: str, loose: re.Pattern | None = None,
+                 needles: list[str] | None = None):
         self.regex = regex
         self.loose = loose or regex  # without word boundaries: finds a superset, to skip what cannot match
+        self.needles = needles  # literal texts (lower-cased when the case is ignored); None for a pattern
+        self.case_sensitive = not regex.flags & re.IGNORECASE
         self.label = label  # what is looked for, as the answer names it
 
     def spans(self, text: str) -> list[tuple[int, int]]:
@@ -37,7 +40,7 @@ def for_texts(texts: list[str], case_sensitive: bool = True, whole_word: bool = 
     texts = sorted({t for t in texts if t}, key=len, reverse=True)
     body = "|".join(re.escape(t) for t in texts)
     return Matcher(_compile(body, case_sensitive, whole_word), ", ".join(repr(t) for t in texts[:3]),
-                   _compile(body, case_sensitive, False))
+                   _compile(body, case_sensitive, False), texts if case_sensitive else [t.lower() for t in texts])
 
 
 def for_pattern(pattern: str, case_sensitive: bool = True, whole_word: bool = False) -> Matcher:

@@ -8,7 +8,11 @@ markup describes (custom XML, document properties) hold words in every attribute
 """
 from __future__ import annotations
 
+import bisect
+import html
+import re
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Iterator
 
 from lxml import etree
@@ -58,6 +62,60 @@ def paragraphs(root: etree._Element) -> Iterator[etree._Element]:
     return root.iter(*PARAS)
 
 
+# ---- finding what may match without a loop over every node in Python -----------------------------
+_TAG = re.compile(r"<[^>]*>")
+_BETWEEN = re.compile(r">\s+<")
+_STREAM_TAGS = {"t", "delText", "instrText", "delInstrText"}
+_SPECIAL = set("&<>\"'")
+
+
+def candidates(root: etree._Element, matcher) -> list[etree._Element]:
+    """Paragraphs whose text may hold a match, in document order: every text element of the part is
+    searched as one string, and a match names the paragraphs of the elements it covers. Sound: a
+    paragraph's match never spans a nested paragraph (a drawing between them is a barrier)."""
+    loose = matcher.loose
+    els = list(root.iter(*TEXTS, *INSTRS))
+    texts = [el.text or "" for el in els]
+    joined = "".join(texts)
+    if not els or loose.search(joined) is None:
+        return []
+    ends = list(accumulate(len(t) for t in texts))
+    found: dict[etree._Element, int] = {}
+    for m in loose.finditer(joined):
+        first, last = bisect.bisect_right(ends, m.start()), bisect.bisect_right(ends, max(m.start(), m.end() - 1))
+        for k in range(first, min(last, len(els) - 1) + 1):
+            p = next(els[k].iterancestors(*PARAS), None)
+            if p is not None and p not in found:
+                found[p] = k
+    return sorted(found, key=found.get)
+
+
+def text_only(xml: str) -> str:
+    """The text of serialised XML with tags (and blanks between tags) gone: a superset of every
+    paragraph's text read across runs, for a quick "nothing here"."""
+    return html.unescape(_TAG.sub("", _BETWEEN.sub("><", xml)))
+
+
+def hits_outside_runs(root: etree._Element, matcher) -> tuple[bool, bool]:
+    """Whether a match may sit in an attribute, and in text other than the paragraphs' text elements,
+    judged from the serialised part (one pass in C); (True, True) when that cannot tell."""
+    if not matcher.needles or any(c in _SPECIAL for n in matcher.needles for c in n) or is_data(root):
+        return True, True
+    xml = etree.tostring(root, encoding=str)
+    in_attr = in_other = False
+    for m in matcher.loose.finditer(xml):
+        lt, gt = xml.rfind("<", 0, m.start()), xml.rfind(">", 0, m.start())
+        if lt > gt:
+            in_attr = True
+        else:
+            name = xml[lt + 1:gt].split(None, 1)[0] if gt > lt else ""
+            if name.startswith("/") or name.rpartition(":")[2] not in _STREAM_TAGS:
+                in_other = True
+        if in_attr and in_other:
+            break
+    return in_attr, in_other
+
+
 def segments(p: etree._Element) -> tuple[list[Segment], str]:
     """The text elements of ``p`` (not of paragraphs nested in it) and the text they read as."""
     segs: list[Segment] = []
@@ -105,12 +163,16 @@ def word_attributes(root: etree._Element) -> Iterator[tuple[etree._Element, str]
         if data:
             yield from ((el, name) for name in el.attrib)
             continue
-        local = etree.QName(el).localname
-        for name in el.attrib:
-            short = name.rpartition("}")[2]
-            if (short in WORD_ATTRS or (short == "name" and local in NAME_ON) or (short == "val" and local in VAL_ON)
-                    or (short == "Target" and el.get(_TARGET_MODE) == "External")):
-                yield el, name
+        yield from ((el, name) for name in el.attrib if is_word_attribute(el, name))
+
+
+def is_word_attribute(el: etree._Element, name: str) -> bool:
+    short = name.rpartition("}")[2]
+    if short in WORD_ATTRS:
+        return True
+    local = etree.QName(el).localname
+    return ((short == "name" and local in NAME_ON) or (short == "val" and local in VAL_ON)
+            or (short == "Target" and el.get(_TARGET_MODE) == "External"))
 
 
 def other_texts(root: etree._Element) -> Iterator[tuple[etree._Element, bool]]:

@@ -126,20 +126,19 @@ def redact_zip(data: bytes, matcher, replacement, max_bytes: int, counts: list[i
 def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, before, after) -> int:
     """Replace every match in ``root``; ``before(el)``/``after(el)`` around each element changed."""
     count = 0
-    loose = matcher.loose
-    if loose.search("".join(root.itertext(*RD.TEXTS, *RD.INSTRS, with_tail=False))) is not None:
-        for p in RD.paragraphs(root):
-            budget.check()
-            if loose.search("".join(p.itertext(*RD.TEXTS, *RD.INSTRS, with_tail=False))) is None:
-                continue
-            segs, text = RD.segments(p)
-            spans = matcher.spans(text)
-            if spans:
-                before(p)
-                _apply(segs, text, spans, replacement)
-                after(p)
-                count += len(spans)
-    for el, name in list(RD.word_attributes(root)):
+    for p in RD.candidates(root, matcher):
+        budget.check()
+        segs, text = RD.segments(p)
+        spans = matcher.spans(text)
+        if spans:
+            before(p)
+            _apply(segs, text, spans, replacement)
+            after(p)
+            count += len(spans)
+    in_attr, in_other = RD.hits_outside_runs(root, matcher)
+    attributes = list(RD.word_attributes(root)) if in_attr else []
+    texts = list(RD.other_texts(root)) if in_other else []
+    for el, name in attributes:
         value = el.get(name)
         spans = matcher.spans(value)
         if spans:
@@ -147,7 +146,7 @@ def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, b
             el.set(name, _replaced(value, spans, replacement))
             after(el)
             count += len(spans)
-    for el, tail in list(RD.other_texts(root)):
+    for el, tail in texts:
         value = el.tail if tail else el.text
         spans = matcher.spans(value)
         if spans:
