@@ -106,7 +106,7 @@ def _text_box(s: str) -> str:
             f'<wps:txbx><w:txbxContent>{_p(_split(s, [half]))}</w:txbxContent></wps:txbx><wps:bodyPr/></wps:wsp>'
             '</a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict>'
             f'<v:shape id="tb2" style="width:144pt;height:36pt" alt="Alt {s}"><v:textbox><w:txbxContent>'
-            f'{_p(_r(f"Box {s}"))}</w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>')
+            f'{_p(_split(s, [3]))}</w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>')
 
 
 def _picture(s: str) -> str:
