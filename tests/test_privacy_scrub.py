@@ -31,7 +31,7 @@ async def test_inspect_lists_each_category_with_counts_and_where(docx, tmp_path)
     assert "watermark in word/header1.xml" in a.text and "attached template: file:///C:/Users/" in a.text
     assert "creator: Alice Author" in a.text and "word/people.xml" in a.text
     assert found["alt_text"] == 5 and found["embedded_objects"] == 1 and found["links"] == 2
-    assert found["hidden_text"] == 0
+    assert found["hidden_text"] == 1
 
 
 async def test_inspect_find_runs_the_leak_check(docx, tmp_path):
@@ -56,6 +56,7 @@ async def test_scrub_everything_on_the_planted_document(docx, tmp_path):
     body = read_part(out).decode()
     assert "<w:ins " not in body and "<w:del " not in body and "commentReference" not in body
     assert "descr=" not in body and "dataBinding" not in body and "w:rsid" not in body
+    assert "hidden words" not in body and "Visible" in body
     settings = read_part(out, "word/settings.xml").decode()
     assert "<w:removePersonalInformation/>" in settings and "<w:removeDateAndTime/>" in settings
     assert "attachedTemplate" not in settings and "Alice Author" not in read_part(out, "docProps/core.xml").decode()

@@ -88,6 +88,7 @@ def body(s: str) -> str:
         _p(_r("Note") + '<w:r><w:footnoteReference w:id="1"/></w:r>' + _r("End") + '<w:r><w:endnoteReference w:id="1"/></w:r>'),
         _p('<w:commentRangeStart w:id="0"/>' + _r("Commented") + '<w:commentRangeEnd w:id="0"/>'
            '<w:r><w:commentReference w:id="0"/></w:r><w:r><w:commentReference w:id="1"/></w:r>'),
+        _p(_r("Visible ") + '<w:r><w:rPr><w:vanish/></w:rPr><w:t>hidden words</w:t></w:r>'),
         _p(_r(KEPT[1])),
     ])
 
