@@ -28,7 +28,7 @@ from tools.runtime.progress import reporter_for  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.runtime.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
-from tools.runtime import toolsets  # noqa: E402
+from tools.runtime import protocol, toolsets  # noqa: E402
 
 PAGE_SIZE = 100
 log = logging.getLogger("ooxml_mcp")
@@ -160,15 +160,16 @@ def build_server(services: Services) -> Server:
         known = None if tool is not None else [t.name for t in services.tools_for(tenant)]  # for the hint
         started = time.perf_counter()
         connection = connection_state(services, ctx)
-        outcome = await run_tool(tool, params.name, params.arguments,
-                                 CallContext(tenant, services, caller=caller, progress=reporter_for(ctx),
-                                             connection=connection), known)
+        call = CallContext(tenant, services, caller=caller, progress=reporter_for(ctx), connection=connection)
+        outcome = await run_tool(tool, params.name, params.arguments, call, known)
+        await protocol.after_call(services, tool, call, outcome)
         if services.audit is not None:
             services.audit.record(tenant=tenant, tool=params.name, arguments=params.arguments or {},
                                   outcome=outcome, started=started)
         if connection is not None and connection.pop(toolsets.CHANGED, False):
             await ctx.session.send_tool_list_changed()
-        return types.CallToolResult(content=content_of(outcome), is_error=outcome.is_error)
+        return types.CallToolResult(content=content_of(outcome) + protocol.links_of(params.name, outcome),
+                                    is_error=outcome.is_error)
 
     def input_schema_of(name: str) -> dict | None:
         # Without this the SDK runs tools/list (every tool, as models) before each 2026-07-28
@@ -177,7 +178,7 @@ def build_server(services: Services) -> Server:
         return tool.input_schema if tool is not None else None
 
     return DocxServer("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
-                      get_tool_input_schema=input_schema_of,
+                      get_tool_input_schema=input_schema_of, **protocol.handlers(services, caller_of, connection_of),
                       instructions=INSTRUCTIONS.format(toolsets=", ".join(toolsets.names())))
 
 
