@@ -1,12 +1,13 @@
-"""The MCP features beside tools, as handlers for the SDK's low-level Server: resources (with
-subscriptions and completions), prompts. server.py passes them to the Server unchanged."""
+"""The MCP features beside tools, for the SDK's low-level Server: resources (with subscriptions and
+completions), prompts, logging, client roots, and what a tool call's result carries besides its text
+(resource links, structured output). server.py passes the handlers on and calls the hooks around a call."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import mcp_types as types
 
-from tools.runtime import prompts, resources
+from tools.runtime import notices, prompts, resources, structured
 from tools.runtime.registry import CallContext
 from tools.runtime.subscriptions import Watchers
 
@@ -59,12 +60,14 @@ def handlers(services, caller_of, connection_of) -> dict:
                 on_completion=on_completion, on_list_prompts=on_list_prompts, on_get_prompt=on_get_prompt)
 
 
-async def after_call(services, tool, ctx: CallContext, outcome) -> None:
-    """A call that may have changed its sessions: their watchers hear of it."""
+async def after_call(services, tool, call: CallContext, outcome, ctx, notes) -> None:
+    """The call's warnings go to the client; a call that may have changed its sessions tells their watchers."""
+    if notes:
+        await notices.send(ctx, call.connection, notes)
     watchers = getattr(services, "watchers", None)
     if watchers is None or tool is None or tool.read_only or outcome.is_error:
         return
-    await watchers.changed(dict.fromkeys(s.id for s in ctx.touched))
+    await watchers.changed(dict.fromkeys(s.id for s in call.touched))
 
 
 def links_of(name: str, outcome) -> list:
@@ -77,3 +80,40 @@ def links_of(name: str, outcome) -> list:
         return []
     path = Path(written)
     return [types.ResourceLink(type="resource_link", uri=path.as_uri(), name=path.name, mime_type=LINKED[name])]
+
+
+def attach(server, services, connection_state) -> None:
+    """Handlers the SDK marks deprecated at 2026-07-28 (logging, roots): added after construction, so
+    2025-11-25 clients get them without a deprecation warning at every start."""
+    async def on_set_level(ctx, params: types.SetLevelRequestParams) -> types.EmptyResult:
+        notices.set_level(connection_state(services, ctx), params.level)
+        return types.EmptyResult()
+
+    async def on_roots_changed(ctx, params) -> None:
+        services.client_roots.changed()
+
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, on_set_level)
+    if getattr(services, "client_roots", None) is not None:
+        server.add_notification_handler("notifications/roots/list_changed", types.NotificationParams,
+                                        on_roots_changed)
+
+
+async def before_call(services, ctx, state) -> None:
+    roots = getattr(services, "client_roots", None)
+    if roots is not None:
+        async def warn(text: str) -> None:
+            await notices.send(ctx, state, [("warning", text)])
+        await roots.refresh(services, ctx, warn)
+
+
+def listed(services, tool: types.Tool) -> types.Tool:
+    if structured.enabled(services) and structured.applies(tool.name):
+        tool.output_schema = structured.SCHEMA
+    return tool
+
+
+def result(services, name: str, outcome, content: list) -> types.CallToolResult:
+    out = types.CallToolResult(content=content + links_of(name, outcome), is_error=outcome.is_error)
+    if structured.enabled(services) and structured.applies(name):
+        out.structured_content = structured.head_of(outcome)
+    return out
