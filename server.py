@@ -170,7 +170,7 @@ def build_server(services: Services) -> Server:
                                   outcome=outcome, started=started)
         if connection is not None and connection.pop(toolsets.CHANGED, False):
             await ctx.session.send_tool_list_changed()
-        return protocol.result(services, params.name, outcome, content_of(outcome))
+        return protocol.result(services, params.name, outcome, content_of(outcome), call)
 
     def input_schema_of(name: str) -> dict | None:
         # Without this the SDK runs tools/list (every tool, as models) before each 2026-07-28

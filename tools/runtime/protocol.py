@@ -112,8 +112,8 @@ def listed(services, tool: types.Tool) -> types.Tool:
     return tool
 
 
-def result(services, name: str, outcome, content: list) -> types.CallToolResult:
+def result(services, name: str, outcome, content: list, call: CallContext) -> types.CallToolResult:
     out = types.CallToolResult(content=content + links_of(name, outcome), is_error=outcome.is_error)
     if structured.enabled(services) and structured.applies(name):
-        out.structured_content = structured.head_of(outcome)
+        out.structured_content = structured.head_of(outcome, call.touched[0].id if call.touched else None)
     return out

@@ -30,12 +30,15 @@ def applies(tool_name: str) -> bool:
     return tool_name.startswith("docx_")  # operator HTTP tools answer with their own templates, no head
 
 
-def head_of(outcome) -> dict:
+def head_of(outcome, session_id: str | None = None) -> dict:
+    """``session_id``: the session the call used, for answers whose head leaves it out (editing calls)."""
     head = parse_head(outcome.text)
     out: dict = {"status": "error" if outcome.is_error else "success"}
     out.update({key: head[name] for name, key in FIELDS.items() if head.get(name)})
     made = head.get("Element IDs")
     if made:
         out["elementIds"] = [i.strip() for i in made.split(",") if i.strip()]
+    if session_id and "sessionId" not in out:
+        out["sessionId"] = session_id
     out.setdefault("operation", "")
     return out
