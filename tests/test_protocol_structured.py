@@ -65,3 +65,12 @@ async def test_structured_output_over_http(tmp_path, mode):
         async with httpx2.AsyncClient(timeout=60) as http, \
                 Client(streamable_http_client(url, http_client=http), cache=None, mode=mode) as client:
             await check(*await calls(client))
+
+
+def test_a_structured_flag_that_is_not_a_boolean_is_a_config_error(tmp_path):
+    from tools.http.config import ConfigError
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"answers": {"structured": "yes"}}))
+    with pytest.raises(ConfigError) as e:
+        apply_config_file(Services(roots=[tmp_path]), config)
+    assert any("answers.structured" in str(f) for f in e.value.findings)
