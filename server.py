@@ -170,6 +170,7 @@ def build_server(services: Services) -> Server:
                                   outcome=outcome, started=started)
         if connection is not None and connection.pop(toolsets.CHANGED, False):
             await ctx.session.send_tool_list_changed()
+            await protocol.tools_changed(services)  # 2026-07-28 clients hear it on subscriptions/listen
         return protocol.result(services, params.name, outcome, content_of(outcome), call)
 
     def input_schema_of(name: str) -> dict | None:

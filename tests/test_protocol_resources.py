@@ -225,3 +225,11 @@ async def test_a_page_reads_as_a_png_and_completions_then_offer_its_pages(docx):
     with pytest.raises(MCPError) as e:
         await docx.client.read_resource(f"docx://sessions/{docx.session_id}/pages/9.png")
     assert "has 2 page" in e.value.error.message
+
+
+async def test_a_2026_listener_hears_that_the_tool_list_changed(docx):
+    async with docx.client.listen(tools_list_changed=True) as sub:
+        await docx.ok("docx_toolsets", enable=["tables"])
+        with anyio.fail_after(10):
+            event = await sub.__anext__()
+    assert type(event).__name__ == "ToolsListChanged"

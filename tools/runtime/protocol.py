@@ -70,6 +70,13 @@ async def after_call(services, tool, call: CallContext, outcome, ctx, notes) -> 
     await watchers.changed(dict.fromkeys(s.id for s in call.touched))
 
 
+async def tools_changed(services) -> None:
+    from mcp.server.subscriptions import ToolsListChanged
+    watchers = getattr(services, "watchers", None)
+    if watchers is not None:
+        await watchers.bus.publish(ToolsListChanged())
+
+
 def links_of(name: str, outcome) -> list:
     """docx_save and docx_export_markdown to a file: a resource_link to the file written."""
     if name not in LINKED or outcome.is_error:

@@ -129,6 +129,8 @@ _pages: dict[str, int] = {}  # session ID -> pages the last render found (comple
 def _remember_pages(session_id: str, answer: str) -> None:
     m = re.search(r"^\*\*Page\*\*: \d+ of (\d+)", answer, re.M)
     if m:
+        if len(_pages) > 10_000:  # ended sessions' counts: forget them all now and then
+            _pages.clear()
         _pages[session_id] = int(m[1])
 
 
