@@ -137,3 +137,18 @@ async def test_bad_input_is_refused_and_changes_nothing(docx, tmp_path, args, wh
     assert a.is_error and a.error_type == "ValidationError" and why in a.text and a.head["Hint"]
     await docx.save(tmp_path / "same.docx", strip_ids=True)
     assert planted.reading(src) == planted.reading(tmp_path / "same.docx")
+
+
+async def test_parts_without_a_match_are_saved_as_they_came(docx, tmp_path):
+    """A redaction reads every part; those it did not change are written back as opened (a diagram with
+    an empty r:blip that Word wrote stays unreported by the save's integrity check)."""
+    import shutil
+    from tests.support.corpus import require_corpus
+    name = "Open-XML-SDK__Strict01.docx"
+    src = shutil.copy(require_corpus() / name, tmp_path / name)
+    await docx.open(src)
+    await docx.ok("docx_redact", text="Allison")
+    saved = await docx.ok("docx_save", file_path=str(tmp_path / "out.docx"))
+    assert saved.head["Integrity"] == "ok"
+    with zipfile.ZipFile(src) as a, zipfile.ZipFile(tmp_path / "out.docx") as b:
+        assert a.read("word/diagrams/layout1.xml") == b.read("word/diagrams/layout1.xml")

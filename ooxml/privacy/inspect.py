@@ -46,14 +46,16 @@ def _attr(local: str, ns: str = W) -> str:
     return f"{{{ns}}}{local}"
 
 
-def xml_roots(doc) -> dict[str, etree._Element]:
-    """Every XML part's root by name (parts that do not parse are left out)."""
+def xml_roots(doc, live: bool = False) -> dict[str, etree._Element]:
+    """Every XML part's root by name (parts that do not parse are left out). Not ``live``: a part not
+    loaded yet is parsed aside, so reading leaves the session as it was (a loaded part is saved anew)."""
     from ooxml.errors import OoxmlError
     from ooxml.privacy.redact import xml_part_names
     out = {}
     for name in xml_part_names(doc.package):
+        part = doc.package.part(name)
         try:
-            out[name] = doc.package.part(name).tree.getroot()
+            out[name] = (part.tree if live or part.loaded else part.parse(part.data)).getroot()
         except OoxmlError:
             continue
     return out

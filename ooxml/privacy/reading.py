@@ -31,18 +31,15 @@ INSTRS = {f"{{{W}}}instrText", f"{{{W}}}delInstrText"}
 _DRAWINGS = {f"{{{W}}}drawing", f"{{{W}}}pict", f"{{{W}}}object",
              "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent", f"{{{X}}}rPh"}
 _INVISIBLE = ("Pr", "Start", "End", "proofErr", "softHyphen", "lastRenderedPageBreak", "phoneticPr")
-# Markup whose attributes are names and numbers of the format, not words (checked by the leak check only).
-OFFICE_NS = {W, A, X, C, V, WP, PR, "http://schemas.openxmlformats.org/package/2006/content-types",
-             "http://schemas.openxmlformats.org/drawingml/2006/picture",
-             "http://schemas.microsoft.com/office/word/2012/wordml",
-             "http://schemas.microsoft.com/office/word/2010/wordml",
-             "http://schemas.microsoft.com/office/word/2015/wordml/symex",
-             "http://schemas.openxmlformats.org/officeDocument/2006/customXml",
-             "http://schemas.openxmlformats.org/drawingml/2006/chartDrawing"}
 WORD_ATTRS = {"descr", "title", "alt", "tooltip", "instr", "author", "initials", "string", "userId", "href"}
 NAME_ON = {"bookmarkStart", "docPr", "cNvPr"}
 VAL_ON = {"alias", "tag", "docVar", "statusText", "helpText", "default", "listEntry"}
 _NUMERIC = {WP, WP14}  # positions and sizes: never words
+_PROPERTIES = {"http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
+               "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties",
+               "http://schemas.openxmlformats.org/officeDocument/2006/custom-properties"}
+_OFFICE_PREFIXES = ("http://schemas.openxmlformats.org/", "http://schemas.microsoft.com/", "urn:schemas-microsoft-com:",
+                    "http://purl.oclc.org/ooxml/")
 _TARGET_MODE = "TargetMode"
 
 
@@ -54,8 +51,10 @@ class Segment:
 
 
 def is_data(root: etree._Element) -> bool:
-    """A part of data (custom XML, properties): every attribute and text may hold words."""
-    return etree.QName(root).namespace not in OFFICE_NS
+    """A part of data (document properties, custom XML): every attribute and text may hold words.
+    Office markup (WordprocessingML, DrawingML, diagrams, VML ...) holds words only where WORD_ATTRS says."""
+    ns = etree.QName(root).namespace or ""
+    return ns in _PROPERTIES or not ns.startswith(_OFFICE_PREFIXES)
 
 
 def paragraphs(root: etree._Element) -> Iterator[etree._Element]:

@@ -73,6 +73,7 @@ def redact_package(doc, matcher: Matcher, replacement: Replacer) -> Result:
 
 
 def _redact_xml_part(doc, part: Part, story: bool, matcher, replacement, result: Result) -> int:
+    was_loaded = part.loaded
     try:
         root = doc.register_part_root(part) if story else part.tree.getroot()
     except OoxmlError:  # a damaged part is saved as it came; the leak check reads its bytes
@@ -90,6 +91,8 @@ def _redact_xml_part(doc, part: Part, story: bool, matcher, replacement, result:
     count = redact_tree(root, matcher, replacement, before, after)
     if count and not story:
         part.touch()
+    elif not count and not story and not was_loaded and not part.dirty:
+        part.unload()  # read only: left as opened (saved as its original bytes, checked as them)
     return count
 
 

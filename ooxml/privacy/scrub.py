@@ -202,7 +202,7 @@ def _alt_text(doc) -> int:
 
 
 def _properties(doc) -> int:
-    roots = I.xml_roots(doc)
+    roots = {n: doc.package.part(n).tree.getroot() for n in (I.CORE, I.APP, I.CUSTOM) if doc.package.has_part(n)}
     items = I.property_items(roots)
     for name, el in items:
         el.getparent().remove(el)
@@ -217,7 +217,7 @@ def _personal_info(doc) -> int:
         authored = root.xpath("//*[@w:author and @w:author != $a]", namespaces={"w": W}, a=ALIAS)
         n += _edit_attrs(doc, authored, _anonymous)
     n += _rsids(doc)
-    core = I.xml_roots(doc).get(I.CORE)
+    core = doc.package.part(I.CORE).tree.getroot() if doc.package.has_part(I.CORE) else None
     if core is not None:
         gone = [el for el in core if etree.QName(el).localname in I.PERSONAL_CORE]
         for el in gone:
@@ -238,12 +238,11 @@ def _rsids(doc) -> int:
     n = 0
     stories = {doc.package.part(x) for x in story_part_names(doc.package, doc.main_name)}
     for name, root in I.xml_roots(doc).items():
-        if etree.QName(root).namespace != W:
+        if etree.QName(root).namespace != W or not I.rsid_count(root):
             continue
         part = doc.package.part(name)
         story = part in stories
-        if story:
-            root = doc.register_part_root(part)
+        root = doc.register_part_root(part) if story else part.tree.getroot()
         attrs = root.xpath("//*[@*[starts-with(local-name(), 'rsid')]]")
         lists = root.xpath("//w:rsids|//w:rsid", namespaces={"w": W})
         if story:
