@@ -283,6 +283,8 @@ def docx_fill_template(ctx: CallContext, session_id: str, data: dict, strict: bo
     tops = _top_blocks(doc, report.changed)
     fields = {"Filled": sum(report.filled.values()), "Missing": len(report.missing), "Unused": len(report.unused),
               **{k.replace("_", " ").title(): v for k, v in report.counts.items() if v}}
+    if REV.tracker(doc) is not None and tops:
+        fields["Tracked"] = "yes"
     content = _report_text(report)
     if not tops:
         return success_answer("Fill Template", fields=fields, content=content)
