@@ -23,7 +23,8 @@ from ooxml.controls import dates
 from ooxml.controls.model import Control
 from ooxml.errors import InvalidElementType, ValidationError
 from ooxml.namespaces import A, R, W14, WP, w
-from ooxml.order import get_or_add, insert_child
+from ooxml.numbers import file_int
+from ooxml.order import get_or_add
 
 MAX_TEXT = 100_000
 _W14_VAL = f"{{{W14}}}val"
@@ -207,14 +208,19 @@ def write_text(doc, ctrl: Control, text: str, rpr, tracked: bool) -> None:
             return
         _replace_runs(content, text, rpr)
         return
-    para = next(content.iter(B.W_P), None)
-    if para is None:  # a block control with no paragraph yet (or a row/cell one without)
-        cell = next(content.iter(B.W_TC), None)
+    # A block control's value is its first paragraph (a table or other content before it goes);
+    # row and cell controls keep their structure and take the value in their first paragraph.
+    para = content.find(B.W_P) if ctrl.level == "block" else next(content.iter(B.W_P), None)
+    if para is None:
+        cell = next(content.iter(B.W_TC), None) if ctrl.level != "block" else None
         holder = cell if cell is not None else content
         para = make_paragraph()
         holder.append(para)
     if tracked and not ctrl.placeholder:
         TT.set_paragraph_text(doc, para, text)
+        if ctrl.level == "block":
+            for child in [c for c in content if c is not para and B.is_block(c)]:
+                REV.delete_block(doc, child)
         return
     lines = text.split("\n") if ctrl.level == "block" else [text]
     _replace_runs(para, lines[0], rpr)
@@ -284,7 +290,9 @@ def _set_picture(doc, ctrl: Control, image, rid: str) -> None:
     if blip is not None:
         blip.set(f"{{{R}}}embed", rid)
         for ext in list(content.iter(f"{{{WP}}}extent")) + list(content.iter(f"{{{A}}}ext")):
-            cx = int(ext.get("cx") or nat_cx)
+            if ext.get("cx") is None:  # an extension list's a:ext, not a size
+                continue
+            cx = file_int(ext.get("cx"), nat_cx, 1, 27273042316900)
             ext.set("cy", str(max(1, cx * nat_cy // max(nat_cx, 1))))
         return
     from ooxml.images import fit_size, inline_drawing
