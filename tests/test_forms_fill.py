@@ -43,12 +43,12 @@ async def filled(docx, tmp_path, data=TEMPLATE_DATA, **kw):
 async def test_fill_leaves_no_placeholder_in_any_part(docx, tmp_path):
     a, out = await filled(docx, tmp_path)
     assert a.head["Missing"] == "0" and a.head["Unused"] == "0"
-    assert a.head["Placeholders"] == "15" and a.head["Merge Fields"] == "2" and a.head["Rows"] == "2"
+    assert a.head["Placeholders"] == "16" and a.head["Merge Fields"] == "2" and a.head["Rows"] == "2"
     for name in STORY_PARTS:
         assert "{{" not in part_text(out, name) and "}}" not in part_text(out, name), name
     body = part_text(out, "word/document.xml")
     for value in ("Dear Ada Lovelace,", "City: London on 10 December 1815", "Amount: £1,000 (GBP) for Ada",
-                  "Gears3Cards4", "Total7"):
+                  "Gears3Cards4", "Total7", "Box: In a text box"):
         assert value.replace(" ", "") in body.replace(" ", ""), value
     assert "«" not in body and "MERGEFIELD" not in read_part(out).decode()
     assert part_text(out, "word/header1.xml") == "Analytical Engines Ltd"

@@ -24,6 +24,7 @@ from ooxml.fill import merge, placeholders as PH
 from ooxml.namespaces import w
 from ooxml.wordids import prepare_copy
 
+_INSTR, _SIMPLE, _INSTR_ATTR = w("instrText"), w("fldSimple"), w("instr")
 _SKIP_KINDS = {"repeating_section", "repeating_item", "group", "doc_part", "other"}
 
 
@@ -246,10 +247,11 @@ class Fill:
 
     # ---- placeholders and merge fields ----------------------------------------------------------------
     def paragraphs(self, root: etree._Element, scope: D.Scope) -> None:
+        with_merge = _merge_paragraphs(root)
         for p in list(root.iter(B.W_P)):
             if self._skipped(p, root):
                 continue
-            fields = merge.in_paragraph(p) if _has_merge(p) else []
+            fields = merge.in_paragraph(p) if p in with_merge else []
             if not fields and not PH.might_hold(p):
                 continue
             self._placeholders(p, scope)
@@ -296,9 +298,16 @@ class Fill:
             self._note("merge_fields", name, True)
 
 
-def _has_merge(p: etree._Element) -> bool:
-    return any("MERGEFIELD" in (t or "").upper() for t in p.itertext(w("instrText"))) or \
-        any("MERGEFIELD" in (s.get(w("instr")) or "").upper() for s in p.iter(w("fldSimple")))
+def _merge_paragraphs(root: etree._Element) -> set:
+    """The paragraphs holding a MERGEFIELD instruction (one pass over the few field elements)."""
+    found = set()
+    for el in root.iter(_INSTR, _SIMPLE):
+        text = el.text if el.tag == _INSTR else el.get(_INSTR_ATTR)
+        if text and "MERGEFIELD" in text.upper():
+            p = B.find_ancestor(el, B.W_P)
+            if p is not None:
+                found.add(p)
+    return found
 
 
 def fill(doc, data: dict, *, strict: bool, read_image, max_growth: int) -> Report:

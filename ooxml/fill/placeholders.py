@@ -20,6 +20,7 @@ _FLD = w("fldChar")
 _INSTR = w("instrText")
 _CHARS = {w("tab"): BARRIER, w("br"): BARRIER, w("cr"): BARRIER, w("noBreakHyphen"): "\u2011"}
 _XML_SPACE = f"{{{XML}}}space"
+_TYPE = w("fldCharType")
 
 
 def might_hold(p: etree._Element) -> bool:
@@ -38,7 +39,7 @@ def segments(p: etree._Element) -> tuple[list[TT.Seg], str]:
         for child in r:
             tag = child.tag
             if tag == _FLD:
-                kind = child.get(w("fldCharType"))
+                kind = child.get(_TYPE)
                 if kind == "begin":
                     stack.append(True)
                 elif kind == "separate" and stack:

@@ -181,6 +181,13 @@ def merge_complex(name: str) -> str:
             + '<w:r><w:fldChar w:fldCharType="end"/></w:r>')
 
 
+def text_box(content: str) -> str:
+    """A VML text box (w:pict) holding paragraphs."""
+    return ('<w:r><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml" id="box1" '
+            'style="width:200pt;height:40pt"><v:textbox><w:txbxContent>'
+            f"{content}</w:txbxContent></v:textbox></v:shape></w:pict></w:r>")
+
+
 def template_doc(path: Path) -> Path:
     body = ("<w:p>" + run("Dear ") + split_by_formatting("customer.name") + run(",") + "</w:p>"
             + "<w:p>" + run("City: ") + split_by_proofing("city") + run(" on ") + split_by_bookmark("date")
@@ -193,6 +200,7 @@ def template_doc(path: Path) -> Path:
                      tr(tc(p("Total")), tc(p("{{total}}")))])
             + repeating_section("people", "<w:p>" + run("Person: ") + sdt("<w:text/>", run("x"), "name")
                                 + run(" is {{people.role}} ") + checkbox("member") + "</w:p>")
+            + "<w:p>" + run("Box: ") + text_box("<w:p>" + split_by_formatting("box") + "</w:p>") + "</w:p>"
             + "<w:p>" + run("Signed: ") + checkbox("signed") + run(" ") + dropdown("colour") + run(" ")
             + date("due") + "</w:p>")
     header = part_xml("w:hdr", "<w:p>" + split_by_formatting("company") + "</w:p>")
@@ -221,5 +229,5 @@ TEMPLATE_DATA = {
     "people": [{"name": "Charles", "role": "inventor", "member": True},
                {"name": "Mary", "role": "tutor", "member": False},
                {"name": "Augustus", "role": "mathematician", "member": True}],
-    "signed": True, "colour": "Green", "due": "2026-03-01",
+    "signed": True, "colour": "Green", "due": "2026-03-01", "box": "In a text box",
 }
