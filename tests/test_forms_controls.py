@@ -241,3 +241,31 @@ async def test_add_repeating_item_refuses_other_kinds(docx, tmp_path):
     ids = await opened(docx, tmp_path)
     bad = await docx.call("docx_add_repeating_item", control_id=ids["customer"])
     assert bad.error_type == "InvalidElementType" and "docx_list_content_controls" in bad.head["Hint"]
+
+
+async def test_rich_text_takes_markdown_at_block_level(docx, tmp_path):
+    ids = await opened(docx, tmp_path)
+    a = await docx.ok("docx_set_content_control", control_id=ids["summary"],
+                      value="Some **bold** words\n\n- first\n- second")
+    assert "Some bold words" in a.section("Document Context")
+    await docx.save(tmp_path / "out.docx")
+    sdt = control(read_part(tmp_path / "out.docx"), "summary")
+    paragraphs = sdt.xpath("w:sdtContent/w:p", namespaces=NS)
+    assert ["".join(p.xpath(".//w:t/text()", namespaces=NS)) for p in paragraphs] == [
+        "Some bold words", "first", "second"]
+    assert sdt.xpath("boolean(.//w:r[w:t='bold']/w:rPr/w:b)", namespaces=NS)
+    assert sdt.xpath("count(w:sdtContent/w:p[w:pPr/w:numPr])", namespaces=NS) == 2
+
+
+async def test_inline_rich_text_refuses_blocks_and_takes_emphasis(docx, tmp_path):
+    await docx.create()
+    para = (await docx.ok("docx_insert_paragraph", text="Note: ", position="end:document_body")).element_id
+    cid = (await docx.ok("docx_insert_content_control", kind="rich_text", position=f"end:{para}",
+                         tag="r")).element_id
+    bad = await docx.call("docx_set_content_control", control_id=cid, value="# A heading")
+    assert bad.error_type == "ValidationError" and "one paragraph" in bad.head["Message"]
+    await docx.ok("docx_set_content_control", control_id=cid, value="very *important*")
+    await docx.save(tmp_path / "out.docx")
+    sdt = control(read_part(tmp_path / "out.docx"), "r")
+    assert shown(sdt) == "very important"
+    assert sdt.xpath("boolean(w:sdtContent/w:r[w:t='important']/w:rPr/w:i)", namespaces=NS)

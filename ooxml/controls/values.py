@@ -19,7 +19,7 @@ from ooxml import revisions as REV
 from ooxml import tracked_text as TT
 from ooxml.build import clean_text, make_paragraph, make_run
 from ooxml.controls import binding as BIND
-from ooxml.controls import dates
+from ooxml.controls import dates, rich
 from ooxml.controls.model import Control
 from ooxml.errors import InvalidElementType, ValidationError
 from ooxml.namespaces import A, R, W14, WP, w
@@ -44,6 +44,7 @@ class Planned:
     item_value: str | None = None  # drop-down / combo box: the chosen item's value
     when: datetime | None = None  # date
     image: object | None = None  # picture: ooxml.images.ImageFile
+    markdown: bool = False  # a rich text value built from Markdown
 
 
 def label(ctrl: Control) -> str:
@@ -68,13 +69,16 @@ def _text_value(ctrl: Control, value) -> str:
     return clean_text(text)
 
 
-def plan(ctrl: Control, value, read_image=None) -> Planned:
+def plan(ctrl: Control, value, read_image=None, check_url=None) -> Planned:
     """Check ``value`` against the control's kind and lock; nothing is changed."""
     check_lock(ctrl)
     kind = ctrl.kind
     if kind in ("text", "rich_text"):
         text = _text_value(ctrl, value)
-        return Planned(ctrl, text, text)
+        markdown = kind == "rich_text" and rich.is_markdown(text)
+        if markdown:
+            rich.check(text, ctrl.level == "inline", check_url)
+        return Planned(ctrl, text, text, markdown=markdown)
     if kind == "checkbox":
         if not isinstance(value, bool):
             raise ValidationError(f"Checkbox {label(ctrl)} takes true or false, not {value!r:.40}.",
@@ -152,7 +156,10 @@ def apply(doc, planned: Planned, stores: dict | None = None, image_rid=None) -> 
                 del holder.attrib[w("lastValue")]
         if ctrl.kind == "date":
             pr.find(w("date")).set(w("fullDate"), dates.full_date(planned.when))
-        write_text(doc, ctrl, planned.display, rpr, tracked)
+        if planned.markdown and not tracked:
+            rich.place(doc, ctrl, planned.display, rpr)
+        else:
+            write_text(doc, ctrl, planned.display, rpr, tracked)
     _clear_placeholder(pr)
     if ctrl.binding is not None:
         found = BIND.bound_node(doc.package, ctrl.binding, stores)

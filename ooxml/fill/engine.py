@@ -40,8 +40,9 @@ class Report:
 
 
 class Fill:
-    def __init__(self, doc, data: dict, *, dry: bool, read_image=None, max_growth: int = 16 << 20):
-        self.doc, self.data, self.dry, self.read_image = doc, data, dry, read_image
+    def __init__(self, doc, data: dict, *, dry: bool, read_image=None, max_growth: int = 16 << 20,
+                 check_url=None):
+        self.doc, self.data, self.dry, self.read_image, self.check_url = doc, data, dry, read_image, check_url
         self.max_growth = max_growth
         self.used: set[str] = set()
         self.report = Report()
@@ -232,7 +233,7 @@ class Fill:
                 if ctrl.kind in ("date", "picture", "dropdown"):
                     self._note("controls", name, False)
                     continue
-            planned = V.plan(ctrl, value, self.read_image)
+            planned = V.plan(ctrl, value, self.read_image, self.check_url)
             self._grow(len(planned.display.encode()) + (len(planned.image.data) if planned.image else 0))
             scope.use(name)
             self.skip.add(sdt)
@@ -310,10 +311,10 @@ def _merge_paragraphs(root: etree._Element) -> set:
     return found
 
 
-def fill(doc, data: dict, *, strict: bool, read_image, max_growth: int) -> Report:
+def fill(doc, data: dict, *, strict: bool, read_image, max_growth: int, check_url=None) -> Report:
     """Check (dry run), refuse in strict mode, then fill. Raises before any change."""
     D.check(data, max_growth)
-    dry = Fill(doc, data, dry=True, read_image=read_image, max_growth=max_growth).run()
+    dry = Fill(doc, data, dry=True, read_image=read_image, max_growth=max_growth, check_url=check_url).run()
     if strict and (dry.missing or dry.unused):
         parts = []
         if dry.missing:
@@ -322,4 +323,4 @@ def fill(doc, data: dict, *, strict: bool, read_image, max_growth: int) -> Repor
             parts.append("unused data " + ", ".join(dry.unused[:20]))
         raise ValidationError("strict fill refused: " + "; ".join(parts) + ". Nothing was changed.",
                               hint="Add the missing names to data and drop the unused ones, or pass strict=false.")
-    return Fill(doc, data, dry=False, read_image=read_image, max_growth=max_growth).run()
+    return Fill(doc, data, dry=False, read_image=read_image, max_growth=max_growth, check_url=check_url).run()

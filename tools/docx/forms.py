@@ -16,6 +16,7 @@ from ooxml.controls import values as V
 from ooxml.errors import InvalidElementType, InvalidPosition, LimitExceeded, ValidationError
 from ooxml.fill import engine
 from ooxml.images import add_image_part, read_image
+from ooxml.link_policy import policy_of
 from ooxml.namespaces import w
 from render.answer import success_answer
 from render.width import cut
@@ -47,6 +48,10 @@ def _image_reader(ctx: CallContext):
     def read(path: str):
         return read_image(resolve_in_roots(path, ctx.services.roots, must_exist=True))
     return read
+
+
+def _url_check(ctx: CallContext):
+    return policy_of(ctx.services.config).check_url
 
 
 def _describe(doc, ctrl: M.Control, stores: dict) -> str:
@@ -105,7 +110,7 @@ def docx_set_content_control(ctx: CallContext, session_id: str, control_id: str,
     doc = session.doc
     ctrl = _control(session, control_id)
     REV.refuse_deleted(doc, ctrl.el, "control_id")
-    planned = V.plan(ctrl, value, _image_reader(ctx))
+    planned = V.plan(ctrl, value, _image_reader(ctx), _url_check(ctx))
     added = len(planned.display.encode()) + (len(planned.image.data) if planned.image else 0)
     limit = call_limits(ctx, doc).max_call_growth_bytes
     if added > limit:
@@ -154,7 +159,7 @@ def docx_insert_content_control(ctx: CallContext, session_id: str, kind: KIND, p
         sdt, shown, before = _insert_new(session, kind, position, tag, alias, choices)
     ctrl = M.read(sdt)
     if value is not None:
-        planned = V.plan(ctrl, value, _image_reader(ctx))
+        planned = V.plan(ctrl, value, _image_reader(ctx), _url_check(ctx))
         rid = add_image_part(doc.package, doc.part_of(sdt).name, planned.image) if planned.image else None
         V.apply(doc, planned, None, rid)
     cid = doc.id_of(sdt)
@@ -279,7 +284,8 @@ def docx_fill_template(ctx: CallContext, session_id: str, data: dict, strict: bo
     session = session_of(ctx, session_id)
     doc = session.doc
     limit = call_limits(ctx, doc).max_call_growth_bytes
-    report = engine.fill(doc, data, strict=strict, read_image=_image_reader(ctx), max_growth=limit)
+    report = engine.fill(doc, data, strict=strict, read_image=_image_reader(ctx), max_growth=limit,
+                         check_url=_url_check(ctx))
     tops = _top_blocks(doc, report.changed)
     fields = {"Filled": sum(report.filled.values()), "Missing": len(report.missing), "Unused": len(report.unused),
               **{k.replace("_", " ").title(): v for k, v in report.counts.items() if v}}
