@@ -104,7 +104,7 @@ def docx_list_content_controls(ctx: CallContext, session_id: str, scope_id: str 
 @tool(toolset="forms", title="Set a content control")
 def docx_set_content_control(ctx: CallContext, session_id: str, control_id: str,
                              value: str | bool | int | float) -> str:
-    """Set a control's value by its kind: text, Markdown-free rich text, a boolean for a checkbox, an item for a
+    """Set a control's value by its kind: text, Markdown for rich text, a boolean for a checkbox, an item for a
     list, an ISO date, an image path for a picture; a bound control's custom XML node changes too."""
     session = session_of(ctx, session_id)
     doc = session.doc
