@@ -194,3 +194,21 @@ async def test_data_larger_than_the_call_limit_is_refused(tmp_path):
         many = await docx.call("docx_fill_template", data={**TEMPLATE_DATA, "items": [{"name": "n", "qty": "1"}] * 30})
         assert many.error_type == "LimitExceeded" and "would add more than" in many.head["Message"]
     assert json.dumps(TEMPLATE_DATA)  # the shared data itself was not changed by the calls
+
+
+async def test_empty_arrays_remove_the_row_and_the_items(docx, tmp_path):
+    data = {**TEMPLATE_DATA, "items": [], "people": []}
+    a, out = await filled(docx, tmp_path, data=data)
+    root = etree.fromstring(read_part(out))
+    rows = root.xpath("//w:tbl/w:tr", namespaces=NS)
+    assert ["".join(r.xpath(".//w:t/text()", namespaces=NS)) for r in rows] == ["ItemQty", "Total7"]
+    section = root.xpath("//w:sdt[w:sdtPr/w:tag/@w:val='people']", namespaces=NS)[0]
+    assert not section.xpath("w:sdtContent/w:sdt", namespaces=NS)
+    assert a.head["Unused"] == "0" and "items" in a.section("Content")
+
+
+async def test_names_the_document_has_without_data_are_missing(docx, tmp_path):
+    data = {k: v for k, v in TEMPLATE_DATA.items() if k not in ("first_name", "currency", "company")}
+    a, out = await filled(docx, tmp_path, data=data)
+    assert "Missing (no data): currency, first_name, company" in a.section("Content")
+    assert "«first_name»" in part_text(out, "word/document.xml")  # left as it was

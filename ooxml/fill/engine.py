@@ -111,6 +111,7 @@ class Fill:
                 continue
             self.skip.add(sdt)
             scope.use(name)
+            self.report.filled[name] = self.report.filled.get(name, 0) + len(value)
             self._repeat_section(ctrl, name, value, scope)
 
     def _lookup(self, scope: D.Scope, ctrl: M.Control):
@@ -167,6 +168,7 @@ class Fill:
                     found, value, name = scope.get(key)
                     self.skip.add(tr)
                     scope.use(name)
+                    self.report.filled[name] = self.report.filled.get(name, 0) + len(value)
                     self._repeat_row(tbl, tr, name, value, scope)
 
     def _row_array(self, tr: etree._Element, scope: D.Scope) -> str | None:
