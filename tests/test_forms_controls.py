@@ -269,3 +269,12 @@ async def test_inline_rich_text_refuses_blocks_and_takes_emphasis(docx, tmp_path
     sdt = control(read_part(tmp_path / "out.docx"), "r")
     assert shown(sdt) == "very important"
     assert sdt.xpath("boolean(w:sdtContent/w:r[w:t='important']/w:rPr/w:i)", namespaces=NS)
+
+
+async def test_a_value_replacing_placeholder_text_is_tracked_as_inserted(docx, tmp_path):
+    ids = await opened(docx, tmp_path)
+    await docx.ok("docx_set_track_changes", enabled=True, author="Filler")
+    await docx.ok("docx_set_content_control", control_id=ids["notes"], value="Written")
+    await docx.save(tmp_path / "out.docx")
+    sdt = control(read_part(tmp_path / "out.docx"), "notes")
+    assert sdt.xpath("string(w:sdtContent/w:ins[@w:author='Filler']/w:r/w:t)", namespaces=NS) == "Written"

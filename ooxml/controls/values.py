@@ -214,6 +214,8 @@ def write_text(doc, ctrl: Control, text: str, rpr, tracked: bool) -> None:
                            empty_anchor=None)
             return
         _replace_runs(content, text, rpr)
+        if tracked:  # placeholder text is no content: the value is all new
+            REV.mark_inline_inserted(doc, [r for r in content if r.tag == B.W_R])
         return
     # A block control's value is its first paragraph (a table or other content before it goes);
     # row and cell controls keep their structure and take the value in their first paragraph.
@@ -240,6 +242,10 @@ def write_text(doc, ctrl: Control, text: str, rpr, tracked: bool) -> None:
         _append_text(new, line, rpr)
         last.addnext(new)
         last = new
+        if tracked:
+            REV.mark_inserted(doc, new)
+    if tracked:
+        REV.mark_inline_inserted(doc, [r for r in para if r.tag == B.W_R])
 
 
 def _drop_other_blocks(content: etree._Element, keep: etree._Element, level: str) -> None:
