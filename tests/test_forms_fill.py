@@ -212,3 +212,14 @@ async def test_names_the_document_has_without_data_are_missing(docx, tmp_path):
     a, out = await filled(docx, tmp_path, data=data)
     assert "Missing (no data): currency, first_name, company" in a.section("Content")
     assert "«first_name»" in part_text(out, "word/document.xml")  # left as it was
+
+
+async def test_an_array_of_plain_values_repeats_its_row(docx, tmp_path):
+    from tests.support.form_docs import table, tc, tr
+    from tests.builders import build_docx, p
+    src = build_docx(tmp_path / "tags.docx", table([tr(tc(p("Tag"))), tr(tc(p("{{tags}}")))], cols=1))
+    await docx.open(src)
+    a = await docx.ok("docx_fill_template", data={"tags": ["red", "green", "blue"]})
+    assert a.head["Rows"] == "3"
+    body = await docx.save(tmp_path / "out.docx")
+    assert [c for c in body.xpath("//w:tc//w:t/text()", namespaces=NS)] == ["Tag", "red", "green", "blue"]

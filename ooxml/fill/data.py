@@ -60,6 +60,8 @@ class Scope:
 
     def get(self, name: str):
         """(found, value, the data name it came from)."""
+        if self.prefix is not None and name == self.prefix and not isinstance(self.item, (dict, list)):
+            return True, self.item, name  # an array of plain values: {{tags}} in the repeated row
         if self.prefix is not None and isinstance(self.item, dict):
             rest = name[len(self.prefix) + 1:] if name.startswith(self.prefix + ".") else name
             value = lookup(self.item, rest)

@@ -178,7 +178,7 @@ class Fill:
                 continue
             for m in PH.PATTERN.finditer(PH.segments(p)[1]):
                 parts = m.group(1).split(".")
-                for k in range(len(parts) - 1, 0, -1):
+                for k in range(len(parts), 0, -1):
                     key = ".".join(parts[:k])
                     found, value, _ = scope.get(key)
                     if found and isinstance(value, list):
