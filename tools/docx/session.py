@@ -133,6 +133,8 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
     if damaged:
         fields["Integrity"] = damaged_note(damaged, "copied unchanged") + \
             ("" if not new_problems else "; and " + fields["Integrity"])
+    if session.leak_warning:  # the last docx_redact left text it could not remove (privacy.py)
+        fields["Leak Check"] = session.leak_warning
     return success_answer("Save Document", fields=fields)
 
 
