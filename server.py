@@ -242,13 +242,14 @@ def http_app(server: Server, services: Services, host: str):
 
 
 def with_health(app, services: Services):
-    """GET /healthz for the load balancer: 200, or 503 while draining or without the state store."""
+    """GET /healthz for the load balancer: 200, or 503 and why (draining, state store unreachable)."""
     async def health_app(scope, receive, send) -> None:
         if scope["type"] != "http" or scope.get("path") != "/healthz":
             return await app(scope, receive, send)
         state = services.state
-        ok = state is None or (not state.draining and await anyio.to_thread.run_sync(state.backend.ping))
-        body = b"ok\n" if ok else b"unavailable\n"
+        problem = None if state is None else await anyio.to_thread.run_sync(state.health)
+        ok = problem is None
+        body = b"ok\n" if ok else f"unavailable: {problem}\n".encode()
         await send({"type": "http.response.start", "status": 200 if ok else 503,
                     "headers": [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})

@@ -14,6 +14,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 import server
 from tests.support.client import DocxClient
+from tests.support.services import READY_S
 from tools.runtime.lifetime import Reaper
 
 MODES = ("legacy", "auto")  # 2025-11-25 initialize handshake (MCP sessions) / 2026-07-28 (none)
@@ -28,9 +29,10 @@ def http_server(services, *, reaper: bool = False):
     userver = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=userver.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not userver.started and time.monotonic() < deadline:
+    deadline = time.monotonic() + READY_S  # polled: a loaded machine may take long to start it
+    while not userver.started and thread.is_alive() and time.monotonic() < deadline:
         time.sleep(0.01)
+    assert userver.started, f"the HTTP server did not start within {READY_S} s"
     reaping = Reaper(services).start() if reaper else None
     try:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"

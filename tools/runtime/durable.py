@@ -37,7 +37,7 @@ from tools.runtime import history, snapshots
 from render.answer import with_head_line
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import Caller, Session, SessionStore, _not_found, caller_of
-from tools.runtime.statestore import Fenced, StateBackend
+from tools.runtime.statestore import Fenced, StateBackend, StoreDown
 
 log = logging.getLogger("ooxml_mcp")
 _replaying: ContextVar[bool] = ContextVar("ooxml_replaying", default=False)
@@ -51,6 +51,20 @@ def replaying() -> bool:
 
 class SessionMoved(OoxmlError):
     error_type = "SessionMoved"
+
+
+class StateUnavailable(OoxmlError):
+    error_type = "StateUnavailable"
+
+
+def unavailable(why: str = "") -> StateUnavailable:
+    return StateUnavailable("The session store cannot be reached, so sessions cannot be read or changed now.",
+                            hint="Retry in a moment: the server goes on by itself once the store is back; "
+                                 "nothing acknowledged was lost.")
+
+
+MCP_KEY_TTL_S = 300  # oxm:mcp:<id> (refreshed every MCP_REFRESH_S while the MCP session lives)
+MCP_REFRESH_S = 60.0
 
 
 def moved(sid: str, why: str) -> SessionMoved:
@@ -85,7 +99,9 @@ class Durable:
         self.snapshot_every, self.snapshot_seconds, self.key_ttl_s = snapshot_every, snapshot_seconds, key_ttl_s
         self.services = None
         self.held: dict[str, Held] = {}
-        self.live_mcp: set[str] = set()  # MCP sessions open on this worker (adoption checks)
+        self.live_mcp: set[str] = set()  # MCP sessions open on this worker (shared in the store: adoption checks)
+        self._mcp_told: set[str] = set()  # those the store knows of
+        self._mcp_refreshed = 0.0
         self.draining = False
         self._guard = threading.Lock()
         self._sid_locks: dict[str, threading.Lock] = {}
@@ -100,6 +116,7 @@ class Durable:
 
     # ---- the generic tool-call path (dispatch.run_sync) -------------------------------------------
     def run(self, tool, name: str, arguments: dict, ctx: CallContext) -> str:
+        self.announce(ctx.caller.mcp_session)
         tape, when = minting.Tape(), datetime.now(timezone.utc)
         with minting.using(tape), clock.pinned(when):
             text = tool.handler(ctx, **arguments)
@@ -203,8 +220,9 @@ class Durable:
                 raise moved(sid, "this worker is shutting down")
             token = self.backend.acquire(sid, self.worker_id, self.lease_ms)
             if token is None:
-                if self.backend.head(sid) is None:
-                    raise _not_found(sid)
+                head = self.backend.head(sid)
+                if head is None or not self._may_use(caller, head[1], head[2]):
+                    raise _not_found(sid)  # a stranger learns nothing, wherever the call lands
                 self._quietly(self.backend.want, sid, self.worker_id, self.lease_ms)  # the owner lets go when idle
                 raise moved(sid, "its lease is held")
             deadline = time.monotonic() + self.lease_ms / 1000
@@ -245,9 +263,42 @@ class Durable:
         return session
 
     def _may_use(self, caller: Caller, tenant: str | None, mcp: str | None) -> bool:
+        """Same tenant, and the owning MCP session is the caller's, none, or ended (on any worker)."""
         if caller.tenant != tenant:
             return False
-        return mcp == caller.mcp_session or mcp is None or mcp not in self.live_mcp
+        if mcp == caller.mcp_session or mcp is None:
+            return True
+        return mcp not in self.live_mcp and not self.backend.mcp_live(mcp)
+
+    # ---- live MCP sessions, shared ---------------------------------------------------------------------
+    def announce(self, mcp_session: str | None) -> None:
+        """A call of this MCP session landed here: other workers must not let anyone adopt its sessions."""
+        if mcp_session is None or mcp_session in self._mcp_told:
+            return
+        self.live_mcp.add(mcp_session)
+        try:
+            self.backend.mcp_alive([mcp_session], self.worker_id, MCP_KEY_TTL_S)
+            self._mcp_told.add(mcp_session)
+        except Exception as e:  # the renewer tells the store when it is back
+            log.warning("state store: %s", e)
+
+    def mcp_ended(self, mcp_session: str) -> None:
+        self.live_mcp.discard(mcp_session)
+        self._mcp_told.discard(mcp_session)
+        self._quietly(self.backend.mcp_gone, mcp_session)
+
+    def _keep_alive(self) -> None:
+        """The worker's heartbeat every round; its MCP sessions' keys now and then (or when untold)."""
+        try:
+            self.backend.heartbeat(self.worker_id, max(3 * self.lease_ms, 2000))
+            untold = self.live_mcp - self._mcp_told
+            if untold or time.monotonic() - self._mcp_refreshed >= MCP_REFRESH_S:
+                live = list(self.live_mcp)
+                self.backend.mcp_alive(live, self.worker_id, MCP_KEY_TTL_S)
+                self._mcp_told.update(live)
+                self._mcp_refreshed = time.monotonic()
+        except Exception:
+            pass  # the store is away: heartbeats resume when it is back
 
     def recover(self, sid: str) -> Session:
         """The latest snapshot, then the journal replayed through the same tool code."""
@@ -318,9 +369,19 @@ class Durable:
         self._stop.set()
         if self._renewer is not None and self._renewer is not threading.current_thread():
             self._renewer.join(5)
+        self._quietly(self.backend.worker_gone, self.worker_id)  # its MCP sessions end with it
+
+    def health(self) -> str | None:
+        """Why this worker should get no traffic now, or None."""
+        if self.draining:
+            return "draining"
+        problem = self.backend.problem()
+        return None if problem is None else f"state store unreachable ({problem})"
 
     def _renew_loop(self) -> None:
+        self._keep_alive()
         while not self._stop.wait(self.lease_ms / 3000):
+            self._keep_alive()
             for sid, held in list(self.held.items()):
                 token = held.token
                 if token is None:
@@ -482,7 +543,10 @@ class DurableStore(SessionStore):
         local = self.local(sid)
         if local is not None and self.durable.holds(sid) and local.owner == caller.owner:
             return local
-        return self.durable.take(self, caller, sid)
+        try:
+            return self.durable.take(self, caller, sid)
+        except StoreDown as e:
+            raise unavailable(str(e)) from None
 
     def discard(self, session: Session) -> bool:
         gone = super().discard(session)
