@@ -51,11 +51,14 @@ def tenant_of(services: Services, ctx) -> str | None:
 
 def caller_of(services: Services, ctx) -> Caller:
     """Who calls: on stdio the one client; over HTTP the tenant plus, for a 2025-11-25 client,
-    its MCP session (the connection's, never a header the client could forge)."""
+    its MCP session (the connection's, never a header the client could forge), and where it calls
+    from (anonymous clients' session quota; behind trusted proxies their forwarded address)."""
     request = getattr(ctx, "request", None)
     if request is None:
         return Caller(tenant=services.stdio_tenant)
-    return Caller(tenant=tenant_of(services, ctx), mcp_session=connection_of(ctx, "session_id"), http=True)
+    from tools.http.client_address import request_address
+    return Caller(tenant=tenant_of(services, ctx), mcp_session=connection_of(ctx, "session_id"), http=True,
+                  address=request_address(request, getattr(services.config, "proxy", None)))
 
 
 def connection_of(ctx, attribute: str | None = None):
@@ -280,8 +283,9 @@ def serve_http(server: Server, services: Services, host: str, port: int) -> None
     try:
         # SIGTERM: uvicorn stops accepting and finishes the calls under way; then end_all drains
         # (with --state: every session snapshotted and its lease released for the other workers).
+        # proxy_headers off: only the config's trusted proxies may say who the client is (client_address.py).
         config = uvicorn.Config(http_app(server, services, host), host=host, port=port, log_level="warning",
-                                timeout_graceful_shutdown=10)
+                                timeout_graceful_shutdown=10, proxy_headers=False)
         DrainingServer(config, services).run()
     finally:
         reaper.stop()

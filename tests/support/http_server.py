@@ -26,7 +26,7 @@ def http_server(services, *, reaper: bool = False):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     app = server.http_app(server.build_server(services), services, "127.0.0.1")
-    userver = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    userver = uvicorn.Server(uvicorn.Config(app, log_level="warning", proxy_headers=False))  # as server.serve_http
     thread = threading.Thread(target=userver.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + READY_S  # polled: a loaded machine may take long to start it
@@ -44,9 +44,9 @@ def http_server(services, *, reaper: bool = False):
 
 
 @asynccontextmanager
-async def http_client(url: str, mode: str, roots: list[Path], token: str | None = None):
+async def http_client(url: str, mode: str, roots: list[Path], token: str | None = None, headers: dict | None = None):
     """A DocxClient over Streamable HTTP; ``mode`` is 'legacy' (2025-11-25) or 'auto' (2026-07-28)."""
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    headers = {**(headers or {}), **({"Authorization": f"Bearer {token}"} if token else {})}
     async with httpx2.AsyncClient(headers=headers, timeout=60) as http, \
             Client(streamable_http_client(url, http_client=http), cache=None, mode=mode) as client:
         yield DocxClient(client, roots)

@@ -12,6 +12,7 @@ from tools.docx.common import answer, last_block, session_of
 from tools.docx.review import tracking_from_settings
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.lifetime import claim, recovery_note
+from tools.runtime.quotas import add_session
 from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
 from tools.runtime.sessions import Cursor, Session
 
@@ -37,7 +38,7 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
             session.cursor = Cursor(doc.id_of(last), "after")
         blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
-                  "Recovered": recovery_note(ctx.services, path)}
+                  "Recovered": recovery_note(ctx.services, path), "Ended": session.made_room}
         author = tracking_from_settings(ctx, doc)
         if author is not None:
             fields["Tracking"] = f"on (the file's Track Changes setting), author '{author}'"
@@ -50,9 +51,7 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
 def start_session(ctx: CallContext, doc: Document, path) -> Session:
     """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
     try:
-        limits = ctx.services.limits
-        session = ctx.services.sessions.add(ctx.caller, doc, path, per_owner=limits.max_sessions,
-                                            total=limits.max_sessions_total)
+        session = add_session(ctx, doc, path)  # the caller's quota (tools/runtime/quotas.py)
     except BaseException:
         doc.close()
         raise
@@ -77,7 +76,7 @@ def docx_create(ctx: CallContext, file_path: str | None = None) -> str:
     if path is not None:  # refused now rather than at the first save
         check_save_name(path, doc.package.content_type_of(doc.main_name))
     session = start_session(ctx, doc, path)
-    fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)"}
+    fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)", "Ended": session.made_room}
     return answer(session, "Create Document", None, fields=fields)
 
 

@@ -250,6 +250,7 @@ class Durable:
         if getattr(session, "_failed", None):
             self._set_aside(session, session._failed)
         session.owner = (head[1], head[2])
+        session.quota = session.quota or session.owner  # counted against its owner's quota here too
         return self._owned_by(caller, session, token)
 
     def _owned_by(self, caller: Caller, session: Session, token: str) -> Session:
@@ -259,7 +260,7 @@ class Durable:
             raise _not_found(session.id)
         # Adopted by a new MCP session of the same tenant (its old MCP session ended).
         self.backend.set_owner(session.id, token, caller.tenant, caller.mcp_session)
-        session.owner, session.tenant = caller.owner, caller.tenant
+        session.owner, session.tenant, session.quota = caller.owner, caller.tenant, caller.quota
         return session
 
     def _may_use(self, caller: Caller, tenant: str | None, mcp: str | None) -> bool:
