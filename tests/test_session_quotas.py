@@ -78,3 +78,15 @@ async def test_the_forwarded_address_counts_only_when_a_trusted_proxy_sends_it(t
 def test_anonymous_callers_get_a_smaller_default_quota():
     limits = Services(roots=[]).limits
     assert limits.max_sessions_anonymous < limits.max_sessions
+
+
+@pytest.mark.parametrize("proxy, finding", [
+    ({"forwarded_header": "X-Forwarded-For"}, "proxy.trusted_proxies: required key is missing"),
+    ({"forwarded_header": "X Forwarded", "trusted_proxies": ["10.0.0.1"]},
+     "proxy.forwarded_header: 'X Forwarded' is not a header name"),
+    ({"forwarded_header": "X-Forwarded-For", "trusted_proxies": ["10.0.0.300"]},
+     "proxy.trusted_proxies[0]: '10.0.0.300' is not an IP address or network"),
+])
+def test_a_bad_proxy_config_is_reported_by_the_config_check(proxy, finding):
+    from tests.test_config import findings_of
+    assert findings_of({"proxy": proxy}) == [finding]
