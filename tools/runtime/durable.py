@@ -523,10 +523,10 @@ class DurableStore(SessionStore):
         with self._guard:
             self._replay.pop(session.id, None)
 
-    def add(self, who, doc, path, per_owner=None, total=None) -> Session:
+    def add(self, who, doc, path, per_owner=None, total=None, key="limits.max_sessions") -> Session:
         if self.durable.draining:
             raise moved("(new)", "this worker is shutting down")
-        return super().add(who, doc, path, per_owner, total)
+        return super().add(who, doc, path, per_owner, total, key)
 
     def get(self, who, session_id):
         if _replaying.get():
