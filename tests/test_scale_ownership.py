@@ -84,3 +84,24 @@ async def test_a_live_owner_on_another_worker_keeps_its_session_while_the_strang
             saved = await call_retrying(owner, "docx_save", session_id=owner.session_id, file_path=str(out))
     assert refused.error_type == "SessionNotFound" and not saved.is_error, saved.text
     assert texts(read_body(out)) == "firstsecond"
+
+
+async def test_when_the_owner_s_worker_dies_another_mcp_session_adopts_the_session(tmp_path, redis_url):
+    """The dead worker's heartbeat runs out, so its MCP sessions count as ended everywhere."""
+    import os
+    import signal
+    import time
+    import anyio
+    with workers(2, tmp_path, redis_url, LEASE_MS) as (w1, w2):
+        async with http_client(w1.url, "legacy", [tmp_path]) as owner:
+            await owner.create()
+            await insert(owner, "kept after the crash")
+            os.kill(w1.proc.pid, signal.SIGKILL)
+        async with http_client(w2.url, "legacy", [tmp_path]) as adopter:
+            deadline, read = time.monotonic() + 60, None
+            while time.monotonic() < deadline:  # polled: refused until the heartbeat's TTL (2 s) has run out
+                read = await adopter.call("docx_read_content", session_id=owner.session_id)
+                if not read.is_error:
+                    break
+                await anyio.sleep(0.1)
+    assert not read.is_error and "kept after the crash" in read.text, read.text
