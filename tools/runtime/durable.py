@@ -65,6 +65,9 @@ def unavailable(why: str = "") -> StateUnavailable:
 
 MCP_KEY_TTL_S = 300  # oxm:mcp:<id> (refreshed every MCP_REFRESH_S while the MCP session lives)
 MCP_REFRESH_S = 60.0
+# A worker's MCP sessions count as ended this long after its last heartbeat. Longer than a lease:
+# a lost lease is safe (fenced), an MCP session wrongly thought ended lets another one adopt.
+MIN_HEARTBEAT_MS = 10_000
 
 
 def moved(sid: str, why: str) -> SessionMoved:
@@ -98,6 +101,7 @@ class Durable:
         self.backend, self.worker_id, self.lease_ms = backend, worker_id, lease_ms
         self.snapshot_every, self.snapshot_seconds, self.key_ttl_s = snapshot_every, snapshot_seconds, key_ttl_s
         self.services = None
+        self.heartbeat_ms = max(5 * lease_ms, MIN_HEARTBEAT_MS)
         self.held: dict[str, Held] = {}
         self.live_mcp: set[str] = set()  # MCP sessions open on this worker (shared in the store: adoption checks)
         self._mcp_told: set[str] = set()  # those the store knows of
@@ -291,7 +295,7 @@ class Durable:
     def _keep_alive(self) -> None:
         """The worker's heartbeat every round; its MCP sessions' keys now and then (or when untold)."""
         try:
-            self.backend.heartbeat(self.worker_id, max(3 * self.lease_ms, 2000))
+            self.backend.heartbeat(self.worker_id, self.heartbeat_ms)
             untold = self.live_mcp - self._mcp_told
             if untold or time.monotonic() - self._mcp_refreshed >= MCP_REFRESH_S:
                 live = list(self.live_mcp)
