@@ -31,6 +31,13 @@ MAX_MARKDOWN = 2_000_000
 
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).use(footnote_plugin)
+_PARSER.validateLink = lambda url: True  # every link becomes a link node: ooxml/link_policy.py decides
+
+
+def link_targets(tree: SyntaxTreeNode) -> list[str]:
+    """The external addresses the Markdown links to (not #anchors), for the link policy."""
+    return [href for n in nodes(tree) if n.type == "link"
+            for href in [n.attrs.get("href", "")] if href and not href.startswith("#")]
 
 
 def parse(markdown: str) -> SyntaxTreeNode:

@@ -9,7 +9,8 @@ from urllib.parse import unquote
 from ooxml import body as B
 from ooxml import images as I
 from ooxml.errors import InvalidPosition, OoxmlError
-from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, parse
+from ooxml.link_policy import policy_of
+from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, link_targets, parse
 from ooxml.mdlists import ListFormats, list_item
 from ooxml.sections import page_box, section_of
 from render.answer import success_answer
@@ -55,21 +56,13 @@ def _take(el, n: int) -> tuple[list, object]:
     return out, el
 
 
-@tool(idempotent=True, title="Export Markdown")
+@tool(idempotent=True, context=False, title="Export Markdown")
 def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: str | None = None,
                                max_elements: int | None = None, file_path: str | None = None,
                                ids: bool = True) -> str:
     """Export the body as GitHub-flavoured Markdown: a page in the answer, or the whole document to a file.
 
-    Headings, nested lists (bullets, numbers), GFM tables (the first row is the header; merged
-    cells are repeated in every slot they cover), links, bold/italic/strikethrough/code,
-    footnotes as [^n], images as ![alt](name), tracked changes as {++inserted++}/{--deleted--},
-    block quotes and code blocks. Each block ends with its ID in an HTML comment
-    (<!-- para_3f9a2c -->) unless ids is false, so an edit can follow.
-
     Args:
-        session_id: The session.
-        start_element_id: Start at this block (from a previous page); default: the first block.
         max_elements: Blocks to export: per page 1-200 (default 50); with file_path default all.
         file_path: Write the Markdown to this file (inside the allowed folders) instead of the answer.
         ids: Add each block's ID as an HTML comment (default true).
@@ -173,19 +166,7 @@ def _listing(doc, blocks) -> str:
 
 @tool(title="Insert Markdown")
 def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, position: str) -> str:
-    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures.
-
-    Headings use the document's heading styles, lists become real Word numbering (nesting kept),
-    tables Word tables (first row repeated as header), links hyperlinks, **bold**/*italic*/`code`
-    run formatting, block quotes and code blocks the "Quote" and "Source Code" styles (added when
-    missing), images (![alt](path), path inside the allowed folders) inline pictures. The answer
-    lists the new blocks' IDs; last_insert is the last one.
-
-    Args:
-        session_id: The session.
-        markdown: The Markdown text.
-        position: Where the blocks go, MODE:TARGET (e.g. 'end:document_body', 'after:para_…', 'end:cell_…').
-    """
+    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures."""
     session = session_of(ctx, session_id)
     doc = session.doc
     if len(markdown) > MAX_MARKDOWN:
@@ -196,6 +177,9 @@ def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, posit
                                 for n in tree.children):
         raise OoxmlError("The Markdown has no content to insert.", error_type="ValidationError",
                          hint="Pass some text, e.g. '# Title' or '- item'.")
+    policy = policy_of(ctx.services.config)
+    for href in link_targets(tree):
+        policy.check_url(href)
     pos = parse_position(session, position)
     container, where = block_insertion(doc, pos, _last_kind(tree))
     images = _images(ctx, tree)

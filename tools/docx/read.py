@@ -38,10 +38,7 @@ def docx_read_content(ctx: CallContext, session_id: str, start_element_id: str |
                       max_elements: int = 50) -> str:
     """Read the body's blocks in order, one line each with its ID, a page at a time.
 
-    The answer ends with the start_element_id of the next page when there is more.
-
     Args:
-        session_id: The session.
         start_element_id: Start at this block (from a previous page); default: the first block.
         max_elements: Blocks per page, 1-200 (default 50).
     """
@@ -130,11 +127,7 @@ def _structure_lines(doc) -> list[str]:
 
 @tool(read_only=True, idempotent=True, title="Get document structure")
 def docx_get_structure(ctx: CallContext, session_id: str) -> str:
-    """A tree of the document: headings with their levels, and the tables and other blocks under them, with IDs.
-
-    Args:
-        session_id: The session.
-    """
+    """A tree of the document: headings with their levels, and the tables and other blocks under them, with IDs."""
     session = session_of(ctx, session_id)
     doc = session.doc
     total = len(doc.order(doc.body))
@@ -148,12 +141,7 @@ def docx_get_structure(ctx: CallContext, session_id: str) -> str:
 
 @tool(read_only=True, idempotent=True, title="Find paragraphs")
 def docx_find_paragraphs(ctx: CallContext, session_id: str, query: str) -> str:
-    """Find paragraphs (in the body and its tables) whose text contains ``query``, case-insensitive.
-
-    Args:
-        session_id: The session.
-        query: Text to look for.
-    """
+    """Find paragraphs (in the body and its tables) whose text contains ``query``, case-insensitive."""
     session = session_of(ctx, session_id)
     doc = session.doc
     if not query:
@@ -186,8 +174,7 @@ def docx_get_context(ctx: CallContext, session_id: str, element_id: str | None =
     """Show about one page around an element (default: around the cursor).
 
     Args:
-        session_id: The session.
-        element_id: Element to show; special IDs work (last_insert, last_update, cursor).
+        element_id: Element to show.
     """
     session = session_of(ctx, session_id)
     if element_id:
@@ -201,11 +188,7 @@ def docx_get_context(ctx: CallContext, session_id: str, element_id: str | None =
 
 @tool(read_only=True, idempotent=True, title="Get the cursor")
 def docx_cursor_get(ctx: CallContext, session_id: str) -> str:
-    """Where the cursor is, with the context around it.
-
-    Args:
-        session_id: The session.
-    """
+    """Where the cursor is, with the context around it."""
     session = session_of(ctx, session_id)
     el = resolve(session, "cursor") if session.cursor.element_id else None
     return answer(session, "Cursor Get", el, marker="CURRENT" if el is not None else None)
@@ -217,8 +200,6 @@ def docx_cursor_move(ctx: CallContext, session_id: str, element_id: str,
     """Move the cursor to an element: before or after it, or inside it at its start or end.
 
     Args:
-        session_id: The session.
-        element_id: The element; special IDs work.
         position: before, after, inside_start or inside_end (inside: paragraphs, cells, the body).
     """
     session = session_of(ctx, session_id)

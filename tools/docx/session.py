@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Literal
 
 from ooxml.document import Document
 from ooxml.filekinds import check_save_name
 from ooxml.integrity import check_package, summarize
 from ooxml.package import DEFAULT_LIMITS
+from render import views
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
 from tools.docx.review import tracking_from_settings
@@ -18,18 +20,15 @@ from tools.runtime.sessions import Cursor, Session
 
 
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
-def docx_open(ctx: CallContext, file_path: str) -> str:
+def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact", "none"] | None = None) -> str:
     """Open an existing .docx file and start an editing session on it.
-
-    The answer's **Session ID** goes into every later call (it may be left out while only one
-    session is open). The cursor starts after the last element of the body.
 
     Args:
         file_path: Path of the .docx file, absolute or relative to the server's first root folder.
     """
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
-    session = start_session(ctx, Document.open(path, limits), path)
+    session = start_session(ctx, Document.open(path, limits), path, view)
     try:
         session.opened_from = path
         doc = session.doc
@@ -48,7 +47,7 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
         raise
 
 
-def start_session(ctx: CallContext, doc: Document, path) -> Session:
+def start_session(ctx: CallContext, doc: Document, path, view: str | None = None) -> Session:
     """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
     try:
         session = add_session(ctx, doc, path)  # the caller's quota (tools/runtime/quotas.py)
@@ -56,6 +55,8 @@ def start_session(ctx: CallContext, doc: Document, path) -> Session:
         doc.close()
         raise
     claim(ctx, session)
+    session.view = view  # the answer view of the session's editing calls (render/views.py)
+    views.note_session(view)
     return session
 
 
@@ -65,7 +66,8 @@ def drop_session(ctx: CallContext, session: Session) -> None:
 
 
 @tool(title="Create a new Word document")
-def docx_create(ctx: CallContext, file_path: str | None = None) -> str:
+def docx_create(ctx: CallContext, file_path: str | None = None,
+                view: Literal["full", "compact", "none"] | None = None) -> str:
     """Start a session on a new, empty, valid document.
 
     Args:
@@ -75,24 +77,17 @@ def docx_create(ctx: CallContext, file_path: str | None = None) -> str:
     doc = Document.create()
     if path is not None:  # refused now rather than at the first save
         check_save_name(path, doc.package.content_type_of(doc.main_name))
-    session = start_session(ctx, doc, path)
+    session = start_session(ctx, doc, path, view)
     fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)", "Ended": session.made_room}
     return answer(session, "Create Document", None, fields=fields)
 
 
-@tool(idempotent=True, title="Save the document")
+@tool(idempotent=True, context=False, title="Save the document")
 def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, strip_ids: bool = False,
               overwrite: bool = False) -> str:
     """Save the document atomically (temporary file, then rename): an error leaves the old file intact.
 
-    Parts of the package that no call touched are written back byte for byte. A file that is not
-    what this session opened or last saved at that path (another session saved there, or it was
-    edited on disk since) is not written over: FileChanged, unless overwrite is true. Only .docx,
-    .docm, .dotx and .dotm names matching the document's kind are written; an existing file keeps
-    its permissions.
-
     Args:
-        session_id: The session to save.
         file_path: Target path; default: the path it was opened from or created with.
         strip_ids: Write the file without this server's element IDs (they are kept in memory).
         overwrite: Write even over a file another writer changed (their changes are lost).
@@ -139,13 +134,9 @@ def integrity_news(session) -> list[str]:
     return list((Counter(problems) - Counter(session.baseline_problems)).elements())
 
 
-@tool(destructive=True, idempotent=False, title="Close a session")
+@tool(destructive=True, idempotent=False, context=False, title="Close a session")
 def docx_close(ctx: CallContext, session_id: str) -> str:
-    """Close a session and drop the document from memory; unsaved changes are lost (the answer says so).
-
-    Args:
-        session_id: The session to close.
-    """
+    """Close a session and drop the document from memory; unsaved changes are lost (the answer says so)."""
     session = session_of(ctx, session_id)
     ctx.services.sessions.discard(session)
     unsaved = session.doc.modified

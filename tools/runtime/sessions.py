@@ -89,6 +89,7 @@ class Session:
     owner: tuple[str | None, str | None] = (None, None)
     quota: tuple = ()  # Caller.quota of the caller that opened it
     made_room: str | None = None  # the answer's note when opening it ended an idle session of the caller
+    view: str | None = None  # answer view of editing calls (docx_open/docx_create view=; render/views.py)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     last_used: float = field(default_factory=time.monotonic)
     ended: bool = False  # removed from the store: a call that waited for the lock must not go on
