@@ -303,6 +303,8 @@ class Durable:
                 self.backend.mcp_alive(live, self.worker_id, MCP_KEY_TTL_S)
                 self._mcp_told.update(live)
                 self._mcp_refreshed = time.monotonic()
+                for mcp in [m for m in live if m not in self.live_mcp]:  # ended while we wrote it
+                    self.mcp_ended(mcp)
         except Exception:
             pass  # the store is away: heartbeats resume when it is back
 
