@@ -61,6 +61,7 @@ async def test_a_store_outage_answers_state_unavailable_quickly_and_the_worker_r
             after = await insert(client, "after the outage")
             read = await call_retrying(client, "docx_read_content", session_id=client.session_id)
             created = await client.call("docx_create")
+    print(f"\nRedis {how} ({mode}): answers during the outage in {[round(t, 3) for _, t in during]} s")
     assert [a.error_type for a, _ in during] == ["StateUnavailable"] * 4, [a.text for a, _ in during]
     assert all(a.head.get("Hint") for a, _ in during)
     assert max(t for _, t in during) < ANSWER_BOUND_S, [round(t, 2) for _, t in during]
