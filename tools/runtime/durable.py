@@ -379,6 +379,13 @@ class Durable:
             self._renewer.join(5)
         self._quietly(self.backend.worker_gone, self.worker_id)  # its MCP sessions end with it
 
+    def forget(self, sid: str, token: str | None) -> None:
+        """Delete a session from the store; a lease this worker let go is taken back first (one held
+        by another worker means the session lives on there: nothing is deleted)."""
+        token = token or self.backend.acquire(sid, self.worker_id, self.lease_ms)
+        if token:
+            self.backend.delete(sid, token)
+
     def health(self) -> str | None:
         """Why this worker should get no traffic now, or None."""
         if self.draining:
@@ -557,8 +564,10 @@ class DurableStore(SessionStore):
             raise unavailable(str(e)) from None
 
     def discard(self, session: Session) -> bool:
+        """The session ended (closed, idle, ended to make room): gone from the store too, even when
+        this worker let its lease go, so no other worker can take it back."""
         gone = super().discard(session)
         held = self.durable.held.pop(session.id, None)
-        if gone and held is not None and held.token:
-            self.durable._quietly(self.durable.backend.delete, session.id, held.token)
+        if gone and held is not None:
+            self.durable._quietly(self.durable.forget, session.id, held.token)
         return gone
