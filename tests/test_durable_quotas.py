@@ -25,3 +25,14 @@ def test_a_session_ended_to_make_room_is_gone_from_the_store(tmp_path, redis_url
     assert first in second["Ended"]
     assert w1.durable.backend.head(first) is None
     assert parse_head(taken.text)["Error Type"] == "SessionNotFound"
+
+
+def test_a_stale_copy_ending_on_one_worker_leaves_the_session_another_worker_took(tmp_path, redis_url):
+    w1 = DurableDriver(tmp_path, redis_url, "w1")
+    sid = parse_head(w1.call("docx_create").text)["Session ID"]
+    w2 = DurableDriver(tmp_path, redis_url, "w2")
+    w2.call("docx_insert_paragraph", session_id=sid, text="on w2", position="end:document_body")
+    w2.durable.backend.release(sid, w2.durable.held[sid].token)  # between calls, the lease is free
+    w1.services.sessions.discard(w1.session())  # e.g. w1's idle reaper ends its old copy
+    assert w1.durable.backend.head(sid) is not None
+    assert "on w2" in w2.call("docx_read_content", session_id=sid).text

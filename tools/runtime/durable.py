@@ -87,6 +87,11 @@ class Held:
     snapshot_at: float = field(default_factory=time.monotonic)
     sig: tuple = ()
     stamps: dict = field(default_factory=dict)  # the files the document was read from or saved to
+    epoch: int = 0  # of the last lease this worker took: nobody else took it while it stays next
+
+
+def epoch_of(token: str) -> int:
+    return int(token.rpartition("|")[2])
 
 
 def signature(session: Session) -> tuple:
@@ -172,7 +177,7 @@ class Durable:
     def _create(self, session: Session) -> None:
         blob = snapshots.encode(session, "0-0")  # before the lease: a big document takes longer than one
         token = self.backend.acquire(session.id, self.worker_id, self.lease_ms, new=True)
-        held = Held(token, time.monotonic() + self.lease_ms / 1000, sig=signature(session))
+        held = Held(token, time.monotonic() + self.lease_ms / 1000, sig=signature(session), epoch=epoch_of(token))
         held.stamps = dict(session.doc.package.stamps)
         self.backend.create(session.id, token, session.owner[0], session.owner[1], blob, self.key_ttl_s)
         self.held[session.id] = held
@@ -251,7 +256,7 @@ class Durable:
             held = self.held[sid] = Held(None, 0, head=session_head(session))
             held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
             store.put(session, replacing=local)
-        held.token, held.deadline = token, deadline
+        held.token, held.deadline, held.epoch = token, deadline, epoch_of(token)
         if getattr(session, "_failed", None):
             self._set_aside(session, session._failed)
         session.owner = (head[1], head[2])
@@ -379,12 +384,19 @@ class Durable:
             self._renewer.join(5)
         self._quietly(self.backend.worker_gone, self.worker_id)  # its MCP sessions end with it
 
-    def forget(self, sid: str, token: str | None) -> None:
-        """Delete a session from the store; a lease this worker let go is taken back first (one held
-        by another worker means the session lives on there: nothing is deleted)."""
-        token = token or self.backend.acquire(sid, self.worker_id, self.lease_ms)
-        if token:
-            self.backend.delete(sid, token)
+    def forget(self, sid: str, held: Held) -> None:
+        """Delete a session from the store. A lease this worker let go is taken back first, and only
+        if no other worker took it in between (the lease epoch moved by one): else the session lives
+        on there and this worker's copy was only a stale one."""
+        token = held.token
+        if token is None:
+            token = self.backend.acquire(sid, self.worker_id, self.lease_ms)
+            if token is None:
+                return
+            if epoch_of(token) != held.epoch + 1:
+                self.backend.release(sid, token)
+                return
+        self.backend.delete(sid, token)
 
     def health(self) -> str | None:
         """Why this worker should get no traffic now, or None."""
@@ -569,5 +581,5 @@ class DurableStore(SessionStore):
         gone = super().discard(session)
         held = self.durable.held.pop(session.id, None)
         if gone and held is not None:
-            self.durable._quietly(self.durable.forget, session.id, held.token)
+            self.durable._quietly(self.durable.forget, session.id, held)
         return gone
