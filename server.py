@@ -278,8 +278,9 @@ def reload_on_sighup(services: Services, config_path: str | None) -> None:
 
 async def serve_stdio(server: Server) -> None:
     from mcp.server.stdio import stdio_server
+    from tools.runtime.stdio_lines import AnsweringReader
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        await server.run(AnsweringReader(read, write), write, server.create_initialization_options())
 
 
 def http_app(server: Server, services: Services, host: str):

@@ -13,6 +13,7 @@ from render import views
 from render.answer import success_answer
 from render.blocks import element_box
 from render.diff import render_diff
+from render import text_changes
 from tools.runtime import history
 from tools.runtime.lifetime import claim
 from tools.runtime.registry import CallContext
@@ -33,6 +34,7 @@ def session_of(ctx: CallContext, session_id: str | None) -> Session:
     claim(ctx, session)  # one call at a time per session, within the call's budget
     if not any(s is session for s in ctx.touched):  # a batch's later calls keep its earlier IDs marked
         session.doc.ids.mark()
+    text_changes.forget(session.doc)
     views.note_session(session.view)
     history.begin(ctx, session)  # the call becomes an undo step if it changes the document
     ctx.touched.append(session)
@@ -178,8 +180,9 @@ def box_lines(doc, els: list[etree._Element | None]) -> list[str]:
     lines: list[str] = []
     for el in els:
         if el is not None:
-            doc.id_of(el)
-            lines += element_box(doc, el)
+            box = element_box(doc, el)
+            text_changes.record(doc, el, doc.id_of(el), box)
+            lines += box
     return lines
 
 
@@ -218,6 +221,9 @@ def answer(session: Session, operation: str, element: etree._Element | None, *, 
     if before is not None and after is not None:  # compact: each box one line, one line around
         changes = render_diff(*((views.squeeze(before), views.squeeze(after), 1) if view == "compact"
                                 else (before, after)))
+        hidden = text_changes.hidden_changes(doc)
+        if hidden:  # past a box's cut: a window around each change
+            changes = "\n".join(hidden) if changes == render_diff([], []) else changes + "\n" + "\n".join(hidden)
     if changes is not None and getattr(doc, "tracker", None) is not None:
         fields = {**(fields or {})}
         if fields.get("Tracked") is None:  # recorded as revisions (a tool may say what it did not record)

@@ -22,8 +22,10 @@ MAX_TREE_LINES = 400
 MAX_MATCHES = 50
 
 
-def _line_for(doc, el) -> str:
+def _line_for(doc, el, full: bool = False) -> str:
     title = title_of(doc, el)
+    if full:
+        return f"[{title}] {_full_text(doc, el)}"
     if el.tag == B.W_P:
         return f"[{title}] {cut(labelled_line(doc, el), 200)}"
     if el.tag == B.W_TBL:
@@ -33,14 +35,27 @@ def _line_for(doc, el) -> str:
     return f"[{title}] {cut(text, 160)}"
 
 
+def _full_text(doc, el) -> str:
+    """A block's whole text (lines cut at 200 characters otherwise): tables row by row."""
+    if el.tag == B.W_P:
+        text = labelled_line(doc, el)
+    elif el.tag == B.W_TBL:
+        text = "\n".join(" | ".join(row) for row in TableGrid(el).text_matrix())
+    else:
+        text = B.block_text(el, MAX_CHARS)
+    return text if len(text) <= MAX_CHARS else text[:MAX_CHARS] + f"… ({len(text) - MAX_CHARS} more characters)"
+
+
 @tool(read_only=True, idempotent=True, title="Read document content")
 def docx_read_content(ctx: CallContext, session_id: str, start_element_id: str | None = None,
-                      max_elements: int = 50) -> str:
-    """Read the body's blocks in order, one line each with its ID, a page at a time.
+                      max_elements: int = 50, full_text: bool = False) -> str:
+    """Read the body's blocks in order, one line each with its ID, a page at a time; lines are cut at
+    200 characters unless full_text (or max_elements=1 with start_element_id).
 
     Args:
         start_element_id: Start at this block (from a previous page); default: the first block.
         max_elements: Blocks per page, 1-200 (default 50).
+        full_text: Each block's whole text, not cut (default false).
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -55,10 +70,11 @@ def docx_read_content(ctx: CallContext, session_id: str, start_element_id: str |
     else:
         el = next(B.iter_blocks(doc.body), None)
     lines, used = [], 0
+    full = full_text or (bool(start_element_id) and max_elements == 1)
     first_index = doc.order(doc.body).index(el) if el is not None else 0
     while el is not None and len(lines) < max_elements and used < MAX_CHARS:
         doc.id_of(el)
-        line = _line_for(doc, el)
+        line = _line_for(doc, el, full)
         lines.append(line)
         used += len(line)
         el = B.next_block(el)
@@ -148,7 +164,7 @@ def docx_find_paragraphs(ctx: CallContext, session_id: str, query: str) -> str:
         raise OoxmlError("query is empty.", hint="Pass some text to look for.", error_type="ValidationError")
     needle = query.casefold()
     found, total = [], 0
-    for p in doc.body.iter(B.W_P):
+    for p in B.shown_paragraphs(doc.body):
         budget.check()
         text = B.paragraph_text(p)
         if needle in text.casefold():

@@ -21,10 +21,16 @@ TRACK_SETTING = "trackRevisions"
 _COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 
 
+MAX_AUTHOR = 255  # Word keeps longer names but shows them cut; no person's name is longer
+
+
 def default_author(ctx: CallContext, author: str | None = None) -> str:
     """The author of a change: the argument, else --author, else the config's author, else ooxml-mcp."""
     if author and author.strip():
-        return author.strip()[:255]
+        if len(author.strip()) > MAX_AUTHOR:
+            raise ValidationError(f"The author name is {len(author.strip())} characters long; at most {MAX_AUTHOR}.",
+                                  hint="Pass a person's name, e.g. 'Ada Lovelace'.")
+        return author.strip()
     services = ctx.services
     return (getattr(services, "author", None) or getattr(getattr(services, "config", None), "author", None)
             or DEFAULT_AUTHOR)
@@ -44,8 +50,9 @@ def docx_set_track_changes(ctx: CallContext, session_id: str, enabled: bool, aut
     doc = session.doc
     # w:trackRevisions in settings.xml: Word opens the saved file with Track Changes as we leave it.
     if enabled:
-        doc.tracker = Tracker(default_author(ctx, author))
-        set_flag(doc, TRACK_SETTING)
+        tracker = Tracker(default_author(ctx, author))
+        set_flag(doc, TRACK_SETTING)  # first: a document whose settings cannot change stays untracked
+        doc.tracker = tracker
         fields = {"Tracking": "on", "Author": doc.tracker.author, "Tracked": "yes",
                   "Word Setting": "w:trackRevisions on"}
         note = (f"Changes are now tracked as revisions by '{doc.tracker.author}'. Reading shows them as "

@@ -1,19 +1,21 @@
 """Session tools: open, create, save, close, list (SPEC §2)."""
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import Literal
 
 from ooxml.document import Document
 from ooxml.filekinds import check_save_name
-from ooxml.integrity import check_package, summarize
+from ooxml.integrity import check_package, summarize, unreadable_parts
 from ooxml.package import DEFAULT_LIMITS
 from render import views
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
 from tools.docx.review import tracking_from_settings
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.lifetime import claim, recovery_note
+from tools.runtime.lifetime import claim
+from tools.runtime.recovery import recovery_note
 from tools.runtime.quotas import add_session
 from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
 from tools.runtime.sessions import Cursor, Session
@@ -37,7 +39,10 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
             session.cursor = Cursor(doc.id_of(last), "after")
         blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
-                  "Recovered": recovery_note(ctx.services, path), "Ended": session.made_room}
+                  "Recovered": recovery_note(ctx.services, path, _read_sha(doc, path)), "Ended": session.made_room}
+        damaged = unreadable_parts(doc.package)
+        if damaged:
+            fields["Warning"] = damaged_note(damaged, "a save copies them unchanged")
         author = tracking_from_settings(ctx, doc)
         if author is not None:
             fields["Tracking"] = f"on (the file's Track Changes setting), author '{author}'"
@@ -45,6 +50,11 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
     except BaseException:
         drop_session(ctx, session)  # a failed open leaves no session behind (nor the file held)
         raise
+
+
+def _read_sha(doc, path) -> str | None:
+    stamp = doc.package.stamps.get(os.path.realpath(path))
+    return stamp.sha256 if stamp else None
 
 
 def start_session(ctx: CallContext, doc: Document, path, view: str | None = None) -> Session:
@@ -109,7 +119,16 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
               "IDs": "stripped" if strip_ids else "kept",
               "Integrity": "ok" if not new_problems else
               f"{len(new_problems)} problem(s) the original did not have: " + "; ".join(summarize(new_problems)[:3])}
+    damaged = unreadable_parts(doc.package)
+    if damaged:
+        fields["Integrity"] = damaged_note(damaged, "copied unchanged") + \
+            ("" if not new_problems else "; and " + fields["Integrity"])
     return success_answer("Save Document", fields=fields)
+
+
+def damaged_note(damaged: list[str], what_happens: str) -> str:
+    return (f"warning: {len(damaged)} part(s) of the original are damaged ({'; '.join(damaged[:3])}"
+            f"{' …' if len(damaged) > 3 else ''}), {what_happens}: Word may refuse or repair the file")
 
 
 def integrity_news(session) -> list[str]:

@@ -22,6 +22,7 @@ from ooxml.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
+from render import text_changes
 from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
                           session_of)
 from tools.docx.blocks import insert_blocks
@@ -86,8 +87,9 @@ def table_lines(doc, tbl: etree._Element, near_row: int | None = None) -> list[s
         return box_lines(doc, [tbl])
     r0 = max(0, min(near_row - 3, grid.n_rows - 7))
     part = _Rows(grid, r0, min(grid.n_rows, r0 + 7))
-    lines = [f"rows {r0}-{part.r1 - 1} of {grid.n_rows}"] + table_grid_lines(part)
-    return box(title_of(doc, tbl), lines)
+    lines = box(title_of(doc, tbl), [f"rows {r0}-{part.r1 - 1} of {grid.n_rows}"] + table_grid_lines(part))
+    text_changes.record(doc, tbl, doc.id_of(tbl), lines)
+    return lines
 
 
 def updated_answer(session: Session, tbl: etree._Element, operation: str, before: list[str],

@@ -28,7 +28,7 @@ from tools.runtime.registry import BUILTIN, NAME_RE, Tool
 
 log = logging.getLogger("ooxml_mcp")
 
-TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow", "answers", "proxy")
+TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow", "answers", "recovery_folder", "proxy")
 ALLOW_KEYS = ("url_schemes", "field_kinds")
 PROXY_KEYS = ("forwarded_header", "trusted_proxies")
 TOOL_KEYS = ("name", "description", "title", "tenants", "method", "endpoint", "timeout_s", "max_response_bytes",
@@ -85,6 +85,7 @@ class Config:
     toolsets: list[str] | None = None
     answers_view: str | None = None  # answers.view: the server's default answer view (render/views.py)
     author: str | None = None  # default author of tracked changes and comments
+    recovery_folder: Path | None = None  # where recovery files go when not beside the document
     tenant_tokens: dict[str, str] = field(default_factory=dict, repr=False)  # tenant -> bearer token
     http_tools: list[HttpToolSpec] = field(default_factory=list)
     audit: AuditSpec | None = None
@@ -315,6 +316,17 @@ def parse_audit(f: Findings, raw: Any, base_dir: Path) -> AuditSpec | None:
     if spec.backups < 0:
         f.add("audit_log.backups", f"expected 0 or more, got {spec.backups}")
     return spec
+
+
+def parse_folder(f: Findings, where: str, raw: Any, base_dir: Path) -> Path | None:
+    """A folder path (relative to the config file), resolved now; it is created when first needed."""
+    if raw is None or not expect(f, where, raw, "string"):
+        return None
+    if not raw.strip():
+        f.add(where, "the path is empty")
+        return None
+    path = Path(os.path.expanduser(raw))
+    return Path(os.path.realpath(path if path.is_absolute() else base_dir / path))
 
 
 # ---------------------------------------------------------------- http tools
@@ -664,6 +676,7 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
         f.add("author", "expected a non-empty string (the default author of tracked changes and comments)")
     else:
         config.author = author
+    config.recovery_folder = parse_folder(f, "recovery_folder", top.get("recovery_folder"), base_dir)
     if stdio_tenant is not None and stdio_tenant not in tenants:
         f.add("--tenant", f"{stdio_tenant!r} is not a configured tenant (configured: {', '.join(tenants) or 'none'})")
     if f:
