@@ -109,6 +109,7 @@ class Builder:
     _styles: dict = field(default_factory=dict)
     _lists: ListWriter | None = None
     _definitions: dict = field(default_factory=dict)  # footnote id -> its definition node
+    _next_note: int | None = None  # the id the next footnote gets (one scan of the notes per insert)
 
     def style(self, name: str) -> str | None:
         """ensure_style(), once per name and insert."""
@@ -290,7 +291,8 @@ class Builder:
             mark = self._note_mark(etree.Element(w("footnoteRef")))
             paragraphs[0].insert(1 if paragraphs[0].find(w("pPr")) is not None else 0, mark)
             mark.addnext(make_run(" "))
-        note_id = str(N.add_note(self.doc, "footnote", paragraphs))
+        self._next_note = N.add_note(self.doc, "footnote", paragraphs, self._next_note) + 1
+        note_id = str(self._next_note - 1)
         return self._note_mark(etree.Element(w("footnoteReference"), {w("id"): note_id}))
 
     def _note_paragraph(self, inline: SyntaxTreeNode) -> etree._Element:
