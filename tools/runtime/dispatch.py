@@ -16,7 +16,7 @@ import jsonschema
 from ooxml import budget
 from ooxml.errors import OoxmlError
 from render.answer import cut_answer, error_answer, operation_title
-from tools.runtime import history
+from tools.runtime import history, overrun
 from tools.runtime.lifetime import release_all
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
 from tools.runtime.progress import in_thread, worth_a_thread
@@ -77,9 +77,12 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
             else:  # document tools run off the event loop: one long call never stalls other clients
                 call = functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s)
                 if tool.long_running and worth_a_thread(ctx, arguments):  # heartbeats while it runs
-                    outcome = await in_thread(ctx, call, operation)
+                    runner = functools.partial(in_thread, ctx, message=operation)
                 else:
-                    outcome = await anyio.to_thread.run_sync(call)
+                    runner = functools.partial(anyio.to_thread.run_sync, abandon_on_cancel=True)
+                outcome = await overrun.bounded(ctx, runner, call, limits.call_timeout_s)
+                if outcome is None:  # its thread ran on past the deadline (tools/runtime/overrun.py)
+                    return fail(operation, "LimitExceeded", *overrun.late_message(limits.call_timeout_s))
     except OoxmlError as e:  # too many calls at once on one session
         return fail(operation, e.error_type, e.message, e.hint)
     if len(outcome.text) > limits.max_answer_chars:
@@ -101,6 +104,7 @@ def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallCo
         except Exception as e:
             return failed(e, ctx, name, operation)
         finally:
+            overrun.finish(ctx)
             release_all(ctx)
 
 

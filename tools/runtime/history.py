@@ -26,6 +26,8 @@ def begin(ctx, session) -> None:
 
 def commit(ctx, tool_name: str, arguments: dict) -> None:
     """A call succeeded: what it changed in each session becomes one step there."""
+    from tools.runtime.overrun import may_commit
+    may_commit(ctx)  # not once dispatch answered LimitExceeded for it: then it is put back instead
     for session in _unique(ctx.touched):
         history = session.doc.history
         if tool_name in NOT_RECORDED:
