@@ -52,10 +52,12 @@ def _drop_unused_links(session) -> None:
 
 
 def abandon(ctx) -> None:
-    """A call failed: whatever it changed is put back, nothing is recorded."""
+    """A call failed: whatever it changed is put back (the cursor too: a commit refused after the
+    tool ran, tools/runtime/overrun.py, comes after the tool moved it), nothing is recorded."""
     for session in _unique(ctx.touched):
         try:
             session.doc.history.abandon()
+            restore_state(session, getattr(ctx, "recorded_states", {}).get(id(session)))
         except Exception:  # the call's own error is what the agent must see
             log.exception("could not put back what a failed call changed in %s", session.id)
             session.doc.history.clear()
