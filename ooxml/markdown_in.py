@@ -19,6 +19,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 
 from ooxml import images as I
 from ooxml.build import make_run
+from ooxml.errors import ValidationError
 from ooxml import notes as N
 from ooxml.mdlists import ListWriter
 from ooxml.namespaces import R, RT_STYLES, w
@@ -33,8 +34,23 @@ MAX_MARKDOWN = 2_000_000
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).use(footnote_plugin)
 
 
+MAX_NESTING = 64  # levels of quotes, lists, emphasis, links: the tree is built and walked recursively
+
+
 def parse(markdown: str) -> SyntaxTreeNode:
-    return SyntaxTreeNode(_PARSER.parse(markdown))
+    tokens = _PARSER.parse(markdown)
+    if _nesting(tokens) > MAX_NESTING:
+        raise ValidationError(f"The Markdown nests deeper than {MAX_NESTING} levels (quotes, lists, emphasis).",
+                              hint="Flatten it: no document needs that many levels.")
+    return SyntaxTreeNode(tokens)
+
+
+def _nesting(tokens) -> int:
+    deepest = level = 0
+    for token in tokens:
+        level += token.nesting
+        deepest = max(deepest, level + (_nesting(token.children) if token.children else 0))
+    return deepest
 
 
 def nodes(tree: SyntaxTreeNode):

@@ -206,6 +206,9 @@ def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, posit
                       (width * EMU_PER_TWIP, page_box(section_of(doc, anchor)).text_height * EMU_PER_TWIP),
                       lambda: doc.word_ids(container))
     blocks = builder.build(tree)
+    if not blocks:  # e.g. quotes nested past markdown-it's own limit, which it drops
+        raise OoxmlError("The Markdown has no content to insert.", error_type="ValidationError",
+                         hint="Pass some text, e.g. '# Title' or '- item'; nest quotes and lists less deep.")
     prev, nxt = insertion_neighbours(container, where)
     before = box_lines(doc, [prev, nxt])
     last = None

@@ -17,6 +17,7 @@ from ooxml import budget
 from ooxml.errors import OoxmlError
 from render.answer import cut_answer, error_answer, operation_title
 from tools.runtime import history, overrun
+from tools.runtime.arguments import MAX_DEPTH, too_deep
 from tools.runtime.lifetime import release_all
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
 from tools.runtime.progress import in_thread, worth_a_thread
@@ -62,7 +63,8 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
         hint = f"Did you mean: {', '.join(close)}?" if close else "Call tools/list for the tools you may use."
         return fail(operation, "ToolNotFound", f"No tool named '{name}' is available.", hint)
     arguments = dict(arguments or {})
-    problems = argument_problems(tool, arguments)
+    deep = too_deep(arguments)
+    problems = [f"{deep[:200]}: nested deeper than {MAX_DEPTH} levels"] if deep else argument_problems(tool, arguments)
     if problems:
         return fail(operation, "ValidationError", "Invalid arguments: " + "; ".join(problems),
                     f"See the inputSchema of '{name}' in tools/list.")
