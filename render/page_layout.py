@@ -41,7 +41,10 @@ def to_pdf(doc, folder: Path, convert=None) -> Path:
     if convert is not None:
         convert(src, folder / "layout.pdf")
         return folder / "layout.pdf"
-    profile = folder / "profile"
+    from ooxml.office_copy import prepare
+    from tools.runtime.office_profile import seed
+    prepare(src)  # external references cut: see ooxml/office_copy.py
+    profile = seed(folder / "profile")
     cmd = [soffice(), f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
            "--convert-to", "pdf", "--outdir", str(folder), str(src)]
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=TIMEOUT_S, check=False)
@@ -56,13 +59,17 @@ def heading_pages(doc, texts: list[str], convert=None) -> list[int | None]:
     (``convert``: see to_pdf)."""
     import pypdfium2 as pdfium
 
+    from render.pages import PDFIUM
+
     with tempfile.TemporaryDirectory(prefix="ooxml-mcp-layout-") as tmp:
-        pdf = pdfium.PdfDocument(str(to_pdf(doc, Path(tmp), convert)))
-        try:
-            outline = [(" ".join((bm.get_title() or "").split()), bm.get_dest()) for bm in pdf.get_toc()]
-            outline = [(t, d.get_index() + 1 if d is not None else None) for t, d in outline]
-        finally:
-            pdf.close()
+        made = to_pdf(doc, Path(tmp), convert)
+        with PDFIUM:
+            pdf = pdfium.PdfDocument(str(made))
+            try:
+                outline = [(" ".join((bm.get_title() or "").split()), bm.get_dest()) for bm in pdf.get_toc()]
+                outline = [(t, d.get_index() + 1 if d is not None else None) for t, d in outline]
+            finally:
+                pdf.close()
     pages: list[int | None] = []
     i = 0
     for text in texts:

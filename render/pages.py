@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ctypes
 import io
+import threading
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -11,6 +12,7 @@ import pypdfium2.raw as pdfium_c
 from ooxml.marks import MARK_PREFIX
 
 POINTS_PER_INCH = 72
+PDFIUM = threading.Lock()  # pdfium is not thread-safe: one PDF is read at a time, in a worker thread
 
 
 class PdfPages:
@@ -58,6 +60,19 @@ class PdfPages:
             return page.get_size()
         finally:
             page.close()
+
+
+def laid_out_page(pdf_path: Path, n_blocks: int, choose, dpi: int):
+    """(each block's start page, the page number ``choose(starts, total)`` picks, the page count,
+    (png, width, height)): the CPU-heavy reading of LibreOffice's PDF, for a worker thread."""
+    with PDFIUM:
+        pages = PdfPages(pdf_path)
+        try:
+            starts = block_pages(pages.mark_pages(), n_blocks)
+            number = choose(starts, len(pages))
+            return starts, number, len(pages), pages.png(number - 1, dpi)
+        finally:
+            pages.close()
 
 
 def block_pages(mark_pages: dict[int, int], n_blocks: int) -> list[int]:

@@ -12,7 +12,7 @@ from ooxml.errors import InvalidElementType, OoxmlError
 from ooxml.marks import save_marked_copy
 from render.answer import success_answer
 from render.blocks import paragraph_line, title_of
-from render.pages import PdfPages, block_pages, blocks_on_page
+from render.pages import blocks_on_page, laid_out_page
 from render.width import cut
 from tools.docx.common import resolve
 from tools.runtime.lifetime import holding
@@ -55,14 +55,9 @@ async def docx_render_page(ctx: CallContext, session_id: str, page: int | None =
                            element_id: str | None = None, dpi: int = 96) -> ToolResult:
     """Render one page of the document's current state (unsaved edits included) as a PNG image.
 
-    LibreOffice (headless) lays the document out; the answer's text names the page (n of N) and
-    the elements that start on it, and an image content carries the page. The user's file is never
-    written: the render works on a temporary copy.
-
     Args:
-        session_id: The session.
         page: Page number, from 1 (default: the page of element_id, else page 1).
-        element_id: Render the page where this element starts (special IDs work).
+        element_id: Render the page where this element starts.
         dpi: Resolution, 24-600 (default 96: an A4 page is 794×1123 pixels).
     """
     _check_args(page, dpi)
@@ -77,21 +72,17 @@ async def docx_render_page(ctx: CallContext, session_id: str, page: int | None =
         session_id, target, blocks = await anyio.to_thread.run_sync(_marked_copy, ctx, session_id, element_id,
                                                                     src, seconds)
         await progress(ctx, 1, STEPS, "LibreOffice is laying out the document")
-        await anyio.to_thread.run_sync(office.to_pdf, src, pdf_path)
+        note = await anyio.to_thread.run_sync(office.to_pdf, src, pdf_path)
         await progress(ctx, 2, STEPS, "Rasterising the page")
-        pages = PdfPages(pdf_path)
-        try:
-            starts = block_pages(pages.mark_pages(), len(blocks))
-            number = _page_number(page, target, blocks, starts, len(pages))
-            png, width, height = await anyio.to_thread.run_sync(pages.png, number - 1, dpi)
-            total = len(pages)
-        finally:
-            pages.close()
+        # Reading the PDF takes seconds on long documents: never on the event loop.
+        starts, number, total, (png, width, height) = await anyio.to_thread.run_sync(
+            laid_out_page, pdf_path, len(blocks), lambda starts, n: _page_number(page, target, blocks, starts, n), dpi)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     await progress(ctx, STEPS, STEPS, "Done")
     shown = [blocks[i] for i in blocks_on_page(starts, number - 1)]
-    text = await anyio.to_thread.run_sync(_answer, ctx, session_id, seconds, (number, total, width, height, dpi), shown)
+    text = await anyio.to_thread.run_sync(_answer, ctx, session_id, seconds, (number, total, width, height, dpi),
+                                          shown, note)
     return ToolResult(text, [Image(png, "image/png")])
 
 
@@ -117,7 +108,7 @@ def _page_number(page, target, blocks, starts, total) -> int:
     return number
 
 
-def _answer(ctx, session_id, seconds: float, figures, shown) -> str:
+def _answer(ctx, session_id, seconds: float, figures, shown, note: str | None) -> str:
     number, total, width, height, dpi = figures
     with holding(ctx, session_id, seconds) as session:
         doc = session.doc
@@ -126,7 +117,8 @@ def _answer(ctx, session_id, seconds: float, figures, shown) -> str:
         lines = [_line(doc, el) for el in shown[:MAX_LISTED]]
     listed = ", ".join(ids[:MAX_LISTED]) + (f" and {len(ids) - MAX_LISTED} more" if len(ids) > MAX_LISTED else "")
     fields = {"Session ID": session.id, "Page": f"{number} of {total}",
-              "Image": f"PNG {width}×{height} px at {dpi} dpi", "Elements": listed or "(none starts on this page)"}
+              "Image": f"PNG {width}×{height} px at {dpi} dpi", "Elements": listed or "(none starts on this page)",
+              "LibreOffice": note}
     if len(shown) > MAX_LISTED:
         lines.append(f"... ({len(shown) - MAX_LISTED} more elements on this page)")
     content = "Elements starting on this page:\n" + "\n".join(lines) if lines else \

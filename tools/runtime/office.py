@@ -21,7 +21,9 @@ import threading
 import time
 from pathlib import Path
 
+from ooxml import office_copy
 from ooxml.errors import OoxmlError
+from tools.runtime import office_profile
 
 WORKER = Path(__file__).with_name("office_worker.py")
 INSTALL_HINT = ("Install LibreOffice headless and its Python bridge, e.g. on Debian/Ubuntu: "
@@ -145,13 +147,17 @@ class Office:
         self._worker: _Worker | None = None
         self._python: str | None | bool = False  # False: not probed yet
         self._soffice: str | None = None
-        self._profile = Path(tempfile.mkdtemp(prefix="ooxml-mcp-lo-"))
+        self._profile = office_profile.seed(Path(tempfile.mkdtemp(prefix="ooxml-mcp-lo-")))
         atexit.register(self.close)
         self.starts = 0  # how many LibreOffice processes this service started (for tests, benches)
 
-    def to_pdf(self, src: Path, out: Path, timeout: float | None = None) -> None:
+    def to_pdf(self, src: Path, out: Path, timeout: float | None = None) -> str | None:
+        """Lay out ``src`` (a throwaway copy: rewritten in place as LibreOffice may see it, see
+        ooxml/office_copy.py) as the PDF ``out``. None, or a note when the warm LibreOffice failed
+        and a one-off ``soffice --convert-to`` made the PDF."""
         timeout = timeout or render_timeout()
         soffice = find_soffice()  # checked on every call: a path that disappears gives the named error
+        office_copy.prepare(src)
         with self._lock:
             if soffice != self._soffice:
                 self._stop()
@@ -159,17 +165,29 @@ class Office:
             if self._python is False:
                 self._python = find_uno_python(soffice)
             if self._python is None:
-                self._convert_once(soffice, src, out, timeout)
-                return
+                self._convert_once(soffice, src, out, timeout, self._profile)
+                return None
             try:
-                self._warm(soffice).convert(src, out, timeout)
+                self._warm_convert(soffice, src, out, timeout)
+                return None
             except RenderFailed as e:
                 if e.hung:
-                    self._worker = None
                     raise
-                # A dead soffice behind a live worker fails every call: retry once on a fresh one.
-                self._stop()
-                self._warm(soffice).convert(src, out, timeout)
+                failure = e.message
+        with tempfile.TemporaryDirectory(prefix="ooxml-mcp-lo-once-") as profile:
+            self._convert_once(soffice, src, out, timeout, office_profile.seed(Path(profile)))
+        return f"one-off conversion: the warm LibreOffice failed ({failure[:160]})"
+
+    def _warm_convert(self, soffice: str, src: Path, out: Path, timeout: float) -> None:
+        try:
+            self._warm(soffice).convert(src, out, timeout)
+        except RenderFailed as e:
+            if e.hung:
+                self._worker = None
+                raise
+            # A dead soffice behind a live worker fails every call: retry once on a fresh one.
+            self._stop()
+            self._warm(soffice).convert(src, out, timeout)
 
     def _warm(self, soffice: str) -> _Worker:
         if self._worker is None or not self._worker.alive():
@@ -177,9 +195,9 @@ class Office:
             self.starts += 1
         return self._worker
 
-    def _convert_once(self, soffice: str, src: Path, out: Path, timeout: float) -> None:
+    def _convert_once(self, soffice: str, src: Path, out: Path, timeout: float, profile: Path) -> None:
         filt = 'pdf:writer_pdf_Export:{"ExportBookmarksToPDFDestination":{"type":"boolean","value":"true"}}'
-        args = [soffice, "--headless", "--norestore", f"-env:UserInstallation={self._profile.as_uri()}",
+        args = [soffice, "--headless", "--norestore", f"-env:UserInstallation={profile.as_uri()}",
                 "--convert-to", filt, "--outdir", str(out.parent), str(src)]
         self.starts += 1
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

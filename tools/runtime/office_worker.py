@@ -52,7 +52,9 @@ def connect(pipe, proc, deadline):
 
 def convert(desktop, src, out):
     doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(src), "_blank", 0,
-                                       (prop("Hidden", True), prop("ReadOnly", True)))
+                                       (prop("Hidden", True), prop("ReadOnly", True),
+                                        # links are not updated, macros never run
+                                        prop("UpdateDocMode", 0), prop("MacroExecutionMode", 0)))
     if doc is None:
         raise RuntimeError("LibreOffice could not load the document")
     try:
