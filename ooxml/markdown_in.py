@@ -17,6 +17,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.footnote import footnote_plugin
 
+from ooxml import budget
 from ooxml import images as I
 from ooxml.build import make_run
 from ooxml.errors import LimitExceeded
@@ -161,6 +162,8 @@ class Builder:
 
     # ---- blocks ----------------------------------------------------------------------------
     def block(self, node: SyntaxTreeNode, ctx: dict) -> None:
+        if not len(self.blocks) % 512:
+            budget.check()  # 2,000,000 characters of Markdown are 100,000s of blocks
         kind = node.type
         if kind == "heading":
             level = int(node.tag[1:])

@@ -64,7 +64,7 @@ def table_markdown() -> str:
 # name -> (document body, tool, arguments from the ids: first/last paragraph, table, comment)
 CASES = {
     "insert_paragraph": ("small", "docx_insert_paragraph", lambda i: {"text": LINES, "position": "end:document_body"}),
-    "insert_run": ("small", "docx_insert_run", lambda i: {"text": LINES, "position": f"inside_end:{i['first']}"}),
+    "insert_run": ("small", "docx_insert_run", lambda i: {"text": LINES, "position": f"end:{i['first']}"}),
     "insert_heading": ("small", "docx_insert_heading",
                        lambda i: {"text": "h " * 499_999, "level": 1, "position": "end:document_body"}),
     "update_paragraph_text": ("small", "docx_update_paragraph_text",
@@ -105,7 +105,7 @@ CASES = {
     "find_paragraphs": ("big", "docx_find_paragraphs", lambda i: {"query": "delta 4999"}),
     "copy_elements_range": ("big", "docx_copy_elements_range",
                             lambda i: {"start_id": i["first"], "end_id": i["2000th"], "position": "end:document_body"}),
-    "set_list_range": ("big", "docx_set_list", lambda i: {"element_id": i["first"], "end_id": i["last"],
+    "set_list_range": ("big", "docx_set_list", lambda i: {"element_id": i["first"], "end_id": i["2000th"],
                                                           "list_type": "number"}),
     "read_content": ("big", "docx_read_content", lambda i: {"max_elements": 200}),
     "get_structure": ("big", "docx_get_structure", lambda i: {}),
@@ -117,7 +117,7 @@ CASES = {
     "create_header": ("small", "docx_create_header_footer",
                       lambda i: {"kind": "header", "which": "default", "text": LINES}),
     "insert_hyperlink": ("small", "docx_insert_hyperlink",
-                         lambda i: {"text": "l" * 1_000_000, "position": f"inside_end:{i['first']}",
+                         lambda i: {"text": "l" * 1_000_000, "position": f"end:{i['first']}",
                                     "url": "https://example.com/"}),
 }
 
@@ -149,7 +149,7 @@ async def next_call_works(c: DocxClient) -> float:
     """Seconds until the session serves again (SessionBusy retried)."""
     start = time.monotonic()
     while True:
-        answer = await c.call("docx_cursor_get", session_id=c.session_id)
+        answer = await c.call("docx_get_history", session_id=c.session_id)  # cheap, and takes the lock
         if answer.error_type != "SessionBusy" or time.monotonic() - start > 30:
             assert not answer.is_error, answer.text
             return time.monotonic() - start

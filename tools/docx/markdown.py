@@ -6,6 +6,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ooxml import body as B
+from ooxml import budget
 from ooxml import images as I
 from ooxml.errors import InvalidPosition, OoxmlError
 from ooxml.link_policy import policy_of
@@ -201,7 +202,9 @@ def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, posit
     prev, nxt = insertion_neighbours(container, where)
     before = box_lines(doc, [prev, nxt])
     last = None
-    for el in blocks:
+    for i, el in enumerate(blocks):
+        if not i % 1024:
+            budget.check()
         doc.insert_block(el, container=container, **({"after": last} if last is not None else where))
         last = el
     lead, trail = keep_tables_apart(doc, container, blocks[0], blocks[-1])
