@@ -37,6 +37,20 @@ MAX_MARKDOWN = 2_000_000
 _PARSER = MarkdownIt("commonmark", {"html": True, "maxNesting": 40}).enable(["table", "strikethrough"]) \
     .use(footnote_plugin)
 _PARSER.validateLink = lambda url: True  # every link becomes a link node: ooxml/link_policy.py decides
+_ticks = [0]
+
+
+def _budget_rule(state, *args) -> bool:
+    """A parser rule that never matches: it checks the call's budget now and then, as parsing two
+    million characters of Markdown (40,000 footnotes) takes longer than a call may."""
+    _ticks[0] += 1
+    if not _ticks[0] % 512:
+        budget.check()
+    return False
+
+
+for _ruler in (_PARSER.block.ruler, _PARSER.inline.ruler):
+    _ruler.before(_ruler.get_all_rules()[0], "call_budget", _budget_rule)
 MAX_NESTING = 24  # token levels: block quotes/lists inside each other (a list level is two), emphasis inside emphasis
 
 
@@ -225,7 +239,9 @@ class Builder:
         n_cols = max(len(tr.children) for tr in rows)
         tbl = build_table(len(rows), n_cols, column_widths(self.text_width, n_cols),
                           self.doc.styles.default_table_style())
-        for tr_el, tr in zip(tbl.iter(w("tr")), rows):
+        for i, (tr_el, tr) in enumerate(zip(tbl.iter(w("tr")), rows)):
+            if not i % 128:
+                budget.check()
             for tc_el, cell in zip(tr_el.iter(w("tc")), tr.children):
                 p = tc_el.find(w("p"))
                 align = (cell.attrs.get("style") or "").replace("text-align:", "")
@@ -313,6 +329,8 @@ class Builder:
 
     def footnote(self, ref: SyntaxTreeNode) -> etree._Element:
         """A real footnote with the definition's paragraphs, and the run referencing it."""
+        if self._next_note is not None and not self._next_note % 256:
+            budget.check()  # tens of thousands of notes in one paragraph
         definition = self._definitions.get(ref.meta.get("id"))
         body_part, self.part_name = self.part_name, N.notes_part_name(self.doc, "footnote")  # links in the note: its rels
         try:
