@@ -44,6 +44,7 @@ async def test_a_call_that_never_checks_its_budget_is_answered_on_time_and_undon
     await docx.create()
     await docx.ok("docx_insert_paragraph", text="kept", position="end:document_body")
     before = part_bytes(docx.services, docx.session_id)
+    cursor = (await docx.ok("docx_cursor_get", session_id=docx.session_id)).cursor_line
     ended = stuck_after_editing(monkeypatch, "docx_insert_paragraph", 2.5)
     docx.services.limit_overrides["call_timeout_s"] = LIMIT
     started = time.monotonic()
@@ -55,10 +56,12 @@ async def test_a_call_that_never_checks_its_budget_is_answered_on_time_and_undon
     docx.services.limit_overrides.clear()
     after = part_bytes(docx.services, docx.session_id)
     again = await docx.ok("docx_read_content", session_id=docx.session_id)
+    cursor_after = (await docx.ok("docx_cursor_get", session_id=docx.session_id)).cursor_line
     assert late.error_type == "LimitExceeded" and "undone" in late.head["Message"], late.text
     assert answered < LIMIT + GRACE_S + 0.7, answered
     assert busy.error_type == "SessionBusy" and "Retry" in busy.head["Hint"] and busy_after < 2.0, busy.text
     assert after == before and "never kept" not in again.text and "kept" in again.text
+    assert cursor_after == cursor  # the tool moved it to its new paragraph before its commit was refused
 
 
 async def test_a_call_waiting_for_the_lock_learns_at_once_that_the_holder_overran(docx, monkeypatch):
