@@ -165,8 +165,9 @@ class Comments:
         self.touch(root)
         wid = new_word_id(self.doc)
         initials = "".join(part[0] for part in author.split() if part)[:9] or author[:1]
-        comment = etree.SubElement(root, w("comment"), {W_ID: wid, W_AUTHOR: author, W_DATE: now(),
-                                                         W_INITIALS: initials})
+        # Filled before it goes in: building its lines checks the call's budget, and undo must
+        # know of the comment from the moment it is in the part.
+        comment = etree.Element(w("comment"), {W_ID: wid, W_AUTHOR: author, W_DATE: now(), W_INITIALS: initials})
         for i, line in enumerate(text.split("\n") or [""]):
             p = etree.SubElement(comment, w("p"), {PARA_ID: self._new_para_id(comment), TEXT_ID: "77777777"})
             if i == 0:
@@ -174,6 +175,7 @@ class Comments:
                 etree.SubElement(ref, w("annotationRef"))
             if line:
                 p.append(make_run(line))
+        root.append(comment)
         self.doc.history.inserted(comment)  # a block of the comments story: undo takes it out again
         self._extend(comment, parent)
         self._person(author)
