@@ -34,6 +34,7 @@ LOCK_POLL_S = 0.1  # a waiting call looks this often whether the holder ran past
 
 def claim(ctx, session: Session) -> None:
     """Hold ``session``'s lock for the rest of the call (dispatch releases it)."""
+    budget.check()  # a call past its deadline (maybe answered already: overrun.py) takes no lock
     if not _acquire(session, budget.remaining()):
         raise budget.exceeded(budget.current_limit() or 0, "waited for another call on this session")
     ctx.claimed.append(session)
