@@ -150,6 +150,10 @@ PENDING = {
                   "needs its own accept/reject rule",
     "docx_redact": "landed on main after this test; it rewrites text in every part (deleted text too), so "
                    "the accept/reject comparison needs its own rule",
+    **{name: "landed on main (content controls and templates) at the end of this work: to be added with "
+             "arguments for files that have content controls"
+       for name in ("docx_add_repeating_item", "docx_fill_template", "docx_insert_content_control",
+                    "docx_set_content_control")},
 }
 
 
