@@ -284,17 +284,18 @@ def anchor_paragraph(p: etree._Element, wid: str) -> etree._Element:
     return end
 
 
-def anchor_text(doc, p: etree._Element, text: str, wid: str) -> None:
-    """Markers around the first occurrence of ``text`` in the paragraph (runs split at its edges)."""
+def anchor_text(doc, runs, text: str, wid: str) -> None:
+    """Markers around the first occurrence of ``text`` in ``runs`` (a paragraph's or one run; runs
+    split at its edges)."""
     from ooxml.tracked_text import segments, split_at, _run_at
-    segs, full = segments(B.iter_runs(p))
+    segs, full = segments(runs)
     at = full.find(text)
     if at < 0 or not text:
         raise ValidationError(f"anchor_text '{text}' does not occur in the paragraph's text.",
                               hint="Pass an exact, case-sensitive span of the element's text (as read with "
                                    "revisions accepted).")
-    split_at(segs, at + len(text))
-    first = split_at(segs, at)
+    split_at(doc, segs, at + len(text))
+    first = split_at(doc, segs, at)
     last = _run_at(segs, at + len(text) - 1)
     first.addprevious(etree.Element(START, {W_ID: wid}))
     end = etree.Element(END, {W_ID: wid})

@@ -130,42 +130,16 @@ def make_reference(doc, kind: str, note_id: int) -> etree._Element:
     return r
 
 
-def split_after(p: etree._Element, anchor_text: str) -> etree._Element:
+def split_after(doc, p: etree._Element, anchor_text: str) -> etree._Element:
     """The run ending exactly where the first ``anchor_text`` ends in ``p`` (splitting a run if needed)."""
-    from ooxml.replace import segments
-    segs, text = segments(p)
-    at = text.find(anchor_text)
+    from ooxml.tracked_text import _run_at, segments, split_at
+    segs, text = segments(B.iter_runs(p))
+    at = text.find(anchor_text) if anchor_text else -1
     if at < 0:
         raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
                               hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
-    end = at + len(anchor_text)
-    for seg in segs:
-        if seg.start < end <= seg.start + len(seg.text):
-            return _split_run(seg.t, end - seg.start)
-    raise ValidationError("anchor_text could not be located in one run.",
-                          hint="Pass a shorter anchor_text, or leave it out to put the mark at the end of the "
-                               "paragraph.")
-
-
-def _split_run(t: etree._Element, k: int) -> etree._Element:
-    r = t.getparent()
-    rest = t.text[k:]
-    following = list(t.itersiblings())
-    if not rest and not any(c.tag != w("rPr") for c in following):
-        return r
-    tail = etree.Element(w("r"))
-    rpr = r.find(w("rPr"))
-    if rpr is not None:
-        tail.append(copy.deepcopy(rpr))
-    if rest:
-        tail.extend(make_run(rest))
-    for c in following:
-        tail.append(c)
-    t.text = t.text[:k]
-    if not t.text:
-        r.remove(t)
-    r.addnext(tail)
-    return r
+    split_at(doc, segs, at + len(anchor_text))
+    return _run_at(segs, at + len(anchor_text) - 1)
 
 
 # ---- numbering, as Word shows it --------------------------------------------------------------------
