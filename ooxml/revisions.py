@@ -24,7 +24,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import clock
 from ooxml.errors import OoxmlError
-from ooxml.namespaces import OX_ID, W, w
+from ooxml.namespaces import M, OX_ID, W, w
 from ooxml.order import get_or_add, insert_child
 
 W_INS, W_DEL, W_ID, W_AUTHOR, W_DATE = w("ins"), w("del"), w("id"), w("author"), w("date")
@@ -164,9 +164,23 @@ def _wrap_runs(doc, runs: list[etree._Element]) -> None:
         current.append(r)
 
 
+_MATH = (f"{{{M}}}oMathPara", f"{{{M}}}oMath")
+
+
 def _own_runs(el: etree._Element) -> list[etree._Element]:
-    return [r for r in el.iter(B.W_R) if r.getparent().tag not in (W_INS, W_DEL)
-            and r.getparent().tag != w("moveTo")]
+    """The runs to wrap, in document order; an equation counts as one run (w:ins may hold m:oMath,
+    so a reject removes it whole rather than leaving an empty skeleton of math structures)."""
+    return [r for r in el.iter(B.W_R, *_MATH) if r.getparent().tag not in (W_INS, W_DEL)
+            and r.getparent().tag != w("moveTo") and not _in_math(r, el)]
+
+
+def _in_math(r: etree._Element, top: etree._Element) -> bool:
+    for a in r.iterancestors():
+        if a.tag in _MATH:
+            return True
+        if a is top:
+            return False
+    return False
 
 
 def mark_inserted(doc, el: etree._Element) -> None:

@@ -46,18 +46,12 @@ CELL_WORDS = [["QxCellA", "QxCellB", "QxCellC"], ["QxCellD", "QxCellE", "QxCellF
 REWRITTEN = "QxRewritten"  # docx_update_paragraph_text's new text ends with it
 MARKDOWN = "## QxMarkdown\n\nSome *QxEmphasis* text.\n\n- QxOne\n- QxTwo\n"
 # file name -> reason, per check: files whose failure is understood and out of reach
-_MATH_COPY = ("a copied paragraph holding only an equation (m:oMath) keeps its mark's insertion but its math runs "
-              "are not marked inserted (Word writes w:ins in the math runs' w:rPr; we do not yet), so rejecting "
-              "leaves the copy")
 EXCEPTIONS: dict[str, dict[str, str]] = {
     "script": {}, "accept": {}, "validator": {},
     "integrity": {name: "a tracked deletion of a run anchoring a text box leaves the box's own text as w:t under "
                         "the w:del (check_package counts it; whether Word wants w:delText inside the box is not "
                         "settled)" for name in ("tika__testHoverAndVml.docx", "unstructured__docx-shapes.docx")},
-    "reject": {name: _MATH_COPY for name in (
-        "aspose-words-python__Shape.OfficeMath_Gold.docx", "docling__omml_func_log.docx",
-        "docling__omml_multi_equation_paragraph.docx", "docling__omml_text_escapes_in_math.docx",
-        "pandoc__equations.docx")} | {
+    "reject": {
         "OfficeIMO__word-generated-toc-table-text-box.docx": "not diagnosed yet (first seen after merging main "
         "at 20:47): after rejecting, the heading 'Word-generated table text-box TOC detail' reads empty"},
 }
