@@ -119,6 +119,15 @@ SCRIPT: list[tuple[str, object, str]] = [
     ("docx_batch", lambda t: dict(calls=[
         {"tool": "docx_insert_paragraph", "arguments": {"text": "QxBatch one", "position": f"after:{t['Q']}"}},
         {"tool": "docx_set_font", "arguments": {"element_id": "last_insert", "bold": True}}]), ""),
+    ("docx_insert_content_control", lambda t: dict(kind="text", position="end:document_body", tag="QxTag",
+                                                   alias="QxAlias", value="QxControl"), "->CC"),
+    ("docx_set_content_control", lambda t: dict(control_id=t["CC"], value="QxControlSet"), ""),
+    ("docx_insert_content_control", lambda t: dict(kind="repeating_section", element_id=t["Q"], tag="QxItems"),
+     "->RS"),
+    ("docx_add_repeating_item", lambda t: dict(control_id=t["RS"]), ""),
+    ("docx_fill_template", lambda t: dict(data={"QxTag": "QxFilled"}), ""),
+    ("docx_redact", lambda t: dict(text="QxPara"), ""),
+    ("docx_scrub", lambda t: dict(categories=["properties", "alt_text"]), ""),
 ]
 # Refusals the script accepts (the same in both runs): tool -> (message pattern, why it is right).
 REFUSALS = {
@@ -137,16 +146,7 @@ NOT_EDITS = {
 
 
 # Editing tools not in the script yet, each with why (this table is to be emptied, not grown).
-PENDING = {
-    "docx_scrub": "landed on main after this test; it accepts every revision (ours too), so the tracked run "
-                  "needs its own accept/reject rule",
-    "docx_redact": "landed on main after this test; it rewrites text in every part (deleted text too), so "
-                   "the accept/reject comparison needs its own rule",
-    **{name: "landed on main (content controls and templates) at the end of this work: to be added with "
-             "arguments for files that have content controls"
-       for name in ("docx_add_repeating_item", "docx_fill_template", "docx_insert_content_control",
-                    "docx_set_content_control")},
-}
+PENDING: dict[str, str] = {}
 
 
 def test_every_editing_tool_is_in_the_script():
