@@ -307,12 +307,21 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
             current = None
             continue
         _to_deleted_text(r)
+        _delete_box_text(doc, r)
         if current is not None and r.getprevious() is current:
             current.append(r)
             continue
         current = stamp(doc, W_DEL, r)
         r.addprevious(current)
         current.append(r)
+
+
+def _delete_box_text(doc, r: etree._Element) -> None:
+    """A deleted run anchoring a text box deletes the box's text too (no w:t may sit inside a w:del);
+    its runs get deletions of their own, which a reject undoes like any other."""
+    inner = [x for x in r.iter(B.W_R) if x is not r]
+    if inner:
+        delete_runs(doc, inner)  # runs in nested boxes are handled once: a run already in w:del is skipped
 
 
 # Inline wrappers that go when the last run in them goes (Word keeps no empty link or simple field).

@@ -48,9 +48,7 @@ MARKDOWN = "## QxMarkdown\n\nSome *QxEmphasis* text.\n\n- QxOne\n- QxTwo\n"
 # file name -> reason, per check: files whose failure is understood and out of reach
 EXCEPTIONS: dict[str, dict[str, str]] = {
     "script": {}, "accept": {}, "validator": {},
-    "integrity": {name: "a tracked deletion of a run anchoring a text box leaves the box's own text as w:t under "
-                        "the w:del (check_package counts it; whether Word wants w:delText inside the box is not "
-                        "settled)" for name in ("tika__testHoverAndVml.docx", "unstructured__docx-shapes.docx")},
+    "integrity": {},
     "reject": {},
 }
 
