@@ -18,7 +18,7 @@ from ooxml.errors import ValidationError
 from ooxml.images import add_relationship
 from ooxml.namespaces import R, W, w
 from ooxml.order import set_child
-from ooxml.word_styles import ensure_hyperlink_style
+from ooxml.styles_builtin import ensure_style
 
 RT_HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink"
 SCHEMES = ("http", "https", "mailto", "ftp", "tel", "file")
@@ -135,7 +135,7 @@ def hyperlink(doc, part_name: str, text: str, url: str | None = None, anchor: st
         link.set(w("anchor"), check_bookmark_name(anchor) if not (anchor or "").startswith("_") else anchor)
     link.set(w("history"), "1")
     run = make_run(text, rpr)
-    style = ensure_hyperlink_style(doc)
+    style = ensure_style(doc, "Hyperlink")
     run_rpr = run.find(w("rPr"))
     if run_rpr is None:
         run_rpr = etree.Element(w("rPr"))
