@@ -15,7 +15,6 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.build import make_run
 from ooxml.errors import ValidationError
-from ooxml.images import add_relationship
 from ooxml.namespaces import R, W, w
 from ooxml.order import set_child
 from ooxml.styles_builtin import ensure_style
@@ -130,7 +129,7 @@ def hyperlink(doc, part_name: str, text: str, url: str | None = None, anchor: st
     """
     link = etree.Element(W_LINK)
     if url is not None:
-        link.set(f"{{{R}}}id", add_relationship(doc.package, part_name, RT_HYPERLINK, check_url(url), external=True))
+        link.set(f"{{{R}}}id", doc.package.relate(part_name, RT_HYPERLINK, check_url(url), external=True))
     else:
         link.set(w("anchor"), check_bookmark_name(anchor) if not (anchor or "").startswith("_") else anchor)
     link.set(w("history"), "1")

@@ -246,7 +246,7 @@ class Builder:
         if href.startswith("#"):
             hyperlink.set(w("anchor"), href[1:])
         else:
-            hyperlink.set(f"{{{R}}}id", I.add_relationship(self.doc.package, self.part_name, RT_HYPERLINK, href,
+            hyperlink.set(f"{{{R}}}id", self.doc.package.relate(self.part_name, RT_HYPERLINK, href,
                                                             external=True))
         for r in self.inline(node, marks | {"link"}):
             hyperlink.append(r)
