@@ -12,7 +12,6 @@ changed), which keeps a pre-save check cheap; ``all_parts=True`` parses every XM
 from __future__ import annotations
 
 import posixpath
-import weakref
 from collections import Counter
 from urllib.parse import unquote
 
@@ -70,16 +69,12 @@ def check_package(doc, all_parts: bool = False) -> list[str]:
     return problems
 
 
-_UNREADABLE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # package -> its unreadable parts
-
-
-def unreadable_parts(pkg) -> list[str]:
+def unreadable_parts(doc) -> list[str]:
     """XML parts (relationships included) that no call parsed and that cannot be parsed: a save
     copies them unchanged, so the file stays as damaged as it came (Word may refuse or repair it).
     Such parts never change in a session, so they are judged once per package."""
-    known = _UNREADABLE.get(pkg)
-    if known is None:
-        known = _UNREADABLE[pkg] = {}
+    pkg = doc.package
+    known = doc.caches.setdefault("integrity.unreadable", {})
     out = []
     for name, part in list(pkg.parts.items()):
         if part.loaded or part.dirty or not (_is_xml(pkg, name) or name.endswith(".rels")):

@@ -7,7 +7,6 @@ order of their references in the document (footnotes 1, 2, 3; endnotes i, ii, ii
 from __future__ import annotations
 
 import copy
-import weakref
 
 from lxml import etree
 
@@ -187,12 +186,9 @@ def label(kind: str, n: int) -> str:
     return str(n) if kind == "footnote" else _roman(n)
 
 
-_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def _cached(doc, key: str, build):
     """A value computed once per document version (views ask for every reference of a paragraph)."""
-    per_doc = _CACHE.setdefault(doc, {})
+    per_doc = doc.caches.setdefault("notes", {})
     hit = per_doc.get(key)
     if hit is None or hit[0] != doc.version:
         hit = per_doc[key] = (doc.version, build())

@@ -18,6 +18,9 @@ from ooxml.namespaces import w
 from ooxml.order import insert_child
 from ooxml.ranges import rescue_markers
 
+# The containers whose last paragraph a reject never removes (a story or cell ends with a paragraph).
+KEEPS_LAST = {B.W_TC, *(w(n) for n in ("hdr", "ftr", "footnote", "endnote", "comment", "txbxContent"))}
+
 W_INS, W_DEL, W_MOVE_TO, W_MOVE_FROM = w("ins"), w("del"), w("moveTo"), w("moveFrom")
 W_PPR, W_RPR, W_TRPR = w("pPr"), w("rPr"), w("trPr")
 W_HYPERLINK = w("hyperlink")
@@ -156,7 +159,6 @@ def join_with_next(doc, p: etree._Element) -> None:
     if p.getparent() is None:
         return
     content = [c for c in p if c.tag != W_PPR]
-    from ooxml.revisions import KEEPS_LAST
     last_in_cell = p.getparent().tag in KEEPS_LAST and B.next_block(p) is None
     if all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in content):
         if not last_in_cell:
