@@ -109,11 +109,6 @@ def remove(doc, root: etree._Element) -> int:
                 sect.remove(ref)
                 doc.changed(sect)
                 count += 1
-    package.unrelate(doc.main_name, rids)
-    package.drop_override(part.name)
     doc.ids.forget(root)
-    del package.parts[part.name]
-    own_rels = package.rels_name(part.name)
-    if own_rels in package.parts:  # its images stay in the package only if something else uses them
-        del package.parts[own_rels]
+    package.remove_parts([part.name])  # its images stay in the package only if something else uses them
     return count

@@ -20,6 +20,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.errors import LimitExceeded, OoxmlError
 from ooxml.namespaces import CT, MC, PR, R, W, W14, WP
+from ooxml.package import Package
 from ooxml.safexml import parse_part
 from ooxml.wordids import story_part_names
 
@@ -125,7 +126,7 @@ def content_type_problems(pkg) -> list[str]:
 def relationship_target_problems(pkg) -> list[str]:
     out = []
     for rels_name in [n for n in pkg.parts if n.endswith(".rels")]:
-        source = _source_of(rels_name)
+        source = Package.source_of(rels_name)
         try:
             rels = pkg.part(rels_name).tree.getroot()
         except Exception as e:
@@ -143,9 +144,7 @@ def relationship_target_problems(pkg) -> list[str]:
     return out
 
 
-def _source_of(rels_name: str) -> str:
-    folder, base = posixpath.split(rels_name)
-    return posixpath.join(posixpath.dirname(folder), base[: -len(".rels")])
+
 
 
 # ---- part level ----------------------------------------------------------------------------------

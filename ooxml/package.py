@@ -369,10 +369,11 @@ class Package:
 
     def drop_override(self, name: str) -> None:
         root = self.content_types
-        for o in list(root.iter(f"{{{CT}}}Override")):
-            if o.get("PartName", "").lstrip("/") == name.lstrip("/"):
-                root.remove(o)
-        self.part("[Content_Types].xml").touch()
+        gone = [o for o in root.iter(f"{{{CT}}}Override") if o.get("PartName", "").lstrip("/") == name.lstrip("/")]
+        for o in gone:
+            root.remove(o)
+        if gone:
+            self.part("[Content_Types].xml").touch()
 
     def set_default(self, ext: str, content_type: str) -> bool:
         """A content-type Default for ``ext`` unless one exists; True when added."""
@@ -422,6 +423,23 @@ class Package:
         target = posixpath.relpath(part_name.lstrip("/"), posixpath.dirname(source.lstrip("/")) or ".")
         return self.relate(source, rel_type, target)
 
+    def remove_parts(self, names: list[str]) -> None:
+        """Parts out of the package with every relationship to them and their content types. The rels
+        of a part that goes are never edited (undo restores a dropped part as it was)."""
+        going = set(names) | {self.rels_name(n) for n in names}
+        for rels_name in [n for n in self.parts if n.endswith(".rels") and n not in going]:
+            source = self.source_of(rels_name)
+            root = self.part(rels_name).tree.getroot()
+            gone = [r for r in root.iter(f"{{{PR}}}Relationship") if r.get("TargetMode") != "External"
+                    and self.resolve_target(source, r.get("Target", "")) in going]
+            for r in gone:
+                root.remove(r)
+            if gone:
+                self.part(rels_name).touch()
+        for name in going:
+            self.parts.pop(name, None)
+            self.drop_override(name)
+
     def unrelate(self, source: str, ids: set[str]) -> None:
         """Drop the relationships ``ids`` of ``source``."""
         rels_part = self.part(self.rels_name(source))
@@ -450,6 +468,12 @@ class Package:
     def rels_name(part_name: str) -> str:
         folder, base = posixpath.split(part_name.lstrip("/"))
         return posixpath.join(folder, "_rels", base + ".rels")
+
+    @staticmethod
+    def source_of(rels_name: str) -> str:
+        """``word/_rels/document.xml.rels`` -> ``word/document.xml``."""
+        folder, base = posixpath.split(rels_name)
+        return posixpath.join(posixpath.dirname(folder), base[: -len(".rels")])
 
     def rels(self, part_name: str) -> list[etree._Element]:
         name = self.rels_name(part_name)
