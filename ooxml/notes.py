@@ -14,7 +14,6 @@ from ooxml import body as B
 from ooxml import parts as P
 from ooxml.build import make_run
 from ooxml.doc_order import tracked
-from ooxml.errors import ValidationError
 from ooxml.namespaces import w
 from ooxml.order import get_or_add, set_child
 
@@ -127,18 +126,6 @@ def make_reference(doc, kind: str, note_id: int) -> etree._Element:
     r.append(_ref_rpr(doc, kind))
     etree.SubElement(r, REF_TAGS[kind], {w("id"): str(note_id)})
     return r
-
-
-def split_after(doc, p: etree._Element, anchor_text: str) -> etree._Element:
-    """The run ending exactly where the first ``anchor_text`` ends in ``p`` (splitting a run if needed)."""
-    from ooxml.tracked_text import _run_at, segments, split_at
-    segs, text = segments(B.iter_runs(p))
-    at = text.find(anchor_text) if anchor_text else -1
-    if at < 0:
-        raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
-                              hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
-    split_at(doc, segs, at + len(anchor_text))
-    return _run_at(segs, at + len(anchor_text) - 1)
 
 
 # ---- numbering, as Word shows it --------------------------------------------------------------------

@@ -25,7 +25,7 @@ from ooxml import clock
 from ooxml.errors import OoxmlError
 from ooxml.namespaces import OX_ID, W, w
 from ooxml.order import get_or_add, insert_child
-from ooxml.review_ops import KEEPS_LAST, accept_within
+from ooxml.review_ops import EMPTIED_GO, KEEPS_LAST, accept_within
 
 W_INS, W_DEL, W_ID, W_AUTHOR, W_DATE = w("ins"), w("del"), w("id"), w("author"), w("date")
 W_PPR, W_RPR, W_TRPR = w("pPr"), w("rPr"), w("trPr")
@@ -297,10 +297,6 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
         current = stamp(doc, W_DEL, r)
         r.addprevious(current)
         current.append(r)
-
-
-# Inline wrappers that go when the last run in them goes (Word keeps no empty link or simple field).
-EMPTIED_GO = {W_INS, *(w(n) for n in ("hyperlink", "fldSimple", "smartTag", "customXml", "bdo", "dir"))}
 
 
 def _drop_emptied(el: etree._Element) -> None:
