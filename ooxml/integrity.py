@@ -12,7 +12,6 @@ changed), which keeps a pre-save check cheap; ``all_parts=True`` parses every XM
 from __future__ import annotations
 
 import posixpath
-import weakref
 from collections import Counter
 from urllib.parse import unquote
 
@@ -21,6 +20,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.errors import LimitExceeded, OoxmlError
 from ooxml.namespaces import CT, MC, PR, R, W, W14, WP
+from ooxml.package import Package
 from ooxml.safexml import parse_part
 from ooxml.wordids import REVISIONS, story_part_names
 
@@ -65,16 +65,12 @@ def check_package(doc, all_parts: bool = False) -> list[str]:
     return problems
 
 
-_UNREADABLE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # package -> its unreadable parts
-
-
-def unreadable_parts(pkg) -> list[str]:
+def unreadable_parts(doc) -> list[str]:
     """XML parts (relationships included) that no call parsed and that cannot be parsed: a save
     copies them unchanged, so the file stays as damaged as it came (Word may refuse or repair it).
     Such parts never change in a session, so they are judged once per package."""
-    known = _UNREADABLE.get(pkg)
-    if known is None:
-        known = _UNREADABLE[pkg] = {}
+    pkg = doc.package
+    known = doc.caches.setdefault("integrity.unreadable", {})
     out = []
     for name, part in list(pkg.parts.items()):
         if part.loaded or part.dirty or not (_is_xml(pkg, name) or name.endswith(".rels")):
@@ -125,7 +121,7 @@ def content_type_problems(pkg) -> list[str]:
 def relationship_target_problems(pkg) -> list[str]:
     out = []
     for rels_name in [n for n in pkg.parts if n.endswith(".rels")]:
-        source = _source_of(rels_name)
+        source = Package.source_of(rels_name)
         try:
             rels = pkg.part(rels_name).tree.getroot()
         except Exception as e:
@@ -143,9 +139,7 @@ def relationship_target_problems(pkg) -> list[str]:
     return out
 
 
-def _source_of(rels_name: str) -> str:
-    folder, base = posixpath.split(rels_name)
-    return posixpath.join(posixpath.dirname(folder), base[: -len(".rels")])
+
 
 
 # ---- part level ----------------------------------------------------------------------------------

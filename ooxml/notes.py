@@ -7,7 +7,6 @@ order of their references in the document (footnotes 1, 2, 3; endnotes i, ii, ii
 from __future__ import annotations
 
 import copy
-import weakref
 
 from lxml import etree
 
@@ -15,7 +14,6 @@ from ooxml import body as B
 from ooxml import parts as P
 from ooxml.build import make_run
 from ooxml.doc_order import tracked
-from ooxml.errors import ValidationError
 from ooxml.namespaces import w
 from ooxml.order import get_or_add, set_child
 
@@ -130,18 +128,6 @@ def make_reference(doc, kind: str, note_id: int) -> etree._Element:
     return r
 
 
-def split_after(doc, p: etree._Element, anchor_text: str) -> etree._Element:
-    """The run ending exactly where the first ``anchor_text`` ends in ``p`` (splitting a run if needed)."""
-    from ooxml.tracked_text import _run_at, segments, split_at
-    segs, text = segments(B.iter_runs(p))
-    at = text.find(anchor_text) if anchor_text else -1
-    if at < 0:
-        raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
-                              hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
-    split_at(doc, segs, at + len(anchor_text))
-    return _run_at(segs, at + len(anchor_text) - 1)
-
-
 # ---- numbering, as Word shows it --------------------------------------------------------------------
 
 def references(doc, kind: str) -> list[etree._Element]:
@@ -162,12 +148,9 @@ def label(kind: str, n: int) -> str:
     return str(n) if kind == "footnote" else _roman(n)
 
 
-_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def _cached(doc, key: str, build):
     """A value computed once per document version (views ask for every reference of a paragraph)."""
-    per_doc = _CACHE.setdefault(doc, {})
+    per_doc = doc.caches.setdefault("notes", {})
     hit = per_doc.get(key)
     if hit is None or hit[0] != doc.version:
         hit = per_doc[key] = (doc.version, build())

@@ -17,9 +17,13 @@ from ooxml import body as B
 from ooxml.namespaces import w
 from ooxml.order import insert_child
 from ooxml.ranges import rescue_markers
-from ooxml.revisions import EMPTIED_GO
+
+# The containers whose last paragraph a reject never removes (a story or cell ends with a paragraph).
+KEEPS_LAST = {B.W_TC, *(w(n) for n in ("hdr", "ftr", "footnote", "endnote", "comment", "txbxContent"))}
 
 W_INS, W_DEL, W_MOVE_TO, W_MOVE_FROM = w("ins"), w("del"), w("moveTo"), w("moveFrom")
+# Inline wrappers that go when the last run in them goes (Word keeps no empty link or simple field).
+EMPTIED_GO = {W_INS, *(w(n) for n in ("hyperlink", "fldSimple", "smartTag", "customXml", "bdo", "dir"))}
 W_PPR, W_RPR, W_TRPR = w("pPr"), w("rPr"), w("trPr")
 W_HYPERLINK = w("hyperlink")
 W_SDT_CONTENT = w("sdtContent")
@@ -171,7 +175,6 @@ def join_with_next(doc, p: etree._Element) -> None:
     if p.getparent() is None:
         return
     content = [c for c in p if c.tag != W_PPR]
-    from ooxml.revisions import KEEPS_LAST
     last_in_cell = p.getparent().tag in KEEPS_LAST and B.next_block(p) is None
     # text already deleted (another author's w:del) goes with the paragraph, as untracked deleting does
     if all(c.tag in B.MARKERS or not isinstance(c.tag, str) or c.tag in (W_DEL, W_MOVE_FROM) for c in content):

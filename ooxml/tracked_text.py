@@ -19,6 +19,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import revisions as R
 from ooxml.build import clean_text, make_run
+from ooxml.errors import ValidationError
 from ooxml.namespaces import OX_ID, XML, w
 
 # A word (or a punctuation mark) with the spaces after it: half the tokens of splitting spaces
@@ -173,6 +174,17 @@ def _run_at(segs: list[Seg], pos: int) -> etree._Element | None:
         return None
     seg = segs[_index(segs, pos)]
     return seg.child.getparent()
+
+
+def split_after(doc, p: etree._Element, anchor_text: str) -> etree._Element:
+    """The run ending exactly where the first ``anchor_text`` ends in ``p`` (splitting a run if needed)."""
+    segs, text = segments(B.iter_runs(p))
+    at = text.find(anchor_text) if anchor_text else -1
+    if at < 0:
+        raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
+                              hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
+    split_at(doc, segs, at + len(anchor_text))
+    return _run_at(segs, at + len(anchor_text) - 1)
 
 
 # ---- applying edits ----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from ooxml import notes as N
 from ooxml import revisions as REV
 from ooxml.errors import InvalidElementType, ValidationError
 from ooxml.namespaces import w
+from ooxml.tracked_text import split_after
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import answer, box_lines, expect, resolve, session_of
@@ -66,7 +67,7 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
     ref = N.make_reference(doc, kind, note_id)
     doc.will_change(para)
     if anchor_text is not None:
-        N.split_after(doc, para, anchor_text).addnext(ref)
+        split_after(doc, para, anchor_text).addnext(ref)
     elif el.tag == B.W_R:
         el.addnext(ref)
     else:
