@@ -5,3 +5,4 @@ from tools.docx import comments, review  # noqa: F401  (review: tracked changes 
 from tools.docx import layout, layout_delete, layout_fields, layout_links, layout_notes, layout_toc  # noqa: F401
 from tools.docx import history  # noqa: F401
 from tools.docx import lists, styles  # noqa: F401
+from tools.docx import compare  # noqa: F401  (review: docx_compare)

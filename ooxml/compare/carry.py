@@ -1,0 +1,90 @@
+"""Copies of the original's content placed in the redline (the revised document's package).
+
+A deleted paragraph, row or run comes from the other package: it gets fresh IDs
+(``wordids.prepare_copy``), its relationship references (images, links) are re-created in the
+redline's part (an image part is copied over when the redline has no identical one), and a
+section break keeps its settings but not its header references (they name the original's parts).
+"""
+from __future__ import annotations
+
+import posixpath
+
+from lxml import etree
+
+from ooxml.images import add_relationship, ensure_default
+from ooxml.namespaces import R, w
+from ooxml.wordids import prepare_copy
+
+_R_ATTR = f"{{{R}}}"
+_CT = "http://schemas.openxmlformats.org/package/2006/content-types"
+_HEADER_REFS = (w("headerReference"), w("footerReference"))
+
+
+class Copier:
+    def __init__(self, doc_a, doc_b, part_a: str, part_b: str):
+        self.doc_a, self.doc_b, self.part_a, self.part_b = doc_a, doc_b, part_a, part_b
+        self._rels = None
+        self._mapped: dict[str, str] = {}
+
+    def __call__(self, el: etree._Element, near: etree._Element) -> None:
+        holder = etree.Element(w("body"))
+        holder.append(el)
+        prepare_copy(holder, self.doc_b.word_ids(near))
+        holder.remove(el)
+        for ref in list(el.iter(*_HEADER_REFS)):
+            ref.getparent().remove(ref)
+        self._carry(el)
+
+    def _carry(self, root: etree._Element) -> None:
+        for el in root.iter():
+            if not isinstance(el.tag, str):
+                continue
+            for name, value in el.attrib.items():
+                if name.startswith(_R_ATTR):
+                    el.set(name, self._rid(value))
+
+    def _rid(self, rid: str) -> str:
+        if rid not in self._mapped:
+            if self._rels is None:
+                self._rels = {r.get("Id"): r for r in self.doc_a.package.rels(self.part_a)}
+            rel = self._rels.get(rid)
+            self._mapped[rid] = self._copy(rel) if rel is not None else rid
+        return self._mapped[rid]
+
+    def _copy(self, rel: etree._Element) -> str:
+        pkg_a, pkg_b = self.doc_a.package, self.doc_b.package
+        if rel.get("TargetMode") == "External":
+            return add_relationship(pkg_b, self.part_b, rel.get("Type"), rel.get("Target", ""), True)
+        name = pkg_a.resolve_target(self.part_a, rel.get("Target", ""))
+        if not pkg_a.has_part(name):
+            return add_relationship(pkg_b, self.part_b, rel.get("Type"), rel.get("Target", ""))
+        data = pkg_a.part(name).data
+        target = name if pkg_b.has_part(name) and pkg_b.part(name).data == data else _free_name(pkg_b, name)
+        if not pkg_b.has_part(target):
+            pkg_b.add_part(target, data)
+            _content_type(pkg_a, pkg_b, name, target)
+        relative = posixpath.relpath(target, posixpath.dirname(self.part_b) or ".")
+        return add_relationship(pkg_b, self.part_b, rel.get("Type"), relative)
+
+
+def _free_name(pkg, name: str) -> str:
+    stem, ext = posixpath.splitext(name)
+    n = 1
+    while pkg.has_part(f"{stem}_c{n}{ext}"):
+        n += 1
+    return f"{stem}_c{n}{ext}"
+
+
+def _content_type(pkg_a, pkg_b, name: str, target: str) -> None:
+    ct = pkg_a.content_type_of(name)
+    ext = posixpath.splitext(target)[1].lstrip(".")
+    if ct is None:
+        return
+    if pkg_b.content_type_of(target) == ct:
+        return
+    if ext and not any(d.get("Extension", "").lower() == ext.lower() for d in pkg_b.content_types.iter(f"{{{_CT}}}Default")):
+        ensure_default(pkg_b, ext, ct)
+        if pkg_b.content_type_of(target) == ct:
+            return
+    etree.SubElement(pkg_b.content_types, f"{{{_CT}}}Override", PartName="/" + target, ContentType=ct)
+    pkg_b.part("[Content_Types].xml").touch()
