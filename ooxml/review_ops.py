@@ -116,6 +116,22 @@ def _drop(doc, el: etree._Element) -> None:
         _drop(doc, parent)  # another author's insertion that held only what went
     elif parent.tag == W_HYPERLINK and all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in parent):
         _drop(doc, parent)  # a link whose text went goes too (Word keeps no empty link)
+    elif _emptied_inline_wrapper(parent):
+        _drop(doc, parent if parent.tag != W_SDT_CONTENT else parent.getparent())
+
+
+_INLINE_WRAPPERS = {W_SDT_CONTENT, w("smartTag"), w("customXml"), w("fldSimple")}
+
+
+def _emptied_inline_wrapper(el: etree._Element) -> bool:
+    """An inline content control (smart tag, custom XML) inside a paragraph left without content:
+    it goes with its last run, or a paragraph whose every run went would keep it."""
+    if el.tag not in _INLINE_WRAPPERS or el.getparent() is None:
+        return False
+    holder = el.getparent().getparent() if el.tag == W_SDT_CONTENT else el.getparent()
+    if holder is None or holder.tag not in (B.W_P, W_HYPERLINK, *_INLINE_WRAPPERS):
+        return False
+    return all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in el)
 
 
 def _drop_notes(doc, el: etree._Element) -> None:

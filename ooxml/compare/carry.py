@@ -7,10 +7,12 @@ section break keeps its settings but not its header references (they name the or
 """
 from __future__ import annotations
 
+import copy
 import posixpath
 
 from lxml import etree
 
+from ooxml import notes as N
 from ooxml.images import add_relationship, ensure_default
 from ooxml.namespaces import R, w
 from ooxml.wordids import prepare_copy
@@ -29,11 +31,31 @@ class Copier:
     def __call__(self, el: etree._Element, near: etree._Element) -> None:
         holder = etree.Element(w("body"))
         holder.append(el)
-        prepare_copy(holder, self.doc_b.word_ids(near))
+        prepare_copy(holder, self.doc_b.word_ids(near), keep_notes=True)
         holder.remove(el)
         for ref in list(el.iter(*_HEADER_REFS)):
             ref.getparent().remove(ref)
         self._carry(el)
+        self._notes(el)
+
+    def _notes(self, el: etree._Element) -> None:
+        """A copied note reference gets a copy of its note (a deleted reference takes its note
+        with it when accepted); outside the body, references go (notes are the body's)."""
+        for kind in N.KINDS:
+            for ref in list(el.iter(N.REF_TAGS[kind])):
+                note = N.note_by_id(self.doc_a, kind, ref.get(w("id")))
+                if note is None or self.part_b != self.doc_b.main_name:
+                    ref.getparent().remove(ref)
+                    continue
+                root = N.ensure_notes_root(self.doc_b, kind)
+                dup = copy.deepcopy(note)
+                new_id = str(N.next_id(root))
+                dup.set(w("id"), new_id)
+                Copier(self.doc_a, self.doc_b, self.doc_a.part_of(note).name,
+                       self.doc_b.part_of(root).name)(dup, root)
+                root.append(dup)
+                self.doc_b.part_of(root).touch()
+                ref.set(w("id"), new_id)
 
     def _carry(self, root: etree._Element) -> None:
         for el in root.iter():

@@ -49,10 +49,9 @@ def view_of(doc, formatting=True) -> list:
         for key, name in sorted(refs.items()):
             root = doc.register_part_root(doc.package.part(name))
             out.append((key, _container(root, formatting)))
-    for kind in N.KINDS:
-        root = N.notes_root(doc, kind)
-        if root is not None:
-            out.append((kind, [_container(n, formatting) for n in root if N.is_user_note(n)]))
+    for kind in N.KINDS:  # the notes a reader sees: those the body refers to, in its order
+        notes = [N.note_by_id(doc, kind, ref.get(w("id"))) for ref in doc.body.iter(N.REF_TAGS[kind])]
+        out.append((kind, [_container(n, formatting) for n in notes if n is not None]))
     return out
 
 
