@@ -117,7 +117,7 @@ def _answer(session, result) -> str:
     counts = result.counts
     total = sum(counts.values())
     fields = {"Session ID": session.id, "Revisions": total}
-    fields.update({k.capitalize(): counts[k] for k in _KINDS if counts[k]})
+    fields.update({k.title(): counts[k] for k in _KINDS if counts[k]})
     if total and not result.matched:
         fields["Unrelated"] = "no paragraph in common: the redline deletes everything and inserts everything"
     first = _first_change(doc)
