@@ -37,7 +37,7 @@ async def test_two_files_open_a_redline_session(docx, tmp_path):
     ans = await docx.ok("docx_compare", original_path=str(a), revised_path=str(b), author="Rev")
     head = ans.head
     assert head["Session ID"].startswith("doc_")
-    assert int(head["Revisions"]) == int(head["Insertions"]) + int(head["Deletions"]) + int(head["Table Changes"])
+    assert int(head["Changes"]) == int(head["Insertions"]) + int(head["Deletions"]) + int(head["Table Changes"])
     assert "[-quick-]" in ans.text or "quick" in ans.text  # the context shows the first change
     listing = await docx.ok("docx_list_revisions", session_id=head["Session ID"])
     assert "Rev" in listing.text and int(listing.head["Revisions"]) > 0
@@ -63,7 +63,7 @@ async def test_accept_all_gives_revised_and_reject_all_original(docx, tmp_path):
 async def test_self_compare_has_no_revision(docx, tmp_path):
     a, _ = pair(tmp_path)
     ans = await docx.ok("docx_compare", original_path=str(a), revised_path=str(a))
-    assert ans.head["Revisions"] == "0"
+    assert ans.head["Changes"] == "0"
     body = await save(docx, tmp_path / "same.docx", ans.head["Session ID"])
     assert not body.xpath("//w:ins | //w:del | //w:rPrChange | //w:pPrChange", namespaces=NS)
 
@@ -82,7 +82,7 @@ async def test_session_against_itself_after_untracked_edits(docx, tmp_path):
     edited = texts(await save(docx, tmp_path / "edited.docx", sid))
     red = await docx.ok("docx_compare", session_id=sid)
     rid = red.head["Session ID"]
-    assert rid != sid and int(red.head["Revisions"]) > 0
+    assert rid != sid and int(red.head["Changes"]) > 0
     await docx.ok("docx_accept_revisions", session_id=rid)
     assert texts(await save(docx, tmp_path / "acc.docx", rid)) == edited
     rid = (await docx.ok("docx_compare", session_id=sid)).head["Session ID"]
@@ -108,7 +108,7 @@ async def test_refuse_policy_names_documents_with_revisions(docx, tmp_path):
     assert ans.error_type == "InvalidDocument" and "tracked change" in ans.text
     assert (await docx.ok("docx_list_sessions")).head == before.head  # no session left behind
     ok = await docx.ok("docx_compare", original_path=str(a), revised_path=str(tracked))
-    assert int(ok.head["Revisions"]) > 0
+    assert int(ok.head["Changes"]) > 0
 
 
 async def test_bad_inputs_are_named_errors(docx, tmp_path):

@@ -14,12 +14,18 @@ from lxml import etree
 
 from ooxml import notes as N
 from ooxml.images import add_relationship, ensure_default
-from ooxml.namespaces import R, w
+from ooxml import body as B
+from ooxml.namespaces import R, V, W14, WP, w
 from ooxml.wordids import prepare_copy
 
 _R_ATTR = f"{{{R}}}"
 _CT = "http://schemas.openxmlformats.org/package/2006/content-types"
 _HEADER_REFS = (w("headerReference"), w("footerReference"))
+_PARA_ID, _TEXT_ID = f"{{{W14}}}paraId", f"{{{W14}}}textId"
+# What wordids.prepare_copy renumbers or drops (besides paragraph IDs).
+_NEEDS_IDS = (*(w(n) for n in "bookmarkStart bookmarkEnd commentRangeStart commentRangeEnd commentReference id "
+                              "ins del moveFrom moveTo".split()),
+              f"{{{WP}}}docPr", f"{{{V}}}*", f"{{{W14}}}*")
 
 
 class Copier:
@@ -29,10 +35,14 @@ class Copier:
         self._mapped: dict[str, str] = {}
 
     def __call__(self, el: etree._Element, near: etree._Element) -> None:
-        holder = etree.Element(w("body"))
-        holder.append(el)
-        prepare_copy(holder, self.doc_b.word_ids(near), keep_notes=True)
-        holder.remove(el)
+        for x in el.iter(B.W_P):  # optional, and must be unique: the copy goes without them
+            x.attrib.pop(_PARA_ID, None)
+            x.attrib.pop(_TEXT_ID, None)
+        if next((x for x in el.iter(*_NEEDS_IDS) if x is not el), None) is not None:  # gathering the part's IDs costs a walk of it
+            holder = etree.Element(w("body"))
+            holder.append(el)
+            prepare_copy(holder, self.doc_b.word_ids(near), keep_notes=True)
+            holder.remove(el)
         for ref in list(el.iter(*_HEADER_REFS)):
             ref.getparent().remove(ref)
         self._carry(el)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from itertools import accumulate
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -59,6 +60,9 @@ def read(p: etree._Element, granularity: str = "word") -> Text:
 
 def _tokenize(t: Text, granularity: str) -> None:
     pieces = WORD.findall(t.text) if granularity == "word" else list(t.text)
+    if ITEM not in t.text:
+        t.keys, t.starts = pieces, [0, *accumulate(map(len, pieces))]
+        return
     keys, starts, pos, item = [], [], 0, 0
     for piece in pieces:
         starts.append(pos)

@@ -12,6 +12,7 @@ from tools.docx.review import default_author
 from tools.docx.session import drop_session, start_session
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import resolve_in_roots
+from tools.runtime.sessions import Cursor
 
 _KINDS = ("insertions", "deletions", "moves", "formatting changes", "table changes")
 
@@ -116,11 +117,13 @@ def _answer(session, result) -> str:
     doc = session.doc
     counts = result.counts
     total = sum(counts.values())
-    fields = {"Session ID": session.id, "Revisions": total}
+    fields = {"Session ID": session.id, "Changes": total}
     fields.update({k.title(): counts[k] for k in _KINDS if counts[k]})
     if total and not result.matched:
         fields["Unrelated"] = "no paragraph in common: the redline deletes everything and inserts everything"
     first = _first_change(doc)
+    if first is not None:
+        session.cursor = Cursor(doc.id_of(first), "after")
     if total == 0:
         fields["Result"] = "no difference"
     return answer(session, "Compare Documents", first, fields=fields, head_id=False)
