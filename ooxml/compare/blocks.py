@@ -16,6 +16,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import budget
 from ooxml import revisions as R
+from ooxml.compare import moves
 from ooxml.compare import tokens as T
 from ooxml.compare.align import align
 from ooxml.compare.marks import W_DEL, W_INS, Marks
@@ -33,6 +34,7 @@ class Comparer:
         self._keys: dict[etree._Element, str] = {}
         self._words: dict[etree._Element, Counter] = {}
         self.matched = 0  # blocks found on both sides (none: unrelated documents)
+        self.move_writer = moves.MoveWriter(marks)
 
     # ---- reading -----------------------------------------------------------------------------------
     def text(self, p: etree._Element) -> T.Text:
@@ -76,10 +78,19 @@ class Comparer:
         """Record in ``cb`` (the revised container) how it differs from ``ca``."""
         blocks_a, blocks_b = list(B.iter_blocks(ca)), list(B.iter_blocks(cb))
         pairs = self.pairs(blocks_a, blocks_b, keep_last=cb.tag in R.KEEPS_LAST)
+        moved = moves.find(pairs, blocks_a, blocks_b, self.key) if self.opts.moves else set()
+        names = {}
+        for i, j in moved:
+            names[("a", i)] = names[("b", j)] = self.move_writer.name()
         prev = None  # the last revised block placed: original-only blocks go after it
         for i, j in pairs:
             budget.check()
-            if j is None:
+            if ("a", i) in names and j is None:
+                prev = self.moved_from(blocks_a[i], cb, prev, blocks_b, names[("a", i)])
+            elif ("b", j) in names and i is None:
+                self.move_writer.mark(blocks_b[j], moves.W_MOVE_TO, names[("b", j)])
+                prev = blocks_b[j]
+            elif j is None:
                 prev = self.deleted_block(blocks_a[i], cb, prev, blocks_b)
             elif i is None:
                 self.marks.mark_block(blocks_b[j], W_INS)
@@ -100,6 +111,13 @@ class Comparer:
         if last:
             pairs.append((len(a), len(b)))
         return pairs
+
+    def moved_from(self, el_a, cb, prev, blocks_b, name: str) -> etree._Element:
+        el = copy.deepcopy(el_a)
+        self.copier(el, cb)
+        self.move_writer.mark(el, moves.W_MOVE_FROM, name)
+        _place_after(cb, prev, el, blocks_b)
+        return el
 
     def deleted_block(self, el_a, cb, prev, blocks_b) -> etree._Element:
         el = copy.deepcopy(el_a)

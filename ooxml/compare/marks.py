@@ -12,7 +12,8 @@ from ooxml.order import get_or_add, insert_child
 
 W_INS, W_DEL = R.W_INS, R.W_DEL
 W_DELTEXT, W_INSTR, W_DELINSTR = w("delText"), w("instrText"), w("delInstrText")
-_WRAPPERS = {W_INS, W_DEL, w("moveFrom"), w("moveTo")}
+W_MOVE_FROM = w("moveFrom")
+_WRAPPERS = {W_INS, W_DEL, W_MOVE_FROM, w("moveTo")}
 
 
 class Marks:
@@ -23,6 +24,7 @@ class Marks:
         self.date = R.now()  # one timestamp for the whole redline
         self.counts: Counter[str] = Counter()
         self.first: etree._Element | None = None  # the first change (in the body), for the context
+        self.moves_named = 0
 
     def stamp(self, tag: str, near: etree._Element | None = None) -> etree._Element:
         return etree.Element(tag, {R.W_ID: R.new_word_id(self.doc, near), R.W_AUTHOR: self.author,
@@ -40,7 +42,7 @@ class Marks:
         for r in runs:
             if r.getparent() is not None and r.getparent().tag in _WRAPPERS:
                 continue
-            if tag == W_DEL:
+            if tag in (W_DEL, W_MOVE_FROM):
                 to_deleted(r)
             if current is not None and r.getprevious() is current:
                 current.append(r)
@@ -78,8 +80,6 @@ def own_runs(p: etree._Element) -> list[etree._Element]:
 
 
 def to_deleted(r: etree._Element) -> None:
-    for child in r:
-        if child.tag == B.W_T:
-            child.tag = W_DELTEXT
-        elif child.tag == W_INSTR:
-            child.tag = W_DELINSTR
+    """Deleted text is w:delText (w:delInstrText in field codes), text boxes in the run included."""
+    for child in r.iter(B.W_T, W_INSTR):
+        child.tag = W_DELTEXT if child.tag == B.W_T else W_DELINSTR

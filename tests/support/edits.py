@@ -82,10 +82,17 @@ def _insert(doc, rnd):
         for el in list(new.iter(w("bookmarkStart"), w("bookmarkEnd"), w("footnoteReference"),
                                 w("endnoteReference"), w("commentReference"), w("sectPr"))):
             el.getparent().remove(el)
+        _no_para_ids(new)
         ts = _texts(new)
         if ts:
             ts[0].text = "Inserted words " + ts[0].text
         p.addnext(new)
+
+
+def _no_para_ids(el):
+    for x in el.iter():
+        for name in [k for k in x.attrib if k.endswith("}paraId") or k.endswith("}textId")]:
+            del x.attrib[name]
 
 
 def _bold(doc, rnd):
@@ -110,6 +117,7 @@ def _row(doc, rnd):
         for el in list(new.iter(w("bookmarkStart"), w("bookmarkEnd"), w("footnoteReference"),
                                 w("endnoteReference"), w("commentReference"))):
             el.getparent().remove(el)
+        _no_para_ids(new)
         for t in _texts(new)[:1]:
             t.text = "New row " + t.text
         tr.addnext(new)

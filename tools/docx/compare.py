@@ -44,7 +44,7 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
     try:
         for doc in (doc_a, doc_b):
             _revisions_policy(doc, existing_revisions)
-        opts = Options(granularity, formatting=not ignore_formatting)
+        opts = Options(granularity, formatting=not ignore_formatting, moves=detect_moves)
         result = redline.build(doc_a, doc_b, default_author(ctx, author), opts)
         parts = views.part_bytes(doc_b)
     finally:
