@@ -9,6 +9,7 @@ deleted. Matched paragraphs are diffed by words, matched tables by rows then cel
 from __future__ import annotations
 
 import copy
+import re
 from collections import Counter
 
 from lxml import etree
@@ -25,6 +26,7 @@ from ooxml.namespaces import w
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
 _SDT_CONTENT = w("sdtContent")
+_WORDS = re.compile(r"\w+|[^\w\s\x00-\x1f]", re.U)  # what similarity counts (not spaces, not our separators)
 
 
 class Comparer:
@@ -60,7 +62,8 @@ class Comparer:
     def words(self, el: etree._Element) -> Counter:
         c = self._words.get(el)
         if c is None:
-            c = self._words[el] = Counter(T.WORD.findall(self.key(el).split("\x01", 1)[-1]))
+            text = self.key(el).split("\x01", 1)[-1]
+            c = self._words[el] = Counter(_WORDS.findall(text) if self.opts.granularity == "word" else text)
         return c
 
     def similar(self, a: etree._Element, b: etree._Element) -> float:
