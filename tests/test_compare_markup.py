@@ -157,3 +157,20 @@ def test_a_replaced_image_is_a_deleted_one_and_an_inserted_one(tmp_path):
     rels = etree.fromstring(parts["word/_rels/document.xml.rels"])
     target = rels.xpath(f"//*[@Id='{old}']/@Target")[0]
     assert parts["word/" + target] == (tmp_path / "a.docx.png").read_bytes()  # the original's image, carried over
+
+
+def test_page_setup_and_table_properties_are_sect_and_table_property_changes(tmp_path):
+    from tests.builders import SECT
+    grid = tbl([[tc(p("cell"))]])
+    a = doc(tmp_path, "a.docx", p("Text.") + grid)
+    b = doc(tmp_path, "b.docx", p("Text.") + grid.replace('<w:tblW w:w="0" w:type="auto"/>',
+                                                         '<w:tblW w:w="5000" w:type="pct"/><w:jc w:val="center"/>'),
+            sect=SECT.replace('w:w="12240" w:h="15840"', 'w:w="15840" w:h="12240" w:orient="landscape"'))
+    RL.check(a, b)
+    parts, counts = RL.build(a, b)
+    body = xml(parts)
+    assert xp(body, "//w:sectPr/w:sectPrChange/w:sectPr/w:pgSz[@w:w='12240']")
+    assert xp(body, "//w:tblPr[w:jc]/w:tblPrChange/w:tblPr/w:tblW[@w:type='auto']")
+    assert counts == {"formatting changes": 2}
+    rejected = RL.decided(parts, False)
+    assert xp(rejected.body, "w:sectPr/w:pgSz[@w:w='12240']") and not xp(rejected.body, "//w:tblPr/w:jc")

@@ -21,11 +21,14 @@ from ooxml.compare import moves
 from ooxml.compare import tokens as T
 from ooxml.compare.align import align
 from ooxml.compare.marks import W_DEL, W_INS, Marks
-from ooxml.compare.paragraphs import Options, diff_paragraph
+from ooxml.compare.paragraphs import Options, diff_paragraph, props_key
 from ooxml.namespaces import w
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
 _SDT_CONTENT = w("sdtContent")
+_TBL_PR = w("tblPr")
+_TBL_PR_SKIP = {w("tblPrChange")}
+SECT_SKIP = {w("headerReference"), w("footerReference"), w("sectPrChange")}
 _WORDS = re.compile(r"\w+|[^\w\s\x00-\x1f]", re.U)  # what similarity counts (not spaces, not our separators)
 
 
@@ -147,6 +150,8 @@ class Comparer:
 
     # ---- tables ------------------------------------------------------------------------------------
     def table(self, ta: etree._Element, tb: etree._Element) -> None:
+        if self.opts.formatting:
+            self.properties(ta.find(_TBL_PR), tb, "tblPr", "tblPrChange", _TBL_PR_SKIP)
         rows_a, rows_b = B.table_rows(ta), B.table_rows(tb)
         if self.key(ta) == self.key(tb) and not self.opts.formatting:
             return
@@ -165,6 +170,18 @@ class Comparer:
                 self.marks.mark_block(rows_b[j], W_INS)
                 self.marks.note("table changes", rows_b[j])
                 prev = rows_b[j]
+
+    def properties(self, old, holder, props_name: str, change: str, skip: set) -> None:
+        """A properties element (tblPr, sectPr) that differs gets a ``*Change`` holding the old one."""
+        new = holder if props_name == "sectPr" else holder.find(w(props_name))
+        if props_key(old, skip) == props_key(new, skip) or new is None:
+            return
+        snapshot = etree.Element(w(props_name))
+        for child in old if old is not None else ():
+            if isinstance(child.tag, str) and child.tag not in skip:
+                snapshot.append(copy.deepcopy(child))
+        self.marks.property_change(new, change, snapshot, holder)
+        self.marks.note("formatting changes", holder)
 
     def _deleted_row(self, tr_a, tb, prev, rows_b) -> etree._Element:
         tr = copy.deepcopy(tr_a)

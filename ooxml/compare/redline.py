@@ -7,7 +7,8 @@ from collections import Counter
 from lxml import etree
 
 from ooxml import notes as N
-from ooxml.compare.blocks import Comparer
+from ooxml import body as B
+from ooxml.compare.blocks import SECT_SKIP, Comparer
 from ooxml.compare.carry import Copier
 from ooxml.compare.marks import Marks
 from ooxml.compare.paragraphs import Options
@@ -25,6 +26,9 @@ def build(doc_a, doc_b, author: str, opts: Options) -> Result:
     """Write into ``doc_b`` (both documents' accepted views) how it differs from ``doc_a``."""
     marks = Marks(doc_b, author)
     matched = _story(doc_a, doc_b, marks, opts, doc_a.main_name, doc_b.main_name, [(doc_a.body, doc_b.body)])
+    final_a, final_b = doc_a.body.find(B.W_SECTPR), doc_b.body.find(B.W_SECTPR)
+    if opts.formatting and final_b is not None:  # page setup of the last section
+        Comparer(marks, opts, None).properties(final_a, final_b, "sectPr", "sectPrChange", SECT_SKIP)
     for name_a, name_b in header_pairs(doc_a, doc_b):
         root_a = doc_a.register_part_root(doc_a.package.part(name_a))
         root_b = doc_b.register_part_root(doc_b.package.part(name_b))

@@ -45,6 +45,9 @@ def decided(parts: dict, accept: bool) -> Document:
 
 def view_of(doc, formatting=True) -> list:
     out = [("body", _container(doc.body, formatting))]
+    if formatting:
+        from ooxml.compare.blocks import SECT_SKIP
+        out.append(("sectPr", props_key(doc.body.find(B.W_SECTPR), SECT_SKIP)))
     for refs in stories._section_refs(doc):
         for key, name in sorted(refs.items()):
             root = doc.register_part_root(doc.package.part(name))
@@ -72,7 +75,8 @@ def _block(el, formatting):
     if el.tag == B.W_P:
         return ("p", props_key(el.find(R.W_PPR), _PPR_SKIP) if formatting else b"", _runs(el, formatting))
     if el.tag == B.W_TBL:
-        return ("tbl", [[_container(tc, formatting) for tc in B.row_cells(tr)] for tr in B.table_rows(el)])
+        return ("tbl", props_key(el.find(w("tblPr")), {w("tblPrChange")}) if formatting else "",
+                [[_container(tc, formatting) for tc in B.row_cells(tr)] for tr in B.table_rows(el)])
     if el.tag == B.W_SDT and el.find(w("sdtContent")) is not None:
         return ("sdt", _container(el.find(w("sdtContent")), formatting))
     return (etree.QName(el).localname, "".join(el.itertext()))
