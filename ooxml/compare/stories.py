@@ -24,11 +24,8 @@ def header_pairs(doc_a, doc_b) -> list[tuple[str, str]]:
 
 def _section_refs(doc) -> list[dict[tuple[str, str], str]]:
     rels = {r.get("Id"): r for r in doc.package.rels(doc.main_name)}
-    sections = [ppr.find(B.W_SECTPR) for ppr in doc.body.iter(w("pPr"))]
-    sections = [s for s in sections if s is not None]
-    final = doc.body.find(B.W_SECTPR)
-    if final is not None:
-        sections.append(final)
+    # Paragraphs' section breaks then the body's own, in document order (one walk in C).
+    sections = [s for s in doc.body.iter(B.W_SECTPR) if s.getparent().tag != w("sectPrChange")]
     out = []
     for sect in sections:
         refs = {}

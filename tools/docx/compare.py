@@ -17,7 +17,8 @@ from tools.runtime.sessions import Cursor
 _KINDS = ("insertions", "deletions", "moves", "formatting changes", "table changes")
 
 
-@tool(toolset="review", idempotent=False, title="Compare two documents into a redline", long_running=True)
+@tool(toolset="review", read_only=True, idempotent=False, title="Compare two documents into a redline",
+      long_running=True)  # read-only: it changes no document or file (the redline is a new session)
 def docx_compare(ctx: CallContext, original_path: str | None = None, revised_path: str | None = None,
                  session_id: str | None = None, author: str | None = None, granularity: str = "word",
                  detect_moves: bool = False, ignore_formatting: bool = False,
