@@ -131,3 +131,22 @@ async def test_unrelated_documents_say_so(docx, tmp_path):
     b = build_docx(tmp_path / "y.docx", p("Nothing alike at all, other vocabulary."))
     ans = await docx.ok("docx_compare", original_path=str(a), revised_path=str(b))
     assert "replaces everything" in ans.head["Unrelated"] or "deletes everything" in ans.head["Unrelated"]
+
+
+async def test_a_created_document_against_itself_shows_everything_added(docx, tmp_path):
+    sid = (await docx.create()).head["Session ID"]
+    await docx.ok("docx_insert_paragraph", session_id=sid, text="Written by the agent.", position="end:document_body")
+    red = await docx.ok("docx_compare", session_id=sid)
+    assert red.head["Insertions"] == "1" and "[+Written by the agent.+]" in red.text
+    rid = red.head["Session ID"]
+    await docx.ok("docx_reject_revisions", session_id=rid)
+    assert "Written" not in "".join(texts(await save(docx, tmp_path / "rej.docx", rid)))
+
+
+async def test_moves_through_the_tool(docx, tmp_path):
+    a = build_docx(tmp_path / "m1.docx", p("First stays here.") + p("This paragraph moves.") + p("Last stays here."))
+    b = build_docx(tmp_path / "m2.docx", p("First stays here.") + p("Last stays here.") + p("This paragraph moves."))
+    ans = await docx.ok("docx_compare", original_path=str(a), revised_path=str(b), detect_moves=True)
+    assert ans.head["Moves"] == "1" and "Insertions" not in ans.head
+    body = await save(docx, tmp_path / "moved.docx", ans.head["Session ID"])
+    assert body.xpath("//w:moveFrom", namespaces=NS) and body.xpath("//w:moveTo", namespaces=NS)
