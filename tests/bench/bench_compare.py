@@ -103,11 +103,13 @@ def measure(a: Path, b: Path, memory_only: bool = False) -> dict:
 
 
 def docxodus(a: Path, b: Path) -> float | None:
+    """Docxodus (``pip install "python-redlines[docxodus]"``) on the same pair, if installed: a peer
+    printed beside our figure, its .NET start-up included; never our engine."""
     try:
-        from python_redlines.engines import XmlPowerToolsEngine  # type: ignore
+        from python_redlines.engines import DocxodusEngine  # type: ignore
+        engine = DocxodusEngine()
     except Exception:
         return None
-    engine = XmlPowerToolsEngine()
     t0 = time.perf_counter()
     engine.run_redline("bench", a.read_bytes(), b.read_bytes())
     return time.perf_counter() - t0
