@@ -110,3 +110,15 @@ def test_redlines_validate_like_their_documents(tmp_path, monkeypatch):
         if new:
             news[red.name] = sorted(new)[:3]
     assert news == {}
+
+
+def test_redlines_of_strict_files_are_transitional_packages():
+    from ooxml.strict import STRICT_MARK
+    strict = [f for f in CORPUS.strict_files() if f.name not in CORPUS.expected_refusals()] if files() else []
+    if not strict:
+        pytest.skip(CORPUS.missing_reason())
+    for k, f in enumerate(strict):
+        data = f.read_bytes()
+        parts, _ = RL.build(data, E.edited(data, 700 + k, count=3))
+        mixed = [name for name, part in parts.items() if name.endswith((".xml", ".rels")) and STRICT_MARK in part]
+        assert mixed == [], f.name

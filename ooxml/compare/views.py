@@ -8,6 +8,7 @@ from lxml import etree
 from ooxml import review_ops as RO
 from ooxml.ids import strip_ids, undeclare_ours
 from ooxml.safexml import serialize
+from ooxml.strict import to_transitional
 from ooxml.wordids import story_part_names
 
 _COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
@@ -53,6 +54,8 @@ def part_bytes(doc, keep: bool = False) -> dict[str, bytes]:
             tree = copy.deepcopy(part.tree) if keep else part.tree
             strip_ids(tree.getroot())
             out[name] = undeclare_ours(serialize(tree, part.head), part.prepared)
+        elif doc.package.strict and name.endswith((".xml", ".rels")):
+            out[name] = to_transitional(part.data)  # the redline is a Transitional package
         else:
             out[name] = part.data
     return out
