@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-import pytest
 
 from ooxml import clock
 from tests.builders import build_docx, p, tbl, tc

@@ -22,9 +22,6 @@ def align(a: Sequence[Hashable], b: Sequence[Hashable],
     """The alignment of ``a`` and ``b`` in order: equal keys matched, others paired when
     ``similar(i, j) >= threshold``, the rest alone."""
     out: list[Pair] = []
-    stack = [(0, len(a), 0, len(b))]
-    # Explicit stack of ranges, left to right; results appended in order.
-    pending: list = []
     _align_range(a, b, 0, len(a), 0, len(b), similar, threshold, out, 0)
     return out
 
@@ -105,7 +102,15 @@ def _pair_gap(lo_a, hi_a, lo_b, hi_b, similar, threshold, out) -> None:
 
 
 def _best_pairs(lo_a, hi_a, lo_b, hi_b, similar, threshold) -> list[Pair]:
+    """The monotonic pairing with the greatest total similarity (pairs at or above ``threshold``)."""
     n, m = hi_a - lo_a, hi_b - lo_b
+    memo: dict = {}
+    raw = similar
+
+    def similar(i, j):  # noqa: F811 (each pair's similarity once: the walk back asks again)
+        if (i, j) not in memo:
+            memo[i, j] = raw(i, j)
+        return memo[i, j]
     score = [[0.0] * (m + 1) for _ in range(n + 1)]
     for x in range(n - 1, -1, -1):
         row, below = score[x], score[x + 1]

@@ -13,7 +13,6 @@ and the peak memory of a process that only does that. Targets: 5,000 paragraphs 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import random

@@ -15,7 +15,6 @@ from ooxml.compare import stories, views
 from ooxml.document import Document
 from ooxml.namespaces import w
 from ooxml.order import get_or_add
-from ooxml.package import Package
 
 EDITS = ("word", "delete", "insert", "bold", "cell", "row", "header", "footnote", "list", "move")
 

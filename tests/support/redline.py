@@ -9,7 +9,6 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml import body as B
-from ooxml import review_ops as RO
 from ooxml.compare import redline, stories, views
 from ooxml.compare import tokens as T
 from ooxml.compare.paragraphs import Options, props_key
