@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-
 from ooxml import clock
 from tests.builders import build_docx, p, tbl, tc
 from tests.support import corpus as CORPUS
