@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import anyio  # noqa: E402
 import mcp_types as types  # noqa: E402
 from mcp.server import Server  # noqa: E402
+from mcp.server.lowlevel.server import NotificationOptions  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401  (registers the built-in tools)
@@ -27,6 +28,7 @@ from tools.runtime.progress import reporter_for  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.runtime.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
+from tools.runtime import toolsets  # noqa: E402
 
 PAGE_SIZE = 100
 log = logging.getLogger("ooxml_mcp")
@@ -34,12 +36,33 @@ log = logging.getLogger("ooxml_mcp")
 
 def to_mcp(tool: Tool) -> types.Tool:
     a = tool.annotations()
+    # Agents pay per byte of tools/list: hints equal to MCP's defaults (readOnly, idempotent false;
+    # destructive, openWorld true) and the title already on the tool are left out.
     return types.Tool(
         name=tool.name, title=a["title"], description=tool.description, input_schema=tool.input_schema,
-        annotations=types.ToolAnnotations(title=a["title"], read_only_hint=a["readOnlyHint"],
-                                          destructive_hint=a["destructiveHint"],
-                                          idempotent_hint=a["idempotentHint"],
-                                          open_world_hint=a["openWorldHint"]))
+        annotations=types.ToolAnnotations(read_only_hint=a["readOnlyHint"] or None,
+                                          destructive_hint=None if a["destructiveHint"] else False,
+                                          idempotent_hint=a["idempotentHint"] or None,
+                                          open_world_hint=None if a["openWorldHint"] else False))
+
+
+INSTRUCTIONS = """\
+Edit .docx files: docx_open (or docx_create) gives a Session ID; edit with the element IDs each answer shows; docx_save.
+- session_id may be left out while one session is open.
+- IDs: para_, run_, table_, row_, cell_, img_, sdt_, note_, comment_, hdr_, ftr_, sect_, link_, bkm_, toc_ ... Text after the ID is ignored.
+- Special IDs work wherever an ID does: last_insert, last_update, cursor.
+- position is MODE:TARGET; MODE before, after, start, end (inside = end); TARGET an ID, a special ID or document_body. Examples: after:para_3f9a2c, end:document_body, end:cell_81ab2c.
+- Lengths: a number of inches or '2.54cm', '25mm', '1in', '72pt'.
+- Answers: a head of **Key**: value lines, then context, Changes and the cursor. view (on editing tools, or as the session's default on docx_open/docx_create): full (a page of context), compact (what changed), none (the head alone).
+- docx_batch runs many edits as one step; docx_toolsets lists more tools (toolsets: {toolsets}); a tool not listed can still be called."""
+
+
+class DocxServer(Server):
+    """The SDK server, telling clients that its tool list changes (docx_toolsets)."""
+
+    def create_initialization_options(self, notification_options=None, *args, **kwargs):
+        options = notification_options or NotificationOptions(tools_changed=True)
+        return super().create_initialization_options(options, *args, **kwargs)
 
 
 def tenant_of(services: Services, ctx) -> str | None:
@@ -56,6 +79,15 @@ def caller_of(services: Services, ctx) -> Caller:
     if request is None:
         return Caller(tenant=services.stdio_tenant)
     return Caller(tenant=tenant_of(services, ctx), mcp_session=connection_of(ctx, "session_id"), http=True)
+
+
+def connection_state(services: Services, ctx) -> dict | None:
+    """What is kept for this client connection (listed toolsets): one per MCP session over HTTP,
+    one for the process over stdio; None for HTTP requests without an MCP session (2026-07-28)."""
+    if getattr(ctx, "request", None) is None:
+        return services.stdio_connection
+    connection = connection_of(ctx)
+    return connection.state if connection is not None and connection.session_id is not None else None
 
 
 def connection_of(ctx, attribute: str | None = None):
@@ -111,7 +143,8 @@ def content_of(outcome: Outcome) -> list:
 
 def build_server(services: Services) -> Server:
     async def on_list_tools(ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        visible = services.tools_for(tenant_of(services, ctx))
+        listed = toolsets.listed(services, connection_state(services, ctx))
+        visible = services.tools_for(tenant_of(services, ctx), listed)
         start = decode_cursor(params.cursor if params is not None else None)
         page = visible[start:start + PAGE_SIZE]
         nxt = encode_cursor(start + PAGE_SIZE) if start + PAGE_SIZE < len(visible) else None
@@ -126,11 +159,15 @@ def build_server(services: Services) -> Server:
         tool = services.tool_for(tenant, params.name)
         known = None if tool is not None else [t.name for t in services.tools_for(tenant)]  # for the hint
         started = time.perf_counter()
+        connection = connection_state(services, ctx)
         outcome = await run_tool(tool, params.name, params.arguments,
-                                 CallContext(tenant, services, caller=caller, progress=reporter_for(ctx)), known)
+                                 CallContext(tenant, services, caller=caller, progress=reporter_for(ctx),
+                                             connection=connection), known)
         if services.audit is not None:
             services.audit.record(tenant=tenant, tool=params.name, arguments=params.arguments or {},
                                   outcome=outcome, started=started)
+        if connection is not None and connection.pop(toolsets.CHANGED, False):
+            await ctx.session.send_tool_list_changed()
         return types.CallToolResult(content=content_of(outcome), is_error=outcome.is_error)
 
     def input_schema_of(name: str) -> dict | None:
@@ -139,10 +176,9 @@ def build_server(services: Services) -> Server:
         tool = services.tool_named(name)
         return tool.input_schema if tool is not None else None
 
-    return Server("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
-                  get_tool_input_schema=input_schema_of,
-                  instructions="Open a .docx with docx_open (or docx_create), edit it with the docx_* tools "
-                               "using the element IDs shown in each answer, then docx_save.")
+    return DocxServer("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+                      get_tool_input_schema=input_schema_of,
+                      instructions=INSTRUCTIONS.format(toolsets=", ".join(toolsets.names())))
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -155,6 +191,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--config", default=os.environ.get("OOXML_MCP_CONFIG"),
                    help="YAML or JSON config with HTTP tools, tenants, audit log")
     p.add_argument("--tenant", default=None, help="tenant for stdio connections")
+    p.add_argument("--toolsets", default=None, type=lambda v: [t.strip() for t in v.split(",") if t.strip()],
+                   help="toolsets tools/list offers at the start, e.g. core,tables or all (default core; "
+                        "config 'toolsets')")
     p.add_argument("--author", default=None, help="default author of tracked changes and comments "
                    "(else the config's 'author', else 'ooxml-mcp')")
     p.add_argument("--idle-timeout", type=positive, default=None, metavar="SECONDS",
@@ -185,8 +224,10 @@ def roots_from(args: argparse.Namespace) -> list[Path]:
 
 def make_services(args: argparse.Namespace) -> Services:
     services = Services(roots=roots_from(args), stdio_tenant=args.tenant, author=args.author,
+                        toolsets=args.toolsets,
                         limit_overrides={"session_idle_timeout_s": args.idle_timeout,
                                          "call_timeout_s": args.call_timeout})
+    check_toolsets(args.toolsets)
     if args.state:
         attach_state(services, args)
     if args.config:
@@ -199,6 +240,15 @@ def make_services(args: argparse.Namespace) -> Services:
                 print(f"  {finding}", file=sys.stderr)
             sys.exit(2)
     return services
+
+
+def check_toolsets(names: list[str] | None) -> None:
+    from tools.http.config import SPEC_TOOLSETS
+    unknown = [n for n in names or [] if n not in SPEC_TOOLSETS | set(toolsets.names())]
+    if unknown:
+        print(f"ooxml-mcp: --toolsets: unknown toolset(s) {', '.join(unknown)} "
+              f"(known: {', '.join(toolsets.names())}, all)", file=sys.stderr)
+        sys.exit(2)
 
 
 def attach_state(services: Services, args: argparse.Namespace) -> None:
@@ -225,8 +275,9 @@ def reload_on_sighup(services: Services, config_path: str | None) -> None:
 
 async def serve_stdio(server: Server) -> None:
     from mcp.server.stdio import stdio_server
+    from tools.runtime.stdio_lines import AnsweringReader
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        await server.run(AnsweringReader(read, write), write, server.create_initialization_options())
 
 
 def http_app(server: Server, services: Services, host: str):

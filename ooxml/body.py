@@ -11,13 +11,15 @@ from typing import Iterator
 
 from lxml import etree
 
-from ooxml.namespaces import A, M, R, W, WP, w
+from ooxml.namespaces import A, M, MC, R, W, WP, w
 from ooxml.numbers import file_int
 
 W_P, W_R, W_T, W_TBL, W_TR, W_TC = w("p"), w("r"), w("t"), w("tbl"), w("tr"), w("tc")
 W_SDT, W_SDTCONTENT, W_BODY, W_SECTPR = w("sdt"), w("sdtContent"), w("body"), w("sectPr")
 W_VAL = w("val")
 W_DELTEXT = w("delText")
+MC_FALLBACK, MC_CHOICE, MC_ALT = f"{{{MC}}}Fallback", f"{{{MC}}}Choice", f"{{{MC}}}AlternateContent"
+W_TXBX = w("txbxContent")
 
 MARKERS = {w(n) for n in (
     "bookmarkStart bookmarkEnd commentRangeStart commentRangeEnd proofErr permStart permEnd "
@@ -128,25 +130,55 @@ def block_text(el: etree._Element, limit: int = 10_000) -> str:
         return paragraph_text(el)
     if el.tag == W_TBL:
         rows = []
-        for tr in el.iter(W_TR):
-            rows.append("\t".join(cell_text(tc) for tc in tr.findall(W_TC)))
+        for tr in table_rows(el):
+            rows.append("\t".join(cell_text(tc, limit) for tc in row_cells(tr)))
         return "\n".join(rows)[:limit]
     texts = []
-    for p in el.iter(W_P):
+    for p in shown_paragraphs(el):
         texts.append(paragraph_text(p))
         if sum(map(len, texts)) > limit:
             break
     return "\n".join(texts)
 
 
-def cell_text(tc: etree._Element) -> str:
-    return "\n".join(paragraph_text(p) for p in tc.findall(W_P))
+def cell_text(tc: etree._Element, limit: int = 10_000) -> str:
+    """A cell's text: its paragraphs, those in content controls and nested tables too."""
+    texts = []
+    for child in tc:
+        if child.tag == W_P:
+            texts.append(paragraph_text(child))
+        elif child.tag == W_SDT:
+            content = child.find(W_SDTCONTENT)
+            if content is not None:
+                texts.append(cell_text(content, limit))
+        elif child.tag == W_TBL:
+            texts.append(block_text(child, limit))
+    return "\n".join(texts)
+
+
+# ---- what a reader shows: markup-compatibility choices, not their fallbacks ----------------------
+
+def in_fallback(el: etree._Element) -> bool:
+    """Inside an ``mc:Fallback``: a copy for older readers (Word and LibreOffice show the Choice)."""
+    return next(el.iterancestors(MC_FALLBACK), None) is not None
+
+
+def shown_paragraphs(root: etree._Element) -> Iterator[etree._Element]:
+    """Every paragraph in ``root`` (itself included) but those in ``mc:Fallback`` copies."""
+    return (p for p in root.iter(W_P) if not in_fallback(p))
+
+
+def text_boxes(p: etree._Element) -> list[etree._Element]:
+    """The text boxes (``w:txbxContent``) anchored in paragraph ``p`` itself, fallbacks aside."""
+    return [t for t in p.iter(W_TXBX) if find_ancestor(t, W_P) is p and not in_fallback(t)]
 
 
 def run_images(r: etree._Element) -> list[str]:
     """Names for the images of a run: the docPr name/descr, else the embedded target id."""
     names = []
     for drawing in r.iter(w("drawing"), w("pict")):
+        if in_fallback(drawing):
+            continue
         doc_pr = next(drawing.iter(f"{{{WP}}}docPr"), None)
         blip = next(drawing.iter(f"{{{A}}}blip"), None)
         name = None

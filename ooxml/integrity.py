@@ -12,13 +12,16 @@ changed), which keeps a pre-save check cheap; ``all_parts=True`` parses every XM
 from __future__ import annotations
 
 import posixpath
+import weakref
 from collections import Counter
 from urllib.parse import unquote
 
 from lxml import etree
 
 from ooxml import body as B
+from ooxml.errors import LimitExceeded, OoxmlError
 from ooxml.namespaces import CT, MC, PR, R, W, W14, WP
+from ooxml.safexml import parse_part
 from ooxml.wordids import story_part_names
 
 _NS = {"w": W, "r": R, "w14": W14, "wp": WP, "mc": MC}
@@ -65,6 +68,39 @@ def check_package(doc, all_parts: bool = False) -> list[str]:
     problems += [f"wp:docPr id {v} is used more than once across the main part, headers, footers and notes"
                  for v in _repeats(doc_prs.elements())]
     return problems
+
+
+_UNREADABLE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # package -> its unreadable parts
+
+
+def unreadable_parts(pkg) -> list[str]:
+    """XML parts (relationships included) that no call parsed and that cannot be parsed: a save
+    copies them unchanged, so the file stays as damaged as it came (Word may refuse or repair it).
+    Such parts never change in a session, so they are judged once per package."""
+    known = _UNREADABLE.get(pkg)
+    if known is None:
+        known = _UNREADABLE[pkg] = {}
+    out = []
+    for name, part in list(pkg.parts.items()):
+        if part.loaded or part.dirty or not (_is_xml(pkg, name) or name.endswith(".rels")):
+            continue
+        if name not in known:
+            known[name] = _parse_problem(name, part.original())
+        if known[name]:
+            out.append(known[name])
+    return out
+
+
+def _parse_problem(name: str, data: bytes | None) -> str | None:
+    if data is None:
+        return None
+    try:
+        parse_part(data, name)
+    except OoxmlError as e:
+        reason = "declares a DTD" if "DTD" in e.message else "nests too deep or is too big" \
+            if isinstance(e, LimitExceeded) else "is not well-formed XML"
+        return f"{name} {reason}"
+    return None
 
 
 def _is_xml(pkg, name: str) -> bool:

@@ -67,10 +67,23 @@ def renumber_whole_lists(doc, originals: list[etree._Element], copies: list[etre
         if key and key.isdigit() and int(key) in in_range:
             everywhere[int(key)] = everywhere.get(int(key), 0) + 1
     whole = [nid for nid, n in in_range.items() if everywhere.get(nid) == n and nid in N.definitions(doc).nums]
-    mapping = {nid: L.restarting_num(doc, nid, after_originals) for nid in whole}
+    first = _first_levels(copies)
+    # A shared definition restarts only the level of the copy's first item (a startOverride acts once).
+    mapping = {nid: L.restarting_num(doc, nid, after_originals and first.get(nid, 0) == 0) for nid in whole}
     for el in copies:
         for numid in el.iter(W_NUMID):
             key = numid.get(w("val"))
             if key and key.isdigit() and int(key) in mapping:
                 numid.set(w("val"), str(mapping[int(key)]))
     return len(mapping)
+
+
+def _first_levels(copies: list[etree._Element]) -> dict[int, int]:
+    """numId -> the level of its first directly numbered paragraph among the copies."""
+    out: dict[int, int] = {}
+    for el in copies:
+        for p in ([el] if el.tag == B.W_P else el.iter(B.W_P)):
+            ref = _direct(p)
+            if ref is not None:
+                out.setdefault(ref[0], ref[1])
+    return out

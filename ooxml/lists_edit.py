@@ -8,6 +8,7 @@ No w15 markup is written, so nothing depends on which namespaces the part declar
 """
 from __future__ import annotations
 
+import re
 
 from lxml import etree
 
@@ -27,6 +28,7 @@ _CYCLE = {"decimal": ("decimal", "lowerLetter", "lowerRoman"), "lowerLetter": ("
           "lowerRoman": ("lowerRoman", "decimal", "lowerLetter"), "upperLetter": ("upperLetter", "decimal", "lowerLetter"),
           "upperRoman": ("upperRoman", "upperLetter", "decimal")}
 _BULLETS = (("\uf0b7", "Symbol"), ("o", "Courier New"), ("\uf0a7", "Wingdings"))
+_LEVEL_REF = re.compile(r"%([1-9])")
 MAX_SCAN = 5_000  # blocks looked at when searching back for the list to continue
 _NUMBERING_XML = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
                   b'<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"/>')
@@ -169,13 +171,15 @@ def _style_lists(doc, defs: Definitions) -> set[str]:
 
 
 def _fits(defs: Definitions, aid: str, fmt: str, level: int) -> bool:
+    """The abstractNum's ``level`` draws ``fmt`` from 1 and shows no other level's number: a new
+    list over it starts at 1 (or a, A, i, I), whatever the lists sharing it have counted."""
     ab = defs.abstracts.get(aid)
     if ab is None or ab.num_style_link or ab.style_link:
         return False
     lv = ab.levels[level]
     if lv is None or lv.fmt != fmt or not lv.text:
         return False
-    return fmt == "bullet" or f"%{level + 1}" in lv.text
+    return fmt == "bullet" or (lv.start == 1 and set(_LEVEL_REF.findall(lv.text)) == {str(level + 1)})
 
 
 def new_list(doc, list_type: str, level: int, after: etree._Element | None = None) -> int:
@@ -210,7 +214,7 @@ def new_list(doc, list_type: str, level: int, after: etree._Element | None = Non
         earlier_only = [a for a in fitting if a not in later]
         if earlier_only:
             root = numbering_root(doc)
-            nid = add_num(root, earlier_only[0], {level: defs.abstracts[earlier_only[0]].levels[level].start})
+            nid = add_num(root, earlier_only[0], {level: 1})
             N.invalidate(doc)
             return nid
     root = numbering_root(doc)
@@ -245,9 +249,12 @@ def restart_num(doc, nid: int, ilvl: int, start: int) -> int:
 
 
 def fits_list(defs: Definitions, nid: int, list_type: str, level: int) -> bool:
-    """A list of ``list_type``: its level ``level`` has that format, or the list as a whole does
-    (level 0), as when an item of a numbered list moves in to its 'a.' level."""
-    return type_of(defs, nid, level) == list_type or type_of(defs, nid, 0) == list_type
+    """A list of ``list_type``: its level ``level`` has that format; or, for the generic types
+    (number, bullet), the list as a whole does (level 0), as when an item of a numbered list moves
+    in to its 'a.' level. A named format (upper_letter ...) must be the one the level shows."""
+    if type_of(defs, nid, level) == list_type:
+        return True
+    return list_type in ("number", "bullet") and type_of(defs, nid, 0) == list_type
 
 
 def previous_list(doc, p: etree._Element, list_type: str, level: int) -> int | None:
@@ -308,9 +315,10 @@ def new_style_list(doc, fmt: str, style_id: str) -> int:
 def restarting_num(doc, nid: int, share: bool) -> int:
     """A new num for a copy of the whole list of ``nid``, numbering afresh.
 
-    ``share``: the original list stands wholly before the copy, so a num over the same abstractNum
-    whose every level restarts (startOverride) does it. Otherwise the original would continue the
-    copy's counters: the copy gets an abstractNum of its own, a copy of the original's levels.
+    ``share``: the original list stands wholly before the copy, whose first item is at level 0, so a
+    num over the same abstractNum restarting level 0 does it (a startOverride on every level, as
+    Word writes "Restart at 1"; only the first item's level acts). Otherwise the original would
+    continue the copy's counters: the copy gets an abstractNum of its own, a copy of its levels.
     """
     defs = N.definitions(doc)
     ab = defs.abstract_of(nid)

@@ -19,6 +19,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 
 from ooxml import images as I
 from ooxml.build import make_run
+from ooxml.errors import LimitExceeded
 from ooxml import notes as N
 from ooxml.mdlists import ListWriter
 from ooxml.namespaces import R, RT_STYLES, w
@@ -30,8 +31,12 @@ RT_HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationsh
 MAX_MARKDOWN = 2_000_000
 
 
-_PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).use(footnote_plugin)
+# maxNesting above MAX_NESTING: markdown-it silently drops what is nested past its own limit, so
+# anything it could drop is refused first (parse).
+_PARSER = MarkdownIt("commonmark", {"html": True, "maxNesting": 40}).enable(["table", "strikethrough"]) \
+    .use(footnote_plugin)
 _PARSER.validateLink = lambda url: True  # every link becomes a link node: ooxml/link_policy.py decides
+MAX_NESTING = 24  # token levels: block quotes/lists inside each other (a list level is two), emphasis inside emphasis
 
 
 def link_targets(tree: SyntaxTreeNode) -> list[str]:
@@ -41,7 +46,25 @@ def link_targets(tree: SyntaxTreeNode) -> list[str]:
 
 
 def parse(markdown: str) -> SyntaxTreeNode:
-    return SyntaxTreeNode(_PARSER.parse(markdown))
+    tokens = _PARSER.parse(markdown)
+    _check_nesting(tokens)
+    return SyntaxTreeNode(tokens)
+
+
+def _check_nesting(tokens) -> None:
+    """LimitExceeded past MAX_NESTING: markdown-it drops blocks nested past its own limit, and
+    the tree of deeply nested emphasis overflows Python's stack."""
+    deepest = max((t.level for t in tokens), default=0)
+    for t in tokens:
+        depth = 0
+        for child in t.children or ():
+            depth += child.nesting
+            deepest = max(deepest, depth)
+    if deepest > MAX_NESTING:
+        raise LimitExceeded(f"The Markdown is nested more than {MAX_NESTING} levels deep (block quotes, lists or "
+                            "emphasis inside each other; a list level counts two).",
+                            hint=f"Nest at most {MAX_NESTING} levels: flatten the deeper parts, or insert them "
+                                 "as plain paragraphs.")
 
 
 def nodes(tree: SyntaxTreeNode):

@@ -1,10 +1,12 @@
 """List labels as Word numbers them: ``label_of(doc, p)`` -> '2.', 'b)', '•', '3.2.1' or None.
 
 Counting: one set of nine counters per list (the abstractNum a num resolves to, so nums sharing an
-abstractNum continue each other); a num's ``startOverride`` sets its level the first time the num
-is used; a level restarts when a higher level is numbered (``lvlRestart``: only after the levels
-it names, 0: never). Templates (``%1.%2.``) take each level's number in that level's format, all
-decimal under ``isLgl``.
+abstractNum continue each other, whatever overrides they have). A num's ``startOverride`` acts once:
+at the first paragraph of that num whose level has one, that level takes the override's value; the
+num's overrides of other levels are then spent (Word's "Restart at (a)" writes a num overriding all
+nine levels, and restarts only the level its paragraph is at). A level restarts when a higher level
+is numbered (``lvlRestart``: only after the levels it names, 0: never). Templates (``%1.%2.``)
+take each level's number in that level's format, all decimal under ``isLgl``.
 
 Speed: a label depends on every list paragraph before it, yet an answer must cost O(window), not
 O(document). For the body we keep *checkpoints*: the counters before every K-th top-level block,
@@ -32,7 +34,7 @@ _TEMPLATE = re.compile(r"%([1-9])")
 
 
 class State:
-    """Counters per list, and the nums already used (their startOverride has been applied)."""
+    """Counters per list, and the nums whose startOverrides are spent (or that have none)."""
     __slots__ = ("counts", "seen")
 
     def __init__(self, counts=None, seen=None):
@@ -52,17 +54,19 @@ def step(defs: Definitions, state: State, nid: int, ilvl: int) -> list[int | Non
     counts = state.counts.get(key)
     if counts is None:
         counts = state.counts[key] = [None] * LEVELS
+    override = None
     if nid not in state.seen:
-        state.seen.add(nid)
-        for at, first in defs.nums[nid].starts.items():
-            counts[at] = first - 1
+        starts = defs.nums[nid].starts
+        override = starts.get(ilvl)
+        if override is not None or not starts:
+            state.seen.add(nid)  # its overrides are spent (or it has none)
     if ilvl and None in counts[:ilvl]:  # a level shown before its parents were: they take their starts
         for k in range(ilvl):
             if counts[k] is None:
                 upper = levels[k]
                 counts[k] = upper.start if upper is not None else 1
     cur = counts[ilvl]
-    counts[ilvl] = start if cur is None else clamp(cur + 1)
+    counts[ilvl] = override if override is not None else start if cur is None else clamp(cur + 1)
     for k in restarted:
         counts[k] = None
     return counts

@@ -6,7 +6,7 @@ string. Formats we do not draw fall back to decimal; ``FALLBACK`` names them for
 from __future__ import annotations
 
 DRAWN = {"decimal", "lowerLetter", "upperLetter", "lowerRoman", "upperRoman", "bullet", "decimalZero",
-         "ordinal", "none"}
+         "ordinal", "none", "chineseCounting", "chineseCountingThousand"}
 MAX_VALUE = 32767  # Word's largest list number
 MAX_LETTER_REPEAT = 40  # a..z, aa..zz, ... Word repeats the letter; keep it bounded
 
@@ -46,6 +46,37 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+_ZH_DIGITS = "零一二三四五六七八九"
+_ZH_UNITS = ((1000, "千"), (100, "百"), (10, "十"), (1, ""))
+
+
+def _zh_below_10k(n: int, leading: bool) -> str:
+    out, zero, started = [], False, False
+    for value, unit in _ZH_UNITS:
+        d = n // value % 10
+        if d == 0:
+            zero = zero or started  # one 零 for a run of zeros between digits
+            continue
+        if zero:
+            out.append("零")
+            zero = False
+        if not (d == 1 and value == 10 and leading and not started):  # 十一, but 一百一十
+            out.append(_ZH_DIGITS[d])
+        out.append(unit)
+        started = True
+    return "".join(out)
+
+
+def chinese(n: int) -> str:
+    """Chinese counting (chineseCounting, chineseCountingThousand): 十一, 一百零一, 一万零一十."""
+    if n <= 0:
+        return _ZH_DIGITS[0]
+    high, low = divmod(n, 10000)
+    if not high:
+        return _zh_below_10k(low, True)
+    return _zh_below_10k(high, True) + "万" + ("零" if 0 < low < 1000 else "") + _zh_below_10k(low, False)
+
+
 def format_number(n: int, fmt: str) -> str:
     """One level's number in its format (bullets and 'none' are handled by the template)."""
     n = clamp(n)
@@ -63,6 +94,8 @@ def format_number(n: int, fmt: str) -> str:
         return ordinal(n)
     if fmt == "none":
         return ""
+    if fmt in ("chineseCounting", "chineseCountingThousand"):
+        return chinese(n)
     return str(n)  # decimal, and the fallback for every other format
 
 

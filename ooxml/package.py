@@ -25,7 +25,8 @@ from lxml import etree
 from ooxml.errors import InvalidDocument, LimitExceeded
 from ooxml.namespaces import CT, PR, RT_OFFICE_DOCUMENT
 from ooxml.safexml import parse_part, serialize
-from ooxml.savefile import FileStamp, read_stamped, write_atomically
+from ooxml.outfile import DOCUMENT, write_file
+from ooxml.savefile import FileStamp, read_stamped
 from ooxml.strict import is_strict_package, strict_bytes, to_transitional
 
 
@@ -389,7 +390,7 @@ class Package:
     # ---- saving ----------------------------------------------------------------------------
     def save(self, path: str | os.PathLike, transform=None, *, overwrite: bool = False,
              check_dir=None, remember: bool = True) -> FileStamp:
-        """Write atomically (``ooxml.savefile``); returns the new file's stamp.
+        """Write through the one file writer (``ooxml.outfile``); returns the new file's stamp.
 
         ``remember=False``: a throwaway copy (e.g. for a layout), not a save of the document: its
         stamp is not kept, so nothing (durable sessions, FileChanged checks) takes it for one.
@@ -401,9 +402,8 @@ class Package:
         """
         path = Path(path)
         self.verify()
-        stamp = write_atomically(path, lambda out: self._write_zip(out, transform),
-                                 expected=self.stamps.get(os.path.realpath(path)), overwrite=overwrite,
-                                 check_dir=check_dir)
+        stamp = write_file(path, lambda out: self._write_zip(out, transform), kind=DOCUMENT, inside=check_dir,
+                           expected=self.stamps.get(os.path.realpath(path)), overwrite=overwrite)
         if remember:
             self.stamps[os.path.realpath(path)] = stamp
         return stamp

@@ -9,6 +9,7 @@ import posixpath
 
 from lxml import etree
 
+from ooxml.errors import InvalidDocument
 from ooxml.images import add_relationship
 from ooxml.namespaces import CT, W, w
 from ooxml.order import get_or_add
@@ -61,6 +62,12 @@ def add_story_part(doc, name: str, root_xml: str, content_type: str, rel_type: s
 def settings_root(doc, create: bool = True) -> etree._Element | None:
     """settings.xml's root, created (with its relationship) when the document has none."""
     part = doc.related_part(RT_SETTINGS)
+    if part is not None and (part.name == doc.main_name or part.tree.getroot().tag != w("settings")):
+        if not create:
+            return None  # read as "no settings": what Word falls back to
+        raise InvalidDocument(f"The document's settings relationship points at '{part.name}', which is not a "
+                              "settings part, so no setting can be changed.",
+                              hint="Repair the document (open and save it in Word), then try again.")
     if part is None:
         if not create:
             return None

@@ -90,7 +90,7 @@ def find_all(paragraphs: Iterable[etree._Element], old: str) -> list[ParagraphMa
 
 def paragraphs_of(scope: etree._Element) -> Iterator[etree._Element]:
     """Every paragraph in ``scope`` (itself included), nested tables and text boxes too."""
-    return scope.iter(B.W_P)
+    return B.shown_paragraphs(scope)
 
 
 def _segment_at(segs: list[Segment], pos: int) -> int:

@@ -89,16 +89,22 @@ def write_atomically(path: Path, write: Callable[[BinaryIO], None], *, expected:
     raised and nothing changes, unless ``overwrite``.
     """
     check_target_name(path)
-    try:
-        folder = _Folder(path.parent)
-    except OSError as e:
-        raise _named(e, path.parent) from None
+    folder = _open_folder(path)
     try:
         if check_dir is not None:
             check_dir(folder.real())
         return _write_in(folder, path, write, expected, overwrite)
     finally:
         folder.close()
+
+
+def _open_folder(path: Path) -> _Folder:
+    try:
+        return _Folder(path.parent)
+    except OSError as e:
+        if os.path.islink(path.parent):  # O_NOFOLLOW: ELOOP, or ENOTDIR with O_DIRECTORY
+            e = OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+        raise _named(e, path.parent) from None
 
 
 class _Folder:
@@ -109,8 +115,9 @@ class _Folder:
 
     def __init__(self, path: Path):
         self.path = path
-        self.fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)) \
-            if self.HANDLES else None
+        # O_NOFOLLOW: a folder swapped for a symlink since its path was checked is not entered.
+        self.fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) |
+                          getattr(os, "O_CLOEXEC", 0)) if self.HANDLES else None
 
     def at(self, name: str) -> tuple[str, dict]:
         """(name, keyword arguments) to reach ``name`` in this folder."""
@@ -172,14 +179,33 @@ class _Folder:
             os.close(self.fd)
 
 
-def _write_in(folder: _Folder, path: Path, write, expected: FileStamp | None, overwrite: bool) -> FileStamp:
-    name = path.name
-    old = folder.lstat(name)
+def check_writable(path: Path, *, expected: FileStamp | None, overwrite: bool = False) -> None:
+    """What ``write_atomically`` would refuse at once (a folder, a special file, a file not ours),
+    judged now: a long job (an export) fails before its work, not after."""
+    check_target_name(path)
+    folder = _open_folder(path)
+    try:
+        _check_target(folder, path, expected, overwrite)
+    finally:
+        folder.close()
+
+
+def _check_target(folder: _Folder, path: Path, expected: FileStamp | None, overwrite: bool) -> os.stat_result | None:
+    old = folder.lstat(path.name)
     if old is not None and stat.S_ISDIR(old.st_mode):
         raise ValidationError(f"'{path}' is a folder, not a file.",
-                              hint=f"Give a file name inside it, e.g. '{path / 'report.docx'}'.")
+                              hint=f"Give a file name inside it, e.g. '{path / ('report' + path.suffix)}'.")
+    if old is not None and not (stat.S_ISREG(old.st_mode) or stat.S_ISLNK(old.st_mode)):
+        raise ValidationError(f"'{path}' is a special file ({_special(old.st_mode)}), not a regular file.",
+                              hint="Write to another path.")
     if not overwrite:
         _refuse_if_changed(folder, path, expected, quick=True)  # fail fast, before a long write
+    return old
+
+
+def _write_in(folder: _Folder, path: Path, write, expected: FileStamp | None, overwrite: bool) -> FileStamp:
+    name = path.name
+    old = _check_target(folder, path, expected, overwrite)
     tmp = temp_name()
     new_file = old is None or not stat.S_ISREG(old.st_mode)
     try:
@@ -210,6 +236,11 @@ def _write_in(folder: _Folder, path: Path, write, expected: FileStamp | None, ov
     folder.sync()
     st = folder.lstat(name)
     return FileStamp(st.st_size, st.st_mtime_ns, written)
+
+
+def _special(mode: int) -> str:
+    return ("a named pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
 
 
 def _keep_mode(fd: int, old: os.stat_result) -> None:
@@ -276,6 +307,9 @@ def _named(e: OSError, path: Path) -> OoxmlError:
     if e.errno in (errno.ENOENT, errno.ENOTDIR):
         return OoxmlError(f"Folder '{path if path.is_dir() else path.parent}' does not exist: {reason}.",
                           error_type="FileNotFound", hint="Create the folder first or pick another path.")
+    if e.errno == errno.ELOOP:
+        return OoxmlError(f"Cannot write '{path}': a folder on its path became a symbolic link.",
+                          error_type="PermissionDenied", hint="Write to a real folder inside the allowed roots.")
     if e.errno == errno.EISDIR:
         return ValidationError(f"'{path}' is a folder, not a file.", hint="Give a file name.")
     if e.errno == errno.ENAMETOOLONG:

@@ -194,11 +194,32 @@ def clear_copied_cell(tc: etree._Element, keep_span: bool = False) -> None:
         for name in _PPR_DROP_IN_COPY:
             remove_child(ppr, name)
         p.append(ppr)
-    if model_rpr is not None and (ppr is None or ppr.find(w("rPr")) is None):
-        mark = copy.deepcopy(model_rpr)
-        remove_child(mark, "rPrChange")
-        if len(mark):
-            insert_child(get_or_add(p, "pPr"), mark)
+    carry_run_format(p, model_rpr)
+
+
+def carry_run_format(p: etree._Element, model_rpr: etree._Element | None) -> None:
+    """Give an empty copied paragraph's mark the formatting of the first run it had (font, bold ...),
+    as Word does for a new row: text typed or set there takes it. Revision marks stay behind."""
+    ppr = p.find(w("pPr"))
+    mark = ppr.find(w("rPr")) if ppr is not None else None
+    if mark is not None:
+        for child in [c for c in mark if c.tag in _MARK_RPR_DROP]:
+            mark.remove(child)
+    if model_rpr is not None:
+        mark = mark if mark is not None else insert_child(get_or_add(p, "pPr"), etree.Element(w("rPr")))
+        for child in model_rpr:
+            name = etree.QName(child).localname if isinstance(child.tag, str) else ""
+            if child.tag != w(name) or child.tag in _MARK_RPR_DROP:
+                continue
+            old = mark.find(child.tag)
+            try:
+                insert_child(mark, copy.deepcopy(child))
+            except ValueError:  # a property the schema table does not place: left out
+                continue
+            if old is not None:
+                mark.remove(old)
+    if mark is not None and not len(mark):
+        mark.getparent().remove(mark)
 
 
 def move_content(src: etree._Element, dst: etree._Element) -> None:

@@ -6,6 +6,8 @@ line, separated by ``---``. Errors carry only the head.
 """
 from __future__ import annotations
 
+from render import views
+
 SUCCESS = "✅ Success"
 ERROR = "❌ Error"
 CONTEXT_HEADING = "## 📄 Document Context"
@@ -33,6 +35,15 @@ def success_answer(operation: str, *, element_id: str | None = None,
                    fields: dict[str, object] | None = None, context: str | None = None,
                    changes: str | None = None, content: str | None = None,
                    cursor: str | None = None) -> str:
+    view = views.current()
+    if view == "none":
+        content = context = changes = cursor = None
+    elif view != "full":  # compact (docx_batch's inner calls: their Changes whole, nothing else)
+        if view == "compact":
+            context = views.bounded("\n".join(views.squeeze(context.split("\n")))) if context else None
+            changes = views.bounded(changes)
+        else:
+            context = content = None
     lines = [f"# 操作结果: {operation}", "", head_line("Status", SUCCESS)]
     if element_id:
         lines.append(head_line("Element ID", element_id))

@@ -14,6 +14,7 @@ from ooxml.grid import TableGrid
 from ooxml.namespaces import OX_ID, w
 from ooxml.numbering import label_of
 from render.inline import marked_run_text, paragraph_line
+import render.equations  # noqa: F401  (draws equations as $…$ in lines)
 from render.width import cut, pad, width
 
 TEXT_COLUMNS = 80

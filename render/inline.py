@@ -84,7 +84,24 @@ def marked_run_text(r: etree._Element, ctx: LineContext | None = None) -> str:
     if colour is not None and colour.get(w("val"), "auto").lower() not in ("auto", "000000"):
         name = colour_name(colour.get(w("val")))
         core = f"[{name}]{core}[/{name}]"
-    return lead + core + trail
+    return lead + shown_effects(rpr, core) + trail
+
+
+# Run effects that change what a reader sees (or whether): [caps]…[/caps], [hl yellow]…[/hl] ...
+_EFFECTS = (("caps", "caps"), ("smallCaps", "smallcaps"), ("vanish", "hidden"))
+
+
+def shown_effects(rpr: etree._Element | None, core: str) -> str:
+    """``core`` inside marks for the run's caps, small caps, hidden text and highlight."""
+    if rpr is None:
+        return core
+    for prop, mark in _EFFECTS:
+        if _on(rpr, prop):
+            core = f"[{mark}]{core}[/{mark}]"
+    highlight = rpr.find(w("highlight"))
+    if highlight is not None and highlight.get(w("val"), "none") != "none":
+        core = f"[hl {highlight.get(w('val'))}]{core}[/hl]"
+    return core
 
 
 def _hyperlink_target(el: etree._Element, ctx: LineContext) -> str:

@@ -82,10 +82,14 @@ class Exporter:
         elif el.tag == B.W_TBL:
             self._indents.clear()
             chunks.append(("table", self._comment_line(el) + self.table(el)))
-        elif el.tag == B.W_SDT:
-            content = el.find(B.W_SDTCONTENT)
+        elif el.tag in (B.W_SDT, w("customXml")):
+            content = el.find(B.W_SDTCONTENT) if el.tag == B.W_SDT else el
             for child in B.iter_blocks(content) if content is not None else ():
                 self.block(child, chunks)
+        if el.tag == B.W_P:
+            for box in B.text_boxes(el):  # a text box's paragraphs follow the one anchoring it
+                for child in B.iter_blocks(box):
+                    self.block(child, chunks)
 
     def paragraph(self, p, chunks: list) -> None:
         style = self._style_name(p)
@@ -171,8 +175,13 @@ class Exporter:
         return [rows[0], "| " + " | ".join(align) + " |", *rows[1:]]
 
     def cell(self, tc) -> str:
-        parts, counts = [], {}
-        for child in tc:
+        parts: list[str] = []
+        self._cell_parts(tc, parts, {})
+        return "<br>".join(p for p in parts if p) if any(parts) else ""
+
+    def _cell_parts(self, container, parts: list, counts: dict) -> None:
+        """A cell's lines: its paragraphs, those of content controls and text boxes; nested tables as text."""
+        for child in container:
             if child.tag == B.W_P:
                 text = self.inline(child, cell=True)
                 item = list_item(self.doc, self.formats, child) if text else None
@@ -181,10 +190,15 @@ class Exporter:
                     label = f"{counts[(item.num_id, item.level)]}." if item.ordered else "•"
                     text = "\u00a0" * (2 * item.level) + f"{label} {text}"
                 parts.append(text)
-            elif child.tag in (B.W_TBL, B.W_SDT):
-                parts.append(B.block_text(child, 2000).replace("\n", " ").replace("\t", " ")
+                for box in B.text_boxes(child):
+                    self._cell_parts(box, parts, counts)
+            elif child.tag in (B.W_SDT, w("customXml")):
+                content = child.find(B.W_SDTCONTENT) if child.tag == B.W_SDT else child
+                if content is not None:
+                    self._cell_parts(content, parts, counts)
+            elif child.tag == B.W_TBL:
+                parts.append(B.block_text(child, limit=1_000_000).replace("\n", " ").replace("\t", " ")
                              .translate(_ESCAPE_CELL))
-        return "<br>".join(p for p in parts if p) if any(parts) else ""
 
     # ---- inline ------------------------------------------------------------------------------
     def inline(self, p, cell: bool = False) -> str:
@@ -219,9 +233,18 @@ class Exporter:
                     out.append(Segment("image", f"{gap}${text}$", frozenset(), link, rev))
 
     def _run(self, r, out, link, rev) -> None:
-        marks = self._marks(r)
+        self._run_children(r, self._marks(r), out, link, rev)
+
+    def _run_children(self, r, marks, out, link, rev) -> None:
         for child in r:
             tag = child.tag
+            if tag == B.MC_ALT:  # what Word shows: the Choice (its Fallback is a copy for old readers)
+                choice = child.find(B.MC_CHOICE)
+                if choice is not None:
+                    self._run_children(choice, marks, out, link, rev)
+                continue
+            if tag in (w("drawing"), w("pict")) and next(child.iter(B.W_TXBX), None) is not None:
+                continue  # a text box: its paragraphs follow as blocks
             if tag in (B.W_T, w("delText")):
                 if child.text:
                     out.append(Segment("text", child.text, marks, link, rev))

@@ -109,9 +109,10 @@ async def test_f007_inserted_image_is_marked(docx, tmp_path):
 
 
 async def test_f008_every_listed_tool_answers_markdown_with_a_head(docx):
+    await docx.ok("docx_toolsets", enable=["all"])  # core is listed by default (SPEC §11)
     listed = await docx.client.list_tools()
     names = [t.name for t in listed.tools]
-    assert len(names) >= 20
+    assert len(names) >= 70
     for name in names:
         a = await docx.call(name, session_id="doc_missing")  # validated by the client helper
         assert a.text.startswith("# 操作结果: ") and "**Status**: " in a.text

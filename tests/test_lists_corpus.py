@@ -55,3 +55,27 @@ async def test_tools_on_corpus_documents_keep_them_valid_and_readable(docx, tmp_
     SDK.validate_files([*files, *results.values()])  # one batch
     new = {f.name: SDK.new_error_kinds(f, r) for f, r in results.items()}
     assert all(not kinds for kinds in new.values()), new
+
+
+FIRST_LABELS = {"number": "1", "lower_letter": "a", "upper_letter": "A", "lower_roman": "i", "upper_roman": "I"}
+
+
+async def test_new_lists_at_the_end_of_corpus_documents_start_at_one(docx, tmp_path):
+    """Issue 18: a new list never continues a list of the document nor starts where a reused
+    definition starts ('8) Fruit', '(iii)'): five new lists, one after another, at the end of every
+    corpus file with numbering each open with 1, a, A, i or I."""
+    require_corpus()
+    files = [f for f in editable_files() if "numbering" in features(f)]
+    wrong = {}
+    for f in files:
+        src = tmp_path / f.name
+        shutil.copyfile(f, src)
+        await docx.open(src)
+        for list_type, first in FIRST_LABELS.items():
+            a = await docx.ok("docx_insert_list", items=["Fruit", "Bread"], position="end:document_body",
+                              list_type=list_type)
+            label = re.search(r"^\+.*│ (\S+) (?:\[\+)?Fruit", a.text, re.M)  # the new box; [+ +]: tracked
+            if label is None or label.group(1).strip("().") != first:
+                wrong[f"{f.name} {list_type}"] = label.group(1) if label else None
+        await docx.ok("docx_close", session_id=docx.session_id)
+    assert len(files) > 40 and not wrong, wrong

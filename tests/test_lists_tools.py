@@ -254,6 +254,18 @@ async def test_copy_range_of_a_whole_list_keeps_its_own_numbering(docx, tmp_path
     assert num.find("w:lvlOverride[@w:ilvl='0']/w:startOverride", NS).get(W + "val") == "1"
 
 
+async def test_copy_of_a_whole_list_opening_nested_numbers_afresh_at_every_level(docx, tmp_path):
+    ids = await paragraphs(docx, ["a", "b", "c", "end"])
+    await docx.ok("docx_set_list", element_id=ids[0], list_type="number", level=1)
+    await docx.ok("docx_set_list", element_id=ids[1], end_id=ids[2], list_type="number")
+    await docx.ok("docx_copy_elements_range", start_id=ids[0], end_id=ids[2], position=f"after:{ids[3]}")
+    ctx = await docx.ok("docx_read_content")
+    # (level 1 shown first: level 0 takes its start, so b is 2.) A startOverride acts on its num's
+    # first item only, here at level 1: the copy's level 0 must restart all the same.
+    assert [ln.rsplit("] ", 1)[1] for ln in read_lines(ctx.text)] == ["1. a", "2. b", "3. c", "end",
+                                                                       "1. a", "2. b", "3. c"]
+
+
 async def test_copy_range_of_part_of_a_list_continues_it(docx):
     ids = await paragraphs(docx, ["a", "b", "c"])
     await docx.ok("docx_set_list", element_id=ids[0], end_id=ids[2], list_type="number")
@@ -279,13 +291,13 @@ async def test_set_list_level_moves_an_item_in_within_its_list(docx):
 
 
 async def test_unknown_formats_fall_back_to_decimal_and_structure_says_so(docx, tmp_path):
-    numbering = LD.numbering_xml([LD.abstract(0, [LD.lvl(0, "chineseCounting", "%1、")] + LD.outline()[1:])],
+    numbering = LD.numbering_xml([LD.abstract(0, [LD.lvl(0, "koreanCounting", "%1、")] + LD.outline()[1:])],
                                  [LD.num(1, 0)])
     await docx.open(LD.build(tmp_path / "f.docx", LD.para("one", 1, 0) + LD.para("two", 1, 0), numbering))
     lines = read_lines((await docx.ok("docx_read_content")).text)
     assert lines[1].endswith("] 2、 two")
     a = await docx.ok("docx_get_structure")
-    assert a.head["List formats shown as decimal"] == "chineseCounting"
+    assert a.head["List formats shown as decimal"] == "koreanCounting"
 
 
 async def test_new_list_before_an_existing_one_does_not_renumber_it(docx, tmp_path):
@@ -331,3 +343,72 @@ async def test_markdown_export_writes_word_numbers_and_labels(docx):
     md = (await docx.ok("docx_export_markdown")).text
     assert re.search(r"^3\. a\b", md, re.M) and re.search(r"^5\. c\b", md, re.M)  # Word's numbers, restart kept
     assert re.search(r"^ +1\. a\. Apple", md, re.M)  # a label Markdown cannot write goes before the text
+
+
+# ---- new lists start at 1 (issue 18) ---------------------------------------------------------------
+
+def _seven_items_and_a_spare(tmp_path):
+    """Seven '1)' items over abstractNum 0, and abstractNum 1 ('%1)' from 8) that no paragraph uses."""
+    body = LD._items("old", [(1, 0)] * 7 + [None])
+    numbering = LD.numbering_xml([LD.abstract(0, [LD.lvl(0, "decimal", "%1)")] + LD.outline()[1:]),
+                                  LD.abstract(1, [LD.lvl(0, "decimal", "%1)", start=8)] + LD.outline()[1:])],
+                                 [LD.num(1, 0), LD.num(2, 1)])
+    return LD.build(tmp_path / "seven.docx", body, numbering)
+
+
+def _level0_start(root, nid: int) -> int:
+    """The number level 0 of num ``nid`` starts at: its startOverride, else its abstractNum's start."""
+    num = root.find(f"w:num[@w:numId='{nid}']", NS)
+    over = num.find("w:lvlOverride[@w:ilvl='0']/w:startOverride", NS)
+    if over is not None:
+        return int(over.get(W + "val"))
+    aid = num.find("w:abstractNumId", NS).get(W + "val")
+    return int(root.find(f"w:abstractNum[@w:abstractNumId='{aid}']/w:lvl[@w:ilvl='0']/w:start", NS).get(W + "val"))
+
+
+async def test_insert_list_at_the_end_starts_at_one_after_another_list(docx, tmp_path):
+    await docx.open(_seven_items_and_a_spare(tmp_path))
+    a = await docx.ok("docx_insert_list", items=["Fruit", "Bread"], position="end:document_body", list_type="number")
+    assert "│ 1) Fruit" in a.text and "│ 2) Bread" in a.text
+    out = tmp_path / "o.docx"
+    body = await docx.save(out)
+    paras = body.findall("w:p", NS)
+    nid = numpr(paras[-1])[0]
+    assert nid not in (1, 2) and numpr(paras[-2])[0] == nid  # a num of its own
+    assert _level0_start(numbering(out), nid) == 1
+    assert "7) old item 6" in (await docx.ok("docx_read_content")).text  # the list before keeps its numbers
+
+
+async def test_set_list_named_type_at_a_level_shows_that_type(docx, tmp_path):
+    await docx.create()
+    await docx.ok("docx_insert_list", items=["One", "Two"], position="end:document_body", list_type="upper_letter")
+    p = (await docx.ok("docx_insert_paragraph", text="Three", position="end:document_body")).element_id
+    a = await docx.ok("docx_set_list", element_id=p, list_type="upper_letter", level=1)
+    assert "│ A. Three" in a.text and "new list" in a.text
+    out = tmp_path / "o.docx"
+    body = await docx.save(out)
+    nid, ilvl = numpr(by_id(body, p))
+    root = numbering(out)
+    aid = root.find(f"w:num[@w:numId='{nid}']/w:abstractNumId", NS).get(W + "val")
+    fmt = root.find(f"w:abstractNum[@w:abstractNumId='{aid}']/w:lvl[@w:ilvl='1']/w:numFmt", NS)
+    assert ilvl == 1 and fmt.get(W + "val") == "upperLetter"
+
+
+async def test_set_list_new_list_starts_at_one_after_another_list(docx, tmp_path):
+    await docx.open(_seven_items_and_a_spare(tmp_path))
+    plain = ids_in((await docx.ok("docx_read_content")).text)[-1]
+    a = await docx.ok("docx_set_list", element_id=plain, list_type="number", continue_list=False)
+    assert "│ 1) old plain 7" in a.text
+    out = tmp_path / "o.docx"
+    body = await docx.save(out)
+    assert _level0_start(numbering(out), numpr(by_id(body, plain))[0]) == 1
+
+
+async def test_markdown_list_at_the_end_starts_at_one_after_another_list(docx, tmp_path):
+    await docx.open(_seven_items_and_a_spare(tmp_path))
+    a = await docx.ok("docx_insert_markdown", markdown="1. Fruit\n2. Bread\n", position="end:document_body")
+    assert "│ 1. Fruit" in a.text and "│ 2. Bread" in a.text
+    out = tmp_path / "o.docx"
+    body = await docx.save(out)
+    nid = numpr(body.findall("w:p", NS)[-1])[0]
+    assert nid not in (1, 2) and _level0_start(numbering(out), nid) == 1

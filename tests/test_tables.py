@@ -463,3 +463,34 @@ async def test_table_id_must_be_a_table(docx):
     para = (await docx.ok("docx_insert_paragraph", text="x", position="end:document_body")).element_id
     a = await docx.call("docx_get_table", table_id=para)
     assert a.is_error and a.error_type == "InvalidElementType"
+
+
+_BOLD_FONT_CELL = ('<w:tc><w:p><w:pPr><w:rPr><w:sz w:val="18"/></w:rPr></w:pPr><w:r><w:rPr>'
+                   '<w:rFonts w:ascii="Arial" w:hAnsi="Arial"/><w:b/><w:sz w:val="18"/></w:rPr><w:t>{}</w:t></w:r></w:p></w:tc>')
+
+
+def _bold_arial(run) -> bool:
+    rpr = run.find("w:rPr", NS)
+    return (rpr is not None and rpr.find("w:b", NS) is not None
+            and rpr.find("w:rFonts", NS).get(f"{{{NS['w']}}}ascii") == "Arial")
+
+
+async def test_a_new_row_takes_the_neighbours_run_formatting(docx, tmp_path):
+    """Word copies the font and bold of the row's text into a new row, even where the paragraph mark
+    has formatting of its own."""
+    await open_built(docx, tmp_path, tbl([[_BOLD_FONT_CELL.format("a")]]))
+    table_id = first_table_id((await docx.ok("docx_list_tables")).text)
+    await docx.ok("docx_insert_row_at", table_id=table_id, position="end")
+    await docx.ok("docx_insert_paragraph_to_cell", text="typed", table_id=table_id, row=1, col=0)
+    row = rows_of(by_id(await docx.save(tmp_path / "o.docx"), table_id))[1]
+    assert "typed" in texts(row)
+    assert all(_bold_arial(r) for r in row.iter(f"{{{NS['w']}}}r"))
+
+
+async def test_rows_added_by_fill_table_take_the_last_rows_run_formatting(docx, tmp_path):
+    await open_built(docx, tmp_path, tbl([[_BOLD_FONT_CELL.format("a")]]))
+    table_id = first_table_id((await docx.ok("docx_list_tables")).text)
+    await docx.ok("docx_fill_table", table_id=table_id, data=[["x"], ["y"], ["z"]])
+    rows = rows_of(by_id(await docx.save(tmp_path / "o.docx"), table_id))
+    assert [texts(r) for r in rows] == ["x", "y", "z"]
+    assert all(_bold_arial(r) for row in rows for r in row.iter(f"{{{NS['w']}}}r"))

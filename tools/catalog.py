@@ -5,4 +5,6 @@ from tools.docx import comments, review  # noqa: F401  (review: tracked changes 
 from tools.docx import layout, layout_delete, layout_fields, layout_links, layout_notes, layout_toc  # noqa: F401
 from tools.docx import history  # noqa: F401
 from tools.docx import lists, styles  # noqa: F401
+from tools.docx import toolsets  # noqa: F401  (docx_toolsets: what tools/list offers)
+from tools.docx import batch  # noqa: F401  (docx_batch: many edits, one step)
 from tools.docx import compare  # noqa: F401  (review: docx_compare)

@@ -207,6 +207,63 @@ def cases() -> dict[str, tuple[str, bytes | None, str]]:
     c["table"] = (table_body, numbering_xml([abstract(0, outline())], [num(1, 0)]), "")
     c["no_num_zero"] = (_items("nz", [(1, 0), (0, 0), (1, 0), (99, 0), (1, 0)]),
                         numbering_xml([abstract(0, outline())], [num(1, 0)]), "")
+    c.update(override_cases())
+    zh_starts = (1, 10, 19, 100, 110, 1001, 1010, 10010, 20300, 32760)  # two items from each start
+    c["chinese_counting"] = (
+        _items("zh", [(i + 1, 0) for i in range(len(zh_starts)) for _ in range(2)]),
+        numbering_xml([abstract(i, [lvl(0, "chineseCounting" if i % 2 else "chineseCountingThousand", "%1、",
+                                        start=s)] + outline()[1:]) for i, s in enumerate(zh_starts)],
+                      [num(i + 1, i) for i in range(len(zh_starts))]), "")
+    return c
+
+
+ALL_LEVELS = {i: 1 for i in range(9)}  # Word's "Restart at 1": a startOverride on all nine levels
+
+
+def _articles() -> str:
+    """A contract's outline: '1.' articles, '1.1' sections, '(a)' items, and a level showing its parents."""
+    return abstract(0, [lvl(0, "decimal", "%1."), lvl(1, "decimal", "%1.%2"), lvl(2, "lowerLetter", "(%3)"),
+                        lvl(3, "lowerRoman", "%1.%2.%3.%4")] + outline()[4:])
+
+
+def override_cases() -> dict[str, tuple[str, bytes | None, str]]:
+    """Several nums over one abstractNum, with and without startOverrides (issue 18): LibreOffice
+    7.4 and Word's cached TOC count them in one set of counters, and a num's startOverride acts once,
+    on the level of the num's first paragraph that has one."""
+    c: dict[str, tuple[str, bytes | None, str]] = {}
+    art = (None, None, "Art")
+    sec = (None, None, "Sec")
+    styles = pstyle("Art", "Article", 1, 0) + pstyle("Sec", "Section", 1, 1)
+    # Articles and sections through paragraph styles on num 1; '(a)' items on nums 2 and 3, each
+    # restarting all nine levels: the items restart, the articles and sections run on.
+    c["contract_restarts"] = (_items("ct", [art, sec, (2, 2), (2, 2), (2, 3), sec, (3, 2), (3, 2), art, sec,
+                                            (3, 2), (2, 0), art, (1, 2)]),
+                              numbering_xml([_articles()], [num(1, 0), num(2, 0, ALL_LEVELS),
+                                                            num(3, 0, ALL_LEVELS)]), styles)
+    # Overrides on levels 1 and 2, first used at level 2: level 1's override is never applied.
+    c["override_spent"] = (_items("sp", [(1, 0), (1, 1), (2, 2), (2, 1), (2, 2), (1, 1), (2, 1)]),
+                           numbering_xml([_articles()], [num(1, 0), num(2, 0, {1: 7, 2: 9})]), "")
+    # An override on level 0 waits until the num's first level-0 paragraph.
+    c["override_waits"] = (_items("wt", [(1, 0), (1, 0), (2, 1), (2, 1), (2, 0), (1, 0), (2, 0)]),
+                           numbering_xml([_articles()], [num(1, 0), num(2, 0, {0: 5})]), "")
+    # A later num's override sets the shared counter; the plain num goes on from there.
+    c["override_shared"] = (_items("sr", [(2, 0), (2, 0), (1, 0), (2, 1), (1, 1), (3, 0), (1, 0)]),
+                            numbering_xml([_articles()], [num(1, 0), num(2, 0, {0: 5, 1: 3}), num(3, 0, {0: 5})]), "")
+    # A level shown before its parents: they take the abstractNum's starts, not the num's overrides.
+    c["override_parents"] = (_items("pa", [(2, 3), (2, 3), (1, 1), (1, 0)]),
+                             numbering_xml([_articles()], [num(1, 0), num(2, 0, {0: 4, 1: 3, 3: 2})]), "")
+    # Through numStyleLink: the nums of the linking abstractNum count in the linked one's counters.
+    c["num_style_link_override"] = (
+        _items("ns", [(7, 0), (7, 1), (8, 0), (8, 0), (7, 0), (9, 1), (7, 0)]),
+        numbering_xml([abstract(10, [lvl(0, "upperLetter", "%1."), lvl(1, "decimal", "%1.%2")] + outline()[2:],
+                                style_link="MyList"), abstract(11, [], num_style_link="MyList")],
+                      [num(6, 10), num(7, 11), num(8, 11, {0: 1}), num(9, 10, {1: 6})]),
+        numstyle("MyList", "My List", 6))
+    # A level override's own start does not restart the list; a startOverride beside it does.
+    c["lvl_override_start"] = (
+        _items("ls", [(1, 0), (1, 0), (2, 0), (2, 0), (1, 0), (3, 0), (1, 0)]),
+        numbering_xml([_articles()], [num(1, 0), num(2, 0, None, {0: lvl(0, "upperLetter", "%1>", start=10)}),
+                                      num(3, 0, {0: 2}, {0: lvl(0, "upperLetter", "%1>", start=10)})]), "")
     return c
 
 

@@ -1,9 +1,10 @@
 """Our list labels next to the ones LibreOffice writes in its text export ('txt:Text').
 
 LibreOffice writes each paragraph on its own line: indentation, the list label, a space, the
-text. We find each body paragraph's line by its text (in order, searching forward) and take what
-stands before the text as LibreOffice's label. Bullets agree when both sides draw a bullet: the
-glyph depends on fonts, and LibreOffice's text export writes symbol-font bullets as '•' or '◦'.
+text. We pair body paragraphs with lines by their text, keeping document order on both sides
+(the longest such pairing), and take what stands before the text as LibreOffice's label.
+Bullets agree when both sides draw a bullet: the glyph depends on fonts, and LibreOffice's text
+export writes symbol-font bullets as '•' or '◦'.
 """
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ from ooxml.numbering import label_of
 from ooxml import numbering as N
 from ooxml.namespaces import w
 
-SEARCH_AHEAD = 40  # lines LibreOffice may write that are no body paragraph (text boxes, notes)
 _ASIDE = {w("txbxContent"), "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"}
-_TEXT = {w("t"): None, w("delText"): None, w("tab"): "\t", w("br"): "\n", w("cr"): "\n"}
+W_SYM = w("sym")
+_TEXT = {w("t"): None, w("delText"): None, w("tab"): "\t", w("br"): "\n", w("cr"): "\n",
+         w("noBreakHyphen"): "\u2011"}
 
 
 @dataclass
@@ -41,10 +43,36 @@ def lo_lines(txt: Path) -> list[str]:
     return [line.strip() for line in raw.splitlines()]
 
 
+def _piece(el) -> str:
+    if el.tag == W_SYM:  # a symbol-font character: LibreOffice writes its code (U+F0xx)
+        raw = el.get(w("char")) or ""
+        return chr(int(raw, 16)) if raw and all(c in "0123456789abcdefABCDEF" for c in raw) else ""
+    return el.text or "" if _TEXT[el.tag] is None else _TEXT[el.tag]
+
+
 def full_text(p) -> str:
     """The paragraph's text as LibreOffice writes it: deleted text too (it shows revisions)."""
-    return "".join(el.text or "" if _TEXT[el.tag] is None else _TEXT[el.tag]
-                   for el in p.iter(*_TEXT)).strip()
+    return "".join(_piece(el) for el in p.iter(W_SYM, *_TEXT)).strip()
+
+
+def _drop_cap(p) -> bool:
+    """A drop cap: a framed paragraph of its own that LibreOffice writes at the start of the next."""
+    frame = p.find(f"{w('pPr')}/{w('framePr')}")
+    return frame is not None and frame.get(w("dropCap")) in ("drop", "margin")
+
+
+_STOP = {w("footnoteReference"), w("endnoteReference"), w("fldChar"), w("fldSimple")}
+
+
+def head_text(p) -> str:
+    """The paragraph's first line up to its first note mark or field, whose text LibreOffice writes
+    differently (the note's number, a field's new result)."""
+    out = []
+    for el in p.iter(*_TEXT, *_STOP):
+        if el.tag in _STOP:
+            break
+        out.append(el.text or "" if _TEXT[el.tag] is None else _TEXT[el.tag])
+    return "".join(out).split("\n")[0].strip()
 
 
 def _ends_with(line: str, seg: str) -> bool:
@@ -61,34 +89,96 @@ def _is_bullet(label: str | None) -> bool:
     return bool(label) and len(label) == 1 and not label.isalnum()
 
 
+class _Lines:
+    """LibreOffice's lines, looked up by the text that ends them after a label, or by a piece."""
+    LABEL_ROOM = 48  # indentation and label stand within this many characters of a line's start
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.ends: dict[str, list[int]] = {}
+        for i, line in enumerate(lines):  # a line is its text, or a label, white space and its text
+            self.ends.setdefault(line, []).append(i)
+            for cut in range(min(len(line), self.LABEL_ROOM)):
+                if line[cut].isspace():
+                    self.ends.setdefault(line[cut + 1:], []).append(i)
+        self.joined = "\n".join(lines)
+        self.starts = [0]
+        for line in lines:
+            self.starts.append(self.starts[-1] + len(line) + 1)
+
+    def holding(self, seg: str) -> list[int]:
+        import bisect
+        out, at = [], self.joined.find(seg)
+        while at >= 0:
+            out.append(bisect.bisect_right(self.starts, at) - 1)
+            at = self.joined.find(seg, at + 1)
+        return out
+
+    def candidates(self, seg: str, whole: bool) -> list[int]:
+        """Lines that may be this paragraph's: the text alone or after a label (or, for a paragraph
+        LibreOffice writes on several lines, or after other text, a line holding its first line)."""
+        found = [i for i in self.ends.get(seg, ()) if _ends_with(self.lines[i], seg)] if whole else []
+        if not found and len(seg) >= 3:
+            found = self.holding(seg)
+        return sorted(set(found), reverse=True)
+
+
+def _align(pairs: list[tuple[int, int]]) -> dict[int, int]:
+    """paragraph -> line: the longest chain of (paragraph, line) pairs rising in both, i.e. the
+    matching that keeps document order on both sides (LibreOffice writes text boxes, notes and
+    repeated texts elsewhere, so a greedy forward search can lose its place)."""
+    import bisect
+    tails: list[int] = []  # tails[k]: the smallest line ending a chain of length k + 1
+    ends: list[int] = []  # the pair index ending it
+    back: list[int] = [-1] * len(pairs)
+    for n, (_, line) in enumerate(pairs):  # pairs of one paragraph come with lines descending
+        k = bisect.bisect_left(tails, line)
+        if k == len(tails):
+            tails.append(line)
+            ends.append(n)
+        else:
+            tails[k], ends[k] = line, n
+        back[n] = ends[k - 1] if k else -1
+    out, n = {}, ends[-1] if ends else -1
+    while n >= 0:
+        out[pairs[n][0]] = pairs[n][1]
+        n = back[n]
+    return out
+
+
 def compare(docx: Path, txt: Path) -> Comparison:
     doc = Document.open(docx)
     try:
         lines = lo_lines(txt)
+        found = _Lines(lines)
         defs = N.definitions(doc)
         out = Comparison()
-        at = 0
+        paras, pairs = [], []
+        cap = ""
         for p in doc.body.iter(B.W_P):
             if any(a.tag in _ASIDE for a in p.iterancestors()):
                 continue  # text boxes: LibreOffice writes them elsewhere (and mc:Fallback repeats them)
-            text = full_text(p)
-            whole = "\n" not in text
+            if _drop_cap(p):
+                cap = full_text(p)
+                continue
+            text, cap = cap + full_text(p), ""
             seg = text.split("\n")[0].strip()
-            ours = label_of(doc, p)
             if not seg:
                 continue
-            window = range(at, min(len(lines), at + SEARCH_AHEAD))
-            found = [i for i in window if _ends_with(lines[i], seg)] if whole else []
-            if not found and len(seg) >= 3:
-                found = [i for i in window if seg in lines[i]]
-            if not found:
+            whole = "\n" not in text
+            lines_of = found.candidates(seg, whole)
+            head = head_text(p)
+            if not lines_of and len(head) >= 3 and head != seg:  # LibreOffice writes note marks, field results
+                seg, whole, lines_of = head, False, sorted(set(found.holding(head)), reverse=True)
+            n = len(paras)
+            paras.append((p, seg, whole, label_of(doc, p)))
+            pairs.extend((n, i) for i in lines_of)
+        matched = _align(pairs)
+        for n, (p, seg, whole, ours) in enumerate(paras):
+            if n not in matched:
                 out.unmatched += ours is not None
                 continue
-            prefixes = [(i, _prefix(lines[i], seg, whole)) for i in found]
-            # The same text can stand on several lines (text boxes, repeated paragraphs): the one
-            # with our label is ours if there is one, else the first.
-            i, lo = next(((i, pre) for i, pre in prefixes if pre == ours), prefixes[0])
-            at = i + 1
+            lo = _prefix(lines[matched[n]], seg, whole)
             if ours is None and lo is None:
                 continue
             out.compared += 1

@@ -105,16 +105,9 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, e
                              position: str) -> str:
     """Copy the blocks from start_id to end_id (inclusive, same container, in order) to a position.
 
-    Copies get new IDs; bookmarks, fields and images in them keep working, references to
-    comments and notes are left out of the copy. last_insert is the last copied block. A copied
-    table that would touch another table gets an empty paragraph between them (Word would
-    merge the two tables).
-
     Args:
-        session_id: The session.
-        start_id: First block of the range (special IDs work).
+        start_id: First block of the range.
         end_id: Last block of the range, in the same container and not before start_id.
-        position: Where the copy goes, MODE:TARGET (e.g. 'end:document_body', 'after:para_…').
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -179,19 +172,14 @@ def _boxes(doc, paragraphs: list[etree._Element]) -> list[str]:
 @tool(title="Replace text")
 def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text: str,
                       scope_id: str | None = None) -> str:
-    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it across runs.
-
-    Searches the body (tables and text boxes included), headers, footers, footnotes and endnotes,
-    or only scope_id. The new text takes the formatting of the run where each match starts.
-    Deleted (tracked) text and field codes are never changed; a match never spans a tab or a
-    line break. No match is not an error: the answer says 0 replacements.
+    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it across
+    runs.
 
     Args:
-        session_id: The session.
         old_text: The text to find (not empty; no tabs or line breaks).
         new_text: The replacement (may be empty to delete; newlines become line breaks).
-        scope_id: Only replace inside this element: a paragraph, table, cell, header ..., or 'document_body'
-            for the body alone (special IDs work).
+        scope_id: Only replace inside this element: a paragraph, table, cell, header ..., or 'document_body' for
+            the body alone.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -249,16 +237,9 @@ def _context_element(session: Session) -> etree._Element | None:
 def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None = None,
                      bottom: float | str | None = None, left: float | str | None = None,
                      right: float | str | None = None, section_id: str | None = None) -> str:
-    """Set page margins of every section (or of one). Lengths are numbers in inches or strings with a unit ('2.54cm', '25mm', '1in', '72pt').
-
-    Margins left out stay as they are. The header, footer and gutter distances are kept.
+    """Set the page margins of every section, or of one; margins left out stay as they are.
 
     Args:
-        session_id: The session.
-        top: Top margin.
-        bottom: Bottom margin.
-        left: Left margin.
-        right: Right margin.
         section_id: Only this section (sect_… from docx_list_sections); omitted: every section.
     """
     session = session_of(ctx, session_id)

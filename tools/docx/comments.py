@@ -61,8 +61,7 @@ def docx_add_comment(ctx: CallContext, session_id: str, element_id: str, text: s
     """Add a comment on a paragraph, a run, a span of text inside one, or a range of elements.
 
     Args:
-        session_id: The session.
-        element_id: The paragraph, run or block commented on (special IDs work).
+        element_id: The paragraph, run or block commented on.
         text: The comment's text (newlines make paragraphs).
         anchor_text: Comment only this exact span of the element's text (first occurrence, case-sensitive).
         end_id: Extend the comment from element_id to this element (same container, or same paragraph for runs).
@@ -152,9 +151,7 @@ def docx_reply_comment(ctx: CallContext, session_id: str, comment_id: str, text:
     """Reply to a comment (Word shows the reply in the comment's thread).
 
     Args:
-        session_id: The session.
         comment_id: The comment replied to (comment_…).
-        text: The reply's text.
         author: Who replies (default: the server's --author, else the config's author, else ooxml-mcp).
     """
     session = session_of(ctx, session_id)
@@ -180,7 +177,6 @@ def docx_resolve_comment(ctx: CallContext, session_id: str, comment_id: str, res
     """Mark a comment's thread resolved (done), or open it again with resolved=false.
 
     Args:
-        session_id: The session.
         comment_id: The comment (a reply resolves its whole thread).
         resolved: true to resolve, false to reopen.
     """
@@ -202,12 +198,7 @@ def docx_resolve_comment(ctx: CallContext, session_id: str, comment_id: str, res
 
 @tool(toolset="review", destructive=True, title="Delete a comment")
 def docx_delete_comment(ctx: CallContext, session_id: str, comment_id: str) -> str:
-    """Delete a comment with its replies, and its marks in the document.
-
-    Args:
-        session_id: The session.
-        comment_id: The comment (comment_…).
-    """
+    """Delete a comment with its replies, and its marks in the document."""
     session = session_of(ctx, session_id)
     doc = session.doc
     comment = _comment(session, comment_id)
@@ -236,7 +227,6 @@ def docx_list_comments(ctx: CallContext, session_id: str, scope_id: str | None =
     """List comments as threads: ID, author, date, resolved, the commented text and the comment's text.
 
     Args:
-        session_id: The session.
         scope_id: Only comments anchored inside this element (paragraph, table, cell ...).
     """
     session = session_of(ctx, session_id)

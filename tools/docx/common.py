@@ -9,14 +9,16 @@ from ooxml import body as B
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
 from ooxml.namespaces import OX_ID, w
 from ooxml.package import Limits
+from render import views
 from render.answer import success_answer
 from render.blocks import element_box
 from render.diff import render_diff
+from render import text_changes
 from tools.runtime import history
 from tools.runtime.lifetime import claim
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import Session
-from tools.docx.view import context_text, cursor_line, empty_context
+from tools.docx.view import compact_context, context_text, cursor_line, empty_context
 
 SPECIAL = ("last_insert", "last_update", "cursor", "current")
 MODES = ("before", "after", "inside", "start", "end")
@@ -30,7 +32,10 @@ def session_of(ctx: CallContext, session_id: str | None) -> Session:
     """The call's session; IDs it gives from now on are taken back if the call fails."""
     session = ctx.services.sessions.get(ctx.caller, session_id)
     claim(ctx, session)  # one call at a time per session, within the call's budget
-    session.doc.ids.mark()
+    if not any(s is session for s in ctx.touched):  # a batch's later calls keep its earlier IDs marked
+        session.doc.ids.mark()
+    text_changes.forget(session.doc)
+    views.note_session(session.view)
     history.begin(ctx, session)  # the call becomes an undo step if it changes the document
     ctx.touched.append(session)
     return session
@@ -175,8 +180,9 @@ def box_lines(doc, els: list[etree._Element | None]) -> list[str]:
     lines: list[str] = []
     for el in els:
         if el is not None:
-            doc.id_of(el)
-            lines += element_box(doc, el)
+            box = element_box(doc, el)
+            text_changes.record(doc, el, doc.id_of(el), box)
+            lines += box
     return lines
 
 
@@ -201,15 +207,23 @@ def insertion_neighbours(container: etree._Element, where: dict) -> tuple:
 def answer(session: Session, operation: str, element: etree._Element | None, *, marker: str | None = None,
            before: list[str] | None = None, after: list[str] | None = None,
            fields: dict | None = None, content: str | None = None, head_id: bool = True,
-           element_id: str | None = None) -> str:
+           element_id: str | None = None, changes: str | None = None) -> str:
     """A success answer with the context around ``element`` (or the empty body), diff and cursor."""
     doc = session.doc
     eid = element_id or (doc.id_of(element) if element is not None and head_id else None)
-    if element is not None and element.getparent() is not None:
+    view = views.current()
+    if view != "full":  # compact: the box of what the call made or changed; none: no context
+        context = compact_context(doc, element, marker) if view == "compact" else None
+    elif element is not None and element.getparent() is not None:
         context = context_text(doc, element, marker, session.cursor)
     else:
         context = empty_context(doc, doc.body, session.cursor.element_id is None)
-    changes = render_diff(before, after) if before is not None and after is not None else None
+    if before is not None and after is not None:  # compact: each box one line, one line around
+        changes = render_diff(*((views.squeeze(before), views.squeeze(after), 1) if view == "compact"
+                                else (before, after)))
+        hidden = text_changes.hidden_changes(doc)
+        if hidden:  # past a box's cut: a window around each change
+            changes = "\n".join(hidden) if changes == render_diff([], []) else changes + "\n" + "\n".join(hidden)
     if changes is not None and getattr(doc, "tracker", None) is not None:
         fields = {**(fields or {})}
         if fields.get("Tracked") is None:  # recorded as revisions (a tool may say what it did not record)

@@ -65,9 +65,6 @@ def docx_insert_paragraph(ctx: CallContext, session_id: str, text: str, position
     """Insert a paragraph of text. Newlines become line breaks and tabs become tabs.
 
     Args:
-        session_id: The session.
-        text: The paragraph's text.
-        position: MODE:TARGET, e.g. 'after:para_3f9a2c', 'end:document_body', 'end:cell_81ab2c', 'after:last_insert'.
         style: Paragraph style name or ID (e.g. 'Quote', 'List Paragraph'); default: the document's normal style.
     """
     session = session_of(ctx, session_id)
@@ -85,10 +82,7 @@ def docx_insert_heading(ctx: CallContext, session_id: str, text: str, level: int
     """Insert a heading paragraph (style 'Heading N'; level 0 is the Title style).
 
     Args:
-        session_id: The session.
-        text: The heading's text.
         level: 0 (Title) to 9.
-        position: MODE:TARGET, e.g. 'end:document_body' or 'before:para_3f9a2c'.
     """
     session = session_of(ctx, session_id)
     if not 0 <= level <= 9:
@@ -103,12 +97,7 @@ def docx_insert_heading(ctx: CallContext, session_id: str, text: str, level: int
 
 @tool(title="Insert a page break")
 def docx_insert_page_break(ctx: CallContext, session_id: str, position: str) -> str:
-    """Insert a page break (a paragraph holding a page break) at a block position.
-
-    Args:
-        session_id: The session.
-        position: MODE:TARGET, e.g. 'after:para_3f9a2c' or 'end:document_body'.
-    """
+    """Insert a page break (a paragraph holding a page break) at a block position."""
     session = session_of(ctx, session_id)
     return insert_block(session, page_break_paragraph(), position, "Insert Page Break")
 
@@ -118,9 +107,7 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, posi
     """Copy a paragraph with its formatting to a position; the copy gets new IDs.
 
     Args:
-        session_id: The session.
-        element_id: The paragraph to copy (special IDs work).
-        position: Where the copy goes, MODE:TARGET.
+        element_id: The paragraph to copy.
     """
     session = session_of(ctx, session_id)
     src = expect(resolve(session, element_id), {B.W_P}, "paragraph")
@@ -141,8 +128,7 @@ def docx_update_paragraph_text(ctx: CallContext, session_id: str, element_id: st
     """Replace all text of a paragraph, keeping its paragraph style and the formatting of its first run.
 
     Args:
-        session_id: The session.
-        element_id: The paragraph (special IDs work, e.g. last_insert).
+        element_id: The paragraph.
         new_text: The new text; newlines become line breaks.
     """
     session = session_of(ctx, session_id)
@@ -164,15 +150,7 @@ def docx_update_paragraph_text(ctx: CallContext, session_id: str, element_id: st
 
 @tool(title="Insert a run")
 def docx_insert_run(ctx: CallContext, session_id: str, text: str, position: str) -> str:
-    """Insert a run of text into a paragraph ('end:para_…', 'start:para_…') or next to a run ('after:run_…').
-
-    A run inserted next to another takes that run's formatting.
-
-    Args:
-        session_id: The session.
-        text: The run's text.
-        position: MODE:TARGET where TARGET is a paragraph (start/end/inside) or a run (before/after).
-    """
+    """Insert a run of text into a paragraph ('end:para_…', 'start:para_…') or next to a run ('after:run_…')."""
     session = session_of(ctx, session_id)
     doc = session.doc
     _check_text(text)
@@ -221,9 +199,7 @@ def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new
     """Replace the text of one run, keeping its formatting.
 
     Args:
-        session_id: The session.
-        element_id: The run (special IDs work).
-        new_text: The new text.
+        element_id: The run.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -259,8 +235,7 @@ def docx_delete(ctx: CallContext, session_id: str, element_id: str) -> str:
     """Delete a paragraph, table, run, image or content control. A cell's last paragraph cannot be deleted.
 
     Args:
-        session_id: The session.
-        element_id: The element to delete (special IDs work).
+        element_id: The element to delete.
     """
     session = session_of(ctx, session_id)
     doc = session.doc

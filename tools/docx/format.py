@@ -39,11 +39,8 @@ def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: floa
     """Set font properties of a run, or of every run of a paragraph. Omitted properties stay as they are.
 
     Args:
-        session_id: The session.
-        element_id: A run or a paragraph (special IDs work).
+        element_id: A run or a paragraph.
         size: Font size in points (e.g. 12 or '10.5pt').
-        bold: true or false.
-        italic: true or false.
         underline: true/false, or a Word underline type such as 'double' or 'wave'.
         color_hex: Colour as six hex digits ('FF0000'), or 'auto'.
         font_name: Font for all scripts (Latin, complex and East Asian), e.g. 'Arial' or 'SimSun'.
@@ -69,9 +66,7 @@ def docx_set_alignment(ctx: CallContext, session_id: str, element_id: str,
     """Align a paragraph (a run's paragraph when given a run).
 
     Args:
-        session_id: The session.
-        element_id: A paragraph or run (special IDs work).
-        alignment: left, center, right or justify.
+        element_id: A paragraph or run.
     """
     session = session_of(ctx, session_id)
     el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "paragraph or run")
@@ -87,17 +82,12 @@ def docx_set_alignment(ctx: CallContext, session_id: str, element_id: str,
 def docx_set_properties(ctx: CallContext, session_id: str, element_id: str, properties: dict) -> str:
     """Set several properties at once on a paragraph (and its runs) or a run.
 
-    Paragraph keys: alignment (left/center/right/justify), space_before, space_after, left_indent,
-    right_indent, first_line_indent (negative: hanging), line_spacing (a number is a multiple: 1.5;
-    a length is at-least spacing: '14pt'), keep_with_next, keep_together, page_break_before,
-    widow_control (booleans). Lengths are numbers in inches or strings with a unit ('12pt', '1cm').
-    Run keys: bold, italic, underline, size, color_hex, font_name, east_asian_font, strike, highlight
-    (yellow, green, ...), all_caps, small_caps, superscript, subscript.
-
     Args:
-        session_id: The session.
-        element_id: A paragraph or run (special IDs work).
-        properties: An object of the keys above, e.g. {"space_after": "6pt", "keep_with_next": true}.
+        element_id: A paragraph or run.
+        properties: Paragraph keys: alignment, space_before, space_after, left_indent, right_indent,
+            first_line_indent (negative: hanging), line_spacing (1.5: multiple; '14pt': at least), keep_with_next,
+            keep_together, page_break_before, widow_control. Run keys: bold, italic, underline, size, color_hex,
+            font_name, east_asian_font, strike, highlight, all_caps, small_caps, superscript, subscript.
     """
     session = session_of(ctx, session_id)
     el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "paragraph or run")
@@ -135,9 +125,8 @@ def docx_format_copy(ctx: CallContext, session_id: str, source_id: str, target_i
     """Copy formatting like Word's format painter: paragraph properties (from a paragraph) and run formatting.
 
     Args:
-        session_id: The session.
-        source_id: Paragraph or run to copy the formatting from (special IDs work).
-        target_id: Paragraph or run to apply it to (special IDs work).
+        source_id: Paragraph or run to copy the formatting from.
+        target_id: Paragraph or run to apply it to.
     """
     session = session_of(ctx, session_id)
     src = expect(resolve(session, source_id, "source_id"), {B.W_R, B.W_P}, "paragraph or run", "source_id")

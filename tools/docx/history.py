@@ -41,16 +41,11 @@ def _moved(session, done: list, verb: str, operation: str, nothing: str) -> str:
                           content=content, cursor=cursor_line(session.doc, session.cursor))
 
 
-@tool(destructive=True, title="Undo tool calls")
+@tool(destructive=True, context=False, title="Undo tool calls")
 def docx_undo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
     """Undo the last tool calls that changed the document, one step per call, whatever each touched.
 
-    Every part the call changed comes back byte for byte (text, tables, images with their
-    relationships and content types, styles ...), with the element IDs, the cursor, last_insert and
-    last_update as they were. Saving does not clear the history; a new edit clears the redo steps.
-
     Args:
-        session_id: The session.
         steps: How many calls to undo (default 1).
     """
     _check_steps(steps)
@@ -64,12 +59,11 @@ def docx_undo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
     return _moved(session, done, "Undone", "Undo", nothing)
 
 
-@tool(destructive=True, title="Redo undone tool calls")
+@tool(destructive=True, context=False, title="Redo undone tool calls")
 def docx_redo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
     """Redo calls undone by docx_undo (until a new edit clears them).
 
     Args:
-        session_id: The session.
         steps: How many undone calls to redo (default 1).
     """
     _check_steps(steps)
@@ -82,12 +76,8 @@ def docx_redo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
 
 @tool(read_only=True, idempotent=True, title="List the undo history")
 def docx_get_history(ctx: CallContext, session_id: str) -> str:
-    """List the recorded steps (newest first): time, tool and its arguments in short; undone steps
-    (which docx_redo can bring back) are listed first and marked.
-
-    Args:
-        session_id: The session.
-    """
+    """List the recorded steps (newest first): time, tool and its arguments in short; undone steps (which
+    docx_redo can bring back) are listed first and marked."""
     session = session_of(ctx, session_id)
     rec = session.doc.history
     lines = [f"- (undone) {_line(s)[2:]}" for s in rec.redo_steps]

@@ -55,20 +55,11 @@ def _place_run(pos, run: etree._Element) -> etree._Element:
 @tool(title="Insert an image")
 def docx_insert_image(ctx: CallContext, session_id: str, image_path: str, position: str,
                       width: float | str | None = None, height: float | str | None = None) -> str:
-    """Insert a PNG, JPEG or GIF picture, inline. Block positions put it in a new paragraph.
-
-    Positions: a block position ('after:para_…', 'end:document_body', 'end:cell_…') makes a new
-    paragraph holding the picture; 'start:para_…'/'end:para_…' or 'before:run_…'/'after:run_…'
-    put it among that paragraph's runs. Without width and height the size comes from the image's
-    pixels and resolution; with one of them the aspect ratio is kept. The picture is never
-    larger than the text area where it goes.
+    """Insert a PNG, JPEG or GIF picture inline: in a new paragraph at a block position, among the runs at a
+    paragraph or run position. Without width and height it keeps its own size; with one, its aspect ratio.
 
     Args:
-        session_id: The session.
-        image_path: Path of the image file (absolute, or relative to the server's first root).
-        position: MODE:TARGET, as above.
-        width: Width: a number of inches or a length with a unit ('5cm', '40mm', '2in', '144pt').
-        height: Height, same units.
+        image_path: Absolute, or relative to the server's first root.
     """
     session = session_of(ctx, session_id)
     doc = session.doc

@@ -58,12 +58,8 @@ def _hf_summary(doc, sections: list, i: int) -> str:
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List sections")
 def docx_list_sections(ctx: CallContext, session_id: str) -> str:
-    """List the document's sections: ID, range (first and last element), page size, orientation, margins,
-    columns, how each starts, and its header and footer IDs for each `which` (default, first, even).
-
-    Args:
-        session_id: The session.
-    """
+    """List the document's sections: ID, range (first and last element), page size, orientation, margins, columns,
+    how each starts, and its header and footer IDs for each `which` (default, first, even)."""
     session = session_of(ctx, session_id)
     doc = session.doc
     infos = PS.sections_with_ranges(doc)
@@ -93,13 +89,7 @@ def docx_insert_section_break(ctx: CallContext, session_id: str, position: str,
                               kind: Literal["next_page", "continuous", "even_page", "odd_page"] = "next_page") -> str:
     """Insert a section break at a body position: the content before it becomes a section of its own.
 
-    The new section copies the page setup in force there; like Word, the section after the break
-    is linked to the previous one (it shows the same headers and footers until it gets its own).
-    The break sits in the paragraph just before the position, or in a new empty paragraph when
-    that is not a plain paragraph.
-
     Args:
-        session_id: The session.
         position: A body position: 'after:para_…', 'before:table_…', 'end:document_body'.
         kind: How the section after the break starts: next_page, continuous, even_page or odd_page.
     """
@@ -176,13 +166,8 @@ def docx_set_page_setup(ctx: CallContext, session_id: str, section_id: str | Non
                         columns: int | None = None, column_spacing: float | str | None = None) -> str:
     """Set page size, orientation and text columns of one section or of every section.
 
-    Changing the orientation swaps the page's width and height and turns the margins with the
-    page, as Word does. Lengths are numbers in inches or strings with a unit ('21cm', '8.5in').
-
     Args:
-        session_id: The session.
         section_id: The section (sect_… from docx_list_sections); omitted: every section.
-        orientation: portrait or landscape.
         page_size: A4, A5, A3, Letter or Legal (kept in the section's orientation).
         width: Page width (instead of page_size).
         height: Page height (instead of page_size).
@@ -234,13 +219,7 @@ def docx_get_header_footer(ctx: CallContext, session_id: str, kind: Literal["hea
                            section_id: str | None = None) -> str:
     """Show a section's header or footer with the IDs of its paragraphs and tables.
 
-    Its elements are then edited with the usual tools: 'end:hdr_…' / 'end:ftr_…' positions,
-    paragraph and run IDs. A section without its own shows the one it inherits from an earlier
-    section (as Word does) and says so.
-
     Args:
-        session_id: The session.
-        kind: header or footer.
         which: default, first (first page) or even (even pages).
         section_id: The section (sect_… from docx_list_sections); omitted: the first section.
     """
@@ -267,13 +246,7 @@ def docx_create_header_footer(ctx: CallContext, session_id: str, kind: Literal["
                               section_id: str | None = None, text: str | None = None) -> str:
     """Create a header or footer for a section (its own part, as Word writes it) with one paragraph.
 
-    which='first' turns on a different first page for the section; which='even' turns on
-    different odd and even pages for the document. Add page numbers with docx_insert_field
-    (field='PAGE', position='end:para_…' of the new paragraph).
-
     Args:
-        session_id: The session.
-        kind: header or footer.
         which: default, first or even.
         section_id: The section (sect_…); omitted: the first section.
         text: Text of its paragraph (default: empty).

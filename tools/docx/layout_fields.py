@@ -61,16 +61,10 @@ def _page_note(doc, name: str, para) -> tuple[bool, str | None]:
 @tool(toolset="layout", title="Insert a field")
 def docx_insert_field(ctx: CallContext, session_id: str, field: str, position: str,
                       instruction: str | None = None) -> str:
-    """Insert a Word field among a paragraph's runs, with its result already filled in.
-
-    PAGE (page number; in a header or footer it numbers every page), NUMPAGES, DATE, TIME,
-    SEQ (with instruction = the sequence name, e.g. 'Figure'), REF (instruction = a bookmark name),
-    or any other field given as a raw instruction ('AUTHOR', 'FILENAME \\p'). Word refreshes results
-    when it updates fields. Views show the result, never the instruction. Fields that read files or
-    fetch addresses (INCLUDETEXT, INCLUDEPICTURE, LINK, DDE, ...) are refused unless the server allows them.
+    """Insert a Word field among a paragraph's runs, with its result already filled in; fields that read files or
+    fetch addresses (INCLUDETEXT, INCLUDEPICTURE, LINK, DDE ...) are refused unless the server allows them.
 
     Args:
-        session_id: The session.
         field: PAGE, NUMPAGES, DATE, TIME, SEQ, REF, or a raw field instruction.
         position: start:/end: a paragraph, or before:/after: a run (e.g. 'end:para_…' of a footer paragraph).
         instruction: For SEQ the sequence name, for REF the bookmark name, for DATE/TIME a picture switch

@@ -32,13 +32,9 @@ def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position
                           bookmark: str | None = None) -> str:
     """Insert a hyperlink among a paragraph's runs: to a web address (url) or to a bookmark in the document.
 
-    The link text takes the Hyperlink character style (added from Word's default if missing).
-    The address is checked, never fetched.
-
     Args:
-        session_id: The session.
         text: The link's visible text.
-        position: start:/end: a paragraph, or before:/after: a run (e.g. 'end:para_…').
+        position: Among runs: end:para_…, start:para_…, after:run_….
         url: An absolute address: https://…, http://…, mailto:… (other schemes only if the server allows them)
         bookmark: The name of a bookmark to jump to (see docx_list_bookmarks), instead of url.
     """
@@ -74,11 +70,7 @@ def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List hyperlinks")
 def docx_list_hyperlinks(ctx: CallContext, session_id: str) -> str:
-    """List the hyperlinks of the body, headers, footers and notes: ID, text, target, paragraph.
-
-    Args:
-        session_id: The session.
-    """
+    """List the hyperlinks of the body, headers, footers and notes: ID, text, target, paragraph."""
     session = session_of(ctx, session_id)
     doc = session.doc
     lines, total = [], 0
@@ -115,7 +107,6 @@ def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: 
     """Bookmark a paragraph or run (or a range up to end_id), so links and REF fields can point at it.
 
     Args:
-        session_id: The session.
         name: Up to 40 characters, a letter first, then letters, digits or underscores (no spaces).
         element_id: The paragraph or run where the bookmark starts.
         end_id: The paragraph or run where it ends (default: element_id), in the same part and not before it.
@@ -156,11 +147,7 @@ def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List bookmarks")
 def docx_list_bookmarks(ctx: CallContext, session_id: str) -> str:
-    """List bookmarks: named ones first, then hidden ones (_Toc…, _GoBack, _Ref…) marked hidden.
-
-    Args:
-        session_id: The session.
-    """
+    """List bookmarks: named ones first, then hidden ones (_Toc…, _GoBack, _Ref…) marked hidden."""
     session = session_of(ctx, session_id)
     doc = session.doc
     named, hidden = [], []
@@ -183,7 +170,8 @@ def docx_list_bookmarks(ctx: CallContext, session_id: str) -> str:
 # ---- docx_delete ------------------------------------------------------------------------------------
 
 def delete_hyperlink(session: Session, link) -> str:
-    """Remove the link, keep its text (its relationship goes at the end of the call if unused: ooxml/link_rels.py)."""
+    """Remove the link, keep its text (its relationship goes at the end of the call if unused:
+    ooxml/link_rels.py)."""
     doc = session.doc
     para = B.find_ancestor(link, B.W_P)
     lid = doc.id_of(link)

@@ -36,15 +36,9 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
                          kind: Literal["footnote", "endnote"] = "footnote") -> str:
     """Add a footnote (or endnote) whose reference mark follows the element, or follows anchor_text in it.
 
-    The note gets its own paragraph (note_… is the note; its paragraphs are edited with the usual
-    tools, e.g. 'end:note_…'). Word numbers notes by the order of their references.
-
     Args:
-        session_id: The session.
         element_id: A paragraph (mark at its end) or a run (mark after it), in the body.
-        text: The note's text.
         anchor_text: Put the mark right after the first occurrence of this text in the paragraph.
-        kind: footnote or endnote.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -95,7 +89,6 @@ def docx_list_notes(ctx: CallContext, session_id: str, kind: Literal["footnote",
     """List footnotes and endnotes in the order Word numbers them: number, ID, text, where referenced.
 
     Args:
-        session_id: The session.
         kind: footnote or endnote; omitted: both.
     """
     session = session_of(ctx, session_id)

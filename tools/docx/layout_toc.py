@@ -78,16 +78,10 @@ def docx_insert_toc(ctx: CallContext, session_id: str, position: str, levels: st
                     page_numbers: bool = True) -> str:
     """Insert a table of contents: a real TOC field whose entries (one per heading, linked to it) are written in.
 
-    Page numbers come from LibreOffice's layout of the document when LibreOffice is installed;
-    otherwise they are left out and the answer says so. Word refreshes the TOC when it opens the
-    file (the document asks it to update fields).
-
     Args:
-        session_id: The session.
         position: A body position, e.g. 'before:para_…' or 'start:document_body'.
         levels: Heading levels to include, 'FROM-TO' (default '1-3').
         title: A title paragraph above the entries (style TOC Heading), e.g. 'Contents'.
-        page_numbers: Ask LibreOffice for page numbers (default true).
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -140,11 +134,7 @@ def _toc_of(session: Session, toc_id: str | None) -> etree._Element:
 def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None, page_numbers: bool = True) -> str:
     """Rebuild a table of contents from the current headings (its levels, switches and title kept).
 
-    Works on Word's TOC content control (toc_…) and on a bare TOC field (fld_…), as LibreOffice,
-    Google Docs and pandoc write them; tables of figures are left alone.
-
     Args:
-        session_id: The session.
         toc_id: The TOC (toc_…, or the fld_… of a TOC field); omitted: the document's first.
         page_numbers: Ask LibreOffice for page numbers (default true).
     """

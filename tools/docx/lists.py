@@ -43,12 +43,12 @@ def docx_set_list(ctx: CallContext, session_id: str, element_id: str, list_type:
     """Make a paragraph (or the paragraphs from element_id to end_id) items of a real Word list, or take them out.
 
     Args:
-        session_id: The session.
-        element_id: The paragraph (special IDs work); the first of the range with end_id.
+        element_id: The paragraph; the first of the range with end_id.
         list_type: bullet, number, lower_letter, upper_letter, lower_roman, upper_roman, or none (out of the list).
         level: List level, 0 (outermost) to 8.
         end_id: Last paragraph of a range in the same container (optional).
-        continue_list: true: continue the nearest list before it of the same type (else start one); false: a new list.
+        continue_list: true: continue the nearest list before it of the same type (else start one); false: a new
+            list.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -114,9 +114,7 @@ def docx_insert_list(ctx: CallContext, session_id: str, items: list, position: s
     """Insert a new list: one paragraph per item; a nested list holds the items of the next level.
 
     Args:
-        session_id: The session.
         items: Strings, and lists of strings for sub-items, e.g. ["Fruit", ["Apple", "Pear"], "Bread"].
-        position: MODE:TARGET, e.g. 'after:para_3f9a2c' or 'end:document_body'.
         list_type: bullet, number, lower_letter, upper_letter, lower_roman or upper_roman.
     """
     session = session_of(ctx, session_id)
@@ -142,8 +140,7 @@ def docx_restart_numbering(ctx: CallContext, session_id: str, element_id: str, s
     """Restart a numbered list at this paragraph (like Word's "Restart at 1"); later items follow on from it.
 
     Args:
-        session_id: The session.
-        element_id: A numbered list paragraph (special IDs work).
+        element_id: A numbered list paragraph.
         start: The number this paragraph gets (default 1).
     """
     session = session_of(ctx, session_id)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -12,6 +11,7 @@ from ooxml.errors import InvalidPosition, OoxmlError
 from ooxml.link_policy import policy_of
 from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, link_targets, parse
 from ooxml.mdlists import ListFormats, list_item
+from ooxml.outfile import MARKDOWN, check_file, write_bytes
 from ooxml.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import heading_level
@@ -27,7 +27,7 @@ from tools.runtime.durable import replaying
 from tools.runtime.sessions import Cursor
 from tools.runtime.progress import report
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import resolve_in_roots
+from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
 
 PAGE = 50
 MAX_PAGE = 200
@@ -56,24 +56,17 @@ def _take(el, n: int) -> tuple[list, object]:
     return out, el
 
 
-@tool(idempotent=True, title="Export Markdown")
+@tool(idempotent=True, context=False, title="Export Markdown")
 def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: str | None = None,
                                max_elements: int | None = None, file_path: str | None = None,
-                               ids: bool = True) -> str:
+                               ids: bool = True, overwrite: bool = False) -> str:
     """Export the body as GitHub-flavoured Markdown: a page in the answer, or the whole document to a file.
 
-    Headings, nested lists (bullets, numbers), GFM tables (the first row is the header; merged
-    cells are repeated in every slot they cover), links, bold/italic/strikethrough/code,
-    footnotes as [^n], images as ![alt](name), tracked changes as {++inserted++}/{--deleted--},
-    block quotes and code blocks. Each block ends with its ID in an HTML comment
-    (<!-- para_3f9a2c -->) unless ids is false, so an edit can follow.
-
     Args:
-        session_id: The session.
-        start_element_id: Start at this block (from a previous page); default: the first block.
         max_elements: Blocks to export: per page 1-200 (default 50); with file_path default all.
-        file_path: Write the Markdown to this file (inside the allowed folders) instead of the answer.
+        file_path: Write the Markdown to this .md file (inside the allowed folders) instead of the answer.
         ids: Add each block's ID as an HTML comment (default true).
+        overwrite: Replace an existing file this session did not write.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -82,13 +75,13 @@ def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: st
         raise OoxmlError(f"max_elements must be between 1 and {limit or 'the document size'}, not {max_elements}.",
                          error_type="ValidationError",
                          hint="Leave max_elements out, or page on with start_element_id from the previous answer.")
-    target = resolve_in_roots(file_path, ctx.services.roots, must_exist=False) if file_path else None
+    target = _target(ctx, session, file_path, overwrite) if file_path else None
     first = _first_block(session, start_element_id)
     exporter = Exporter(doc, doc.id_of if ids else None)
     total = len(doc.order(doc.body))
     first_index = doc.order(doc.body).index(first) if first is not None else 0
     if target is not None:
-        return _to_file(ctx, session, exporter, first, max_elements, target, first_index, total)
+        return _to_file(ctx, session, exporter, first, max_elements, target, first_index, total, overwrite)
     blocks, nxt = _take(first, max_elements or PAGE)
     text, used = "", 0
     for i, el in enumerate(blocks):  # stop early on long blocks so the answer stays bounded
@@ -107,7 +100,20 @@ def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: st
     return success_answer("Export Markdown", fields=fields, content=content)
 
 
-def _to_file(ctx, session, exporter, first, max_elements, target: Path, first_index: int, total: int) -> str:
+def _target(ctx, session, file_path: str, overwrite: bool) -> Path:
+    """The export's file, refused now (before a long export) if the write would be."""
+    target = resolve_save_target(file_path, ctx.services.roots)
+    check_file(target, kind=MARKDOWN, expected=_exported(session).get(os.path.realpath(target)), overwrite=overwrite)
+    return target
+
+
+def _exported(session) -> dict:
+    """What this session last exported where (a second export to its own file needs no overwrite)."""
+    return session.doc.package.stamps
+
+
+def _to_file(ctx, session, exporter, first, max_elements, target: Path, first_index: int, total: int,
+             overwrite: bool) -> str:
     # A sync tool: it runs in a worker thread holding its session, so a long export stalls no
     # other client, and no edit can come between its chunks.
     doc = session.doc
@@ -121,22 +127,13 @@ def _to_file(ctx, session, exporter, first, max_elements, target: Path, first_in
     text = "\n".join(p.rstrip("\n") for p in pieces if p) + "\n"
     data = text.encode("utf-8")
     if not replaying():  # in recovery only the IDs it gave matter: the file was written the first time
-        _write(target, data)
+        real = os.path.realpath(target)
+        _exported(session)[real] = write_bytes(target, data, kind=MARKDOWN, overwrite=overwrite,
+                                               expected=_exported(session).get(real),
+                                               inside=folder_check(ctx.services.roots))
     fields = {"Session ID": session.id, "File": str(target), "Blocks": done, "Size": f"{len(data)} bytes",
               "Merged Cells": MERGED}
     return success_answer("Export Markdown", fields=fields)
-
-
-def _write(target: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 # ---- insert -----------------------------------------------------------------------------------------
@@ -174,19 +171,7 @@ def _listing(doc, blocks) -> str:
 
 @tool(title="Insert Markdown")
 def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, position: str) -> str:
-    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures.
-
-    Headings use the document's heading styles, lists become real Word numbering (nesting kept),
-    tables Word tables (first row repeated as header), links hyperlinks, **bold**/*italic*/`code`
-    run formatting, block quotes and code blocks the "Quote" and "Source Code" styles (added when
-    missing), images (![alt](path), path inside the allowed folders) inline pictures. The answer
-    lists the new blocks' IDs; last_insert is the last one.
-
-    Args:
-        session_id: The session.
-        markdown: The Markdown text.
-        position: Where the blocks go, MODE:TARGET (e.g. 'end:document_body', 'after:para_…', 'end:cell_…').
-    """
+    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures."""
     session = session_of(ctx, session_id)
     doc = session.doc
     if len(markdown) > MAX_MARKDOWN:

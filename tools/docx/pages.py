@@ -55,14 +55,9 @@ async def docx_render_page(ctx: CallContext, session_id: str, page: int | None =
                            element_id: str | None = None, dpi: int = 96) -> ToolResult:
     """Render one page of the document's current state (unsaved edits included) as a PNG image.
 
-    LibreOffice (headless) lays the document out; the answer's text names the page (n of N) and
-    the elements that start on it, and an image content carries the page. The user's file is never
-    written: the render works on a temporary copy.
-
     Args:
-        session_id: The session.
         page: Page number, from 1 (default: the page of element_id, else page 1).
-        element_id: Render the page where this element starts (special IDs work).
+        element_id: Render the page where this element starts.
         dpi: Resolution, 24-600 (default 96: an A4 page is 794×1123 pixels).
     """
     _check_args(page, dpi)

@@ -22,8 +22,10 @@ MAX_TREE_LINES = 400
 MAX_MATCHES = 50
 
 
-def _line_for(doc, el) -> str:
+def _line_for(doc, el, full: bool = False) -> str:
     title = title_of(doc, el)
+    if full:
+        return f"[{title}] {_full_text(doc, el)}"
     if el.tag == B.W_P:
         return f"[{title}] {cut(labelled_line(doc, el), 200)}"
     if el.tag == B.W_TBL:
@@ -33,17 +35,27 @@ def _line_for(doc, el) -> str:
     return f"[{title}] {cut(text, 160)}"
 
 
+def _full_text(doc, el) -> str:
+    """A block's whole text (lines cut at 200 characters otherwise): tables row by row."""
+    if el.tag == B.W_P:
+        text = labelled_line(doc, el)
+    elif el.tag == B.W_TBL:
+        text = "\n".join(" | ".join(row) for row in TableGrid(el).text_matrix())
+    else:
+        text = B.block_text(el, MAX_CHARS)
+    return text if len(text) <= MAX_CHARS else text[:MAX_CHARS] + f"… ({len(text) - MAX_CHARS} more characters)"
+
+
 @tool(read_only=True, idempotent=True, title="Read document content")
 def docx_read_content(ctx: CallContext, session_id: str, start_element_id: str | None = None,
-                      max_elements: int = 50) -> str:
-    """Read the body's blocks in order, one line each with its ID, a page at a time.
-
-    The answer ends with the start_element_id of the next page when there is more.
+                      max_elements: int = 50, full_text: bool = False) -> str:
+    """Read the body's blocks in order, one line each with its ID, a page at a time; lines are cut at
+    200 characters unless full_text (or max_elements=1 with start_element_id).
 
     Args:
-        session_id: The session.
         start_element_id: Start at this block (from a previous page); default: the first block.
         max_elements: Blocks per page, 1-200 (default 50).
+        full_text: Each block's whole text, not cut (default false).
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -58,10 +70,11 @@ def docx_read_content(ctx: CallContext, session_id: str, start_element_id: str |
     else:
         el = next(B.iter_blocks(doc.body), None)
     lines, used = [], 0
+    full = full_text or (bool(start_element_id) and max_elements == 1)
     first_index = doc.order(doc.body).index(el) if el is not None else 0
     while el is not None and len(lines) < max_elements and used < MAX_CHARS:
         doc.id_of(el)
-        line = _line_for(doc, el)
+        line = _line_for(doc, el, full)
         lines.append(line)
         used += len(line)
         el = B.next_block(el)
@@ -130,11 +143,7 @@ def _structure_lines(doc) -> list[str]:
 
 @tool(read_only=True, idempotent=True, title="Get document structure")
 def docx_get_structure(ctx: CallContext, session_id: str) -> str:
-    """A tree of the document: headings with their levels, and the tables and other blocks under them, with IDs.
-
-    Args:
-        session_id: The session.
-    """
+    """A tree of the document: headings with their levels, and the tables and other blocks under them, with IDs."""
     session = session_of(ctx, session_id)
     doc = session.doc
     total = len(doc.order(doc.body))
@@ -148,19 +157,14 @@ def docx_get_structure(ctx: CallContext, session_id: str) -> str:
 
 @tool(read_only=True, idempotent=True, title="Find paragraphs")
 def docx_find_paragraphs(ctx: CallContext, session_id: str, query: str) -> str:
-    """Find paragraphs (in the body and its tables) whose text contains ``query``, case-insensitive.
-
-    Args:
-        session_id: The session.
-        query: Text to look for.
-    """
+    """Find paragraphs (in the body and its tables) whose text contains ``query``, case-insensitive."""
     session = session_of(ctx, session_id)
     doc = session.doc
     if not query:
         raise OoxmlError("query is empty.", hint="Pass some text to look for.", error_type="ValidationError")
     needle = query.casefold()
     found, total = [], 0
-    for p in doc.body.iter(B.W_P):
+    for p in B.shown_paragraphs(doc.body):
         budget.check()
         text = B.paragraph_text(p)
         if needle in text.casefold():
@@ -186,8 +190,7 @@ def docx_get_context(ctx: CallContext, session_id: str, element_id: str | None =
     """Show about one page around an element (default: around the cursor).
 
     Args:
-        session_id: The session.
-        element_id: Element to show; special IDs work (last_insert, last_update, cursor).
+        element_id: Element to show.
     """
     session = session_of(ctx, session_id)
     if element_id:
@@ -201,11 +204,7 @@ def docx_get_context(ctx: CallContext, session_id: str, element_id: str | None =
 
 @tool(read_only=True, idempotent=True, title="Get the cursor")
 def docx_cursor_get(ctx: CallContext, session_id: str) -> str:
-    """Where the cursor is, with the context around it.
-
-    Args:
-        session_id: The session.
-    """
+    """Where the cursor is, with the context around it."""
     session = session_of(ctx, session_id)
     el = resolve(session, "cursor") if session.cursor.element_id else None
     return answer(session, "Cursor Get", el, marker="CURRENT" if el is not None else None)
@@ -217,8 +216,6 @@ def docx_cursor_move(ctx: CallContext, session_id: str, element_id: str,
     """Move the cursor to an element: before or after it, or inside it at its start or end.
 
     Args:
-        session_id: The session.
-        element_id: The element; special IDs work.
         position: before, after, inside_start or inside_end (inside: paragraphs, cells, the body).
     """
     session = session_of(ctx, session_id)

@@ -21,33 +21,38 @@ TRACK_SETTING = "trackRevisions"
 _COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 
 
+MAX_AUTHOR = 255  # Word keeps longer names but shows them cut; no person's name is longer
+
+
 def default_author(ctx: CallContext, author: str | None = None) -> str:
     """The author of a change: the argument, else --author, else the config's author, else ooxml-mcp."""
     if author and author.strip():
-        return author.strip()[:255]
+        if len(author.strip()) > MAX_AUTHOR:
+            raise ValidationError(f"The author name is {len(author.strip())} characters long; at most {MAX_AUTHOR}.",
+                                  hint="Pass a person's name, e.g. 'Ada Lovelace'.")
+        return author.strip()
     services = ctx.services
     return (getattr(services, "author", None) or getattr(getattr(services, "config", None), "author", None)
             or DEFAULT_AUTHOR)
 
 
-@tool(toolset="review", idempotent=True, title="Turn change tracking on or off")
+@tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
 def docx_set_track_changes(ctx: CallContext, session_id: str, enabled: bool, author: str | None = None) -> str:
-    """Turn tracked changes on or off for this session. While on, every editing tool records what it
-    does as Word revisions (insertions, deletions, formatting changes) by the author, with the UTC time,
-    which docx_accept_revisions / docx_reject_revisions (or Word) can accept or reject.
+    """Turn tracked changes on or off for this session: while on, every edit is recorded as Word revisions by
+    author, which docx_accept_revisions, docx_reject_revisions or Word resolve.
 
     Args:
-        session_id: The session.
         enabled: true to track changes, false to edit directly again.
-        author: Name recorded on the revisions (default: the server's --author, else the config's
-            'author', else 'ooxml-mcp').
+        author: Name recorded on the revisions (default: the server's --author, else the config's 'author', else
+            'ooxml-mcp').
     """
     session = session_of(ctx, session_id)
     doc = session.doc
     # w:trackRevisions in settings.xml: Word opens the saved file with Track Changes as we leave it.
     if enabled:
-        doc.tracker = Tracker(default_author(ctx, author))
-        set_flag(doc, TRACK_SETTING)
+        tracker = Tracker(default_author(ctx, author))
+        set_flag(doc, TRACK_SETTING)  # first: a document whose settings cannot change stays untracked
+        doc.tracker = tracker
         fields = {"Tracking": "on", "Author": doc.tracker.author, "Tracked": "yes",
                   "Word Setting": "w:trackRevisions on"}
         note = (f"Changes are now tracked as revisions by '{doc.tracker.author}'. Reading shows them as "
@@ -116,11 +121,7 @@ def docx_list_revisions(ctx: CallContext, session_id: str, scope_id: str | None 
                         author: str | None = None, start: int = 0) -> str:
     """List tracked changes (revisions): ID, kind, author, date, the text concerned and the element it is in.
 
-    50 a page, in document order (body, then headers, footers and notes).
-
     Args:
-        session_id: The session.
-        scope_id: Only revisions inside this element (paragraph, table, cell, header ...), or 'document_body'.
         author: Only revisions by this author (exact name).
         start: Index of the first revision to list (for the next page).
     """
@@ -219,14 +220,8 @@ def docx_accept_revisions(ctx: CallContext, session_id: str, revision_ids: list[
                           author: str | None = None, scope_id: str | None = None) -> str:
     """Accept tracked changes: insertions become plain text, deletions go, formatting changes stay.
 
-    With no filter every revision of the document is accepted. Filters combine: revision_ids (from
-    docx_list_revisions), author, scope_id.
-
     Args:
-        session_id: The session.
         revision_ids: Revision IDs (rev_…) to accept.
-        author: Only revisions by this author.
-        scope_id: Only revisions inside this element (paragraph, table, cell, header ...), or 'document_body'.
     """
     return _decide(ctx, session_id, revision_ids, author, scope_id, True)
 
@@ -236,13 +231,7 @@ def docx_reject_revisions(ctx: CallContext, session_id: str, revision_ids: list[
                           author: str | None = None, scope_id: str | None = None) -> str:
     """Reject tracked changes: insertions go, deleted text comes back, formatting returns to what it was.
 
-    With no filter every revision of the document is rejected. Filters combine: revision_ids (from
-    docx_list_revisions), author, scope_id.
-
     Args:
-        session_id: The session.
         revision_ids: Revision IDs (rev_…) to reject.
-        author: Only revisions by this author.
-        scope_id: Only revisions inside this element (paragraph, table, cell, header ...), or 'document_body'.
     """
     return _decide(ctx, session_id, revision_ids, author, scope_id, False)

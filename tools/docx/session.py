@@ -1,34 +1,35 @@
 """Session tools: open, create, save, close, list (SPEC §2)."""
 from __future__ import annotations
 
+import os
 from collections import Counter
+from typing import Literal
 
 from ooxml.document import Document
 from ooxml.filekinds import check_save_name
-from ooxml.integrity import check_package, summarize
+from ooxml.integrity import check_package, summarize, unreadable_parts
 from ooxml.package import DEFAULT_LIMITS
+from render import views
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
 from tools.docx.review import tracking_from_settings
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.lifetime import claim, recovery_note
+from tools.runtime.lifetime import claim
+from tools.runtime.recovery import recovery_note
 from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
 from tools.runtime.sessions import Cursor, Session
 
 
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
-def docx_open(ctx: CallContext, file_path: str) -> str:
+def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact", "none"] | None = None) -> str:
     """Open an existing .docx file and start an editing session on it.
-
-    The answer's **Session ID** goes into every later call (it may be left out while only one
-    session is open). The cursor starts after the last element of the body.
 
     Args:
         file_path: Path of the .docx file, absolute or relative to the server's first root folder.
     """
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
-    session = start_session(ctx, Document.open(path, limits), path)
+    session = start_session(ctx, Document.open(path, limits), path, view)
     try:
         session.opened_from = path
         doc = session.doc
@@ -37,7 +38,10 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
             session.cursor = Cursor(doc.id_of(last), "after")
         blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
-                  "Recovered": recovery_note(ctx.services, path)}
+                  "Recovered": recovery_note(ctx.services, path, _read_sha(doc, path))}
+        damaged = unreadable_parts(doc.package)
+        if damaged:
+            fields["Warning"] = damaged_note(damaged, "a save copies them unchanged")
         author = tracking_from_settings(ctx, doc)
         if author is not None:
             fields["Tracking"] = f"on (the file's Track Changes setting), author '{author}'"
@@ -47,7 +51,12 @@ def docx_open(ctx: CallContext, file_path: str) -> str:
         raise
 
 
-def start_session(ctx: CallContext, doc: Document, path) -> Session:
+def _read_sha(doc, path) -> str | None:
+    stamp = doc.package.stamps.get(os.path.realpath(path))
+    return stamp.sha256 if stamp else None
+
+
+def start_session(ctx: CallContext, doc: Document, path, view: str | None = None) -> Session:
     """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
     try:
         limits = ctx.services.limits
@@ -57,6 +66,8 @@ def start_session(ctx: CallContext, doc: Document, path) -> Session:
         doc.close()
         raise
     claim(ctx, session)
+    session.view = view  # the answer view of the session's editing calls (render/views.py)
+    views.note_session(view)
     return session
 
 
@@ -66,7 +77,8 @@ def drop_session(ctx: CallContext, session: Session) -> None:
 
 
 @tool(title="Create a new Word document")
-def docx_create(ctx: CallContext, file_path: str | None = None) -> str:
+def docx_create(ctx: CallContext, file_path: str | None = None,
+                view: Literal["full", "compact", "none"] | None = None) -> str:
     """Start a session on a new, empty, valid document.
 
     Args:
@@ -76,24 +88,17 @@ def docx_create(ctx: CallContext, file_path: str | None = None) -> str:
     doc = Document.create()
     if path is not None:  # refused now rather than at the first save
         check_save_name(path, doc.package.content_type_of(doc.main_name))
-    session = start_session(ctx, doc, path)
+    session = start_session(ctx, doc, path, view)
     fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)"}
     return answer(session, "Create Document", None, fields=fields)
 
 
-@tool(idempotent=True, title="Save the document")
+@tool(idempotent=True, context=False, title="Save the document")
 def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, strip_ids: bool = False,
               overwrite: bool = False) -> str:
     """Save the document atomically (temporary file, then rename): an error leaves the old file intact.
 
-    Parts of the package that no call touched are written back byte for byte. A file that is not
-    what this session opened or last saved at that path (another session saved there, or it was
-    edited on disk since) is not written over: FileChanged, unless overwrite is true. Only .docx,
-    .docm, .dotx and .dotm names matching the document's kind are written; an existing file keeps
-    its permissions.
-
     Args:
-        session_id: The session to save.
         file_path: Target path; default: the path it was opened from or created with.
         strip_ids: Write the file without this server's element IDs (they are kept in memory).
         overwrite: Write even over a file another writer changed (their changes are lost).
@@ -115,7 +120,16 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
               "IDs": "stripped" if strip_ids else "kept",
               "Integrity": "ok" if not new_problems else
               f"{len(new_problems)} problem(s) the original did not have: " + "; ".join(summarize(new_problems)[:3])}
+    damaged = unreadable_parts(doc.package)
+    if damaged:
+        fields["Integrity"] = damaged_note(damaged, "copied unchanged") + \
+            ("" if not new_problems else "; and " + fields["Integrity"])
     return success_answer("Save Document", fields=fields)
+
+
+def damaged_note(damaged: list[str], what_happens: str) -> str:
+    return (f"warning: {len(damaged)} part(s) of the original are damaged ({'; '.join(damaged[:3])}"
+            f"{' …' if len(damaged) > 3 else ''}), {what_happens}: Word may refuse or repair the file")
 
 
 def integrity_news(session) -> list[str]:
@@ -140,13 +154,9 @@ def integrity_news(session) -> list[str]:
     return list((Counter(problems) - Counter(session.baseline_problems)).elements())
 
 
-@tool(destructive=True, idempotent=False, title="Close a session")
+@tool(destructive=True, idempotent=False, context=False, title="Close a session")
 def docx_close(ctx: CallContext, session_id: str) -> str:
-    """Close a session and drop the document from memory; unsaved changes are lost (the answer says so).
-
-    Args:
-        session_id: The session to close.
-    """
+    """Close a session and drop the document from memory; unsaved changes are lost (the answer says so)."""
     session = session_of(ctx, session_id)
     ctx.services.sessions.discard(session)
     unsaved = session.doc.modified

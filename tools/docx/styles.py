@@ -68,10 +68,10 @@ def _check_props(properties, style_type: str) -> None:
 
 @tool(toolset="styles", read_only=True, idempotent=True, title="List styles")
 def docx_list_styles(ctx: CallContext, session_id: str, style_type: str | None = None) -> str:
-    """List the document's styles: name, ID, type, what it is based on, whether it is used and by how many paragraphs.
+    """List the document's styles: name, ID, type, what it is based on, whether it is used and by how many
+    paragraphs.
 
     Args:
-        session_id: The session.
         style_type: Only this type: paragraph, character, table or numbering (default: all).
     """
     session = session_of(ctx, session_id)
@@ -109,7 +109,6 @@ def docx_get_style(ctx: CallContext, session_id: str, name: str) -> str:
     """A style's own properties and its resolved ones (basedOn chain and document defaults applied).
 
     Args:
-        session_id: The session.
         name: Style name or ID, case-insensitive ('Heading 1', 'heading1', 'Quote').
     """
     session = session_of(ctx, session_id)
@@ -156,14 +155,13 @@ def _latent_entry(root: etree._Element, name: str) -> str | None:
 
 # ---- changing -----------------------------------------------------------------------------------------
 
-@tool(toolset="styles", title="Create a style")
+@tool(toolset="styles", context=False, title="Create a style")
 def docx_create_style(ctx: CallContext, session_id: str, name: str, style_type: str = "paragraph",
                       based_on: str | None = None, next_style: str | None = None,
                       properties: dict | None = None) -> str:
     """Create a style with docx_set_properties keys as its formatting.
 
     Args:
-        session_id: The session.
         name: The new style's name (must not exist yet).
         style_type: paragraph, character or table.
         based_on: Style it inherits from (default: Normal for paragraph styles).
@@ -218,12 +216,11 @@ def _real(doc, found: tuple[str | None, str | None]) -> str:
     return sid if sid is not None else SB.make_real(doc, key)
 
 
-@tool(toolset="styles", idempotent=True, title="Change a style")
+@tool(toolset="styles", idempotent=True, context=False, title="Change a style")
 def docx_modify_style(ctx: CallContext, session_id: str, name: str, properties: dict) -> str:
     """Change a style's formatting with docx_set_properties keys; everything in the style changes with it.
 
     Args:
-        session_id: The session.
         name: Style name or ID (a latent Word built-in is made real first).
         properties: docx_set_properties keys, e.g. {"font_name": "Arial", "size": 12}.
     """
@@ -253,14 +250,11 @@ def _untracked_style(doc) -> str | None:
 
 @tool(toolset="styles", idempotent=True, title="Apply a style")
 def docx_apply_style(ctx: CallContext, session_id: str, element_id: str, style: str) -> str:
-    """Apply a paragraph style (to a paragraph), a character style (to a run, or every run of a paragraph) or a table style (to a table).
-
-    A Word built-in style not yet in the document ('Quote', 'Heading 4', 'Strong') is added with
-    Word's default definition first.
+    """Apply a paragraph style (to a paragraph), a character style (to a run, or every run of a paragraph) or a
+    table style (to a table).
 
     Args:
-        session_id: The session.
-        element_id: Paragraph, run or table (special IDs work).
+        element_id: Paragraph, run or table.
         style: Style name or ID, case-insensitive.
     """
     session = session_of(ctx, session_id)

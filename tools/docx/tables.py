@@ -22,6 +22,7 @@ from ooxml.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
+from render import text_changes
 from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
                           session_of)
 from tools.docx.blocks import insert_blocks
@@ -86,8 +87,9 @@ def table_lines(doc, tbl: etree._Element, near_row: int | None = None) -> list[s
         return box_lines(doc, [tbl])
     r0 = max(0, min(near_row - 3, grid.n_rows - 7))
     part = _Rows(grid, r0, min(grid.n_rows, r0 + 7))
-    lines = [f"rows {r0}-{part.r1 - 1} of {grid.n_rows}"] + table_grid_lines(part)
-    return box(title_of(doc, tbl), lines)
+    lines = box(title_of(doc, tbl), [f"rows {r0}-{part.r1 - 1} of {grid.n_rows}"] + table_grid_lines(part))
+    text_changes.record(doc, tbl, doc.id_of(tbl), lines)
+    return lines
 
 
 def updated_answer(session: Session, tbl: etree._Element, operation: str, before: list[str],
@@ -133,14 +135,9 @@ def docx_insert_table(ctx: CallContext, session_id: str, rows: int, cols: int, p
                       data: Cells | None = None) -> str:
     """Insert a table of rows × cols, optionally filled from data, sized to the page's text width.
 
-    The table uses the document's 'Table Grid' style when it has one, else single borders.
-    Next to another table it gets an empty paragraph between them (Word would merge the two).
-
     Args:
-        session_id: The session.
         rows: Number of rows (1-10000).
         cols: Number of columns (1-63).
-        position: MODE:TARGET, e.g. 'end:document_body', 'after:para_3f9a2c' or 'before:para_…' in a cell.
         data: Optional cell texts, a list of rows (each a list of strings); may be shorter than the table.
     """
     session = session_of(ctx, session_id)
@@ -160,12 +157,8 @@ def docx_insert_table(ctx: CallContext, session_id: str, rows: int, cols: int, p
 def docx_copy_table(ctx: CallContext, session_id: str, table_id: str, position: str) -> str:
     """Copy a table (content and formatting) to a position; the copy gets new IDs.
 
-    Next to another table the copy gets an empty paragraph between them (Word would merge the two).
-
     Args:
-        session_id: The session.
-        table_id: The table to copy (special IDs work).
-        position: Where the copy goes, MODE:TARGET (e.g. 'after:table_…', 'end:document_body').
+        table_id: The table to copy.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -218,13 +211,7 @@ def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: 
                    start_col: int = 0) -> str:
     """Show a table as an ASCII grid with the ID of every cell, 20 rows × 8 columns a page.
 
-    Rows and columns are numbered 0-based. In the grid, '←' marks a slot merged with the cell to
-    its left and '↑' one merged with the cell above. Larger tables: the answer names the
-    start_row / start_col of the next page.
-
     Args:
-        session_id: The session.
-        table_id: The table (special IDs work).
         start_row: First row to show (0-based; default 0).
         start_col: First column to show (0-based; default 0).
     """
@@ -253,11 +240,7 @@ def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: 
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="List tables")
 def docx_list_tables(ctx: CallContext, session_id: str) -> str:
-    """List the document body's tables (nested ones indented under their cell) with IDs, sizes and first row.
-
-    Args:
-        session_id: The session.
-    """
+    """List the document body's tables (nested ones indented under their cell) with IDs, sizes and first row."""
     session = session_of(ctx, session_id)
     doc = session.doc
     lines, total = [], 0
@@ -282,14 +265,7 @@ def docx_list_tables(ctx: CallContext, session_id: str) -> str:
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="Show a table cell")
 def docx_get_cell(ctx: CallContext, session_id: str, table_id: str, row: int, col: int) -> str:
-    """Show one cell (0-based row and col on the table's grid; any slot of a merged cell finds it).
-
-    Args:
-        session_id: The session.
-        table_id: The table (special IDs work).
-        row: Row index, 0-based.
-        col: Column index, 0-based.
-    """
+    """Show one cell (0-based row and col on the table's grid; any slot of a merged cell finds it)."""
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id, editing=False)
@@ -331,17 +307,7 @@ def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
 @tool(toolset="tables", title="Insert a paragraph into a cell")
 def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str, text: str, table_id: str,
                                   row: int, col: int) -> str:
-    """Add a paragraph at the end of a cell (0-based row and col). An empty cell's paragraph gets the text.
-
-    The new paragraph takes the formatting of the cell's last paragraph.
-
-    Args:
-        session_id: The session.
-        text: The paragraph's text.
-        table_id: The table (special IDs work).
-        row: Row index, 0-based.
-        col: Column index, 0-based.
-    """
+    """Add a paragraph at the end of a cell (0-based row and col). An empty cell's paragraph gets the text."""
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id)
@@ -367,13 +333,7 @@ def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str, text: str, 
 def docx_fill_table(ctx: CallContext, session_id: str, table_id: str, data: Cells, start_row: int = 0) -> str:
     """Write texts into a table's cells row by row, from start_row (0-based). Adds rows when data is longer.
 
-    Each value replaces the whole content of its cell (keeping the cell's formatting); null
-    leaves a cell as it is. Added rows copy the last row's formatting. A value that falls on
-    a slot covered by a merged cell (not its top-left slot) is skipped and counted.
-
     Args:
-        session_id: The session.
-        table_id: The table (special IDs work).
         data: A list of rows, each a list of cell texts (strings; numbers are written as text; null skips).
         start_row: Row to start at, 0-based (default 0); may equal the row count to append rows.
     """
@@ -395,12 +355,7 @@ def docx_insert_row_at(ctx: CallContext, session_id: str, table_id: str, positio
                        copy_format: bool = True) -> str:
     """Insert an empty row. position: 'before:N', 'after:N' (N a 0-based row index), 'start' or 'end'.
 
-    With copy_format the new row copies the neighbour row's formatting (the row N, or the first/last
-    row); a row inserted inside a vertically merged cell extends that merge.
-
     Args:
-        session_id: The session.
-        table_id: The table (special IDs work).
         position: before:N, after:N, start or end (N is 0-based).
         copy_format: Copy the neighbour row's row, cell and paragraph formatting (default true).
     """
@@ -422,13 +377,8 @@ def docx_insert_col_at(ctx: CallContext, session_id: str, table_id: str, positio
                        copy_format: bool = True) -> str:
     """Insert an empty column. position: 'before:N', 'after:N' (N a 0-based column index), 'start' or 'end'.
 
-    A column inserted through a horizontally merged cell widens that cell. The new column is as
-    wide as its neighbour; if the table would then be wider than the page, all columns shrink to fit.
-
     Args:
-        session_id: The session.
-        table_id: The table (special IDs work).
-        position: before:N, after:N, start or end (N is 0-based).
+        position: before:N or after:N (N a 0-based column), start or end.
         copy_format: Copy the neighbour column's cell and paragraph formatting (default true).
     """
     session = session_of(ctx, session_id)
@@ -451,8 +401,6 @@ def docx_delete_row(ctx: CallContext, session_id: str, table_id: str, row_index:
     """Delete a row (0-based). A vertically merged cell that starts in it moves its start (and content) down.
 
     Args:
-        session_id: The session.
-        table_id: The table (special IDs work).
         row_index: The row to delete, 0-based.
     """
     session = session_of(ctx, session_id)
@@ -469,11 +417,7 @@ def docx_delete_row(ctx: CallContext, session_id: str, table_id: str, row_index:
 def docx_delete_col(ctx: CallContext, session_id: str, table_id: str, col_index: int) -> str:
     """Delete a grid column (0-based). A merged cell spanning it becomes one column narrower.
 
-    Refused when a row would be left without any cell (delete that row first).
-
     Args:
-        session_id: The session.
-        table_id: The table (special IDs work).
         col_index: The column to delete, 0-based.
     """
     session = session_of(ctx, session_id)
@@ -492,12 +436,7 @@ def docx_merge_cells(ctx: CallContext, session_id: str, table_id: str, start_row
                      end_row: int, end_col: int) -> str:
     """Merge the rectangle from (start_row, start_col) to (end_row, end_col), inclusive, 0-based.
 
-    The content of the merged cells is joined into the top-left cell (empty cells add nothing).
-    Refused, with the reason, when an already merged cell crosses the rectangle's edge.
-
     Args:
-        session_id: The session.
-        table_id: The table (special IDs work).
         start_row: Top row, 0-based.
         start_col: Left column, 0-based.
         end_row: Bottom row, 0-based, inclusive.

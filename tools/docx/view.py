@@ -9,8 +9,9 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.grid import TableGrid
 from ooxml.namespaces import OX_ID, w
-from render.blocks import title_of
+from render.blocks import element_box, title_of
 from render.context import Window, render_window
+from render.views import squeeze
 
 SIDE = 7  # elements each side; the window holds at most 2 * SIDE + 1
 _CONTAINER_LABELS = {
@@ -114,6 +115,15 @@ def place_cursor(doc, win: Window, cursor) -> None:
 
 def context_text(doc, target: etree._Element, marker: str | None, cursor) -> str:
     return render_window(doc, window_around(doc, target, marker, cursor))
+
+
+def compact_context(doc, target: etree._Element | None, marker: str | None) -> str | None:
+    """The compact view's context: only the box of the element the call made or changed, bounded."""
+    if target is None or marker is None or target.getparent() is None:
+        return None
+    focus = target if target.tag in (B.W_TC, w("hdr"), w("ftr")) else focus_block(target)
+    doc.id_of(focus)
+    return "\n".join(squeeze(element_box(doc, focus, marker)))
 
 
 def empty_context(doc, container: etree._Element, cursor_here: bool) -> str:

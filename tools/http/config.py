@@ -27,7 +27,7 @@ from tools.runtime.registry import BUILTIN, NAME_RE, Tool
 
 log = logging.getLogger("ooxml_mcp")
 
-TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow")
+TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow", "answers", "recovery_folder")
 ALLOW_KEYS = ("url_schemes", "field_kinds")
 TOOL_KEYS = ("name", "description", "title", "tenants", "method", "endpoint", "timeout_s", "max_response_bytes",
              "headers", "params", "response_template", "strict_template", "follow_redirects",
@@ -41,7 +41,8 @@ POSITIONS = ("body", "header", "path", "query")
 PARAM_TYPES = ("array", "boolean", "integer", "number", "object", "string")
 METHODS = ("DELETE", "GET", "PATCH", "POST", "PUT")
 RESERVED_PREFIX = "docx_"
-SPEC_TOOLSETS = {"core", "tables", "format", "review", "http"}  # named in SPEC §9, known even before they exist
+# Named in SPEC §9-§11, known even before they exist; "all" lists every toolset (tools/runtime/toolsets.py).
+SPEC_TOOLSETS = {"core", "tables", "format", "review", "http", "styles", "layout", "forms", "privacy", "all"}
 
 TCHAR_RE = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")  # RFC 9110 token
 PARAM_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -80,7 +81,9 @@ class HttpLimits:
 class Config:
     source: Path | None = None
     toolsets: list[str] | None = None
+    answers_view: str | None = None  # answers.view: the server's default answer view (render/views.py)
     author: str | None = None  # default author of tracked changes and comments
+    recovery_folder: Path | None = None  # where recovery files go when not beside the document
     tenant_tokens: dict[str, str] = field(default_factory=dict, repr=False)  # tenant -> bearer token
     http_tools: list[HttpToolSpec] = field(default_factory=list)
     audit: AuditSpec | None = None
@@ -251,6 +254,17 @@ def parse_toolsets(f: Findings, raw: Any, known: set[str]) -> list[str] | None:
     return [t for t in raw if isinstance(t, str)] or None
 
 
+def parse_answers(f: Findings, raw: Any) -> str | None:
+    """``answers: {view: full|compact|none}``."""
+    from render.views import VIEWS
+    answers = keys_of(f, "answers", raw, ("view",)) if raw is not None else None
+    view = (answers or {}).get("view")
+    if view is not None and view not in VIEWS:
+        f.add("answers.view", f"unknown view {view!r} (known: {', '.join(VIEWS)})")
+        return None
+    return view
+
+
 def parse_audit(f: Findings, raw: Any, base_dir: Path) -> AuditSpec | None:
     """``audit_log: PATH`` or ``audit_log: {path, max_bytes, backups, fsync}``."""
     if raw is None:
@@ -278,6 +292,17 @@ def parse_audit(f: Findings, raw: Any, base_dir: Path) -> AuditSpec | None:
     if spec.backups < 0:
         f.add("audit_log.backups", f"expected 0 or more, got {spec.backups}")
     return spec
+
+
+def parse_folder(f: Findings, where: str, raw: Any, base_dir: Path) -> Path | None:
+    """A folder path (relative to the config file), resolved now; it is created when first needed."""
+    if raw is None or not expect(f, where, raw, "string"):
+        return None
+    if not raw.strip():
+        f.add(where, "the path is empty")
+        return None
+    path = Path(os.path.expanduser(raw))
+    return Path(os.path.realpath(path if path.is_absolute() else base_dir / path))
 
 
 # ---------------------------------------------------------------- http tools
@@ -620,11 +645,13 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
                     document_limits=doc_limits, runtime_limits=runtime_limits,
                     http_tools=parse_http_tools(f, top.get("http_tools"), tenants, limits, env),
                     link_policy=parse_allow(f, top.get("allow")))
+    config.answers_view = parse_answers(f, top.get("answers"))
     author = top.get("author")
     if author is not None and (not isinstance(author, str) or not author.strip()):
         f.add("author", "expected a non-empty string (the default author of tracked changes and comments)")
     else:
         config.author = author
+    config.recovery_folder = parse_folder(f, "recovery_folder", top.get("recovery_folder"), base_dir)
     if stdio_tenant is not None and stdio_tenant not in tenants:
         f.add("--tenant", f"{stdio_tenant!r} is not a configured tenant (configured: {', '.join(tenants) or 'none'})")
     if f:

@@ -104,9 +104,10 @@ class Durable:
         with minting.using(tape), clock.pinned(when):
             text = tool.handler(ctx, **arguments)
             history.commit(ctx, tool.name, arguments)
-        for session in list(ctx.claimed):
+        claimed = list({id(s): s for s in ctx.claimed}.values())  # a batch claims its session per call
+        for session in claimed:
             self._after(session, tool, name, arguments, tape, when)
-        for session in list(ctx.claimed):
+        for session in claimed:
             text = self._tell_unreplayed(session, text)
         return text
 

@@ -33,6 +33,7 @@ def commit(ctx, tool_name: str, arguments: dict) -> None:
             continue
         before = getattr(ctx, "recorded_states", {}).get(id(session))
         _drop_unused_links(session)
+        _drop_stale_fallbacks(session)
         try:
             history.commit(tool_name, label(tool_name, arguments), before, state_of(session))
         except Exception:  # a bug here must not turn a done edit into an error: forget the history
@@ -47,6 +48,15 @@ def _drop_unused_links(session) -> None:
         drop_unused(session.doc)
     except Exception:  # tidying must not turn a done edit into an error
         log.exception("unused hyperlink relationships of %s not removed after the call", session.id)
+
+
+def _drop_stale_fallbacks(session) -> None:
+    """Text box fallbacks an edit left out of step go, inside the call's step (ooxml/alt_content.py)."""
+    from ooxml.alt_content import drop_stale_fallbacks
+    try:
+        drop_stale_fallbacks(session.doc)
+    except Exception:  # tidying must not turn a done edit into an error
+        log.exception("stale text box fallbacks of %s not removed after the call", session.id)
 
 
 def abandon(ctx) -> None:

@@ -6,9 +6,9 @@
   DELETE or the SDK's own idle timeout), or when nobody used it for
   ``limits.session_idle_timeout_s`` (Streamable HTTP, both protocol generations; stdio has one
   client and keeps its sessions).
-- Unsaved changes of a session that ends without docx_close go to a recovery file beside the
-  document, ``~$name.recovered.docx`` (never over the original), written by the normal save;
-  the audit log and the next docx_open of the file say so.
+- Unsaved changes of a session that ends without docx_close go to a recovery file
+  (``tools.runtime.recovery``: beside the document, else in the recovery folder; never over the
+  original); the audit log and the next docx_open of the file say so.
 """
 from __future__ import annotations
 
@@ -21,11 +21,10 @@ from pathlib import Path
 
 from ooxml import budget
 from ooxml.errors import LimitExceeded, OoxmlError
-from tools.runtime.sandbox import resolve_in_roots
+from tools.runtime.recovery import write_recovery
 from tools.runtime.sessions import Session, SessionNotFound
 
 log = logging.getLogger("ooxml_mcp")
-RECOVERED = ".recovered"
 MAX_CALLS_PER_SESSION = 4  # one running, three waiting
 
 
@@ -104,21 +103,6 @@ class InFlight:
 
 # ---- ending sessions ------------------------------------------------------------------------------
 
-def recovery_path(session: Session, roots: list[Path]) -> Path:
-    """``~$report.recovered.docx`` beside the document (numbered if taken), else in the first root."""
-    folder, stem, suffix = roots[0], f"new-document-{session.id[4:12]}", ".docx"
-    if session.path is not None:
-        try:  # the folder is checked again: it may have been swapped since the open
-            folder = resolve_in_roots(str(session.path.parent / "x.docx"), roots, must_exist=False).parent
-            stem, suffix = session.path.stem, session.path.suffix.lower()  # a template stays a template
-        except OoxmlError:
-            pass
-    candidate, n = folder / f"~${stem}{RECOVERED}{suffix}", 2
-    while candidate.exists():
-        candidate, n = folder / f"~${stem}{RECOVERED}.{n}{suffix}", n + 1
-    return candidate
-
-
 def end_session(services, session: Session, reason: str) -> Path | None:
     """End a session its client did not close; the caller holds its lock. Returns the recovery file."""
     if not services.sessions.discard(session):
@@ -126,8 +110,7 @@ def end_session(services, session: Session, reason: str) -> Path | None:
     recovery, problem = None, None
     try:
         if session.doc.modified:
-            recovery = recovery_path(session, services.roots)
-            session.doc.save(recovery)
+            recovery = write_recovery(services, session)
     except Exception as e:  # the session ends anyway; the audit log says what was lost
         problem, recovery = f"{type(e).__name__}: {e}", None
         log.exception("session %s: could not write the recovery file", session.id)
@@ -209,20 +192,3 @@ class Reaper:
                 reap_idle(self.services)
             except Exception:  # the reaper must outlive any one bad session
                 log.exception("idle session reaper")
-
-
-# ---- telling the next docx_open -------------------------------------------------------------------
-
-def recovery_note(services, path: Path) -> str | None:
-    """What the answer of docx_open says about recovery files of ``path``, if there are any."""
-    found, n = [], 2
-    candidate = path.parent / f"~${path.stem}{RECOVERED}.docx"
-    while candidate.is_file() and len(found) < 50:  # numbered in order (recovery_path): no folder scan
-        found.append(candidate.name)
-        candidate, n = path.parent / f"~${path.stem}{RECOVERED}.{n}.docx", n + 1
-    if not found:
-        return None
-    known = services.recovered.get(path)
-    why = f" when its session ended ({known[1]})" if known and known[0].name in found else ""
-    return (f"unsaved changes of an earlier session were saved{why} to {', '.join(found[:3])}"
-            f"{' …' if len(found) > 3 else ''} beside this file: open it to get them back")

@@ -30,6 +30,7 @@ class CallContext:
     caller: Any = None  # tools.runtime.sessions.Caller; None: a stdio caller of ``tenant``
     claimed: list = field(default_factory=list)  # sessions whose lock the call holds (lifetime.claim)
     progress: Any = None  # async (done, total, message) -> None when the client wants progress
+    connection: dict | None = None  # state kept per client connection (toolsets listed: docx_toolsets)
 
     def __post_init__(self):
         if self.caller is None:
@@ -66,6 +67,7 @@ class Tool:
     title: str | None = None
     meta: dict = field(default_factory=dict)
     long_running: bool = False  # a sync handler run in a thread with progress heartbeats (docx_open)
+    answers_context: bool = False  # answers with Document Context: takes a view (render/views.py)
 
     def annotations(self) -> dict:
         return {
@@ -89,20 +91,34 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 ALWAYS_OPTIONAL = {"session_id"}
 
 
+VIEW_SCHEMA = {"enum": ["full", "compact", "none", None]}
+
+
 def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = False,
-         idempotent: bool = False, title: str | None = None, long_running: bool = False):
-    """Register a built-in tool; its first parameter is the CallContext."""
+         idempotent: bool = False, title: str | None = None, long_running: bool = False,
+         context: bool | None = None):
+    """Register a built-in tool; its first parameter is the CallContext.
+
+    ``context``: the tool answers with Document Context (default: every tool that is not read-only),
+    so it gets the optional ``view`` argument, handled here for all of them.
+    """
 
     def register(fn: Callable) -> Callable:
         name = fn.__name__
         if not NAME_RE.match(name) or name in BUILTIN:
             raise ValueError(f"bad or duplicate tool name {name!r}")
         description, arg_docs = split_docstring(fn.__doc__ or "")
+        schema = schema_from_signature(fn, arg_docs)
+        views = (not read_only) if context is None else context
+        adds_view = views and "view" not in schema["properties"]
+        if adds_view:
+            schema["properties"]["view"] = dict(VIEW_SCHEMA)
         BUILTIN[name] = Tool(
             name=name,
             description=description,
-            input_schema=schema_from_signature(fn, arg_docs),
-            handler=_text_checked(fn),
+            input_schema=schema,
+            handler=_text_checked(fn, views, adds_view),
+            answers_context=views,
             toolset=toolset,
             read_only=read_only,
             destructive=destructive,
@@ -115,18 +131,27 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
     return register
 
 
-def _text_checked(fn: Callable) -> Callable:
-    """``fn`` refusing text a .docx cannot hold (tools/runtime/arguments.py) before it runs."""
+def _text_checked(fn: Callable, views: bool = False, adds_view: bool = False) -> Callable:
+    """``fn`` refusing text a .docx cannot hold (tools/runtime/arguments.py) before it runs, with the
+    call's answer view chosen (render/views.py): its ``view`` argument is taken here when ``fn`` has none."""
+    from render.views import Choice, choosing
     from tools.runtime.arguments import check_text_arguments
+
+    def choice(ctx, arguments) -> Choice:
+        asked = arguments.pop("view", None) if adds_view else arguments.get("view")
+        server = getattr(getattr(ctx.services, "config", None), "answers_view", None)
+        return Choice(asked=asked, server=server, applies=views)
 
     if inspect.iscoroutinefunction(fn):  # stays a coroutine function: dispatch awaits it on the loop
         async def handler(ctx, **arguments):
             check_text_arguments(arguments)
-            return await fn(ctx, **arguments)
+            with choosing(choice(ctx, arguments)):
+                return await fn(ctx, **arguments)
     else:
         def handler(ctx, **arguments):
             check_text_arguments(arguments)
-            return fn(ctx, **arguments)
+            with choosing(choice(ctx, arguments)):
+                return fn(ctx, **arguments)
 
     handler.__wrapped__ = fn
     return handler

@@ -25,6 +25,8 @@ class Services:
     in_flight: InFlight = field(default_factory=InFlight)  # calls under way per session
     state: Any = None  # tools.runtime.durable.Durable with --state: sessions kept in a shared store
     worker_id: str | None = None  # with --state: this worker's name (audit log, leases)
+    toolsets: list[str] | None = None  # --toolsets: listed at the start (tools/runtime/toolsets.py)
+    stdio_connection: dict = field(default_factory=dict)  # what docx_toolsets keeps for the stdio client
 
     @property
     def limits(self) -> RuntimeLimits:
@@ -45,15 +47,11 @@ class Services:
         return BUILTIN.get(name)
 
     def tool_for(self, tenant: str | None, name: str) -> Tool | None:
-        """The tool ``name`` if the tenant may call it (one of ``tools_for(tenant)``), else None."""
+        """The tool ``name`` if the tenant may call it, else None: listed or not (SPEC §11)."""
         tool = self.tool_named(name)
-        toolsets = getattr(self.config, "toolsets", None)
-        if tool is None or not tool.visible_to(tenant) or (toolsets and tool.toolset not in toolsets):
-            return None
-        return tool
+        return tool if tool is not None and tool.visible_to(tenant) else None
 
-    def tools_for(self, tenant: str | None) -> list[Tool]:
-        """Tools the tenant may list and call, in a stable order."""
-        toolsets = getattr(self.config, "toolsets", None)
+    def tools_for(self, tenant: str | None, toolsets: frozenset[str] | None = None) -> list[Tool]:
+        """Tools the tenant may call, in a stable order; with ``toolsets``, only theirs (what is listed)."""
         return [t for t in self.all_tools().values()
-                if t.visible_to(tenant) and (not toolsets or t.toolset in toolsets)]
+                if t.visible_to(tenant) and (toolsets is None or t.toolset in toolsets)]

@@ -71,6 +71,7 @@ class Session:
     opened_from: Path | None = None  # the file docx_open read (baseline for integrity checks)
     baseline_problems: list[str] | None = None  # integrity problems the original already had
     owner: tuple[str | None, str | None] = (None, None)
+    view: str | None = None  # answer view of editing calls (docx_open/docx_create view=; render/views.py)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     last_used: float = field(default_factory=time.monotonic)
     ended: bool = False  # removed from the store: a call that waited for the lock must not go on

@@ -1,0 +1,134 @@
+"""docx_batch (SPEC §11): many editing calls on one session as one step, all or nothing.
+
+The calls run through the same tool code as alone, inside the batch's call: one undo step (dispatch
+commits once), one journal entry with --state (replay runs the batch again), special IDs and the
+cursor carried from call to call. A failing call is raised with its index; dispatch then puts back
+everything the earlier calls changed, and the session's cursor and special IDs are put back here.
+"""
+from __future__ import annotations
+
+import json
+
+from ooxml.errors import LimitExceeded, OoxmlError, ValidationError
+from render.validator import parse_head
+from render import views
+from render.views import CHANGES_ONLY
+from tools.docx.common import answer, call_limits, session_of
+from tools.runtime import history
+from tools.runtime.registry import BUILTIN, CallContext, ToolResult, tool
+
+# Session lifecycle, files, history, listing and the batch itself: not edits of the session's document.
+REFUSED = {"docx_open", "docx_create", "docx_save", "docx_close", "docx_batch", "docx_render_page",
+           "docx_undo", "docx_redo", "docx_toolsets", "docx_export_markdown", "docx_compare"}
+CALL_KEYS = {"tool", "arguments"}
+
+
+class BatchCall:
+    def __init__(self, index: int, tool, arguments: dict):
+        self.index, self.tool, self.arguments = index, tool, arguments
+
+
+@tool(title="Run many edits as one step")
+def docx_batch(ctx: CallContext, session_id: str, calls: list[dict]) -> str:
+    """Run editing calls on one session in order as one step: all apply or none does, one undo step, one answer.
+
+    Args:
+        calls: [{"tool": "docx_insert_paragraph", "arguments": {...}}, ...]; session_id may be left out inside.
+            Special IDs refer to what earlier calls made.
+    """
+    session = session_of(ctx, session_id)
+    checked = check_calls(ctx, session, calls)
+    state = history.state_of(session)
+    results = []
+    for call in checked:
+        results.append(run_one(ctx, session, call, state))
+    return batch_answer(session, results)
+
+
+def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
+    """Every call checked before the first runs: tool, arguments, count and size limits."""
+    limit = ctx.services.limits.max_batch_calls
+    if not calls:
+        raise ValidationError("calls is empty.", hint='Pass [{"tool": "docx_insert_paragraph", "arguments": {...}}].')
+    if len(calls) > limit:
+        raise LimitExceeded(f"{len(calls)} calls in one batch; the limit is {limit} (limits.max_batch_calls).",
+                            hint="Split the work into several batches.")
+    from tools.runtime.dispatch import argument_problems
+    checked = []
+    for i, call in enumerate(calls):
+        if not isinstance(call, dict) or "tool" not in call or set(call) - CALL_KEYS or \
+                not isinstance(call.get("arguments") or {}, dict):
+            raise ValidationError(f"calls[{i}] is not {{\"tool\": name, \"arguments\": {{...}}}}.",
+                                  hint="Each call is an object with 'tool' and 'arguments' only.")
+        checked.append(BatchCall(i, batch_tool(i, call["tool"]), dict(call.get("arguments") or {})))
+        args = checked[-1].arguments
+        if args.get("session_id") not in (None, session.id):
+            raise ValidationError(f"calls[{i}] names another session ({args['session_id']}).",
+                                  hint="A batch works on one session: leave session_id out of its calls.")
+        args.pop("session_id", None)
+        args.pop("view", None)
+        problems = argument_problems(checked[-1].tool, args)
+        if problems:
+            raise ValidationError(f"calls[{i}] ({call['tool']}): invalid arguments: " + "; ".join(problems),
+                                  hint=f"See the inputSchema of '{call['tool']}' in tools/list.")
+    check_growth(ctx, session, calls)
+    return checked
+
+
+def batch_tool(i: int, name):
+    found = BUILTIN.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ValidationError(f"calls[{i}]: no tool named {name!r}.", hint="A batch holds docx_* editing tools.")
+    if name in REFUSED or found.read_only:
+        raise ValidationError(f"calls[{i}]: {name} cannot run inside a batch: only edits of the session's "
+                              "document can.", hint=f"Call {name} on its own, before or after the batch.")
+    return found
+
+
+def check_growth(ctx: CallContext, session, calls: list) -> None:
+    """What the calls bring in (their arguments) counts against one call's growth limit, before any runs."""
+    size = len(json.dumps(calls, ensure_ascii=False).encode())
+    limit = call_limits(ctx, session.doc).max_call_growth_bytes
+    if size > limit:
+        raise LimitExceeded(f"The batch's calls hold {size} bytes; one call may add at most {limit} "
+                            "(limits.max_call_growth_bytes).", hint="Split the work into several batches.")
+
+
+def run_one(ctx: CallContext, session, call: BatchCall, state) -> tuple[BatchCall, str]:
+    args = {**call.arguments, "session_id": session.id}
+    if call.tool.answers_context:  # their Changes make the batch's (one line a box when it is compact)
+        args["view"] = "compact" if views.current() == "compact" else CHANGES_ONLY
+    try:
+        result = call.tool.handler(ctx, **args)
+    except Exception as e:
+        history.restore_state(session, state)  # dispatch puts back the XML; the cursor and special IDs here
+        message = e.message if isinstance(e, OoxmlError) else f"{type(e).__name__}: {e}"
+        raise OoxmlError(f"calls[{call.index}] ({call.tool.name}) failed: {message} Nothing in the batch "
+                         "was applied.", hint=getattr(e, "hint", None) or "Fix that call and send the batch again.",
+                         error_type=getattr(e, "error_type", "InternalError")) from e
+    return call, result.text if isinstance(result, ToolResult) else result
+
+
+def batch_answer(session, results: list[tuple[BatchCall, str]]) -> str:
+    made, hunks = [], []
+    for call, text in results:
+        eid = parse_head(text).get("Element ID")
+        made.append(eid or "-")
+        changes = section(text, "## 🔄 Changes")
+        if changes:
+            hunks.append(f"@@ calls[{call.index}] {call.tool.name} @@\n{changes}")
+    focus = next((session.doc.ids.get(e) for e in reversed(made) if session.doc.ids.get(e) is not None), None)
+    marker = None if focus is None else "NEW" if session.doc.ids.get(session.last_insert or "") is focus else "UPDATED"
+    fields = {"Calls": len(results), "Element IDs": ", ".join(made)}
+    return answer(session, "Batch", focus, marker=marker, fields=fields, head_id=focus is not None,
+                  changes="\n".join(hunks) or None)
+
+
+def section(text: str, heading: str) -> str | None:
+    """The body of one ``## …`` section of an answer."""
+    start = text.find(f"\n{heading}\n")
+    if start < 0:
+        return None
+    body = text[start + len(heading) + 2:]
+    end = body.find("\n---\n")
+    return (body if end < 0 else body[:end]).strip("\n") or None
