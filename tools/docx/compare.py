@@ -23,22 +23,18 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
                  session_id: str | None = None, author: str | None = None, granularity: str = "word",
                  detect_moves: bool = False, ignore_formatting: bool = False,
                  existing_revisions: str = "accept") -> str:
-    """Compare two versions and open a NEW session holding the redline: the revised document with
-    every difference recorded as tracked changes (accept all = revised, reject all = original).
-
-    Two paths: those files. session_id + original_path: that file against the session now.
-    session_id alone: the session as opened against its current state (untracked edits as a redline).
+    """Open a NEW session holding a redline: the revised version with every difference as tracked
+    changes. Give both paths; or session_id (its current state is the revised version) with
+    original_path, or alone to compare the session as opened.
 
     Args:
-        original_path: The original .docx (the older version).
-        revised_path: The revised .docx (the newer version).
-        session_id: A session whose current state is the revised version.
-        author: Author of the revisions (default: the server's author).
-        granularity: "word" or "character": the smallest change shown.
-        detect_moves: Record moved paragraphs as moves (w:moveFrom/w:moveTo).
-        ignore_formatting: Record text changes only, not formatting changes.
-        existing_revisions: "accept": compare the documents as if their revisions were accepted;
-            "refuse": a document carrying revisions is an error.
+        original_path: The older version (.docx).
+        revised_path: The newer version (.docx).
+        author: Author of the revisions (default: the server's).
+        granularity: "word" or "character".
+        detect_moves: Record moved paragraphs as moves.
+        ignore_formatting: Record text changes only.
+        existing_revisions: "accept": compare as if revisions were accepted; "refuse": error on revisions.
     """
     _check(original_path, revised_path, session_id, granularity, existing_revisions)
     doc_a, doc_b = _inputs(ctx, original_path, revised_path, session_id)
