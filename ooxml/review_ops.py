@@ -131,7 +131,10 @@ def _emptied_inline_wrapper(el: etree._Element) -> bool:
     holder = el.getparent().getparent() if el.tag == W_SDT_CONTENT else el.getparent()
     if holder is None or holder.tag not in (B.W_P, W_HYPERLINK, *_INLINE_WRAPPERS):
         return False
-    return all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in el)
+    return all(c.tag in B.MARKERS or not isinstance(c.tag, str) or c.tag in _WRAPPER_PROPS for c in el)
+
+
+_WRAPPER_PROPS = {w("smartTagPr"), w("customXmlPr"), w("fldData")}
 
 
 def _drop_notes(doc, el: etree._Element) -> None:
