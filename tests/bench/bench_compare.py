@@ -137,7 +137,7 @@ def main() -> None:
         target = (1.0, 3.0) if n <= 5000 else (10.0, None)
         met = r["wall"] <= target[0] and (target[1] is None or ratio <= target[1]) and r["maxrss_mb"] < 1024
         print(f"{n:>6} paragraphs: compare {r['wall']:.2f} s (CPU {r['cpu']:.2f} s), open both "
-              f"{r['open_wall']:.2f} s (CPU {r['open_cpu']:.2f} s), ratio {ratio:.1f}x, peak {r['maxrss_mb']:.0f} MB, "
+              f"{r['open_wall']:.2f} s (CPU {r['open_cpu']:.2f} s), ratio {ratio:.1f}x (CPU {r['cpu'] / r['open_cpu']:.1f}x), peak {r['maxrss_mb']:.0f} MB, "
               f"changes {r['counts']} -> target {'met' if met else 'NOT met'}")
         peer = docxodus(a, b) if n <= 5000 else None
         if peer is not None:
