@@ -174,3 +174,15 @@ def test_page_setup_and_table_properties_are_sect_and_table_property_changes(tmp
     assert counts == {"formatting changes": 2}
     rejected = RL.decided(parts, False)
     assert xp(rejected.body, "w:sectPr/w:pgSz[@w:w='12240']") and not xp(rejected.body, "//w:tblPr/w:jc")
+
+
+def test_a_changed_field_code_is_deleted_and_inserted_whole(tmp_path):
+    def field(code):
+        return ('<w:p><w:r><w:t xml:space="preserve">See </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r>'
+                f'<w:r><w:instrText xml:space="preserve"> {code} </w:instrText></w:r>'
+                '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r>'
+                '<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>')
+    a, b = doc(tmp_path, "a.docx", field("PAGE")), doc(tmp_path, "b.docx", field("NUMPAGES"))
+    RL.check(a, b)
+    body = xml(RL.build(a, b)[0])
+    assert xp(body, "//w:del//w:delInstrText[.=' PAGE ']") and xp(body, "//w:ins//w:instrText[.=' NUMPAGES ']")

@@ -21,7 +21,6 @@ from ooxml.order import get_or_add
 from ooxml.tracked_text import _index, _opcodes, _shell, split_at
 
 _XML_SPACE = f"{{{XML}}}space"
-_TEXT_TAGS = {B.W_T, w("instrText")}
 
 
 class Options:
@@ -96,7 +95,7 @@ def _cut_runs(segs, lo: int, hi: int) -> list[etree._Element]:
             current_run = run
             out.append(_shell(run))
         s, e = max(lo, seg.start) - seg.start, min(hi, seg.start + len(seg.text)) - seg.start
-        if seg.child.tag in _TEXT_TAGS:
+        if seg.child.tag == B.W_T:  # text is cut at the edges; an item (field code, image) goes whole
             el = etree.SubElement(out[-1], seg.child.tag)
             el.text = seg.text[s:e]
             if el.text != el.text.strip():
