@@ -27,6 +27,7 @@ from ooxml.namespaces import w
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
 _SDT_CONTENT = w("sdtContent")
 _TBL_PR = w("tblPr")
+_NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 _TBL_PR_SKIP = {w("tblPrChange")}
 SECT_SKIP = {w("headerReference"), w("footerReference"), w("sectPrChange")}
 _WORDS = re.compile(r"\w+|[^\w\s\x00-\x1f]", re.U)  # what similarity counts (not spaces, not our separators)
@@ -136,8 +137,10 @@ class Comparer:
     def block(self, a: etree._Element, b: etree._Element) -> None:
         if a.tag != b.tag:
             raise AssertionError("paired blocks of different kinds")
-        if _same_xml(a, b):
-            return  # byte for byte the same (the usual case between two versions of one file)
+        if _same_xml(a, b):  # byte for byte the same (the usual case between two versions of one file)
+            for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)):
+                self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
+            return
         if a.tag == B.W_P:
             diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier)
         elif a.tag == B.W_TBL:

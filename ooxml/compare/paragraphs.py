@@ -43,6 +43,7 @@ def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.T
         if tag == "equal":
             if opts.formatting and a_hi > a_lo:
                 _formatting(marks, ta, tb, a_lo, b_lo, b_hi)
+            _pair_notes(marks, ta, tb, a_lo, a_hi, b_lo)
             continue
         _replace(marks, pb, ta, tb, a_lo, a_hi, b_lo, b_hi, copier)
 
@@ -107,6 +108,20 @@ def _cut_runs(segs, lo: int, hi: int) -> list[etree._Element]:
     for r in out:
         to_deleted(r)
     return out
+
+
+def _pair_notes(marks: Marks, ta, tb, a_lo: int, a_hi: int, b_lo: int) -> None:
+    """Note references kept in place: their notes are the ones to compare."""
+    for seg in ta.segs[_index(ta.segs, a_lo):] if ta.segs else ():
+        if seg.start >= a_hi:
+            break
+        if seg.child.tag in _NOTE_REFS and seg.start >= a_lo:
+            other = tb.segs[_index(tb.segs, seg.start - a_lo + b_lo)].child
+            if other.tag == seg.child.tag:
+                marks.note_pairs.append((seg.child.tag, seg.child.get(w("id")), other.get(w("id"))))
+
+
+_NOTE_REFS = {w("footnoteReference"), w("endnoteReference")}
 
 
 # ---- formatting ---------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ def build(doc_a, doc_b, author: str, opts: Options) -> Result:
         root_b = doc_b.register_part_root(doc_b.package.part(name_b))
         _story(doc_a, doc_b, marks, opts, name_a, name_b, [(root_a, root_b)])
     for kind in N.KINDS:
-        pairs = note_pairs(doc_a, doc_b, kind)
+        pairs = note_pairs(doc_a, doc_b, kind, marks.note_pairs)
         if pairs:
             name_a = doc_a.part_of(pairs[0][0]).name
             name_b = doc_b.part_of(pairs[0][1]).name

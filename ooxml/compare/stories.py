@@ -43,11 +43,15 @@ def etree_local(el) -> str:
     return el.tag.rsplit("}", 1)[-1]
 
 
-def note_pairs(doc_a, doc_b, kind: str) -> list:
-    """(original note, revised note) with the same id, for user notes both documents have."""
-    root_a, root_b = N.notes_root(doc_a, kind), N.notes_root(doc_b, kind)
-    if root_a is None or root_b is None:
-        return []
-    by_id = {n.get(w("id")): n for n in root_a if n.tag in N.NOTE_TAGS and N.is_user_note(n)}
-    return [(by_id[n.get(w("id"))], n) for n in root_b
-            if n.tag in N.NOTE_TAGS and N.is_user_note(n) and n.get(w("id")) in by_id]
+def note_pairs(doc_a, doc_b, kind: str, refs: list[tuple[str, str, str]]) -> list:
+    """(original note, revised note) for each reference the body kept in place (``refs``: what the
+    paragraph diffs found); each revised note once."""
+    pairs, seen = [], set()
+    for tag, id_a, id_b in refs:
+        if tag != N.REF_TAGS[kind] or id_b in seen:
+            continue
+        note_a, note_b = N.note_by_id(doc_a, kind, id_a), N.note_by_id(doc_b, kind, id_b)
+        if note_a is not None and note_b is not None and N.is_user_note(note_a) and N.is_user_note(note_b):
+            seen.add(id_b)
+            pairs.append((note_a, note_b))
+    return pairs
