@@ -41,6 +41,7 @@ class Comparer:
         self._words: dict[etree._Element, Counter] = {}
         self.matched = 0  # blocks found on both sides (none: unrelated documents)
         self.move_writer = moves.MoveWriter(marks)
+        self.notes = True  # whether the documents have notes (their references are looked for)
 
     # ---- reading -----------------------------------------------------------------------------------
     def text(self, p: etree._Element) -> T.Text:
@@ -138,7 +139,7 @@ class Comparer:
         if a.tag != b.tag:
             raise AssertionError("paired blocks of different kinds")
         if _same_xml(a, b):  # byte for byte the same (the usual case between two versions of one file)
-            for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)):
+            for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
                 self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
             return
         if a.tag == B.W_P:
