@@ -136,8 +136,9 @@ class Comparer:
         return el
 
     def block(self, a: etree._Element, b: etree._Element) -> None:
-        if a.tag != b.tag:
-            raise AssertionError("paired blocks of different kinds")
+        if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
+            self._replaced(a, b)
+            return
         if _same_xml(a, b):  # byte for byte the same (the usual case between two versions of one file)
             for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
                 self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
@@ -149,8 +150,13 @@ class Comparer:
         elif a.tag == B.W_SDT and a.find(_SDT_CONTENT) is not None and b.find(_SDT_CONTENT) is not None:
             self.container(a.find(_SDT_CONTENT), b.find(_SDT_CONTENT))
         elif self.key(a) != self.key(b):
-            self.marks.mark_block(b, W_INS)
-            self.deleted_block(a, b.getparent(), B.prev_block(b), [b])
+            self._replaced(a, b)
+
+    def _replaced(self, a: etree._Element, b: etree._Element) -> None:
+        """A block that cannot be diffed inside (an embedded document ...): deleted, then inserted."""
+        self.marks.mark_block(b, W_INS)
+        self.marks.note("insertions", b)
+        self.deleted_block(a, b.getparent(), B.prev_block(b), [b])
 
     # ---- tables ------------------------------------------------------------------------------------
     def table(self, ta: etree._Element, tb: etree._Element) -> None:
