@@ -114,7 +114,7 @@ def _answer(session, result) -> str:
     doc = session.doc
     counts = result.counts
     total = sum(counts.values())
-    fields = {"Session ID": session.id, "Changes": total}
+    fields = {"Session ID": session.id, "Changes": total, "Ended": getattr(session, "made_room", None)}
     fields.update({k.title(): counts[k] for k in _KINDS if counts[k]})
     if total and not result.matched:
         fields["Unrelated"] = "no paragraph in common: the redline deletes everything and inserts everything"
