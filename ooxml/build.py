@@ -7,6 +7,7 @@ import re
 from lxml import etree
 
 from ooxml import body as B
+from ooxml import budget
 from ooxml.namespaces import XML, w
 from ooxml.order import get_or_add, set_child
 
@@ -23,9 +24,11 @@ def clean_text(text: str) -> str:
 def text_children(text: str) -> list[etree._Element]:
     """``w:t``/``w:tab``/``w:br`` for text: never a raw newline inside ``w:t`` (Word refuses it)."""
     out = []
-    for piece in _SPLIT.split(clean_text(text)):
+    for i, piece in enumerate(_SPLIT.split(clean_text(text))):
         if not piece:
             continue
+        if not i % 8192:
+            budget.check()  # a million characters of line breaks: 400,000 elements
         if piece == "\t":
             out.append(etree.Element(w("tab")))
         elif piece in ("\n", "\r\n", "\r"):

@@ -106,10 +106,11 @@ def make_note(doc, kind: str, note_id: int, text: str) -> etree._Element:
     return note
 
 
-def add_note(doc, kind: str, paragraphs: list[etree._Element]) -> int:
-    """A new note holding ``paragraphs`` as they are (the caller puts the note mark in); its id."""
+def add_note(doc, kind: str, paragraphs: list[etree._Element], note_id: int | None = None) -> int:
+    """A new note holding ``paragraphs`` as they are (the caller puts the note mark in); its id.
+    A caller adding many notes in one call passes the id after its last one (no rescan per note)."""
     root = ensure_notes_root(doc, kind)
-    note_id = next_id(root)
+    note_id = next_id(root) if note_id is None else note_id
     doc.part_of(root).touch()
     note = etree.SubElement(root, w(kind), {w("id"): str(note_id)})
     for p in paragraphs or [etree.Element(w("p"))]:
@@ -250,6 +251,7 @@ def copy_references(doc, copy_root: etree._Element, target: etree._Element) -> N
         if not refs:
             continue
         root = notes_root(doc, kind) if in_body else None
+        free = next_id(root) if root is not None else 0  # counted on: no rescan of the notes per copy
         for ref in refs:
             note = note_by_id(doc, kind, ref.get(w("id"))) if root is not None else None
             if note is None:
@@ -258,7 +260,7 @@ def copy_references(doc, copy_root: etree._Element, target: etree._Element) -> N
             dup = copy.deepcopy(note)
             from ooxml.wordids import prepare_copy
             prepare_copy(dup, doc.word_ids(root))
-            new_id = next_id(root)
+            new_id, free = free, free + 1
             dup.set(w("id"), str(new_id))
             doc.insert_block(dup, container=root)
             ref.set(w("id"), str(new_id))
