@@ -10,6 +10,7 @@ from ooxml import body as B
 from ooxml import budget
 from ooxml.namespaces import XML, w
 from ooxml.order import get_or_add, set_child
+from ooxml.wordids import REVISIONS
 
 _SPLIT = re.compile(r"(\r\n|\r|\n|\t)")
 _XML_SPACE = f"{{{XML}}}space"
@@ -42,10 +43,23 @@ def text_children(text: str) -> list[etree._Element]:
     return out
 
 
+def copy_props(props: etree._Element) -> etree._Element:
+    """Run or paragraph properties for new content formatted like other content: the formatting only.
+    Revision marks (a tracked format change, a paragraph mark's insertion) stay with the original:
+    copied, they would repeat its w:id and claim a change nobody made to the new content."""
+    out = copy.deepcopy(props)
+    for el in list(out.iter(*REVISIONS)):
+        if el is not out:
+            el.getparent().remove(el)
+    return out
+
+
 def make_run(text: str, rpr: etree._Element | None = None) -> etree._Element:
     r = etree.Element(w("r"))
     if rpr is not None and len(rpr):
-        r.append(copy.deepcopy(rpr))
+        rpr = copy_props(rpr)
+    if rpr is not None and len(rpr):
+        r.append(rpr)
     for child in text_children(text):
         r.append(child)
     return r

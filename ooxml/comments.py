@@ -8,7 +8,6 @@ tools (only comments.xml) get the other parts when a reply or a resolution needs
 """
 from __future__ import annotations
 
-import posixpath
 from dataclasses import dataclass
 
 from lxml import etree
@@ -17,8 +16,7 @@ from ooxml import body as B
 from ooxml import minting
 from ooxml.build import make_run
 from ooxml.errors import ElementNotFound, ValidationError
-from ooxml.images import add_relationship
-from ooxml.namespaces import CT, MC, W, W14, w
+from ooxml.namespaces import MC, W, W14, w
 from ooxml.revisions import DEFAULT_AUTHOR, new_word_id, now
 
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
@@ -55,15 +53,6 @@ def _empty_root(tag: str) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
 
 
-def _override(package, name: str, content_type: str) -> None:
-    root = package.content_types
-    for o in root.iter(f"{{{CT}}}Override"):
-        if o.get("PartName", "").lower() == "/" + name.lower():
-            return
-    etree.SubElement(root, f"{{{CT}}}Override", PartName="/" + name, ContentType=content_type)
-    package.part("[Content_Types].xml").touch()
-
-
 class Comments:
     """The comment parts of one document, found (or made) on demand."""
 
@@ -78,15 +67,9 @@ class Comments:
         if part is None:
             if not create:
                 return None
-            name = default_name
-            n = 1
-            while doc.package.has_part(name):
-                n += 1
-                name = default_name.replace(".xml", f"{n}.xml")
-            part = doc.package.add_part(name, _empty_root(tag))
-            _override(doc.package, name, content_type)
-            add_relationship(doc.package, doc.main_name,
-                             rel_type, posixpath.relpath(name, posixpath.dirname(doc.main_name)))
+            name = doc.package.free_name(default_name, default_name.replace(".xml", "{}.xml"))
+            part = doc.package.add_part(name, _empty_root(tag), content_type)
+            doc.package.relate_part(doc.main_name, rel_type, name)
             doc._stories = None  # noqa: SLF001 (the new story part gets our namespace declared on parse)
         if kind == "comments":
             return doc.register_part_root(part)
@@ -284,17 +267,18 @@ def anchor_paragraph(p: etree._Element, wid: str) -> etree._Element:
     return end
 
 
-def anchor_text(doc, p: etree._Element, text: str, wid: str) -> None:
-    """Markers around the first occurrence of ``text`` in the paragraph (runs split at its edges)."""
+def anchor_text(doc, runs, text: str, wid: str) -> None:
+    """Markers around the first occurrence of ``text`` in ``runs`` (a paragraph's or one run; runs
+    split at its edges)."""
     from ooxml.tracked_text import segments, split_at, _run_at
-    segs, full = segments(B.iter_runs(p))
+    segs, full = segments(runs)
     at = full.find(text)
     if at < 0 or not text:
         raise ValidationError(f"anchor_text '{text}' does not occur in the paragraph's text.",
                               hint="Pass an exact, case-sensitive span of the element's text (as read with "
                                    "revisions accepted).")
-    split_at(segs, at + len(text))
-    first = split_at(segs, at)
+    split_at(doc, segs, at + len(text))
+    first = split_at(doc, segs, at)
     last = _run_at(segs, at + len(text) - 1)
     first.addprevious(etree.Element(START, {W_ID: wid}))
     end = etree.Element(END, {W_ID: wid})

@@ -20,7 +20,6 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import budget
 from ooxml.errors import LimitExceeded
-from ooxml.images import add_relationship
 from ooxml.namespaces import R, w
 from ooxml.notes import copy_references
 from ooxml.order import remove_child
@@ -112,4 +111,4 @@ def _copy_relationship(package, src: str, dst: str, rel: etree._Element) -> str:
     if not external:
         absolute = package.resolve_target(src, target)
         target = posixpath.relpath(absolute, posixpath.dirname(dst) or ".")
-    return add_relationship(package, dst, rel.get("Type"), target, external)
+    return package.relate(dst, rel.get("Type"), target, external)

@@ -9,14 +9,12 @@ rescans.
 """
 from __future__ import annotations
 
-import weakref
 
 from lxml import etree
 
 from ooxml.body import is_block
 from ooxml.namespaces import w
 
-_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 class Tracked:
@@ -98,7 +96,7 @@ def _inside(el, root) -> bool:
 
 def tracked(doc, name: str, tags: tuple[str, ...], root_fn=None) -> list[etree._Element]:
     """The document's elements of ``tags`` under the body (or ``root_fn()``), in document order."""
-    per_doc = _CACHE.setdefault(doc, {})
+    per_doc = doc.caches.setdefault("doc_order", {})
     t = per_doc.get(name)
     if t is None:
         t = per_doc[name] = Tracked(doc, tags, root_fn or (lambda: doc.body))

@@ -58,6 +58,9 @@ class Document:
         self._tops = {self.body, root}  # containers whose children are recorded one by one for undo
         self.history = Recorder(self)
         self.tracker = None  # ooxml.revisions.Tracker while changes are tracked
+        # What other modules derive from this document and keep while it lives (list labels, drawn
+        # boxes, word ids, ...): one key per owning module ("numbering.labels"), dropped with it.
+        self.caches: dict[str, object] = {}
 
     # ---- life cycle ------------------------------------------------------------------------------
     @classmethod

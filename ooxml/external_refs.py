@@ -11,7 +11,6 @@ the result Word last showed. Works on part bytes, not on a Document: it never to
 """
 from __future__ import annotations
 
-import posixpath
 import re
 
 from lxml import etree
@@ -19,6 +18,7 @@ from lxml import etree
 from ooxml.errors import OoxmlError
 from ooxml.link_policy import FETCHING_FIELDS, field_kind
 from ooxml.namespaces import PR, STRICT_W, V, W
+from ooxml.package import Package
 from ooxml.safexml import parse_part, serialize
 
 R_NAMESPACES = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships",
@@ -39,7 +39,7 @@ def cut(parts: dict[str, bytes]) -> dict[str, bytes]:
     external: dict[str, tuple[set, set]] = {}  # source part -> (external rel ids, dropped ones)
     for name, data in parts.items():
         if name.endswith(".rels"):
-            out[name], external[_source_of(name)] = _cut_rels(name, data)
+            out[name], external[Package.source_of(name)] = _cut_rels(name, data)
     for name, data in parts.items():
         if not name.endswith((".xml", ".vml")) or name == "[Content_Types].xml":
             continue
@@ -49,9 +49,7 @@ def cut(parts: dict[str, bytes]) -> dict[str, bytes]:
     return out
 
 
-def _source_of(rels_name: str) -> str:
-    folder, file = posixpath.split(rels_name)
-    return posixpath.join(posixpath.dirname(folder), file[:-len(".rels")])
+
 
 
 def _cut_rels(name: str, data: bytes) -> tuple[bytes, tuple[set, set]]:

@@ -96,7 +96,6 @@ def title_page_on(sect: etree._Element) -> bool:
 def remove(doc, root: etree._Element) -> int:
     """Remove a header/footer part: every section's reference to it, its relationship, content type
     and the part itself. Returns how many references went."""
-    from ooxml.namespaces import CT, PR
     from ooxml.page_setup import section_list
     package = doc.package
     part = doc.part_of(root)
@@ -110,18 +109,6 @@ def remove(doc, root: etree._Element) -> int:
                 sect.remove(ref)
                 doc.changed(sect)
                 count += 1
-    rels_part = package.part(package.rels_name(doc.main_name))
-    for rel in list(rels_part.tree.getroot().iter(f"{{{PR}}}Relationship")):
-        if rel.get("Id") in rids:
-            rel.getparent().remove(rel)
-    rels_part.touch()
-    for o in list(package.content_types.iter(f"{{{CT}}}Override")):
-        if o.get("PartName", "").lstrip("/") == part.name:
-            o.getparent().remove(o)
-    package.part("[Content_Types].xml").touch()
     doc.ids.forget(root)
-    del package.parts[part.name]
-    own_rels = package.rels_name(part.name)
-    if own_rels in package.parts:  # its images stay in the package only if something else uses them
-        del package.parts[own_rels]
+    package.remove_parts([part.name])  # its images stay in the package only if something else uses them
     return count

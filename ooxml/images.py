@@ -1,8 +1,5 @@
-"""Pictures: the media part, its relationship and content type, and the inline drawing.
-
-Also the package bookkeeping other copies need: adding a relationship to a part's rels
-(creating the rels part if the part had none) and a content-type Default.
-"""
+"""Pictures: the media part, its relationship and content type (through ooxml/package.py), and
+the inline drawing."""
 from __future__ import annotations
 
 import io
@@ -14,7 +11,7 @@ from pathlib import Path
 from lxml import etree
 
 from ooxml.errors import ValidationError
-from ooxml.namespaces import A, CT, PIC, PR, R, RT_IMAGE, WP, w
+from ooxml.namespaces import A, PIC, R, RT_IMAGE, WP, w
 from ooxml.units import EMU_PER_INCH
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
@@ -23,7 +20,6 @@ MAX_EMU = 22 * EMU_PER_INCH  # Word's largest page side
 # Pillow format -> (file extension, content type)
 FORMATS = {"PNG": ("png", "image/png"), "JPEG": ("jpeg", "image/jpeg"), "GIF": ("gif", "image/gif")}
 _EXT_ALIASES = {"jpg": "JPEG", "jpeg": "JPEG", "jpe": "JPEG", "png": "PNG", "gif": "GIF"}
-_RELS_CT = "application/vnd.openxmlformats-package.relationships+xml"
 _PIC_URI = "http://schemas.openxmlformats.org/drawingml/2006/picture"
 
 
@@ -115,54 +111,6 @@ def check_length(value: int | None, arg: str) -> None:
 
 # ---- package bookkeeping -----------------------------------------------------------------------
 
-def ensure_default(package, ext: str, content_type: str) -> bool:
-    """Add a content-type Default for ``ext`` if none exists; True when added."""
-    root = package.content_types
-    for d in root.iter(f"{{{CT}}}Default"):
-        if d.get("Extension", "").lower() == ext.lower():
-            return False
-    default = etree.Element(f"{{{CT}}}Default", Extension=ext, ContentType=content_type)
-    # Any order is valid; Word writes the Defaults first, and so do we.
-    first_override = root.find(f"{{{CT}}}Override")
-    if first_override is not None:
-        first_override.addprevious(default)
-    else:
-        root.append(default)
-    package.part("[Content_Types].xml").touch()
-    return True
-
-
-def rels_root(package, part_name: str) -> etree._Element:
-    """The Relationships root of a part's rels, created when the part had none."""
-    name = package.rels_name(part_name)
-    if not package.has_part(name):
-        package.add_part(name, b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-                               b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>')
-        ensure_default(package, "rels", _RELS_CT)
-    return package.part(name).tree.getroot()
-
-
-def add_relationship(package, part_name: str, rel_type: str, target: str, external: bool = False) -> str:
-    """Add a relationship (reusing an identical one) and return its Id."""
-    root = rels_root(package, part_name)
-    used = set()
-    for rel in root.iter(f"{{{PR}}}Relationship"):
-        used.add(rel.get("Id"))
-        if rel.get("Type") == rel_type and rel.get("Target") == target and \
-                (rel.get("TargetMode") == "External") == external:
-            return rel.get("Id")
-    numbers = [int(m.group(1)) for rid in used if rid and (m := re.fullmatch(r"rId(\d+)", rid))]
-    n = max(numbers, default=0) + 1
-    while f"rId{n}" in used:
-        n += 1
-    attrs = {"Id": f"rId{n}", "Type": rel_type, "Target": target}
-    if external:
-        attrs["TargetMode"] = "External"
-    etree.SubElement(root, f"{{{PR}}}Relationship", attrs)
-    package.part(package.rels_name(part_name)).touch()
-    return attrs["Id"]
-
-
 def new_media_name(package, source_part: str, ext: str) -> str:
     folder = posixpath.join(posixpath.dirname(source_part), "media")
     taken = {name.lower() for name in package.parts}
@@ -176,9 +124,8 @@ def add_image_part(package, source_part: str, image: ImageFile) -> str:
     """Store the image as a new media part related to ``source_part``; returns the rId."""
     media = new_media_name(package, source_part, image.ext)
     package.add_part(media, image.data)
-    ensure_default(package, image.ext, image.content_type)
-    target = posixpath.relpath(media, posixpath.dirname(source_part) or ".")
-    return add_relationship(package, source_part, RT_IMAGE, target)
+    package.set_default(image.ext, image.content_type)
+    return package.relate_part(source_part, RT_IMAGE, media)
 
 
 # ---- the drawing --------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ R_ID = f"{{{R}}}id"
 _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 # What may refer to a hyperlink relationship: text links and DrawingML links on pictures and shapes.
 LINK_TAGS = (W_LINK, _A + "hlinkClick", _A + "hlinkHover")
-PR = "http://schemas.openxmlformats.org/package/2006/relationships"
 
 
 def _rids(el: etree._Element | None) -> set[str]:
@@ -62,18 +61,16 @@ def drop_unused(doc) -> int:
     """Remove the hyperlink relationships the current call left unreferenced; how many went."""
     removed = 0
     for part, rids in _candidates(doc).items():
-        rels_name = doc.package.rels_name(part.name)
-        if not doc.package.has_part(rels_name):
-            continue
-        rels = doc.package.part(rels_name)
         in_use = None
-        for rel in list(rels.tree.getroot().iter(f"{{{PR}}}Relationship")):
+        unused = set()
+        for rel in doc.package.rels(part.name):
             rid = rel.get("Id")
             if rid not in rids or rel.get("Type") != RT_HYPERLINK:
                 continue
             in_use = _in_use(doc, part) if in_use is None else in_use
             if rid not in in_use:
-                rel.getparent().remove(rel)
-                rels.touch()
-                removed += 1
+                unused.add(rid)
+        if unused:
+            doc.package.unrelate(part.name, unused)
+            removed += len(unused)
     return removed

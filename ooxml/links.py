@@ -15,10 +15,9 @@ from lxml import etree
 from ooxml import body as B
 from ooxml.build import make_run
 from ooxml.errors import ValidationError
-from ooxml.images import add_relationship
 from ooxml.namespaces import R, W, w
 from ooxml.order import set_child
-from ooxml.word_styles import ensure_hyperlink_style
+from ooxml.styles_builtin import ensure_style
 
 RT_HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink"
 SCHEMES = ("http", "https", "mailto", "ftp", "tel", "file")
@@ -130,12 +129,12 @@ def hyperlink(doc, part_name: str, text: str, url: str | None = None, anchor: st
     """
     link = etree.Element(W_LINK)
     if url is not None:
-        link.set(f"{{{R}}}id", add_relationship(doc.package, part_name, RT_HYPERLINK, check_url(url), external=True))
+        link.set(f"{{{R}}}id", doc.package.relate(part_name, RT_HYPERLINK, check_url(url), external=True))
     else:
         link.set(w("anchor"), check_bookmark_name(anchor) if not (anchor or "").startswith("_") else anchor)
     link.set(w("history"), "1")
     run = make_run(text, rpr)
-    style = ensure_hyperlink_style(doc)
+    style = ensure_style(doc, "Hyperlink")
     run_rpr = run.find(w("rPr"))
     if run_rpr is None:
         run_rpr = etree.Element(w("rPr"))

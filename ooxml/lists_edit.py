@@ -16,8 +16,7 @@ from ooxml import minting
 from ooxml import body as B
 from ooxml import numbering as N
 from ooxml.errors import ValidationError
-from ooxml.images import add_relationship
-from ooxml.namespaces import CT, w
+from ooxml.namespaces import w
 from ooxml.numbering_defs import CT_NUMBERING, LEVELS, RT_NUMBERING, Definitions
 from ooxml.order import get_or_add, remove_child
 
@@ -54,28 +53,37 @@ def type_of(defs: Definitions, nid: int, ilvl: int) -> str | None:
 # ---- the numbering part ---------------------------------------------------------------------------
 
 def numbering_root(doc, create: bool = True) -> etree._Element | None:
+    """THE writer of the numbering part: its root, touched (the caller changes it); the part, its
+    Override and relationship added when missing (None then unless ``create``)."""
     part = doc.related_part(RT_NUMBERING)
     if part is None:
         if not create:
             return None
-        name = "word/numbering.xml"
-        n = 1
-        while doc.package.has_part(name):
-            n += 1
-            name = f"word/numbering{n}.xml"
-        part = doc.package.add_part(name, _NUMBERING_XML)
-        _override(doc.package, name, CT_NUMBERING)
-        folder = doc.main_name.rpartition("/")[0]
-        target = name[len(folder) + 1:] if folder and name.startswith(folder + "/") else "/" + name
-        add_relationship(doc.package, doc.main_name, RT_NUMBERING, target)
+        name = doc.package.free_name("word/numbering.xml", "word/numbering{}.xml")
+        part = doc.package.add_part(name, _NUMBERING_XML, CT_NUMBERING)
+        doc.package.relate_part(doc.main_name, RT_NUMBERING, name)
     part.touch()
     return part.tree.getroot()
 
 
-def _override(package, name: str, content_type: str) -> None:
-    root = package.content_types
-    etree.SubElement(root, f"{{{CT}}}Override", PartName="/" + name, ContentType=content_type)
-    package.part("[Content_Types].xml").touch()
+def place_abstract(root: etree._Element, abstract: etree._Element) -> None:
+    """Schema order: numPicBullet*, abstractNum*, num*, numIdMacAtCleanup?"""
+    anchors = root.findall(w("abstractNum")) or root.findall(w("numPicBullet"))
+    if anchors:
+        anchors[-1].addnext(abstract)
+    else:
+        root.insert(0, abstract)
+
+
+def place_num(root: etree._Element, num: etree._Element) -> None:
+    nums = root.findall(w("num"))
+    cleanup = root.find(w("numIdMacAtCleanup"))
+    if nums:
+        nums[-1].addnext(num)
+    elif cleanup is not None:
+        cleanup.addprevious(num)
+    else:
+        root.append(num)
 
 
 def _max_id(root: etree._Element, tag: str, attr: str) -> int:
@@ -121,11 +129,7 @@ def add_abstract(root: etree._Element, fmt: str, level: int) -> str:
     etree.SubElement(an, w("multiLevelType"), {w("val"): "hybridMultilevel"})
     for k, f in enumerate(level_formats(fmt, level)):
         an.append(_level_xml(k, f, level))
-    anchors = root.findall(w("abstractNum")) or root.findall(w("numPicBullet"))
-    if anchors:
-        anchors[-1].addnext(an)
-    else:
-        root.insert(0, an)
+    place_abstract(root, an)
     return aid
 
 
@@ -136,15 +140,7 @@ def add_num(root: etree._Element, aid: str, starts: dict[int, int] | None = None
     for ilvl, start in sorted((starts or {}).items()):
         ov = etree.SubElement(num, w("lvlOverride"), {w("ilvl"): str(ilvl)})
         etree.SubElement(ov, w("startOverride"), {w("val"): str(start)})
-    nums = root.findall(w("num"))
-    if nums:
-        nums[-1].addnext(num)
-    else:
-        cleanup = root.find(w("numIdMacAtCleanup"))
-        if cleanup is not None:
-            cleanup.addprevious(num)
-        else:
-            root.append(num)
+    place_num(root, num)
     return nid
 
 
@@ -345,5 +341,5 @@ def _copy_abstract(root: etree._Element, aid: str) -> str:
     nsid = dup.find(w("nsid"))
     if nsid is not None:
         nsid.set(w("val"), f"{minting.randbits(32):08X}")
-    root.findall(w("abstractNum"))[-1].addnext(dup)
+    place_abstract(root, dup)
     return new_id

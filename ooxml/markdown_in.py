@@ -23,9 +23,9 @@ from ooxml.build import make_run
 from ooxml.errors import LimitExceeded
 from ooxml import notes as N
 from ooxml.mdlists import ListWriter
-from ooxml.namespaces import R, RT_STYLES, w
+from ooxml.namespaces import R, w
 from ooxml.order import get_or_add, set_child
-from ooxml.styles_edit import ensure_heading_style
+from ooxml.styles_builtin import ensure_heading_style, ensure_style
 from ooxml.tables import build_table, column_widths
 
 RT_HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink"
@@ -95,49 +95,6 @@ def nodes(tree: SyntaxTreeNode):
 def image_sources(tree: SyntaxTreeNode) -> list[str]:
     """Every image path the Markdown names (the caller checks and reads them before any change)."""
     return [node.attrs.get("src", "") for node in nodes(tree) if node.type == "image"]
-
-
-# ---- styles the mapping needs ------------------------------------------------------------------
-
-_STYLES = {  # name -> (type, styleId, pPr children, rPr children)
-    "Quote": ("paragraph", "Quote", [("ind", {"left": "720", "right": "720"})], [("i", {})]),
-    "Source Code": ("paragraph", "SourceCode", [("spacing", {"after": "0"})],
-                    [("rFonts", {"ascii": "Courier New", "hAnsi": "Courier New", "cs": "Courier New"}),
-                     ("sz", {"val": "20"})]),
-    "List Paragraph": ("paragraph", "ListParagraph", [("ind", {"left": "720"})], []),
-    "Verbatim Char": ("character", "VerbatimChar", [],
-                      [("rFonts", {"ascii": "Courier New", "hAnsi": "Courier New", "cs": "Courier New"})]),
-    "Hyperlink": ("character", "Hyperlink", [], [("color", {"val": "0563C1"}), ("u", {"val": "single"})]),
-    "footnote text": ("paragraph", "FootnoteText", [("spacing", {"after": "0"})], [("sz", {"val": "20"})]),
-    "footnote reference": ("character", "FootnoteReference", [], [("vertAlign", {"val": "superscript"})]),
-}
-
-
-def ensure_style(doc, name: str) -> str | None:
-    """The style's ID, added to styles.xml when missing; None when the document has no styles part."""
-    kind, sid, ppr_items, rpr_items = _STYLES[name]
-    existing = doc.styles.find_id(name, kind)
-    if existing:
-        return existing
-    part = doc.related_part(RT_STYLES)
-    if part is None:
-        return None
-    while doc.styles.exists(sid):
-        sid += "0"
-    part.touch()  # announced before the change (the undo history snapshots touched parts)
-    style = etree.SubElement(part.tree.getroot(), w("style"), {w("type"): kind, w("styleId"): sid})
-    etree.SubElement(style, w("name"), {w("val"): name})
-    base = doc.styles.find_id("Normal") if kind == "paragraph" else doc.styles.find_id("Default Paragraph Font", kind)
-    if base:
-        etree.SubElement(style, w("basedOn"), {w("val"): base})
-    etree.SubElement(style, w("qFormat"))
-    for tag, items in (("pPr", ppr_items), ("rPr", rpr_items)):
-        if items:
-            props = etree.SubElement(style, w(tag))
-            for child, attrs in items:
-                set_child(props, child, **attrs)
-    doc.reset_styles()
-    return sid
 
 
 # ---- the builder --------------------------------------------------------------------------------
@@ -309,7 +266,7 @@ class Builder:
         if href.startswith("#"):
             hyperlink.set(w("anchor"), href[1:])
         else:
-            hyperlink.set(f"{{{R}}}id", I.add_relationship(self.doc.package, self.part_name, RT_HYPERLINK, href,
+            hyperlink.set(f"{{{R}}}id", self.doc.package.relate(self.part_name, RT_HYPERLINK, href,
                                                             external=True))
         for r in self.inline(node, marks | {"link"}):
             hyperlink.append(r)

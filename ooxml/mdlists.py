@@ -1,5 +1,6 @@
 """The little of Word numbering that Markdown needs: is a paragraph a list item, at which level,
-bulleted or numbered; and a numbering definition for a new Markdown list.
+bulleted or numbered; and a numbering definition for a new Markdown list (the part itself and
+the order of definitions in it: ooxml/lists_edit.py).
 
 Kept in one module on purpose: when the lists model (ooxml/numbering.py) lands, these functions
 are the ones to replace by it (labels as Word computes them, reuse of fitting definitions).
@@ -12,13 +13,10 @@ from dataclasses import dataclass
 from lxml import etree
 
 from ooxml import body as B
-from ooxml.images import add_relationship
-from ooxml.namespaces import CT, w
+from ooxml.lists_edit import numbering_root, place_abstract, place_num
+from ooxml.namespaces import w
+from ooxml.numbering_defs import RT_NUMBERING
 
-RT_NUMBERING = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering"
-CT_NUMBERING = "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"
-NUMBERING_XML = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-                 b'<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"/>')
 W_VAL = w("val")
 
 
@@ -96,24 +94,6 @@ def list_item(doc, formats: ListFormats, p: etree._Element) -> ListItem | None:
 
 # ---- writing: one numbering definition per Markdown list ------------------------------------------
 
-def numbering_root(doc) -> etree._Element:
-    """numbering.xml's root, the part (with its relationship and content type) added when missing."""
-    part = doc.related_part(RT_NUMBERING)
-    if part is None:
-        name = "word/numbering.xml"
-        n = 1
-        while doc.package.has_part(name):
-            name = f"word/numbering{n}.xml"
-            n += 1
-        part = doc.package.add_part(name, NUMBERING_XML)
-        doc.package.part("[Content_Types].xml").touch()  # announced before the change (undo)
-        etree.SubElement(doc.package.content_types, f"{{{CT}}}Override", PartName="/" + name,
-                         ContentType=CT_NUMBERING)
-        add_relationship(doc.package, doc.main_name, RT_NUMBERING, name.rsplit("/", 1)[1])
-    part.touch()
-    return part.tree.getroot()
-
-
 class ListWriter:
     """Adds numbering definitions for the lists of one insert (the part is read once)."""
 
@@ -146,18 +126,10 @@ def add_list_definition(root: etree._Element, aid: int, nid: int, ordered_by_lev
     """
     abstract = _abstract(tuple(ordered_by_level.get(level, False) for level in range(9)), start)
     abstract.set(w("abstractNumId"), str(aid))
-    # Schema order: numPicBullet*, abstractNum*, num*, numIdMacAtCleanup?
-    nums = root.findall(w("num"))
-    cleanup = root.find(w("numIdMacAtCleanup"))
-    if nums:
-        nums[0].addprevious(abstract)
-    elif cleanup is not None:
-        cleanup.addprevious(abstract)
-    else:
-        root.append(abstract)
+    place_abstract(root, abstract)
     num = etree.Element(w("num"), {w("numId"): str(nid)})
-    (nums[-1] if nums else abstract).addnext(num)
     etree.SubElement(num, w("abstractNumId"), {W_VAL: str(aid)})
+    place_num(root, num)
     return str(nid)
 
 

@@ -7,7 +7,6 @@ order of their references in the document (footnotes 1, 2, 3; endnotes i, ii, ii
 from __future__ import annotations
 
 import copy
-import weakref
 
 from lxml import etree
 
@@ -15,7 +14,6 @@ from ooxml import body as B
 from ooxml import parts as P
 from ooxml.build import make_run
 from ooxml.doc_order import tracked
-from ooxml.errors import ValidationError
 from ooxml.namespaces import w
 from ooxml.order import get_or_add, set_child
 
@@ -130,44 +128,6 @@ def make_reference(doc, kind: str, note_id: int) -> etree._Element:
     return r
 
 
-def split_after(p: etree._Element, anchor_text: str) -> etree._Element:
-    """The run ending exactly where the first ``anchor_text`` ends in ``p`` (splitting a run if needed)."""
-    from ooxml.replace import segments
-    segs, text = segments(p)
-    at = text.find(anchor_text)
-    if at < 0:
-        raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
-                              hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
-    end = at + len(anchor_text)
-    for seg in segs:
-        if seg.start < end <= seg.start + len(seg.text):
-            return _split_run(seg.t, end - seg.start)
-    raise ValidationError("anchor_text could not be located in one run.",
-                          hint="Pass a shorter anchor_text, or leave it out to put the mark at the end of the "
-                               "paragraph.")
-
-
-def _split_run(t: etree._Element, k: int) -> etree._Element:
-    r = t.getparent()
-    rest = t.text[k:]
-    following = list(t.itersiblings())
-    if not rest and not any(c.tag != w("rPr") for c in following):
-        return r
-    tail = etree.Element(w("r"))
-    rpr = r.find(w("rPr"))
-    if rpr is not None:
-        tail.append(copy.deepcopy(rpr))
-    if rest:
-        tail.extend(make_run(rest))
-    for c in following:
-        tail.append(c)
-    t.text = t.text[:k]
-    if not t.text:
-        r.remove(t)
-    r.addnext(tail)
-    return r
-
-
 # ---- numbering, as Word shows it --------------------------------------------------------------------
 
 def references(doc, kind: str) -> list[etree._Element]:
@@ -188,12 +148,9 @@ def label(kind: str, n: int) -> str:
     return str(n) if kind == "footnote" else _roman(n)
 
 
-_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def _cached(doc, key: str, build):
     """A value computed once per document version (views ask for every reference of a paragraph)."""
-    per_doc = _CACHE.setdefault(doc, {})
+    per_doc = doc.caches.setdefault("notes", {})
     hit = per_doc.get(key)
     if hit is None or hit[0] != doc.version:
         hit = per_doc[key] = (doc.version, build())

@@ -18,7 +18,6 @@ nearest checkpoint before its block (at most K blocks) and remembers the labels 
 from __future__ import annotations
 
 import re
-import weakref
 
 from lxml import etree
 
@@ -93,7 +92,6 @@ def render(defs: Definitions, nid: int, ilvl: int, counts: list[int | None]) -> 
 
 class _Labels:
     """Labels of one document at one version of its definitions (see the module docstring)."""
-    _by_doc: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
     def __init__(self, doc, key):
         self.key = key
@@ -104,14 +102,14 @@ class _Labels:
 
     @classmethod
     def of(cls, doc) -> "_Labels":
-        lab = cls._by_doc.get(doc)
+        lab = doc.caches.get("numbering.labels")
         if lab is not None and lab.version == doc.version and lab.generation == _generation(doc) \
                 and lab.key[1] is doc.styles:
             return lab  # nothing changed since the last label: the common case inside one answer
         key = _defs_key(doc)
         if lab is None or lab.key != key:
             _watch_removals(doc)
-            lab = cls._by_doc[doc] = cls(doc, key)
+            lab = doc.caches["numbering.labels"] = cls(doc, key)
         lab.catch_up(doc)
         return lab
 
@@ -127,7 +125,7 @@ class _Labels:
         missed = len(news) < doc.version - self.version  # the change log ran past us
         self.version = doc.version
         self.memo = {}
-        cut = 0 if missed else doc.__dict__.pop(_REMOVED_AT, None)
+        cut = 0 if missed else doc.caches.pop(_REMOVED_AT, None)
         for el in news:
             if el in removed_elements(doc):
                 continue  # its place was noted when it was removed (it may stand elsewhere now)
@@ -228,14 +226,11 @@ class _Labels:
 
 # ---- helpers ---------------------------------------------------------------------------------------
 
-_REMOVED_AT = "_numbering_removed_at"
+_REMOVED_AT = "numbering.removed_at"
 
 
 def removed_elements(doc) -> set:
-    found = doc.__dict__.get("_numbering_removed")
-    if found is None:
-        found = doc.__dict__["_numbering_removed"] = set()
-    return found
+    return doc.caches.setdefault("numbering.removed", set())
 
 
 def _watch_removals(doc) -> None:
@@ -249,7 +244,7 @@ def _watch_removals(doc) -> None:
         block, root = _top_block(doc, el)
         if block is not None:
             pos = _index(doc.order(doc.body), block) - 1  # a checkpoint on the block itself goes too
-            doc.__dict__[_REMOVED_AT] = min(pos, doc.__dict__.get(_REMOVED_AT, pos))
+            doc.caches[_REMOVED_AT] = min(pos, doc.caches.get(_REMOVED_AT, pos))
             removed_elements(doc).add(el)
         return remove(el)
 
@@ -257,7 +252,7 @@ def _watch_removals(doc) -> None:
 
 
 def _generation(doc) -> int:
-    return getattr(doc, "_numbering_generation", 0)
+    return doc.caches.get("numbering.generation", 0)
 
 
 def _defs_key(doc):
@@ -324,7 +319,7 @@ def definitions(doc) -> Definitions:
 
 def invalidate(doc) -> None:
     """numbering.xml or styles.xml changed in place: read the definitions again."""
-    doc._numbering_generation = getattr(doc, "_numbering_generation", 0) + 1
+    doc.caches["numbering.generation"] = _generation(doc) + 1
 
 
 def fallback_formats(doc) -> list[str]:

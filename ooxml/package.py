@@ -29,6 +29,8 @@ from ooxml.outfile import DOCUMENT, write_file
 from ooxml.savefile import FileStamp, read_stamped
 from ooxml.strict import is_strict_package, strict_bytes, to_transitional
 
+RELS_CT = "application/vnd.openxmlformats-package.relationships+xml"
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -333,13 +335,118 @@ class Package:
     def has_part(self, name: str) -> bool:
         return name.lstrip("/") in self.parts
 
-    def add_part(self, name: str, data: bytes) -> Part:
+    # ---- writing the package: THE one way to add parts, relationships and content types. Each
+    # write touches the part it changed ([Content_Types].xml, a .rels part), so undo restores it.
+
+    def add_part(self, name: str, data: bytes, content_type: str | None = None) -> Part:
+        """A new part; with ``content_type``, its Override too."""
         info = zipfile.ZipInfo(name.lstrip("/"), date_time=(1980, 1, 1, 0, 0, 0))
         info.compress_type = zipfile.ZIP_DEFLATED
         info.external_attr = 0o644 << 16  # 0 made Word for Mac warn
         part = Part(self, info, data)
         self.parts[info.filename] = part
+        if content_type is not None:
+            self.set_override(info.filename, content_type)
         return part
+
+    def free_name(self, first: str, numbered: str) -> str:
+        """``first`` ('word/numbering.xml') if free, else ``numbered`` ('word/numbering{}.xml') with the
+        first free number from 2."""
+        taken = {name.lower() for name in self.parts}
+        name, n = first, 2
+        while name.lower() in taken:
+            name, n = numbered.format(n), n + 1
+        return name
+
+    def set_override(self, name: str, content_type: str) -> None:
+        """The part's content-type Override (kept when one names the part already)."""
+        root = self.content_types
+        wanted = "/" + name.lstrip("/").lower()
+        if any(o.get("PartName", "").lower() == wanted for o in root.iter(f"{{{CT}}}Override")):
+            return
+        etree.SubElement(root, f"{{{CT}}}Override", PartName="/" + name.lstrip("/"), ContentType=content_type)
+        self.part("[Content_Types].xml").touch()
+
+    def drop_override(self, name: str) -> None:
+        root = self.content_types
+        gone = [o for o in root.iter(f"{{{CT}}}Override") if o.get("PartName", "").lstrip("/") == name.lstrip("/")]
+        for o in gone:
+            root.remove(o)
+        if gone:
+            self.part("[Content_Types].xml").touch()
+
+    def set_default(self, ext: str, content_type: str) -> bool:
+        """A content-type Default for ``ext`` unless one exists; True when added."""
+        root = self.content_types
+        if any(d.get("Extension", "").lower() == ext.lower() for d in root.iter(f"{{{CT}}}Default")):
+            return False
+        default = etree.Element(f"{{{CT}}}Default", Extension=ext, ContentType=content_type)
+        first_override = root.find(f"{{{CT}}}Override")  # any order is valid; Word writes Defaults first
+        if first_override is not None:
+            first_override.addprevious(default)
+        else:
+            root.append(default)
+        self.part("[Content_Types].xml").touch()
+        return True
+
+    def rels_root(self, part_name: str) -> etree._Element:
+        """The Relationships root of a part's rels, created when the part had none."""
+        name = self.rels_name(part_name)
+        if not self.has_part(name):
+            self.add_part(name, b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                                b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>')
+            self.set_default("rels", RELS_CT)
+        return self.part(name).tree.getroot()
+
+    def relate(self, source: str, rel_type: str, target: str, external: bool = False) -> str:
+        """A relationship from ``source`` (an identical one reused); its Id."""
+        root = self.rels_root(source)
+        used = set()
+        for rel in root.iter(f"{{{PR}}}Relationship"):
+            used.add(rel.get("Id"))
+            if rel.get("Type") == rel_type and rel.get("Target") == target and \
+                    (rel.get("TargetMode") == "External") == external:
+                return rel.get("Id")
+        numbers = [int(m.group(1)) for rid in used if rid and (m := re.fullmatch(r"rId(\d+)", rid))]
+        n = max(numbers, default=0) + 1
+        while f"rId{n}" in used:
+            n += 1
+        attrs = {"Id": f"rId{n}", "Type": rel_type, "Target": target}
+        if external:
+            attrs["TargetMode"] = "External"
+        etree.SubElement(root, f"{{{PR}}}Relationship", attrs)
+        self.part(self.rels_name(source)).touch()
+        return attrs["Id"]
+
+    def relate_part(self, source: str, rel_type: str, part_name: str) -> str:
+        """A relationship from ``source`` to the part ``part_name`` (a relative target)."""
+        target = posixpath.relpath(part_name.lstrip("/"), posixpath.dirname(source.lstrip("/")) or ".")
+        return self.relate(source, rel_type, target)
+
+    def remove_parts(self, names: list[str]) -> None:
+        """Parts out of the package with every relationship to them and their content types. The rels
+        of a part that goes are never edited (undo restores a dropped part as it was)."""
+        going = set(names) | {self.rels_name(n) for n in names}
+        for rels_name in [n for n in self.parts if n.endswith(".rels") and n not in going]:
+            source = self.source_of(rels_name)
+            root = self.part(rels_name).tree.getroot()
+            gone = [r for r in root.iter(f"{{{PR}}}Relationship") if r.get("TargetMode") != "External"
+                    and self.resolve_target(source, r.get("Target", "")) in going]
+            for r in gone:
+                root.remove(r)
+            if gone:
+                self.part(rels_name).touch()
+        for name in going:
+            self.parts.pop(name, None)
+            self.drop_override(name)
+
+    def unrelate(self, source: str, ids: set[str]) -> None:
+        """Drop the relationships ``ids`` of ``source``."""
+        rels_part = self.part(self.rels_name(source))
+        for rel in list(rels_part.tree.getroot().iter(f"{{{PR}}}Relationship")):
+            if rel.get("Id") in ids:
+                rel.getparent().remove(rel)
+        rels_part.touch()
 
     @property
     def content_types(self) -> etree._Element:
@@ -361,6 +468,12 @@ class Package:
     def rels_name(part_name: str) -> str:
         folder, base = posixpath.split(part_name.lstrip("/"))
         return posixpath.join(folder, "_rels", base + ".rels")
+
+    @staticmethod
+    def source_of(rels_name: str) -> str:
+        """``word/_rels/document.xml.rels`` -> ``word/document.xml``."""
+        folder, base = posixpath.split(rels_name)
+        return posixpath.join(posixpath.dirname(folder), base[: -len(".rels")])
 
     def rels(self, part_name: str) -> list[etree._Element]:
         name = self.rels_name(part_name)

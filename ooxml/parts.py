@@ -5,13 +5,11 @@ relationship to it, and (for story parts) our ID namespace on its root. They hap
 """
 from __future__ import annotations
 
-import posixpath
 
 from lxml import etree
 
 from ooxml.errors import InvalidDocument
-from ooxml.images import add_relationship
-from ooxml.namespaces import CT, W, w
+from ooxml.namespaces import W, w
 from ooxml.order import get_or_add
 
 RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
@@ -39,21 +37,13 @@ def new_part_name(package, stem: str) -> str:
     return f"word/{stem}{n}.xml"
 
 
-def add_override(package, part_name: str, content_type: str) -> None:
-    root = package.content_types
-    etree.SubElement(root, f"{{{CT}}}Override", PartName="/" + part_name.lstrip("/"), ContentType=content_type)
-    package.part("[Content_Types].xml").touch()
-
-
 def add_story_part(doc, name: str, root_xml: str, content_type: str, rel_type: str) -> tuple[str, etree._Element]:
     """Add a story part (``root_xml`` is its root element's XML with STORY_NAMESPACES) and relate it
     to the main part; returns (relationship id, the registered root)."""
     data = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' + root_xml).encode()
     package = doc.package
-    part = package.add_part(name, data)
-    add_override(package, name, content_type)
-    target = posixpath.relpath(name, posixpath.dirname(doc.main_name) or ".")
-    rid = add_relationship(package, doc.main_name, rel_type, target)
+    part = package.add_part(name, data, content_type)
+    rid = package.relate_part(doc.main_name, rel_type, name)
     doc.story_added(name)
     root = doc.register_part_root(part)
     return rid, root
@@ -73,10 +63,8 @@ def settings_root(doc, create: bool = True) -> etree._Element | None:
             return None
         name = "word/settings.xml" if not doc.package.has_part("word/settings.xml") else new_part_name(doc.package, "settings")
         part = doc.package.add_part(name, b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-                                          b'<w:settings xmlns:w="' + W.encode() + b'"/>')
-        add_override(doc.package, name, CT_SETTINGS)
-        add_relationship(doc.package, doc.main_name, RT_SETTINGS,
-                         posixpath.relpath(name, posixpath.dirname(doc.main_name) or "."))
+                                          b'<w:settings xmlns:w="' + W.encode() + b'"/>', CT_SETTINGS)
+        doc.package.relate_part(doc.main_name, RT_SETTINGS, name)
     return part.tree.getroot()
 
 

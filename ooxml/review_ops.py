@@ -18,7 +18,12 @@ from ooxml.namespaces import w
 from ooxml.order import insert_child
 from ooxml.ranges import rescue_markers
 
+# The containers whose last paragraph a reject never removes (a story or cell ends with a paragraph).
+KEEPS_LAST = {B.W_TC, *(w(n) for n in ("hdr", "ftr", "footnote", "endnote", "comment", "txbxContent"))}
+
 W_INS, W_DEL, W_MOVE_TO, W_MOVE_FROM = w("ins"), w("del"), w("moveTo"), w("moveFrom")
+# Inline wrappers that go when the last run in them goes (Word keeps no empty link or simple field).
+EMPTIED_GO = {W_INS, *(w(n) for n in ("hyperlink", "fldSimple", "smartTag", "customXml", "bdo", "dir"))}
 W_PPR, W_RPR, W_TRPR = w("pPr"), w("rPr"), w("trPr")
 W_HYPERLINK = w("hyperlink")
 W_SDT_CONTENT = w("sdtContent")
@@ -114,23 +119,22 @@ def _drop(doc, el: etree._Element) -> None:
     parent.remove(el)
     if parent.tag in (W_INS, W_DEL) and not len(parent) and role(parent).startswith("run"):
         _drop(doc, parent)  # another author's insertion that held only what went
-    elif parent.tag == W_HYPERLINK and all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in parent):
-        _drop(doc, parent)  # a link whose text went goes too (Word keeps no empty link)
-    elif _emptied_inline_wrapper(parent):
-        _drop(doc, parent if parent.tag != W_SDT_CONTENT else parent.getparent())
+    elif parent.tag in _EMPTIED_GO and _only_markers(parent):
+        _drop(doc, parent)  # a link (simple field, smart tag ...) whose text went goes too, as in Word
+    elif parent.tag == W_SDT_CONTENT and _only_markers(parent) and _inline(parent.getparent()):
+        _drop(doc, parent.getparent())  # so does an inline content control
 
 
-_INLINE_WRAPPERS = {W_SDT_CONTENT, w("smartTag"), w("customXml"), w("fldSimple")}
+_EMPTIED_GO = EMPTIED_GO - {W_INS}  # an insertion of another author goes by its own rule above
 
 
-def _emptied_inline_wrapper(el: etree._Element) -> bool:
-    """An inline content control (smart tag, custom XML) inside a paragraph left without content:
-    it goes with its last run, or a paragraph whose every run went would keep it."""
-    if el.tag not in _INLINE_WRAPPERS or el.getparent() is None:
-        return False
-    holder = el.getparent().getparent() if el.tag == W_SDT_CONTENT else el.getparent()
-    if holder is None or holder.tag not in (B.W_P, W_HYPERLINK, *_INLINE_WRAPPERS):
-        return False
+def _inline(sdt: etree._Element | None) -> bool:
+    holder = sdt.getparent() if sdt is not None else None
+    return holder is not None and (holder.tag == B.W_P or holder.tag in B.RUN_CONTAINERS)
+
+
+def _only_markers(el: etree._Element) -> bool:
+    """Nothing left but range markers (and the wrapper's own properties: a smart tag's, a field's data)."""
     return all(c.tag in B.MARKERS or not isinstance(c.tag, str) or c.tag in _WRAPPER_PROPS for c in el)
 
 
@@ -175,9 +179,9 @@ def join_with_next(doc, p: etree._Element) -> None:
     if p.getparent() is None:
         return
     content = [c for c in p if c.tag != W_PPR]
-    from ooxml.revisions import KEEPS_LAST
     last_in_cell = p.getparent().tag in KEEPS_LAST and B.next_block(p) is None
-    if all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in content):
+    # text already deleted (another author's w:del) goes with the paragraph, as untracked deleting does
+    if all(c.tag in B.MARKERS or not isinstance(c.tag, str) or c.tag in (W_DEL, W_MOVE_FROM) for c in content):
         if not last_in_cell:
             _merge_section(doc, p)
             _remove_block(doc, p)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import re
-import weakref
 
 from lxml import etree
 
@@ -26,6 +25,7 @@ from ooxml import clock
 from ooxml.errors import OoxmlError
 from ooxml.namespaces import OX_ID, W, w
 from ooxml.order import get_or_add, insert_child
+from ooxml.review_ops import EMPTIED_GO, KEEPS_LAST, accept_within
 
 W_INS, W_DEL, W_ID, W_AUTHOR, W_DATE = w("ins"), w("del"), w("id"), w("author"), w("date")
 W_PPR, W_RPR, W_TRPR = w("pPr"), w("rPr"), w("trPr")
@@ -38,7 +38,6 @@ _ID_TAGS = {w(n) for n in "ins del moveFrom moveTo rPrChange pPrChange sectPrCha
                           "customXmlInsRangeStart customXmlDelRangeStart".split()}
 _ID_BYTES = re.compile(rb'<w:(?:ins|del|moveFrom|moveTo|\w+Change|cellIns|cellDel|cellMerge|bookmarkStart|'
                        rb'commentRangeStart|commentReference|comment|\w+RangeStart)\b[^>]*?\sw:id="(\d+)"')
-_next_ids: "weakref.WeakKeyDictionary[object, list[int]]" = weakref.WeakKeyDictionary()
 
 
 class Tracker:
@@ -86,9 +85,9 @@ def _floor(doc) -> int:
 
 def new_word_id(doc, near: etree._Element | None = None) -> str:
     """A w:id no revision, comment or bookmark of the document uses (one id space for all)."""
-    counter = _next_ids.get(doc)
+    counter = doc.caches.get("revisions.next_id")
     if counter is None:
-        counter = _next_ids[doc] = [_floor(doc)]
+        counter = doc.caches["revisions.next_id"] = [_floor(doc)]
     value = counter[0]
     # Counters copies and bookmarks use, if gathered already (gathering them scans the whole part;
     # gathered later, they start above ours anyway): they count on from ours.
@@ -98,6 +97,15 @@ def new_word_id(doc, near: etree._Element | None = None) -> str:
         ids.next_revision = ids.next_bookmark = value + 1
     counter[0] = value + 1
     return str(value)
+
+
+def fresh_ids(doc, el: etree._Element) -> None:
+    """Revision marks in ``el`` (a piece split off a run, in the tree) get w:ids of their own: the
+    piece keeps its tracked format change, but two marks sharing an id are invalid."""
+    from ooxml.wordids import REVISIONS
+    for mark in el.iter(*REVISIONS):
+        if mark.get(W_ID) is not None:
+            mark.set(W_ID, new_word_id(doc, el))
 
 
 def stamp(doc, tag: str, near: etree._Element | None = None) -> etree._Element:
@@ -167,7 +175,6 @@ def mark_inserted(doc, el: etree._Element) -> None:
     if el.tag == B.W_R:
         _wrap_runs(doc, [el])
         return
-    from ooxml.review_ops import accept_within
     accept_within(el)  # a copy's old revisions become plain content inside our insertion
     _wrap_runs(doc, _own_runs(el))
     for p in el.iter(B.W_P):
@@ -280,8 +287,7 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
         if parent.tag == W_INS and is_ours(doc, parent):
             doc.ids.forget(r)
             _remove_keeping_markers(r)
-            if not len(parent):
-                parent.getparent().remove(parent)
+            _drop_emptied(parent)
             current = None
             continue
         _to_deleted_text(r)
@@ -291,6 +297,15 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
         current = stamp(doc, W_DEL, r)
         r.addprevious(current)
         current.append(r)
+
+
+def _drop_emptied(el: etree._Element) -> None:
+    """Remove ``el`` and then its wrappers while they hold nothing but range markers."""
+    while el is not None and el.tag in EMPTIED_GO and el.getparent() is not None and \
+            all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in el):
+        parent = el.getparent()
+        _remove_keeping_markers(el)
+        el = parent
 
 
 def _remove_keeping_markers(el: etree._Element) -> None:
@@ -317,10 +332,6 @@ def delete_paragraph(doc, p: etree._Element) -> bool:
         return True
     mark_paragraph(doc, p, W_DEL)
     return False
-
-
-# Containers whose last paragraph stays (the schema wants a block there; Word never deletes that mark).
-KEEPS_LAST = {B.W_TC, *(w(n) for n in ("hdr", "ftr", "footnote", "endnote", "comment", "txbxContent"))}
 
 
 def _last_in_cell(p: etree._Element) -> bool:

@@ -1,4 +1,6 @@
-"""Word's built-in styles as Word defines them when it first uses one (Word 2016+ defaults).
+"""THE table of the styles we write: Word's built-ins as Word defines them when it first uses one
+(Normal.dotm, Word 2016+), and the two of ours Markdown needs. Every tool that adds a style writes it
+from here (headings, TOC, hyperlinks, Markdown, docx_apply_style).
 
 A document lists most built-ins only as *latent* styles (``w:latentStyles``): names Word knows
 but has not written out. Applying one makes it real with this definition. Style names match
@@ -64,6 +66,14 @@ BUILTIN: dict[str, tuple] = {
                          '<w:rPr><w:i/><w:iCs/><w:color w:val="4472C4" w:themeColor="accent1"/></w:rPr>'),
     "book title": ("character", "Book Title", "BookTitle", 33,
                    '<w:rPr><w:b/><w:bCs/><w:i/><w:iCs/><w:spacing w:val="5"/></w:rPr>'),
+    **{f"toc {n}": ("paragraph", f"toc {n}", f"TOC{n}", 39, '<w:pPr><w:spacing w:after="100"/>'
+                    + (f'<w:ind w:left="{220 * (n - 1)}"/>' if n > 1 else "") + "</w:pPr>") for n in range(1, 10)},
+    "toc heading": ("paragraph", "TOC Heading", "TOCHeading", 39, '<w:pPr><w:outlineLvl w:val="9"/></w:pPr>'),
+    "footnote text": ("paragraph", "footnote text", "FootnoteText", 99,
+                      '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>'
+                      '<w:rPr><w:sz w:val="20"/><w:szCs w:val="20"/></w:rPr>'),
+    "footnote reference": ("character", "footnote reference", "FootnoteReference", 99,
+                           '<w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'),
     "hyperlink": ("character", "Hyperlink", "Hyperlink", 99,
                   '<w:rPr><w:color w:val="0563C1" w:themeColor="hyperlink"/><w:u w:val="single"/></w:rPr>'),
     "table grid": ("table", "Table Grid", "TableGrid", 39,
@@ -72,8 +82,24 @@ BUILTIN: dict[str, tuple] = {
                              for s in ("top", "left", "bottom", "right", "insideH", "insideV"))
                    + "</w:tblBorders></w:tblPr>"),
 }
+_MONO = '<w:rFonts w:ascii="Courier New" w:hAnsi="Courier New" w:cs="Courier New"/>'
+# Styles of ours (pandoc's names) that Word has no built-in for: written like the built-ins, never
+# offered as latent built-ins.
+OWN: dict[str, tuple] = {
+    "source code": ("paragraph", "Source Code", "SourceCode", 99,
+                    f'<w:pPr><w:spacing w:after="0"/></w:pPr><w:rPr>{_MONO}<w:sz w:val="20"/></w:rPr>'),
+    "verbatim char": ("character", "Verbatim Char", "VerbatimChar", 99, f"<w:rPr>{_MONO}</w:rPr>"),
+}
 _BY_ID = {spec[2].lower(): key for key, spec in BUILTIN.items()}
-_BASE = {"paragraph": "Normal", "table": "TableNormal"}
+_BASE = {"paragraph": "Normal", "character": "Default Paragraph Font", "table": "TableNormal"}
+_TOCS = tuple(f"toc {n}" for n in range(1, 10))
+# The flags Word writes on its definitions (Normal.dotm).
+_NEXT_NORMAL = {*(f"heading {n}" for n in range(1, 10)), "title", "subtitle", "caption", "toc heading", *_TOCS}
+_UNHIDE = {*(f"heading {n}" for n in range(2, 10)), "caption", "toc heading", "footnote text",
+           "footnote reference", "hyperlink", "list bullet", "list number", "table grid", *_TOCS}
+_SEMI_HIDDEN = {"footnote text", "footnote reference"}
+_NO_QFORMAT = {"hyperlink", "table grid", "footnote text", "footnote reference", "list bullet", "list number",
+               *_TOCS}
 _LIST_STYLES = {"list bullet": "bullet", "list number": "decimal"}
 
 
@@ -90,19 +116,32 @@ def _styles_root(doc) -> etree._Element | None:
     return part.tree.getroot() if part is not None else None
 
 
+def _flags(key: str, priority: int) -> str:
+    return ("<w:autoRedefine/>" if key in _TOCS else "") + f'<w:uiPriority w:val="{priority}"/>' + (
+        "<w:semiHidden/>" if key in _SEMI_HIDDEN else "") + ("<w:unhideWhenUsed/>" if key in _UNHIDE else "") + (
+        "" if key in _NO_QFORMAT else "<w:qFormat/>")
+
+
+def _free_id(doc, sid: str) -> str:
+    while sid in doc.styles.by_id:  # the ID is taken by a style of another name
+        sid += "0"
+    return sid
+
+
 def make_real(doc, key: str) -> str | None:
-    """Write the built-in's definition into styles.xml; its style ID (None without a styles part)."""
+    """Write the definition of ``key`` (BUILTIN or OWN) into styles.xml; its style ID (None without a
+    styles part)."""
     part = doc.related_part(RT_STYLES)
     if part is None:
         return None
-    kind, stored, sid, priority, props = BUILTIN[key]
-    base = doc.styles.find_id(_BASE[kind], kind) if kind in _BASE else None
+    kind, stored, sid, priority, props = BUILTIN.get(key) or OWN[key]
+    sid = _free_id(doc, sid)
+    base = find_style(doc, "heading 1") if key == "toc heading" else doc.styles.find_id(_BASE[kind], kind)
     based = f'<w:basedOn w:val="{base}"/>' if base else ""
-    nxt = f'<w:next w:val="{doc.styles.find_id("Normal")}"/>' if kind == "paragraph" and key.startswith(
-        ("heading", "title", "subtitle", "caption")) and doc.styles.find_id("Normal") else ""
-    qformat = "" if key in ("hyperlink", "table grid") else "<w:qFormat/>"
+    normal = doc.styles.find_id("Normal")
+    nxt = f'<w:next w:val="{normal}"/>' if key in _NEXT_NORMAL and normal else ""
     xml = (f'<w:style xmlns:w="{W}" w:type="{kind}" w:styleId="{sid}"><w:name w:val="{stored}"/>{based}{nxt}'
-           f'<w:uiPriority w:val="{priority}"/>{qformat}{props}</w:style>')
+           f'{_flags(key, priority)}{props}</w:style>')
     style = parse_part(xml.encode(), "built-in style").getroot()
     part.tree.getroot().append(style)
     if key in _LIST_STYLES:  # Word links these to a list of their own
@@ -118,12 +157,20 @@ def make_real(doc, key: str) -> str | None:
 
 
 def ensure_style(doc, name: str) -> str | None:
-    """The ID of the style ``name`` (matched as Word matches names), made real if it is a latent built-in."""
+    """The ID of the style ``name`` (matched as Word matches names), made real if it is a latent built-in
+    or one of OWN."""
     sid = find_style(doc, name)
     if sid is not None:
         return sid
-    key = builtin_key(name)
+    key = builtin_key(name) or (name.lower() if name.lower() in OWN else None)
     return make_real(doc, key) if key else None
+
+
+def ensure_heading_style(doc, level: int) -> str:
+    """The style ID for heading ``level`` (0 = Title), added if missing. Without a styles part Word's
+    ID all the same (Word falls back to Normal)."""
+    key = "title" if level == 0 else f"heading {level}"
+    return ensure_style(doc, key) or BUILTIN[key][2]
 
 
 def find_style(doc, name: str, kind: str | None = None) -> str | None:

@@ -24,7 +24,7 @@ from ooxml.namespaces import W, w
 from ooxml.order import get_or_add, set_child
 from ooxml.safexml import parse_part
 from ooxml.toc_switches import TocSpec, is_toc
-from ooxml.word_styles import ensure_toc_heading_style, ensure_toc_style
+from ooxml.styles_builtin import ensure_style
 
 _LEVELS = re.compile(r"^\s*([1-9])\s*-\s*([1-9])\s*$")
 NO_ENTRIES = "No table of contents entries found."
@@ -137,7 +137,7 @@ def _prototype(doc, level: int, tab_pos: int, link: bool, page: bool) -> str:
     wrapper = etree.Element(w("x"), nsmap={"w": W})
     p = etree.SubElement(wrapper, w("p"))
     ppr = get_or_add(p, "pPr")
-    style = ensure_toc_style(doc, level)
+    style = ensure_style(doc, f"toc {level}")
     if style:
         set_child(ppr, "pStyle", val=style)
     tabs = get_or_add(ppr, "tabs")
@@ -199,8 +199,7 @@ def build(doc, instruction: str, found: list[Heading], anchors: list[str], pages
 def fill(doc, content: etree._Element, instruction: str, found: list[Heading], anchors: list[str],
          pages: list[int | None] | None, title: str | None, tab_pos: int, spec: TocSpec | None = None) -> None:
     if title:
-        heading1 = doc.styles.find_id("heading 1")
-        style = ensure_toc_heading_style(doc, heading1)
+        style = ensure_style(doc, "TOC Heading")
         tp = etree.SubElement(content, w("p"))
         if style:
             set_child(get_or_add(tp, "pPr"), "pStyle", val=style)

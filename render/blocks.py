@@ -5,7 +5,6 @@ Reads the XML (through ooxml.body) and never changes it.
 from __future__ import annotations
 
 import os
-import weakref
 
 from lxml import etree
 
@@ -138,7 +137,6 @@ class _Drawn:
     """
     check = os.environ.get("OOXML_MCP_CHECK_DRAWN") == "1"
     MAX = 256
-    _by_doc: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
     def __init__(self, version: int):
         self.version = version
@@ -146,9 +144,9 @@ class _Drawn:
 
     @classmethod
     def of(cls, doc) -> "_Drawn":
-        drawn = cls._by_doc.get(doc)
+        drawn = doc.caches.get("blocks.drawn")
         if drawn is None:
-            drawn = cls._by_doc[doc] = cls(doc.version)
+            drawn = doc.caches["blocks.drawn"] = cls(doc.version)
         drawn.catch_up(doc)
         return drawn
 

@@ -8,7 +8,6 @@ marking the cuts. Reads only.
 """
 from __future__ import annotations
 
-import weakref
 
 from lxml import etree
 
@@ -20,12 +19,12 @@ MAX_CHANGED = 60  # characters of the changed text itself
 MAX_ELEMENTS = 64  # elements remembered in one call
 MAX_CELLS = 5  # changed cells listed per table
 
-_RECORDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # doc -> {id: [(lines, texts)]}
+_KEY = "text_changes"  # doc.caches[_KEY]: {id: [(lines, texts)]}
 
 
 def forget(doc) -> None:
     """A new call starts: what earlier calls drew does not count."""
-    _RECORDS.pop(doc, None)
+    doc.caches.pop(_KEY, None)
 
 
 def _texts(doc, el: etree._Element) -> dict:
@@ -41,7 +40,7 @@ def _texts(doc, el: etree._Element) -> dict:
 def record(doc, el: etree._Element, eid: str, lines: list[str]) -> None:
     if el.tag not in (B.W_P, B.W_TBL):
         return
-    memo = _RECORDS.setdefault(doc, {})
+    memo = doc.caches.setdefault(_KEY, {})
     if eid not in memo and len(memo) >= MAX_ELEMENTS:
         return
     memo.setdefault(eid, []).append((tuple(lines), _texts(doc, el)))
@@ -66,7 +65,7 @@ def _cut(text: str, a: int, b: int) -> str:
 
 def hidden_changes(doc) -> list[str]:
     """Diff lines for the changes this call's boxes did not show (and forget the records)."""
-    memo = _RECORDS.pop(doc, {})
+    memo = doc.caches.pop(_KEY, {})
     out: list[str] = []
     for eid, records in memo.items():
         (lines_before, before), (lines_after, after) = records[0], records[-1]

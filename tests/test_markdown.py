@@ -408,3 +408,18 @@ async def test_markdown_inserted_into_corpus_files_converts_and_validates(tmp_pa
     assert [r.name for _, r in pairs if pdfs[r.resolve()] is None] == []
     problems = {r.name: sdk_validator.new_error_kinds(o, r) for o, r in pairs}
     assert {name: kinds for name, kinds in problems.items() if kinds} == {}
+
+
+async def test_markdown_and_list_tools_share_one_numbering_part_and_undo_takes_it_back(docx, tmp_path):
+    await docx.create()
+    await docx.save(tmp_path / "before.docx")
+    await insert(docx, "- a\n")
+    await docx.ok("docx_insert_list", items=["x"], position="end:document_body", list_type="number")
+    both = tmp_path / "both.docx"
+    await docx.save(both)
+    assert read_part(both, "[Content_Types].xml").decode().count("numbering+xml") == 1
+    assert read_part(both, "word/_rels/document.xml.rels").decode().count("relationships/numbering") == 1
+    await docx.ok("docx_undo", steps=2)
+    await docx.save(tmp_path / "after.docx")
+    for name in ("[Content_Types].xml", "word/_rels/document.xml.rels"):
+        assert read_part(tmp_path / "after.docx", name) == read_part(tmp_path / "before.docx", name)

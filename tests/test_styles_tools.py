@@ -206,3 +206,29 @@ async def test_get_style_of_a_latent_builtin_shows_the_latent_settings(docx, tmp
     await docx.open(src)
     a = await docx.ok("docx_get_style", name="quote")
     assert a.head["Latent Settings"] == "uiPriority=29, semiHidden=0, qFormat=1, locked=0"
+
+
+async def _heading_1_written_by(docx, tmp_path, name, call, **args):
+    src = build_docx(tmp_path / f"{name}.docx", "<w:p><w:r><w:t>Scope</w:t></w:r></w:p>")
+    _drop_style(src, "Heading1")
+    await docx.open(src)
+    if "element_id" in args:
+        args["element_id"] = (await docx.ok("docx_read_content")).text.split("(")[1].split(")")[0]
+    await docx.ok(call, **args)
+    out = tmp_path / f"{name}-out.docx"
+    await docx.save(out)
+    await docx.ok("docx_close", session_id=docx.session_id)
+    return etree.tostring(style(styles_xml(out), "Heading1"))
+
+
+async def test_every_tool_writes_words_one_heading_1(docx, tmp_path):
+    by_apply = await _heading_1_written_by(docx, tmp_path, "apply", "docx_apply_style", element_id=None,
+                                           style="Heading 1")
+    by_insert = await _heading_1_written_by(docx, tmp_path, "insert", "docx_insert_heading", text="Scope",
+                                            level=1, position="end:document_body")
+    by_markdown = await _heading_1_written_by(docx, tmp_path, "md", "docx_insert_markdown", markdown="# Scope",
+                                              position="end:document_body")
+    assert by_insert == by_apply == by_markdown
+    st = etree.fromstring(by_insert)  # Word's Normal.dotm: theme font, accent colour, 16 pt, not bold
+    assert val(st, "w:pPr/w:outlineLvl") == "0" and val(st, "w:rPr/w:sz") == "32"
+    assert val(st, "w:rPr/w:color") == "2F5496" and st.find("w:rPr/w:b", NS) is None

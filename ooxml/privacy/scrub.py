@@ -14,7 +14,7 @@ from ooxml import comments as C
 from ooxml import headers as H
 from ooxml import review_ops as RO
 from ooxml.errors import ValidationError
-from ooxml.namespaces import CT, PR, V, W, WP
+from ooxml.namespaces import V, W, WP
 from ooxml.parts import set_flag
 from ooxml.privacy import inspect as I
 from ooxml.wordids import story_part_names
@@ -123,31 +123,7 @@ def _hidden_text(doc) -> int:
     return n
 
 
-def drop_parts(doc, names: list[str]) -> None:
-    """Parts out of the package with every relationship to them and their content types. The rels of a
-    part that goes are never edited (undo restores a dropped part as it was)."""
-    package = doc.package
-    going = set(names) | {package.rels_name(n) for n in names}
-    for rels_name in [n for n in package.parts if n.endswith(".rels") and n not in going]:
-        source = _source_of(rels_name)
-        root = package.part(rels_name).tree.getroot()
-        gone = [r for r in root.iter(f"{{{PR}}}Relationship") if r.get("TargetMode") != "External"
-                and package.resolve_target(source, r.get("Target", "")) in going]
-        for r in gone:
-            root.remove(r)
-        if gone:
-            package.part(rels_name).touch()
-    types = package.content_types
-    for o in [o for o in types.iter(f"{{{CT}}}Override") if o.get("PartName", "").lstrip("/") in going]:
-        types.remove(o)
-        package.part("[Content_Types].xml").touch()
-    for name in going:
-        package.parts.pop(name, None)
 
-
-def _source_of(rels_name: str) -> str:
-    folder, _, file = rels_name.rpartition("_rels/")
-    return folder + file[:-len(".rels")]
 
 
 def _custom_xml(doc) -> int:
@@ -155,7 +131,7 @@ def _custom_xml(doc) -> int:
     for root in story_roots(doc):
         n += _edit_attrs(doc, list(root.iter(_w("dataBinding"))), lambda b: b.getparent().remove(b))
     items = I.custom_xml_names(doc)
-    drop_parts(doc, [x for x in items if not x.endswith(".rels")])
+    doc.package.remove_parts([x for x in items if not x.endswith(".rels")])
     return n + len([x for x in items if re.match(r"customXml/item\d*\.xml$", x)])
 
 
@@ -177,7 +153,7 @@ def _embedded_objects(doc) -> int:
             doc.remove_block(r)
         n += len(runs)
     embedded = [x for x in doc.package.parts if "/embeddings/" in f"/{x}"]
-    drop_parts(doc, embedded)
+    doc.package.remove_parts(embedded)
     for part in [p for x, p in list(doc.package.parts.items()) if x.startswith("word/charts/") and x.endswith(".xml")
                  and "/_rels/" not in x]:
         root = part.tree.getroot()
@@ -227,7 +203,7 @@ def _personal_info(doc) -> int:
         n += len(gone)
     for name, root in list(I.xml_roots(doc).items()):
         if etree.QName(root).localname == "people":
-            drop_parts(doc, [name])
+            doc.package.remove_parts([name])
             n += 1
     n += _settings_personal(doc)
     return n

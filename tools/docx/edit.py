@@ -13,8 +13,7 @@ from ooxml.copies import check_copy_size
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
 from ooxml.list_copies import join_neighbour_list
 from ooxml.namespaces import OX_ID, w
-from ooxml.styles_builtin import ensure_style
-from ooxml.styles_edit import ensure_heading_style
+from ooxml.styles_builtin import ensure_heading_style, ensure_style
 from ooxml.notes import copy_references
 from ooxml.wordids import prepare_copy
 from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits, expect,

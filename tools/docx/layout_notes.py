@@ -9,6 +9,7 @@ from ooxml import notes as N
 from ooxml import revisions as REV
 from ooxml.errors import InvalidElementType, ValidationError
 from ooxml.namespaces import w
+from ooxml.tracked_text import split_after
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import answer, box_lines, expect, resolve, session_of
@@ -54,8 +55,8 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
         raise InvalidElementType("Notes can be referenced from the document body only.",
                                  hint="Use a paragraph or run of the body (not a header, footer, note or text box).")
     if anchor_text is not None:
-        from ooxml.replace import segments
-        if anchor_text == "" or anchor_text not in segments(para)[1]:
+        from ooxml.tracked_text import segments
+        if anchor_text == "" or anchor_text not in segments(B.iter_runs(para))[1]:
             raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
                                   hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
     before = box_lines(doc, [para])
@@ -66,7 +67,7 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
     ref = N.make_reference(doc, kind, note_id)
     doc.will_change(para)
     if anchor_text is not None:
-        N.split_after(para, anchor_text).addnext(ref)
+        split_after(doc, para, anchor_text).addnext(ref)
     elif el.tag == B.W_R:
         el.addnext(ref)
     else:

@@ -4,61 +4,23 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml import body as B
-from ooxml import links as L
 from ooxml import parts as P
 from ooxml import revisions as REV
-from ooxml import sections as S
 from ooxml import toc as T
 from ooxml import toc_fields as TF
 from ooxml import toc_switches as SW
-from ooxml.errors import ElementNotFound, InvalidPosition, OoxmlError, ValidationError
+from ooxml.errors import ElementNotFound, InvalidPosition, ValidationError
 from ooxml.namespaces import w
-from render import page_layout
 from tools.docx.common import (answer, block_insertion, box_lines, clean_id, insertion_neighbours, parse_position,
                                resolve, session_of)
-from tools.docx.layout_links import all_roots
-from tools.runtime.office import office_of
-from tools.runtime.progress import heartbeats, report
+from tools.docx.layout_toc_fields import update_field_toc
+from tools.docx.toc_pages import LAYOUT_STEPS
+from tools.docx.toc_pages import anchors as _anchors
+from tools.docx.toc_pages import pages as _pages
+from tools.docx.toc_pages import tab_pos as _tab_pos
+from tools.runtime.progress import report
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
-
-
-def _anchors(doc, found: list[T.Heading]) -> list[str]:
-    """Each heading's ``_Toc`` bookmark name; headings without one get one (announced for undo)."""
-    have = [T.existing_toc_bookmark(h) for h in found]
-    missing = [h for h, name in zip(found, have) if name is None]
-    if not missing:
-        return have
-    roots = all_roots(doc)
-    names = {s.get(w("name")) for s in L.bookmark_starts(roots)}
-    for h in missing:
-        doc.will_change(h.p)
-    made = {id(h): name for h, name in T.add_toc_bookmarks(missing, names, L.next_bookmark_id(roots))}
-    for h in missing:
-        doc.changed(h.p)
-    return [name if name is not None else made[id(h)] for h, name in zip(found, have)]
-
-
-LAYOUT_STEPS = 2  # progress: the layout, then the entries written with their page numbers
-
-
-def _pages(ctx, doc, found: list[T.Heading], wanted: bool) -> tuple[list | None, str]:
-    if not wanted:
-        return None, "left out (page_numbers=false); Word fills them in when it updates fields on open"
-    missing = page_layout.available()
-    if missing:
-        return None, f"left out: {missing}; Word fills them in when it updates fields on open"
-    try:
-        with heartbeats(ctx, 0, LAYOUT_STEPS, "LibreOffice is laying out the document for page numbers"):
-            pages = page_layout.heading_pages(doc, [h.text for h in found], office_of(ctx.services).to_pdf)
-    except (OSError, RuntimeError, ValueError, OoxmlError) as e:  # a failed layout must not fail the TOC
-        return None, f"left out: LibreOffice's layout failed ({getattr(e, 'message', e)}); Word fills them in on open"
-    report(ctx, 1, LAYOUT_STEPS, "Writing the entries with their page numbers")
-    return pages, f"from LibreOffice's layout ({sum(1 for p in pages if p is not None)} of {len(pages)} found)"
-
-
-def _tab_pos(doc, anchor) -> int:
-    return S.page_box(S.section_of(doc, anchor)).text_width
 
 
 def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers, spec=None) -> str:
@@ -142,7 +104,6 @@ def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None
     doc = session.doc
     sdt = _toc_of(session, toc_id)
     if sdt.tag != B.W_SDT:
-        from tools.docx.layout_toc_fields import update_field_toc
         return update_field_toc(ctx, session, sdt, page_numbers)
     instruction = T.toc_instruction(sdt)
     spec = SW.parse(doc, instruction)

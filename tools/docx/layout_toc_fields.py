@@ -9,7 +9,10 @@ from ooxml import toc as T
 from ooxml import toc_fields as TF
 from ooxml import toc_switches as SW
 from tools.docx.common import answer, box_lines
-from tools.docx.layout_toc import LAYOUT_STEPS, _anchors, _pages, _tab_pos
+from tools.docx.toc_pages import LAYOUT_STEPS
+from tools.docx.toc_pages import anchors as _anchors
+from tools.docx.toc_pages import pages as _pages
+from tools.docx.toc_pages import tab_pos as _tab_pos
 from tools.runtime.progress import report
 from tools.runtime.sessions import Session
 

@@ -45,7 +45,7 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
                   "Recovered": recovery_note(ctx.services, path, _read_sha(doc, path)), "Ended": session.made_room}
         if fields["Recovered"]:
             log.warning("%s: %s", path.name, fields["Recovered"])
-        damaged = unreadable_parts(doc.package)
+        damaged = unreadable_parts(doc)
         if damaged:
             fields["Warning"] = damaged_note(damaged, "a save copies them unchanged")
             log.warning("%s: %s", path.name, fields["Warning"])
@@ -128,7 +128,7 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
               "IDs": "stripped" if strip_ids else "kept",
               "Integrity": "ok" if not new_problems else
               f"{len(new_problems)} problem(s) the original did not have: " + "; ".join(summarize(new_problems)[:3])}
-    damaged = unreadable_parts(doc.package)
+    damaged = unreadable_parts(doc)
     if damaged:
         fields["Integrity"] = damaged_note(damaged, "copied unchanged") + \
             ("" if not new_problems else "; and " + fields["Integrity"])

@@ -1,0 +1,51 @@
+"""What a table of contents needs from the document and from LibreOffice: the headings' bookmarks,
+their page numbers (a layout) and the tab stop; shared by the TOC tools (layout_toc, layout_toc_fields)."""
+from __future__ import annotations
+
+from ooxml import links as L
+from ooxml import sections as S
+from ooxml import toc as T
+from ooxml.errors import OoxmlError
+from ooxml.namespaces import w
+from render import page_layout
+from tools.docx.layout_links import all_roots
+from tools.runtime.office import office_of
+from tools.runtime.progress import heartbeats, report
+
+
+def anchors(doc, found: list[T.Heading]) -> list[str]:
+    """Each heading's ``_Toc`` bookmark name; headings without one get one (announced for undo)."""
+    have = [T.existing_toc_bookmark(h) for h in found]
+    missing = [h for h, name in zip(found, have) if name is None]
+    if not missing:
+        return have
+    roots = all_roots(doc)
+    names = {s.get(w("name")) for s in L.bookmark_starts(roots)}
+    for h in missing:
+        doc.will_change(h.p)
+    made = {id(h): name for h, name in T.add_toc_bookmarks(missing, names, L.next_bookmark_id(roots))}
+    for h in missing:
+        doc.changed(h.p)
+    return [name if name is not None else made[id(h)] for h, name in zip(found, have)]
+
+
+LAYOUT_STEPS = 2  # progress: the layout, then the entries written with their page numbers
+
+
+def pages(ctx, doc, found: list[T.Heading], wanted: bool) -> tuple[list | None, str]:
+    if not wanted:
+        return None, "left out (page_numbers=false); Word fills them in when it updates fields on open"
+    missing = page_layout.available()
+    if missing:
+        return None, f"left out: {missing}; Word fills them in when it updates fields on open"
+    try:
+        with heartbeats(ctx, 0, LAYOUT_STEPS, "LibreOffice is laying out the document for page numbers"):
+            pages = page_layout.heading_pages(doc, [h.text for h in found], office_of(ctx.services).to_pdf)
+    except (OSError, RuntimeError, ValueError, OoxmlError) as e:  # a failed layout must not fail the TOC
+        return None, f"left out: LibreOffice's layout failed ({getattr(e, 'message', e)}); Word fills them in on open"
+    report(ctx, 1, LAYOUT_STEPS, "Writing the entries with their page numbers")
+    return pages, f"from LibreOffice's layout ({sum(1 for p in pages if p is not None)} of {len(pages)} found)"
+
+
+def tab_pos(doc, anchor) -> int:
+    return S.page_box(S.section_of(doc, anchor)).text_width
