@@ -13,13 +13,11 @@ import posixpath
 from lxml import etree
 
 from ooxml import notes as N
-from ooxml.images import add_relationship, ensure_default
 from ooxml import body as B
 from ooxml.namespaces import R, V, W14, WP, w
 from ooxml.wordids import prepare_copy
 
 _R_ATTR = f"{{{R}}}"
-_CT = "http://schemas.openxmlformats.org/package/2006/content-types"
 _HEADER_REFS = (w("headerReference"), w("footerReference"))
 _PARA_ID, _TEXT_ID = f"{{{W14}}}paraId", f"{{{W14}}}textId"
 # What wordids.prepare_copy renumbers or drops (besides paragraph IDs).
@@ -86,17 +84,16 @@ class Copier:
     def _copy(self, rel: etree._Element) -> str:
         pkg_a, pkg_b = self.doc_a.package, self.doc_b.package
         if rel.get("TargetMode") == "External":
-            return add_relationship(pkg_b, self.part_b, rel.get("Type"), rel.get("Target", ""), True)
+            return pkg_b.relate(self.part_b, rel.get("Type"), rel.get("Target", ""), True)
         name = pkg_a.resolve_target(self.part_a, rel.get("Target", ""))
         if not pkg_a.has_part(name):
-            return add_relationship(pkg_b, self.part_b, rel.get("Type"), rel.get("Target", ""))
+            return pkg_b.relate(self.part_b, rel.get("Type"), rel.get("Target", ""))
         data = pkg_a.part(name).data
         target = name if pkg_b.has_part(name) and pkg_b.part(name).data == data else _free_name(pkg_b, name)
         if not pkg_b.has_part(target):
             pkg_b.add_part(target, data)
             _content_type(pkg_a, pkg_b, name, target)
-        relative = posixpath.relpath(target, posixpath.dirname(self.part_b) or ".")
-        return add_relationship(pkg_b, self.part_b, rel.get("Type"), relative)
+        return pkg_b.relate_part(self.part_b, rel.get("Type"), target)
 
 
 def _free_name(pkg, name: str) -> str:
@@ -114,9 +111,6 @@ def _content_type(pkg_a, pkg_b, name: str, target: str) -> None:
         return
     if pkg_b.content_type_of(target) == ct:
         return
-    if ext and not any(d.get("Extension", "").lower() == ext.lower() for d in pkg_b.content_types.iter(f"{{{_CT}}}Default")):
-        ensure_default(pkg_b, ext, ct)
-        if pkg_b.content_type_of(target) == ct:
-            return
-    etree.SubElement(pkg_b.content_types, f"{{{_CT}}}Override", PartName="/" + target, ContentType=ct)
-    pkg_b.part("[Content_Types].xml").touch()
+    if ext and pkg_b.set_default(ext, ct) and pkg_b.content_type_of(target) == ct:
+        return
+    pkg_b.set_override(target, ct)

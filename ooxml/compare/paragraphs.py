@@ -49,8 +49,8 @@ def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.T
 
 
 def _replace(marks, pb, ta, tb, a_lo, a_hi, b_lo, b_hi, copier) -> None:
-    split_at(tb.segs, b_hi)
-    first = split_at(tb.segs, b_lo)
+    split_at(marks.doc, tb.segs, b_hi)
+    first = split_at(marks.doc, tb.segs, b_lo)
     inserted = _runs_between(tb.segs, b_lo, b_hi) if b_hi > b_lo else []
     if a_hi > a_lo:
         deleted = marks.stamp(W_DEL, pb)
@@ -166,8 +166,8 @@ def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
             else:
                 changed.append((s, e, run_a))
     for s, e, run_a in reversed(changed):
-        split_at(tb.segs, e)
-        split_at(tb.segs, s)
+        split_at(marks.doc, tb.segs, e)
+        split_at(marks.doc, tb.segs, s)
         old = R._snapshot(run_a.find(R.W_RPR), R._RPR_NOT_FORMAT, R.W_RPR)  # noqa: SLF001
         for run in _runs_between(tb.segs, s, e):
             if run.find(f"{R.W_RPR}/{w('rPrChange')}") is None:
