@@ -134,7 +134,11 @@ def _inline(sdt: etree._Element | None) -> bool:
 
 
 def _only_markers(el: etree._Element) -> bool:
-    return all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in el)
+    """Nothing left but range markers (and the wrapper's own properties: a smart tag's, a field's data)."""
+    return all(c.tag in B.MARKERS or not isinstance(c.tag, str) or c.tag in _WRAPPER_PROPS for c in el)
+
+
+_WRAPPER_PROPS = {w("smartTagPr"), w("customXmlPr"), w("fldData")}
 
 
 def _drop_notes(doc, el: etree._Element) -> None:

@@ -9,3 +9,4 @@ from tools.docx import toolsets  # noqa: F401  (docx_toolsets: what tools/list o
 from tools.docx import batch  # noqa: F401  (docx_batch: many edits, one step)
 from tools.docx import forms  # noqa: F401  (content controls and templates)
 from tools.docx import privacy  # noqa: F401  (docx_inspect, docx_redact, docx_scrub)
+from tools.docx import compare  # noqa: F401  (review: docx_compare)

@@ -1,0 +1,138 @@
+"""Aligning two sequences of keys: anchors on keys unique to both sides, the gaps paired by similarity.
+
+Patience-style: the common head and tail match first; keys that occur once on each side are
+anchors when they keep their order (the longest increasing run of them); each gap between
+anchors is aligned again the same way, and what still has no anchor is paired by similarity
+(a bounded dynamic programme) or falls back to delete + insert. Time grows with the sizes of
+the gaps, not with the product of the sequences' sizes.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from typing import Callable, Hashable, Sequence
+
+Pair = tuple[int | None, int | None]  # (index in a, index in b); None: only on the other side
+# Gaps whose product of sizes is over this are not paired by similarity (delete + insert).
+DP_CELLS = 40_000
+
+
+def align(a: Sequence[Hashable], b: Sequence[Hashable],
+          similar: Callable[[int, int], float] | None = None, threshold: float = 0.5) -> list[Pair]:
+    """The alignment of ``a`` and ``b`` in order: equal keys matched, others paired when
+    ``similar(i, j) >= threshold``, the rest alone."""
+    out: list[Pair] = []
+    _align_range(a, b, 0, len(a), 0, len(b), similar, threshold, out, 0)
+    return out
+
+
+def _align_range(a, b, lo_a, hi_a, lo_b, hi_b, similar, threshold, out, depth) -> None:
+    head = []
+    while lo_a < hi_a and lo_b < hi_b and a[lo_a] == b[lo_b]:
+        head.append((lo_a, lo_b))
+        lo_a, lo_b = lo_a + 1, lo_b + 1
+    tail = []
+    while hi_a > lo_a and hi_b > lo_b and a[hi_a - 1] == b[hi_b - 1]:
+        hi_a, hi_b = hi_a - 1, hi_b - 1
+        tail.append((hi_a, hi_b))
+    out.extend(head)
+    anchors = _anchors(a, b, lo_a, hi_a, lo_b, hi_b) if depth < 64 else []
+    if not anchors:
+        _pair_gap(lo_a, hi_a, lo_b, hi_b, similar, threshold, out)
+    else:
+        pa, pb = lo_a, lo_b
+        for i, j in anchors:
+            _align_range(a, b, pa, i, pb, j, similar, threshold, out, depth + 1)
+            out.append((i, j))
+            pa, pb = i + 1, j + 1
+        _align_range(a, b, pa, hi_a, pb, hi_b, similar, threshold, out, depth + 1)
+    out.extend(reversed(tail))
+
+
+def _anchors(a, b, lo_a, hi_a, lo_b, hi_b) -> list[tuple[int, int]]:
+    """Keys once in each range, matched, then the longest run of them increasing on both sides."""
+    if lo_a >= hi_a or lo_b >= hi_b:
+        return []
+    count_a = Counter(a[lo_a:hi_a])
+    count_b = Counter(b[lo_b:hi_b])
+    where_b = {b[j]: j for j in range(lo_b, hi_b) if count_b[b[j]] == 1}
+    pairs = [(i, where_b[a[i]]) for i in range(lo_a, hi_a) if count_a[a[i]] == 1 and a[i] in where_b]
+    return _lis(pairs)
+
+
+def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest subsequence of ``pairs`` (sorted by their first item) increasing in the second."""
+    tails: list[int] = []  # smallest second item ending a run of each length
+    tail_at: list[int] = []
+    back = [-1] * len(pairs)
+    for k, (_, j) in enumerate(pairs):
+        n = bisect_left(tails, j)
+        if n == len(tails):
+            tails.append(j)
+            tail_at.append(k)
+        else:
+            tails[n] = j
+            tail_at[n] = k
+        back[k] = tail_at[n - 1] if n else -1
+    run = []
+    k = tail_at[-1] if tail_at else -1
+    while k >= 0:
+        run.append(pairs[k])
+        k = back[k]
+    return run[::-1]
+
+
+def _pair_gap(lo_a, hi_a, lo_b, hi_b, similar, threshold, out) -> None:
+    """A gap with no anchor: pair by similarity (best monotonic pairing), or delete + insert."""
+    n, m = hi_a - lo_a, hi_b - lo_b
+    if n and m and similar is not None:
+        if n * m <= DP_CELLS:
+            out.extend(_best_pairs(lo_a, hi_a, lo_b, hi_b, similar, threshold))
+            return
+        # Too big to pair every item with every other: pair in order, position by position.
+        k = 0
+        while k < n and k < m:
+            if similar(lo_a + k, lo_b + k) < threshold:
+                break
+            k += 1
+        out.extend((lo_a + x, lo_b + x) for x in range(k))
+        lo_a, lo_b = lo_a + k, lo_b + k
+    out.extend((i, None) for i in range(lo_a, hi_a))
+    out.extend((None, j) for j in range(lo_b, hi_b))
+
+
+def _best_pairs(lo_a, hi_a, lo_b, hi_b, similar, threshold) -> list[Pair]:
+    """The monotonic pairing with the greatest total similarity (pairs at or above ``threshold``)."""
+    n, m = hi_a - lo_a, hi_b - lo_b
+    memo: dict = {}
+    raw = similar
+
+    def similar(i, j):  # noqa: F811 (each pair's similarity once: the walk back asks again)
+        if (i, j) not in memo:
+            memo[i, j] = raw(i, j)
+        return memo[i, j]
+    score = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for x in range(n - 1, -1, -1):
+        row, below = score[x], score[x + 1]
+        for y in range(m - 1, -1, -1):
+            best = max(below[y], row[y + 1])
+            s = similar(lo_a + x, lo_b + y)
+            if s >= threshold:
+                best = max(best, s + below[y + 1])
+            row[y] = best
+    out: list[Pair] = []
+    x = y = 0
+    while x < n and y < m:
+        s = similar(lo_a + x, lo_b + y)
+        if s >= threshold and score[x][y] == s + score[x + 1][y + 1]:
+            out.append((lo_a + x, lo_b + y))
+            x, y = x + 1, y + 1
+        elif score[x][y] == score[x + 1][y]:
+            out.append((lo_a + x, None))
+            x += 1
+        else:
+            out.append((None, lo_b + y))
+            y += 1
+    out.extend((lo_a + k, None) for k in range(x, n))
+    out.extend((None, lo_b + k) for k in range(y, m))
+    return out

@@ -1,0 +1,224 @@
+"""Block containers compared: blocks aligned on content keys, then matched pairs diffed.
+
+A container (the body, a cell, a header, a note, a content control's content) is a list of
+blocks. Their keys are their content (text with its non-text items; a table: its cells'),
+never IDs, rsids or formatting. Blocks only in the revised document are marked inserted in
+place; blocks only in the original are copied in (from the original) where they stood, marked
+deleted. Matched paragraphs are diffed by words, matched tables by rows then cells.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from collections import Counter
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import budget
+from ooxml import revisions as R
+from ooxml.compare import moves
+from ooxml.compare import tokens as T
+from ooxml.compare.align import align
+from ooxml.compare.marks import W_DEL, W_INS, Marks
+from ooxml.compare.paragraphs import Options, diff_paragraph, props_key
+from ooxml.namespaces import w
+
+THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
+_SDT_CONTENT = w("sdtContent")
+_TBL_PR = w("tblPr")
+_NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
+_TBL_PR_SKIP = {w("tblPrChange")}
+SECT_SKIP = {w("headerReference"), w("footerReference"), w("sectPrChange")}
+_WORDS = re.compile(r"\w+|[^\w\s\x00-\x1f]", re.U)  # what similarity counts (not spaces, not our separators)
+
+
+class Comparer:
+    def __init__(self, marks: Marks, opts: Options, copier):
+        self.marks, self.opts, self.copier = marks, opts, copier
+        self._texts: dict[etree._Element, T.Text] = {}
+        self._keys: dict[etree._Element, str] = {}
+        self._words: dict[etree._Element, Counter] = {}
+        self.matched = 0  # blocks found on both sides (none: unrelated documents)
+        self.move_writer = moves.MoveWriter(marks)
+        self.notes = True  # whether the documents have notes (their references are looked for)
+
+    # ---- reading -----------------------------------------------------------------------------------
+    def text(self, p: etree._Element) -> T.Text:
+        t = self._texts.get(p)
+        if t is None:
+            t = self._texts[p] = T.read(p, self.opts.granularity)
+        return t
+
+    def key(self, el: etree._Element) -> str:
+        """The content key alignment matches on: the text as it reads (cheap: lxml's own walk).
+        Equal keys only make two blocks candidates; the diff of a pair decides what changed."""
+        k = self._keys.get(el)
+        if k is None:
+            if el.tag == B.W_TBL:
+                k = "t\x01" + "\x02".join(self.key(tr) for tr in B.table_rows(el))
+            elif el.tag == B.W_TR:
+                k = "\x03".join("".join(tc.itertext()) for tc in B.row_cells(el))
+            else:
+                k = etree.QName(el).localname + "\x01" + "".join(el.itertext())
+            self._keys[el] = k
+        return k
+
+    def words(self, el: etree._Element) -> Counter:
+        c = self._words.get(el)
+        if c is None:
+            text = self.key(el).split("\x01", 1)[-1]
+            c = self._words[el] = Counter(_WORDS.findall(text) if self.opts.granularity == "word" else text)
+        return c
+
+    def similar(self, a: etree._Element, b: etree._Element) -> float:
+        if a.tag != b.tag:
+            return 0.0
+        ca, cb = self.words(a), self.words(b)
+        total = sum(ca.values()) + sum(cb.values())
+        if not total:
+            return 1.0
+        common = sum((ca & cb).values())
+        return 2.0 * common / total
+
+    # ---- containers --------------------------------------------------------------------------------
+    def container(self, ca: etree._Element, cb: etree._Element) -> None:
+        """Record in ``cb`` (the revised container) how it differs from ``ca``."""
+        blocks_a, blocks_b = list(B.iter_blocks(ca)), list(B.iter_blocks(cb))
+        pairs = self.pairs(blocks_a, blocks_b, keep_last=cb.tag in R.KEEPS_LAST)
+        moved = moves.find(pairs, blocks_a, blocks_b, self.key) if self.opts.moves else set()
+        names = {}
+        for i, j in moved:
+            names[("a", i)] = names[("b", j)] = self.move_writer.name()
+        prev = None  # the last revised block placed: original-only blocks go after it
+        for i, j in pairs:
+            budget.check()
+            if ("a", i) in names and j is None:
+                prev = self.moved_from(blocks_a[i], cb, prev, blocks_b, names[("a", i)])
+            elif ("b", j) in names and i is None:
+                self.move_writer.mark(blocks_b[j], moves.W_MOVE_TO, names[("b", j)])
+                prev = blocks_b[j]
+            elif j is None:
+                prev = self.deleted_block(blocks_a[i], cb, prev, blocks_b)
+            elif i is None:
+                self.marks.mark_block(blocks_b[j], W_INS)
+                self.marks.note("insertions", blocks_b[j])
+                prev = blocks_b[j]
+            else:
+                self.matched += 1
+                self.block(blocks_a[i], blocks_b[j])
+                prev = blocks_b[j]
+
+    def pairs(self, blocks_a, blocks_b, keep_last: bool) -> list:
+        # A cell, header or note keeps its last paragraph (Word never deletes that mark): the last
+        # paragraphs are paired, so no insertion or deletion ends the container.
+        last = keep_last and blocks_a and blocks_b and blocks_a[-1].tag == B.W_P == blocks_b[-1].tag
+        a, b = (blocks_a[:-1], blocks_b[:-1]) if last else (blocks_a, blocks_b)
+        pairs = align([self.key(x) for x in a], [self.key(x) for x in b],
+                      lambda i, j: self.similar(a[i], b[j]), THRESHOLD)
+        if last:
+            pairs.append((len(a), len(b)))
+        return pairs
+
+    def moved_from(self, el_a, cb, prev, blocks_b, name: str) -> etree._Element:
+        el = copy.deepcopy(el_a)
+        self.copier(el, cb)
+        self.move_writer.mark(el, moves.W_MOVE_FROM, name)
+        _place_after(cb, prev, el, blocks_b)
+        return el
+
+    def deleted_block(self, el_a, cb, prev, blocks_b) -> etree._Element:
+        el = copy.deepcopy(el_a)
+        self.copier(el, cb)
+        self.marks.mark_block(el, W_DEL)
+        _place_after(cb, prev, el, blocks_b)
+        self.marks.note("deletions", el)
+        return el
+
+    def block(self, a: etree._Element, b: etree._Element) -> None:
+        if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
+            self._replaced(a, b)
+            return
+        if _same_xml(a, b):  # byte for byte the same (the usual case between two versions of one file)
+            for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
+                self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
+            return
+        if a.tag == B.W_P:
+            diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier)
+        elif a.tag == B.W_TBL:
+            self.table(a, b)
+        elif a.tag == B.W_SDT and a.find(_SDT_CONTENT) is not None and b.find(_SDT_CONTENT) is not None:
+            self.container(a.find(_SDT_CONTENT), b.find(_SDT_CONTENT))
+        elif self.key(a) != self.key(b):
+            self._replaced(a, b)
+
+    def _replaced(self, a: etree._Element, b: etree._Element) -> None:
+        """A block that cannot be diffed inside (an embedded document ...): deleted, then inserted."""
+        self.marks.mark_block(b, W_INS)
+        self.marks.note("insertions", b)
+        self.deleted_block(a, b.getparent(), B.prev_block(b), [b])
+
+    # ---- tables ------------------------------------------------------------------------------------
+    def table(self, ta: etree._Element, tb: etree._Element) -> None:
+        if self.opts.formatting:
+            self.properties(ta.find(_TBL_PR), tb, "tblPr", "tblPrChange", _TBL_PR_SKIP)
+        rows_a, rows_b = B.table_rows(ta), B.table_rows(tb)
+        if self.key(ta) == self.key(tb) and not self.opts.formatting:
+            return
+        pairs = align([self.key(r) for r in rows_a], [self.key(r) for r in rows_b],
+                      lambda i, j: self.similar(rows_a[i], rows_b[j]), THRESHOLD)
+        prev = None
+        for i, j in pairs:
+            if i is not None and j is not None and len(B.row_cells(rows_a[i])) == len(B.row_cells(rows_b[j])):
+                for tc_a, tc_b in zip(B.row_cells(rows_a[i]), B.row_cells(rows_b[j])):
+                    self.container(tc_a, tc_b)
+                prev = rows_b[j]
+                continue
+            if i is not None:
+                prev = self._deleted_row(rows_a[i], tb, prev, rows_b)
+            if j is not None:
+                self.marks.mark_block(rows_b[j], W_INS)
+                self.marks.note("table changes", rows_b[j])
+                prev = rows_b[j]
+
+    def properties(self, old, holder, props_name: str, change: str, skip: set) -> None:
+        """A properties element (tblPr, sectPr) that differs gets a ``*Change`` holding the old one."""
+        new = holder if props_name == "sectPr" else holder.find(w(props_name))
+        if props_key(old, skip) == props_key(new, skip) or new is None:
+            return
+        snapshot = etree.Element(w(props_name))
+        for child in old if old is not None else ():
+            if isinstance(child.tag, str) and child.tag not in skip:
+                snapshot.append(copy.deepcopy(child))
+        self.marks.property_change(new, change, snapshot, holder)
+        self.marks.note("formatting changes", holder)
+
+    def _deleted_row(self, tr_a, tb, prev, rows_b) -> etree._Element:
+        tr = copy.deepcopy(tr_a)
+        self.copier(tr, tb)
+        self.marks.mark_block(tr, W_DEL)
+        if prev is not None:
+            prev.addnext(tr)
+        elif rows_b:
+            rows_b[0].addprevious(tr)
+        else:
+            tb.append(tr)
+        self.marks.note("table changes", tr)
+        return tr
+
+
+def _same_xml(a: etree._Element, b: etree._Element) -> bool:
+    return etree.tostring(a) == etree.tostring(b)
+
+
+def _place_after(container, prev, el, blocks_b) -> None:
+    if prev is not None:
+        prev.addnext(el)
+    elif blocks_b:
+        blocks_b[0].addprevious(el)
+    else:
+        last = container[-1] if len(container) else None
+        if last is not None and last.tag == B.W_SECTPR:
+            last.addprevious(el)
+        else:
+            container.append(el)

@@ -1,0 +1,116 @@
+"""Copies of the original's content placed in the redline (the revised document's package).
+
+A deleted paragraph, row or run comes from the other package: it gets fresh IDs
+(``wordids.prepare_copy``), its relationship references (images, links) are re-created in the
+redline's part (an image part is copied over when the redline has no identical one), and a
+section break keeps its settings but not its header references (they name the original's parts).
+"""
+from __future__ import annotations
+
+import copy
+import posixpath
+
+from lxml import etree
+
+from ooxml import notes as N
+from ooxml import body as B
+from ooxml.namespaces import R, V, W14, WP, w
+from ooxml.wordids import prepare_copy
+
+_R_ATTR = f"{{{R}}}"
+_HEADER_REFS = (w("headerReference"), w("footerReference"))
+_PARA_ID, _TEXT_ID = f"{{{W14}}}paraId", f"{{{W14}}}textId"
+# What wordids.prepare_copy renumbers or drops (besides paragraph IDs).
+_NEEDS_IDS = (*(w(n) for n in "bookmarkStart bookmarkEnd commentRangeStart commentRangeEnd commentReference id "
+                              "ins del moveFrom moveTo".split()),
+              f"{{{WP}}}docPr", f"{{{V}}}*", f"{{{W14}}}*")
+
+
+class Copier:
+    def __init__(self, doc_a, doc_b, part_a: str, part_b: str):
+        self.doc_a, self.doc_b, self.part_a, self.part_b = doc_a, doc_b, part_a, part_b
+        self._rels = None
+        self._mapped: dict[str, str] = {}
+
+    def __call__(self, el: etree._Element, near: etree._Element) -> None:
+        for x in el.iter(B.W_P):  # optional, and must be unique: the copy goes without them
+            x.attrib.pop(_PARA_ID, None)
+            x.attrib.pop(_TEXT_ID, None)
+        if next((x for x in el.iter(*_NEEDS_IDS) if x is not el), None) is not None:  # gathering the part's IDs costs a walk of it
+            holder = etree.Element(w("body"))
+            holder.append(el)
+            prepare_copy(holder, self.doc_b.word_ids(near), keep_notes=True)
+            holder.remove(el)
+        for ref in list(el.iter(*_HEADER_REFS)):
+            ref.getparent().remove(ref)
+        self._carry(el)
+        self._notes(el)
+
+    def _notes(self, el: etree._Element) -> None:
+        """A copied note reference gets a copy of its note (a deleted reference takes its note
+        with it when accepted); outside the body, references go (notes are the body's)."""
+        for kind in N.KINDS:
+            for ref in list(el.iter(N.REF_TAGS[kind])):
+                note = N.note_by_id(self.doc_a, kind, ref.get(w("id")))
+                if note is None or self.part_b != self.doc_b.main_name:
+                    ref.getparent().remove(ref)
+                    continue
+                root = N.ensure_notes_root(self.doc_b, kind)
+                dup = copy.deepcopy(note)
+                new_id = str(N.next_id(root))
+                dup.set(w("id"), new_id)
+                Copier(self.doc_a, self.doc_b, self.doc_a.part_of(note).name,
+                       self.doc_b.part_of(root).name)(dup, root)
+                root.append(dup)
+                self.doc_b.part_of(root).touch()
+                ref.set(w("id"), new_id)
+
+    def _carry(self, root: etree._Element) -> None:
+        for el in root.iter():
+            if not isinstance(el.tag, str):
+                continue
+            for name, value in el.attrib.items():
+                if name.startswith(_R_ATTR):
+                    el.set(name, self._rid(value))
+
+    def _rid(self, rid: str) -> str:
+        if rid not in self._mapped:
+            if self._rels is None:
+                self._rels = {r.get("Id"): r for r in self.doc_a.package.rels(self.part_a)}
+            rel = self._rels.get(rid)
+            self._mapped[rid] = self._copy(rel) if rel is not None else rid
+        return self._mapped[rid]
+
+    def _copy(self, rel: etree._Element) -> str:
+        pkg_a, pkg_b = self.doc_a.package, self.doc_b.package
+        if rel.get("TargetMode") == "External":
+            return pkg_b.relate(self.part_b, rel.get("Type"), rel.get("Target", ""), True)
+        name = pkg_a.resolve_target(self.part_a, rel.get("Target", ""))
+        if not pkg_a.has_part(name):
+            return pkg_b.relate(self.part_b, rel.get("Type"), rel.get("Target", ""))
+        data = pkg_a.part(name).data
+        target = name if pkg_b.has_part(name) and pkg_b.part(name).data == data else _free_name(pkg_b, name)
+        if not pkg_b.has_part(target):
+            pkg_b.add_part(target, data)
+            _content_type(pkg_a, pkg_b, name, target)
+        return pkg_b.relate_part(self.part_b, rel.get("Type"), target)
+
+
+def _free_name(pkg, name: str) -> str:
+    stem, ext = posixpath.splitext(name)
+    n = 1
+    while pkg.has_part(f"{stem}_c{n}{ext}"):
+        n += 1
+    return f"{stem}_c{n}{ext}"
+
+
+def _content_type(pkg_a, pkg_b, name: str, target: str) -> None:
+    ct = pkg_a.content_type_of(name)
+    ext = posixpath.splitext(target)[1].lstrip(".")
+    if ct is None:
+        return
+    if pkg_b.content_type_of(target) == ct:
+        return
+    if ext and pkg_b.set_default(ext, ct) and pkg_b.content_type_of(target) == ct:
+        return
+    pkg_b.set_override(target, ct)

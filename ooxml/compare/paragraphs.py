@@ -1,0 +1,186 @@
+"""Two matched paragraphs: the revised one gets the differences as revisions, in place.
+
+Tokens (words, or characters) are compared; a stretch only in the revised paragraph has its runs
+wrapped in ``w:ins``, a stretch only in the original comes back as a copy of the original's runs
+(cut at the stretch's edges, text as ``w:delText``) in a ``w:del``. Unchanged text keeps the
+revised runs; where their formatting differs from the original's, they get a ``w:rPrChange``
+holding the original's, and so does a paragraph's ``w:pPr`` (``w:pPrChange``).
+"""
+from __future__ import annotations
+
+import copy
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import revisions as R
+from ooxml.compare import tokens as T
+from ooxml.compare.marks import W_DEL, W_INS, Marks, to_deleted
+from ooxml.namespaces import OX_ID, XML, w
+from ooxml.order import get_or_add
+from ooxml.tracked_text import _index, _opcodes, _shell, split_at
+
+_XML_SPACE = f"{{{XML}}}space"
+
+
+class Options:
+    def __init__(self, granularity: str = "word", formatting: bool = True, moves: bool = False):
+        self.granularity, self.formatting, self.moves = granularity, formatting, moves
+
+
+def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.Text, tb: T.Text,
+                   opts: Options, copier) -> None:
+    """Record in ``pb`` what changed from ``pa`` (``ta``/``tb``: their texts, read before)."""
+    if opts.formatting:
+        _paragraph_props(marks, pa, pb)
+    if ta.keys == tb.keys:
+        ops = [("equal", 0, len(ta.keys), 0, len(tb.keys))]
+    else:
+        ops = _opcodes(ta.keys, tb.keys)
+    for tag, i1, i2, j1, j2 in reversed(ops):
+        a_lo, a_hi = ta.starts[i1], ta.starts[i2]
+        b_lo, b_hi = tb.starts[j1], tb.starts[j2]
+        if tag == "equal":
+            if opts.formatting and a_hi > a_lo:
+                _formatting(marks, ta, tb, a_lo, b_lo, b_hi)
+            _pair_notes(marks, ta, tb, a_lo, a_hi, b_lo)
+            continue
+        _replace(marks, pb, ta, tb, a_lo, a_hi, b_lo, b_hi, copier)
+
+
+def _replace(marks, pb, ta, tb, a_lo, a_hi, b_lo, b_hi, copier) -> None:
+    split_at(marks.doc, tb.segs, b_hi)
+    first = split_at(marks.doc, tb.segs, b_lo)
+    inserted = _runs_between(tb.segs, b_lo, b_hi) if b_hi > b_lo else []
+    if a_hi > a_lo:
+        deleted = marks.stamp(W_DEL, pb)
+        deleted.extend(_cut_runs(ta.segs, a_lo, a_hi))
+        copier(deleted, pb)
+        _place(pb, tb.segs, first, deleted)
+        marks.note("deletions", deleted)
+    if inserted:
+        marks.wrap(inserted, W_INS)
+        marks.note("insertions", inserted[0].getparent())
+
+
+def _place(pb, segs, first, el) -> None:
+    """Put ``el`` where the stretch starts: before ``first`` (the run there), else after the last text."""
+    if first is not None:
+        first.addprevious(el)
+    elif segs:
+        segs[-1].child.getparent().addnext(el)
+    else:
+        pb.append(el)
+
+
+def _runs_between(segs, lo: int, hi: int) -> list[etree._Element]:
+    runs: list[etree._Element] = []
+    for seg in segs[_index(segs, lo):]:
+        if seg.start >= hi:
+            break
+        run = seg.child.getparent()
+        if not runs or runs[-1] is not run:
+            runs.append(run)
+    return runs
+
+
+def _cut_runs(segs, lo: int, hi: int) -> list[etree._Element]:
+    """Copies of the original's runs holding [lo, hi), cut at the edges, as deleted runs."""
+    out: list[etree._Element] = []
+    current_run = None
+    for seg in segs[_index(segs, lo):]:
+        if seg.start >= hi:
+            break
+        run = seg.child.getparent()
+        if run is not current_run:
+            current_run = run
+            out.append(_shell(run))
+        s, e = max(lo, seg.start) - seg.start, min(hi, seg.start + len(seg.text)) - seg.start
+        if seg.child.tag == B.W_T:  # text is cut at the edges; an item (field code, image) goes whole
+            el = etree.SubElement(out[-1], seg.child.tag)
+            el.text = seg.text[s:e]
+            if el.text != el.text.strip():
+                el.set(_XML_SPACE, "preserve")
+        elif e > s:
+            el = copy.deepcopy(seg.child)
+            el.attrib.pop(OX_ID, None)
+            out[-1].append(el)
+    for r in out:
+        to_deleted(r)
+    return out
+
+
+def _pair_notes(marks: Marks, ta, tb, a_lo: int, a_hi: int, b_lo: int) -> None:
+    """Note references kept in place: their notes are the ones to compare."""
+    for seg in ta.segs[_index(ta.segs, a_lo):] if ta.segs else ():
+        if seg.start >= a_hi:
+            break
+        if seg.child.tag in _NOTE_REFS and seg.start >= a_lo:
+            other = tb.segs[_index(tb.segs, seg.start - a_lo + b_lo)].child
+            if other.tag == seg.child.tag:
+                marks.note_pairs.append((seg.child.tag, seg.child.get(w("id")), other.get(w("id"))))
+
+
+_NOTE_REFS = {w("footnoteReference"), w("endnoteReference")}
+
+
+# ---- formatting ---------------------------------------------------------------------------------
+
+def props_key(props: etree._Element | None, skip: set) -> str:
+    """Properties as comparable text: tags, attributes and children, not namespace declarations."""
+    if props is None:
+        return ""
+    return "".join(_el_key(c) for c in props if isinstance(c.tag, str) and c.tag not in skip)
+
+
+def _el_key(el: etree._Element) -> str:
+    inner = "".join(_el_key(c) for c in el if isinstance(c.tag, str))
+    return f"<{el.tag}{sorted(el.attrib.items()) if len(el.attrib) else ''}>{inner}{el.text or ''}"
+
+
+def _rkey(run: etree._Element) -> str:
+    return props_key(run.find(R.W_RPR), R._RPR_NOT_FORMAT)  # noqa: SLF001
+
+
+def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
+    """rPrChange on the revised runs of [b_lo, b_hi) whose formatting differs from the original's."""
+    shift = a_lo - b_lo
+    cuts = {b_lo, b_hi}
+    ia, ib = _index(ta.segs, a_lo), _index(tb.segs, b_lo)
+    for seg in ta.segs[ia:]:
+        if seg.start >= a_lo + (b_hi - b_lo):
+            break
+        cuts.add(max(seg.start - shift, b_lo))
+    for seg in tb.segs[ib:]:
+        if seg.start >= b_hi:
+            break
+        cuts.add(max(seg.start, b_lo))
+    points = sorted(cuts)
+    changed: list[tuple[int, int, etree._Element]] = []
+    for s, e in zip(points, points[1:]):
+        run_a = ta.segs[_index(ta.segs, s + shift)].child.getparent()
+        run_b = tb.segs[_index(tb.segs, s)].child.getparent()
+        if _rkey(run_a) != _rkey(run_b):
+            if changed and changed[-1][1] == s and changed[-1][2] is run_a:
+                changed[-1] = (changed[-1][0], e, run_a)
+            else:
+                changed.append((s, e, run_a))
+    for s, e, run_a in reversed(changed):
+        split_at(marks.doc, tb.segs, e)
+        split_at(marks.doc, tb.segs, s)
+        old = R._snapshot(run_a.find(R.W_RPR), R._RPR_NOT_FORMAT, R.W_RPR)  # noqa: SLF001
+        for run in _runs_between(tb.segs, s, e):
+            if run.find(f"{R.W_RPR}/{w('rPrChange')}") is None:
+                marks.property_change(get_or_add(run, "rPr"), "rPrChange", copy.deepcopy(old), run)
+        marks.note("formatting changes", run)
+
+
+_PPR_SKIP = {R.W_RPR, w("sectPr"), w("pPrChange")}
+
+
+def _paragraph_props(marks: Marks, pa, pb) -> None:
+    if props_key(pa.find(R.W_PPR), _PPR_SKIP) == props_key(pb.find(R.W_PPR), _PPR_SKIP):
+        return
+    old = R._snapshot(pa.find(R.W_PPR), R._PPR_NOT_FORMAT, R.W_PPR)  # noqa: SLF001
+    marks.property_change(get_or_add(pb, "pPr"), "pPrChange", old, pb)
+    marks.note("formatting changes", pb)

@@ -1,0 +1,53 @@
+"""The redline: the revised document with every difference from the original as Word revisions."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from collections import Counter
+
+from lxml import etree
+
+from ooxml import notes as N
+from ooxml import body as B
+from ooxml.compare.blocks import SECT_SKIP, Comparer
+from ooxml.compare.carry import Copier
+from ooxml.compare.marks import Marks
+from ooxml.compare.paragraphs import Options
+from ooxml.compare.stories import header_pairs, note_pairs
+
+
+@dataclass
+class Result:
+    counts: Counter = field(default_factory=Counter)
+    first: etree._Element | None = None
+    matched: int = 0
+
+
+def build(doc_a, doc_b, author: str, opts: Options) -> Result:
+    """Write into ``doc_b`` (both documents' accepted views) how it differs from ``doc_a``."""
+    marks = Marks(doc_b, author)
+    matched = _story(doc_a, doc_b, marks, opts, doc_a.main_name, doc_b.main_name, [(doc_a.body, doc_b.body)])
+    final_a, final_b = doc_a.body.find(B.W_SECTPR), doc_b.body.find(B.W_SECTPR)
+    if opts.formatting and final_b is not None:  # page setup of the last section
+        Comparer(marks, opts, None).properties(final_a, final_b, "sectPr", "sectPrChange", SECT_SKIP)
+    for name_a, name_b in header_pairs(doc_a, doc_b):
+        root_a = doc_a.register_part_root(doc_a.package.part(name_a))
+        root_b = doc_b.register_part_root(doc_b.package.part(name_b))
+        _story(doc_a, doc_b, marks, opts, name_a, name_b, [(root_a, root_b)])
+    for kind in N.KINDS:
+        pairs = note_pairs(doc_a, doc_b, kind, marks.note_pairs)
+        if pairs:
+            name_a = doc_a.part_of(pairs[0][0]).name
+            name_b = doc_b.part_of(pairs[0][1]).name
+            _story(doc_a, doc_b, marks, opts, name_a, name_b, pairs)
+    return Result(marks.counts, marks.first, matched)
+
+
+def _story(doc_a, doc_b, marks, opts, name_a, name_b, containers) -> int:
+    comparer = Comparer(marks, opts, Copier(doc_a, doc_b, name_a, name_b))
+    comparer.notes = any(N.notes_root(doc, kind) is not None for doc in (doc_a, doc_b) for kind in N.KINDS)
+    before = sum(marks.counts.values())
+    for ca, cb in containers:
+        comparer.container(ca, cb)
+    if sum(marks.counts.values()) != before:
+        doc_b.package.part(name_b).touch()
+    return comparer.matched

@@ -1,0 +1,101 @@
+"""A paragraph's text as the comparison reads it: segments, one character per non-text item, tokens.
+
+Text, tabs and breaks read as themselves; every other item of a run (an image, a field
+character, a note reference, a symbol) reads as one character, and its *signature* (what it
+is, not its IDs) decides whether two of them are equal.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from itertools import accumulate
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml.namespaces import A, R, WP, w
+from ooxml.tracked_text import Seg
+
+ITEM = "\x00"  # stands for a non-text item in the text (clean text never holds NUL)
+WORD = re.compile(r"\w+|[^\w\s]|\s+", re.U)
+_CHARS = {w("tab"): "\t", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "\u2011", w("ptab"): "\t"}
+_ZERO = {w(n) for n in "rPr lastRenderedPageBreak commentReference annotationRef footnoteRef endnoteRef "
+                       "separator continuationSeparator softHyphen".split()}
+_SKIP_ATTRS = ("id", "rsid", "paraId", "textId", "embed", "link", "name")
+
+
+@dataclass
+class Text:
+    segs: list[Seg]
+    text: str
+    sigs: list[str]  # the signature of each ITEM, in order
+    keys: list[str] = field(default_factory=list)  # token keys
+    starts: list[int] = field(default_factory=list)  # token start offsets (+ the end)
+
+
+def read(p: etree._Element, granularity: str = "word") -> Text:
+    segs: list[Seg] = []
+    sigs: list[str] = []
+    pos = 0
+    for r in B.iter_runs(p):
+        for child in r:
+            tag = child.tag
+            if tag == B.W_T:
+                text = child.text or ""
+            elif tag in _CHARS:
+                text = _CHARS[tag]
+            elif not isinstance(tag, str) or tag in _ZERO:
+                continue
+            else:
+                text = ITEM
+                sigs.append(signature(child))
+            if text:
+                segs.append(Seg(child, pos, text))
+                pos += len(text)
+    out = Text(segs, "".join(s.text for s in segs), sigs)
+    _tokenize(out, granularity)
+    return out
+
+
+def _tokenize(t: Text, granularity: str) -> None:
+    pieces = WORD.findall(t.text) if granularity == "word" else list(t.text)
+    if ITEM not in t.text:
+        t.keys, t.starts = pieces, [0, *accumulate(map(len, pieces))]
+        return
+    keys, starts, pos, item = [], [], 0, 0
+    for piece in pieces:
+        starts.append(pos)
+        pos += len(piece)
+        if ITEM in piece:
+            n = piece.count(ITEM)
+            piece = piece + "".join(t.sigs[item:item + n])
+            item += n
+        keys.append(piece)
+    starts.append(pos)
+    t.keys, t.starts = keys, starts
+
+
+def signature(el: etree._Element) -> str:
+    """What a non-text item is, without the IDs and names that differ between two saves."""
+    tag = etree.QName(el).localname
+    if tag == "instrText":
+        return "instr:" + (el.text or "").strip()
+    if tag == "fldChar":
+        return "fld:" + el.get(w("fldCharType"), "")
+    if tag == "sym":
+        return "sym:" + el.get(w("font"), "") + el.get(w("char"), "")
+    if tag in ("footnoteReference", "endnoteReference"):
+        return tag
+    if tag in ("drawing", "pict", "object"):
+        return tag + ":" + _drawing_sig(el)
+    return tag + ":" + ",".join(f"{etree.QName(k).localname}={v}" for k, v in sorted(el.attrib.items())
+                                if etree.QName(k).localname not in _SKIP_ATTRS)
+
+
+def _drawing_sig(el: etree._Element) -> str:
+    extent = el.find(f".//{{{WP}}}extent")
+    size = f"{extent.get('cx')}x{extent.get('cy')}" if extent is not None else ""
+    texts = "".join(el.itertext())
+    blips = [b.get(f"{{{R}}}embed", "") for b in el.iter(f"{{{A}}}blip")]
+    return size + ":" + hashlib.sha1((texts + "|" + str(len(blips))).encode()).hexdigest()[:12]

@@ -1,0 +1,61 @@
+"""The documents as compared: their accepted views, and the redline's bytes."""
+from __future__ import annotations
+
+import copy
+
+from lxml import etree
+
+from ooxml import review_ops as RO
+from ooxml.ids import strip_ids, undeclare_ours
+from ooxml.safexml import serialize
+from ooxml.strict import to_transitional
+from ooxml.wordids import story_part_names
+
+_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
+
+
+def story_roots(doc) -> list[etree._Element]:
+    """The body, then headers, footers and notes (comments are remarks on the text, not the text)."""
+    comments = {doc.package.resolve_target(doc.main_name, r.get("Target", ""))
+                for r in doc.package.rels(doc.main_name) if r.get("Type") == _COMMENTS}
+    roots = [doc.body]
+    for name in story_part_names(doc.package, doc.main_name)[1:]:
+        if name not in comments:
+            roots.append(doc.register_part_root(doc.package.part(name)))
+    return roots
+
+
+def revision_count(doc) -> int:
+    return sum(len(RO.all_revisions(root)) for root in story_roots(doc))
+
+
+def decide_all(doc, accept: bool) -> int:
+    """Every revision accepted (the view the comparison reads) or rejected, move ranges dropped."""
+    roots = story_roots(doc)
+    revisions = [el for root in roots for el in RO.all_revisions(root)]
+    if revisions:
+        RO.decide(doc, revisions, accept, tuple(r.getroottree().getroot() for r in roots))
+        for root in roots:
+            RO.drop_move_ranges(root)
+            doc.part_of(root).touch()
+    return len(revisions)
+
+
+def accept_all(doc) -> None:
+    decide_all(doc, True)
+
+
+def part_bytes(doc, keep: bool = False) -> dict[str, bytes]:
+    """Every part's bytes, without our IDs (the redline opens as a new document); ``keep``: the
+    document stays as it is (a session's), else its trees lose our IDs."""
+    out = {}
+    for name, part in doc.package.parts.items():
+        if part.loaded:  # the tree is the truth (it may differ from the bytes read)
+            tree = copy.deepcopy(part.tree) if keep else part.tree
+            strip_ids(tree.getroot())
+            out[name] = undeclare_ours(serialize(tree, part.head), part.prepared)
+        elif doc.package.strict and name.endswith((".xml", ".rels")):
+            out[name] = to_transitional(part.data)  # the redline is a Transitional package
+        else:
+            out[name] = part.data
+    return out

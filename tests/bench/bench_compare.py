@@ -1,0 +1,148 @@
+"""docx_compare benchmark: a document against a copy with scattered edits.
+
+    python tests/bench/bench_compare.py            # 5,000 and 50,000 paragraphs
+    python tests/bench/bench_compare.py --sizes 5000
+
+Per 5,000 paragraphs the copy has 200 word edits, 20 paragraphs inserted, 20 deleted and one
+table cell changed (the same density at 50,000). Printed: the time to open both files (the
+baseline, same run), the comparison as docx_compare runs it (open both, accepted views,
+alignment, the redline's revisions, the redline opened as a new document), wall and CPU time,
+and the peak memory of a process that only does that. Targets: 5,000 paragraphs <= 1 s and
+<= 3x the open; 50,000 <= 10 s and < 1 GB.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from lxml import etree  # noqa: E402
+
+from tests.bench.gen_docs import ensure_docs  # noqa: E402
+
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+def q(tag: str) -> str:
+    return f"{{{W}}}{tag}"
+
+
+def edited_copy(src: Path, dst: Path, n: int, seed: int = 7) -> None:
+    with zipfile.ZipFile(src) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    root = etree.fromstring(parts["word/document.xml"])
+    body = root.find(q("body"))
+    rnd = random.Random(seed)
+    paras = [p for p in body if p.tag == q("p") and p.find(f".//{q('t')}") is not None]
+    scale = max(1, n // 5000)
+    for p in rnd.sample(paras, 200 * scale):
+        t = rnd.choice(p.findall(f".//{q('t')}"))
+        words = (t.text or "x").split(" ")
+        words[rnd.randrange(len(words))] = "edited"
+        t.text = " ".join(words)
+    for p in rnd.sample(paras, 20 * scale):
+        if p.getparent() is not None:
+            body.remove(p)
+    for p in rnd.sample([p for p in paras if p.getparent() is not None], 20 * scale):
+        new = etree.fromstring(f'<w:p xmlns:w="{W}"><w:r><w:t>A new paragraph {rnd.random()}</w:t></w:r></w:p>')
+        p.addnext(new)
+    cell = body.find(f"{q('tbl')}//{q('t')}")
+    cell.text = "changed cell"
+    parts["word/document.xml"] = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+
+
+def measure(a: Path, b: Path, memory_only: bool = False) -> dict:
+    from ooxml.compare import redline, views
+    from ooxml.compare.paragraphs import Options
+    from ooxml.document import Document
+    from ooxml.package import Package
+
+    def clocked(fn):
+        w0, c0 = time.perf_counter(), time.process_time()
+        out = fn()
+        return out, time.perf_counter() - w0, time.process_time() - c0
+
+    def open_both():
+        x, y = Document.open(a), Document.open(b)
+        x.main.tree, y.main.tree
+        x.close()
+        y.close()
+
+    def compare():
+        x, y = Document.open(a), Document.open(b)
+        views.accept_all(x)
+        views.accept_all(y)
+        result = redline.build(x, y, "bench", Options())
+        parts = views.part_bytes(y)
+        x.close()
+        y.close()
+        doc = Document(Package.from_parts(parts))
+        doc.close()
+        return result
+
+    if memory_only:  # one comparison in a fresh process: its peak resident memory
+        compare()
+        return {"maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    _, open_wall, open_cpu = min((clocked(open_both) for _ in range(3)), key=lambda r: r[1])
+    result, wall, cpu = min((clocked(compare) for _ in range(3)), key=lambda r: r[1])
+    return {"open_wall": open_wall, "open_cpu": open_cpu, "wall": wall, "cpu": cpu,
+            "counts": dict(result.counts)}
+
+
+def docxodus(a: Path, b: Path) -> float | None:
+    """Docxodus (``pip install "python-redlines[docxodus]"``) on the same pair, if installed: a peer
+    printed beside our figure, its .NET start-up included; never our engine."""
+    try:
+        from python_redlines.engines import DocxodusEngine  # type: ignore
+        engine = DocxodusEngine()
+    except Exception:
+        return None
+    t0 = time.perf_counter()
+    engine.run_redline("bench", a.read_bytes(), b.read_bytes())
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="5000,50000")
+    ap.add_argument("--one", nargs=3, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(measure(Path(args.one[0]), Path(args.one[1]), args.one[2] == "memory")))
+        return
+    print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    for n in map(int, args.sizes.split(",")):
+        a = ensure_docs([n])[n]
+        b = a.with_name(f"compare-edited-{n}.docx")
+        if not b.exists():
+            edited_copy(a, b, n)
+        r = {}
+        for mode in ("time", "memory"):
+            out = subprocess.run([sys.executable, __file__, "--one", str(a), str(b), mode], capture_output=True,
+                                 text=True, check=True)
+            r.update(json.loads(out.stdout.strip().splitlines()[-1]))
+        ratio = r["wall"] / r["open_wall"]
+        target = (1.0, 3.0) if n <= 5000 else (10.0, None)
+        met = r["wall"] <= target[0] and (target[1] is None or ratio <= target[1]) and r["maxrss_mb"] < 1024
+        print(f"{n:>6} paragraphs: compare {r['wall']:.2f} s (CPU {r['cpu']:.2f} s), open both "
+              f"{r['open_wall']:.2f} s (CPU {r['open_cpu']:.2f} s), ratio {ratio:.1f}x (CPU {r['cpu'] / r['open_cpu']:.1f}x), peak {r['maxrss_mb']:.0f} MB, "
+              f"changes {r['counts']} -> target {'met' if met else 'NOT met'}")
+        peer = docxodus(a, b) if n <= 5000 else None
+        if peer is not None:
+            print(f"        Docxodus (python-redlines) on the same pair: {peer:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

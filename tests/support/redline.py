@@ -1,0 +1,109 @@
+"""Checking a redline against its two documents: accept-all gives the revised, reject-all the original.
+
+Documents are compared through a normal view of their stories (body, headers/footers in section
+order, notes): paragraphs as (paragraph properties, runs merged by equal formatting with their
+text and non-text items), tables as rows of cells. IDs, rsids and run boundaries do not count.
+"""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml.compare import redline, stories, views
+from ooxml.compare import tokens as T
+from ooxml.compare.paragraphs import Options, props_key
+from ooxml.document import Document
+from ooxml.namespaces import w
+from ooxml import notes as N
+from ooxml import revisions as R
+from ooxml.package import Package
+
+_PPR_SKIP = {R.W_RPR, w("sectPr"), w("pPrChange")}
+
+
+def build(data_a: bytes, data_b: bytes, granularity="word", formatting=True, moves=False) -> tuple[bytes, dict]:
+    """The redline's bytes as docx_compare makes them (in process), and its counts."""
+    a, b = Document.from_bytes(data_a), Document.from_bytes(data_b)
+    try:
+        views.accept_all(a)
+        views.accept_all(b)
+        result = redline.build(a, b, "Tester", Options(granularity, formatting, moves))
+        parts = views.part_bytes(b)
+    finally:
+        a.close()
+        b.close()
+    return parts, dict(result.counts)
+
+
+def decided(parts: dict, accept: bool) -> Document:
+    doc = Document(Package.from_parts(parts))
+    views.decide_all(doc, accept)
+    assert views.revision_count(doc) == 0
+    return doc
+
+
+def view_of(doc, formatting=True) -> list:
+    out = [("body", _container(doc.body, formatting))]
+    if formatting:
+        from ooxml.compare.blocks import SECT_SKIP
+        out.append(("sectPr", props_key(doc.body.find(B.W_SECTPR), SECT_SKIP)))
+    for refs in stories._section_refs(doc):
+        for key, name in sorted(refs.items()):
+            root = doc.register_part_root(doc.package.part(name))
+            out.append((key, _container(root, formatting)))
+    for kind in N.KINDS:  # the notes a reader sees: those the body refers to, in its order
+        notes = [N.note_by_id(doc, kind, ref.get(w("id"))) for ref in doc.body.iter(N.REF_TAGS[kind])]
+        out.append((kind, [_container(n, formatting) for n in notes if n is not None]))
+    return out
+
+
+def view_of_bytes(data: bytes, formatting=True) -> list:
+    doc = Document.from_bytes(data)
+    try:
+        views.accept_all(doc)
+        return view_of(doc, formatting)
+    finally:
+        doc.close()
+
+
+def _container(el, formatting) -> list:
+    return [_block(b, formatting) for b in B.iter_blocks(el)]
+
+
+def _block(el, formatting):
+    if el.tag == B.W_P:
+        return ("p", props_key(el.find(R.W_PPR), _PPR_SKIP) if formatting else b"", _runs(el, formatting))
+    if el.tag == B.W_TBL:
+        return ("tbl", props_key(el.find(w("tblPr")), {w("tblPrChange")}) if formatting else "",
+                [[_container(tc, formatting) for tc in B.row_cells(tr)] for tr in B.table_rows(el)])
+    if el.tag == B.W_SDT and el.find(w("sdtContent")) is not None:
+        return ("sdt", _container(el.find(w("sdtContent")), formatting))
+    return (etree.QName(el).localname, "".join(el.itertext()))
+
+
+def _runs(p, formatting) -> list:
+    t = T.read(p)
+    out: list = []
+    for seg in t.segs:
+        run = seg.child.getparent()
+        key = props_key(run.find(R.W_RPR), R._RPR_NOT_FORMAT) if formatting else b""  # noqa: SLF001
+        text = seg.text if seg.text != T.ITEM else T.signature(seg.child)
+        if out and out[-1][0] == key:
+            out[-1] = (key, out[-1][1] + text)
+        else:
+            out.append((key, text))
+    return out
+
+
+def check(data_a: bytes, data_b: bytes, **kw) -> dict:
+    """Build the redline and assert both definitions of correct; its counts."""
+    parts, counts = build(data_a, data_b, **kw)
+    formatting = kw.get("formatting", True)
+    accepted, rejected = decided(parts, True), decided(parts, False)
+    try:
+        assert view_of(accepted, formatting) == view_of_bytes(data_b, formatting), "accept-all is not the revised"
+        assert view_of(rejected, formatting) == view_of_bytes(data_a, formatting), "reject-all is not the original"
+    finally:
+        accepted.close()
+        rejected.close()
+    return counts

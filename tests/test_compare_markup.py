@@ -1,0 +1,188 @@
+"""docx_compare's markup, kind by kind: what the redline holds for each kind of difference.
+
+Built in process (tests/support/redline.py, the same code path as the tool) from hand-made
+documents; each test also checks that accept-all gives the revised and reject-all the original.
+"""
+from __future__ import annotations
+
+from lxml import etree
+
+from tests.builders import NS, build_docx, p, part_xml, png, tbl, tc
+from tests.support import redline as RL
+
+W = NS["w"]
+HDR = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/header"
+FN_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"
+HDR_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"
+
+
+def xml(parts, name="word/document.xml"):
+    return etree.fromstring(parts[name])
+
+
+def xp(el, path):
+    return el.xpath(path, namespaces=NS)
+
+
+def doc(tmp_path, name, body, **kw) -> bytes:
+    return build_docx(tmp_path / name, body, **kw).read_bytes()
+
+
+def test_a_changed_word_is_a_deletion_and_an_insertion_and_the_rest_keeps_its_runs(tmp_path):
+    a = doc(tmp_path, "a.docx", '<w:p><w:r><w:rPr><w:i/></w:rPr><w:t xml:space="preserve">Keep this </w:t></w:r>'
+                                '<w:r><w:t>old word here.</w:t></w:r></w:p>')
+    b = doc(tmp_path, "b.docx", '<w:p><w:r><w:rPr><w:i/></w:rPr><w:t xml:space="preserve">Keep this </w:t></w:r>'
+                                '<w:r><w:t>new word here.</w:t></w:r></w:p>')
+    RL.check(a, b)
+    parts, counts = RL.build(a, b)
+    body = xml(parts)
+    assert xp(body, "//w:del/w:r/w:delText/text()") == ["old"]
+    assert xp(body, "//w:ins/w:r/w:t/text()") == ["new"]
+    assert xp(body, "//w:r[w:rPr/w:i]/w:t/text()") == ["Keep this "]  # unchanged text keeps its run
+    assert counts == {"deletions": 1, "insertions": 1}
+
+
+def test_character_granularity_marks_only_the_changed_letters(tmp_path):
+    a = doc(tmp_path, "a.docx", p("colour"))
+    b = doc(tmp_path, "b.docx", p("color"))
+    RL.check(a, b, granularity="character")
+    body = xml(RL.build(a, b, granularity="character")[0])
+    assert xp(body, "//w:del//w:delText/text()") == ["u"]
+    assert not xp(body, "//w:ins")
+
+
+def test_formatting_only_changes_are_rpr_and_ppr_changes_unless_ignored(tmp_path):
+    a = doc(tmp_path, "a.docx", '<w:p><w:r><w:t>Plain text.</w:t></w:r></w:p>')
+    b = doc(tmp_path, "b.docx", '<w:p><w:pPr><w:jc w:val="center"/></w:pPr>'
+                                '<w:r><w:rPr><w:b/></w:rPr><w:t>Plain text.</w:t></w:r></w:p>')
+    RL.check(a, b)
+    parts, counts = RL.build(a, b)
+    body = xml(parts)
+    assert xp(body, "//w:r/w:rPr[w:b]/w:rPrChange/w:rPr[not(*)]")  # the old run properties: none
+    assert xp(body, "//w:pPr[w:jc]/w:pPrChange/w:pPr[not(*)]")
+    assert not xp(body, "//w:ins | //w:del")
+    assert counts == {"formatting changes": 2}
+    parts, counts = RL.build(a, b, formatting=False)
+    assert counts == {} and not xp(xml(parts), "//w:rPrChange | //w:pPrChange")
+
+
+def test_rows_inserted_and_deleted_are_row_revisions_and_cells_are_diffed(tmp_path):
+    a = doc(tmp_path, "a.docx", tbl([[tc(p("r1 a")), tc(p("r1 b"))], [tc(p("Old row")), tc(p("gone"))]]))
+    b = doc(tmp_path, "b.docx", tbl([[tc(p("r1 a")), tc(p("r1 changed"))], [tc(p("New row")), tc(p("here"))]]))
+    RL.check(a, b)
+    body = xml(RL.build(a, b)[0])
+    rows = xp(body, "//w:tr")
+    assert len(rows) == 3
+    assert xp(rows[1], "w:trPr/w:del") and xp(rows[1], ".//w:delText[.='Old row']")
+    assert xp(rows[2], "w:trPr/w:ins")
+    assert xp(rows[0], ".//w:del//w:delText[.='b']") and xp(rows[0], ".//w:ins//w:t[.='changed']")
+    assert not xp(rows[0], "w:trPr")  # a matched row is no row revision
+
+
+def test_moves_are_paired_named_ranges_with_unique_ids(tmp_path):
+    a = doc(tmp_path, "a.docx", p("First paragraph stays.") + p("This one moves to the end.") + p("Last one stays."))
+    b = doc(tmp_path, "b.docx", p("First paragraph stays.") + p("Last one stays.") + p("This one moves to the end."))
+    RL.check(a, b, moves=True)
+    parts, counts = RL.build(a, b, moves=True)
+    body = xml(parts)
+    assert counts == {"moves": 1}
+    (src,) = xp(body, "//w:moveFromRangeStart")
+    (dst,) = xp(body, "//w:moveToRangeStart")
+    assert src.get(f"{{{W}}}name") == dst.get(f"{{{W}}}name")
+    assert xp(body, f"//w:moveFromRangeEnd[@w:id='{src.get(f'{{{W}}}id')}']")
+    assert xp(body, f"//w:moveToRangeEnd[@w:id='{dst.get(f'{{{W}}}id')}']")
+    assert xp(body, "//w:moveFrom//w:delText[.='This one moves to the end.']")
+    assert xp(body, "//w:moveTo//w:t[.='This one moves to the end.']")
+    ids = xp(body, "//*[local-name()!='moveFromRangeEnd' and local-name()!='moveToRangeEnd']/@w:id")
+    assert len(ids) == len(set(ids))
+    _, plain = RL.build(a, b)
+    assert plain == {"deletions": 1, "insertions": 1}  # off by default
+
+
+def test_a_header_edit_is_a_revision_in_the_header(tmp_path):
+    sect = ('<w:sectPr><w:headerReference w:type="default" r:id="rIdH"/><w:pgSz w:w="12240" w:h="15840"/>'
+            '</w:sectPr>')
+
+    def with_header(name, text):
+        return doc(tmp_path, name, p("Body text."), sect=sect, rels=[("rIdH", "header", "header1.xml")],
+                   extra_parts={"word/header1.xml": part_xml("w:hdr", p(text))},
+                   overrides={"word/header1.xml": HDR_CT})
+    a, b = with_header("a.docx", "Draft header"), with_header("b.docx", "Final header")
+    RL.check(a, b)
+    parts, _ = RL.build(a, b)
+    hdr = xml(parts, "word/header1.xml")
+    assert xp(hdr, "//w:del//w:delText[.='Draft']") and xp(hdr, "//w:ins//w:t[.='Final']")
+
+
+def test_a_footnote_edit_and_a_deleted_reference(tmp_path):
+    notes = ('<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+             '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p>'
+             '</w:footnote><w:footnote w:id="1">{}</w:footnote><w:footnote w:id="2">{}</w:footnote>')
+    ref = '<w:r><w:footnoteReference w:id="{}"/></w:r>'
+
+    def noted(name, note1, body):
+        return doc(tmp_path, name, body, rels=[("rIdF", "footnotes", "footnotes.xml")],
+                   extra_parts={"word/footnotes.xml": part_xml("w:footnotes", notes.format(p(note1), p("Second note.")))},
+                   overrides={"word/footnotes.xml": FN_CT})
+    a = noted("a.docx", "The old note.", "<w:p><w:r><w:t>One</w:t></w:r>" + ref.format(1) + "</w:p>"
+              "<w:p><w:r><w:t>Two</w:t></w:r>" + ref.format(2) + "</w:p>")
+    b = noted("b.docx", "The new note.", "<w:p><w:r><w:t>One</w:t></w:r>" + ref.format(1) + "</w:p>"
+              "<w:p><w:r><w:t>Two</w:t></w:r></w:p>")
+    RL.check(a, b)
+    parts, _ = RL.build(a, b)
+    notes_xml = xml(parts, "word/footnotes.xml")
+    assert xp(notes_xml, "//w:footnote[@w:id='1']//w:delText[.='old']")
+    (deleted_ref,) = xp(xml(parts), "//w:del//w:footnoteReference")
+    assert xp(notes_xml, f"//w:footnote[@w:id='{deleted_ref.get(f'{{{W}}}id')}']//w:t[.='Second note.']")
+
+
+def test_a_replaced_image_is_a_deleted_one_and_an_inserted_one(tmp_path):
+    from ooxml.images import inline_drawing
+    drawing = etree.tostring(inline_drawing("rIdImg", 914400, 457200, 7, "pic")).decode()
+    body = f'<w:p><w:r><w:t xml:space="preserve">Picture: </w:t></w:r><w:r>{drawing}</w:r></w:p>'
+    img_ct = {"word/media/image1.png": "image/png"}
+
+    def pictured(name, colour, size):
+        png(tmp_path / f"{name}.png", colour=colour)
+        big = etree.tostring(inline_drawing("rIdImg", size, 457200, 7, "pic")).decode()
+        return doc(tmp_path, name, body.replace(drawing, big), rels=[("rIdImg", "image", "media/image1.png")],
+                   extra_parts={"word/media/image1.png": (tmp_path / f"{name}.png").read_bytes()}, overrides=img_ct)
+    a, b = pictured("a.docx", (200, 0, 0), 914400), pictured("b.docx", (0, 0, 200), 1828800)
+    RL.check(a, b)
+    parts, counts = RL.build(a, b)
+    red = xml(parts)
+    (old,) = xp(red, "//w:del//a:blip/@r:embed")
+    (new,) = xp(red, "//w:ins//a:blip/@r:embed")
+    assert old != new
+    rels = etree.fromstring(parts["word/_rels/document.xml.rels"])
+    target = rels.xpath(f"//*[@Id='{old}']/@Target")[0]
+    assert parts["word/" + target] == (tmp_path / "a.docx.png").read_bytes()  # the original's image, carried over
+
+
+def test_page_setup_and_table_properties_are_sect_and_table_property_changes(tmp_path):
+    from tests.builders import SECT
+    grid = tbl([[tc(p("cell"))]])
+    a = doc(tmp_path, "a.docx", p("Text.") + grid)
+    b = doc(tmp_path, "b.docx", p("Text.") + grid.replace('<w:tblW w:w="0" w:type="auto"/>',
+                                                         '<w:tblW w:w="5000" w:type="pct"/><w:jc w:val="center"/>'),
+            sect=SECT.replace('w:w="12240" w:h="15840"', 'w:w="15840" w:h="12240" w:orient="landscape"'))
+    RL.check(a, b)
+    parts, counts = RL.build(a, b)
+    body = xml(parts)
+    assert xp(body, "//w:sectPr/w:sectPrChange/w:sectPr/w:pgSz[@w:w='12240']")
+    assert xp(body, "//w:tblPr[w:jc]/w:tblPrChange/w:tblPr/w:tblW[@w:type='auto']")
+    assert counts == {"formatting changes": 2}
+    rejected = RL.decided(parts, False)
+    assert xp(rejected.body, "w:sectPr/w:pgSz[@w:w='12240']") and not xp(rejected.body, "//w:tblPr/w:jc")
+
+
+def test_a_changed_field_code_is_deleted_and_inserted_whole(tmp_path):
+    def field(code):
+        return ('<w:p><w:r><w:t xml:space="preserve">See </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r>'
+                f'<w:r><w:instrText xml:space="preserve"> {code} </w:instrText></w:r>'
+                '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r>'
+                '<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>')
+    a, b = doc(tmp_path, "a.docx", field("PAGE")), doc(tmp_path, "b.docx", field("NUMPAGES"))
+    RL.check(a, b)
+    body = xml(RL.build(a, b)[0])
+    assert xp(body, "//w:del//w:delInstrText[.=' PAGE ']") and xp(body, "//w:ins//w:instrText[.=' NUMPAGES ']")

@@ -1,0 +1,136 @@
+"""docx_compare: two versions of a document into a tracked-changes redline (SPEC §11)."""
+from __future__ import annotations
+
+from ooxml import review_ops as RO
+from ooxml.compare import redline, views
+from ooxml.compare.paragraphs import Options
+from ooxml.document import Document
+from ooxml.errors import InvalidDocument, ValidationError
+from ooxml.package import DEFAULT_LIMITS, Package
+from tools.docx.common import answer, session_of
+from tools.docx.review import default_author
+from tools.docx.session import drop_session, start_session
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sandbox import resolve_in_roots
+from tools.runtime.sessions import Cursor
+
+_KINDS = ("insertions", "deletions", "moves", "formatting changes", "table changes")
+
+
+@tool(toolset="review", read_only=True, idempotent=False, title="Compare two documents into a redline",
+      long_running=True)  # read-only: it changes no document or file (the redline is a new session)
+def docx_compare(ctx: CallContext, original_path: str | None = None, revised_path: str | None = None,
+                 session_id: str | None = None, author: str | None = None, granularity: str = "word",
+                 detect_moves: bool = False, ignore_formatting: bool = False,
+                 existing_revisions: str = "accept") -> str:
+    """Open a NEW session holding a redline: the revised version with every difference as tracked
+    changes. Give both paths; or session_id (its current state is the revised version) with
+    original_path, or alone to compare the session as opened.
+
+    Args:
+        original_path: The older version (.docx).
+        revised_path: The newer version (.docx).
+        author: Author of the revisions (default: the server's).
+        granularity: "word" or "character".
+        detect_moves: Record moved paragraphs as moves.
+        ignore_formatting: Record text changes only.
+        existing_revisions: "accept": compare as if revisions were accepted; "refuse": error on revisions.
+    """
+    _check(original_path, revised_path, session_id, granularity, existing_revisions)
+    doc_a, doc_b = _inputs(ctx, original_path, revised_path, session_id)
+    try:
+        for doc in (doc_a, doc_b):
+            _revisions_policy(doc, existing_revisions)
+        opts = Options(granularity, formatting=not ignore_formatting, moves=detect_moves)
+        result = redline.build(doc_a, doc_b, default_author(ctx, author), opts)
+        parts = views.part_bytes(doc_b)
+    finally:
+        doc_a.close()
+        doc_b.close()
+    session = start_session(ctx, Document(Package.from_parts(parts)), None)
+    try:
+        return _answer(session, result)
+    except BaseException:
+        drop_session(ctx, session)
+        raise
+
+
+def _check(original_path, revised_path, session_id, granularity, existing_revisions) -> None:
+    if granularity not in ("word", "character"):
+        raise ValidationError(f"granularity '{granularity}' is not 'word' or 'character'.",
+                              hint='Pass granularity="word" (default) or "character".')
+    if existing_revisions not in ("accept", "refuse"):
+        raise ValidationError(f"existing_revisions '{existing_revisions}' is not 'accept' or 'refuse'.",
+                              hint='Pass existing_revisions="accept" (default) or "refuse".')
+    if session_id is None and not (original_path and revised_path):
+        raise ValidationError("Nothing to compare: give original_path and revised_path, or a session_id.",
+                              hint="docx_compare(original_path='v1.docx', revised_path='v2.docx'), or "
+                                   "docx_compare(session_id=...) for the session's own edits.")
+    if session_id is not None and revised_path:
+        raise ValidationError("revised_path and session_id both name the revised version.",
+                              hint="With session_id, the session's current state is the revised version: "
+                                   "leave revised_path out.")
+
+
+def _inputs(ctx, original_path, revised_path, session_id) -> tuple[Document, Document]:
+    """The original and the revised document, as new documents of their own (never a session's)."""
+    limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
+    if session_id is None:
+        path_a = resolve_in_roots(original_path, ctx.services.roots, must_exist=True)
+        path_b = resolve_in_roots(revised_path, ctx.services.roots, must_exist=True)
+        doc_a = Document.open(path_a, limits)
+        try:
+            return doc_a, Document.open(path_b, limits)
+        except BaseException:
+            doc_a.close()
+            raise
+    session = session_of(ctx, session_id)
+    if original_path:
+        doc_a = Document.open(resolve_in_roots(original_path, ctx.services.roots, must_exist=True), limits)
+    else:
+        doc_a = _as_opened(session.doc)
+    return doc_a, Document(Package.from_parts(views.part_bytes(session.doc, keep=True)))
+
+
+def _as_opened(doc) -> Document:
+    source = doc.package.source
+    if source is not None:
+        return Document.from_bytes(source)
+    return Document(Package.from_parts({name: part.original_data() for name, part in doc.package.parts.items()}))
+
+
+def _revisions_policy(doc, policy: str) -> None:
+    if policy == "refuse":
+        n = views.revision_count(doc)
+        if n:
+            raise InvalidDocument(f"A document to compare carries {n} tracked change(s).",
+                                  hint='Accept or reject them first, or pass existing_revisions="accept" '
+                                       "to compare the documents as if they were accepted.")
+    else:
+        views.accept_all(doc)
+
+
+def _answer(session, result) -> str:
+    doc = session.doc
+    counts = result.counts
+    total = sum(counts.values())
+    fields = {"Session ID": session.id, "Changes": total, "Ended": getattr(session, "made_room", None)}
+    fields.update({k.title(): counts[k] for k in _KINDS if counts[k]})
+    if total and not result.matched:
+        fields["Unrelated"] = "no paragraph in common: the redline deletes everything and inserts everything"
+    first = _first_change(doc)
+    if first is not None:
+        session.cursor = Cursor(doc.id_of(first), "after")
+    if total == 0:
+        fields["Result"] = "no difference"
+    return answer(session, "Compare Documents", first, fields=fields, head_id=False)
+
+
+def _first_change(doc):
+    for rev in RO.all_revisions(doc.body):
+        block = rev
+        while block.getparent() is not None and block.getparent() is not doc.body:
+            block = block.getparent()
+        if block.getparent() is doc.body:
+            return block
+    return None
