@@ -23,7 +23,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import clock
 from ooxml.errors import OoxmlError
-from ooxml.namespaces import OX_ID, W, w
+from ooxml.namespaces import M, OX_ID, W, w
 from ooxml.order import get_or_add, insert_child
 from ooxml.review_ops import EMPTIED_GO, KEEPS_LAST, accept_within
 
@@ -163,9 +163,23 @@ def _wrap_runs(doc, runs: list[etree._Element]) -> None:
         current.append(r)
 
 
+_MATH = (f"{{{M}}}oMathPara", f"{{{M}}}oMath")
+
+
 def _own_runs(el: etree._Element) -> list[etree._Element]:
-    return [r for r in el.iter(B.W_R) if r.getparent().tag not in (W_INS, W_DEL)
-            and r.getparent().tag != w("moveTo")]
+    """The runs to wrap, in document order; an equation counts as one run (w:ins may hold m:oMath,
+    so a reject removes it whole rather than leaving an empty skeleton of math structures)."""
+    return [r for r in el.iter(B.W_R, *_MATH) if r.getparent().tag not in (W_INS, W_DEL)
+            and r.getparent().tag != w("moveTo") and not _in_math(r, el)]
+
+
+def _in_math(r: etree._Element, top: etree._Element) -> bool:
+    for a in r.iterancestors():
+        if a.tag in _MATH:
+            return True
+        if a is top:
+            return False
+    return False
 
 
 def mark_inserted(doc, el: etree._Element) -> None:
@@ -291,12 +305,21 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
             current = None
             continue
         _to_deleted_text(r)
+        _delete_box_text(doc, r)
         if current is not None and r.getprevious() is current:
             current.append(r)
             continue
         current = stamp(doc, W_DEL, r)
         r.addprevious(current)
         current.append(r)
+
+
+def _delete_box_text(doc, r: etree._Element) -> None:
+    """A deleted run anchoring a text box deletes the box's text too (no w:t may sit inside a w:del);
+    its runs get deletions of their own, which a reject undoes like any other."""
+    inner = [x for x in r.iter(B.W_R) if x is not r]
+    if inner:
+        delete_runs(doc, inner)  # runs in nested boxes are handled once: a run already in w:del is skipped
 
 
 def _drop_emptied(el: etree._Element) -> None:

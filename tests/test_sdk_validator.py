@@ -38,3 +38,34 @@ def test_a_clean_document_has_no_error_and_a_broken_copy_has_a_new_kind(tmp_path
     new = sdk_validator.new_error_kinds(good, bad)
     assert any("document.xml" in kind for kind in new), new
     assert sdk_validator.new_error_kinds(bad, bad) == []
+
+
+def test_a_stopped_run_keeps_what_it_validated(tmp_path, monkeypatch):
+    """Results are cached one by one as they come: a run killed part way keeps them, and the next run
+    validates only the rest."""
+    node = sdk_validator.node_dir()  # the installed package; results go to a fresh cache
+    monkeypatch.setenv("OOXML_MCP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(sdk_validator, "node_dir", lambda: node)
+    sdk_validator.require()
+    files = [build_docx(tmp_path / f"f{i}.docx", p(f"Text {i}")) for i in range(3)]
+    real = sdk_validator._store
+    seen = []
+
+    def store_then_stop(digest, item):
+        seen.append(digest)
+        if len(seen) == 2:
+            raise KeyboardInterrupt  # as if stopped after the second result
+        return real(digest, item)
+
+    monkeypatch.setattr(sdk_validator, "_store", store_then_stop)
+    try:
+        sdk_validator.validate_files(files)
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.setattr(sdk_validator, "_store", real)
+    assert len(list((tmp_path / "cache" / "sdk-validate").glob("*.json"))) == 1
+    asked = []
+    run = sdk_validator._run_batch
+    monkeypatch.setattr(sdk_validator, "_run_batch", lambda paths, digests: asked.extend(paths) or run(paths, digests))
+    found = sdk_validator.validate_files(files)
+    assert len(asked) == 2 and all(found[f.resolve()] == [] for f in files)

@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 from typing import Iterable
 
@@ -23,7 +24,7 @@ import pytest
 
 PACKAGE = "@ooxml-tools/validate@0.4.6"
 SCRIPT = Path(__file__).with_name("sdk_validate.mjs")
-BATCH_SECONDS_PER_FILE = 20
+STALL_SECONDS = 180  # a file the validator chews on longer than this is a hang
 
 
 def cache_dir() -> Path:
@@ -70,24 +71,57 @@ def _cached(digest: str) -> Path:
     return cache_dir() / "sdk-validate" / f"{digest}.json"
 
 
-def _run_batch(paths: list[Path]) -> dict[Path, dict]:
+def _store(digest: str, item: dict) -> list[dict]:
+    errors = item.get("errors")
+    if errors is None:
+        errors = [{"id": "ValidatorFailure", "description": item.get("failure", ""), "part": "", "xpath": ""}]
+    cached = _cached(digest)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(errors))
+    tmp.replace(cached)  # atomic: a killed run never leaves half a result in the cache
+    return errors
+
+
+def _run_batch(paths: list[Path], digests: dict[Path, str]) -> dict[Path, list[dict]]:
+    """One node process over ``paths``; each result is cached the moment it arrives, so a run that is
+    stopped (timeout, kill) keeps what it validated and the next run only does the rest."""
     env = {**os.environ, "NODE_PATH": str(node_dir() / "node_modules")}
     # The script imports the package by name: run it from a copy inside the install folder.
     script = node_dir() / SCRIPT.name
     if not script.exists() or script.read_bytes() != SCRIPT.read_bytes():
         script.write_bytes(SCRIPT.read_bytes())
-    done = subprocess.run(["node", str(script)], input="\n".join(str(p) for p in paths) + "\n",
-                          capture_output=True, text=True, env=env, cwd=node_dir(),
-                          timeout=60 + BATCH_SECONDS_PER_FILE * len(paths))
-    results = {}
-    for line in done.stdout.splitlines():
-        if line.startswith("{"):
-            item = json.loads(line)
-            results[Path(item["path"])] = item
+    proc = subprocess.Popen(["node", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=node_dir())
+    # Bounded by progress, not by batch size: killed when no result came for STALL_SECONDS (a start,
+    # then one file, never take that long; a whole batch of hundreds may).
+    timer = threading.Timer(STALL_SECONDS, proc.kill)
+    timer.start()
+    results: dict[Path, list[dict]] = {}
+    try:
+        proc.stdin.write("\n".join(str(p) for p in paths) + "\n")
+        proc.stdin.close()
+        for line in proc.stdout:
+            if line.startswith("{"):
+                item = json.loads(line)
+                path = Path(item["path"])
+                if path in digests:
+                    results[path] = _store(digests[path], item)
+                timer.cancel()
+                timer = threading.Timer(STALL_SECONDS, proc.kill)
+                timer.start()
+        stderr = proc.stderr.read()
+        proc.wait()
+    finally:
+        timer.cancel()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     missing = [p for p in paths if p not in results]
     if missing:
-        raise RuntimeError(f"validator gave no result for {len(missing)} file(s) (rc {done.returncode}): "
-                           f"{done.stderr.strip()[-800:]}")
+        raise RuntimeError(f"validator gave no result for {len(missing)} of {len(paths)} file(s) (rc "
+                           f"{proc.returncode}; killed after {STALL_SECONDS}s without one; the {len(results)} "
+                           f"done are cached): {stderr.strip()[-800:]}")
     return results
 
 
@@ -95,7 +129,8 @@ def validate_files(paths: Iterable[str | os.PathLike], processes: int = 1) -> di
     """Every file's validation errors (``id``, ``description``, ``part``, ``xpath``), cached by content.
 
     A file the validator could not read at all gets one error of id ``ValidatorFailure``. The files
-    not in the cache go to ``processes`` node processes at once (one batch each; a core each).
+    not in the cache go to ``processes`` node processes at once (one batch each; a core each); each
+    result is cached as it comes, so an interrupted run is resumed, not redone.
     """
     require()
     paths = [Path(p).resolve() for p in paths]
@@ -106,28 +141,21 @@ def validate_files(paths: Iterable[str | os.PathLike], processes: int = 1) -> di
         cached = _cached(digests[p])
         if cached.exists():
             out[p] = json.loads(cached.read_text())
-        else:
+        elif p not in todo:
             todo.append(p)
     if todo:
-        for p, item in _run_batches(todo, processes).items():
-            errors = item.get("errors")
-            if errors is None:
-                errors = [{"id": "ValidatorFailure", "description": item.get("failure", ""), "part": "", "xpath": ""}]
-            cached = _cached(digests[p])
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            cached.write_text(json.dumps(errors))
-            out[p] = errors
+        out.update(_run_batches(todo, digests, processes))
     return out
 
 
-def _run_batches(paths: list[Path], processes: int) -> dict[Path, dict]:
+def _run_batches(paths: list[Path], digests: dict[Path, str], processes: int) -> dict[Path, list[dict]]:
     n = max(1, min(processes, len(paths) // 8 or 1))  # a start costs seconds: no process for a few files
     if n == 1:
-        return _run_batch(paths)
+        return _run_batch(paths, digests)
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(n) as pool:
-        batches = list(pool.map(_run_batch, [paths[i::n] for i in range(n)]))
-    return {p: item for batch in batches for p, item in batch.items()}
+        batches = list(pool.map(lambda batch: _run_batch(batch, digests), [paths[i::n] for i in range(n)]))
+    return {p: errors for batch in batches for p, errors in batch.items()}
 
 
 _POSITIONS = re.compile(r"\[\d+\]|(?<![/\w])\d+")
