@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 import weakref
+from pathlib import Path
 
 import anyio
 import pytest
@@ -52,3 +55,14 @@ async def test_first_footnote_of_a_document_without_notes_is_numbered_without_sc
     assert not [t for t in scans if "footnoteReference" in t[0]]
     body = await docx.save(tmp_path / "n.docx")
     assert [r.get(f"{{{NS['w']}}}id") for r in body.iter(f"{{{NS['w']}}}footnoteReference")] == ["2", "1"]
+
+
+def test_a_worker_without_config_or_toolsets_does_not_load_the_http_tools_at_start(tmp_path):
+    # tools.http.config pulls in httpx (and pygments through it): 85 ms of CPU before the
+    # worker can answer initialize, for tools only --config declares.
+    code = ("import sys, server; server.build_server(server.make_services(server.parse_args(['--root', sys.argv[1]])));"
+            "print('tools.http.config' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=Path(__file__).resolve().parent.parent,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
