@@ -5,8 +5,8 @@
 The SDK's client drives ``python server.py`` over stdio. Each round times, on every size, a
 docx_insert_paragraph in the middle of the document with the default (full) answer and with
 view='compact', then docx_list_sessions (the trivial call: the transport's floor). Printed for
-each: the median wall time, the server's CPU per call (/proc, counted in clock ticks:
-the mean over the calls), and the median of the per-round
+each: the median wall time, the server's CPU per call (its threads' run time,
+/proc/PID/task/*/schedstat; the median), and the median of the per-round
 ratios to the trivial call in the same round (goal for full: <= 1.2x). ``--baseline DIR`` runs a
 server from another checkout in the same rounds, so a change is measured against it.
 """
@@ -18,7 +18,6 @@ import os
 import re
 import sys
 import tempfile
-from statistics import mean
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -93,13 +92,13 @@ def main(argv=None) -> None:
     for label in repos:
         triv = res[label, "trivial"]
         print(f"{label}: trivial call median {median([w for w, _ in triv]):.2f} ms wall, "
-              f"{mean([c for _, c in triv]):.2f} ms server CPU")
+              f"{median([c for _, c in triv]):.2f} ms server CPU")
         for n in sizes:
             for view in ("full", "compact"):
                 s = res[label, (n, view)]
                 wall = paired_ratio([w for w, _ in s], [w for w, _ in triv])
                 print(f"  insert {n:>6,}p {view:7s}: {median([w for w, _ in s]):6.2f} ms wall, "
-                      f"{mean([c for _, c in s]):5.2f} ms server CPU; / trivial (wall, paired) {wall:.2f}x"
+                      f"{median([c for _, c in s]):5.2f} ms server CPU; / trivial (wall, paired) {wall:.2f}x"
                       + (f" (goal <= {TARGET}x: {'met' if wall <= TARGET else 'NOT met'})" if view == "full" else ""))
 
 
