@@ -41,16 +41,22 @@ def floor_all(path: Path) -> list:
         return [etree.fromstring(z.read(n), FLOOR_PARSER) for n in z.namelist() if n.endswith((".xml", ".rels"))]
 
 
-def child_cpu(pid: int) -> float:
-    """CPU seconds a child process has used so far: the sum over its threads of the scheduler's
-    run time in nanoseconds (/proc/PID/task/TID/schedstat), not the 10 ms ticks of /proc/PID/stat."""
-    total = 0
+def thread_times(pid: int) -> dict[str, int]:
+    """Each thread of a child process: the scheduler's run time so far, in nanoseconds
+    (/proc/PID/task/TID/schedstat; /proc/PID/stat counts 10 ms ticks)."""
+    out = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
-            total += int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0])
+            out[tid] = int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0])
         except (OSError, ValueError, IndexError):
             pass  # a thread that ended meanwhile
-    return total / 1e9
+    return out
+
+
+def cpu_between(before: dict[str, int], after: dict[str, int]) -> float:
+    """CPU seconds between two thread_times readings. A thread gone by the second reading is left
+    out: the SDK's idle worker threads end after 10 s, having done nothing in the interval."""
+    return sum(ns - before.get(tid, 0) for tid, ns in after.items()) / 1e9
 
 
 def server_pid(repo: Path) -> int:
@@ -93,10 +99,10 @@ async def run(path: Path, repeats: int, repos: dict[str, Path]) -> dict:
 
         async def product(label):
             client, pid = servers[label]
-            c0, t0 = child_cpu(pid), now()
+            c0, t0 = thread_times(pid), now()
             r = await client.call_tool("docx_open", {"file_path": str(path)})
             t[label].append(ms(t0))
-            t[label + "_cpu"].append((child_cpu(pid) - c0) * 1000)
+            t[label + "_cpu"].append(cpu_between(c0, thread_times(pid)) * 1000)
             text = r.content[0].text
             assert not r.is_error and "more elements above" in text, text[:500]
             sid = text.split("**Session ID**: ")[1].split()[0]
