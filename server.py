@@ -28,7 +28,7 @@ from tools.runtime.progress import reporter_for  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.runtime.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
-from tools.runtime import toolsets  # noqa: E402
+from tools.runtime import notices, protocol, toolsets  # noqa: E402
 
 PAGE_SIZE = 100
 log = logging.getLogger("ooxml_mcp")
@@ -148,7 +148,7 @@ def build_server(services: Services) -> Server:
         start = decode_cursor(params.cursor if params is not None else None)
         page = visible[start:start + PAGE_SIZE]
         nxt = encode_cursor(start + PAGE_SIZE) if start + PAGE_SIZE < len(visible) else None
-        return types.ListToolsResult(tools=[to_mcp(t) for t in page], next_cursor=nxt)
+        return types.ListToolsResult(tools=[protocol.listed(services, to_mcp(t)) for t in page], next_cursor=nxt)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         caller = caller_of(services, ctx)
@@ -160,15 +160,18 @@ def build_server(services: Services) -> Server:
         known = None if tool is not None else [t.name for t in services.tools_for(tenant)]  # for the hint
         started = time.perf_counter()
         connection = connection_state(services, ctx)
-        outcome = await run_tool(tool, params.name, params.arguments,
-                                 CallContext(tenant, services, caller=caller, progress=reporter_for(ctx),
-                                             connection=connection), known)
+        call = CallContext(tenant, services, caller=caller, progress=reporter_for(ctx), connection=connection)
+        await protocol.before_call(services, ctx, connection)
+        with notices.collecting() as notes:
+            outcome = await run_tool(tool, params.name, params.arguments, call, known)
+        await protocol.after_call(services, tool, call, outcome, ctx, notes)
         if services.audit is not None:
             services.audit.record(tenant=tenant, tool=params.name, arguments=params.arguments or {},
                                   outcome=outcome, started=started)
         if connection is not None and connection.pop(toolsets.CHANGED, False):
             await ctx.session.send_tool_list_changed()
-        return types.CallToolResult(content=content_of(outcome), is_error=outcome.is_error)
+            await protocol.tools_changed(services)  # 2026-07-28 clients hear it on subscriptions/listen
+        return protocol.result(services, params.name, outcome, content_of(outcome), call)
 
     def input_schema_of(name: str) -> dict | None:
         # Without this the SDK runs tools/list (every tool, as models) before each 2026-07-28
@@ -176,9 +179,11 @@ def build_server(services: Services) -> Server:
         tool = services.tool_named(name)
         return tool.input_schema if tool is not None else None
 
-    return DocxServer("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
-                      get_tool_input_schema=input_schema_of,
-                      instructions=INSTRUCTIONS.format(toolsets=", ".join(toolsets.names())))
+    server = DocxServer("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+                        get_tool_input_schema=input_schema_of, **protocol.handlers(services, caller_of, connection_of),
+                        instructions=INSTRUCTIONS.format(toolsets=", ".join(toolsets.names())))
+    protocol.attach(server, services, connection_state)
+    return server
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -188,6 +193,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--root", action="append", default=None,
                    help="folder tools may read and write (repeatable; env OOXML_MCP_ROOTS)")
+    p.add_argument("--roots-from-client", action="store_true",
+                   help="stdio: the folders the client declares (roots/list) become the sandbox, within --root "
+                        "when given")
     p.add_argument("--config", default=os.environ.get("OOXML_MCP_CONFIG"),
                    help="YAML or JSON config with HTTP tools, tenants, audit log")
     p.add_argument("--tenant", default=None, help="tenant for stdio connections")
@@ -228,6 +236,10 @@ def make_services(args: argparse.Namespace) -> Services:
                         limit_overrides={"session_idle_timeout_s": args.idle_timeout,
                                          "call_timeout_s": args.call_timeout})
     check_toolsets(args.toolsets)
+    if args.roots_from_client and args.transport == "stdio":
+        from tools.runtime.roots import ClientRoots
+        explicit = args.root or os.environ.get("OOXML_MCP_ROOTS")
+        services.client_roots = ClientRoots(services.roots if explicit else None)
     if args.state:
         attach_state(services, args)
     if args.config:

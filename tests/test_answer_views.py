@@ -87,6 +87,8 @@ async def every_editing_tool(docx: DocxClient, tmp_path: Path, view: str) -> dic
     await ok("docx_delete", element_id=c)
     await ok("docx_batch", calls=[{"tool": "docx_insert_paragraph",
                                    "arguments": {"text": "In a batch", "position": "end:document_body"}}])
+    await ok("docx_redact", text="Alpha")
+    await ok("docx_scrub", categories=["properties"])
     await docx.save(tmp_path / "views.docx")
     await ok("docx_open", file_path=str(tmp_path / "views.docx"))
     return out

@@ -1,6 +1,7 @@
 """Session tools: open, create, save, close, list (SPEC §2)."""
 from __future__ import annotations
 
+import logging
 import os
 from collections import Counter
 from typing import Literal
@@ -18,6 +19,8 @@ from tools.runtime.lifetime import claim
 from tools.runtime.recovery import recovery_note
 from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
 from tools.runtime.sessions import Cursor, Session
+
+log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
 
 
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
@@ -39,9 +42,12 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
         blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
                   "Recovered": recovery_note(ctx.services, path, _read_sha(doc, path))}
+        if fields["Recovered"]:
+            log.warning("%s: %s", path.name, fields["Recovered"])
         damaged = unreadable_parts(doc.package)
         if damaged:
             fields["Warning"] = damaged_note(damaged, "a save copies them unchanged")
+            log.warning("%s: %s", path.name, fields["Warning"])
         author = tracking_from_settings(ctx, doc)
         if author is not None:
             fields["Tracking"] = f"on (the file's Track Changes setting), author '{author}'"
@@ -113,6 +119,9 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
     doc = session.doc
     check_save_name(path, doc.package.content_type_of(doc.main_name))
     new_problems = integrity_news(session)
+    if new_problems:
+        log.warning("%s saved with %d integrity problem(s) the original did not have: %s", path.name,
+                    len(new_problems), "; ".join(summarize(new_problems)[:3]))
     doc.save(path, strip=strip_ids, overwrite=overwrite, check_dir=folder_check(ctx.services.roots))
     if session.path is None or file_path:
         session.path = path
@@ -124,6 +133,8 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
     if damaged:
         fields["Integrity"] = damaged_note(damaged, "copied unchanged") + \
             ("" if not new_problems else "; and " + fields["Integrity"])
+    if session.leak_warning:  # the last docx_redact left text it could not remove (privacy.py)
+        fields["Leak Check"] = session.leak_warning
     return success_answer("Save Document", fields=fields)
 
 

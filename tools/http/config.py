@@ -82,6 +82,7 @@ class Config:
     source: Path | None = None
     toolsets: list[str] | None = None
     answers_view: str | None = None  # answers.view: the server's default answer view (render/views.py)
+    answers_structured: bool = False  # answers.structured: the head as structuredContent (tools/runtime/structured.py)
     author: str | None = None  # default author of tracked changes and comments
     recovery_folder: Path | None = None  # where recovery files go when not beside the document
     tenant_tokens: dict[str, str] = field(default_factory=dict, repr=False)  # tenant -> bearer token
@@ -257,7 +258,10 @@ def parse_toolsets(f: Findings, raw: Any, known: set[str]) -> list[str] | None:
 def parse_answers(f: Findings, raw: Any) -> str | None:
     """``answers: {view: full|compact|none}``."""
     from render.views import VIEWS
-    answers = keys_of(f, "answers", raw, ("view",)) if raw is not None else None
+    answers = keys_of(f, "answers", raw, ("view", "structured")) if raw is not None else None
+    structured = (answers or {}).get("structured")
+    if structured is not None and not isinstance(structured, bool):
+        f.add("answers.structured", f"must be true or false, not {structured!r}")
     view = (answers or {}).get("view")
     if view is not None and view not in VIEWS:
         f.add("answers.view", f"unknown view {view!r} (known: {', '.join(VIEWS)})")
@@ -646,6 +650,8 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
                     http_tools=parse_http_tools(f, top.get("http_tools"), tenants, limits, env),
                     link_policy=parse_allow(f, top.get("allow")))
     config.answers_view = parse_answers(f, top.get("answers"))
+    config.answers_structured = (top.get("answers") or {}).get("structured") is True \
+        if isinstance(top.get("answers"), dict) else False
     author = top.get("author")
     if author is not None and (not isinstance(author, str) or not author.strip()):
         f.add("author", "expected a non-empty string (the default author of tracked changes and comments)")

@@ -34,8 +34,12 @@ def commit(ctx, tool_name: str, arguments: dict) -> None:
         before = getattr(ctx, "recorded_states", {}).get(id(session))
         _drop_unused_links(session)
         _drop_stale_fallbacks(session)
+        dropped = history.dropped
         try:
             history.commit(tool_name, label(tool_name, arguments), before, state_of(session))
+            if history.dropped > dropped:
+                log.warning("undo: the oldest %d step(s) of %s were dropped to stay within the undo limits; "
+                            "they can no longer be undone", history.dropped - dropped, session.id)
         except Exception:  # a bug here must not turn a done edit into an error: forget the history
             log.exception("undo history of %s lost after %s", session.id, tool_name)
             history.clear()

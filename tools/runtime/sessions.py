@@ -76,6 +76,7 @@ class Session:
     last_used: float = field(default_factory=time.monotonic)
     ended: bool = False  # removed from the store: a call that waited for the lock must not go on
     unreplayed: list | None = None  # --state: acknowledged calls a take-over could not replay (told once)
+    leak_warning: str | None = None  # the last leak check failed (docx_redact): docx_save repeats it
 
     @property
     def label(self) -> str:

@@ -1,0 +1,1 @@
+"""What a document carries about people and what it says: inspect, redact, leak check, scrub (SPEC §11)."""

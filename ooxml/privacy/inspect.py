@@ -1,0 +1,333 @@
+"""What Word's Document Inspector reports, with counts and where: read only, nothing changes.
+
+Categories (the names docx_scrub takes where it can remove them): comments, revisions, properties,
+personal_info, custom_xml, headers_footers, hidden_text, invisible_content, embedded_objects, alt_text,
+links, glossary, settings.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from ooxml import review_ops as RO
+from ooxml.namespaces import A, R, V, W, WP
+from ooxml.privacy import reading as RD
+from ooxml.wordids import story_part_names
+
+W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
+O = "urn:schemas-microsoft-com:office:office"
+RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+CORE, APP, CUSTOM = "docProps/core.xml", "docProps/app.xml", "docProps/custom.xml"
+PERSONAL_CORE = {"creator", "lastModifiedBy", "lastPrinted"}
+APP_NAMES = {"Company", "Manager", "HyperlinkBase", "Template"}
+_LINKING = re.compile(r"\b(INCLUDETEXT|INCLUDEPICTURE|LINK|HYPERLINK|DDE|DDEAUTO|RD)\b", re.IGNORECASE)
+_PATHISH = re.compile(r"(file:|\\\\|[A-Za-z]:\\|https?://|ftp://)", re.IGNORECASE)
+_OFF_PAGE_EMU = 10 * 914400  # 10 inches from the anchor: beyond any page
+SHOWN = 5
+
+
+@dataclass
+class Finding:
+    category: str
+    count: int = 0
+    where: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        where = sorted(dict.fromkeys(self.where))
+        shown = ", ".join(where[:SHOWN]) + (f" (+{len(where) - SHOWN})" if len(where) > SHOWN else "")
+        extra = "; ".join(self.notes)
+        return f"- {self.category}: {self.count}" + (f" in {shown}" if shown and self.count else "") + (f"; {extra}" if extra else "")
+
+
+def _attr(local: str, ns: str = W) -> str:
+    return f"{{{ns}}}{local}"
+
+
+def xml_roots(doc, live: bool = False) -> dict[str, etree._Element]:
+    """Every XML part's root by name (parts that do not parse are left out). Not ``live``: a part not
+    loaded yet is parsed aside, so reading leaves the session as it was (a loaded part is saved anew)."""
+    from ooxml.errors import OoxmlError
+    from ooxml.privacy.redact import xml_part_names
+    out = {}
+    for name in xml_part_names(doc.package):
+        part = doc.package.part(name)
+        try:
+            out[name] = (part.tree if live or part.loaded else part.parse(part.data)).getroot()
+        except OoxmlError:
+            continue
+    return out
+
+
+def inspect(doc) -> list[Finding]:
+    roots = xml_roots(doc)
+    stories = [n for n in story_part_names(doc.package, doc.main_name) if n in roots]
+    return [_comments(doc, roots), _revisions(roots, stories), _properties(roots), _personal(doc, roots, stories),
+            _custom_xml(doc, roots, stories), _headers(doc, roots), _hidden(roots, stories),
+            _invisible(roots, stories), _embedded(doc, roots, stories), _alt_text(roots, stories),
+            _links(doc, roots, stories), _glossary(roots), _settings(doc, roots)]
+
+
+def _comments(doc, roots) -> Finding:
+    f = Finding("comments")
+    for name, root in roots.items():
+        if root.tag == _attr("comments"):
+            found = root.findall(_attr("comment"))
+            f.count += len(found)
+            f.where.append(name)
+            authors = sorted({c.get(_attr("author"), "") for c in found} - {""})
+            if authors:
+                f.notes.append("by " + ", ".join(authors[:SHOWN]))
+        if etree.QName(root).localname == "commentsEx":
+            replies = [e for e in root if e.get(f"{{{W15}}}paraIdParent")]
+            if replies:
+                f.notes.append(f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'}")
+    return f
+
+
+def _revisions(roots, stories) -> Finding:
+    f = Finding("revisions")
+    authors = set()
+    for name in stories:
+        found = RO.all_revisions(roots[name])
+        if found:
+            f.count += len(found)
+            f.where.append(name)
+            authors |= {el.get(_attr("author"), "") for el in found}
+    if authors - {""}:
+        f.notes.append("by " + ", ".join(sorted(authors - {""})[:SHOWN]))
+    return f
+
+
+def property_items(roots) -> list[tuple[str, etree._Element]]:
+    """(part, element) of every document property with a value."""
+    out = []
+    for name in (CORE, APP, CUSTOM):
+        root = roots.get(name)
+        if root is None:
+            continue
+        for el in root:
+            local = etree.QName(el).localname
+            if name == APP and local not in APP_NAMES:
+                continue  # statistics (pages, words ...) describe the text, not the people
+            if name == CORE and local in PERSONAL_CORE:
+                continue  # personal information, its own category
+            if "".join(el.itertext()).strip():
+                out.append((name, el))
+    return out
+
+
+def _properties(roots) -> Finding:
+    f = Finding("properties")
+    for name, el in property_items(roots):
+        f.count += 1
+        f.where.append(name)
+        f.notes.append(el.get("name") or etree.QName(el).localname)
+    f.notes = [", ".join(sorted(set(f.notes))[:8])] if f.notes else []
+    return f
+
+
+def rsid_count(root: etree._Element) -> int:
+    return len(root.xpath("//@*[starts-with(local-name(), 'rsid')]")) + len(root.xpath("//w:rsids|//w:rsid",
+                                                                                        namespaces={"w": W}))
+
+
+def _personal(doc, roots, stories) -> Finding:
+    f = Finding("personal_info")
+    core = roots.get(CORE)
+    if core is not None:
+        for el in core:
+            if etree.QName(el).localname in PERSONAL_CORE and (el.text or "").strip():
+                f.count += 1
+                f.where.append(CORE)
+                f.notes.append(f"{etree.QName(el).localname}: {el.text.strip()[:40]}")
+    for name, root in roots.items():
+        if etree.QName(root).localname == "people":
+            people = root.findall(f"{{{W15}}}person")
+            if people:
+                f.count += len(people)
+                f.where.append(name)
+    authors = 0
+    for name in stories:
+        n = len(roots[name].xpath("//@w:author[. != 'Author']", namespaces={"w": W}))  # scrub.ALIAS
+        if n:
+            authors += n
+            f.where.append(name)
+    if authors:
+        f.count += authors
+        f.notes.append(f"{authors} author name(s) on revisions and comments")
+    if f.count and not flag_state(doc, "removePersonalInformation"):
+        f.notes.append("w:removePersonalInformation off")
+    rsids = sum(rsid_count(root) for root in roots.values() if etree.QName(root).namespace == W)
+    if rsids:
+        f.count += rsids
+        f.notes.append(f"{rsids} rsid(s)")
+    template = attached_template(doc)
+    if template:
+        f.count += 1
+        f.notes.append(f"attached template: {template[:60]}")
+    return f
+
+
+def settings_name(doc) -> str | None:
+    for rel in doc.package.rels(doc.main_name):
+        if rel.get("Type") == RT + "settings":
+            return doc.package.resolve_target(doc.main_name, rel.get("Target", ""))
+    return None
+
+
+def attached_template(doc) -> str | None:
+    name = settings_name(doc)
+    if not name or not doc.package.has_part(doc.package.rels_name(name)):
+        return None
+    for rel in doc.package.rels(name):
+        if rel.get("Type") == RT + "attachedTemplate":
+            return rel.get("Target")
+    return None
+
+
+def custom_xml_names(doc) -> list[str]:
+    return [n for n in doc.package.parts if n.startswith("customXml/")]
+
+
+def _custom_xml(doc, roots, stories) -> Finding:
+    f = Finding("custom_xml")
+    items = [n for n in custom_xml_names(doc) if re.match(r"customXml/item\d*\.xml$", n)]
+    f.count = len(items)
+    f.where += items
+    bindings = sum(len(roots[n].findall(f".//{_attr('dataBinding')}")) for n in stories)
+    if bindings:
+        f.count += bindings
+        f.notes.append(f"{bindings} content control binding(s)")
+    return f
+
+
+def _headers(doc, roots) -> Finding:
+    f = Finding("headers_footers")
+    for name, root in roots.items():
+        if root.tag in (_attr("hdr"), _attr("ftr")) and "".join(root.itertext()).strip() or \
+                root.tag in (_attr("hdr"), _attr("ftr")) and len(root.findall(f".//{_attr('drawing')}")):
+            f.count += 1
+            f.where.append(name)
+            if root.findall(f".//{{{V}}}textpath") or "WaterMark" in etree.tostring(root, encoding=str):
+                f.notes.append(f"watermark in {name}")
+    return f
+
+
+def _hidden(roots, stories) -> Finding:
+    f = Finding("hidden_text")
+    for name in stories:
+        runs = [r for r in roots[name].iter(_attr("r")) if r.find(f"{_attr('rPr')}/{_attr('vanish')}") is not None]
+        spec = roots[name].findall(f".//{_attr('specVanish')}")
+        if runs or spec:
+            f.count += len(runs) + len(spec)
+            f.where.append(name)
+    return f
+
+
+def _invisible(roots, stories) -> Finding:
+    f = Finding("invisible_content")
+    white = 0
+    for name in stories:
+        root = roots[name]
+        for off in root.iter(f"{{{WP}}}posOffset"):
+            try:
+                far = abs(int(off.text or 0)) > _OFF_PAGE_EMU
+            except ValueError:
+                far = False
+            if far:
+                f.count += 1
+                f.where.append(name)
+        white += sum(1 for c in root.iter(_attr("color")) if c.get(_attr("val"), "").upper() == "FFFFFF"
+                     and c.getparent() is not None and c.getparent().getparent() is not None
+                     and c.getparent().getparent().tag == _attr("r"))
+    if white:
+        f.notes.append(f"warning: {white} run(s) of white text (check the background)")
+    return f
+
+
+def _embedded(doc, roots, stories) -> Finding:
+    f = Finding("embedded_objects")
+    for name in doc.package.parts:
+        if "/embeddings/" in f"/{name}":
+            f.count += 1
+            f.where.append(name)
+    links = sum(1 for n in stories for o in roots[n].iter(f"{{{O}}}OLEObject") if o.get("Type") == "Link")
+    if links:
+        f.count += links
+        f.notes.append(f"{links} OLE link(s)")
+    return f
+
+
+def _alt_text(roots, stories) -> Finding:
+    f = Finding("alt_text")
+    for name in stories:
+        root = roots[name]
+        n = sum(1 for el in root.iter(f"{{{WP}}}docPr", "{http://schemas.openxmlformats.org/drawingml/2006/picture}cNvPr")
+                if el.get("descr") or el.get("title"))
+        n += sum(1 for el in root.iter() if isinstance(el.tag, str) and el.get("alt") and el.tag.startswith(f"{{{V}}}"))
+        if n:
+            f.count += n
+            f.where.append(name)
+    return f
+
+
+def _links(doc, roots, stories) -> Finding:
+    f = Finding("links")
+    for name in stories:
+        root = roots[name]
+        for p in root.iter(RD.W_P):
+            instr = "".join(t.text or "" for t in p.iter(_attr("instrText"))) + \
+                " ".join(s.get(_attr("instr"), "") for s in p.iter(_attr("fldSimple")))
+            if _LINKING.search(instr) and _PATHISH.search(instr):
+                f.count += 1
+                f.where.append(name)
+    for source in [n for n in roots if not n.endswith(".rels")]:
+        rels_name = doc.package.rels_name(source)
+        if rels_name not in doc.package.parts:
+            continue
+        for rel in doc.package.rels(source):
+            if rel.get("TargetMode") == "External" and not rel.get("Type", "").endswith("attachedTemplate"):
+                f.count += 1
+                f.where.append(rels_name)
+    return f
+
+
+def _glossary(roots) -> Finding:
+    f = Finding("glossary")
+    for name, root in roots.items():
+        if root.tag == _attr("glossaryDocument"):
+            f.count += len(root.findall(f".//{_attr('docPart')}"))
+            f.where.append(name)
+    return f
+
+
+def _settings(doc, roots) -> Finding:
+    f = Finding("settings")
+    for name, root in roots.items():
+        if root.tag not in (_attr("settings"), _attr("webSettings")):
+            continue
+        for tag in ("docVars", "mailMerge", "attachedSchema", "saveThroughXslt"):
+            found = root.findall(_attr(tag))
+            if found:
+                f.count += len(found)
+                f.where.append(name)
+                f.notes.append(tag)
+    for rel_src in [n for n in roots if n.endswith(("settings.xml", "webSettings.xml"))]:
+        if doc.package.rels_name(rel_src) in doc.package.parts:
+            ext = [r for r in doc.package.rels(rel_src) if r.get("TargetMode") == "External"]
+            if ext:
+                f.count += len(ext)
+                f.where.append(doc.package.rels_name(rel_src))
+                f.notes.append("external paths")
+    return f
+
+
+def flag_state(doc, name: str) -> bool:
+    from ooxml.parts import flag_on
+    return flag_on(doc, name)
+
+
+_ = (A, R)  # namespaces named in the docstring's categories

@@ -1,0 +1,77 @@
+"""What a redaction looks for: literal texts or one regular expression, as one compiled pattern.
+
+Python's ``re`` has no timeout, so a pattern is bounded instead: its length, no nested quantifiers
+(the shape of catastrophic backtracking), no empty match; and it only ever runs on one paragraph
+or one part's text at a time, with the call budget checked between them.
+"""
+from __future__ import annotations
+
+import re
+
+from ooxml.errors import ValidationError
+
+BARRIER = "\x00"  # stands for a tab, break, image ... in a paragraph's text: no match spans it
+MAX_TEXT = 1000
+MAX_PATTERN = 500
+# A group holding a quantifier, itself quantified: (a+)+, (\w*x)*, (a|aa){2,} ...
+_NESTED = re.compile(r"\((?:[^()\\]|\\.)*(?:[+*?]|\{\d*,?\d*\})\)(?:[+*]|\{\d*,\d*\})|"
+                     r"\((?:[^()\\]|\\.)*\|(?:[^()\\]|\\.)*\)(?:[+*]|\{\d*,\d*\})")
+
+
+class Matcher:
+    def __init__(self, regex: re.Pattern, label: str, loose: re.Pattern | None = None,
+                 needles: list[str] | None = None):
+        self.regex = regex
+        self.loose = loose or regex  # without word boundaries: finds a superset, to skip what cannot match
+        self.needles = needles  # literal texts (lower-cased when the case is ignored); None for a pattern
+        self.case_sensitive = not regex.flags & re.IGNORECASE
+        self.label = label  # what is looked for, as the answer names it
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in self.regex.finditer(text) if m.end() > m.start() and BARRIER not in m.group()]
+
+    def search(self, text: str) -> bool:
+        if self.regex.search(text) is None:
+            return False
+        return bool(self.spans(text))
+
+
+def for_texts(texts: list[str], case_sensitive: bool = True, whole_word: bool = False) -> Matcher:
+    texts = sorted({t for t in texts if t}, key=len, reverse=True)
+    body = "|".join(re.escape(t) for t in texts)
+    return Matcher(_compile(body, case_sensitive, whole_word), ", ".join(repr(t) for t in texts[:3]),
+                   _compile(body, case_sensitive, False), texts if case_sensitive else [t.lower() for t in texts])
+
+
+def for_pattern(pattern: str, case_sensitive: bool = True, whole_word: bool = False) -> Matcher:
+    if len(pattern) > MAX_PATTERN:
+        raise ValidationError(f"pattern is {len(pattern)} characters, over {MAX_PATTERN}.",
+                              hint="Use a shorter regular expression, or redact literal texts with text=.")
+    if _NESTED.search(pattern):
+        raise ValidationError("pattern nests a quantifier inside a quantified group, which can run without end.",
+                              hint="Write it without nested repetition, e.g. [a-z0-9.]+@[a-z0-9.]+ "
+                                   "instead of (\\w+\\.?)+@.")
+    try:
+        m = Matcher(_compile(pattern, case_sensitive, whole_word), f"/{pattern}/",
+                    _compile(pattern, case_sensitive, False))
+    except re.error as e:
+        raise ValidationError(f"pattern is not a valid regular expression: {e}.",
+                              hint="Python syntax; escape literal characters such as . ( [ with a backslash.")
+    if m.regex.fullmatch("") is not None or m.regex.search("\u2588") is not None:
+        raise ValidationError("pattern matches empty text or the redaction mark itself.",
+                              hint="Make it need at least one character, e.g. \\d+ instead of \\d*.")
+    return m
+
+
+def _compile(body: str, case_sensitive: bool, whole_word: bool) -> re.Pattern:
+    if whole_word:
+        body = rf"(?<!\w)(?:{body})(?!\w)"
+    return re.compile(body, 0 if case_sensitive else re.IGNORECASE)
+
+
+def check_text(text: str) -> None:
+    if not text.strip():
+        raise ValidationError("text is empty: there is nothing to redact.", hint="Pass the text to remove.")
+    if len(text) > MAX_TEXT or any(ch in text for ch in "\t\n\r" + BARRIER):
+        raise ValidationError(f"text must be one line of at most {MAX_TEXT} characters.",
+                              hint="Redact each line separately, or use pattern= for a regular expression.")

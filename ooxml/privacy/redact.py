@@ -1,0 +1,226 @@
+"""Replace every occurrence of what a Matcher finds, wherever the package holds text.
+
+XML parts: paragraphs read across runs (deleted text and field instructions too; the replacement
+goes where the match starts, so it keeps that run's formatting, and the rest of the match is cut
+from the following runs), attributes holding words, and other element text. Packages inside the
+package (a chart's workbook) are rewritten member by member; other binary parts cannot be, and the
+leak check names them. Never a tracked deletion: a redaction recorded as a deletion keeps the text.
+
+Undo: story parts through ``doc.will_change``/``changed``; other XML parts with ``Part.touch()``;
+a rewritten binary part is a new Part object in the package's table, which undo puts back.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from ooxml import budget
+from ooxml.errors import OoxmlError
+from ooxml.package import Part, _utf8_declaration
+from ooxml.privacy import reading as RD
+from ooxml.privacy import zipped as Z
+from ooxml.privacy.matcher import Matcher
+from ooxml.safexml import parse_part, serialize
+from ooxml.wordids import story_part_names
+
+MARK = "\u2588"
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
+
+@dataclass
+class Result:
+    matches: int = 0
+    parts: dict[str, int] = field(default_factory=dict)  # part name -> matches replaced there
+    changed: list[etree._Element] = field(default_factory=list)  # body paragraphs changed, in order
+
+
+class Replacer:
+    """One character is repeated per character replaced; a longer text stands for the whole match.
+    Counts the bytes the replacements add (a call's growth is limited)."""
+
+    def __init__(self, replacement: str):
+        self.replacement = replacement
+        self.growth = 0
+
+    def __call__(self, found: str) -> str:
+        new = self.replacement * len(found) if len(self.replacement) == 1 else self.replacement
+        self.growth += len(new.encode("utf-8", "surrogatepass")) - len(found.encode("utf-8", "surrogatepass"))
+        return new
+
+
+def xml_part_names(package) -> list[str]:
+    return [n for n in package.parts if Z.is_xml_name(n) or (package.content_type_of(n) or "").endswith("xml")]
+
+
+def redact_package(doc, matcher: Matcher, replacement: Replacer) -> Result:
+    package = doc.package
+    result = Result()
+    stories = set(story_part_names(package, doc.main_name))
+    xml_names = set(xml_part_names(package))
+    for name in list(package.parts):
+        budget.check()
+        part = package.parts[name]
+        if name in xml_names:
+            count = _redact_xml_part(doc, part, name in stories, matcher, replacement, result)
+        else:
+            count = _redact_binary_part(package, name, matcher, replacement)
+        if count:
+            result.parts[name] = count
+            result.matches += count
+    return result
+
+
+def _redact_xml_part(doc, part: Part, story: bool, matcher, replacement, result: Result) -> int:
+    was_loaded = part.loaded
+    try:
+        root = doc.register_part_root(part) if story else part.tree.getroot()
+    except OoxmlError:  # a damaged part is saved as it came; the leak check reads its bytes
+        return 0
+    if story:
+        def before(el):
+            doc.will_change(el)
+
+        def after(el):
+            doc.changed(el)
+            if el.tag == RD.W_P and el.getparent() is doc.body:
+                result.changed.append(el)
+    else:
+        before = after = _nothing
+    count = redact_tree(root, matcher, replacement, before, after)
+    if count and not story:
+        part.touch()
+    elif not count and not story and not was_loaded and not part.dirty:
+        part.unload()  # read only: left as opened (saved as its original bytes, checked as them)
+    return count
+
+
+def _nothing(el) -> None:
+    return None
+
+
+def _redact_binary_part(package, name: str, matcher, replacement) -> int:
+    old = package.parts[name]
+    data = old.data
+    if not Z.is_zip(data):
+        return 0
+    counts = [0]
+    new = redact_zip(data, matcher, replacement, package.limits.max_part_uncompressed, counts)
+    if new is None:
+        return 0
+    fresh = Part(package, old.info, new)  # undo puts the old Part (and its bytes) back in the table
+    package.parts[name] = fresh
+    return counts[0]
+
+
+def redact_zip(data: bytes, matcher, replacement, max_bytes: int, counts: list[int]) -> bytes | None:
+    def change(name: str, body: bytes, depth: int) -> bytes | None:
+        budget.check()
+        if Z.is_zip(body) and depth < Z.MAX_DEPTH:
+            return Z.rewrite(body, change, max_bytes, depth + 1)
+        if not (Z.is_xml_name(name) or body.lstrip(b"\xef\xbb\xbf").startswith(b"<?xml")):
+            return None
+        tree = parse_part(body, name)
+        n = redact_tree(tree.getroot(), matcher, replacement, _nothing, _nothing)
+        if not n:
+            return None
+        counts[0] += n
+        return serialize(tree, _utf8_declaration(body))
+    return Z.rewrite(data, change, max_bytes)
+
+
+def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, before, after) -> int:
+    """Replace every match in ``root``; ``before(el)``/``after(el)`` around each element changed."""
+    count = 0
+    for p in RD.candidates(root, matcher):
+        budget.check()
+        segs, text = RD.segments(p)
+        spans = matcher.spans(text)
+        if spans:
+            before(p)
+            _apply(segs, text, spans, replacement)
+            after(p)
+            count += len(spans)
+    in_attr, in_other = RD.hits_outside_runs(root, matcher)
+    attributes = list(RD.word_attributes(root)) if in_attr else []
+    texts = list(RD.other_texts(root)) if in_other else []
+    for el, name in attributes:
+        value = el.get(name)
+        spans = matcher.spans(value)
+        if spans:
+            before(el)
+            el.set(name, _replaced(value, spans, replacement))
+            after(el)
+            count += len(spans)
+    for el, tail in texts:
+        value = el.tail if tail else el.text
+        spans = matcher.spans(value)
+        if spans:
+            before(el)
+            if tail:
+                el.tail = _replaced(value, spans, replacement)
+            else:
+                el.text = _replaced(value, spans, replacement)
+            after(el)
+            count += len(spans)
+    return count
+
+
+def _replaced(value: str, spans: list[tuple[int, int]], replacement: Replacer) -> str:
+    out, at = [], 0
+    for s, e in spans:
+        out += [value[at:s], replacement(value[s:e])]
+        at = e
+    return "".join(out) + value[at:]
+
+
+def _apply(segs: list[RD.Segment], text: str, spans: list[tuple[int, int]], replacement: Replacer) -> None:
+    """Each touched text element rebuilt once from its kept pieces: the replacement where the match
+    starts, the rest of the match cut from the elements it runs on into (left empty, never removed)."""
+    starts = [s.start for s in segs]
+    pieces: dict[int, list[str]] = {}
+    consumed: dict[int, int] = {}
+    for s, e in spans:
+        i = bisect.bisect_right(starts, s) - 1
+        j = bisect.bisect_right(starts, e - 1) - 1
+        for k in range(i, j + 1):
+            pieces.setdefault(k, [])
+            consumed.setdefault(k, 0)
+        first = segs[i]
+        pieces[i] += [first.text[consumed[i]:s - first.start], replacement(text[s:e])]
+        for k in range(i, j):
+            consumed[k] = len(segs[k].text)
+        consumed[j] = max(consumed[j], e - segs[j].start)
+    for k, kept in pieces.items():
+        seg = segs[k]
+        new = "".join(kept) + seg.text[consumed[k]:]
+        seg.el.text = new
+        if new != new.strip() and etree.QName(seg.el).namespace == RD.W:
+            seg.el.set(_XML_SPACE, "preserve")
+
+
+MIN_SHARED = 4  # an element's text shorter than this is removed from the element only, not everywhere
+
+
+def element_texts(el: etree._Element) -> list[str]:
+    """The texts an element reads as (each paragraph's, between tabs and breaks), for finding elsewhere."""
+    out = []
+    paras = [el] if el.tag in RD.PARAS else list(RD.paragraphs(el))
+    if not paras:  # a run or a text inside one
+        out += [t.text for t in el.iter(*RD.TEXTS, *RD.INSTRS) if t.text]
+    for p in paras:
+        out += RD.segments(p)[1].split(RD.BARRIER)
+    return [t.strip() for t in out if len(t.strip()) >= MIN_SHARED]
+
+
+def redact_element(doc, el: etree._Element, replacement: Replacer) -> int:
+    """Every text inside ``el`` replaced whole; returns how many text elements changed."""
+    texts = [t for t in el.iter(*RD.TEXTS, *RD.INSTRS) if t.text]
+    if not texts:
+        return 0
+    doc.will_change(el)
+    for t in texts:
+        t.text = replacement(t.text)
+    doc.changed(el)
+    return len(texts)

@@ -1,0 +1,297 @@
+"""Remove what the Inspector finds, per category; layout, styles, lists and numbering stay whole.
+
+Story parts change through ``doc.will_change``/``changed`` (undo keeps their blocks); other parts
+are touched (undo keeps their bytes) or dropped from the package's table (undo puts them back).
+"""
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from ooxml import budget
+from ooxml import comments as C
+from ooxml import headers as H
+from ooxml import review_ops as RO
+from ooxml.errors import ValidationError
+from ooxml.namespaces import CT, PR, V, W, WP
+from ooxml.parts import set_flag
+from ooxml.privacy import inspect as I
+from ooxml.wordids import story_part_names
+
+ALIAS = "Author"
+DEFAULT = ("personal_info", "properties", "comments", "revisions", "custom_xml", "hidden_text")
+CATEGORIES = (*DEFAULT, "headers_footers", "embedded_objects", "alt_text")
+_PIC = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+_C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+
+
+def _w(local: str) -> str:
+    return f"{{{W}}}{local}"
+
+
+def check(categories: list[str] | None) -> tuple[str, ...]:
+    chosen = tuple(categories) if categories else DEFAULT
+    unknown = [c for c in chosen if c not in CATEGORIES]
+    if unknown:
+        raise ValidationError(f"Unknown categor{'y' if len(unknown) == 1 else 'ies'}: {', '.join(unknown)}.",
+                              hint=f"Choose from {', '.join(CATEGORIES)} (none given: {', '.join(DEFAULT)}).")
+    return tuple(c for c in CATEGORIES if c in chosen)  # a fixed order: revisions before authors go
+
+
+def scrub(doc, categories: tuple[str, ...]) -> dict[str, int]:
+    """How many things each category removed."""
+    order = ("revisions", "comments", "hidden_text", "custom_xml", "headers_footers", "embedded_objects",
+             "alt_text", "properties", "personal_info")
+    done = {}
+    for category in [c for c in order if c in categories]:
+        budget.check()
+        done[category] = _DO[category](doc)
+    return {c: done[c] for c in categories}
+
+
+def story_roots(doc) -> list[etree._Element]:
+    return [doc.register_part_root(doc.package.part(n)) for n in story_part_names(doc.package, doc.main_name)]
+
+
+def _top(doc, el: etree._Element) -> etree._Element:
+    tops = doc.top_containers()
+    while el.getparent() is not None and el.getparent() not in tops:
+        el = el.getparent()
+    return el
+
+
+def _edit_attrs(doc, els, change) -> int:
+    n = 0
+    for el in els:
+        doc.will_change(el)
+        change(el)
+        doc.changed(el)
+        n += 1
+    return n
+
+
+# ---- categories --------------------------------------------------------------------------------------
+
+def _revisions(doc) -> int:
+    roots = tuple(story_roots(doc))
+    revs = [el for root in roots for el in RO.all_revisions(root)]
+    if not revs:
+        return 0
+    tops = list(dict.fromkeys(_top(doc, el) for el in revs))
+    for t in tops:
+        doc.will_change(t)
+    done = RO.decide(doc, revs, True, roots)
+    for root in roots:
+        RO.drop_move_ranges(root)
+    for t in tops:
+        if RO._attached(t, roots):  # noqa: SLF001 (a block can go with its revision)
+            doc.changed(t)
+    return done
+
+
+def _comments(doc) -> int:
+    comments = C.Comments(doc)
+    found = comments.all()
+    if not found:
+        return 0
+    for root in story_roots(doc):
+        marks = list(root.iter(C.START, C.END, C.REF))
+        for t in dict.fromkeys(_top(doc, m) for m in marks):
+            doc.will_change(t)
+        for wid in {m.get(C.W_ID) for m in marks}:
+            C.remove_anchor(doc, root, wid)
+        for t in dict.fromkeys(_top(doc, m) for m in marks):
+            doc.changed(t)
+    comments.remove(found)
+    return len(found)
+
+
+def _hidden_text(doc) -> int:
+    n = 0
+    for root in story_roots(doc):
+        runs = [r for r in root.iter(_w("r")) if r.find(f"{_w('rPr')}/{_w('vanish')}") is not None]
+        for r in runs:
+            doc.will_change(r.getparent())
+            doc.remove_block(r)
+        for spec in list(root.iter(_w("specVanish"))):
+            doc.will_change(spec)
+            parent = spec.getparent()
+            parent.remove(spec)
+            doc.changed(parent)
+        n += len(runs)
+    return n
+
+
+def drop_parts(doc, names: list[str]) -> None:
+    """Parts out of the package with every relationship to them and their content types. The rels of a
+    part that goes are never edited (undo restores a dropped part as it was)."""
+    package = doc.package
+    going = set(names) | {package.rels_name(n) for n in names}
+    for rels_name in [n for n in package.parts if n.endswith(".rels") and n not in going]:
+        source = _source_of(rels_name)
+        root = package.part(rels_name).tree.getroot()
+        gone = [r for r in root.iter(f"{{{PR}}}Relationship") if r.get("TargetMode") != "External"
+                and package.resolve_target(source, r.get("Target", "")) in going]
+        for r in gone:
+            root.remove(r)
+        if gone:
+            package.part(rels_name).touch()
+    types = package.content_types
+    for o in [o for o in types.iter(f"{{{CT}}}Override") if o.get("PartName", "").lstrip("/") in going]:
+        types.remove(o)
+        package.part("[Content_Types].xml").touch()
+    for name in going:
+        package.parts.pop(name, None)
+
+
+def _source_of(rels_name: str) -> str:
+    folder, _, file = rels_name.rpartition("_rels/")
+    return folder + file[:-len(".rels")]
+
+
+def _custom_xml(doc) -> int:
+    n = 0
+    for root in story_roots(doc):
+        n += _edit_attrs(doc, list(root.iter(_w("dataBinding"))), lambda b: b.getparent().remove(b))
+    items = I.custom_xml_names(doc)
+    drop_parts(doc, [x for x in items if not x.endswith(".rels")])
+    return n + len([x for x in items if re.match(r"customXml/item\d*\.xml$", x)])
+
+
+def _headers_footers(doc) -> int:
+    n = 0
+    for name in story_part_names(doc.package, doc.main_name)[1:]:
+        root = doc.register_part_root(doc.package.part(name))
+        if root.tag in (_w("hdr"), _w("ftr")):
+            H.remove(doc, root)
+            n += 1
+    return n
+
+
+def _embedded_objects(doc) -> int:
+    n = 0
+    for root in story_roots(doc):
+        runs = [o.getparent() for o in root.iter(_w("object")) if o.getparent() is not None]
+        for r in runs:
+            doc.remove_block(r)
+        n += len(runs)
+    embedded = [x for x in doc.package.parts if "/embeddings/" in f"/{x}"]
+    drop_parts(doc, embedded)
+    for part in [p for x, p in list(doc.package.parts.items()) if x.startswith("word/charts/") and x.endswith(".xml")
+                 and "/_rels/" not in x]:
+        root = part.tree.getroot()
+        for ext in list(root.iter(f"{{{_C}}}externalData")):
+            if not any(r.get("Id") == ext.get(f"{{{I.R}}}id") for r in _rels_or_empty(doc, part.name)):
+                root.remove(ext)
+                part.touch()
+    return n + len(embedded)
+
+
+def _rels_or_empty(doc, name):
+    return doc.package.rels(name) if doc.package.rels_name(name) in doc.package.parts else []
+
+
+def _alt_text(doc) -> int:
+    n = 0
+    for root in story_roots(doc):
+        els = [el for el in root.iter(f"{{{WP}}}docPr", f"{{{_PIC}}}cNvPr") if el.get("descr") or el.get("title")]
+        els += [el for el in root.iter() if isinstance(el.tag, str) and el.tag.startswith(f"{{{V}}}") and el.get("alt")]
+        n += _edit_attrs(doc, els, lambda el: [el.attrib.pop(a, None) for a in ("descr", "title", "alt")])
+    return n
+
+
+def _properties(doc) -> int:
+    roots = {n: doc.package.part(n).tree.getroot() for n in (I.CORE, I.APP, I.CUSTOM) if doc.package.has_part(n)}
+    items = I.property_items(roots)
+    for name, el in items:
+        el.getparent().remove(el)
+    for name in {name for name, _ in items}:
+        doc.package.part(name).touch()
+    return len(items)
+
+
+def _personal_info(doc) -> int:
+    n = 0
+    for root in story_roots(doc):
+        authored = root.xpath("//*[@w:author and @w:author != $a]", namespaces={"w": W}, a=ALIAS)
+        n += _edit_attrs(doc, authored, _anonymous)
+    n += _rsids(doc)
+    core = doc.package.part(I.CORE).tree.getroot() if doc.package.has_part(I.CORE) else None
+    if core is not None:
+        gone = [el for el in core if etree.QName(el).localname in I.PERSONAL_CORE]
+        for el in gone:
+            core.remove(el)
+        if gone:
+            doc.package.part(I.CORE).touch()
+        n += len(gone)
+    for name, root in list(I.xml_roots(doc).items()):
+        if etree.QName(root).localname == "people":
+            drop_parts(doc, [name])
+            n += 1
+    n += _settings_personal(doc)
+    return n
+
+
+def _rsids(doc) -> int:
+    """rsid attributes (and w:rsids, w:rsid lists) in every WordprocessingML part: they tie edits to sessions."""
+    n = 0
+    stories = {doc.package.part(x) for x in story_part_names(doc.package, doc.main_name)}
+    for name, root in I.xml_roots(doc).items():
+        if etree.QName(root).namespace != W or not I.rsid_count(root):
+            continue
+        part = doc.package.part(name)
+        story = part in stories
+        root = doc.register_part_root(part) if story else part.tree.getroot()
+        attrs = root.xpath("//*[@*[starts-with(local-name(), 'rsid')]]")
+        lists = root.xpath("//w:rsids|//w:rsid", namespaces={"w": W})
+        if story:
+            _edit_attrs(doc, attrs, _no_rsids)
+            _edit_attrs(doc, lists, lambda el: el.getparent().remove(el))
+        elif attrs or lists:
+            for el in attrs:
+                _no_rsids(el)
+            for el in lists:
+                el.getparent().remove(el)
+            part.touch()
+        n += len(attrs) + len(lists)
+    return n
+
+
+def _anonymous(el: etree._Element) -> None:
+    el.set(_w("author"), ALIAS)
+    if el.get(_w("initials")) is not None:
+        el.set(_w("initials"), "A")
+    el.attrib.pop(_w("date"), None)
+
+
+def _no_rsids(el: etree._Element) -> None:
+    for name in [a for a in el.attrib if a.rpartition("}")[2].startswith("rsid")]:
+        del el.attrib[name]
+
+
+def _settings_personal(doc) -> int:
+    name = I.settings_name(doc)
+    if not name or not doc.package.has_part(name):
+        return 0
+    n = 0
+    root = doc.package.part(name).tree.getroot()
+    for tag in ("attachedTemplate",):
+        for el in root.findall(_w(tag)):
+            root.remove(el)
+            n += 1
+    if n:
+        doc.package.part(name).touch()
+    if doc.package.rels_name(name) in doc.package.parts:
+        rels = doc.package.part(doc.package.rels_name(name))
+        for rel in [r for r in rels.tree.getroot() if r.get("Type", "").endswith("/attachedTemplate")]:
+            rels.tree.getroot().remove(rel)
+            rels.touch()
+    set_flag(doc, "removePersonalInformation")
+    set_flag(doc, "removeDateAndTime")
+    return n
+
+
+_DO = {"revisions": _revisions, "comments": _comments, "hidden_text": _hidden_text, "custom_xml": _custom_xml,
+       "headers_footers": _headers_footers, "embedded_objects": _embedded_objects, "alt_text": _alt_text,
+       "properties": _properties, "personal_info": _personal_info}

@@ -1,0 +1,127 @@
+"""Inspect, redact, scrub (SPEC §11, toolset privacy): what a document carries, removed with proof."""
+from __future__ import annotations
+
+from ooxml import body as B
+from ooxml.errors import LimitExceeded, ValidationError
+from ooxml.privacy import inspect as IN
+from ooxml.privacy import leak_check as LC
+from ooxml.privacy import matcher as MT
+from ooxml.privacy import redact as RX
+from ooxml.privacy import scrub as SC
+from render.answer import success_answer
+from render.width import cut
+from tools.docx.common import answer, call_limits, resolve, session_of
+from tools.runtime.registry import CallContext, tool
+
+MAX_REPLACEMENT = 100
+MAX_ELEMENTS = 100
+
+
+def _matcher(session, text, pattern, element_ids, case_sensitive, whole_word):
+    given = [a for a in (text, pattern, element_ids) if a]
+    if len(given) != 1:
+        raise ValidationError("Pass exactly one of text, pattern or element_ids.",
+                              hint="Redact a literal text with text=, a regular expression with pattern=, "
+                                   "or the text of elements with element_ids=[...].")
+    if text:
+        MT.check_text(text)
+        return MT.for_texts([text], case_sensitive, whole_word), []
+    if pattern:
+        return MT.for_pattern(pattern, case_sensitive, whole_word), []
+    if len(element_ids) > MAX_ELEMENTS:
+        raise ValidationError(f"{len(element_ids)} element_ids, over {MAX_ELEMENTS}.", hint="Redact in several calls.")
+    elements = [resolve(session, raw, "element_ids") for raw in element_ids]
+    texts = [t for el in elements for t in RX.element_texts(el)]
+    return MT.for_texts(texts or ["\x00"], case_sensitive, whole_word), elements
+
+
+def _check_replacement(replacement: str, matcher) -> None:
+    if not replacement or len(replacement) > MAX_REPLACEMENT or any(c in replacement for c in "\t\n\r\x00"):
+        raise ValidationError(f"replacement must be 1 to {MAX_REPLACEMENT} characters on one line.",
+                              hint="Keep the default '█' (one per character), or pass a short text like '[redacted]'.")
+    if matcher.search(replacement):
+        raise ValidationError("replacement contains what is being redacted.", hint="Choose a replacement without it.")
+
+
+@tool(toolset="privacy", destructive=True, title="Redact text everywhere")
+def docx_redact(ctx: CallContext, session_id: str, text: str | None = None, pattern: str | None = None,
+                element_ids: list[str] | None = None, replacement: str = "█", case_sensitive: bool = True,
+                whole_word: bool = False) -> str:
+    """Remove a text, a regular expression's matches or elements' text from every part of the package (notes,
+    comments, text boxes, deleted text, alt text, fields, properties, charts), then prove nothing is left.
+
+    Args:
+        pattern: A Python regular expression (no nested repetition).
+        element_ids: Elements whose text goes, with each other occurrence of it (4 characters or more).
+        replacement: One character is repeated per character removed; a longer text replaces each match.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    matcher, elements = _matcher(session, text, pattern, element_ids, case_sensitive, whole_word)
+    _check_replacement(replacement, matcher)
+    replacer = RX.Replacer(replacement)
+    local = sum(RX.redact_element(doc, el, replacer) for el in elements)
+    result = RX.redact_package(doc, matcher, replacer)
+    limit = call_limits(ctx, doc).max_call_growth_bytes
+    if replacer.growth > limit:
+        raise LimitExceeded(f"The replacements would add {replacer.growth:,} bytes, over the {limit:,} a call may add.",
+                            hint="Use a shorter replacement, or redact in parts of the document.")
+    report = LC.check_package(doc.package, matcher)
+    session.leak_warning = None if report.clean else report.verdict()
+    return _answer(session, result, local, report, matcher)
+
+
+def _answer(session, result: RX.Result, local: int, report: LC.Report, matcher) -> str:
+    doc = session.doc
+    fields = {"Looked For": cut(matcher.label, 80), "Matches": result.matches + local,
+              "Parts Changed": len(result.parts) or ("the elements" if local else 0), "Leak Check": report.verdict()}
+    if doc.tracker is not None:
+        fields["Tracked"] = "no: a redaction is final (a tracked deletion would keep the text)"
+    first = result.changed[0] if result.changed else next(B.iter_blocks(doc.body), None)
+    if result.changed:
+        session.last_update = doc.id_of(first)
+    places = [f"- {name}: {n}" for name, n in list(result.parts.items())[:12]]
+    content = "\n".join(["Replaced in:", *places] if places else ["No occurrence found."]) + "\n" + \
+        "\n".join(report.lines())
+    return answer(session, "Redact", first, marker="UPDATED" if result.changed else None, fields=fields,
+                  content=content.strip(), head_id=bool(result.changed))
+
+
+@tool(toolset="privacy", read_only=True, idempotent=True, title="Inspect what a document carries")
+def docx_inspect(ctx: CallContext, session_id: str, find: str | None = None) -> str:
+    """What Word's Document Inspector reports, with counts and where: comments, revisions, properties, personal
+    information, custom XML, headers and footers, hidden and invisible content, embedded objects, alt text, links.
+
+    Args:
+        find: A text to search every part for (case-insensitive), as the leak check after docx_redact does.
+    """
+    session = session_of(ctx, session_id)
+    findings = IN.inspect(session.doc)
+    fields = {"Session ID": session.id, "Categories Found": sum(1 for f in findings if f.count)}
+    lines = [f.line() for f in findings]
+    if find:
+        MT.check_text(find)
+        report = LC.check_package(session.doc.package, MT.for_texts([find], case_sensitive=False))
+        session.leak_warning = None if report.clean else report.verdict()
+        fields["Leak Check"] = report.verdict()
+        lines += report.lines()
+    return success_answer("Inspect Document", fields=fields, content="\n".join(lines))
+
+
+@tool(toolset="privacy", destructive=True, title="Scrub personal information")
+def docx_scrub(ctx: CallContext, session_id: str, categories: list[str] | None = None) -> str:
+    """Remove Inspector categories: personal_info (authors become one alias), properties, comments, revisions
+    (accepted), custom_xml, hidden_text by default; also headers_footers, embedded_objects, alt_text.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    chosen = SC.check(categories)
+    done = SC.scrub(doc, chosen)
+    left = {f.category: f.count for f in IN.inspect(doc) if f.category in chosen}
+    fields = {"Scrubbed": ", ".join(chosen), "Removed": sum(done.values()),
+              "Left": ", ".join(f"{c} {n}" for c, n in left.items() if n) or "nothing"}
+    if doc.tracker is not None:
+        fields["Tracked"] = "no: scrubbing is final"
+    lines = [f"- {c}: {n} removed" for c, n in done.items()]
+    first = next(B.iter_blocks(doc.body), None)
+    return answer(session, "Scrub Document", first, fields=fields, content="\n".join(lines), head_id=False)

@@ -1,0 +1,44 @@
+"""Opt-in structured output (config ``answers.structured: true``): the answer's head as
+``structuredContent`` under one shared ``outputSchema``, beside the Markdown text (which stays whole)."""
+from __future__ import annotations
+
+from render.validator import parse_head
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "status": {"enum": ["success", "error"]},
+        "operation": {"type": "string"},
+        "sessionId": {"type": "string"},
+        "elementId": {"type": "string"},
+        "elementIds": {"type": "array", "items": {"type": "string"}, "description": "IDs the call made"},
+        "errorType": {"type": "string"},
+        "message": {"type": "string"},
+        "hint": {"type": "string"},
+    },
+    "required": ["status", "operation"],
+}
+FIELDS = {"Operation": "operation", "Session ID": "sessionId", "Element ID": "elementId",
+          "Error Type": "errorType", "Message": "message", "Hint": "hint"}
+
+
+def enabled(services) -> bool:
+    return bool(getattr(getattr(services, "config", None), "answers_structured", False))
+
+
+def applies(tool_name: str) -> bool:
+    return tool_name.startswith("docx_")  # operator HTTP tools answer with their own templates, no head
+
+
+def head_of(outcome, session_id: str | None = None) -> dict:
+    """``session_id``: the session the call used, for answers whose head leaves it out (editing calls)."""
+    head = parse_head(outcome.text)
+    out: dict = {"status": "error" if outcome.is_error else "success"}
+    out.update({key: head[name] for name, key in FIELDS.items() if head.get(name)})
+    made = head.get("Element IDs")
+    if made:
+        out["elementIds"] = [i.strip() for i in made.split(",") if i.strip()]
+    if session_id and "sessionId" not in out:
+        out["sessionId"] = session_id
+    out.setdefault("operation", "")
+    return out
