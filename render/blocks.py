@@ -50,7 +50,12 @@ def title_of(doc, el: etree._Element, grid: TableGrid | None = None) -> str:
         return f"Table ({eid}) {grid.n_rows}×{grid.n_cols}"
     if eid.startswith("toc_"):
         return f"Table of Contents ({eid})"  # a content control of Word's TOC gallery
-    return f"{B.kind(el)} ({eid})"
+    titled = TITLES.get(el.tag)
+    return (titled(doc, el) if titled else None) or f"{B.kind(el)} ({eid})"
+
+
+# Box titles of other kinds, registered by feature modules at import: tag -> (doc, el) -> title or None.
+TITLES: dict = {}
 
 
 # Lines shown under an element's box (a note's text, the comments on its text ...): functions

@@ -79,6 +79,12 @@ async def every_editing_tool(docx: DocxClient, tmp_path: Path, view: str) -> dic
     await ok("docx_set_list", element_id=c, list_type="bullet")
     await ok("docx_restart_numbering", element_id=lst, start=3)
     await ok("docx_apply_style", element_id=c, style="Quote")
+    sdt = await ok("docx_insert_content_control", kind="text", position=f"end:{p}", tag="name")
+    await ok("docx_set_content_control", control_id=sdt, value="Ada")
+    section = await ok("docx_insert_content_control", kind="repeating_section", position="end:document_body",
+                       tag="people")
+    await ok("docx_add_repeating_item", control_id=section)
+    await ok("docx_fill_template", data={"name": "Bo"})
     await docx.ok("docx_set_track_changes", enabled=True)
     await ok("docx_insert_paragraph", text="Tracked", position="end:document_body")
     await ok("docx_reject_revisions")

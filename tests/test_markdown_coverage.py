@@ -111,7 +111,7 @@ async def test_every_corpus_export_holds_the_words_of_its_body(tmp_path):
     async with open_client([tmp_path]) as docx:
         for src in _files():
             copy = shutil.copy(src, tmp_path / src.name)
-            text = await _export(docx, copy, tmp_path / "out.md")
+            text = await _export(docx, copy, tmp_path / f"{src.stem}.md")
             share, sample = missing_share(src, text)
             if share > 1 - COVERAGE:
                 short[src.name] = (f"{share:.1%}", sample)

@@ -7,4 +7,5 @@ from tools.docx import history  # noqa: F401
 from tools.docx import lists, styles  # noqa: F401
 from tools.docx import toolsets  # noqa: F401  (docx_toolsets: what tools/list offers)
 from tools.docx import batch  # noqa: F401  (docx_batch: many edits, one step)
+from tools.docx import forms  # noqa: F401  (content controls and templates)
 from tools.docx import privacy  # noqa: F401  (docx_inspect, docx_redact, docx_scrub)

@@ -1,0 +1,328 @@
+"""One fill of a whole document from a JSON object (docx_fill_template).
+
+The fill runs twice over the same code: first as a dry run that changes nothing (every value is
+checked, every name found, the growth measured: strict mode and bad input stop here), then for
+real. Arrays repeat a repeating section's item or the table row holding their placeholders, once
+per element; inside a copy, ``{{items.x}}`` and a control tagged ``x`` name the element's field.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from ooxml import body as B
+from ooxml import budget
+from ooxml import revisions as REV
+from ooxml.controls import binding as BIND
+from ooxml.controls import model as M
+from ooxml.controls import values as V
+from ooxml.errors import LimitExceeded, ValidationError
+from ooxml.fill import data as D
+from ooxml.fill import merge, placeholders as PH
+from ooxml.namespaces import w
+from ooxml.wordids import prepare_copy
+
+_INSTR, _SIMPLE, _INSTR_ATTR = w("instrText"), w("fldSimple"), w("instr")
+_SKIP_KINDS = {"repeating_section", "repeating_item", "group", "doc_part", "other"}
+
+
+@dataclass
+class Report:
+    filled: dict[str, int] = field(default_factory=dict)  # data name -> places filled
+    missing: dict[str, int] = field(default_factory=dict)  # document name -> places without data
+    unused: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=lambda: {"controls": 0, "placeholders": 0, "merge_fields": 0,
+                                                            "items": 0, "rows": 0})
+    changed: list = field(default_factory=list)  # elements changed, in order (for the answer)
+    growth: int = 0
+
+
+class Fill:
+    def __init__(self, doc, data: dict, *, dry: bool, read_image=None, max_growth: int = 16 << 20,
+                 check_url=None):
+        self.doc, self.data, self.dry, self.read_image, self.check_url = doc, data, dry, read_image, check_url
+        self.max_growth = max_growth
+        self.used: set[str] = set()
+        self.report = Report()
+        self.tracked = REV.tracker(doc) is not None
+        self.stores = None if dry else BIND.store_parts(doc.package)
+        self.skip: set = set()  # elements already handled (templates, set controls): not looked into again
+
+    # ---- the whole document ----------------------------------------------------------------
+    def run(self) -> Report:
+        scope = D.Scope(self.data, self.used)
+        for root in M.story_roots(self.doc):
+            self.within(root, scope)
+        offered = D.names(self.data)
+        self.report.unused = [n for n in offered if n not in self.used]
+        return self.report
+
+    def within(self, root: etree._Element, scope: D.Scope) -> None:
+        self.sections(root, scope)
+        self.rows(root, scope)
+        self.controls(root, scope)
+        self.paragraphs(root, scope)
+
+    def _skipped(self, el: etree._Element, root: etree._Element) -> bool:
+        """Handled already: ``el`` or an ancestor below the walk's root is in ``skip``."""
+        if el in self.skip:
+            return True
+        for a in el.iterancestors():
+            if a is root:
+                return False
+            if a in self.skip:
+                return True
+        return False
+
+    def _dry_items(self, template: etree._Element, name: str, items: list, scope: D.Scope) -> None:
+        """Each element checked against the one template (what it handles is forgotten between them)."""
+        saved = set(self.skip)
+        for item in items:
+            self.skip = set(saved)
+            self.within(template, scope.child(name, item))
+        self.skip = saved
+
+    def _note(self, kind: str, name: str, found: bool, el=None) -> None:
+        book = self.report.filled if found else self.report.missing
+        book[name] = book.get(name, 0) + 1
+        if found:
+            self.report.counts[kind] += 1
+            if el is not None and not self.dry:
+                self.report.changed.append(el)
+
+    def _grow(self, n: int) -> None:
+        self.report.growth += n
+        if self.dry and self.report.growth > self.max_growth:
+            raise LimitExceeded(f"The fill would add more than {self.max_growth:,} bytes, the limit a call may add.",
+                                hint="Fill fewer items per call; the operator sets limits.max_call_growth_bytes.")
+
+    # ---- arrays: repeating sections ------------------------------------------------------------
+    def sections(self, root: etree._Element, scope: D.Scope) -> None:
+        for sdt in list(M.iter_sdts(root)):
+            if self._skipped(sdt, root):
+                continue
+            ctrl = M.read(sdt)
+            if ctrl.kind != "repeating_section":
+                continue
+            found, value, name = self._lookup(scope, ctrl)
+            if not found or not isinstance(value, list):
+                continue
+            self.skip.add(sdt)
+            scope.use(name)
+            self.report.filled[name] = self.report.filled.get(name, 0) + len(value)
+            self._repeat_section(ctrl, name, value, scope)
+
+    def _lookup(self, scope: D.Scope, ctrl: M.Control):
+        for key in (ctrl.tag, ctrl.alias):
+            if key and all(part for part in key.split(".")):
+                found, value, name = scope.get(key.strip())
+                if found:
+                    return found, value, name
+        return False, None, ctrl.tag or ctrl.alias
+
+    def _repeat_section(self, ctrl: M.Control, name: str, items: list, scope: D.Scope) -> None:
+        content = ctrl.content
+        olds = [c for c in content if c.tag == B.W_SDT] if content is not None else []
+        if not olds:
+            return
+        template = olds[0]
+        self._grow(len(etree.tostring(template)) * max(len(items) - 1, 0))
+        if self.dry:
+            self._dry_items(template, name, items, scope)
+            self.report.counts["items"] += len(items)
+            return
+        self.doc.will_change(ctrl.el)
+        pristine = copy.deepcopy(template)
+        ids = self.doc.word_ids(ctrl.el)
+        last = olds[-1]
+        for item in items:
+            budget.check()
+            new = copy.deepcopy(pristine)
+            prepare_copy(new, ids)
+            last.addnext(new)
+            last = new
+            self.within(new, scope.child(name, item))
+            self.skip.add(new)
+            if self.tracked:
+                REV.mark_inserted(self.doc, new)
+        for old in olds:
+            if self.tracked:
+                REV.delete_block(self.doc, old)
+            else:
+                self.doc.ids.forget(old)
+                content.remove(old)
+        self.report.counts["items"] += len(items)
+        self.report.changed.append(ctrl.el)
+        self.doc.changed(ctrl.el)
+
+    # ---- arrays: table rows -----------------------------------------------------------------------
+    def rows(self, root: etree._Element, scope: D.Scope) -> None:
+        for tbl in list(root.iter(B.W_TBL)):
+            if self._skipped(tbl, root):
+                continue
+            for tr in B.table_rows(tbl):
+                key = self._row_array(tr, scope)
+                if key is not None:
+                    found, value, name = scope.get(key)
+                    self.skip.add(tr)
+                    scope.use(name)
+                    self.report.filled[name] = self.report.filled.get(name, 0) + len(value)
+                    self._repeat_row(tbl, tr, name, value, scope)
+
+    def _row_array(self, tr: etree._Element, scope: D.Scope) -> str | None:
+        """The array a row repeats over: the longest dotted prefix of a placeholder naming a list."""
+        for p in tr.iter(B.W_P):
+            if not PH.might_hold(p):
+                continue
+            for m in PH.PATTERN.finditer(PH.segments(p)[1]):
+                parts = m.group(1).split(".")
+                for k in range(len(parts), 0, -1):
+                    key = ".".join(parts[:k])
+                    found, value, _ = scope.get(key)
+                    if found and isinstance(value, list):
+                        return key
+        return None
+
+    def _repeat_row(self, tbl, tr, name: str, items: list, scope: D.Scope) -> None:
+        self._grow(len(etree.tostring(tr)) * max(len(items) - 1, 0))
+        if self.dry:
+            self._dry_items(tr, name, items, scope)
+            self.report.counts["rows"] += len(items)
+            return
+        self.doc.will_change(tbl)
+        pristine = copy.deepcopy(tr)
+        ids = self.doc.word_ids(tbl)
+        last = tr
+        for item in items:
+            budget.check()
+            new = copy.deepcopy(pristine)
+            prepare_copy(new, ids)
+            last.addnext(new)
+            last = new
+            self.within(new, scope.child(name, item))
+            self.skip.add(new)
+            if self.tracked:
+                REV.mark_inserted(self.doc, new)
+        if self.tracked:
+            REV.delete_row(self.doc, tr)
+        elif items or len(B.table_rows(tbl)) > 1:
+            self.doc.ids.forget(tr)
+            tr.getparent().remove(tr)
+        self.report.counts["rows"] += len(items)
+        self.report.changed.append(tbl)
+        self.doc.changed(tbl)
+
+    # ---- content controls ---------------------------------------------------------------------------
+    def controls(self, root: etree._Element, scope: D.Scope) -> None:
+        for sdt in list(M.iter_sdts(root)):
+            if self._skipped(sdt, root):
+                continue
+            ctrl = M.read(sdt)
+            if ctrl.kind in _SKIP_KINDS or not (ctrl.tag or ctrl.alias) or M.is_toc(ctrl):
+                continue
+            found, value, name = self._lookup(scope, ctrl)
+            if not found:
+                self._note("controls", name, False)
+                continue
+            if isinstance(value, (list, dict)):
+                raise ValidationError(f"'{name}' is a {'list' if isinstance(value, list) else 'object'}, but "
+                                      f"control '{ctrl.tag or ctrl.alias}' is a {ctrl.kind.replace('_', ' ')}.",
+                                      hint="Pass a single value for it, or tag a repeating section with this name.")
+            if value is None:
+                value = False if ctrl.kind == "checkbox" else ""
+                if ctrl.kind in ("date", "picture", "dropdown"):
+                    self._note("controls", name, False)
+                    continue
+            planned = V.plan(ctrl, value, self.read_image, self.check_url)
+            self._grow(len(planned.display.encode()) + (len(planned.image.data) if planned.image else 0))
+            scope.use(name)
+            self.skip.add(sdt)
+            if not self.dry:
+                budget.check()
+                rid = None
+                if planned.image is not None:
+                    from ooxml.images import add_image_part
+                    rid = add_image_part(self.doc.package, self.doc.part_of(sdt).name, planned.image)
+                V.apply(self.doc, planned, self.stores, rid)
+            self._note("controls", name, True, sdt)
+
+    # ---- placeholders and merge fields ----------------------------------------------------------------
+    def paragraphs(self, root: etree._Element, scope: D.Scope) -> None:
+        with_merge = _merge_paragraphs(root)
+        for p in list(root.iter(B.W_P)):
+            if self._skipped(p, root):
+                continue
+            fields = merge.in_paragraph(p) if p in with_merge else []
+            if not fields and not PH.might_hold(p):
+                continue
+            self._placeholders(p, scope)
+            self._merge_fields(p, scope, fields)
+
+    def _placeholders(self, p: etree._Element, scope: D.Scope) -> None:
+        segs, text, matches = PH.find(p)
+        edits = []
+        for m in matches:
+            found, value, name = scope.get(m.group(1))
+            if not found:
+                self._note("placeholders", m.group(1), False)
+                continue
+            value_text = D.as_text(value, name)
+            self._grow(len(value_text.encode()))
+            scope.use(name)
+            edits.append((m.start(), m.end(), value_text))
+            self._note("placeholders", name, True)
+        if edits and not self.dry:
+            budget.check()
+            self.doc.will_change(p)
+            PH.write(self.doc, p, segs, edits, self.tracked)
+            self.doc.changed(p)
+            self.report.changed.append(p)
+
+    def _merge_fields(self, p: etree._Element, scope: D.Scope, fields: list) -> None:
+        if not fields:
+            return
+        fields = merge.in_paragraph(p) if not self.dry else fields  # placeholders may have moved runs
+        for f in fields:
+            found, value, name = scope.get(f.name)
+            if not found:
+                self._note("merge_fields", f.name, False)
+                continue
+            value_text = D.as_text(value, name)
+            self._grow(len(value_text.encode()))
+            scope.use(name)
+            if not self.dry:
+                budget.check()
+                self.doc.will_change(p)
+                merge.replace(self.doc, f, value_text, self.tracked)
+                self.doc.changed(p)
+                self.report.changed.append(p)
+            self._note("merge_fields", name, True)
+
+
+def _merge_paragraphs(root: etree._Element) -> set:
+    """The paragraphs holding a MERGEFIELD instruction (one pass over the few field elements)."""
+    found = set()
+    for el in root.iter(_INSTR, _SIMPLE):
+        text = el.text if el.tag == _INSTR else el.get(_INSTR_ATTR)
+        if text and "MERGEFIELD" in text.upper():
+            p = B.find_ancestor(el, B.W_P)
+            if p is not None:
+                found.add(p)
+    return found
+
+
+def fill(doc, data: dict, *, strict: bool, read_image, max_growth: int, check_url=None) -> Report:
+    """Check (dry run), refuse in strict mode, then fill. Raises before any change."""
+    D.check(data, max_growth)
+    dry = Fill(doc, data, dry=True, read_image=read_image, max_growth=max_growth, check_url=check_url).run()
+    if strict and (dry.missing or dry.unused):
+        parts = []
+        if dry.missing:
+            parts.append("no data for " + ", ".join(list(dry.missing)[:20]))
+        if dry.unused:
+            parts.append("unused data " + ", ".join(dry.unused[:20]))
+        raise ValidationError("strict fill refused: " + "; ".join(parts) + ". Nothing was changed.",
+                              hint="Add the missing names to data and drop the unused ones, or pass strict=false.")
+    return Fill(doc, data, dry=False, read_image=read_image, max_growth=max_growth, check_url=check_url).run()

@@ -1,0 +1,327 @@
+"""Content controls and template filling (SPEC §11, toolset forms): thin tools over ooxml/controls
+and ooxml/fill."""
+from __future__ import annotations
+
+from typing import Literal
+
+from lxml import etree
+
+import render.controls_view  # noqa: F401  (views draw controls)
+from ooxml import body as B
+from ooxml import revisions as REV
+from ooxml.controls import binding as BIND
+from ooxml.controls import create as C
+from ooxml.controls import model as M
+from ooxml.controls import values as V
+from ooxml.errors import InvalidElementType, InvalidPosition, LimitExceeded, ValidationError
+from ooxml.fill import engine
+from ooxml.images import add_image_part, read_image
+from ooxml.link_policy import policy_of
+from ooxml.namespaces import w
+from render.answer import success_answer
+from render.width import cut
+from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
+                               session_of)
+from tools.runtime.registry import CallContext, tool
+from tools.runtime.sandbox import resolve_in_roots
+from tools.runtime.sessions import Cursor
+
+MAX_LISTED = 200
+KIND = Literal["text", "rich_text", "checkbox", "dropdown", "combo_box", "date", "picture", "repeating_section"]
+
+
+def _control(session, raw: str, arg: str = "control_id") -> M.Control:
+    return M.read(expect(resolve(session, raw, arg), {B.W_SDT}, "content control", arg))
+
+
+def _shown_block(doc, el: etree._Element) -> etree._Element:
+    """The block a view shows for ``el``: its paragraph, or the top table for rows and cells."""
+    level = M.level_of(el) if el.tag == B.W_SDT else None
+    if el.tag == B.W_R or level == "inline":
+        return B.find_ancestor(el, B.W_P)
+    if el.tag in (B.W_TR, B.W_TC) or level in ("row", "cell"):
+        return B.find_ancestor(el, B.W_TBL)
+    return el
+
+
+def _image_reader(ctx: CallContext):
+    def read(path: str):
+        return read_image(resolve_in_roots(path, ctx.services.roots, must_exist=True))
+    return read
+
+
+def _url_check(ctx: CallContext):
+    return policy_of(ctx.services.config).check_url
+
+
+def _describe(doc, ctrl: M.Control, stores: dict) -> str:
+    bits = [f"- {doc.id_of(ctrl.el)} [{ctrl.kind}, {ctrl.level}]"]
+    if ctrl.tag:
+        bits.append(f"tag={ctrl.tag}")
+    if ctrl.alias:
+        bits.append(f"alias={ctrl.alias}")
+    if ctrl.kind == "checkbox":
+        bits.append("☒ checked" if ctrl.checked else "☐ unchecked")
+    elif ctrl.kind not in ("repeating_section", "group"):
+        bits.append(f'value="{cut(M.value_text(ctrl, 200).replace(chr(10), " ↵ "), 60)}"')
+    else:
+        items = [c for c in ctrl.content if c.tag == B.W_SDT] if ctrl.content is not None else []
+        bits.append(f"{len(items)} items")
+    if ctrl.placeholder:
+        bits.append("(placeholder)")
+    if ctrl.items:
+        bits.append("items=" + cut(", ".join(v if d == v else f"{d}={v}" for d, v in ctrl.items), 60))
+    if ctrl.date_format:
+        bits.append(f"format={ctrl.date_format}")
+    if ctrl.lock:
+        bits.append(f"lock={ctrl.lock}")
+    if ctrl.binding is not None:
+        found = BIND.bound_node(doc.package, ctrl.binding, stores)
+        node = f' = "{cut(BIND.read_node(found[1]), 40)}"' if found else " (node not found)"
+        bits.append(f"bound {cut(ctrl.binding.xpath, 60)}{node}")
+    return " ".join(bits)
+
+
+@tool(toolset="forms", read_only=True, idempotent=True, title="List content controls")
+def docx_list_content_controls(ctx: CallContext, session_id: str, scope_id: str | None = None) -> str:
+    """List content controls with ID, kind, level, tag, alias, value, items, lock and data binding.
+
+    Args:
+        scope_id: Only the controls inside this element (a table, section control, header ...).
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    scope = resolve(session, scope_id, "scope_id") if scope_id else None
+    controls = [c for c in M.all_controls(doc, scope) if not M.is_toc(c)]
+    stores = BIND.store_parts(doc.package)
+    lines = [_describe(doc, c, stores) for c in controls[:MAX_LISTED]]
+    if len(controls) > MAX_LISTED:
+        lines.append(f"- ... {len(controls) - MAX_LISTED} more: pass scope_id to list part of the document")
+    return success_answer("List Content Controls", fields={"Controls": len(controls)},
+                          content="\n".join(lines) or "The document has no content controls.")
+
+
+@tool(toolset="forms", title="Set a content control")
+def docx_set_content_control(ctx: CallContext, session_id: str, control_id: str,
+                             value: str | bool | int | float) -> str:
+    """Set a control's value by its kind: text, Markdown for rich text, a boolean for a checkbox, an item for a
+    list, an ISO date, an image path for a picture; a bound control's custom XML node changes too."""
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    ctrl = _control(session, control_id)
+    REV.refuse_deleted(doc, ctrl.el, "control_id")
+    planned = V.plan(ctrl, value, _image_reader(ctx), _url_check(ctx))
+    added = len(planned.display.encode()) + (len(planned.image.data) if planned.image else 0)
+    limit = call_limits(ctx, doc).max_call_growth_bytes
+    if added > limit:
+        raise LimitExceeded(f"The value adds {added:,} bytes, over the limit of {limit:,} a call may add.",
+                            hint="Pass a smaller value; the operator sets limits.max_call_growth_bytes.")
+    shown = _shown_block(doc, ctrl.el)
+    before = box_lines(doc, [shown])
+    # Everything is checked: from here on the document changes.
+    rid = add_image_part(doc.package, doc.part_of(ctrl.el).name, planned.image) if planned.image else None
+    V.apply(doc, planned, BIND.store_parts(doc.package) if ctrl.binding else None, rid)
+    cid = doc.id_of(ctrl.el)
+    session.last_update = cid
+    fields = {"Kind": ctrl.kind, "Value": cut(planned.display or planned.stored or "", 60)}
+    if ctrl.binding is not None:
+        fields["Bound"] = "yes" if BIND.bound_node(doc.package, ctrl.binding) else "node not found"
+    return answer(session, "Set Content Control", shown, marker="UPDATED", before=before,
+                  after=box_lines(doc, [shown]), element_id=cid, fields=fields)
+
+
+@tool(toolset="forms", title="Insert a content control")
+def docx_insert_content_control(ctx: CallContext, session_id: str, kind: KIND, position: str | None = None,
+                                element_id: str | None = None, tag: str | None = None, alias: str | None = None,
+                                items: list | None = None, value: str | bool | int | float | None = None) -> str:
+    """Insert a content control: around element_id (a paragraph, table, run, row or cell), or empty at position.
+
+    Args:
+        items: Choices of a dropdown or combo_box: strings or {"display", "value"} objects.
+        value: Set after inserting, as docx_set_content_control would.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    C.check_names(tag, alias)
+    choices = C.check_items(kind, items)
+    if (position is None) == (element_id is None):
+        raise ValidationError("Pass either position (a new empty control) or element_id (wrap that element).",
+                              hint="E.g. position='end:para_3f9a2c' or element_id='para_3f9a2c'.")
+    if element_id is not None:
+        target = expect(resolve(session, element_id), {B.W_P, B.W_TBL, B.W_R, B.W_TR, B.W_TC},
+                        "paragraph, table, run, row or cell")
+        REV.refuse_deleted(doc, target)
+        shown = _shown_block(doc, target)
+        before = box_lines(doc, [shown])
+        sdt = _wrap(doc, kind, target, tag, alias, choices)
+        shown = _shown_block(doc, sdt)
+    else:
+        sdt, shown, before = _insert_new(session, kind, position, tag, alias, choices)
+    ctrl = M.read(sdt)
+    if value is not None:
+        planned = V.plan(ctrl, value, _image_reader(ctx), _url_check(ctx))
+        rid = add_image_part(doc.package, doc.part_of(sdt).name, planned.image) if planned.image else None
+        V.apply(doc, planned, None, rid)
+    cid = doc.id_of(sdt)
+    session.last_insert = cid
+    session.cursor = Cursor(doc.id_of(shown), "after")
+    return answer(session, "Insert Content Control", shown, marker="NEW", before=before,
+                  after=box_lines(doc, [shown]), element_id=cid,
+                  fields={"Kind": kind, "Level": ctrl.level, **({"Tag": tag} if tag else {})})
+
+
+def _wrap(doc, kind: str, target: etree._Element, tag, alias, choices) -> etree._Element:
+    sdt, holder = C.wrapper(kind, target, tag, alias, choices)
+    parent = target.getparent()
+    if parent in doc.top_containers():  # a block of the body or a story: moved through the block index
+        nxt = target.getnext()
+        doc.remove_block(target)
+        holder.append(target)
+        doc.ids.adopt(target)
+        doc.insert_block(sdt, container=parent, **({"before": nxt} if nxt is not None else {}), track=False)
+        return sdt
+    doc.will_change(target)
+    target.addprevious(sdt)
+    holder.append(target)
+    _keep_cell_paragraph(sdt)
+    doc.changed(sdt)
+    return sdt
+
+
+def _keep_cell_paragraph(sdt: etree._Element) -> None:
+    """A cell ends with a paragraph: a control wrapping its last paragraph gets an empty one after."""
+    parent = sdt.getparent()
+    if parent.tag == B.W_TC and B.next_block(sdt) is None:
+        sdt.addnext(etree.Element(w("p")))
+
+
+def _insert_new(session, kind: str, position: str, tag, alias, choices):
+    doc = session.doc
+    pos = parse_position(session, position)
+    REV.refuse_deleted(doc, pos.target, "position")
+    t = pos.target
+    inline = (t.tag == B.W_P and pos.mode in ("start", "end")) or t.tag == B.W_R
+    if inline:
+        if kind == "repeating_section":
+            raise InvalidPosition("A repeating section goes between blocks, not among runs.",
+                                  hint="Use before:/after: a paragraph, or start:/end: a container.")
+        if t.tag == B.W_R and pos.mode not in ("before", "after"):
+            raise InvalidPosition("A control cannot go inside a run.", hint="Use before:/after: the run.")
+        para = t if t.tag == B.W_P else B.find_ancestor(t, B.W_P)
+        before = box_lines(doc, [para])
+        sdt = C.new_inline(kind, tag, alias, choices)
+        doc.will_change(para)
+        if t.tag == B.W_R:
+            (t.addprevious if pos.mode == "before" else t.addnext)(sdt)
+        elif pos.mode == "start":
+            ppr = t.find(w("pPr"))
+            t.insert(1 if ppr is not None else 0, sdt)
+        else:
+            t.append(sdt)
+        REV.mark_inline_inserted(doc, list(sdt.iter(B.W_R)))
+        doc.changed(para)
+        return sdt, para, before
+    container, where = block_insertion(doc, pos, "paragraph" if container_ends_ok(pos) else "control")
+    sdt = C.new_block(kind, tag, alias, choices)
+    doc.insert_block(sdt, container=container, **where)
+    return sdt, sdt, []
+
+
+def container_ends_ok(pos) -> bool:
+    return pos.mode != "end" or pos.target.tag != B.W_TC
+
+
+@tool(toolset="forms", title="Add a repeating section item")
+def docx_add_repeating_item(ctx: CallContext, session_id: str, control_id: str, after_item_id: str | None = None,
+                            empty: bool = False) -> str:
+    """Add an item to a repeating section, copied (with fresh IDs) from after_item_id or the last item.
+
+    Args:
+        empty: Clear the copy's text instead of keeping the copied item's.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    section = _control(session, control_id)
+    if section.kind != "repeating_section":
+        raise InvalidElementType(f"{control_id} is a {section.kind.replace('_', ' ')} control, not a repeating "
+                                 "section.", hint="docx_list_content_controls shows each control's kind.")
+    if section.lock == "contentLocked":
+        V.check_lock(section)
+    after = None
+    if after_item_id is not None:
+        after = expect(resolve(session, after_item_id, "after_item_id"), {B.W_SDT}, "repeating section item",
+                       "after_item_id")
+        if after.getparent() is not section.content:
+            raise InvalidElementType(f"{after_item_id} is not an item of {control_id}.",
+                                     hint="docx_list_content_controls with scope_id=the section lists its items.")
+    limit = call_limits(ctx, doc).max_call_growth_bytes
+    size = len(etree.tostring(after if after is not None else section.content))
+    if size > limit:
+        raise LimitExceeded(f"Copying the item adds about {size:,} bytes, over the limit of {limit:,}.",
+                            hint="The operator sets limits.max_call_growth_bytes.")
+    shown = _shown_block(doc, section.el)
+    before = box_lines(doc, [shown])
+    doc.will_change(section.el)
+    new = C.add_item(doc, section, after, empty)
+    REV.mark_inserted(doc, new)
+    doc.changed(section.el)
+    nid = doc.id_of(new)
+    session.last_insert = nid
+    items = [c for c in section.content if c.tag == B.W_SDT]
+    return answer(session, "Add Repeating Item", shown, marker="UPDATED", before=before,
+                  after=box_lines(doc, [shown]), element_id=nid,
+                  fields={"Section": doc.id_of(section.el), "Items": len(items)})
+
+
+@tool(toolset="forms", title="Fill a template")
+def docx_fill_template(ctx: CallContext, session_id: str, data: dict, strict: bool = False) -> str:
+    """Fill the whole document from data by name: content controls by tag or alias, {{name}} and {{a.b}}
+    placeholders, MERGEFIELD fields; an array repeats a repeating section's item or the table row naming it.
+
+    Args:
+        strict: Refuse, changing nothing, when the document names something data lacks or data has unused names.
+    """
+    session = session_of(ctx, session_id)
+    doc = session.doc
+    limit = call_limits(ctx, doc).max_call_growth_bytes
+    report = engine.fill(doc, data, strict=strict, read_image=_image_reader(ctx), max_growth=limit,
+                         check_url=_url_check(ctx))
+    tops = _top_blocks(doc, report.changed)
+    fields = {"Filled": sum(report.filled.values()), "Missing": len(report.missing), "Unused": len(report.unused),
+              **{k.replace("_", " ").title(): v for k, v in report.counts.items() if v}}
+    if REV.tracker(doc) is not None and tops:
+        fields["Tracked"] = "yes"
+    content = _report_text(report)
+    if not tops:
+        return success_answer("Fill Template", fields=fields, content=content)
+    first = tops[0]
+    session.last_update = doc.id_of(first)
+    return answer(session, "Fill Template", first, marker="UPDATED", fields=fields, content=content,
+                  element_id=doc.id_of(first))
+
+
+def _top_blocks(doc, changed: list) -> list:
+    """The blocks of their containers holding what the fill changed, first first, each once."""
+    out, seen = [], set()
+    tops = doc.top_containers()
+    for el in changed:
+        cur = el
+        while cur.getparent() is not None and cur.getparent() not in tops:
+            cur = cur.getparent()
+        if cur.getparent() is not None and cur not in seen:
+            seen.add(cur)
+            out.append(cur)
+    main = [el for el in out if doc.part_of(el) is doc.main]  # the body first, in document order
+    main.sort(key=lambda el: el.getparent().index(el))
+    return main + [el for el in out if doc.part_of(el) is not doc.main]
+
+
+def _listing(book, limit: int = 30) -> str:
+    items = list(book.items()) if isinstance(book, dict) else [(n, 1) for n in book]
+    text = ", ".join(f"{n}" + (f" ×{c}" if c > 1 else "") for n, c in items[:limit])
+    return text + (f", ... {len(items) - limit} more" if len(items) > limit else "")
+
+
+def _report_text(report: engine.Report) -> str:
+    return "\n".join([f"Filled: {_listing(report.filled) or '-'}", f"Missing (no data): {_listing(report.missing) or '-'}",
+                      f"Unused (no place): {_listing(report.unused) or '-'}"])
