@@ -57,12 +57,13 @@ async def test_first_footnote_of_a_document_without_notes_is_numbered_without_sc
     assert [r.get(f"{{{NS['w']}}}id") for r in body.iter(f"{{{NS['w']}}}footnoteReference")] == ["2", "1"]
 
 
-def test_a_worker_without_config_or_toolsets_does_not_load_the_http_tools_at_start(tmp_path):
-    # tools.http.config pulls in httpx (and pygments through it): 85 ms of CPU before the
-    # worker can answer initialize, for tools only --config declares.
+def test_a_worker_loads_only_what_answering_initialize_needs(tmp_path):
+    # Imported at their first use instead: the HTTP tools' config (httpx, pygments: 85 ms of CPU)
+    # without --config/--toolsets, markdown-it, pdfium and jsonschema (15-30 ms each).
     code = ("import sys, server; server.build_server(server.make_services(server.parse_args(['--root', sys.argv[1]])));"
-            "print('tools.http.config' in sys.modules)")
+            "print(sorted(m for m in ('tools.http.config', 'markdown_it', 'pypdfium2', 'jsonschema') "
+            "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=Path(__file__).resolve().parent.parent,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"
