@@ -74,11 +74,14 @@ def tenant_of(services: Services, ctx) -> str | None:
 
 def caller_of(services: Services, ctx) -> Caller:
     """Who calls: on stdio the one client; over HTTP the tenant plus, for a 2025-11-25 client,
-    its MCP session (the connection's, never a header the client could forge)."""
+    its MCP session (the connection's, never a header the client could forge), and where it calls
+    from (anonymous clients' session quota; behind trusted proxies their forwarded address)."""
     request = getattr(ctx, "request", None)
     if request is None:
         return Caller(tenant=services.stdio_tenant)
-    return Caller(tenant=tenant_of(services, ctx), mcp_session=connection_of(ctx, "session_id"), http=True)
+    from tools.http.client_address import request_address
+    return Caller(tenant=tenant_of(services, ctx), mcp_session=connection_of(ctx, "session_id"), http=True,
+                  address=request_address(request, getattr(services.config, "proxy", None)))
 
 
 def connection_state(services: Services, ctx) -> dict | None:
@@ -307,13 +310,14 @@ def http_app(server: Server, services: Services, host: str):
 
 
 def with_health(app, services: Services):
-    """GET /healthz for the load balancer: 200, or 503 while draining or without the state store."""
+    """GET /healthz for the load balancer: 200, or 503 and why (draining, state store unreachable)."""
     async def health_app(scope, receive, send) -> None:
         if scope["type"] != "http" or scope.get("path") != "/healthz":
             return await app(scope, receive, send)
         state = services.state
-        ok = state is None or (not state.draining and await anyio.to_thread.run_sync(state.backend.ping))
-        body = b"ok\n" if ok else b"unavailable\n"
+        problem = None if state is None else await anyio.to_thread.run_sync(state.health)
+        ok = problem is None
+        body = b"ok\n" if ok else f"unavailable: {problem}\n".encode()
         await send({"type": "http.response.start", "status": 200 if ok else 503,
                     "headers": [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
@@ -344,8 +348,9 @@ def serve_http(server: Server, services: Services, host: str, port: int) -> None
     try:
         # SIGTERM: uvicorn stops accepting and finishes the calls under way; then end_all drains
         # (with --state: every session snapshotted and its lease released for the other workers).
+        # proxy_headers off: only the config's trusted proxies may say who the client is (client_address.py).
         config = uvicorn.Config(http_app(server, services, host), host=host, port=port, log_level="warning",
-                                timeout_graceful_shutdown=10)
+                                timeout_graceful_shutdown=10, proxy_headers=False)
         DrainingServer(config, services).run()
     finally:
         reaper.stop()

@@ -98,7 +98,7 @@ BAD = {
     "unknown keys": (
         {"http_tool": [], "http_tools": [tool(endpont="x", params=[{"name": "userId", "position": "path",
                                                                      "requried": True}])]},
-        ["http_tool: unknown key (expected one of: toolsets, audit_log, tenants, http_tools, limits, author, allow, answers, recovery_folder)",
+        ["http_tool: unknown key (expected one of: toolsets, audit_log, tenants, http_tools, limits, author, allow, answers, recovery_folder, proxy)",
          "http_tools[0].endpont: unknown key (expected one of: name, description, title, tenants, method, endpoint, "
          "timeout_s, max_response_bytes, headers, params, response_template, strict_template, follow_redirects, "
          "read_only, destructive, idempotent)",
@@ -148,7 +148,7 @@ BAD = {
         ["limits.page_size: unknown key (expected one of: http_timeout_s, http_max_response_bytes, "
          "http_max_answer_chars, max_file_bytes, max_total_uncompressed, max_part_uncompressed, max_ratio, "
          "ratio_floor, max_parts, max_call_growth_bytes, call_timeout_s, session_idle_timeout_s, max_answer_chars, "
-         "max_sessions, max_sessions_total, max_batch_calls)",
+         "max_sessions, max_sessions_total, max_batch_calls, max_sessions_anonymous)",
          "limits.http_timeout_s: expected a value above 0, got 0",
          "limits.max_parts: expected a value above 0, got -1"]),
     "audit folder missing": (

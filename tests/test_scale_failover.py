@@ -27,8 +27,8 @@ async def run_trials(tmp_path, sig, count: int):
             results.append(await run_trial(url, tmp_path, state, ws, f"t{n}", sig))
             for w in ws:
                 if w.proc.poll() is not None:
-                    w.restart()
-                    await anyio.sleep(0.6)  # HAProxy's health checks see it up again
+                    await anyio.to_thread.run_sync(w.restart)
+            await anyio.to_thread.run_sync(url.wait_up, ws)  # HAProxy's health checks see them all up again
     return results
 
 

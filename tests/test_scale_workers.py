@@ -24,8 +24,8 @@ def redis_url():
         yield url
 
 
-async def call_retrying(client, name, seconds: float = 5.0, **args):
-    """Retry SessionMoved as its hint says, bounded in time."""
+async def call_retrying(client, name, seconds: float = 60.0, **args):
+    """Retry SessionMoved as its hint says, bounded in time (generously: the machine may be loaded)."""
     deadline = time.monotonic() + seconds
     while True:
         answer = await client.call(name, **args)

@@ -31,11 +31,16 @@ async def test_the_total_of_sessions_comes_from_the_config_and_the_refusal_names
     assert len(services.sessions.all()) == 2
 
 
-async def test_the_per_client_limit_names_its_own_key(tmp_path):
+async def test_the_per_client_limit_names_its_own_key_when_every_session_of_the_client_is_busy(tmp_path):
     services = services_with(tmp_path, {"max_sessions": 1, "max_sessions_total": 5})
     async with in_process(services) as c:
         await c.call("docx_create")
-        refused = await c.call("docx_create")
+        busy = services.sessions.all()[0]
+        busy.lock.acquire()  # a call under way on it: it is not ended to make room
+        try:
+            refused = await c.call("docx_create")
+        finally:
+            busy.lock.release()
     assert refused.error_type == "LimitExceeded" and "limits.max_sessions)" in refused.text
     assert len(services.sessions.all()) == 1
 

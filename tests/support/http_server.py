@@ -14,6 +14,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 import server
 from tests.support.client import DocxClient
+from tests.support.services import READY_S
 from tools.runtime.lifetime import Reaper
 
 MODES = ("legacy", "auto")  # 2025-11-25 initialize handshake (MCP sessions) / 2026-07-28 (none)
@@ -25,12 +26,13 @@ def http_server(services, *, reaper: bool = False):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     app = server.http_app(server.build_server(services), services, "127.0.0.1")
-    userver = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    userver = uvicorn.Server(uvicorn.Config(app, log_level="warning", proxy_headers=False))  # as server.serve_http
     thread = threading.Thread(target=userver.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not userver.started and time.monotonic() < deadline:
+    deadline = time.monotonic() + READY_S  # polled: a loaded machine may take long to start it
+    while not userver.started and thread.is_alive() and time.monotonic() < deadline:
         time.sleep(0.01)
+    assert userver.started, f"the HTTP server did not start within {READY_S} s"
     reaping = Reaper(services).start() if reaper else None
     try:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
@@ -42,9 +44,9 @@ def http_server(services, *, reaper: bool = False):
 
 
 @asynccontextmanager
-async def http_client(url: str, mode: str, roots: list[Path], token: str | None = None):
+async def http_client(url: str, mode: str, roots: list[Path], token: str | None = None, headers: dict | None = None):
     """A DocxClient over Streamable HTTP; ``mode`` is 'legacy' (2025-11-25) or 'auto' (2026-07-28)."""
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    headers = {**(headers or {}), **({"Authorization": f"Bearer {token}"} if token else {})}
     async with httpx2.AsyncClient(headers=headers, timeout=60) as http, \
             Client(streamable_http_client(url, http_client=http), cache=None, mode=mode) as client:
         yield DocxClient(client, roots)

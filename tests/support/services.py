@@ -39,32 +39,77 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_port(port: int, seconds: float = 10.0) -> None:
+READY_S = 120.0  # generous: on a loaded 2-core machine a process may take tens of seconds to listen
+
+
+def wait_port(port: int, seconds: float = READY_S) -> None:
+    """Return once 127.0.0.1:port accepts a connection (polled), else TimeoutError after ``seconds``."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
                 return
         except OSError:
             time.sleep(0.02)
     raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {seconds} s")
 
 
+def wait_http(url: str, seconds: float = READY_S, status: int = 200) -> None:
+    """Return once GET ``url`` answers ``status`` (polled), else TimeoutError after ``seconds``."""
+    import httpx2
+    deadline, last = time.monotonic() + seconds, None
+    while time.monotonic() < deadline:
+        try:
+            last = httpx2.get(url, timeout=5).status_code
+            if last == status:
+                return
+        except Exception as e:
+            last = e
+        time.sleep(0.05)
+    raise TimeoutError(f"GET {url} did not answer {status} within {seconds} s (last: {last})")
+
+
+class Redis:
+    """A throwaway redis-server on loopback (``url``) that a test may stop and start again on the
+    same port; with ``persist`` its data survive the restart (AOF, fsync always)."""
+
+    def __init__(self, persist: bool = False):
+        self.binary = require("redis-server", "redis-server")
+        self.port, self.persist = free_port(), persist
+        self.folder = tempfile.mkdtemp(prefix="oxm-redis-")
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc = None
+
+    def start(self) -> Redis:
+        aof = ["--appendonly", "yes", "--appendfsync", "always"] if self.persist else ["--appendonly", "no"]
+        self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--dir", self.folder, "--protected-mode", "yes", *aof],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_port(self.port)
+        return self
+
+    def stop(self) -> None:
+        stop(self.proc)
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @contextmanager
-def redis_server() -> Iterator[str]:
+def redis_server(persist: bool = False) -> Iterator[str]:
     """A throwaway redis-server on loopback; yields its redis:// URL."""
-    binary = require("redis-server", "redis-server")
-    port = free_port()
-    folder = tempfile.mkdtemp(prefix="oxm-redis-")
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", folder, "--protected-mode", "yes"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with running_redis(persist) as r:
+        yield r.url
+
+
+@contextmanager
+def running_redis(persist: bool = False) -> Iterator[Redis]:
+    r = Redis(persist)
     try:
-        wait_port(port)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield r.start()
     finally:
-        stop(proc)
-        shutil.rmtree(folder, ignore_errors=True)
+        r.close()
 
 
 def stop(proc: subprocess.Popen, seconds: float = 5.0) -> None:

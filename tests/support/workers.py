@@ -13,14 +13,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.support.services import free_port, require, stop, wait_port
+from tests.support.services import READY_S, free_port, require, stop, wait_http, wait_port
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 class Worker:
-    def __init__(self, name: str, root: Path, state: str | None, lease_ms: int = 1000):
+    def __init__(self, name: str, root: Path, state: str | None, lease_ms: int = 1000,
+                 extra: tuple = (), env: dict | None = None):
         self.name, self.port = name, free_port()
+        self.extra, self.env = list(extra), env or {}
         self.url = f"http://127.0.0.1:{self.port}/mcp"
         self.log = tempfile.NamedTemporaryFile(prefix=f"oxm-{name}-", suffix=".log", delete=False)
         self.root, self.state, self.lease_ms = root, state, lease_ms
@@ -32,8 +34,8 @@ class Worker:
                "--port", str(self.port), "--root", str(root)]
         if state:
             cmd += ["--state", state, "--worker-id", self.name, "--lease-ms", str(lease_ms)]
-        return subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT,
-                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+        return subprocess.Popen(cmd + self.extra, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT,
+                                env={**os.environ, **self.env, "PYTHONPATH": str(ROOT)})
 
     def restart(self) -> Worker:
         """Start it again on the same port (after a kill)."""
@@ -41,8 +43,16 @@ class Worker:
         self.proc = self._spawn()
         return self.wait()
 
+    @property
+    def health_url(self) -> str:
+        return self.url.replace("/mcp", "/healthz")
+
     def wait(self) -> Worker:
-        wait_port(self.port, 20)
+        """Ready = /healthz answers 200 (listening, and the state store reachable), polled."""
+        try:
+            wait_http(self.health_url, READY_S)
+        except TimeoutError as e:
+            raise TimeoutError(f"{e}; worker {self.name} exit code {self.proc.poll()}, log:\n{self.output()}")
         return self
 
     def output(self) -> str:
@@ -54,8 +64,9 @@ class Worker:
 
 
 @contextmanager
-def workers(n: int, root: Path, state: str | None, lease_ms: int = 1000) -> Iterator[list[Worker]]:
-    started = [Worker(f"w{i + 1}", root, state, lease_ms) for i in range(n)]
+def workers(n: int, root: Path, state: str | None, lease_ms: int = 1000, extra: tuple = (),
+            env: dict | None = None) -> Iterator[list[Worker]]:
+    started = [Worker(f"w{i + 1}", root, state, lease_ms, extra, env) for i in range(n)]
     try:
         for w in started:
             w.wait()
@@ -68,16 +79,39 @@ def workers(n: int, root: Path, state: str | None, lease_ms: int = 1000) -> Iter
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 
 
+class Proxy(str):
+    """The /mcp URL through HAProxy, which can also say which workers its health checks see up."""
+
+    def __new__(cls, url: str, stats: str):
+        proxy = super().__new__(cls, url)
+        proxy.stats = stats
+        return proxy
+
+    def up(self) -> set[str]:
+        import httpx2
+        rows = httpx2.get(self.stats, timeout=5).text.splitlines()
+        return {r.split(",")[1] for r in rows[1:] if r.startswith("workers,") and ",UP" in r}
+
+    def wait_up(self, servers: list[Worker], seconds: float = READY_S) -> None:
+        """Polls HAProxy's own view until every worker in ``servers`` is UP (its checks passed)."""
+        deadline, names = time.monotonic() + seconds, {w.name for w in servers}
+        while not names <= self.up():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"HAProxy does not see {sorted(names - self.up())} up after {seconds} s")
+            time.sleep(0.05)
+
+
 @contextmanager
-def haproxy(servers: list[Worker]) -> Iterator[str]:
-    """deploy/haproxy.cfg with the test's workers and a free port; yields the /mcp URL."""
+def haproxy(servers: list[Worker]) -> Iterator[Proxy]:
+    """deploy/haproxy.cfg with the test's workers and a free port; yields the /mcp URL (a Proxy)."""
     binary = require("haproxy", "haproxy")
-    port = free_port()
+    port, stats = free_port(), free_port()
     text = HAPROXY_CFG.read_text()
     lines = "\n".join(f"    server {w.name} 127.0.0.1:{w.port} check inter 200ms fall 2 rise 2"
                       for w in servers)
     text = text.replace("bind 127.0.0.1:8080", f"bind 127.0.0.1:{port}")
     text = text.replace("    # @workers@", lines)
+    text += f"\nfrontend stats\n    bind 127.0.0.1:{stats}\n    stats enable\n    stats uri /stats\n"
     folder = Path(tempfile.mkdtemp(prefix="oxm-haproxy-"))
     cfg = folder / "haproxy.cfg"
     cfg.write_text(text)
@@ -86,8 +120,9 @@ def haproxy(servers: list[Worker]) -> Iterator[str]:
     proc = subprocess.Popen([binary, "-f", str(cfg), "-db"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_port(port)
-        time.sleep(0.5)  # first health checks
-        yield f"http://127.0.0.1:{port}/mcp"
+        proxy = Proxy(f"http://127.0.0.1:{port}/mcp", f"http://127.0.0.1:{stats}/stats;csv")
+        proxy.wait_up(servers)
+        yield proxy
     finally:
         stop(proc)
         cfg.unlink()

@@ -17,6 +17,7 @@ from tools.docx.review import tracking_from_settings
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.lifetime import claim
 from tools.runtime.recovery import recovery_note
+from tools.runtime.quotas import add_session
 from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
 from tools.runtime.sessions import Cursor, Session
 
@@ -41,7 +42,7 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
             session.cursor = Cursor(doc.id_of(last), "after")
         blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
-                  "Recovered": recovery_note(ctx.services, path, _read_sha(doc, path))}
+                  "Recovered": recovery_note(ctx.services, path, _read_sha(doc, path)), "Ended": session.made_room}
         if fields["Recovered"]:
             log.warning("%s: %s", path.name, fields["Recovered"])
         damaged = unreadable_parts(doc.package)
@@ -65,9 +66,7 @@ def _read_sha(doc, path) -> str | None:
 def start_session(ctx: CallContext, doc: Document, path, view: str | None = None) -> Session:
     """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
     try:
-        limits = ctx.services.limits
-        session = ctx.services.sessions.add(ctx.caller, doc, path, per_owner=limits.max_sessions,
-                                            total=limits.max_sessions_total)
+        session = add_session(ctx, doc, path)  # the caller's quota (tools/runtime/quotas.py)
     except BaseException:
         doc.close()
         raise
@@ -95,7 +94,7 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
     if path is not None:  # refused now rather than at the first save
         check_save_name(path, doc.package.content_type_of(doc.main_name))
     session = start_session(ctx, doc, path, view)
-    fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)"}
+    fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)", "Ended": session.made_room}
     return answer(session, "Create Document", None, fields=fields)
 
 

@@ -20,6 +20,7 @@ import yaml
 
 from ooxml.link_policy import DEFAULT as DEFAULT_LINK_POLICY, FETCHING_FIELDS, KNOWN_SCHEMES, LinkPolicy
 from ooxml.package import Limits as DocumentLimits
+from tools.http.client_address import ProxySpec
 from tools.http.spec import CONTROL_RE, PLACEHOLDER_RE, HttpToolSpec, ParamSpec  # noqa: F401 (re-exported)
 from tools.http.tools import build_tools
 from tools.runtime.limits import RUNTIME_LIMIT_TYPES, RuntimeLimits
@@ -27,8 +28,9 @@ from tools.runtime.registry import BUILTIN, NAME_RE, Tool
 
 log = logging.getLogger("ooxml_mcp")
 
-TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow", "answers", "recovery_folder")
+TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow", "answers", "recovery_folder", "proxy")
 ALLOW_KEYS = ("url_schemes", "field_kinds")
+PROXY_KEYS = ("forwarded_header", "trusted_proxies")
 TOOL_KEYS = ("name", "description", "title", "tenants", "method", "endpoint", "timeout_s", "max_response_bytes",
              "headers", "params", "response_template", "strict_template", "follow_redirects",
              "read_only", "destructive", "idempotent")
@@ -94,6 +96,7 @@ class Config:
     link_policy: LinkPolicy = DEFAULT_LINK_POLICY  # link schemes and field kinds allowed beyond the defaults
     secrets: frozenset[str] = field(default_factory=frozenset, repr=False)  # to redact from logs
     tools: list[Tool] = field(default_factory=list)
+    proxy: ProxySpec | None = None  # which forwarded header to believe, from which proxies
 
     @property
     def tenants(self) -> list[str]:
@@ -242,6 +245,27 @@ def tenant_token(f: Findings, where: str, spec: Any, env: dict) -> str | None:
         f.add(at(where, "token_env"), f"environment variable {var} is not set (or is empty)")
         return None
     return env[var]
+
+
+def parse_proxy(f: Findings, raw: Any) -> ProxySpec | None:
+    """``proxy: {forwarded_header: X-Forwarded-For, trusted_proxies: [10.0.0.0/8, 127.0.0.1]}``."""
+    import ipaddress
+    if raw is None or keys_of(f, "proxy", raw, PROXY_KEYS, PROXY_KEYS) is None:
+        return None
+    name, trusted, nets = raw.get("forwarded_header"), raw.get("trusted_proxies"), []
+    if "forwarded_header" in raw and expect(f, "proxy.forwarded_header", name, "string") and not TCHAR_RE.match(name):
+        f.add("proxy.forwarded_header", f"{name!r} is not a header name")
+    if "trusted_proxies" in raw and expect(f, "proxy.trusted_proxies", trusted, "array"):
+        if not trusted:
+            f.add("proxy.trusted_proxies", "expected at least one address or network (e.g. 10.0.0.0/8)")
+        for i, item in enumerate(trusted):
+            try:
+                nets.append(ipaddress.ip_network(str(item), strict=False))
+            except ValueError:
+                f.add(f"proxy.trusted_proxies[{i}]", f"{item!r} is not an IP address or network")
+    if not isinstance(name, str) or not nets:
+        return None
+    return ProxySpec(name.lower(), tuple(nets))
 
 
 def parse_toolsets(f: Findings, raw: Any, known: set[str]) -> list[str] | None:
@@ -650,6 +674,7 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
                     http_tools=parse_http_tools(f, top.get("http_tools"), tenants, limits, env),
                     link_policy=parse_allow(f, top.get("allow")))
     config.answers_view = parse_answers(f, top.get("answers"))
+    config.proxy = parse_proxy(f, top.get("proxy"))
     config.answers_structured = (top.get("answers") or {}).get("structured") is True \
         if isinstance(top.get("answers"), dict) else False
     author = top.get("author")

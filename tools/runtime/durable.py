@@ -37,7 +37,7 @@ from tools.runtime import history, snapshots
 from render.answer import with_head_line
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import Caller, Session, SessionStore, _not_found, caller_of
-from tools.runtime.statestore import Fenced, StateBackend
+from tools.runtime.statestore import Fenced, StateBackend, StoreDown
 
 log = logging.getLogger("ooxml_mcp")
 _replaying: ContextVar[bool] = ContextVar("ooxml_replaying", default=False)
@@ -51,6 +51,23 @@ def replaying() -> bool:
 
 class SessionMoved(OoxmlError):
     error_type = "SessionMoved"
+
+
+class StateUnavailable(OoxmlError):
+    error_type = "StateUnavailable"
+
+
+def unavailable(why: str = "") -> StateUnavailable:
+    return StateUnavailable("The session store cannot be reached, so sessions cannot be read or changed now.",
+                            hint="Retry in a moment: the server goes on by itself once the store is back; "
+                                 "nothing acknowledged was lost.")
+
+
+MCP_KEY_TTL_S = 300  # oxm:mcp:<id> (refreshed every MCP_REFRESH_S while the MCP session lives)
+MCP_REFRESH_S = 60.0
+# A worker's MCP sessions count as ended this long after its last heartbeat. Longer than a lease:
+# a lost lease is safe (fenced), an MCP session wrongly thought ended lets another one adopt.
+MIN_HEARTBEAT_MS = 10_000
 
 
 def moved(sid: str, why: str) -> SessionMoved:
@@ -70,6 +87,11 @@ class Held:
     snapshot_at: float = field(default_factory=time.monotonic)
     sig: tuple = ()
     stamps: dict = field(default_factory=dict)  # the files the document was read from or saved to
+    epoch: int = 0  # of the last lease this worker took: nobody else took it while it stays next
+
+
+def epoch_of(token: str) -> int:
+    return int(token.rpartition("|")[2])
 
 
 def signature(session: Session) -> tuple:
@@ -84,8 +106,11 @@ class Durable:
         self.backend, self.worker_id, self.lease_ms = backend, worker_id, lease_ms
         self.snapshot_every, self.snapshot_seconds, self.key_ttl_s = snapshot_every, snapshot_seconds, key_ttl_s
         self.services = None
+        self.heartbeat_ms = max(5 * lease_ms, MIN_HEARTBEAT_MS)
         self.held: dict[str, Held] = {}
-        self.live_mcp: set[str] = set()  # MCP sessions open on this worker (adoption checks)
+        self.live_mcp: set[str] = set()  # MCP sessions open on this worker (shared in the store: adoption checks)
+        self._mcp_told: set[str] = set()  # those the store knows of
+        self._mcp_refreshed = 0.0
         self.draining = False
         self._guard = threading.Lock()
         self._sid_locks: dict[str, threading.Lock] = {}
@@ -100,6 +125,7 @@ class Durable:
 
     # ---- the generic tool-call path (dispatch.run_sync) -------------------------------------------
     def run(self, tool, name: str, arguments: dict, ctx: CallContext) -> str:
+        self.announce(ctx.caller.mcp_session)
         tape, when = minting.Tape(), datetime.now(timezone.utc)
         with minting.using(tape), clock.pinned(when):
             text = tool.handler(ctx, **arguments)
@@ -151,7 +177,7 @@ class Durable:
     def _create(self, session: Session) -> None:
         blob = snapshots.encode(session, "0-0")  # before the lease: a big document takes longer than one
         token = self.backend.acquire(session.id, self.worker_id, self.lease_ms, new=True)
-        held = Held(token, time.monotonic() + self.lease_ms / 1000, sig=signature(session))
+        held = Held(token, time.monotonic() + self.lease_ms / 1000, sig=signature(session), epoch=epoch_of(token))
         held.stamps = dict(session.doc.package.stamps)
         self.backend.create(session.id, token, session.owner[0], session.owner[1], blob, self.key_ttl_s)
         self.held[session.id] = held
@@ -204,8 +230,9 @@ class Durable:
                 raise moved(sid, "this worker is shutting down")
             token = self.backend.acquire(sid, self.worker_id, self.lease_ms)
             if token is None:
-                if self.backend.head(sid) is None:
-                    raise _not_found(sid)
+                head = self.backend.head(sid)
+                if head is None or not self._may_use(caller, head[1], head[2]):
+                    raise _not_found(sid)  # a stranger learns nothing, wherever the call lands
                 self._quietly(self.backend.want, sid, self.worker_id, self.lease_ms)  # the owner lets go when idle
                 raise moved(sid, "its lease is held")
             deadline = time.monotonic() + self.lease_ms / 1000
@@ -229,10 +256,11 @@ class Durable:
             held = self.held[sid] = Held(None, 0, head=session_head(session))
             held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
             store.put(session, replacing=local)
-        held.token, held.deadline = token, deadline
+        held.token, held.deadline, held.epoch = token, deadline, epoch_of(token)
         if getattr(session, "_failed", None):
             self._set_aside(session, session._failed)
         session.owner = (head[1], head[2])
+        session.quota = session.quota or session.owner  # counted against its owner's quota here too
         return self._owned_by(caller, session, token)
 
     def _owned_by(self, caller: Caller, session: Session, token: str) -> Session:
@@ -242,13 +270,48 @@ class Durable:
             raise _not_found(session.id)
         # Adopted by a new MCP session of the same tenant (its old MCP session ended).
         self.backend.set_owner(session.id, token, caller.tenant, caller.mcp_session)
-        session.owner, session.tenant = caller.owner, caller.tenant
+        session.owner, session.tenant, session.quota = caller.owner, caller.tenant, caller.quota
         return session
 
     def _may_use(self, caller: Caller, tenant: str | None, mcp: str | None) -> bool:
+        """Same tenant, and the owning MCP session is the caller's, none, or ended (on any worker)."""
         if caller.tenant != tenant:
             return False
-        return mcp == caller.mcp_session or mcp is None or mcp not in self.live_mcp
+        if mcp == caller.mcp_session or mcp is None:
+            return True
+        return mcp not in self.live_mcp and not self.backend.mcp_live(mcp)
+
+    # ---- live MCP sessions, shared ---------------------------------------------------------------------
+    def announce(self, mcp_session: str | None) -> None:
+        """A call of this MCP session landed here: other workers must not let anyone adopt its sessions."""
+        if mcp_session is None or mcp_session in self._mcp_told:
+            return
+        self.live_mcp.add(mcp_session)
+        try:
+            self.backend.mcp_alive([mcp_session], self.worker_id, MCP_KEY_TTL_S)
+            self._mcp_told.add(mcp_session)
+        except Exception as e:  # the renewer tells the store when it is back
+            log.warning("state store: %s", e)
+
+    def mcp_ended(self, mcp_session: str) -> None:
+        self.live_mcp.discard(mcp_session)
+        self._mcp_told.discard(mcp_session)
+        self._quietly(self.backend.mcp_gone, mcp_session)
+
+    def _keep_alive(self) -> None:
+        """The worker's heartbeat every round; its MCP sessions' keys now and then (or when untold)."""
+        try:
+            self.backend.heartbeat(self.worker_id, self.heartbeat_ms)
+            untold = self.live_mcp - self._mcp_told
+            if untold or time.monotonic() - self._mcp_refreshed >= MCP_REFRESH_S:
+                live = list(self.live_mcp)
+                self.backend.mcp_alive(live, self.worker_id, MCP_KEY_TTL_S)
+                self._mcp_told.update(live)
+                self._mcp_refreshed = time.monotonic()
+                for mcp in [m for m in live if m not in self.live_mcp]:  # ended while we wrote it
+                    self.mcp_ended(mcp)
+        except Exception:
+            pass  # the store is away: heartbeats resume when it is back
 
     def recover(self, sid: str) -> Session:
         """The latest snapshot, then the journal replayed through the same tool code."""
@@ -319,9 +382,33 @@ class Durable:
         self._stop.set()
         if self._renewer is not None and self._renewer is not threading.current_thread():
             self._renewer.join(5)
+        self._quietly(self.backend.worker_gone, self.worker_id)  # its MCP sessions end with it
+
+    def forget(self, sid: str, held: Held) -> None:
+        """Delete a session from the store. A lease this worker let go is taken back first, and only
+        if no other worker took it in between (the lease epoch moved by one): else the session lives
+        on there and this worker's copy was only a stale one."""
+        token = held.token
+        if token is None:
+            token = self.backend.acquire(sid, self.worker_id, self.lease_ms)
+            if token is None:
+                return
+            if epoch_of(token) != held.epoch + 1:
+                self.backend.release(sid, token)
+                return
+        self.backend.delete(sid, token)
+
+    def health(self) -> str | None:
+        """Why this worker should get no traffic now, or None."""
+        if self.draining:
+            return "draining"
+        problem = self.backend.problem()
+        return None if problem is None else f"state store unreachable ({problem})"
 
     def _renew_loop(self) -> None:
+        self._keep_alive()
         while not self._stop.wait(self.lease_ms / 3000):
+            self._keep_alive()
             for sid, held in list(self.held.items()):
                 token = held.token
                 if token is None:
@@ -462,10 +549,10 @@ class DurableStore(SessionStore):
         with self._guard:
             self._replay.pop(session.id, None)
 
-    def add(self, who, doc, path, per_owner=None, total=None) -> Session:
+    def add(self, who, doc, path, per_owner=None, total=None, key="limits.max_sessions") -> Session:
         if self.durable.draining:
             raise moved("(new)", "this worker is shutting down")
-        return super().add(who, doc, path, per_owner, total)
+        return super().add(who, doc, path, per_owner, total, key)
 
     def get(self, who, session_id):
         if _replaying.get():
@@ -483,11 +570,16 @@ class DurableStore(SessionStore):
         local = self.local(sid)
         if local is not None and self.durable.holds(sid) and local.owner == caller.owner:
             return local
-        return self.durable.take(self, caller, sid)
+        try:
+            return self.durable.take(self, caller, sid)
+        except StoreDown as e:
+            raise unavailable(str(e)) from None
 
     def discard(self, session: Session) -> bool:
+        """The session ended (closed, idle, ended to make room): gone from the store too, even when
+        this worker let its lease go, so no other worker can take it back."""
         gone = super().discard(session)
         held = self.durable.held.pop(session.id, None)
-        if gone and held is not None and held.token:
-            self.durable._quietly(self.durable.backend.delete, session.id, held.token)
+        if gone and held is not None:
+            self.durable._quietly(self.durable.forget, session.id, held)
         return gone

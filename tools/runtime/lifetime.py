@@ -131,7 +131,7 @@ def end_mcp_session(services, mcp_session: str) -> None:
     """Its MCP session ended (DELETE, idle, crash): so do the document sessions it opened."""
     durable = getattr(services, "state", None)
     if durable is not None:
-        durable.live_mcp.discard(mcp_session)
+        durable.mcp_ended(mcp_session)  # on every worker: its sessions may be adopted now
     for session in services.sessions.of_mcp_session(mcp_session):
         # A running call finishes first (its own budget bounds it); a stuck one is left to the reaper.
         if session.lock.acquire(timeout=services.limits.call_timeout_s + 5):

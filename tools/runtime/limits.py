@@ -10,7 +10,8 @@ from dataclasses import dataclass, fields, replace
 # Config key -> JSON type, for tools/http/config.py.
 RUNTIME_LIMIT_TYPES = {"call_timeout_s": "number", "session_idle_timeout_s": "number",
                        "max_answer_chars": "integer", "max_sessions": "integer",
-                       "max_sessions_total": "integer", "max_batch_calls": "integer"}
+                       "max_sessions_total": "integer", "max_batch_calls": "integer",
+                       "max_sessions_anonymous": "integer"}
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,7 @@ class RuntimeLimits:
     session_idle_timeout_s: float = 30 * 60.0  # Streamable HTTP: an unused session ends (recovery file)
     max_answer_chars: int = 60_000  # longer answers are cut (with a note saying so)
     max_sessions: int = 64  # open document sessions per client (tenant / MCP session)
+    max_sessions_anonymous: int = 16  # per client without a tenant over HTTP (MCP session / source address)
     max_sessions_total: int = 1024  # open document sessions of all clients together, per server process
     max_batch_calls: int = 200  # calls in one docx_batch
 

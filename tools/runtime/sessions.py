@@ -30,6 +30,10 @@ class SessionNotFound(OoxmlError):
     error_type = "SessionNotFound"
 
 
+class QuotaReached(LimitExceeded):
+    """The caller has as many sessions as it may (tools/runtime/quotas.py may make room)."""
+
+
 @dataclass(frozen=True)
 class Caller:
     """Who makes a call. ``http`` without tenant and MCP session means: nobody we can name."""
@@ -37,10 +41,22 @@ class Caller:
     tenant: str | None = None
     mcp_session: str | None = None
     http: bool = False
+    address: str | None = None  # HTTP: where it calls from (tools/http/client_address.py)
 
     @property
     def owner(self) -> tuple[str | None, str | None]:
         return self.tenant, self.mcp_session
+
+    @property
+    def quota(self) -> tuple:
+        """Whose session quota a new session counts against: the owner, or for anonymous clients
+        (nothing else to tell them apart) their source address."""
+        return ("address", self.address) if self.anonymous else self.owner
+
+    @property
+    def untrusted(self) -> bool:
+        """No tenant over HTTP: the smaller quota (limits.max_sessions_anonymous)."""
+        return self.http and self.tenant is None
 
     @property
     def anonymous(self) -> bool:
@@ -71,6 +87,8 @@ class Session:
     opened_from: Path | None = None  # the file docx_open read (baseline for integrity checks)
     baseline_problems: list[str] | None = None  # integrity problems the original already had
     owner: tuple[str | None, str | None] = (None, None)
+    quota: tuple = ()  # Caller.quota of the caller that opened it
+    made_room: str | None = None  # the answer's note when opening it ended an idle session of the caller
     view: str | None = None  # answer view of editing calls (docx_open/docx_create view=; render/views.py)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     last_used: float = field(default_factory=time.monotonic)
@@ -102,13 +120,12 @@ class SessionStore:
         self.total = total
 
     def add(self, who: Caller | str | None, doc: Document, path: Path | None, per_owner: int | None = None,
-            total: int | None = None) -> Session:
+            total: int | None = None, key: str = "limits.max_sessions") -> Session:
         caller = caller_of(who)
         total = total or self.total
-        # Anonymous HTTP clients are all one "owner": only the total bounds them (and the idle timeout).
-        per_owner = total if caller.anonymous else per_owner or self.per_owner
+        per_owner = per_owner or self.per_owner
         with self._guard:
-            mine = sum(1 for s in self._sessions.values() if s.owner == caller.owner)
+            mine = sum(1 for s in self._sessions.values() if s.quota == caller.quota)
             if len(self._sessions) >= total:
                 raise LimitExceeded(f"{len(self._sessions)} sessions are open on this server, the limit in all "
                                     "(limits.max_sessions_total).",
@@ -116,10 +133,10 @@ class SessionStore:
                                          "themselves after the idle timeout); the operator sets "
                                          "limits.max_sessions_total in the config.")
             if mine >= per_owner:
-                raise LimitExceeded(f"{mine} sessions are open, the limit per client (limits.max_sessions).",
-                                    hint="Close sessions you no longer need with docx_close (idle sessions "
-                                         "end by themselves after the idle timeout).")
-            session = Session(new_session_id(), doc, path, caller.tenant, owner=caller.owner)
+                raise QuotaReached(f"{mine} sessions are open, the limit per client ({key}).",
+                                   hint="Close sessions you no longer need with docx_close (idle sessions "
+                                        "end by themselves after the idle timeout).")
+            session = Session(new_session_id(), doc, path, caller.tenant, owner=caller.owner, quota=caller.quota)
             self._sessions[session.id] = session
         return session
 

@@ -14,14 +14,31 @@ in one slot):
   its TTL runs out, even after the session is gone).
 Every write checks the lease in the same Lua script (fencing): a worker that lost its lease
 (paused, partitioned) cannot append, snapshot or delete.
+
+Who is alive, so that ownership holds on every worker: ``oxm:mcp:<id>`` names the worker that
+holds a live MCP session (deleted when it ends), ``oxm:worker:<id>`` is that worker's heartbeat
+(short TTL): an MCP session is live while both exist.
+
+An unreachable store raises ``StoreDown`` quickly (short timeouts, no retries) and, for a moment
+after, at once without trying: callers answer ``StateUnavailable`` instead of waiting.
 """
 from __future__ import annotations
 
+import functools
+import time
 from dataclasses import dataclass
+
+CONNECT_TIMEOUT_S = 1.0
+SOCKET_TIMEOUT_S = 2.0
+DOWN_FOR_S = 0.5  # after a failure, calls fail at once for this long (then one tries again)
 
 
 class Fenced(Exception):
     """The caller does not hold the session's lease any more."""
+
+
+class StoreDown(Exception):
+    """The state store cannot be reached (or answered too slowly)."""
 
 
 @dataclass
@@ -49,6 +66,12 @@ class StateBackend:
     def delete(self, sid: str, token: str) -> None: ...
     def keep_failed(self, sid: str, token: str, entries: list[bytes], ttl_s: int) -> None: ...
     def ping(self) -> bool: ...
+    def problem(self) -> str | None: ...  # why the store is unreachable, None when it answers
+    def heartbeat(self, worker: str, ttl_ms: int) -> None: ...
+    def worker_gone(self, worker: str) -> None: ...
+    def mcp_alive(self, mcp_sessions: list[str], worker: str, ttl_s: int) -> None: ...
+    def mcp_gone(self, mcp_session: str) -> None: ...
+    def mcp_live(self, mcp_session: str) -> bool: ...
 
 
 _ACQUIRE = """
@@ -126,12 +149,32 @@ def _dec(value: bytes | None) -> str | None:
     return None if text == _NONE else text
 
 
+def _guarded(method):
+    """Connection failures and timeouts become ``StoreDown``; while the store is known to be
+    down, calls fail at once (a client must not wait a timeout on every call)."""
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        if time.monotonic() < self._down_until:
+            raise StoreDown(self._down_why)
+        try:
+            return method(self, *args, **kwargs)
+        except self._down_errors as e:
+            self._down_until, self._down_why = time.monotonic() + DOWN_FOR_S, f"{type(e).__name__}: {e}"
+            raise StoreDown(self._down_why) from None
+    return call
+
+
 class RedisState(StateBackend):
     def __init__(self, url: str):
         import redis
-        self.redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2,
-                                          health_check_interval=30)
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+        self.redis = redis.Redis.from_url(url, socket_timeout=SOCKET_TIMEOUT_S,
+                                          socket_connect_timeout=CONNECT_TIMEOUT_S,
+                                          retry=Retry(NoBackoff(), 0), health_check_interval=30)
         self._errors = (redis.ResponseError,)
+        self._down_errors = (redis.ConnectionError, redis.TimeoutError, OSError)
+        self._down_until, self._down_why = 0.0, ""
         self._scripts = {name: self.redis.register_script(src) for name, src in
                          (("acquire", _ACQUIRE), ("renew", _RENEW), ("release", _RELEASE), ("create", _CREATE),
                           ("append", _APPEND), ("want", _WANT), ("snapshot", _SNAPSHOT), ("owner", _OWNER), ("delete", _DELETE),
@@ -142,6 +185,7 @@ class RedisState(StateBackend):
         base = f"oxm:{{{sid}}}:"
         return [base + k for k in ("lease", "meta", "snap", "journal", "epoch", "want", "failed")]
 
+    @_guarded
     def _run(self, name: str, sid: str, *args):
         try:
             return self._scripts[name](keys=self.keys(sid), args=list(args))
@@ -175,10 +219,12 @@ class RedisState(StateBackend):
     def set_owner(self, sid, token, tenant, mcp):
         self._run("owner", sid, token, _enc(tenant), _enc(mcp))
 
+    @_guarded
     def head(self, sid):
         tenant, mcp, head = self.redis.hmget(self.keys(sid)[1], "tenant", "mcp", "head")
         return None if head is None else (head.decode(), _dec(tenant), _dec(mcp))
 
+    @_guarded
     def load(self, sid):
         lease, meta, snap, journal = self.keys(sid)[:4]
         with self.redis.pipeline(transaction=True) as pipe:
@@ -203,7 +249,42 @@ class RedisState(StateBackend):
         self._run("failed", sid, token, ttl_s, *entries)
 
     def ping(self):
+        return self.problem() is None
+
+    def problem(self):
         try:
-            return bool(self.redis.ping())
-        except Exception:
-            return False
+            self._ping()
+            return None
+        except StoreDown as e:
+            return str(e)
+        except Exception as e:
+            return f"{type(e).__name__}: {e}"
+
+    @_guarded
+    def _ping(self):
+        self.redis.ping()
+
+    # ---- who is alive (ownership checks on every worker) ---------------------------------------------
+    @_guarded
+    def heartbeat(self, worker, ttl_ms):
+        self.redis.set(f"oxm:worker:{worker}", b"1", px=ttl_ms)
+
+    @_guarded
+    def worker_gone(self, worker):
+        self.redis.delete(f"oxm:worker:{worker}")
+
+    @_guarded
+    def mcp_alive(self, mcp_sessions, worker, ttl_s):
+        with self.redis.pipeline(transaction=False) as pipe:
+            for mcp in mcp_sessions:
+                pipe.set(f"oxm:mcp:{mcp}", worker, ex=ttl_s)
+            pipe.execute()
+
+    @_guarded
+    def mcp_gone(self, mcp_session):
+        self.redis.delete(f"oxm:mcp:{mcp_session}")
+
+    @_guarded
+    def mcp_live(self, mcp_session):
+        worker = self.redis.get(f"oxm:mcp:{mcp_session}")
+        return worker is not None and bool(self.redis.exists(f"oxm:worker:{worker.decode()}"))
