@@ -7,8 +7,10 @@ import re
 from lxml import etree
 
 from ooxml import body as B
+from ooxml import budget
 from ooxml.namespaces import XML, w
 from ooxml.order import get_or_add, set_child
+from ooxml.wordids import REVISIONS
 
 _SPLIT = re.compile(r"(\r\n|\r|\n|\t)")
 _XML_SPACE = f"{{{XML}}}space"
@@ -23,9 +25,11 @@ def clean_text(text: str) -> str:
 def text_children(text: str) -> list[etree._Element]:
     """``w:t``/``w:tab``/``w:br`` for text: never a raw newline inside ``w:t`` (Word refuses it)."""
     out = []
-    for piece in _SPLIT.split(clean_text(text)):
+    for i, piece in enumerate(_SPLIT.split(clean_text(text))):
         if not piece:
             continue
+        if not i % 8192:
+            budget.check()  # a million characters of line breaks: 400,000 elements
         if piece == "\t":
             out.append(etree.Element(w("tab")))
         elif piece in ("\n", "\r\n", "\r"):
@@ -39,10 +43,23 @@ def text_children(text: str) -> list[etree._Element]:
     return out
 
 
+def copy_props(props: etree._Element) -> etree._Element:
+    """Run or paragraph properties for new content formatted like other content: the formatting only.
+    Revision marks (a tracked format change, a paragraph mark's insertion) stay with the original:
+    copied, they would repeat its w:id and claim a change nobody made to the new content."""
+    out = copy.deepcopy(props)
+    for el in list(out.iter(*REVISIONS)):
+        if el is not out:
+            el.getparent().remove(el)
+    return out
+
+
 def make_run(text: str, rpr: etree._Element | None = None) -> etree._Element:
     r = etree.Element(w("r"))
     if rpr is not None and len(rpr):
-        r.append(copy.deepcopy(rpr))
+        rpr = copy_props(rpr)
+    if rpr is not None and len(rpr):
+        r.append(rpr)
     for child in text_children(text):
         r.append(child)
     return r

@@ -69,6 +69,7 @@ class Comments:
 
     def __init__(self, doc):
         self.doc = doc
+        self._used: set[str] | None = None  # paraIds in use, gathered once (instances live for one call)
 
     def part_root(self, kind: str, create: bool = False) -> etree._Element | None:
         doc = self.doc
@@ -138,14 +139,16 @@ class Comments:
 
     # ---- writing ------------------------------------------------------------------------------
     def _new_para_id(self, near: etree._Element) -> str:
-        used = set(self.doc.word_ids(self.doc.body).para_ids)
-        root = self.part_root("comments")
-        if root is not None:
-            used |= {v.upper() for v in root.xpath("//@w14:paraId", namespaces=_NSMAP)}
+        body_ids = self.doc.word_ids(self.doc.body).para_ids
+        if self._used is None:  # once per instance: a comment of 8,000 lines must not rescan per line
+            root = self.part_root("comments")
+            self._used = set() if root is None else {v.upper() for v in
+                                                     root.xpath("//@w14:paraId", namespaces=_NSMAP)}
         while True:
             value = f"{minting.randbelow(0x7FFFFFFE) + 1:08X}"
-            if value not in used:
-                self.doc.word_ids(self.doc.body).para_ids.add(value)
+            if value not in self._used and value not in body_ids:
+                body_ids.add(value)
+                self._used.add(value)
                 return value
 
     def _ensure_para_ids(self, comment: etree._Element) -> str:
@@ -162,8 +165,9 @@ class Comments:
         self.touch(root)
         wid = new_word_id(self.doc)
         initials = "".join(part[0] for part in author.split() if part)[:9] or author[:1]
-        comment = etree.SubElement(root, w("comment"), {W_ID: wid, W_AUTHOR: author, W_DATE: now(),
-                                                         W_INITIALS: initials})
+        # Filled before it goes in: building its lines checks the call's budget, and undo must
+        # know of the comment from the moment it is in the part.
+        comment = etree.Element(w("comment"), {W_ID: wid, W_AUTHOR: author, W_DATE: now(), W_INITIALS: initials})
         for i, line in enumerate(text.split("\n") or [""]):
             p = etree.SubElement(comment, w("p"), {PARA_ID: self._new_para_id(comment), TEXT_ID: "77777777"})
             if i == 0:
@@ -171,6 +175,7 @@ class Comments:
                 etree.SubElement(ref, w("annotationRef"))
             if line:
                 p.append(make_run(line))
+        root.append(comment)
         self.doc.history.inserted(comment)  # a block of the comments story: undo takes it out again
         self._extend(comment, parent)
         self._person(author)
@@ -279,17 +284,18 @@ def anchor_paragraph(p: etree._Element, wid: str) -> etree._Element:
     return end
 
 
-def anchor_text(doc, p: etree._Element, text: str, wid: str) -> None:
-    """Markers around the first occurrence of ``text`` in the paragraph (runs split at its edges)."""
+def anchor_text(doc, runs, text: str, wid: str) -> None:
+    """Markers around the first occurrence of ``text`` in ``runs`` (a paragraph's or one run; runs
+    split at its edges)."""
     from ooxml.tracked_text import segments, split_at, _run_at
-    segs, full = segments(B.iter_runs(p))
+    segs, full = segments(runs)
     at = full.find(text)
     if at < 0 or not text:
         raise ValidationError(f"anchor_text '{text}' does not occur in the paragraph's text.",
                               hint="Pass an exact, case-sensitive span of the element's text (as read with "
                                    "revisions accepted).")
-    split_at(segs, at + len(text))
-    first = split_at(segs, at)
+    split_at(doc, segs, at + len(text))
+    first = split_at(doc, segs, at)
     last = _run_at(segs, at + len(text) - 1)
     first.addprevious(etree.Element(START, {W_ID: wid}))
     end = etree.Element(END, {W_ID: wid})

@@ -18,6 +18,7 @@ from ooxml.ranges import orphans_if_removed, rescue_markers
 from ooxml.safexml import serialize
 from ooxml.styles import Styles
 from ooxml.template import new_package_parts
+from ooxml.unlink import detach
 from ooxml.wordids import WordIds, doc_pr_floor, story_part_names
 
 
@@ -258,7 +259,7 @@ class Document:
             order.removed(el)
         self.ids.forget(el)
         self.changed(el)
-        container.remove(el)
+        detach(el)  # not container.remove: quadratic in lxml for large blocks (ooxml/unlink.py)
 
     def redraw(self, el: etree._Element) -> None:
         """Views drawn of ``el`` are out of date although ``el`` itself did not change (a note
@@ -347,7 +348,7 @@ class Document:
         self.changed(el)
         if not top:  # views find ancestors only later, when ``el`` has none: name the container too
             self.changed(container)
-        container.remove(el)
+        detach(el)
 
     def forget_order(self, container: etree._Element) -> None:
         """Drop a cached block order after edits that bypassed insert_block/remove_block."""

@@ -41,9 +41,9 @@ def field_runs(instruction: str, result: str, rpr: etree._Element | None = None,
     it.text = f" {instruction} "
     runs = [begin, instr, _fld("separate"), make_run(result) if result else etree.Element(w("r")), _fld("end")]
     if rpr is not None and len(rpr):
-        import copy
+        from ooxml.build import copy_props
         for r in runs:
-            r.insert(0, copy.deepcopy(rpr))
+            r.insert(0, copy_props(rpr))
     if not result:
         runs.pop(3)
     return runs

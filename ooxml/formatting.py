@@ -7,6 +7,8 @@ import re
 from lxml import etree
 
 from ooxml import body as B
+from ooxml.build import copy_props
+from ooxml.wordids import REVISIONS
 from ooxml.format_args import ALIGNMENTS
 from ooxml.namespaces import w
 from ooxml.order import get_or_add, insert_child, remove_child, set_child
@@ -136,25 +138,42 @@ def _merge_attrs(ppr: etree._Element, name: str, attrs: dict, drop: tuple = ()) 
 
 
 def copy_format(src: etree._Element, dst: etree._Element) -> None:
-    """Word's format painter: paragraph properties (paragraph source) and run properties."""
+    """Word's format painter: paragraph properties (paragraph source) and run properties.
+
+    The formatting comes from the source; the destination keeps its section break and its own
+    revision records (its paragraph mark's insertion, tracked property changes): they say what
+    happened to the destination, and rejecting them must still find them."""
     if src.tag == B.W_P and dst.tag == B.W_P:
         src_ppr = src.find(w("pPr"))
+        new = copy_props(src_ppr) if src_ppr is not None else etree.Element(w("pPr"))
+        remove_child(new, "sectPr")
         old = dst.find(w("pPr"))
-        new = copy.deepcopy(src_ppr) if src_ppr is not None else None
-        if new is not None:
-            for keep in ("sectPr", "pPrChange"):  # section breaks and revisions are not formatting
-                remove_child(new, keep)
-            if old is not None and old.find(w("sectPr")) is not None:
-                insert_child(new, copy.deepcopy(old.find(w("sectPr"))))
         if old is not None:
+            if old.find(w("sectPr")) is not None:
+                insert_child(new, copy.deepcopy(old.find(w("sectPr"))))
+            _keep_revisions(old, new)
             dst.remove(old)
-        if new is not None and len(new):
+        if len(new):
             dst.insert(0, new)
     model = src if src.tag == B.W_R else next((r for r in B.iter_runs(src) if B.run_text(r)), None)
     rpr = model.find(w("rPr")) if model is not None else None
     for r in runs_of(dst):
+        new = copy_props(rpr) if rpr is not None else etree.Element(w("rPr"))
         old = r.find(w("rPr"))
         if old is not None:
+            _keep_revisions(old, new)
             r.remove(old)
-        if rpr is not None and len(rpr):
-            r.insert(0, copy.deepcopy(rpr))
+        if len(new):
+            r.insert(0, new)
+
+
+def _keep_revisions(old: etree._Element, new: etree._Element) -> None:
+    """Move the revision records of properties ``old`` (and of its mark's ``w:rPr``) into ``new``."""
+    for child in list(old):
+        if child.tag in REVISIONS:
+            insert_child(new, child)
+    mark = old.find(w("rPr"))
+    if mark is not None and old.tag == w("pPr"):
+        for child in list(mark):
+            if child.tag in REVISIONS:
+                insert_child(get_or_add(new, "rPr"), child)

@@ -25,6 +25,7 @@ from lxml import etree
 
 from ooxml import clock
 from ooxml.namespaces import OX_ID
+from ooxml.unlink import move_children
 
 NODE_BYTES = 160  # rough memory of one lxml node (element or attribute) held by a record
 
@@ -360,6 +361,6 @@ def _swap(live: etree._Element, other: etree._Element) -> None:
     other.attrib.update(live_attrs)
     live.text, other.text = other.text, live.text
     live_kids, other_kids = list(live), list(other)
-    other.extend(live_kids)  # moves them out of live
-    live.extend(other_kids)
+    move_children(live_kids, other)  # moves them out of live (linear: ooxml/unlink.py)
+    move_children(other_kids, live)
 

@@ -22,7 +22,7 @@ from ooxml import body as B
 from ooxml.errors import LimitExceeded, OoxmlError
 from ooxml.namespaces import CT, MC, PR, R, W, W14, WP
 from ooxml.safexml import parse_part
-from ooxml.wordids import story_part_names
+from ooxml.wordids import REVISIONS, story_part_names
 
 _NS = {"w": W, "r": R, "w14": W14, "wp": WP, "mc": MC}
 _R_ATTRS = etree.XPath("//@r:*", namespaces=_NS)
@@ -35,13 +35,8 @@ _BM_START = etree.XPath("//w:bookmarkStart/@w:id", namespaces=_NS)
 _BM_END = etree.XPath("//w:bookmarkEnd/@w:id", namespaces=_NS)
 _NEWLINE_T = etree.XPath("//w:t[contains(., '\n') or contains(., '\r')]", namespaces=_NS)
 _CELLS = etree.XPath("//w:tc", namespaces=_NS)
-_REVISION_IDS = etree.XPath(
-    " | ".join(f"//w:{n}/@w:id" for n in "ins del moveFrom moveTo rPrChange pPrChange tblPrChange trPrChange "
-               "tcPrChange sectPrChange tblGridChange numberingChange cellIns cellDel cellMerge".split()),
-    namespaces=_NS)
-_STRAY_DELTEXT = etree.XPath("//w:delText[not(ancestor::w:del or ancestor::w:moveFrom)]"
-                             " | //w:delInstrText[not(ancestor::w:del or ancestor::w:moveFrom)]", namespaces=_NS)
-_T_IN_DEL = etree.XPath("//w:del//w:t | //w:moveFrom//w:t", namespaces=_NS)
+_DEL_TEXTS = (f"{{{W}}}delText", f"{{{W}}}delInstrText")
+_DELETIONS = (f"{{{W}}}del", f"{{{W}}}moveFrom")
 _CM_START = etree.XPath("//w:commentRangeStart/@w:id", namespaces=_NS)
 _CM_END = etree.XPath("//w:commentRangeEnd/@w:id", namespaces=_NS)
 _XML_TYPES = ("xml", "+xml")
@@ -211,9 +206,14 @@ def _bookmark_problems(name: str, root: etree._Element) -> list[str]:
 
 def _review_problems(name: str, root: etree._Element) -> list[str]:
     """Word's rules for revisions and comment ranges (NOTES.md 5 and 8)."""
-    out = [f"{name}: revision w:id {v} is used more than once" for v in _repeats(str(v) for v in _REVISION_IDS(root))]
-    out += [f"{name}: w:delText outside a deletion"] * len(_STRAY_DELTEXT(root))
-    out += [f"{name}: w:t inside a deletion (deleted text must be w:delText)"] * len(_T_IN_DEL(root))
+    # root.iter with tags, not "//" XPaths: a union of fifteen "//" scans took a second on 370,000 elements
+    ids = [el.get(f"{{{W}}}id") for el in root.iter(*REVISIONS) if el.get(f"{{{W}}}id") is not None]
+    out = [f"{name}: revision w:id {v} is used more than once" for v in _repeats(ids)]
+    stray = [t for t in root.iter(*_DEL_TEXTS) if next(t.iterancestors(*_DELETIONS), None) is None]
+    out += [f"{name}: w:delText outside a deletion"] * len(stray)
+    in_del = sum(1 for d in root.iter(*_DELETIONS) if next(d.iterancestors(*_DELETIONS), None) is None
+                 for _ in d.iter(f"{{{W}}}t"))
+    out += [f"{name}: w:t inside a deletion (deleted text must be w:delText)"] * in_del
     starts, ends = [str(v) for v in _CM_START(root)], [str(v) for v in _CM_END(root)]
     out += [f"{name}: comment range {v} starts more than once" for v in _repeats(starts)]
     out += [f"{name}: comment range {v} has no end" for v in sorted(set(starts) - set(ends))]

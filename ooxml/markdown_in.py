@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 from lxml import etree
 
+from ooxml import budget
 from ooxml import images as I
 from ooxml.build import make_run
 from ooxml.errors import LimitExceeded
@@ -32,6 +33,18 @@ RT_HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationsh
 MAX_MARKDOWN = 2_000_000
 
 
+_ticks = [0]
+
+
+def _budget_rule(state, *args) -> bool:
+    """A parser rule that never matches: it checks the call's budget now and then, as parsing two
+    million characters of Markdown (40,000 footnotes) takes longer than a call may."""
+    _ticks[0] += 1
+    if not _ticks[0] % 512:
+        budget.check()
+    return False
+
+
 @functools.cache
 def _parser():
     """Built on first use, not at start-up (markdown-it's import is 15 ms of a worker's start)."""
@@ -43,6 +56,8 @@ def _parser():
     parser = MarkdownIt("commonmark", {"html": True, "maxNesting": 40}).enable(["table", "strikethrough"]) \
         .use(footnote_plugin)
     parser.validateLink = lambda url: True  # every link becomes a link node: ooxml/link_policy.py decides
+    for ruler in (parser.block.ruler, parser.inline.ruler):
+        ruler.before(ruler.get_all_rules()[0], "call_budget", _budget_rule)
     return parser
 
 
@@ -151,6 +166,7 @@ class Builder:
     _styles: dict = field(default_factory=dict)
     _lists: ListWriter | None = None
     _definitions: dict = field(default_factory=dict)  # footnote id -> its definition node
+    _next_note: int | None = None  # the id the next footnote gets (one scan of the notes per insert)
 
     def style(self, name: str) -> str | None:
         """ensure_style(), once per name and insert."""
@@ -172,6 +188,8 @@ class Builder:
 
     # ---- blocks ----------------------------------------------------------------------------
     def block(self, node: SyntaxTreeNode, ctx: dict) -> None:
+        if not len(self.blocks) % 512:
+            budget.check()  # 2,000,000 characters of Markdown are 100,000s of blocks
         kind = node.type
         if kind == "heading":
             level = int(node.tag[1:])
@@ -233,7 +251,9 @@ class Builder:
         n_cols = max(len(tr.children) for tr in rows)
         tbl = build_table(len(rows), n_cols, column_widths(self.text_width, n_cols),
                           self.doc.styles.default_table_style())
-        for tr_el, tr in zip(tbl.iter(w("tr")), rows):
+        for i, (tr_el, tr) in enumerate(zip(tbl.iter(w("tr")), rows)):
+            if not i % 128:
+                budget.check()
             for tc_el, cell in zip(tr_el.iter(w("tc")), tr.children):
                 p = tc_el.find(w("p"))
                 align = (cell.attrs.get("style") or "").replace("text-align:", "")
@@ -321,6 +341,8 @@ class Builder:
 
     def footnote(self, ref: SyntaxTreeNode) -> etree._Element:
         """A real footnote with the definition's paragraphs, and the run referencing it."""
+        if self._next_note is not None and not self._next_note % 256:
+            budget.check()  # tens of thousands of notes in one paragraph
         definition = self._definitions.get(ref.meta.get("id"))
         body_part, self.part_name = self.part_name, N.notes_part_name(self.doc, "footnote")  # links in the note: its rels
         try:
@@ -332,7 +354,8 @@ class Builder:
             mark = self._note_mark(etree.Element(w("footnoteRef")))
             paragraphs[0].insert(1 if paragraphs[0].find(w("pPr")) is not None else 0, mark)
             mark.addnext(make_run(" "))
-        note_id = str(N.add_note(self.doc, "footnote", paragraphs))
+        self._next_note = N.add_note(self.doc, "footnote", paragraphs, self._next_note) + 1
+        note_id = str(self._next_note - 1)
         return self._note_mark(etree.Element(w("footnoteReference"), {w("id"): note_id}))
 
     def _note_paragraph(self, inline: SyntaxTreeNode) -> etree._Element:

@@ -106,10 +106,11 @@ def make_note(doc, kind: str, note_id: int, text: str) -> etree._Element:
     return note
 
 
-def add_note(doc, kind: str, paragraphs: list[etree._Element]) -> int:
-    """A new note holding ``paragraphs`` as they are (the caller puts the note mark in); its id."""
+def add_note(doc, kind: str, paragraphs: list[etree._Element], note_id: int | None = None) -> int:
+    """A new note holding ``paragraphs`` as they are (the caller puts the note mark in); its id.
+    A caller adding many notes in one call passes the id after its last one (no rescan per note)."""
     root = ensure_notes_root(doc, kind)
-    note_id = next_id(root)
+    note_id = next_id(root) if note_id is None else note_id
     doc.part_of(root).touch()
     note = etree.SubElement(root, w(kind), {w("id"): str(note_id)})
     for p in paragraphs or [etree.Element(w("p"))]:
@@ -129,42 +130,16 @@ def make_reference(doc, kind: str, note_id: int) -> etree._Element:
     return r
 
 
-def split_after(p: etree._Element, anchor_text: str) -> etree._Element:
+def split_after(doc, p: etree._Element, anchor_text: str) -> etree._Element:
     """The run ending exactly where the first ``anchor_text`` ends in ``p`` (splitting a run if needed)."""
-    from ooxml.replace import segments
-    segs, text = segments(p)
-    at = text.find(anchor_text)
+    from ooxml.tracked_text import _run_at, segments, split_at
+    segs, text = segments(B.iter_runs(p))
+    at = text.find(anchor_text) if anchor_text else -1
     if at < 0:
         raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
                               hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
-    end = at + len(anchor_text)
-    for seg in segs:
-        if seg.start < end <= seg.start + len(seg.text):
-            return _split_run(seg.t, end - seg.start)
-    raise ValidationError("anchor_text could not be located in one run.",
-                          hint="Pass a shorter anchor_text, or leave it out to put the mark at the end of the "
-                               "paragraph.")
-
-
-def _split_run(t: etree._Element, k: int) -> etree._Element:
-    r = t.getparent()
-    rest = t.text[k:]
-    following = list(t.itersiblings())
-    if not rest and not any(c.tag != w("rPr") for c in following):
-        return r
-    tail = etree.Element(w("r"))
-    rpr = r.find(w("rPr"))
-    if rpr is not None:
-        tail.append(copy.deepcopy(rpr))
-    if rest:
-        tail.extend(make_run(rest))
-    for c in following:
-        tail.append(c)
-    t.text = t.text[:k]
-    if not t.text:
-        r.remove(t)
-    r.addnext(tail)
-    return r
+    split_at(doc, segs, at + len(anchor_text))
+    return _run_at(segs, at + len(anchor_text) - 1)
 
 
 # ---- numbering, as Word shows it --------------------------------------------------------------------
@@ -259,6 +234,7 @@ def copy_references(doc, copy_root: etree._Element, target: etree._Element) -> N
         if not refs:
             continue
         root = notes_root(doc, kind) if in_body else None
+        free = next_id(root) if root is not None else 0  # counted on: no rescan of the notes per copy
         for ref in refs:
             note = note_by_id(doc, kind, ref.get(w("id"))) if root is not None else None
             if note is None:
@@ -267,7 +243,7 @@ def copy_references(doc, copy_root: etree._Element, target: etree._Element) -> N
             dup = copy.deepcopy(note)
             from ooxml.wordids import prepare_copy
             prepare_copy(dup, doc.word_ids(root))
-            new_id = next_id(root)
+            new_id, free = free, free + 1
             dup.set(w("id"), str(new_id))
             doc.insert_block(dup, container=root)
             ref.set(w("id"), str(new_id))

@@ -17,6 +17,7 @@ from ooxml import body as B
 from ooxml.namespaces import w
 from ooxml.order import insert_child
 from ooxml.ranges import rescue_markers
+from ooxml.revisions import EMPTIED_GO
 
 W_INS, W_DEL, W_MOVE_TO, W_MOVE_FROM = w("ins"), w("del"), w("moveTo"), w("moveFrom")
 W_PPR, W_RPR, W_TRPR = w("pPr"), w("rPr"), w("trPr")
@@ -114,8 +115,22 @@ def _drop(doc, el: etree._Element) -> None:
     parent.remove(el)
     if parent.tag in (W_INS, W_DEL) and not len(parent) and role(parent).startswith("run"):
         _drop(doc, parent)  # another author's insertion that held only what went
-    elif parent.tag == W_HYPERLINK and all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in parent):
-        _drop(doc, parent)  # a link whose text went goes too (Word keeps no empty link)
+    elif parent.tag in _EMPTIED_GO and _only_markers(parent):
+        _drop(doc, parent)  # a link (simple field, smart tag ...) whose text went goes too, as in Word
+    elif parent.tag == W_SDT_CONTENT and _only_markers(parent) and _inline(parent.getparent()):
+        _drop(doc, parent.getparent())  # so does an inline content control
+
+
+_EMPTIED_GO = EMPTIED_GO - {W_INS}  # an insertion of another author goes by its own rule above
+
+
+def _inline(sdt: etree._Element | None) -> bool:
+    holder = sdt.getparent() if sdt is not None else None
+    return holder is not None and (holder.tag == B.W_P or holder.tag in B.RUN_CONTAINERS)
+
+
+def _only_markers(el: etree._Element) -> bool:
+    return all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in el)
 
 
 def _drop_notes(doc, el: etree._Element) -> None:
@@ -158,7 +173,8 @@ def join_with_next(doc, p: etree._Element) -> None:
     content = [c for c in p if c.tag != W_PPR]
     from ooxml.revisions import KEEPS_LAST
     last_in_cell = p.getparent().tag in KEEPS_LAST and B.next_block(p) is None
-    if all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in content):
+    # text already deleted (another author's w:del) goes with the paragraph, as untracked deleting does
+    if all(c.tag in B.MARKERS or not isinstance(c.tag, str) or c.tag in (W_DEL, W_MOVE_FROM) for c in content):
         if not last_in_cell:
             _merge_section(doc, p)
             _remove_block(doc, p)

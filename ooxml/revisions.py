@@ -100,6 +100,15 @@ def new_word_id(doc, near: etree._Element | None = None) -> str:
     return str(value)
 
 
+def fresh_ids(doc, el: etree._Element) -> None:
+    """Revision marks in ``el`` (a piece split off a run, in the tree) get w:ids of their own: the
+    piece keeps its tracked format change, but two marks sharing an id are invalid."""
+    from ooxml.wordids import REVISIONS
+    for mark in el.iter(*REVISIONS):
+        if mark.get(W_ID) is not None:
+            mark.set(W_ID, new_word_id(doc, el))
+
+
 def stamp(doc, tag: str, near: etree._Element | None = None) -> etree._Element:
     """A new revision element (``w:ins``, ``w:del``, ``w:rPrChange`` ...) by the tracking author, now."""
     t = tracker(doc)
@@ -280,8 +289,7 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
         if parent.tag == W_INS and is_ours(doc, parent):
             doc.ids.forget(r)
             _remove_keeping_markers(r)
-            if not len(parent):
-                parent.getparent().remove(parent)
+            _drop_emptied(parent)
             current = None
             continue
         _to_deleted_text(r)
@@ -291,6 +299,19 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
         current = stamp(doc, W_DEL, r)
         r.addprevious(current)
         current.append(r)
+
+
+# Inline wrappers that go when the last run in them goes (Word keeps no empty link or simple field).
+EMPTIED_GO = {W_INS, *(w(n) for n in ("hyperlink", "fldSimple", "smartTag", "customXml", "bdo", "dir"))}
+
+
+def _drop_emptied(el: etree._Element) -> None:
+    """Remove ``el`` and then its wrappers while they hold nothing but range markers."""
+    while el is not None and el.tag in EMPTIED_GO and el.getparent() is not None and \
+            all(c.tag in B.MARKERS or not isinstance(c.tag, str) for c in el):
+        parent = el.getparent()
+        _remove_keeping_markers(el)
+        el = parent
 
 
 def _remove_keeping_markers(el: etree._Element) -> None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from ooxml import budget
 from ooxml.errors import OoxmlError, ValidationError
 from ooxml.tempfiles import temp_name
 
@@ -224,6 +225,7 @@ def _write_in(folder: _Folder, path: Path, write, expected: FileStamp | None, ov
         with _REPLACE_LOCK, folder.locked():  # one check-and-rename at a time, here and in other processes
             if not overwrite:
                 _refuse_if_changed(folder, path, expected)
+            budget.check()  # a save past its call's limit writes nothing (its call is answered LimitExceeded)
             folder.replace(tmp, name)
     except BaseException as e:
         try:

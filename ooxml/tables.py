@@ -16,7 +16,7 @@ from lxml import etree
 
 from ooxml import body as B
 from ooxml import budget
-from ooxml.build import make_run, set_paragraph_text
+from ooxml.build import copy_props, make_run, set_paragraph_text
 from ooxml.errors import InvalidPosition, ValidationError
 from ooxml.grid import MAX_COLS, Cell, TableGrid, counted
 from ooxml.ids import IdIndex
@@ -31,7 +31,6 @@ MAX_CELLS = 200_000
 _TRPR_REVISIONS = ("ins", "del", "trPrChange")
 _TCPR_REVISIONS = ("cellIns", "cellDel", "cellMerge", "tcPrChange")
 _TCPR_MERGES = ("gridSpan", "hMerge", "vMerge")
-_PPR_DROP_IN_COPY = ("sectPr", "pPrChange")
 _MARK_RPR_DROP = {w(n) for n in ("ins", "del", "moveFrom", "moveTo", "rPrChange")}
 
 
@@ -72,6 +71,8 @@ def build_table(rows: int, cols: int, widths: list[int], style_id: str | None,
     for width in widths:
         etree.SubElement(grid, w("gridCol"), {w("w"): str(width)})
     for r in range(rows):
+        if not r % 256:
+            budget.check()  # 200,000 cells take seconds
         tr = etree.SubElement(tbl, w("tr"))
         values = data[r] if data and r < len(data) else []
         for c in range(cols):
@@ -190,9 +191,8 @@ def clear_copied_cell(tc: etree._Element, keep_span: bool = False) -> None:
         tc.remove(child)
     p = etree.SubElement(tc, w("p"))
     if ppr is not None:
-        ppr = copy.deepcopy(ppr)
-        for name in _PPR_DROP_IN_COPY:
-            remove_child(ppr, name)
+        ppr = copy_props(ppr)
+        remove_child(ppr, "sectPr")
         p.append(ppr)
     carry_run_format(p, model_rpr)
 

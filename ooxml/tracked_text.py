@@ -109,7 +109,8 @@ def _opcodes(a: list[str], b: list[str]) -> list[tuple]:
 # ---- splitting runs -------------------------------------------------------------------------------
 
 def _shell(run: etree._Element) -> etree._Element:
-    """An empty run with the same attributes and run properties (no ID of ours)."""
+    """An empty run with the same attributes and run properties (no ID of ours; revision marks
+    get new w:ids once placed)."""
     new = etree.Element(run.tag, {k: v for k, v in run.attrib.items() if k != OX_ID})
     rpr = run.find(w("rPr"))
     if rpr is not None:
@@ -134,8 +135,11 @@ def _index(segs: list[Seg], pos: int) -> int:
     return lo
 
 
-def split_at(segs: list[Seg], pos: int) -> etree._Element | None:
-    """Make ``pos`` a run boundary; the run that now starts at ``pos`` (None at the end)."""
+def split_at(doc, segs: list[Seg], pos: int) -> etree._Element | None:
+    """Make ``pos`` a run boundary; the run that now starts at ``pos`` (None at the end).
+
+    THE run splitter (tracked edits, comment and note anchors): the new piece keeps the run's
+    properties, its tracked format change under a fresh w:id."""
     if not segs or pos >= segs[-1].start + len(segs[-1].text):
         return None
     i = _index(segs, pos)
@@ -159,6 +163,7 @@ def split_at(segs: list[Seg], pos: int) -> etree._Element | None:
     for c in moving:
         new.append(c)
     run.addnext(new)
+    R.fresh_ids(doc, new)
     return new
 
 
@@ -183,12 +188,20 @@ def _model_rpr(run: etree._Element | None) -> etree._Element | None:
     return rpr
 
 
+def _holder(run: etree._Element) -> etree._Element:
+    """The run's container (paragraph, link, field ...), revision wrappers skipped."""
+    holder = run.getparent()
+    while holder.tag in (R.W_INS, R.W_DEL):
+        holder = holder.getparent()
+    return holder
+
+
 def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: etree._Element,
                 empty_anchor: etree._Element | None = None) -> None:
     """Apply non-overlapping edits (start, end, text) right to left as tracked changes."""
     for lo, hi, text in sorted(edits, reverse=True):
-        split_at(segs, hi)
-        first = split_at(segs, lo) if hi > lo else None
+        split_at(doc, segs, hi)
+        first = split_at(doc, segs, lo) if hi > lo else None
         doomed: list[etree._Element] = []
         if hi > lo:
             doomed.append(first)
@@ -202,12 +215,12 @@ def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: e
             left = _run_at(segs, lo - 1) if lo > 0 else None
             model = doomed[0] if doomed else left if left is not None else _run_at(segs, lo)
             new = make_run(text, _model_rpr(model))
-            if doomed:
-                R.place_inserted_run(doc, new, after=doomed[-1])
+            if doomed:  # after the deleted text, in the container where it starts (not inside a link it enters)
+                R.place_inserted_run(doc, new, after=[r for r in doomed if _holder(r) is _holder(doomed[0])][-1])
             elif left is not None:
                 R.place_inserted_run(doc, new, after=left)
             elif _run_at(segs, lo) is not None:
-                right = split_at(segs, lo)
+                right = split_at(doc, segs, lo)
                 R.place_inserted_run(doc, new, before=right if right is not None else _run_at(segs, lo))
             elif empty_anchor is not None:
                 R.place_inserted_run(doc, new, after=empty_anchor)
@@ -224,7 +237,14 @@ def set_paragraph_text(doc, p: etree._Element, new_text: str) -> None:
 
 
 def set_run_text(doc, r: etree._Element, new_text: str) -> None:
-    """docx_update_run_text, tracked: the diff stays inside the run."""
+    """docx_update_run_text, tracked: the diff stays inside the run. A run that is all our own
+    insertion is rewritten in place (Word records no deletion of one's own new text), so it stays
+    one run holding the new text, as untracked."""
+    holder = r.getparent()
+    if new_text and holder.tag == R.W_INS and R.is_ours(doc, holder):
+        from ooxml.build import set_run_text as rewrite
+        rewrite(r, clean_text(new_text))
+        return
     segs, old = segments([r])
     apply_edits(doc, segs, word_edits(old, clean_text(new_text)), B.find_ancestor(r, B.W_P), empty_anchor=r)
 

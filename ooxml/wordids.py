@@ -22,8 +22,10 @@ W_ID = w("id")
 W_NAME = w("name")
 W_VAL = w("val")
 _SDT_ID = w("id")  # w:sdtPr/w:id (an element, unlike the w:id attributes)
-_REVISIONS = {w(n) for n in "ins del moveFrom moveTo rPrChange pPrChange sectPrChange tblPrChange trPrChange "
-                            "tcPrChange tblGridChange numberingChange cellIns cellDel cellMerge".split()}
+# Revision marks: each w:id unique in its part (the Open XML SDK reports Sem_UniqueAttributeValue).
+REVISIONS = {w(n) for n in "ins del moveFrom moveTo rPrChange pPrChange sectPrChange tblPrChange trPrChange "
+                           "tcPrChange tblGridChange tblPrExChange numberingChange cellIns cellDel cellMerge".split()}
+_REVISIONS = REVISIONS
 _COMMENT_MARKS = {w("commentRangeStart"), w("commentRangeEnd")}
 _NOTE_REFS = {w("footnoteReference"), w("endnoteReference"), w("commentReference")}
 
@@ -64,6 +66,15 @@ class WordIds:
         value = f"_x0000_s{self._vml_next}"
         self._vml_ids.add(value)
         return value
+
+    def has_shapetype(self, type_id: str) -> bool:
+        """Whether the part defines VML shape type ``type_id`` already (one definition a part, as Word
+        writes it); a type not there yet counts as defined from now on (by the copy bringing it)."""
+        if not hasattr(self, "_shapetypes"):
+            self._shapetypes = set(self.root.xpath("//v:shapetype/@id", namespaces={"v": V}))
+        known = type_id in self._shapetypes
+        self._shapetypes.add(type_id)
+        return known
 
     def new_para_id(self) -> str:
         while True:
@@ -131,6 +142,7 @@ def prepare_copy(copy_el: etree._Element, ids: WordIds, keep_notes: bool = False
     for ref in list(copy_el.iter(*refs)):
         run = ref.getparent()
         run.remove(ref)
+    _drop_known_shapetypes(copy_el, ids)
     for el in copy_el.iter():
         if not isinstance(el.tag, str):
             continue
@@ -155,9 +167,20 @@ def prepare_copy(copy_el: etree._Element, ids: WordIds, keep_notes: bool = False
     _renumber_bookmarks(copy_el, ids)
 
 
+def _drop_known_shapetypes(copy_el: etree._Element, ids: WordIds) -> None:
+    """A copied ``v:shapetype`` the part defines already goes: its shapes keep ``type="#id"``, which
+    names the part's definition (two definitions of one id are invalid)."""
+    for el in list(copy_el.iter(_V_SHAPETYPE)):
+        if el.get("id") is not None and ids.has_shapetype(el.get("id")):
+            el.getparent().remove(el)
+
+
 def _renumber_bookmarks(copy_el: etree._Element, ids: WordIds) -> None:
     starts = {el.get(W_ID): el for el in copy_el.iter(w("bookmarkStart"))}
     ends = {el.get(W_ID): el for el in copy_el.iter(w("bookmarkEnd"))}
+    if starts:  # bookmarks made since the counters were gathered (docx_add_bookmark, a TOC) count too
+        taken = _ids(el.get(W_ID) for el in ids.root.iter(w("bookmarkStart")))
+        ids.next_bookmark = max(ids.next_bookmark, max(taken, default=0) + 1)
     for old, start in starts.items():
         if old not in ends:  # the range ends outside the copy: drop it
             start.getparent().remove(start)

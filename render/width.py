@@ -38,7 +38,10 @@ def cut(text: str, columns: int, ellipsis: str = "...") -> str:
     text = one_line(text)
     if _plain(text):
         return text if len(text) <= columns else text[:columns - len(ellipsis)] + ellipsis
-    if width(text) <= columns:
+    head = text[:8 * columns + 8]  # columns are reached within it unless most characters are zero-width
+    if len(head) < len(text) and width(head) > columns:
+        text = head  # the cut falls inside it: no width of a million characters for one box line
+    elif width(text) <= columns:
         return text
     out, used, room = [], 0, columns - len(ellipsis)
     for ch in text:

@@ -470,3 +470,88 @@ async def test_a_tracked_deleted_paragraph_reads_as_gone_for_edits(docx, base, t
     await docx.ok("docx_reject_revisions", scope_id=base["p2"])
     await docx.ok("docx_update_paragraph_text", element_id=base["p2"], new_text="Second paragraph is back.")
     assert "Second paragraph is back." in texts(await saved(docx, tmp_path))
+
+
+# ---- edits of our own tracked content ---------------------------------------------------------------
+
+async def test_rewriting_a_run_we_inserted_keeps_one_inserted_run(docx, base, tmp_path):
+    """Word records no deletion of one's own new text: the run is rewritten, so a link placed after
+    it lands after all of its text, as untracked."""
+    await tracked(docx, base)
+    run = (await docx.ok("docx_insert_run", text=" QxRun", position=f"end:{base['last']}")).element_id
+    await docx.ok("docx_update_run_text", element_id=run, new_text=" QxRunChanged words")
+    await docx.ok("docx_insert_hyperlink", text="site", url="https://example.com/", position=f"after:{run}")
+    body = await saved(docx, tmp_path)
+    para = by_id(body, base["last"])
+    assert texts(body)[-1].endswith("Closing words. QxRunChanged wordssite")
+    assert xp(by_id(body, run), "ancestor::w:ins") and not xp(para, ".//w:del")
+
+
+async def test_format_painting_a_paragraph_we_inserted_keeps_it_inserted(docx, base, tmp_path):
+    """The painted paragraph keeps its own mark's insertion: rejecting removes it."""
+    original = texts(read_body(base["path"]))
+    await tracked(docx, base)
+    new = (await docx.ok("docx_insert_paragraph", text="Painted", position=f"after:{base['p']}")).element_id
+    await docx.ok("docx_format_copy", source_id=base["h"], target_id=new)
+    body = await saved(docx, tmp_path)
+    assert xp(by_id(body, new), "w:pPr/w:rPr/w:ins") and xp(by_id(body, new), "w:pPr/w:pStyle")
+    await docx.ok("docx_reject_revisions")
+    assert texts(await saved(docx, tmp_path, "rejected.docx")) == original
+
+
+# ---- accepting and rejecting around other authors' markup -------------------------------------------
+
+BOB = 'w:author="Bob" w:date="2024-01-01T00:00:00Z"'
+OXM = 'xmlns:oxm="urn:ooxml-mcp:ids:2026"'
+
+
+def _built(tmp_path, body: str):
+    from tests.builders import build_docx, document_xml
+    main = document_xml(body).replace(b"<w:document ", f"<w:document {OXM} ".encode(), 1)
+    return build_docx(tmp_path / "built.docx", "", extra_parts={"word/document.xml": main})
+
+
+async def test_rejecting_a_copied_simple_field_leaves_no_empty_field(docx, tmp_path):
+    path = _built(tmp_path, '<w:p oxm:id="para_0000f1"><w:r><w:t xml:space="preserve">Figure </w:t></w:r>'
+                            '<w:fldSimple w:instr=" SEQ Figure "><w:r><w:t>1</w:t></w:r></w:fldSimple></w:p>'
+                            '<w:p><w:r><w:t>After.</w:t></w:r></w:p>')
+    original = texts(read_body(path))
+    await docx.open(path)
+    await docx.ok("docx_set_track_changes", enabled=True, author="Alice")
+    await docx.ok("docx_copy_paragraph", element_id="para_0000f1", position="end:document_body")
+    await docx.ok("docx_reject_revisions")
+    body = await saved(docx, tmp_path)
+    assert texts(body) == original
+    assert len(xp(body, "//w:fldSimple")) == 1 and not xp(body, "//w:fldSimple[not(w:r)]")
+
+
+async def test_accepting_a_deleted_paragraph_before_a_table_removes_it_as_untracked(docx, tmp_path):
+    """What is left of the paragraph is another author's deleted text: it goes with the paragraph."""
+    from tests.builders import tbl, tc
+    path = _built(tmp_path, '<w:p oxm:id="para_0000f2"><w:r><w:t xml:space="preserve">Table </w:t></w:r>'
+                            f'<w:del w:id="8" {BOB}><w:r><w:delText>2</w:delText></w:r></w:del>'
+                            f'<w:ins w:id="9" {BOB}><w:r><w:t>3</w:t></w:r></w:ins></w:p>'
+                            + tbl([[tc('<w:p><w:r><w:t>cell</w:t></w:r></w:p>')]]) + '<w:p/>')
+    results = {}
+    for track in (False, True):
+        await docx.open(path)
+        if track:
+            await docx.ok("docx_set_track_changes", enabled=True, author="Alice")
+        await docx.ok("docx_delete", element_id="para_0000f2")
+        if track:
+            await docx.ok("docx_accept_revisions", author="Alice")
+        results[track] = texts(await saved(docx, tmp_path, f"{track}.docx"))
+        await docx.ok("docx_close", session_id=docx.session_id)
+    assert results[True] == results[False] == ["cell", ""]
+
+
+async def test_rewriting_away_a_link_we_inserted_leaves_no_empty_link(docx, base, tmp_path):
+    original = texts(read_body(base["path"]))
+    await tracked(docx, base)
+    new = (await docx.ok("docx_insert_paragraph", text="New words", position=f"after:{base['p']}")).element_id
+    await docx.ok("docx_insert_hyperlink", text="site", url="https://example.com/", position=f"end:{new}")
+    await docx.ok("docx_update_paragraph_text", element_id=new, new_text="New words")
+    body = await saved(docx, tmp_path)
+    assert not xp(body, "//w:hyperlink") and texts(body)[2] == "New words"
+    await docx.ok("docx_reject_revisions")
+    assert texts(await saved(docx, tmp_path, "rejected.docx")) == original

@@ -114,3 +114,37 @@ async def open_client(roots: list[Path]):
     finally:
         if services.office is not None:  # a render started LibreOffice: stop it with this server
             services.office.close()
+
+
+class DirectClient(DocxClient):
+    """The same calls, dispatched in-process without the MCP transport (``run_tool``: argument
+    validation, worker thread, undo commit, error answers), for sweeps of thousands of calls; the
+    answers' format is checked by the other tests (``check_answers`` turns it on here too)."""
+
+    def __init__(self, services, roots: list[Path], check_answers: bool = False):
+        super().__init__(None, roots, services)
+        self.check_answers = check_answers
+
+    async def call(self, name: str, /, **arguments) -> Answer:
+        from tools.runtime.dispatch import run_tool
+        from tools.runtime.registry import CallContext
+        tool = self.services.tool_for(None, name)
+        outcome = await run_tool(tool, name, arguments, CallContext(None, self.services))
+        if self.check_answers:
+            problems = errors(outcome.text)
+            assert not problems, f"answer of {name} fails the validator: {problems}\n{outcome.text}"
+        return Answer(outcome.text, outcome.is_error, [(i.mime_type, i.data) for i in outcome.images])
+
+
+@asynccontextmanager
+async def open_direct(roots: list[Path], check_answers: bool = False):
+    """A :class:`DirectClient` on a fresh in-process server's services."""
+    from tools import catalog  # noqa: F401  (registers every tool)
+    from tools.runtime.services import Services
+
+    services = Services(roots=[Path(r) for r in roots])
+    try:
+        yield DirectClient(services, list(roots), check_answers)
+    finally:
+        if services.office is not None:
+            services.office.close()

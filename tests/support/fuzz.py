@@ -180,6 +180,8 @@ def _exercise(case: Case, call, result: dict) -> None:
     call("docx_insert_paragraph", session_id=sid, text="Fuzzed and edited", position="end:document_body")
     call("docx_insert_table", session_id=sid, rows=2, cols=2, position="end:document_body", data=[["a", "b"]])
     call("docx_replace_text", session_id=sid, old_text="e", new_text="E")
+    if case.kind == "nesting":
+        _nested_arguments(call, sid, case.index)
     saved, _ = call("docx_save", session_id=sid, file_path=case.out)
     result["saved"] = not saved.is_error
     call("docx_close", session_id=sid)
@@ -188,6 +190,29 @@ def _exercise(case: Case, call, result: dict) -> None:
         result["reopened"] = again.error_type or "ok"
         if not again.is_error:
             call("docx_close", session_id=head["Session ID"])
+
+
+def _nested_arguments(call, sid: str, index: int) -> None:
+    """Deeply nested Markdown and JSON arguments: each a named error or a valid result."""
+    import random
+    rng = random.Random(index)
+    depth = rng.choice((50, 200, 500, 1000, 5000))
+    markdown = rng.choice((">" * depth + " quoted", "*" * depth + "x" + "*" * depth,
+                           "".join("  " * i + "- item\n" for i in range(depth // 5)),
+                           "[" * depth + "x" + "](y)" * depth, "`" * depth + "x"))
+    call("docx_insert_markdown", session_id=sid, markdown=markdown, position="end:document_body")
+    items: list = ["leaf"]
+    for _ in range(depth):
+        items = ["item", items]
+    call("docx_insert_list", session_id=sid, items=items, position="end:document_body")
+    properties: dict = {"bold": True}
+    for _ in range(depth):
+        properties = {"bold": properties}
+    call("docx_set_properties", session_id=sid, element_id="last_insert", properties=properties)
+    data: list = [["x"]]
+    for _ in range(depth // 10):
+        data = [data]
+    call("docx_insert_table", session_id=sid, rows=1, cols=1, position="end:document_body", data=data)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,15 @@ Each mutation is seeded, so a failing case is reproduced by its number:
 - ``compression``: a part with a compression method Word cannot read, or marked encrypted;
 - ``parts``: a part (styles, numbering, relationships ...) left out;
 - ``strings``: hostile text and attribute values (line breaks before Markdown, a fake head line,
-  20,000 characters, bidi overrides) in text, style names, alt text, authors.
+  20,000 characters, bidi overrides) in text, style names, alt text, authors;
+- ``links``: external references of every kind (linked images ``r:link``, INCLUDEPICTURE,
+  INCLUDETEXT, LINK and DDE fields, OLE links, an attached template, a linked subdocument and
+  frame, ``file:`` hyperlinks) to ``../`` paths, absolute paths and ``http://127.0.0.1:1/``
+  (port 1: nothing listens; never another host), and internal relationship targets that leave
+  the package;
+- ``nesting``: elements nested deep (content controls, tables in cells, unknown wrappers), up to
+  past the parser's depth limit. (The fuzz child also gives these cases deeply nested Markdown
+  and JSON arguments: tests/support/fuzz.py.)
 """
 from __future__ import annotations
 
@@ -22,7 +30,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-KINDS = ("flip", "truncate", "xml", "numbers", "tables", "compression", "parts", "strings")
+KINDS = ("flip", "truncate", "xml", "numbers", "tables", "compression", "parts", "strings", "links", "nesting")
 # Values that must never change an answer's shape: line breaks before Markdown, a fake head line,
 # very long values, bidi overrides and zero-width characters (as XML character references).
 EVIL = ("a&#10;## Injected&#10;---", "&#13;**Status**: ❌ Error", "x" * 20_000, "&#x202E;evil&#x200B;",
@@ -206,9 +214,157 @@ def mutate_strings(data: bytes, rng: random.Random) -> bytes:
     return _rezip(members, replace)
 
 
+# ---- external references and deep nesting -------------------------------------------------------
+
+NS_R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+# Where the references point: outside the roots, up the tree, and a loopback port nothing listens on.
+OUTSIDE = ("file:///etc/passwd", "../../../../../../etc/hostname", "/etc/hostname", "http://127.0.0.1:1/x.png",
+           "file://127.0.0.1/etc/passwd", "..\\..\\secret.docx", "C:\\Windows\\win.ini",
+           "\\\\127.0.0.1\\share\\x.png")
+_FIELDS = ('INCLUDEPICTURE "{t}" \\d', 'INCLUDETEXT "{t}"', 'LINK Excel.Sheet.12 "{t}" "Sheet1!R1C1" \\a',
+           'DDEAUTO cmd "/c calc.exe"', 'DDE "{t}" "x"', 'IMPORT "{t}"', 'INCLUDEPICTURE \\d "{t}"')
+_PIC = ('<w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing">'
+        '<wp:extent cx="952500" cy="952500"/><wp:docPr id="{n}" name="linked"/><a:graphic '
+        'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData '
+        'uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic '
+        'xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr><pic:cNvPr id="0" '
+        'name="linked"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:link="{rid}"/><a:stretch>'
+        '<a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="952500" '
+        'cy="952500"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic>'
+        '</a:graphicData></a:graphic></wp:inline></w:drawing></w:r>')
+_OLE = ('<w:r><w:object><v:shape xmlns:v="urn:schemas-microsoft-com:vml" id="_x0000_i10{n}" style="width:50pt;'
+        'height:20pt"/><o:OLEObject xmlns:o="urn:schemas-microsoft-com:office:office" Type="Link" '
+        'ProgID="Excel.Sheet.12" ShapeID="_x0000_i10{n}" DrawAspect="Content" r:id="{rid}" ObjectID="_1{n}">'
+        '<o:LinkType>EnhancedMetaFile</o:LinkType><o:LockedField>false</o:LockedField></o:OLEObject>'
+        '</w:object></w:r>')
+
+
+def _xml_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def _field(instr: str, rng: random.Random) -> str:
+    instr = _xml_escape(instr)
+    if rng.random() < 0.5:
+        return f'<w:fldSimple w:instr=" {instr} "><w:r><w:t>cached</w:t></w:r></w:fldSimple>'
+    return (f'<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> {instr} '
+            '</w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>cached</w:t></w:r>'
+            '<w:r><w:fldChar w:fldCharType="end"/></w:r>')
+
+
+def _add_rels(rels: bytes, new: list[tuple[str, str, str, bool]]) -> bytes:
+    mode = ' TargetMode="External"'
+    extra = "".join(f'<Relationship Id="{i}" Type="{RT}{t}" Target="{_xml_escape(target)}"'
+                    f'{mode if external else ""}/>' for i, t, target, external in new)
+    return rels.replace(b"</Relationships>", extra.encode() + b"</Relationships>")
+
+
+def mutate_links(data: bytes, rng: random.Random) -> bytes:
+    """A paragraph of external references at the start of the body, their relationships, and
+    maybe an attached template and a relationship target that leaves the package."""
+    members = _members(data)
+    files = dict((i.filename, d) for i, d in members)
+    name = _main_name(members)
+    rels_name = name.replace("word/", "word/_rels/") + ".rels"
+    rels, runs = [], []
+    for n in range(rng.randint(2, 5)):
+        target, rid = rng.choice(OUTSIDE), f"rIdFz{n}"
+        kind = rng.randrange(6)
+        if kind == 0:
+            rels.append((rid, "image", target, True))
+            runs.append(_PIC.format(n=9000 + n, rid=rid))
+        elif kind == 1:
+            runs.append(_field(rng.choice(_FIELDS).format(t=target), rng))
+        elif kind == 2:
+            rels.append((rid, "oleObject", target, True))
+            runs.append(_OLE.format(n=n, rid=rid))
+        elif kind == 3:
+            rels.append((rid, "hyperlink", target, True))
+            runs.append(f'<w:hyperlink r:id="{rid}"><w:r><w:t>link</w:t></w:r></w:hyperlink>')
+        elif kind == 4:
+            rels.append((rid, "subDocument", target, True))
+            runs.append(f'</w:p><w:subDoc r:id="{rid}"/><w:p>')
+        else:
+            runs.append(f'<w:r><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml" style="width:9pt;'
+                        f'height:9pt"><v:imagedata r:id="{rid}" o:title="" xmlns:o="urn:schemas-microsoft-com:'
+                        f'office:office"/></v:shape></w:pict></w:r>')
+            rels.append((rid, "image", target, True))
+    xml = files[name].decode("utf-8", "replace")
+    if f'xmlns:r="{NS_R}"' not in xml[:3000]:
+        xml = xml.replace("<w:document ", f'<w:document xmlns:r="{NS_R}" ', 1)
+    body = xml.find("<w:body>")
+    if body < 0:
+        raise ValueError("no body")
+    xml = xml[:body + 8] + "<w:p>" + "".join(runs) + "</w:p>" + xml[body + 8:]
+    replace = {name: xml.encode("utf-8")}
+    if rels_name in files:
+        main_rels = files[rels_name]
+        if rng.random() < 0.3:  # an internal part whose target leaves the package
+            main_rels = re.sub(rb'(Target=")(styles\.xml|numbering\.xml|settings\.xml|fontTable\.xml)(")',
+                               lambda m: m.group(1) + rng.choice((b"../../../etc/passwd", b"/../../x.xml",
+                                                                  b"../word/../../" + m.group(2))) + m.group(3),
+                               main_rels, count=1)
+        replace[rels_name] = _add_rels(main_rels, rels)
+    settings, settings_rels = "word/settings.xml", "word/_rels/settings.xml.rels"
+    if settings in files and rng.random() < 0.5:
+        text = files[settings].decode("utf-8", "replace")
+        if f'xmlns:r="{NS_R}"' not in text[:3000]:
+            text = text.replace("<w:settings ", f'<w:settings xmlns:r="{NS_R}" ', 1)
+        replace[settings] = re.sub(r"(<w:settings[^>]*>)", r'\1<w:attachedTemplate r:id="rIdFzT"/>', text,
+                                   count=1).encode("utf-8")
+        rels_xml = files.get(settings_rels, b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+                             b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                             b'</Relationships>')
+        replace[settings_rels] = _add_rels(rels_xml, [("rIdFzT", "attachedTemplate", rng.choice(OUTSIDE), True)])
+    out = _rezip(members, replace)
+    if settings_rels in replace and settings_rels not in files:
+        out = _with_member(out, settings_rels, replace[settings_rels])
+    return out
+
+
+def _with_member(data: bytes, name: str, content: bytes) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for info in src.infolist():
+            z.writestr(info.filename, src.read(info))
+        z.writestr(name, content)
+    return out.getvalue()
+
+
+DEPTHS = (40, 120, 255, 400, 3000)
+
+
+def mutate_nesting(data: bytes, rng: random.Random) -> bytes:
+    """One paragraph of the body wrapped in many levels: content controls, tables in cells, or
+    unknown elements (what a reader of the file must survive: a parser depth limit, recursion)."""
+    members = _members(data)
+    name = _main_name(members)
+    xml = dict((i.filename, d) for i, d in members)[name].decode("utf-8", "replace")
+    depth = rng.choice(DEPTHS)
+    kind = rng.randrange(4)
+    inner = "<w:p><w:r><w:t>deep</w:t></w:r></w:p>"
+    if kind == 0:
+        nested = "<w:sdt><w:sdtContent>" * depth + inner + "</w:sdtContent></w:sdt>" * depth
+    elif kind == 1:
+        depth = min(depth, 300)
+        cell = '<w:tbl><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:tc>'
+        nested = cell * depth + inner + "</w:tc></w:tr></w:tbl><w:p/>" * depth
+    elif kind == 2:
+        nested = "<w:p>" + '<w:smartTag w:element="x">' * depth + "<w:r><w:t>deep</w:t></w:r>" + \
+                 "</w:smartTag>" * depth + "</w:p>"
+    else:
+        nested = ('<zz:x xmlns:zz="urn:fuzz">' * depth) + "</zz:x>" * depth + inner
+    body = xml.find("<w:body>")
+    if body < 0:
+        raise ValueError("no body")
+    xml = xml[:body + 8] + nested + xml[body + 8:]
+    return _rezip(members, {name: xml.encode("utf-8")})
+
+
 MUTATORS = {"flip": mutate_flip, "truncate": mutate_truncate, "xml": mutate_xml, "numbers": mutate_numbers,
             "tables": mutate_tables, "compression": mutate_compression, "parts": mutate_parts,
-            "strings": mutate_strings}
+            "strings": mutate_strings, "links": mutate_links, "nesting": mutate_nesting}
 
 
 @dataclass

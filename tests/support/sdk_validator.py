@@ -91,10 +91,11 @@ def _run_batch(paths: list[Path]) -> dict[Path, dict]:
     return results
 
 
-def validate_files(paths: Iterable[str | os.PathLike]) -> dict[Path, list[dict]]:
+def validate_files(paths: Iterable[str | os.PathLike], processes: int = 1) -> dict[Path, list[dict]]:
     """Every file's validation errors (``id``, ``description``, ``part``, ``xpath``), cached by content.
 
-    A file the validator could not read at all gets one error of id ``ValidatorFailure``.
+    A file the validator could not read at all gets one error of id ``ValidatorFailure``. The files
+    not in the cache go to ``processes`` node processes at once (one batch each; a core each).
     """
     require()
     paths = [Path(p).resolve() for p in paths]
@@ -108,7 +109,7 @@ def validate_files(paths: Iterable[str | os.PathLike]) -> dict[Path, list[dict]]
         else:
             todo.append(p)
     if todo:
-        for p, item in _run_batch(todo).items():
+        for p, item in _run_batches(todo, processes).items():
             errors = item.get("errors")
             if errors is None:
                 errors = [{"id": "ValidatorFailure", "description": item.get("failure", ""), "part": "", "xpath": ""}]
@@ -117,6 +118,16 @@ def validate_files(paths: Iterable[str | os.PathLike]) -> dict[Path, list[dict]]
             cached.write_text(json.dumps(errors))
             out[p] = errors
     return out
+
+
+def _run_batches(paths: list[Path], processes: int) -> dict[Path, dict]:
+    n = max(1, min(processes, len(paths) // 8 or 1))  # a start costs seconds: no process for a few files
+    if n == 1:
+        return _run_batch(paths)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(n) as pool:
+        batches = list(pool.map(_run_batch, [paths[i::n] for i in range(n)]))
+    return {p: item for batch in batches for p, item in batch.items()}
 
 
 _POSITIONS = re.compile(r"\[\d+\]|(?<![/\w])\d+")

@@ -93,8 +93,7 @@ def docx_add_comment(ctx: CallContext, session_id: str, element_id: str, text: s
     comment = comments.new_comment(text, default_author(ctx, author))
     wid = comment.get(C.W_ID)
     if anchor_text is not None:
-        C.anchor_text(doc, el if el.tag == B.W_P else B.find_ancestor(el, B.W_P), anchor_text, wid) \
-            if el.tag == B.W_P else _anchor_in_run(el, anchor_text, wid)
+        C.anchor_text(doc, B.iter_runs(el) if el.tag == B.W_P else [el], anchor_text, wid)
     elif end is not None:
         C.anchor_range(el, end, wid)
     elif el.tag == B.W_P:
@@ -109,19 +108,6 @@ def docx_add_comment(ctx: CallContext, session_id: str, element_id: str, text: s
               f"{B.kind(el)} {doc.id_of(el)}" + (f" .. {doc.id_of(end)}" if end is not None else "")}
     return answer(session, "Add Comment", holders[0], marker="UPDATED", before=before,
                   after=box_lines(doc, holders), element_id=cid, fields=fields)
-
-
-def _anchor_in_run(run: etree._Element, text: str, wid: str) -> None:
-    from ooxml.tracked_text import _run_at, segments, split_at
-    segs, full = segments([run])
-    at = full.find(text)
-    split_at(segs, at + len(text))
-    first = split_at(segs, at)
-    last = _run_at(segs, at + len(text) - 1)
-    first.addprevious(etree.Element(C.START, {C.W_ID: wid}))
-    end = etree.Element(C.END, {C.W_ID: wid})
-    last.addnext(end)
-    end.addnext(C.reference_run(wid))
 
 
 def _anchor_holder(session: Session, wid: str) -> etree._Element | None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from ooxml import body as B
+from ooxml import budget
 from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
 from ooxml.namespaces import OX_ID, w
 from ooxml.package import Limits
@@ -178,6 +179,7 @@ def _first_content_slot(container: etree._Element) -> etree._Element | None:
 def box_lines(doc, els: list[etree._Element | None]) -> list[str]:
     """Boxes of the given elements (None skipped), for the before/after of a diff."""
     lines: list[str] = []
+    budget.check()  # drawing a huge block takes long: a late call is put back instead of drawn
     for el in els:
         if el is not None:
             box = element_box(doc, el)
@@ -210,6 +212,7 @@ def answer(session: Session, operation: str, element: etree._Element | None, *, 
            element_id: str | None = None, changes: str | None = None) -> str:
     """A success answer with the context around ``element`` (or the empty body), diff and cursor."""
     doc = session.doc
+    budget.check()
     eid = element_id or (doc.id_of(element) if element is not None and head_id else None)
     view = views.current()
     if view != "full":  # compact: the box of what the call made or changed; none: no context

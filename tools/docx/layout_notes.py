@@ -54,8 +54,8 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
         raise InvalidElementType("Notes can be referenced from the document body only.",
                                  hint="Use a paragraph or run of the body (not a header, footer, note or text box).")
     if anchor_text is not None:
-        from ooxml.replace import segments
-        if anchor_text == "" or anchor_text not in segments(para)[1]:
+        from ooxml.tracked_text import segments
+        if anchor_text == "" or anchor_text not in segments(B.iter_runs(para))[1]:
             raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
                                   hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
     before = box_lines(doc, [para])
@@ -67,7 +67,7 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
     ref = N.make_reference(doc, kind, note_id)
     doc.will_change(para)
     if anchor_text is not None:
-        N.split_after(para, anchor_text).addnext(ref)
+        N.split_after(doc, para, anchor_text).addnext(ref)
     elif el.tag == B.W_R:
         el.addnext(ref)
     else:

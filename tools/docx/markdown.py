@@ -6,6 +6,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ooxml import body as B
+from ooxml import budget
 from ooxml import images as I
 from ooxml.errors import InvalidPosition, OoxmlError
 from ooxml.link_policy import policy_of
@@ -195,10 +196,15 @@ def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, posit
                       (width * EMU_PER_TWIP, page_box(section_of(doc, anchor)).text_height * EMU_PER_TWIP),
                       lambda: doc.word_ids(container))
     blocks = builder.build(tree)
+    if not blocks:  # e.g. quotes nested past markdown-it's own limit, which it drops
+        raise OoxmlError("The Markdown has no content to insert.", error_type="ValidationError",
+                         hint="Pass some text, e.g. '# Title' or '- item'; nest quotes and lists less deep.")
     prev, nxt = insertion_neighbours(container, where)
     before = box_lines(doc, [prev, nxt])
     last = None
-    for el in blocks:
+    for i, el in enumerate(blocks):
+        if not i % 1024:
+            budget.check()
         doc.insert_block(el, container=container, **({"after": last} if last is not None else where))
         last = el
     lead, trail = keep_tables_apart(doc, container, blocks[0], blocks[-1])

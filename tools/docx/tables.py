@@ -5,14 +5,12 @@ grid slots and is addressed by any of them (its top-left slot is its own positio
 """
 from __future__ import annotations
 
-import copy
-
 from lxml import etree
 
 from ooxml import body as B
 from ooxml import tables as T
 from ooxml.revisions import refuse_deleted, refuse_when_tracking
-from ooxml.build import make_run
+from ooxml.build import copy_props, make_run
 from ooxml.copies import check_copy_size, copy_blocks
 from ooxml.errors import ElementNotFound, ValidationError
 from ooxml.grid import Cell, TableGrid, counted
@@ -294,9 +292,8 @@ def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
     if last is not None:
         ppr = last.find(w("pPr"))
         if ppr is not None:
-            ppr = copy.deepcopy(ppr)
-            for name in ("sectPr", "pPrChange"):  # neither is formatting to repeat
-                remove_child(ppr, name)
+            ppr = copy_props(ppr)  # revision marks and a section break are not formatting to repeat
+            remove_child(ppr, "sectPr")
             p.append(ppr)
         model = next((r for r in B.iter_runs(last) if B.run_text(r)), None)
         rpr = model.find(w("rPr")) if model is not None else T.mark_rpr(last)

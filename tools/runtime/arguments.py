@@ -37,3 +37,21 @@ def _check(where: str, value) -> None:
         for key, item in value.items():
             _check(f"{where}.{key}", key)
             _check(f"{where}.{key}", item)
+
+
+MAX_DEPTH = 32  # levels of lists and objects in one call's arguments (the deepest schema has 4)
+
+
+def too_deep(arguments: dict) -> str | None:
+    """Where the arguments nest deeper than MAX_DEPTH, if they do (walked without recursion:
+    the validators that come next recurse per level)."""
+    stack = [(value, 1, name) for name, value in arguments.items()]
+    while stack:
+        value, depth, where = stack.pop()
+        if depth > MAX_DEPTH:
+            return where
+        if isinstance(value, list):
+            stack.extend((item, depth + 1, f"{where}[{i}]") for i, item in enumerate(value))
+        elif isinstance(value, dict):
+            stack.extend((item, depth + 1, f"{where}.{key}") for key, item in value.items())
+    return None

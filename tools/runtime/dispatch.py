@@ -15,7 +15,8 @@ import anyio
 from ooxml import budget
 from ooxml.errors import OoxmlError
 from render.answer import cut_answer, error_answer, operation_title
-from tools.runtime import history
+from tools.runtime import history, overrun
+from tools.runtime.arguments import MAX_DEPTH, too_deep
 from tools.runtime.lifetime import release_all
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
 from tools.runtime.progress import in_thread, worth_a_thread
@@ -63,24 +64,24 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
         hint = f"Did you mean: {', '.join(close)}?" if close else "Call tools/list for the tools you may use."
         return fail(operation, "ToolNotFound", f"No tool named '{name}' is available.", hint)
     arguments = dict(arguments or {})
-    problems = argument_problems(tool, arguments)
-    if problems:
-        return fail(operation, "ValidationError", "Invalid arguments: " + "; ".join(problems),
-                    f"See the inputSchema of '{name}' in tools/list.")
-    for arg in ALWAYS_OPTIONAL:  # optional in the schema, positional in the function
-        if arg in tool.input_schema.get("properties", {}) and arg not in arguments:
-            arguments[arg] = None
+    sync = not inspect.iscoroutinefunction(tool.handler)
+    invalid = checked(tool, name, operation, arguments, deep_only=sync)  # sync: the rest in its thread
+    if invalid is not None:
+        return invalid
     limits = getattr(ctx.services, "limits", DEFAULT_RUNTIME_LIMITS)
     try:
         with ctx.services.in_flight.enter(ctx, tool, arguments):
-            if inspect.iscoroutinefunction(tool.handler):  # HTTP tools, page renders: they await their I/O
+            if not sync:  # HTTP tools, page renders: they await their I/O
                 outcome = await invoke(tool, name, operation, arguments, ctx)
             else:  # document tools run off the event loop: one long call never stalls other clients
                 call = functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s)
                 if tool.long_running and worth_a_thread(ctx, arguments):  # heartbeats while it runs
-                    outcome = await in_thread(ctx, call, operation)
+                    runner = functools.partial(in_thread, ctx, message=operation)
                 else:
-                    outcome = await anyio.to_thread.run_sync(call)
+                    runner = functools.partial(anyio.to_thread.run_sync, abandon_on_cancel=True)
+                outcome = await overrun.bounded(ctx, runner, call, limits.call_timeout_s)
+                if outcome is None:  # its thread ran on past the deadline (tools/runtime/overrun.py)
+                    return fail(operation, "LimitExceeded", *overrun.late_message(limits.call_timeout_s))
     except OoxmlError as e:  # too many calls at once on one session
         return fail(operation, e.error_type, e.message, e.hint)
     if len(outcome.text) > limits.max_answer_chars:
@@ -93,6 +94,10 @@ def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallCo
     with budget.time_limit(seconds):
         ctx.touched.clear()
         try:
+            invalid = checked(tool, name, operation, arguments)  # in the budget: 200,000 table cells take seconds
+            if invalid is not None:
+                return invalid
+            budget.check()
             durable = getattr(ctx.services, "state", None)  # --state: journaled (tools/runtime/durable.py)
             if durable is not None:
                 return outcome_of(durable.run(tool, name, arguments, ctx))
@@ -102,7 +107,23 @@ def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallCo
         except Exception as e:
             return failed(e, ctx, name, operation)
         finally:
+            overrun.finish(ctx)
             release_all(ctx)
+
+
+def checked(tool: Tool, name: str, operation: str, arguments: dict, deep_only: bool = False) -> Outcome | None:
+    """The arguments against the tool's schema (an error answer if they fail), ALWAYS_OPTIONAL filled in."""
+    deep = too_deep(arguments)
+    problems = [f"{deep[:200]}: nested deeper than {MAX_DEPTH} levels"] if deep else \
+        [] if deep_only else argument_problems(tool, arguments)
+    if problems:
+        return fail(operation, "ValidationError", "Invalid arguments: " + "; ".join(problems),
+                    f"See the inputSchema of '{name}' in tools/list.")
+    if not deep_only:
+        for arg in ALWAYS_OPTIONAL:  # optional in the schema, positional in the function
+            if arg in tool.input_schema.get("properties", {}) and arg not in arguments:
+                arguments[arg] = None
+    return None
 
 
 async def invoke(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallContext) -> Outcome:

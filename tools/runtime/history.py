@@ -26,6 +26,8 @@ def begin(ctx, session) -> None:
 
 def commit(ctx, tool_name: str, arguments: dict) -> None:
     """A call succeeded: what it changed in each session becomes one step there."""
+    from tools.runtime.overrun import may_commit
+    may_commit(ctx)  # not once dispatch answered LimitExceeded for it: then it is put back instead
     for session in _unique(ctx.touched):
         history = session.doc.history
         if tool_name in NOT_RECORDED:
@@ -64,10 +66,12 @@ def _drop_stale_fallbacks(session) -> None:
 
 
 def abandon(ctx) -> None:
-    """A call failed: whatever it changed is put back, nothing is recorded."""
+    """A call failed: whatever it changed is put back (the cursor too: a commit refused after the
+    tool ran, tools/runtime/overrun.py, comes after the tool moved it), nothing is recorded."""
     for session in _unique(ctx.touched):
         try:
             session.doc.history.abandon()
+            restore_state(session, getattr(ctx, "recorded_states", {}).get(id(session)))
         except Exception:  # the call's own error is what the agent must see
             log.exception("could not put back what a failed call changed in %s", session.id)
             session.doc.history.clear()

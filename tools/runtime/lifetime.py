@@ -21,24 +21,38 @@ from pathlib import Path
 
 from ooxml import budget
 from ooxml.errors import LimitExceeded, OoxmlError
+from tools.runtime.overrun import refuse_if_overrun
 from tools.runtime.recovery import write_recovery
 from tools.runtime.sessions import Session, SessionNotFound
 
 log = logging.getLogger("ooxml_mcp")
 MAX_CALLS_PER_SESSION = 4  # one running, three waiting
+LOCK_POLL_S = 0.1  # a waiting call looks this often whether the holder ran past its deadline
 
 
 # ---- one call at a time per session ---------------------------------------------------------------
 
 def claim(ctx, session: Session) -> None:
     """Hold ``session``'s lock for the rest of the call (dispatch releases it)."""
-    wait = budget.remaining()
-    if not session.lock.acquire(timeout=-1 if wait is None else wait):
+    budget.check()  # a call past its deadline (maybe answered already: overrun.py) takes no lock
+    if not _acquire(session, budget.remaining()):
         raise budget.exceeded(budget.current_limit() or 0, "waited for another call on this session")
     ctx.claimed.append(session)
     if session.ended:
         raise SessionNotFound(f"Session '{session.id}' has ended.",
                               hint="It was closed or timed out while this call waited; docx_open the file again.")
+
+
+def _acquire(session: Session, wait: float | None) -> bool:
+    """The lock within ``wait`` seconds; SessionBusy once a call past its deadline holds it."""
+    end = None if wait is None else time.monotonic() + wait
+    while True:
+        left = None if end is None else end - time.monotonic()
+        if session.lock.acquire(timeout=LOCK_POLL_S if left is None else max(0.0, min(LOCK_POLL_S, left))):
+            return True
+        refuse_if_overrun(session)  # no point waiting (tools/runtime/overrun.py)
+        if left is not None and left <= 0:
+            return False
 
 
 @contextmanager

@@ -119,7 +119,7 @@ async def in_thread(ctx, fn, message: str):
 
     async def work():
         try:
-            outcome["value"] = await anyio.to_thread.run_sync(fn)
+            outcome["value"] = await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)  # see overrun.py
         except Exception as e:  # raised again below, outside the task group (not as a group)
             outcome["error"] = e
         finally:

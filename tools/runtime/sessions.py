@@ -94,6 +94,7 @@ class Session:
     last_used: float = field(default_factory=time.monotonic)
     ended: bool = False  # removed from the store: a call that waited for the lock must not go on
     unreplayed: list | None = None  # --state: acknowledged calls a take-over could not replay (told once)
+    overrun: bool = False  # a call past its deadline still holds the lock (tools/runtime/overrun.py)
     leak_warning: str | None = None  # the last leak check failed (docx_redact): docx_save repeats it
 
     @property
