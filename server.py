@@ -258,6 +258,8 @@ def make_services(args: argparse.Namespace) -> Services:
 
 
 def check_toolsets(names: list[str] | None) -> None:
+    if not names:
+        return  # tools.http.config imports httpx (85 ms of CPU at start-up): only when needed
     from tools.http.config import SPEC_TOOLSETS
     unknown = [n for n in names or [] if n not in SPEC_TOOLSETS | set(toolsets.names())]
     if unknown:

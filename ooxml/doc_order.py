@@ -58,6 +58,9 @@ class Tracked:
             self._place(root, el)
 
     def _place(self, root, el) -> None:
+        if not self.items:  # the first one needs no position (nor the block order built for it)
+            self.items.append(el)
+            return
         key = self._key(root, el)
         lo, hi = 0, len(self.items)
         while lo < hi:
@@ -101,3 +104,12 @@ def tracked(doc, name: str, tags: tuple[str, ...], root_fn=None) -> list[etree._
     if t is None:
         t = per_doc[name] = Tracked(doc, tags, root_fn or (lambda: doc.body))
     return t.get()
+
+
+def seed_empty(doc, name: str, tags: tuple[str, ...], root_fn=None) -> None:
+    """Start the list ``name`` empty at the document's current version, without a scan: for a
+    caller that knows none of ``tags`` is there yet. Later edits update it from the change log."""
+    per_doc = _CACHE.setdefault(doc, {})
+    if name not in per_doc:
+        t = per_doc[name] = Tracked(doc, tags, root_fn or (lambda: doc.body))
+        t.version = doc.version

@@ -112,6 +112,7 @@ class Document:
         # trees go as soon as the session does, not at the next cyclic garbage collection.
         self.package.prepare_hook = None
         self.package.parts = {}  # parts point back at their package
+        self.__dict__.pop("remove_block", None)  # numbering's watcher closes over the document
         self.history.clear()
         self.history.doc = None
 

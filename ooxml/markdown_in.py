@@ -9,13 +9,11 @@ them with Document.insert_block.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from lxml import etree
-from markdown_it import MarkdownIt
-from markdown_it.tree import SyntaxTreeNode
-from mdit_py_plugins.footnote import footnote_plugin
 
 from ooxml import budget
 from ooxml import images as I
@@ -28,15 +26,13 @@ from ooxml.order import get_or_add, set_child
 from ooxml.styles_builtin import ensure_heading_style, ensure_style
 from ooxml.tables import build_table, column_widths
 
+if TYPE_CHECKING:
+    from markdown_it.tree import SyntaxTreeNode
+
 RT_HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink"
 MAX_MARKDOWN = 2_000_000
 
 
-# maxNesting above MAX_NESTING: markdown-it silently drops what is nested past its own limit, so
-# anything it could drop is refused first (parse).
-_PARSER = MarkdownIt("commonmark", {"html": True, "maxNesting": 40}).enable(["table", "strikethrough"]) \
-    .use(footnote_plugin)
-_PARSER.validateLink = lambda url: True  # every link becomes a link node: ooxml/link_policy.py decides
 _ticks = [0]
 
 
@@ -49,8 +45,22 @@ def _budget_rule(state, *args) -> bool:
     return False
 
 
-for _ruler in (_PARSER.block.ruler, _PARSER.inline.ruler):
-    _ruler.before(_ruler.get_all_rules()[0], "call_budget", _budget_rule)
+@functools.cache
+def _parser():
+    """Built on first use, not at start-up (markdown-it's import is 15 ms of a worker's start)."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.footnote import footnote_plugin
+
+    # maxNesting above MAX_NESTING: markdown-it silently drops what is nested past its own limit,
+    # so anything it could drop is refused first (parse).
+    parser = MarkdownIt("commonmark", {"html": True, "maxNesting": 40}).enable(["table", "strikethrough"]) \
+        .use(footnote_plugin)
+    parser.validateLink = lambda url: True  # every link becomes a link node: ooxml/link_policy.py decides
+    for ruler in (parser.block.ruler, parser.inline.ruler):
+        ruler.before(ruler.get_all_rules()[0], "call_budget", _budget_rule)
+    return parser
+
+
 MAX_NESTING = 24  # token levels: block quotes/lists inside each other (a list level is two), emphasis inside emphasis
 
 
@@ -61,7 +71,9 @@ def link_targets(tree: SyntaxTreeNode) -> list[str]:
 
 
 def parse(markdown: str) -> SyntaxTreeNode:
-    tokens = _PARSER.parse(markdown)
+    from markdown_it.tree import SyntaxTreeNode
+
+    tokens = _parser().parse(markdown)
     _check_nesting(tokens)
     return SyntaxTreeNode(tokens)
 

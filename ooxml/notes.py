@@ -13,7 +13,7 @@ from lxml import etree
 from ooxml import body as B
 from ooxml import parts as P
 from ooxml.build import make_run
-from ooxml.doc_order import tracked
+from ooxml.doc_order import seed_empty, tracked
 from ooxml.namespaces import w
 from ooxml.order import get_or_add, set_child
 
@@ -133,6 +133,15 @@ def make_reference(doc, kind: str, note_id: int) -> etree._Element:
 def references(doc, kind: str) -> list[etree._Element]:
     """The body's note references of ``kind`` in document order (cached across edits)."""
     return tracked(doc, kind + "_refs", (REF_TAGS[kind],))
+
+
+def before_reference_insert(doc, kind: str) -> None:
+    """Call before adding a reference: with no note of ``kind`` yet, the body references none, so
+    the reference list starts empty instead of scanning the body after the insert (50 ms at
+    50,000 paragraphs)."""
+    root = notes_root(doc, kind)
+    if root is None or not any(is_user_note(n) for n in root.iterchildren(w(kind))):
+        seed_empty(doc, kind + "_refs", (REF_TAGS[kind],))
 
 
 def _roman(n: int) -> str:

@@ -6,9 +6,6 @@ import io
 import threading
 from pathlib import Path
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
-
 from ooxml.marks import MARK_PREFIX
 
 POINTS_PER_INCH = 72
@@ -17,6 +14,8 @@ PDFIUM = threading.Lock()  # pdfium is not thread-safe: one PDF is read at a tim
 
 class PdfPages:
     def __init__(self, path: Path):
+        import pypdfium2 as pdfium  # here, not at start-up: most workers never render a page
+
         self.pdf = pdfium.PdfDocument(str(path))
 
     def __len__(self) -> int:
@@ -27,6 +26,8 @@ class PdfPages:
 
     def mark_pages(self) -> dict[int, int]:
         """Mark index -> 0-based page index, from the PDF's named destinations."""
+        import pypdfium2.raw as pdfium_c
+
         raw = self.pdf.raw
         pages: dict[int, int] = {}
         for i in range(pdfium_c.FPDF_CountNamedDests(raw)):

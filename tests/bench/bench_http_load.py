@@ -37,9 +37,9 @@ from tests.bench.bench_http import free_port  # noqa: E402
 from tests.builders import build_docx, p  # noqa: E402
 
 
-def serve(root: Path) -> tuple[subprocess.Popen, str]:
+def serve(root: Path, checkout: Path = ROOT) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, str(ROOT / "server.py"), "--transport", "streamable-http",
+    proc = subprocess.Popen([sys.executable, str(checkout / "server.py"), "--transport", "streamable-http",
                              "--port", str(port), "--root", str(root)], cwd=root)
     import socket
     deadline = time.monotonic() + 30
@@ -154,11 +154,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--max-calls", type=int, default=2000, help="per client and phase")
     ap.add_argument("--mode", default="auto", choices=["auto", "legacy"])
+    ap.add_argument("--checkout", type=Path, default=ROOT, help="run the server of another checkout (a baseline)")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; protocol mode {args.mode}; "
           f"{args.seconds:g} s per phase")
     root = Path(tempfile.mkdtemp(prefix="ooxml-mcp-load-"))
-    proc, url = serve(root)
+    proc, url = serve(root, args.checkout.resolve())
     try:
         for clients in [int(x) for x in args.clients.split(",")]:
             for n in range(clients):

@@ -60,6 +60,7 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
             raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
                                   hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
     before = box_lines(doc, [para])
+    N.before_reference_insert(doc, kind)
     root = N.ensure_notes_root(doc, kind)
     note_id = N.next_id(root)
     note = N.make_note(doc, kind, note_id, text)

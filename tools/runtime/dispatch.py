@@ -11,7 +11,6 @@ import logging
 from dataclasses import dataclass, field
 
 import anyio
-import jsonschema
 
 from ooxml import budget
 from ooxml.errors import OoxmlError
@@ -34,7 +33,7 @@ class Outcome:
     images: list[Image] = field(default_factory=list)  # extra content after the text (render_page)
 
 
-_validators: dict[int, jsonschema.protocols.Validator] = {}
+_validators: dict = {}  # jsonschema is imported on the first call, not before initialize
 
 
 def validator_for(tool: Tool):
@@ -42,6 +41,8 @@ def validator_for(tool: Tool):
     key = id(tool.input_schema)
     v = _validators.get(key)
     if v is None or v.schema is not tool.input_schema:
+        import jsonschema.validators
+
         cls = jsonschema.validators.validator_for(tool.input_schema)
         v = _validators[key] = cls(tool.input_schema)
     return v

@@ -1,0 +1,108 @@
+"""Per call over stdio: an insert with its answer / the trivial call, at 50 and 50,000 paragraphs.
+
+    python tests/bench/bench_calls.py [--sizes 50,50000] [--calls 40] [--baseline DIR]
+
+The SDK's client drives ``python server.py`` over stdio. Each round times, on every size, a
+docx_insert_paragraph in the middle of the document with the default (full) answer and with
+view='compact', then docx_list_sessions (the trivial call: the transport's floor). Printed for
+each: the median wall time, the server's CPU per call (its threads' run time,
+/proc/PID/task/*/schedstat; the median), and the median of the per-round
+ratios to the trivial call in the same round (goal for full: <= 1.2x). ``--baseline DIR`` runs a
+server from another checkout in the same rounds, so a change is measured against it.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import sys
+import tempfile
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parent.parent
+for p in (str(REPO), str(BENCH_DIR)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+import gen_docs  # noqa: E402
+from bench_core import median, ms, now, paired_ratio, prepare_mid_docs  # noqa: E402
+from bench_open import cpu_between, server_pid, thread_times  # noqa: E402
+
+TARGET = 1.2
+
+
+async def run(mids: dict, sizes: list[int], calls: int, repos: dict[str, Path], root: Path) -> dict:
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    res: dict = {}
+    async with AsyncExitStack() as stack:
+        servers = {}
+        for label, repo in repos.items():
+            params = StdioServerParameters(command=sys.executable, args=["server.py", "--root", str(root)],
+                                           cwd=str(repo))
+            client = await stack.enter_async_context(Client(params, cache=None, read_timeout_seconds=300))
+            await client.list_tools()
+            pid = server_pid(repo)
+            sids = {}
+            for n in sizes:
+                text = (await client.call_tool("docx_open", {"file_path": str(mids[n][0])})).content[0].text
+                sids[n] = re.search(r"\*\*Session ID\*\*: (\S+)", text).group(1)
+                await client.call_tool("docx_insert_paragraph", {"session_id": sids[n], "text": "warm-up",
+                                                                 "position": f"after:{mids[n][1]}"})
+            servers[label] = (client, pid, sids)
+
+        async def timed(label, key, name, args):
+            client, pid, _ = servers[label]
+            c0, t0 = thread_times(pid), now()
+            r = await client.call_tool(name, args)
+            wall, cpu = ms(t0), cpu_between(c0, thread_times(pid)) * 1000
+            assert not r.is_error, r.content[0].text[:500]
+            res.setdefault((label, key), []).append((wall, cpu))
+
+        for i in range(calls):
+            for label in (list(repos) if i % 2 == 0 else list(reversed(repos))):
+                sids = servers[label][2]
+                for n in sizes:
+                    for view in ("full", "compact"):
+                        args = {"session_id": sids[n], "text": f"Inserted by the benchmark ({view}).",
+                                "position": f"after:{mids[n][1]}"}
+                        if view == "compact":
+                            args["view"] = "compact"
+                        await timed(label, (n, view), "docx_insert_paragraph", args)
+                await timed(label, "trivial", "docx_list_sessions", {})
+    return res
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="50,50000")
+    ap.add_argument("--calls", type=int, default=40)
+    ap.add_argument("--baseline", type=Path)
+    args = ap.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    repos = {"this": REPO} | ({"baseline": args.baseline.resolve()} if args.baseline else {})
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory() as work:
+        mids = prepare_mid_docs(gen_docs.ensure_docs(sizes), sizes, Path(work))
+        res = asyncio.run(run(mids, sizes, args.calls, repos, Path(work)))
+    for label in repos:
+        triv = res[label, "trivial"]
+        print(f"{label}: trivial call median {median([w for w, _ in triv]):.2f} ms wall, "
+              f"{median([c for _, c in triv]):.2f} ms server CPU")
+        for n in sizes:
+            for view in ("full", "compact"):
+                s = res[label, (n, view)]
+                wall = paired_ratio([w for w, _ in s], [w for w, _ in triv])
+                cpu = paired_ratio([c for _, c in s], [c for _, c in triv])
+                print(f"  insert {n:>6,}p {view:7s}: {median([w for w, _ in s]):6.2f} ms wall, "
+                      f"{median([c for _, c in s]):5.2f} ms server CPU; / trivial (paired) wall {wall:.2f}x, "
+                      f"CPU {cpu:.2f}x"
+                      + (f" (goal <= {TARGET}x: {'met' if wall <= TARGET else 'NOT met'})" if view == "full" else ""))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Two workers with --state against one, normalised by two workers without it against one (issue 21).
+
+    python tests/bench/bench_scale_ratio.py [--seconds 4] [--rounds 2]
+
+16 editing clients (2026-07-28 protocol, bench_scale.editing_client: docx_create, then inserts).
+With --state the clients go through HAProxy (deploy/haproxy.cfg routes by session_id); without it
+they go straight to the workers, split evenly (a session lives only where it was created). The
+four set-ups run in rotating order in each round; per round the figure is
+(2 with / 1 with) / (2 without / 1 without), goal >= 0.9. For each --state phase it also prints the
+Redis commands per edit (INFO commandstats), so a command every call pays shows up, and
+each worker's CPU seconds (an idle second worker means the routing sends it nothing).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import anyio  # noqa: E402
+
+from tests.bench.bench_scale import load  # noqa: E402
+from tests.support.services import redis_server  # noqa: E402
+from tests.support.workers import haproxy, workers  # noqa: E402
+
+CLIENTS = 16
+
+
+def commandstats(url: str) -> dict[str, int]:
+    import redis
+    return {k: v["calls"] for k, v in redis.Redis.from_url(url).info("commandstats").items()}
+
+
+def cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def phase(n: int, state: str | None, folder: Path, seconds: float) -> tuple[float, dict[str, int], list[float]]:
+    """Calls per second, Redis commands during the phase, and each worker's CPU seconds in it."""
+    before = commandstats(state) if state else {}
+    with workers(n, folder, state) as ws:
+        cpu0 = [cpu_s(w.proc.pid) for w in ws]
+        if state:
+            with haproxy(ws) as url:
+                rate = anyio.run(load, [url], folder, CLIENTS, seconds)
+        else:
+            rate = anyio.run(load, [w.url for w in ws], folder, CLIENTS, seconds)
+        cpu = [cpu_s(w.proc.pid) - c for w, c in zip(ws, cpu0)]
+    after = commandstats(state) if state else {}
+    return rate, {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}, cpu
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=4.0)
+    ap.add_argument("--rounds", type=int, default=2)
+    args = ap.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {CLIENTS} clients, "
+          f"{args.seconds:g} s a phase")
+    folder = Path(tempfile.mkdtemp(prefix="oxm-bench-ratio-"))
+    setups = [(1, False), (2, False), (1, True), (2, True)]
+    figures = []
+    with redis_server() as redis_url:
+        for r in range(args.rounds):
+            rates = {}
+            for n, with_state in setups[r % 4:] + setups[:r % 4]:
+                rate, cmds, cpu = phase(n, redis_url if with_state else None, folder, args.seconds)
+                rates[n, with_state] = rate
+                edits = rate * args.seconds
+                per_edit = ", ".join(f"{k.removeprefix('cmdstat_')} {v / max(edits, 1):.2f}"
+                                     for k, v in sorted(cmds.items(), key=lambda kv: -kv[1])[:6])
+                print(f"  round {r + 1}: {n} worker(s) {'with' if with_state else 'without'} --state: "
+                      f"{rate:.0f} calls/s, worker CPU {' + '.join(f'{c:.1f}' for c in cpu)} s "
+                      f"({sum(cpu) * 1000 / max(edits, 1):.1f} ms a call)"
+                      + (f"; Redis commands per call: {per_edit}" if with_state else ""))
+            figure = (rates[2, True] / rates[1, True]) / (rates[2, False] / rates[1, False])
+            figures.append(figure)
+            print(f"  round {r + 1}: (2 with / 1 with) / (2 without / 1 without) = {figure:.2f}")
+    print(f"median {statistics.median(figures):.2f} (goal >= 0.9)")
+
+
+if __name__ == "__main__":
+    main()
