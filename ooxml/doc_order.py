@@ -109,7 +109,7 @@ def tracked(doc, name: str, tags: tuple[str, ...], root_fn=None) -> list[etree._
 def seed_empty(doc, name: str, tags: tuple[str, ...], root_fn=None) -> None:
     """Start the list ``name`` empty at the document's current version, without a scan: for a
     caller that knows none of ``tags`` is there yet. Later edits update it from the change log."""
-    per_doc = _CACHE.setdefault(doc, {})
+    per_doc = doc.caches.setdefault("doc_order", {})
     if name not in per_doc:
         t = per_doc[name] = Tracked(doc, tags, root_fn or (lambda: doc.body))
         t.version = doc.version
