@@ -662,12 +662,17 @@ def fill(doc, tbl: etree._Element, data: list[list[str | None]], start_row: int)
                               hint="Split the data over several tables.")
     budget.check()  # the last moment to stop: from here on the table changes
     doc.will_change(tbl)
+    # Past this point a late stop is still safe: the undo recorder puts back what a failed call changed.
+    n = grid.n_rows
     for _ in range(added):
-        n = len(B.table_rows(tbl))
+        budget.check()
         insert_row(doc, tbl, n, n - 1, copy_format=True)
+        n += 1
     grid = TableGrid(tbl)
     written = skipped = 0
     for i, values in enumerate(data):
+        if i % 64 == 0:
+            budget.check()
         for c, value in enumerate(values):
             if value is None:
                 continue
