@@ -21,7 +21,7 @@ from mcp.server.lowlevel.server import NotificationOptions  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401  (registers the built-in tools)
-from ooxml.tempfiles import clean_stale_temp_files_in_background  # noqa: E402
+from ooxml.opc.tempfiles import clean_stale_temp_files_in_background  # noqa: E402
 from tools.runtime.dispatch import Outcome, run_tool  # noqa: E402
 from tools.runtime.lifetime import Reaper, end_all, end_mcp_session  # noqa: E402
 from tools.runtime.progress import reporter_for  # noqa: E402
@@ -361,7 +361,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     args = parse_args(argv)
     services = make_services(args)
-    clean_stale_temp_files_in_background(services.roots)  # what a killed save left (ooxml/tempfiles.py)
+    clean_stale_temp_files_in_background(services.roots)  # what a killed save left (ooxml/opc/tempfiles.py)
     reload_on_sighup(services, args.config)
     server = build_server(services)
     if args.transport == "stdio":

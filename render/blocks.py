@@ -1,6 +1,6 @@
 """One element as text: paragraph lines with formatting marks, tables as ASCII grids.
 
-Reads the XML (through ooxml.body) and never changes it.
+Reads the XML (through ooxml.text.body) and never changes it.
 """
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import os
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml.grid import TableGrid
-from ooxml.namespaces import OX_ID, w
-from ooxml.numbering import label_of
+from ooxml.text import body as B
+from ooxml.tabular.grid import TableGrid
+from ooxml.xml.namespaces import OX_ID, w
+from ooxml.lists.numbering import label_of
 from render.inline import marked_run_text, paragraph_line
 import render.equations  # noqa: F401  (draws equations as $…$ in lines)
 from render.width import cut, pad, width

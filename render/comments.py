@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml.namespaces import OX_ID, W, w
+from ooxml.xml.namespaces import OX_ID, W, w
 from render import blocks, inline
 from render.width import cut
 
@@ -25,7 +25,7 @@ def comment_lines(doc, el: etree._Element) -> list[str]:
     wids = list(dict.fromkeys(_REFS(el)))
     if not wids:
         return []
-    from ooxml.comments import Comments, comment_text
+    from ooxml.review.comments import Comments, comment_text
     comments = Comments(doc)
     by_id = {c.get(w("id")): c for c in comments.all()}
     ext = comments.extended()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.controls import model as M
-from ooxml.namespaces import w
+from ooxml.xml.namespaces import w
 from render import blocks
 from render.inline import Wrapper, register
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml.namespaces import M
+from ooxml.xml.namespaces import M
 from render.inline import InlineKind, LineContext, register
 
 _M_T = f"{{{M}}}t"

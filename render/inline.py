@@ -15,8 +15,8 @@ from typing import Callable, Iterator
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml.namespaces import NSMAP, R, w
+from ooxml.text import body as B
+from ooxml.xml.namespaces import NSMAP, R, w
 
 
 @dataclass(frozen=True)

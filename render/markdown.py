@@ -15,11 +15,11 @@ from typing import Callable
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml.grid import TableGrid
-from ooxml.mdlists import ListFormats, list_item
-from ooxml.numbering import label_of
-from ooxml.namespaces import A, M, R, WP, w
+from ooxml.text import body as B
+from ooxml.tabular.grid import TableGrid
+from ooxml.markdown.mdlists import ListFormats, list_item
+from ooxml.lists.numbering import label_of
+from ooxml.xml.namespaces import A, M, R, WP, w
 
 RT_FOOTNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"
 RT_ENDNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/endnotes"
@@ -133,7 +133,7 @@ class Exporter:
         chunks.append(("para", lines))
 
     def list_lines(self, item, text: str, label: str | None = None) -> list[str]:
-        """A list item's lines. An ordered item shows Word's own number (ooxml/numbering.py) as its
+        """A list item's lines. An ordered item shows Word's own number (ooxml/lists/numbering.py) as its
         marker when Markdown can write it (``3.``, ``3)``); other labels (``a)``, ``2.1.``, ``iv.``)
         go in front of the text, after a counted marker."""
         level = item.level

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import notes as N
-from ooxml.namespaces import OX_ID, w
+from ooxml.text import notes as N
+from ooxml.xml.namespaces import OX_ID, w
 from render.blocks import BELOW_BOX, MAX_BELOW
 from render.inline import InlineKind, LineContext, register
 

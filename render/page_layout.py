@@ -41,9 +41,9 @@ def to_pdf(doc, folder: Path, convert=None) -> Path:
     if convert is not None:
         convert(src, folder / "layout.pdf")
         return folder / "layout.pdf"
-    from ooxml.office_copy import prepare
+    from ooxml.opc.office_copy import prepare
     from tools.runtime.office_profile import seed
-    prepare(src)  # external references cut: see ooxml/office_copy.py
+    prepare(src)  # external references cut: see ooxml/opc/office_copy.py
     profile = seed(folder / "profile")
     cmd = [soffice(), f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
            "--convert-to", "pdf", "--outdir", str(folder), str(src)]

@@ -6,7 +6,7 @@ import io
 import threading
 from pathlib import Path
 
-from ooxml.marks import MARK_PREFIX
+from ooxml.text.marks import MARK_PREFIX
 
 POINTS_PER_INCH = 72
 PDFIUM = threading.Lock()  # pdfium is not thread-safe: one PDF is read at a time, in a worker thread

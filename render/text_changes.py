@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml.grid import TableGrid
+from ooxml.text import body as B
+from ooxml.tabular.grid import TableGrid
 
 SIDE = 30  # characters of unchanged text each side of a change
 MAX_CHANGED = 60  # characters of the changed text itself

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from ooxml.template import new_package_parts
+from ooxml.opc.template import new_package_parts
 
 NAMESPACES = (
     'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '

@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 import server
-from ooxml.errors import InvalidDocument
+from ooxml.xml.errors import InvalidDocument
 from tests.builders import build_docx, p, tbl
 from tests.support.client import DocxClient
 from tests.support.http_server import http_client, http_server
@@ -205,7 +205,7 @@ async def test_a_failed_open_leaves_no_session_open(tmp_path, monkeypatch):
 
 
 async def test_an_open_refused_by_the_session_limit_holds_nothing(tmp_path, monkeypatch):
-    from ooxml.document import Document
+    from ooxml.model.document import Document
     path = build_docx(tmp_path / "a.docx", p("x"))
     closed = []
     original_close = Document.close

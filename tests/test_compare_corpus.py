@@ -16,10 +16,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from ooxml import clock
-from ooxml.document import Document
-from ooxml.integrity import check_package
-from ooxml.package import Package
+from ooxml.xml import clock
+from ooxml.model.document import Document
+from ooxml.model.integrity import check_package
+from ooxml.opc.package import Package
 from tests.support import corpus as CORPUS
 from tests.support import edits as E
 from tests.support import redline as RL
@@ -80,7 +80,7 @@ class _Seeded:
 
 
 def test_redlines_validate_like_their_documents(tmp_path, monkeypatch):
-    from ooxml import minting
+    from ooxml.xml import minting
     from tests.support.sdk_validator import kinds, require, validate_files
     if not files():
         pytest.skip(CORPUS.missing_reason())
@@ -113,7 +113,7 @@ def test_redlines_validate_like_their_documents(tmp_path, monkeypatch):
 
 
 def test_redlines_of_strict_files_are_transitional_packages():
-    from ooxml.strict import STRICT_MARK
+    from ooxml.opc.strict import STRICT_MARK
     strict = [f for f in CORPUS.strict_files() if f.name not in CORPUS.expected_refusals()] if files() else []
     if not strict:
         pytest.skip(CORPUS.missing_reason())

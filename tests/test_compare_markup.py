@@ -137,7 +137,7 @@ def test_a_footnote_edit_and_a_deleted_reference(tmp_path):
 
 
 def test_a_replaced_image_is_a_deleted_one_and_an_inserted_one(tmp_path):
-    from ooxml.images import inline_drawing
+    from ooxml.text.images import inline_drawing
     drawing = etree.tostring(inline_drawing("rIdImg", 914400, 457200, 7, "pic")).decode()
     body = f'<w:p><w:r><w:t xml:space="preserve">Picture: </w:t></w:r><w:r>{drawing}</w:r></w:p>'
     img_ct = {"word/media/image1.png": "image/png"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from ooxml import clock
+from ooxml.xml import clock
 from tests.builders import build_docx, p, tbl, tc
 from tests.support import corpus as CORPUS
 from tests.support import edits as E

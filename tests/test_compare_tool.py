@@ -20,7 +20,7 @@ async def save(docx, path, sid):
 
 
 def texts(body) -> list[str]:
-    from ooxml.body import paragraph_text
+    from ooxml.text.body import paragraph_text
     return [paragraph_text(x) for x in body.iter(f"{{{W}}}p")]
 
 

@@ -6,8 +6,8 @@ import re
 import pytest
 from lxml import etree
 
-from ooxml.copies import balance_fields, carry_relationships
-from ooxml.document import Document
+from ooxml.text.copies import balance_fields, carry_relationships
+from ooxml.model.document import Document
 from tests.builders import NS, build_docx, p, png, tbl, tc
 from tests.support.client import by_id, texts
 

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ooxml import clock, minting
+from ooxml.xml import clock
+from ooxml.xml import minting
 from tests.support.services import redis_server
 from tests.test_durable_replay import newer_step, parts
 from tests.test_property_edits import FIXTURES, SCALE, Driver

@@ -8,7 +8,7 @@ contains, inserts a picture, sets the margins, and saves. Then, for every file:
 - LibreOffice converts the saved file wherever it converted the original, and the inserted
   text is in the PDF (pdftotext); conversions run in batches (tests/support/libreoffice.py);
 - the main part has no schema error the original did not have (tests/support/schema.py);
-- ``ooxml.integrity.check_package`` finds no problem the original did not have;
+- ``ooxml.model.integrity.check_package`` finds no problem the original did not have;
 - every part the script had no reason to touch is byte-identical.
 
 DTD files are refused by the product and skipped here (with the reason); Strict files take the scripts.
@@ -27,10 +27,10 @@ import anyio
 import pytest
 from lxml import etree
 
-from ooxml.body import is_block
-from ooxml.document import Document
-from ooxml.integrity import check_package
-from ooxml.strict import to_transitional
+from ooxml.text.body import is_block
+from ooxml.model.document import Document
+from ooxml.model.integrity import check_package
+from ooxml.opc.strict import to_transitional
 from tests.support import report
 from tests.support.client import open_client
 from tests.support.corpus import (corpus_dir, corpus_params, editable_files, expected_refusals, is_strict,

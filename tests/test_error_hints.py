@@ -1,6 +1,6 @@
 """Every error the product raises carries a hint: what to do next (issue 12, defect 15).
 
-A static scan: each ``raise`` of an ``OoxmlError`` class (from ooxml/errors.py, or any class
+A static scan: each ``raise`` of an ``OoxmlError`` class (from ooxml/xml/errors.py, or any class
 derived from one) in the product's code passes ``hint=`` (or a hint as second argument).
 """
 from __future__ import annotations

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ooxml.errors import LimitExceeded, OoxmlError
+from ooxml.xml.errors import LimitExceeded, OoxmlError
 from render import gotemplate
 from render.gotemplate import (MAX_NESTING_DEPTH, MAX_OUTPUT_CHARS, MAX_RANGE_ITERATIONS,
                                MAX_SOURCE_BYTES, TemplateError, TemplateLimitError,

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from ooxml.document import Document
-from ooxml.errors import InvalidDocument, LimitExceeded
-from ooxml.package import DEFAULT_LIMITS, Limits
+from ooxml.model.document import Document
+from ooxml.xml.errors import InvalidDocument, LimitExceeded
+from ooxml.opc.package import DEFAULT_LIMITS, Limits
 
 pytestmark = pytest.mark.hostile
 

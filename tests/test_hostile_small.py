@@ -10,7 +10,7 @@ import pytest
 
 from tests.builders import build_docx, p
 from tests.support.client import read_body, read_part, texts
-from ooxml.template import new_package_parts
+from ooxml.opc.template import new_package_parts
 
 pytestmark = pytest.mark.anyio
 REPO = Path(__file__).resolve().parent.parent

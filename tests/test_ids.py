@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 import tools.catalog  # noqa: F401  (registers the tools)
-from ooxml.body import iter_blocks
-from ooxml.document import Document
-from ooxml.errors import OoxmlError
-from ooxml.namespaces import OX_ID
+from ooxml.text.body import iter_blocks
+from ooxml.model.document import Document
+from ooxml.xml.errors import OoxmlError
+from ooxml.xml.namespaces import OX_ID
 from tests.builders import build_docx, p
 from tools.runtime.dispatch import run_tool
 from tools.runtime.registry import BUILTIN, CallContext, tool
@@ -60,7 +60,7 @@ def test_a_failed_call_leaves_no_new_id(tmp_path: Path):
 
 @pytest.mark.parametrize("prolog", [b"", b"<!-- a comment with <w:tags> -->\n", b"<?pi x?>"])
 def test_namespace_is_declared_in_the_root_tag_before_parsing(tmp_path, prolog):
-    from ooxml.ids import predeclare, undeclare
+    from ooxml.xml.ids import predeclare, undeclare
     xml = b'<?xml version="1.0"?>' + prolog + b'<w:document xmlns:w="W" a="x>y"><w:body/></w:document>'
     data, note = predeclare(xml)
     assert b'<w:document xmlns:oxm="urn:ooxml-mcp:ids:2026"' in data and not note.had_ids

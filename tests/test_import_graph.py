@@ -132,3 +132,9 @@ def test_no_cycle_between_folders():
 def test_the_cycle_finder_finds_a_loop_and_nothing_else():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_ooxml_holds_only_folders():
+    """Each concern in a folder of its own (issue 19): no module lies loose beside them."""
+    loose = [p.name for p in (ROOT / "ooxml").glob("*.py") if p.name != "__init__.py"]
+    assert not loose, f"modules outside a folder in ooxml/: {loose}"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml.namespaces import NSMAP
+from ooxml.xml.namespaces import NSMAP
 from render.inline import paragraph_line
 
 W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'

@@ -64,7 +64,7 @@ def venv(dists) -> Path:
 def test_the_wheel_holds_the_server_and_its_packages(dists):
     names = zipfile.ZipFile(dists["wheel"]).namelist()
     assert "server.py" in names and "tools/runtime/office_worker.py" in names
-    assert {"ooxml/document.py", "render/answer.py", "tools/docx/batch.py"} <= set(names)
+    assert {"ooxml/model/document.py", "render/answer.py", "tools/docx/batch.py"} <= set(names)
     assert not [n for n in names if n.startswith("tests/")]
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "ooxml-mcp = server:main" in zipfile.ZipFile(dists["wheel"]).read(entry).decode()
@@ -139,5 +139,5 @@ def test_the_desktop_extension_validates_and_packs(tmp_path):
     shutil.copytree(REPO, source, ignore=NOT_SOURCE)
     run(*mcpb_cli(), "pack", source, tmp_path / "ooxml-mcp.mcpb", timeout=300)
     names = set(zipfile.ZipFile(tmp_path / "ooxml-mcp.mcpb").namelist())
-    assert {"manifest.json", "pyproject.toml", "server.py", "ooxml/document.py", "tools/catalog.py"} <= names
+    assert {"manifest.json", "pyproject.toml", "server.py", "ooxml/model/document.py", "tools/catalog.py"} <= names
     assert not [n for n in names if n.startswith(("tests/", ".git/"))], sorted(names)[:20]

@@ -1,10 +1,10 @@
-"""ooxml.integrity.check_package: reports each kind of problem, and nothing on a sound file."""
+"""ooxml.model.integrity.check_package: reports each kind of problem, and nothing on a sound file."""
 from __future__ import annotations
 
 import zipfile
 
-from ooxml.document import Document
-from ooxml.integrity import check_package, summarize
+from ooxml.model.document import Document
+from ooxml.model.integrity import check_package, summarize
 from tests.builders import build_docx, p, part_xml, tbl, tc
 
 HEADER_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from ooxml.tempfiles import TEMP_PATTERN
+from ooxml.opc.tempfiles import TEMP_PATTERN
 from tests.bench.gen_docs import ensure_docs
 from tests.support.polling import wait_until
 

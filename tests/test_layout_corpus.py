@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from ooxml.strict import to_transitional
+from ooxml.opc.strict import to_transitional
 from tests.support.corpus import corpus_params, editable_files, features, is_strict
 
 pytestmark = pytest.mark.anyio
@@ -31,7 +31,7 @@ def with_feature(*names: str) -> list[Path]:
 def parts(path: Path) -> dict[str, etree._Element]:
     """The main part and its header, footer and notes parts, parsed."""
     with zipfile.ZipFile(path) as z:
-        # Strict files are read in Transitional names, as the product reads them (ooxml/strict.py).
+        # Strict files are read in Transitional names, as the product reads them (ooxml/opc/strict.py).
         read = (lambda name: to_transitional(z.read(name))) if is_strict(path) else z.read
         rels = etree.fromstring(read("word/_rels/document.xml.rels"))
         out = {"word/document.xml": etree.fromstring(read("word/document.xml"))}

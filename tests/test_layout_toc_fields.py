@@ -220,8 +220,8 @@ def updated(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
 
 
 def test_updated_bare_tocs_add_no_sdk_error_kind_and_no_package_problem(updated):
-    from ooxml.document import Document
-    from ooxml.integrity import check_package
+    from ooxml.model.document import Document
+    from ooxml.model.integrity import check_package
     from tests.support import sdk_validator
     sdk_validator.require()
     sdk_validator.validate_files([p for pair in updated.values() for p in pair])

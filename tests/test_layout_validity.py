@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ooxml.document import Document
-from ooxml.integrity import check_package
+from ooxml.model.document import Document
+from ooxml.model.integrity import check_package
 from tests.builders import png
 from tests.support import sdk_validator
 from tests.support.client import open_client

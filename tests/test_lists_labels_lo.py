@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from ooxml import body as B
-from ooxml.document import Document
-from ooxml.numbering import label_of
+from ooxml.text import body as B
+from ooxml.model.document import Document
+from ooxml.lists.numbering import label_of
 from tests.support import list_docs as LD
 from tests.support.corpus import corpus_dir, corpus_files, features, require_corpus
 from tests.support.libreoffice import convert_cached, require_soffice

@@ -311,7 +311,7 @@ async def test_opening_a_large_file_reports_progress_while_it_runs(docx, tmp_pat
     await docx.save(tmp_path / "big.docx")
     assert (tmp_path / "big.docx").stat().st_size >= P.LARGE_FILE_BYTES
     import time
-    from ooxml.document import Document
+    from ooxml.model.document import Document
     parse = Document.open.__func__
     # The open must outlast a few heartbeats whatever the machine's speed: it is made slow on purpose.
     monkeypatch.setattr(Document, "open", classmethod(lambda cls, *a, **k: (time.sleep(0.2), parse(cls, *a, **k))[1]))

@@ -1,4 +1,4 @@
-"""Checkpointed labels equal a full recount after any sequence of edits (ooxml/numbering.py).
+"""Checkpointed labels equal a full recount after any sequence of edits (ooxml/lists/numbering.py).
 
 Random inserts, removals, level changes and restarts on a 400-item document; after each, the
 labels of a random window (read through the checkpoints) must equal those of a fresh count.
@@ -9,10 +9,10 @@ import random
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import lists_edit as L
-from ooxml import numbering as N
-from ooxml.document import Document
+from ooxml.text import body as B
+from ooxml.lists import lists_edit as L
+from ooxml.lists import numbering as N
+from ooxml.model.document import Document
 from tests.support import list_docs as LD
 
 STEPS = 120

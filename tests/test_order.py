@@ -1,10 +1,10 @@
-"""Properties land where the schema order wants them (ooxml/order.py)."""
+"""Properties land where the schema order wants them (ooxml/xml/order.py)."""
 from __future__ import annotations
 
 from lxml import etree
 
-from ooxml.namespaces import w
-from ooxml.order import get_or_add, insert_child, set_child
+from ooxml.xml.namespaces import w
+from ooxml.xml.order import get_or_add, insert_child, set_child
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from ooxml.document import Document
-from ooxml.namespaces import OX_ID
+from ooxml.model.document import Document
+from ooxml.xml.namespaces import OX_ID
 from render.validator import errors, parse_head
 from tests.support.corpus import editable_files
 import tools.catalog  # noqa: F401  (registers the tools)

@@ -6,8 +6,8 @@ import zipfile
 import pytest
 from lxml import etree
 
-from ooxml.document import Document
-from ooxml.integrity import check_package
+from ooxml.model.document import Document
+from ooxml.model.integrity import check_package
 from tests.builders import build_docx
 from tests.support.client import NS, by_id, read_part
 

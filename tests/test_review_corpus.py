@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from ooxml.body import paragraph_text
+from ooxml.text.body import paragraph_text
 from tests.support import corpus as CORPUS
-from ooxml.strict import to_transitional
+from ooxml.opc.strict import to_transitional
 from tests.support.client import NS, open_client, read_part
 
 W = NS["w"]

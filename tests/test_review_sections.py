@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from ooxml.body import paragraph_text
+from ooxml.text.body import paragraph_text
 from tests.builders import NS
 from tests.support.client import by_id
 
@@ -134,7 +134,7 @@ async def test_accepting_a_deleted_break_between_text_joins_the_text_into_the_ne
     await docx.ok("docx_set_track_changes", enabled=True, author="Alice")
     # a break paragraph with text left: only its mark goes (Word: delete the break character)
     await docx.ok("docx_update_paragraph_text", element_id=two_sections["one"], new_text="One.")
-    from ooxml import revisions  # noqa: F401  (the mark deletion below is what Word writes)
+    from ooxml.review import revisions  # noqa: F401  (the mark deletion below is what Word writes)
     await docx.ok("docx_delete", element_id=two_sections["one"])
     await docx.ok("docx_reject_revisions", revision_ids=[await _text_deletion(docx, two_sections["one"])])
     await docx.ok("docx_accept_revisions")

@@ -28,7 +28,7 @@ def xp(el, path: str):
 
 def texts(body) -> list[str]:
     """Every paragraph's text as it reads with all revisions accepted (w:del skipped)."""
-    from ooxml.body import paragraph_text
+    from ooxml.text.body import paragraph_text
     return [paragraph_text(p) for p in body.iter(q("p"))]
 
 
@@ -274,7 +274,7 @@ async def test_other_authors_insertion_nests_and_splits(docx, base, tmp_path):
     assert len(bob) >= 2
     assert xp(p, "w:ins[@w:author='Bob']/w:del[@w:author='Alice']/w:r/w:delText")
     assert not xp(p, "w:ins//w:ins")
-    from ooxml.body import paragraph_text
+    from ooxml.text.body import paragraph_text
     assert paragraph_text(p) == "Second paragraph stays , surely, now."
 
 

@@ -15,9 +15,9 @@ import time
 
 import pytest
 
-from ooxml.document import Document
-from ooxml.errors import InvalidDocument
-from ooxml.namespaces import MC, OX, OX_ID, OX_PREFIX
+from ooxml.model.document import Document
+from ooxml.xml.errors import InvalidDocument
+from ooxml.xml.namespaces import MC, OX, OX_ID, OX_PREFIX
 from tests.support import report
 from tests.support.corpus import (corpus_files, corpus_params, editable_files, expected_refusals, give_ids,
                                   locate, manifest, refused_files, save_with_ids, strict_files)

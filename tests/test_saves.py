@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ooxml.tempfiles import TEMP_PATTERN, temp_name
-from ooxml.template import new_package_parts
+from ooxml.opc.tempfiles import TEMP_PATTERN, temp_name
+from ooxml.opc.template import new_package_parts
 from tests.builders import build_docx, document_xml, p
 from tests.support.client import read_body, read_part, texts
 from tests.support.polling import wait_until
@@ -320,7 +320,7 @@ async def test_stale_temp_files_of_ours_are_removed_at_start(tmp_path):
 
 
 def test_a_live_save_of_this_process_is_never_cleaned_up(tmp_path):
-    from ooxml.tempfiles import _STARTED, clean_stale_temp_files
+    from ooxml.opc.tempfiles import _STARTED, clean_stale_temp_files
     live, old = tmp_path / temp_name(), tmp_path / temp_name()
     for f in (live, old):
         f.write_bytes(b"partial")
@@ -357,7 +357,7 @@ async def test_a_touched_part_keeps_its_xml_declaration(docx, tmp_path):
 def test_the_folder_really_written_in_is_checked_not_the_path(tmp_path):
     """The last line of defence: a save through a path whose folder is (now) a symlink to the
     outside is refused by the check on the opened folder handle, and nothing is written there."""
-    from ooxml.document import Document
+    from ooxml.model.document import Document
     from tools.runtime.sandbox import folder_check
     root, outside = tmp_path / "root", tmp_path / "outside"
     root.mkdir()

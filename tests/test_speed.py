@@ -40,7 +40,7 @@ async def test_first_footnote_of_a_document_without_notes_is_numbered_without_sc
         docx, tmp_path, monkeypatch):
     # A scan of every note reference costs 50-100 ms at 50,000 paragraphs; with no note yet the
     # body holds no reference, so the list starts empty and follows the edits.
-    from ooxml import doc_order
+    from ooxml.text import doc_order
 
     await docx.create()
     first = (await docx.ok("docx_insert_paragraph", text="First.", position="end:document_body")).element_id

@@ -83,7 +83,7 @@ async def test_undo_on_a_strict_file_gives_back_the_original_parts(docx, path, t
 
 def test_a_strict_file_opens_read_only_parts_raw(tmp_path):
     """Opening and saving without an edit keeps every part but the main one (which gets IDs) raw."""
-    from ooxml.document import Document
+    from ooxml.model.document import Document
     files = strict_files()
     if not files:
         pytest.skip("no Strict files in the corpus (set OOXML_MCP_CORPUS)")

@@ -15,7 +15,7 @@ import pytest
 from mcp import Client
 
 import server
-from ooxml.package import Limits
+from ooxml.opc.package import Limits
 from tests.builders import build_docx, p, tbl, tc
 from tests.support.client import DocxClient
 from tests.support.parts import part_bytes

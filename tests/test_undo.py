@@ -147,8 +147,8 @@ def test_an_edit_without_will_change_is_caught_in_check_mode(monkeypatch):
     (and so could not be undone) fails loudly instead of corrupting the history."""
     from lxml import etree
 
-    from ooxml.document import Document
-    from ooxml.namespaces import w
+    from ooxml.model.document import Document
+    from ooxml.xml.namespaces import w
 
     monkeypatch.setenv("OOXML_MCP_CHECK_UNDO", "1")
     doc = Document.create()

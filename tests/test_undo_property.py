@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from ooxml.safexml import parse_part, serialize
-from ooxml.strict import to_transitional
+from ooxml.xml.safexml import parse_part, serialize
+from ooxml.opc.strict import to_transitional
 from tests.builders import png
 from tests.support.corpus import strict_files
 from tests.test_property_edits import SCALE, Driver, documents, step, target

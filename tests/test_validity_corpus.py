@@ -27,10 +27,10 @@ import anyio
 import pytest
 from lxml import etree
 
-from ooxml.body import iter_runs, paragraph_text, run_text, shown_paragraphs
-from ooxml.document import Document
-from ooxml.integrity import check_package
-from ooxml.strict import to_transitional
+from ooxml.text.body import iter_runs, paragraph_text, run_text, shown_paragraphs
+from ooxml.model.document import Document
+from ooxml.model.integrity import check_package
+from ooxml.opc.strict import to_transitional
 from tests.support import report
 from tests.support.client import NS, open_direct
 from tests.support.corpus import corpus_dir, corpus_params, editable_files, is_strict, missing_reason
@@ -372,7 +372,7 @@ def _props(el: etree._Element | None, keep_rpr: bool = False) -> str:
 def paragraphs(path: Path) -> list[tuple[str, str, tuple]]:
     """Each body paragraph as it reads: (text, paragraph properties, (text, run properties) stretches).
     A paragraph someone else deleted whole (mark deleted, no text) is not read, nor a copy in an
-    mc:Fallback (an edit of its Choice drops a fallback gone stale, by design: ooxml/alt_content.py). The paragraph
+    mc:Fallback (an edit of its Choice drops a fallback gone stale, by design: ooxml/text/alt_content.py). The paragraph
     docx_update_paragraph_text rewrites (and its copies: its text ends with REWRITTEN) is read without
     its runs' formatting: untracked, the tool gives all the new text its first run's formatting;
     tracked, a word diff keeps each unchanged word's own (as Word does), so the two differ by design

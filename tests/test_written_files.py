@@ -145,7 +145,7 @@ async def test_a_read_only_folder_sends_the_recovery_to_the_recovery_folder(docx
     folder.chmod(0o555)
     if os.geteuid() == 0:  # root writes anywhere: the system's refusal to others, as they would get it
         import errno
-        from ooxml import savefile
+        from ooxml.opc import savefile
         real_open = savefile._Folder.open
 
         def as_non_root(self, name, flags, mode=0o666):

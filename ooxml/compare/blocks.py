@@ -14,15 +14,15 @@ from collections import Counter
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import budget
-from ooxml import revisions as R
+from ooxml.text import body as B
+from ooxml.xml import budget
+from ooxml.review import revisions as R
 from ooxml.compare import moves
 from ooxml.compare import tokens as T
 from ooxml.compare.align import align
 from ooxml.compare.marks import W_DEL, W_INS, Marks
 from ooxml.compare.paragraphs import Options, diff_paragraph, props_key
-from ooxml.namespaces import w
+from ooxml.xml.namespaces import w
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
 _SDT_CONTENT = w("sdtContent")

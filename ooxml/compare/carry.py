@@ -12,10 +12,10 @@ import posixpath
 
 from lxml import etree
 
-from ooxml import notes as N
-from ooxml import body as B
-from ooxml.namespaces import R, V, W14, WP, w
-from ooxml.wordids import prepare_copy
+from ooxml.text import notes as N
+from ooxml.text import body as B
+from ooxml.xml.namespaces import R, V, W14, WP, w
+from ooxml.xml.wordids import prepare_copy
 
 _R_ATTR = f"{{{R}}}"
 _HEADER_REFS = (w("headerReference"), w("footerReference"))

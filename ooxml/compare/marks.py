@@ -5,10 +5,10 @@ from collections import Counter
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import revisions as R
-from ooxml.namespaces import w
-from ooxml.order import get_or_add, insert_child
+from ooxml.text import body as B
+from ooxml.review import revisions as R
+from ooxml.xml.namespaces import w
+from ooxml.xml.order import get_or_add, insert_child
 
 W_INS, W_DEL = R.W_INS, R.W_DEL
 W_DELTEXT, W_INSTR, W_DELINSTR = w("delText"), w("instrText"), w("delInstrText")

@@ -10,10 +10,10 @@ from collections import Counter
 
 from lxml import etree
 
-from ooxml import body as B
+from ooxml.text import body as B
 from ooxml.compare.marks import Marks
-from ooxml.namespaces import w
-from ooxml.order import get_or_add
+from ooxml.xml.namespaces import w
+from ooxml.xml.order import get_or_add
 
 W_MOVE_FROM, W_MOVE_TO = w("moveFrom"), w("moveTo")
 MIN_CHARS = 12  # shorter paragraphs ("Yes.", blank ones) are not worth calling moves

@@ -12,13 +12,13 @@ import copy
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import revisions as R
+from ooxml.text import body as B
+from ooxml.review import revisions as R
 from ooxml.compare import tokens as T
 from ooxml.compare.marks import W_DEL, W_INS, Marks, to_deleted
-from ooxml.namespaces import OX_ID, XML, w
-from ooxml.order import get_or_add
-from ooxml.tracked_text import _index, _opcodes, _shell, split_at
+from ooxml.xml.namespaces import OX_ID, XML, w
+from ooxml.xml.order import get_or_add
+from ooxml.review.tracked_text import _index, _opcodes, _shell, split_at
 
 _XML_SPACE = f"{{{XML}}}space"
 

@@ -6,8 +6,8 @@ from collections import Counter
 
 from lxml import etree
 
-from ooxml import notes as N
-from ooxml import body as B
+from ooxml.text import notes as N
+from ooxml.text import body as B
 from ooxml.compare.blocks import SECT_SKIP, Comparer
 from ooxml.compare.carry import Copier
 from ooxml.compare.marks import Marks

@@ -1,9 +1,9 @@
 """The stories compared besides the body: headers and footers (by section and kind), notes (by id)."""
 from __future__ import annotations
 
-from ooxml import body as B
-from ooxml import notes as N
-from ooxml.namespaces import R, w
+from ooxml.text import body as B
+from ooxml.text import notes as N
+from ooxml.xml.namespaces import R, w
 
 _REFS = (w("headerReference"), w("footerReference"))
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml.namespaces import A, R, WP, w
-from ooxml.tracked_text import Seg
+from ooxml.text import body as B
+from ooxml.xml.namespaces import A, R, WP, w
+from ooxml.review.tracked_text import Seg
 
 ITEM = "\x00"  # stands for a non-text item in the text (clean text never holds NUL)
 WORD = re.compile(r"\w+|[^\w\s]|\s+", re.U)

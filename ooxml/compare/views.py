@@ -5,11 +5,11 @@ import copy
 
 from lxml import etree
 
-from ooxml import review_ops as RO
-from ooxml.ids import strip_ids, undeclare_ours
-from ooxml.safexml import serialize
-from ooxml.strict import to_transitional
-from ooxml.wordids import story_part_names
+from ooxml.review import review_ops as RO
+from ooxml.xml.ids import strip_ids, undeclare_ours
+from ooxml.xml.safexml import serialize
+from ooxml.opc.strict import to_transitional
+from ooxml.xml.wordids import story_part_names
 
 _COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 

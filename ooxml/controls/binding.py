@@ -10,7 +10,7 @@ import posixpath
 from lxml import etree
 
 from ooxml.controls.model import MAX_XPATH, Binding
-from ooxml.errors import ValidationError
+from ooxml.xml.errors import ValidationError
 
 DS = "http://schemas.openxmlformats.org/officeDocument/2006/customXml"
 RT_PROPS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXmlProps"

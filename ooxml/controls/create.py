@@ -6,13 +6,13 @@ import copy
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import minting
-from ooxml.build import make_paragraph, make_run
+from ooxml.text import body as B
+from ooxml.xml import minting
+from ooxml.text.build import make_paragraph, make_run
 from ooxml.controls.model import W15, Control
-from ooxml.errors import InvalidElementType, ValidationError
-from ooxml.namespaces import W14, w
-from ooxml.wordids import prepare_copy
+from ooxml.xml.errors import InvalidElementType, ValidationError
+from ooxml.xml.namespaces import W14, w
+from ooxml.xml.wordids import prepare_copy
 
 PLACEHOLDER = "Click or tap here to enter text."
 MAX_ITEMS = 500

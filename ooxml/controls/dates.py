@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from ooxml.errors import ValidationError
+from ooxml.xml.errors import ValidationError
 
 DEFAULT_FORMAT = "M/d/yyyy"
 _TOKEN = re.compile(r"'[^']*'|yyyy|yy|MMMM|MMM|MM|M|dddd|ddd|dd|d|HH|H|hh|h|mm|m|ss|s|AM/PM|am/pm|.", re.S)

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml.namespaces import W14, w
+from ooxml.text import body as B
+from ooxml.xml.namespaces import W14, w
 
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 KINDS = ("text", "rich_text", "checkbox", "dropdown", "combo_box", "date", "picture", "repeating_section")

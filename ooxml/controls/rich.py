@@ -1,4 +1,4 @@
-"""Rich text controls take Markdown (SPEC §11): built by ooxml/markdown_in.py into the control's
+"""Rich text controls take Markdown (SPEC §11): built by ooxml/markdown/markdown_in.py into the control's
 content, each run keeping the control's own run formatting under what the Markdown adds."""
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import re
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml.errors import ValidationError
-from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, link_targets, nodes, parse
-from ooxml.namespaces import w
-from ooxml.order import insert_child
+from ooxml.text import body as B
+from ooxml.xml.errors import ValidationError
+from ooxml.markdown.markdown_in import MAX_MARKDOWN, Builder, image_sources, link_targets, nodes, parse
+from ooxml.xml.namespaces import w
+from ooxml.xml.order import insert_child
 
 # Plain text needs no Markdown: the plain path keeps the content's runs and formatting as they are.
 _SYNTAX = re.compile(r"[*_`#\[\]|>~]|^\s*(?:[-+]|\d+[.)])\s", re.M)

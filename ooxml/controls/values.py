@@ -3,7 +3,7 @@
 The value replaces the control's content and keeps its run formatting (the content's first run,
 or ``w:rPr`` in ``w:sdtPr`` while the placeholder shows); ``w:showingPlcHdr`` goes. A bound
 control's custom XML node gets the value too, so Word's refresh on open shows the same. With
-tracking on, text changes go through the tracked word diff (ooxml/tracked_text.py).
+tracking on, text changes go through the tracked word diff (ooxml/review/tracked_text.py).
 """
 from __future__ import annotations
 
@@ -14,17 +14,17 @@ from datetime import datetime
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import revisions as REV
-from ooxml import tracked_text as TT
-from ooxml.build import clean_text, make_paragraph, make_run
+from ooxml.text import body as B
+from ooxml.review import revisions as REV
+from ooxml.review import tracked_text as TT
+from ooxml.text.build import clean_text, make_paragraph, make_run
 from ooxml.controls import binding as BIND
 from ooxml.controls import dates, rich
 from ooxml.controls.model import Control
-from ooxml.errors import InvalidElementType, ValidationError
-from ooxml.namespaces import A, R, W14, WP, w
-from ooxml.numbers import file_int
-from ooxml.order import get_or_add
+from ooxml.xml.errors import InvalidElementType, ValidationError
+from ooxml.xml.namespaces import A, R, W14, WP, w
+from ooxml.xml.numbers import file_int
+from ooxml.xml.order import get_or_add
 
 MAX_TEXT = 100_000
 _W14_VAL = f"{{{W14}}}val"
@@ -43,7 +43,7 @@ class Planned:
     stored: str | None  # what the bound node gets
     item_value: str | None = None  # drop-down / combo box: the chosen item's value
     when: datetime | None = None  # date
-    image: object | None = None  # picture: ooxml.images.ImageFile
+    image: object | None = None  # picture: ooxml.text.images.ImageFile
     markdown: bool = False  # a rich text value built from Markdown
 
 
@@ -308,7 +308,7 @@ def _set_picture(doc, ctrl: Control, image, rid: str) -> None:
             cx = file_int(ext.get("cx"), nat_cx, 1, 27273042316900)
             ext.set("cy", str(max(1, cx * nat_cy // max(nat_cx, 1))))
         return
-    from ooxml.images import fit_size, inline_drawing
+    from ooxml.text.images import fit_size, inline_drawing
     cx, cy = fit_size((nat_cx, nat_cy), None, None, 5486400, 8229600)
     run = etree.Element(w("r"))
     run.append(inline_drawing(rid, cx, cy, doc.word_ids(ctrl.el).new_doc_pr(), image.name))

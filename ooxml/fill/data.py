@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from ooxml.errors import LimitExceeded, ValidationError
+from ooxml.xml.errors import LimitExceeded, ValidationError
 
 MAX_DEPTH = 8
 MAX_ITEMS = 10_000

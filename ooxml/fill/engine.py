@@ -12,17 +12,17 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import budget
-from ooxml import revisions as REV
+from ooxml.text import body as B
+from ooxml.xml import budget
+from ooxml.review import revisions as REV
 from ooxml.controls import binding as BIND
 from ooxml.controls import model as M
 from ooxml.controls import values as V
-from ooxml.errors import LimitExceeded, ValidationError
+from ooxml.xml.errors import LimitExceeded, ValidationError
 from ooxml.fill import data as D
 from ooxml.fill import merge, placeholders as PH
-from ooxml.namespaces import w
-from ooxml.wordids import prepare_copy
+from ooxml.xml.namespaces import w
+from ooxml.xml.wordids import prepare_copy
 
 _INSTR, _SIMPLE, _INSTR_ATTR = w("instrText"), w("fldSimple"), w("instr")
 _SKIP_KINDS = {"repeating_section", "repeating_item", "group", "doc_part", "other"}
@@ -243,7 +243,7 @@ class Fill:
                 budget.check()
                 rid = None
                 if planned.image is not None:
-                    from ooxml.images import add_image_part
+                    from ooxml.text.images import add_image_part
                     rid = add_image_part(self.doc.package, self.doc.part_of(sdt).name, planned.image)
                 V.apply(self.doc, planned, self.stores, rid)
             self._note("controls", name, True, sdt)

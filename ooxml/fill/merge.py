@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import revisions as REV
-from ooxml.build import make_run
-from ooxml.namespaces import w
+from ooxml.text import body as B
+from ooxml.review import revisions as REV
+from ooxml.text.build import make_run
+from ooxml.xml.namespaces import w
 
 _NAME = re.compile(r'^\s*MERGEFIELD\s+(?:"([^"]+)"|([^\s\\"]+))', re.I)
 _FLD = w("fldChar")

@@ -9,10 +9,10 @@ import re
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import tracked_text as TT
-from ooxml.build import text_children
-from ooxml.namespaces import OX_ID, XML, w
+from ooxml.text import body as B
+from ooxml.review import tracked_text as TT
+from ooxml.text.build import text_children
+from ooxml.xml.namespaces import OX_ID, XML, w
 
 PATTERN = re.compile(r"\{\{\s*([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\}\}")
 BARRIER = "\x00"

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ooxml import review_ops as RO
-from ooxml.namespaces import A, R, V, W, WP
+from ooxml.review import review_ops as RO
+from ooxml.xml.namespaces import A, R, V, W, WP
 from ooxml.privacy import reading as RD
-from ooxml.wordids import story_part_names
+from ooxml.xml.wordids import story_part_names
 
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 O = "urn:schemas-microsoft-com:office:office"
@@ -49,7 +49,7 @@ def _attr(local: str, ns: str = W) -> str:
 def xml_roots(doc, live: bool = False) -> dict[str, etree._Element]:
     """Every XML part's root by name (parts that do not parse are left out). Not ``live``: a part not
     loaded yet is parsed aside, so reading leaves the session as it was (a loaded part is saved anew)."""
-    from ooxml.errors import OoxmlError
+    from ooxml.xml.errors import OoxmlError
     from ooxml.privacy.redact import xml_part_names
     out = {}
     for name in xml_part_names(doc.package):
@@ -326,7 +326,7 @@ def _settings(doc, roots) -> Finding:
 
 
 def flag_state(doc, name: str) -> bool:
-    from ooxml.parts import flag_on
+    from ooxml.opc.parts import flag_on
     return flag_on(doc, name)
 
 

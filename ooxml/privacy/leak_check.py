@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ooxml import budget
-from ooxml.errors import OoxmlError
+from ooxml.xml import budget
+from ooxml.xml.errors import OoxmlError
 from ooxml.privacy import reading as RD
 from ooxml.privacy import zipped as Z
 from ooxml.privacy.matcher import Matcher
 from ooxml.privacy.redact import xml_part_names
-from ooxml.safexml import parse_part
+from ooxml.xml.safexml import parse_part
 
 SHOWN = 8
 

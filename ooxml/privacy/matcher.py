@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ooxml.errors import ValidationError
+from ooxml.xml.errors import ValidationError
 
 BARRIER = "\x00"  # stands for a tab, break, image ... in a paragraph's text: no match spans it
 MAX_TEXT = 1000

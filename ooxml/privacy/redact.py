@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ooxml import budget
-from ooxml.errors import OoxmlError
-from ooxml.package import Part, _utf8_declaration
+from ooxml.xml import budget
+from ooxml.xml.errors import OoxmlError
+from ooxml.opc.package import Part, _utf8_declaration
 from ooxml.privacy import reading as RD
 from ooxml.privacy import zipped as Z
 from ooxml.privacy.matcher import Matcher
-from ooxml.safexml import parse_part, serialize
-from ooxml.wordids import story_part_names
+from ooxml.xml.safexml import parse_part, serialize
+from ooxml.xml.wordids import story_part_names
 
 MARK = "\u2588"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"

@@ -9,15 +9,15 @@ import re
 
 from lxml import etree
 
-from ooxml import budget
-from ooxml import comments as C
-from ooxml import headers as H
-from ooxml import review_ops as RO
-from ooxml.errors import ValidationError
-from ooxml.namespaces import V, W, WP
-from ooxml.parts import set_flag
+from ooxml.xml import budget
+from ooxml.review import comments as C
+from ooxml.layout import headers as H
+from ooxml.review import review_ops as RO
+from ooxml.xml.errors import ValidationError
+from ooxml.xml.namespaces import V, W, WP
+from ooxml.opc.parts import set_flag
 from ooxml.privacy import inspect as I
-from ooxml.wordids import story_part_names
+from ooxml.xml.wordids import story_part_names
 
 ALIAS = "Author"
 DEFAULT = ("personal_info", "properties", "comments", "revisions", "custom_xml", "hidden_text")

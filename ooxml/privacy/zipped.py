@@ -6,7 +6,7 @@ import io
 import zipfile
 from typing import Callable, Iterator
 
-from ooxml.errors import LimitExceeded
+from ooxml.xml.errors import LimitExceeded
 
 MAX_DEPTH = 3
 ZIP_MAGIC = b"PK\x03\x04"

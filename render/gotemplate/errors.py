@@ -7,7 +7,7 @@ column counted in characters) when there is one, and its message starts with
 """
 from __future__ import annotations
 
-from ooxml.errors import LimitExceeded, OoxmlError
+from ooxml.xml.errors import LimitExceeded, OoxmlError
 
 # Limits. Each one is checked where it applies and reported by its constant's name.
 MAX_SOURCE_BYTES = 64 * 1024  # template source, UTF-8 encoded

@@ -66,8 +66,8 @@ def edited_copy(src: Path, dst: Path, n: int, seed: int = 7) -> None:
 def measure(a: Path, b: Path, memory_only: bool = False) -> dict:
     from ooxml.compare import redline, views
     from ooxml.compare.paragraphs import Options
-    from ooxml.document import Document
-    from ooxml.package import Package
+    from ooxml.model.document import Document
+    from ooxml.opc.package import Package
 
     def clocked(fn):
         w0, c0 = time.perf_counter(), time.process_time()

@@ -36,8 +36,8 @@ from lxml import etree  # noqa: E402
 import gen_docs  # noqa: E402
 
 MAIN = "word/document.xml"
-COMPRESSLEVEL = 6  # what ooxml/package.py writes with (zipfile.ZipFile(..., compresslevel=6))
-# The same settings as ooxml/safexml.py's parser.
+COMPRESSLEVEL = 6  # what ooxml/opc/package.py writes with (zipfile.ZipFile(..., compresslevel=6))
+# The same settings as ooxml/xml/safexml.py's parser.
 FLOOR_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
                                huge_tree=False, remove_blank_text=False, collect_ids=False)
 W_P = f"{{{gen_docs.W}}}p"
@@ -138,7 +138,7 @@ def floor_open(path: Path):
 
 
 def _raw_copy(src_fp, zout: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
-    """Copy a member's compressed bytes unchanged (the same technique as ooxml/package.py)."""
+    """Copy a member's compressed bytes unchanged (the same technique as ooxml/opc/package.py)."""
     src_fp.seek(info.header_offset)
     head = src_fp.read(30)
     name_len, extra_len = int.from_bytes(head[26:28], "little"), int.from_bytes(head[28:30], "little")
@@ -197,7 +197,7 @@ def bench_open_save(paths: dict[int, Path], repeats: dict[int, int], work: Path,
     On disk, the product is compared with the floor plus the same atomic write, for information.
     """
     import docx as pydocx
-    from ooxml.document import Document
+    from ooxml.model.document import Document
 
     fast = mem_dir or work
     where = "tmpfs" if mem_dir else "disk, with fsync"
@@ -296,7 +296,7 @@ def bench_open_save(paths: dict[int, Path], repeats: dict[int, int], work: Path,
 
 def prepare_mid_docs(paths: dict[int, Path], sizes: list[int], work: Path) -> dict[int, tuple[Path, str]]:
     """Copies of the fixtures whose middle body paragraph has an ID (opened and saved by ooxml)."""
-    from ooxml.document import Document
+    from ooxml.model.document import Document
     out = {}
     for n in sizes:
         doc = Document.open(paths[n])

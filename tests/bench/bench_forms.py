@@ -32,7 +32,7 @@ for p in (str(REPO), str(BENCH_DIR)):
 import gen_docs  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401
-from ooxml import body as B  # noqa: E402
+from ooxml.text import body as B  # noqa: E402
 from tests.support import form_docs as F  # noqa: E402
 from tests.builders import build_docx, p  # noqa: E402
 from tools.runtime.dispatch import run_tool  # noqa: E402

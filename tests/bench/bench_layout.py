@@ -119,7 +119,7 @@ def toc_doc(folder: Path, headings: int, bare: bool = False) -> Path:
         body.append(f'<w:p><w:r><w:t>Body text of section {i}.</w:t></w:r></w:p>')
     styles = "".join(f'<w:style w:type="paragraph" w:styleId="Heading{n}"><w:name w:val="heading {n}"/>'
                      f'<w:pPr><w:outlineLvl w:val="{n - 1}"/></w:pPr></w:style>' for n in (1, 2, 3))
-    from ooxml.template import new_package_parts
+    from ooxml.opc.template import new_package_parts
     parts = new_package_parts()
     style_xml = parts["word/styles.xml"].replace(b"</w:styles>", styles.encode() + b"</w:styles>")
     name = f"toc_{headings}{'_bare' if bare else ''}.docx"

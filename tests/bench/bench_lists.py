@@ -4,7 +4,7 @@ is a numbered list item, with the labels of the window in the answer.
     python tests/bench/bench_lists.py [--sizes 50,50000] [--calls 40]
 
 Every insert renumbers all the items after it; the answer must still cost O(window) (labels come
-from checkpoints, ooxml/numbering.py). Prints the median per call for each size and the ratio of
+from checkpoints, ooxml/lists/numbering.py). Prints the median per call for each size and the ratio of
 the largest to the smallest, measured round-robin in the same run.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ def build(folder: Path, n: int) -> tuple[Path, str]:
     body = "".join(LD.para(f"Clause {i} of the agreement.", 1, levels[i % 5]) for i in range(n))
     path = LD.build(folder / f"list_{n}.docx", body, LD.numbering_xml([LD.abstract(0, LD.outline())],
                                                                       [LD.num(1, 0)]), styles)
-    from ooxml.document import Document
+    from ooxml.model.document import Document
     doc = Document.open(path)
     paras = list(doc.body.iter("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}p"))
     mid_id = doc.id_of(paras[n // 2])

@@ -22,9 +22,9 @@ for p in (str(REPO), str(BENCH_DIR)):
 import gen_docs  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401
-from ooxml import body as B  # noqa: E402
-from ooxml.build import make_run  # noqa: E402
-from ooxml.document import Document  # noqa: E402
+from ooxml.text import body as B  # noqa: E402
+from ooxml.text.build import make_run  # noqa: E402
+from ooxml.model.document import Document  # noqa: E402
 from ooxml.privacy import leak_check as LC  # noqa: E402
 from ooxml.privacy import matcher as MT  # noqa: E402
 from tools.runtime.dispatch import run_tool  # noqa: E402

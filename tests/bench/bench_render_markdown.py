@@ -119,7 +119,7 @@ def markdown_200_lines() -> str:
 def parse_baseline(md: str, repeats: int) -> float:
     """markdown-it-py parsing the same text, median ms: a same-run measure of the machine's speed
     (this VM's speed varies up to 2x over an hour at the same load average)."""
-    from ooxml.markdown_in import parse
+    from ooxml.markdown.markdown_in import parse
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()

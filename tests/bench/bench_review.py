@@ -26,7 +26,7 @@ for p in (str(REPO), str(BENCH_DIR)):
 import gen_docs  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401
-from ooxml import body as B  # noqa: E402
+from ooxml.text import body as B  # noqa: E402
 from tools.runtime.dispatch import run_tool  # noqa: E402
 from tools.runtime.registry import BUILTIN, CallContext  # noqa: E402
 from tools.runtime.services import Services  # noqa: E402
@@ -79,14 +79,14 @@ async def tracked_update(path: Path, calls: int) -> dict:
 
 
 async def accept_many(path: Path, revisions: int) -> dict:
-    from ooxml import tracked_text as TT
-    from ooxml.revisions import Tracker
+    from ooxml.review import tracked_text as TT
+    from ooxml.review.revisions import Tracker
     services = Services(roots=[path.parent])
     await call(services, "docx_open", file_path=str(path))
     doc = services.sessions.list(None)[0].doc
     doc.tracker = Tracker("Bench")
     made, t0 = 0, time.perf_counter()
-    from ooxml.review_ops import all_revisions
+    from ooxml.review.review_ops import all_revisions
     for p in B.iter_blocks(doc.body):
         if made >= revisions:
             break

@@ -34,7 +34,7 @@ TABLE_EVERY = 50
 HEADING_EVERY = 25
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from ooxml.namespaces import A, MC, PIC, R, W, W14, WP, XML as XML_NS  # noqa: E402
+from ooxml.xml.namespaces import A, MC, PIC, R, W, W14, WP, XML as XML_NS  # noqa: E402
 
 # The declarations Word 2016+ writes on w:document (a subset that matters: w14/w15/wp14 are
 # named by mc:Ignorable, so they must stay declared).

@@ -174,7 +174,7 @@ def give_ids(doc, max_blocks: int = 50) -> dict[tuple[int, ...], str]:
     """Give IDs the way a client session would: the first ``max_blocks`` body blocks, the first
     runs of their paragraphs, and for tables the first rows, their cells and the cells' first
     paragraphs. Returns locator (:func:`locate`) -> ID."""
-    from ooxml.body import W_P, W_TBL, iter_blocks, iter_runs, row_cells, table_rows
+    from ooxml.text.body import W_P, W_TBL, iter_blocks, iter_runs, row_cells, table_rows
 
     given: dict[tuple[int, ...], str] = {}
 
@@ -225,7 +225,7 @@ def locate(root, loc: tuple[int, ...]):
 
 def save_with_ids(src: Path | str, dst: Path | str, max_blocks: int = 50) -> dict[tuple[int, ...], str]:
     """Open ``src``, give IDs (:func:`give_ids`), save to ``dst``; return locator -> ID."""
-    from ooxml.document import Document
+    from ooxml.model.document import Document
 
     doc = Document.open(src)
     try:

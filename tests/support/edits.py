@@ -9,12 +9,12 @@ from __future__ import annotations
 import copy
 import random
 
-from ooxml import body as B
-from ooxml import notes as N
+from ooxml.text import body as B
+from ooxml.text import notes as N
 from ooxml.compare import stories, views
-from ooxml.document import Document
-from ooxml.namespaces import w
-from ooxml.order import get_or_add
+from ooxml.model.document import Document
+from ooxml.xml.namespaces import w
+from ooxml.xml.order import get_or_add
 
 EDITS = ("word", "delete", "insert", "bold", "cell", "row", "header", "footnote", "list", "move")
 

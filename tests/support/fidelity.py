@@ -1,7 +1,7 @@
 """Comparing a saved .docx with its original: zip members, parts, canonical XML.
 
 Independent of the product's code on purpose: our ID markup is removed here by its own
-means, not with ``ooxml.ids.strip_ids``.
+means, not with ``ooxml.xml.ids.strip_ids``.
 
 - :func:`canonical` - canonical XML of a part (comments kept), our markup removed first;
 - :func:`root_declarations_lost` - declarations of the original root the saved root lacks

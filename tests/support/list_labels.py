@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ooxml import body as B
-from ooxml.document import Document
-from ooxml.numbering import label_of
+from ooxml.text import body as B
+from ooxml.model.document import Document
+from ooxml.lists.numbering import label_of
 
-from ooxml import numbering as N
-from ooxml.namespaces import w
+from ooxml.lists import numbering as N
+from ooxml.xml.namespaces import w
 
 _ASIDE = {w("txbxContent"), "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"}
 W_SYM = w("sym")

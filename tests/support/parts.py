@@ -4,7 +4,7 @@ from __future__ import annotations
 
 def part_bytes(services, session_id: str) -> dict[str, bytes]:
     """Each part's bytes: its tree serialised when parsed (a change not yet saved shows), else as read."""
-    from ooxml.safexml import serialize
+    from ooxml.xml.safexml import serialize
     session = next(s for s in services.sessions.all() if s.id == session_id)
     with session.lock:  # never read while a call (a late one too) is changing it
         parts = session.doc.package.parts

@@ -218,7 +218,7 @@ def parts_of(s: str) -> dict[str, str | bytes]:
     sect = ('<w:sectPr><w:headerReference w:type="default" r:id="rIdH"/><w:footerReference w:type="default" r:id="rIdF"/>'
             '<w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" '
             'w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>')
-    from ooxml.template import new_package_parts
+    from ooxml.opc.template import new_package_parts
     base = new_package_parts()
     return {
         "[Content_Types].xml": f'{DECL}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
+from ooxml.text import body as B
 from ooxml.compare import redline, stories, views
 from ooxml.compare import tokens as T
 from ooxml.compare.paragraphs import Options, props_key
-from ooxml.document import Document
-from ooxml.namespaces import w
-from ooxml import notes as N
-from ooxml import revisions as R
-from ooxml.package import Package
+from ooxml.model.document import Document
+from ooxml.xml.namespaces import w
+from ooxml.text import notes as N
+from ooxml.review import revisions as R
+from ooxml.opc.package import Package
 
 _PPR_SKIP = {R.W_RPR, w("sectPr"), w("pPrChange")}
 

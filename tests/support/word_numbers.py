@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ooxml import body as B
-from ooxml import fields as F
-from ooxml.document import Document
-from ooxml.namespaces import w
-from ooxml.numbering import label_of
+from ooxml.text import body as B
+from ooxml.refs import fields as F
+from ooxml.model.document import Document
+from ooxml.xml.namespaces import w
+from ooxml.lists.numbering import label_of
 
 W_HYPERLINK, W_BOOKMARK, W_FLDCHAR = w("hyperlink"), w("bookmarkStart"), w("fldChar")
 _PAGE = re.compile(r"^\s*(\d+|[ivxlcdm]+|[IVXLCDM]+)?\s*$")

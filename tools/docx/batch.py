@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from ooxml.errors import LimitExceeded, OoxmlError, ValidationError
+from ooxml.xml.errors import LimitExceeded, OoxmlError, ValidationError
 from render.validator import parse_head
 from render import views
 from render.views import CHANGES_ONLY

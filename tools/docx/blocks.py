@@ -3,17 +3,17 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import replace as RP
-from ooxml import revisions as REV
-from ooxml import sections as S
-from ooxml import tracked_text as TT
-from ooxml.copies import check_copy_size, copy_blocks
-from ooxml.list_copies import renumber_whole_lists
-from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
-from ooxml.namespaces import w
-from ooxml.units import twips
-from ooxml.wordids import story_part_names
+from ooxml.text import body as B
+from ooxml.text import replace as RP
+from ooxml.review import revisions as REV
+from ooxml.layout import sections as S
+from ooxml.review import tracked_text as TT
+from ooxml.text.copies import check_copy_size, copy_blocks
+from ooxml.lists.list_copies import renumber_whole_lists
+from ooxml.xml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
+from ooxml.xml.namespaces import w
+from ooxml.xml.units import twips
+from ooxml.xml.wordids import story_part_names
 from render.width import cut
 from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits,
                                insertion_neighbours, parse_position, resolve, session_of)

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import comments as C
-from ooxml.errors import InvalidElementType, InvalidPosition, ValidationError
-from ooxml.namespaces import w
+from ooxml.text import body as B
+from ooxml.review import comments as C
+from ooxml.xml.errors import InvalidElementType, InvalidPosition, ValidationError
+from ooxml.xml.namespaces import w
 from render import comments as _views  # noqa: F401  (comment marks and lists in boxes)
 from render.answer import success_answer
 from render.width import cut
@@ -80,7 +80,7 @@ def docx_add_comment(ctx: CallContext, session_id: str, element_id: str, text: s
             raise ValidationError("anchor_text works on one paragraph or run, without end_id.",
                                   hint="Use either anchor_text or end_id.")
         p = el if el.tag == B.W_P else B.find_ancestor(el, B.W_P)
-        from ooxml.tracked_text import segments
+        from ooxml.review.tracked_text import segments
         scope = [el] if el.tag == B.W_R else B.iter_runs(p)
         if not anchor_text or anchor_text not in segments(scope)[1]:
             raise ValidationError(f"anchor_text '{anchor_text}' does not occur in {B.kind(el).lower()} "

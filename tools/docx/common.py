@@ -5,11 +5,11 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import budget
-from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
-from ooxml.namespaces import OX_ID, w
-from ooxml.package import Limits
+from ooxml.text import body as B
+from ooxml.xml import budget
+from ooxml.xml.errors import InvalidElementType, InvalidPosition, OoxmlError
+from ooxml.xml.namespaces import OX_ID, w
+from ooxml.opc.package import Limits
 from render import views
 from render.answer import success_answer
 from render.blocks import element_box

@@ -1,12 +1,12 @@
 """docx_compare: two versions of a document into a tracked-changes redline (SPEC §11)."""
 from __future__ import annotations
 
-from ooxml import review_ops as RO
+from ooxml.review import review_ops as RO
 from ooxml.compare import redline, views
 from ooxml.compare.paragraphs import Options
-from ooxml.document import Document
-from ooxml.errors import InvalidDocument, ValidationError
-from ooxml.package import DEFAULT_LIMITS, Package
+from ooxml.model.document import Document
+from ooxml.xml.errors import InvalidDocument, ValidationError
+from ooxml.opc.package import DEFAULT_LIMITS, Package
 from tools.docx.common import answer, session_of
 from tools.docx.review import default_author
 from tools.docx.session import drop_session, start_session

@@ -5,17 +5,17 @@ import copy
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import revisions as REV
-from ooxml import tracked_text as TT
-from ooxml.build import make_paragraph, make_run, page_break_paragraph, set_paragraph_text, set_run_text
-from ooxml.copies import check_copy_size
-from ooxml.errors import InvalidElementType, InvalidPosition, OoxmlError
-from ooxml.list_copies import join_neighbour_list
-from ooxml.namespaces import OX_ID, w
-from ooxml.styles_builtin import ensure_heading_style, ensure_style
-from ooxml.notes import copy_references
-from ooxml.wordids import prepare_copy
+from ooxml.text import body as B
+from ooxml.review import revisions as REV
+from ooxml.review import tracked_text as TT
+from ooxml.text.build import make_paragraph, make_run, page_break_paragraph, set_paragraph_text, set_run_text
+from ooxml.text.copies import check_copy_size
+from ooxml.xml.errors import InvalidElementType, InvalidPosition, OoxmlError
+from ooxml.lists.list_copies import join_neighbour_list
+from ooxml.xml.namespaces import OX_ID, w
+from ooxml.stylesheet.styles_builtin import ensure_heading_style, ensure_style
+from ooxml.text.notes import copy_references
+from ooxml.xml.wordids import prepare_copy
 from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits, expect,
                                insertion_neighbours, parse_position, resolve, session_of, valid_positions)
 from tools.runtime.registry import CallContext, tool

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ooxml import body as B
-from ooxml import format_args as FA
-from ooxml import formatting as F
-from ooxml.revisions import PropertyChanges
-from ooxml.errors import ValidationError
+from ooxml.text import body as B
+from ooxml.text import format_args as FA
+from ooxml.text import formatting as F
+from ooxml.review.revisions import PropertyChanges
+from ooxml.xml.errors import ValidationError
 from tools.docx.common import answer, box_lines, expect, resolve, session_of
 from tools.runtime.registry import CallContext, tool
 

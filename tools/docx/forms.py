@@ -7,17 +7,17 @@ from typing import Literal
 from lxml import etree
 
 import render.controls_view  # noqa: F401  (views draw controls)
-from ooxml import body as B
-from ooxml import revisions as REV
+from ooxml.text import body as B
+from ooxml.review import revisions as REV
 from ooxml.controls import binding as BIND
 from ooxml.controls import create as C
 from ooxml.controls import model as M
 from ooxml.controls import values as V
-from ooxml.errors import InvalidElementType, InvalidPosition, LimitExceeded, ValidationError
+from ooxml.xml.errors import InvalidElementType, InvalidPosition, LimitExceeded, ValidationError
 from ooxml.fill import engine
-from ooxml.images import add_image_part, read_image
-from ooxml.link_policy import policy_of
-from ooxml.namespaces import w
+from ooxml.text.images import add_image_part, read_image
+from ooxml.opc.link_policy import policy_of
+from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from ooxml.errors import ValidationError
+from ooxml.xml.errors import ValidationError
 from render.answer import success_answer
 from tools.docx.common import session_of
 from tools.docx.view import cursor_line

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import images as I
-from ooxml import revisions as REV
-from ooxml.errors import InvalidPosition
-from ooxml.namespaces import w
-from ooxml.sections import page_box, section_of
-from ooxml.units import emu
+from ooxml.text import body as B
+from ooxml.text import images as I
+from ooxml.review import revisions as REV
+from ooxml.xml.errors import InvalidPosition
+from ooxml.xml.namespaces import w
+from ooxml.layout.sections import page_box, section_of
+from ooxml.xml.units import emu
 from tools.docx.common import (answer, block_insertion, box_lines, insertion_neighbours, parse_position,
                           session_of, valid_positions)
 from tools.docx.tables import available_width

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import fields as FL
-from ooxml.errors import InvalidPosition
-from ooxml.namespaces import w
+from ooxml.text import body as B
+from ooxml.refs import fields as FL
+from ooxml.xml.errors import InvalidPosition
+from ooxml.xml.namespaces import w
 from tools.docx.common import parse_position, valid_positions
 from tools.runtime.sessions import Session
 

@@ -5,16 +5,16 @@ from typing import Literal
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import headers as H
-from ooxml import page_setup as PS
-from ooxml import revisions as REV
-from ooxml import sections as S
-from ooxml.build import make_paragraph
-from ooxml.errors import ElementNotFound, InvalidPosition, ValidationError
-from ooxml.namespaces import w
-from ooxml.order import get_or_add, insert_child
-from ooxml.units import twips
+from ooxml.text import body as B
+from ooxml.layout import headers as H
+from ooxml.layout import page_setup as PS
+from ooxml.review import revisions as REV
+from ooxml.layout import sections as S
+from ooxml.text.build import make_paragraph
+from ooxml.xml.errors import ElementNotFound, InvalidPosition, ValidationError
+from ooxml.xml.namespaces import w
+from ooxml.xml.order import get_or_add, insert_child
+from ooxml.xml.units import twips
 from render.answer import success_answer
 from tools.docx.common import (answer, block_insertion, clean_id, expect, insertion_neighbours,
                                parse_position, resolve, session_of)

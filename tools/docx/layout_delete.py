@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import fields as FL
-from ooxml import revisions as REV
-from ooxml.errors import InvalidElementType
-from ooxml.namespaces import w
-from ooxml.order import insert_child
-from ooxml.page_setup import HF_REFS, header_footer_refs, section_list
+from ooxml.text import body as B
+from ooxml.refs import fields as FL
+from ooxml.review import revisions as REV
+from ooxml.xml.errors import InvalidElementType
+from ooxml.xml.namespaces import w
+from ooxml.xml.order import insert_child
+from ooxml.layout.page_setup import HF_REFS, header_footer_refs, section_list
 from tools.docx.common import answer, box_lines, last_block
 from tools.docx.edit import DELETERS
 from tools.runtime.sessions import Cursor, Session
@@ -93,7 +93,7 @@ def _delete_break_tracked(session: Session, holder, eid: str, before: list[str])
 
 def delete_header_footer(session: Session, root) -> str:
     """Remove a header or footer: the sections referring to it show none (or inherit an earlier one)."""
-    from ooxml import headers as H
+    from ooxml.layout import headers as H
     from render.answer import success_answer
     doc = session.doc
     eid = doc.id_of(root)

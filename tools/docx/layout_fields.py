@@ -1,12 +1,12 @@
 """Fields (SPEC §10, toolset layout): PAGE, NUMPAGES, DATE, TIME, SEQ, REF or a raw instruction."""
 from __future__ import annotations
 
-from ooxml import body as B
-from ooxml import fields as FL
-from ooxml.link_policy import policy_of
-from ooxml import revisions as REV
-from ooxml.errors import ValidationError
-from ooxml.namespaces import W
+from ooxml.text import body as B
+from ooxml.refs import fields as FL
+from ooxml.opc.link_policy import policy_of
+from ooxml.review import revisions as REV
+from ooxml.xml.errors import ValidationError
+from ooxml.xml.namespaces import W
 from tools.docx.common import answer, box_lines, session_of
 from tools.docx.inline_place import inline_place
 from tools.runtime.registry import CallContext, tool

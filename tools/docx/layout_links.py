@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import links as L
-from ooxml.link_policy import policy_of
-from ooxml import revisions as REV
-from ooxml.errors import InvalidPosition, ValidationError
-from ooxml.namespaces import OX_ID, w
-from ooxml.wordids import story_part_names
+from ooxml.text import body as B
+from ooxml.refs import links as L
+from ooxml.opc.link_policy import policy_of
+from ooxml.review import revisions as REV
+from ooxml.xml.errors import InvalidPosition, ValidationError
+from ooxml.xml.namespaces import OX_ID, w
+from ooxml.xml.wordids import story_part_names
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import answer, box_lines, expect, resolve, session_of
@@ -171,7 +171,7 @@ def docx_list_bookmarks(ctx: CallContext, session_id: str) -> str:
 
 def delete_hyperlink(session: Session, link) -> str:
     """Remove the link, keep its text (its relationship goes at the end of the call if unused:
-    ooxml/link_rels.py)."""
+    ooxml/refs/link_rels.py)."""
     doc = session.doc
     para = B.find_ancestor(link, B.W_P)
     lid = doc.id_of(link)

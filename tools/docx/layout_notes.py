@@ -4,12 +4,12 @@ from __future__ import annotations
 from typing import Literal
 
 import render.notes_view  # noqa: F401  (draws [^n] and the notes' text)
-from ooxml import body as B
-from ooxml import notes as N
-from ooxml import revisions as REV
-from ooxml.errors import InvalidElementType, ValidationError
-from ooxml.namespaces import w
-from ooxml.tracked_text import split_after
+from ooxml.text import body as B
+from ooxml.text import notes as N
+from ooxml.review import revisions as REV
+from ooxml.xml.errors import InvalidElementType, ValidationError
+from ooxml.xml.namespaces import w
+from ooxml.review.tracked_text import split_after
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import answer, box_lines, expect, resolve, session_of
@@ -55,7 +55,7 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
         raise InvalidElementType("Notes can be referenced from the document body only.",
                                  hint="Use a paragraph or run of the body (not a header, footer, note or text box).")
     if anchor_text is not None:
-        from ooxml.tracked_text import segments
+        from ooxml.review.tracked_text import segments
         if anchor_text == "" or anchor_text not in segments(B.iter_runs(para))[1]:
             raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
                                   hint="Pass text exactly as it reads in the paragraph (case-sensitive).")

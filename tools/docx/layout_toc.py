@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import parts as P
-from ooxml import revisions as REV
-from ooxml import toc as T
-from ooxml import toc_fields as TF
-from ooxml import toc_switches as SW
-from ooxml.errors import ElementNotFound, InvalidPosition, ValidationError
-from ooxml.namespaces import w
+from ooxml.text import body as B
+from ooxml.opc import parts as P
+from ooxml.review import revisions as REV
+from ooxml.refs import toc as T
+from ooxml.refs import toc_fields as TF
+from ooxml.refs import toc_switches as SW
+from ooxml.xml.errors import ElementNotFound, InvalidPosition, ValidationError
+from ooxml.xml.namespaces import w
 from tools.docx.common import (answer, block_insertion, box_lines, clean_id, insertion_neighbours, parse_position,
                                resolve, session_of)
 from tools.docx.layout_toc_fields import update_field_toc

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import parts as P
-from ooxml import revisions as REV
-from ooxml import toc as T
-from ooxml import toc_fields as TF
-from ooxml import toc_switches as SW
+from ooxml.opc import parts as P
+from ooxml.review import revisions as REV
+from ooxml.refs import toc as T
+from ooxml.refs import toc_fields as TF
+from ooxml.refs import toc_switches as SW
 from tools.docx.common import answer, box_lines
 from tools.docx.toc_pages import LAYOUT_STEPS
 from tools.docx.toc_pages import anchors as _anchors

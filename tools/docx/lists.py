@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import lists_edit as L
-from ooxml import numbering as N
-from ooxml.build import make_paragraph
-from ooxml.errors import InvalidElementType, ValidationError
-from ooxml.numbering_formats import MAX_VALUE
-from ooxml.revisions import PropertyChanges
-from ooxml.styles_builtin import ensure_style
+from ooxml.text import body as B
+from ooxml.lists import lists_edit as L
+from ooxml.lists import numbering as N
+from ooxml.text.build import make_paragraph
+from ooxml.xml.errors import InvalidElementType, ValidationError
+from ooxml.lists.numbering_formats import MAX_VALUE
+from ooxml.review.revisions import PropertyChanges
+from ooxml.stylesheet.styles_builtin import ensure_style
 from tools.docx.blocks import block_range, insert_blocks
 from tools.docx.common import (answer, block_insertion, box_lines, expect, insertion_neighbours, parse_position,
                                resolve, session_of)

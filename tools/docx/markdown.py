@@ -5,15 +5,15 @@ import os
 from pathlib import Path
 from urllib.parse import unquote
 
-from ooxml import body as B
-from ooxml import budget
-from ooxml import images as I
-from ooxml.errors import InvalidPosition, OoxmlError
-from ooxml.link_policy import policy_of
-from ooxml.markdown_in import MAX_MARKDOWN, Builder, image_sources, link_targets, parse
-from ooxml.mdlists import ListFormats, list_item
-from ooxml.outfile import MARKDOWN, check_file, write_bytes
-from ooxml.sections import page_box, section_of
+from ooxml.text import body as B
+from ooxml.xml import budget
+from ooxml.text import images as I
+from ooxml.xml.errors import InvalidPosition, OoxmlError
+from ooxml.opc.link_policy import policy_of
+from ooxml.markdown.markdown_in import MAX_MARKDOWN, Builder, image_sources, link_targets, parse
+from ooxml.markdown.mdlists import ListFormats, list_item
+from ooxml.opc.outfile import MARKDOWN, check_file, write_bytes
+from ooxml.layout.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import heading_level
 from render.markdown import Exporter, _longest_run

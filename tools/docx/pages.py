@@ -7,9 +7,9 @@ from pathlib import Path
 
 import anyio
 
-from ooxml import body as B
-from ooxml.errors import InvalidElementType, OoxmlError
-from ooxml.marks import save_marked_copy
+from ooxml.text import body as B
+from ooxml.xml.errors import InvalidElementType, OoxmlError
+from ooxml.text.marks import save_marked_copy
 from render.answer import success_answer
 from render.blocks import paragraph_line, title_of
 from render.pages import blocks_on_page, laid_out_page

@@ -1,8 +1,8 @@
 """Inspect, redact, scrub (SPEC §11, toolset privacy): what a document carries, removed with proof."""
 from __future__ import annotations
 
-from ooxml import body as B
-from ooxml.errors import LimitExceeded, ValidationError
+from ooxml.text import body as B
+from ooxml.xml.errors import LimitExceeded, ValidationError
 from ooxml.privacy import inspect as IN
 from ooxml.privacy import leak_check as LC
 from ooxml.privacy import matcher as MT

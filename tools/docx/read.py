@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ooxml import body as B
-from ooxml import budget
-from ooxml.errors import InvalidPosition, OoxmlError
-from ooxml.grid import TableGrid
-from ooxml.numbering import fallback_formats, label_of
+from ooxml.text import body as B
+from ooxml.xml import budget
+from ooxml.xml.errors import InvalidPosition, OoxmlError
+from ooxml.tabular.grid import TableGrid
+from ooxml.lists.numbering import fallback_formats, label_of
 from render.answer import success_answer
 from render.blocks import heading_level, labelled_line, title_of
 from render.width import cut

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import review_ops as RO
-from ooxml.errors import InvalidElementType, ValidationError
-from ooxml.parts import clear_flag, flag_on, set_flag
-from ooxml.revisions import DEFAULT_AUTHOR, W_AUTHOR, W_DATE, Tracker
-from ooxml.wordids import story_part_names
+from ooxml.text import body as B
+from ooxml.review import review_ops as RO
+from ooxml.xml.errors import InvalidElementType, ValidationError
+from ooxml.opc.parts import clear_flag, flag_on, set_flag
+from ooxml.review.revisions import DEFAULT_AUTHOR, W_AUTHOR, W_DATE, Tracker
+from ooxml.xml.wordids import story_part_names
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import answer, box_lines, clean_id, resolve, session_of

@@ -6,10 +6,10 @@ import os
 from collections import Counter
 from typing import Literal
 
-from ooxml.document import Document
-from ooxml.filekinds import check_save_name
-from ooxml.integrity import check_package, summarize, unreadable_parts
-from ooxml.package import DEFAULT_LIMITS
+from ooxml.model.document import Document
+from ooxml.opc.filekinds import check_save_name
+from ooxml.model.integrity import check_package, summarize, unreadable_parts
+from ooxml.opc.package import DEFAULT_LIMITS
 from render import views
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
@@ -110,7 +110,7 @@ def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, s
     """
     session = session_of(ctx, session_id)
     if not file_path and session.path is None:
-        from ooxml.errors import OoxmlError
+        from ooxml.xml.errors import OoxmlError
         raise OoxmlError("This document has no file path yet.", hint="Pass file_path, e.g. 'report.docx'.",
                          error_type="ValidationError")
     # Resolved again on every save: a folder on the way may have become a symlink since open.
@@ -143,7 +143,7 @@ def damaged_note(damaged: list[str], what_happens: str) -> str:
 
 
 def integrity_news(session) -> list[str]:
-    """Integrity problems (ooxml/integrity.py) that the document did not have when opened.
+    """Integrity problems (ooxml/model/integrity.py) that the document did not have when opened.
 
     The original's problems are computed only when there are problems now, from the copy of the
     file the session took at open (the file on disk may have changed since), so a clean document

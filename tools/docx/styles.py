@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import styles_builtin as SB
-from ooxml import styles_props as SP
-from ooxml import formatting as F
-from ooxml import styles_write as SW
-from ooxml.errors import InvalidElementType, OoxmlError, ValidationError
-from ooxml.revisions import PropertyChanges
-from ooxml.namespaces import w
+from ooxml.text import body as B
+from ooxml.stylesheet import styles_builtin as SB
+from ooxml.stylesheet import styles_props as SP
+from ooxml.text import formatting as F
+from ooxml.stylesheet import styles_write as SW
+from ooxml.xml.errors import InvalidElementType, OoxmlError, ValidationError
+from ooxml.review.revisions import PropertyChanges
+from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from tools.docx.common import answer, box_lines, resolve, session_of
 from tools.docx.format import _check_properties

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml import tables as T
-from ooxml.revisions import refuse_deleted, refuse_when_tracking
-from ooxml.build import copy_props, make_run
-from ooxml.copies import check_copy_size, copy_blocks
-from ooxml.errors import ElementNotFound, ValidationError
-from ooxml.grid import Cell, TableGrid, counted
-from ooxml.namespaces import w
-from ooxml.order import remove_child
-from ooxml.sections import page_box, section_of
+from ooxml.text import body as B
+from ooxml.tabular import tables as T
+from ooxml.review.revisions import refuse_deleted, refuse_when_tracking
+from ooxml.text.build import copy_props, make_run
+from ooxml.text.copies import check_copy_size, copy_blocks
+from ooxml.xml.errors import ElementNotFound, ValidationError
+from ooxml.tabular.grid import Cell, TableGrid, counted
+from ooxml.xml.namespaces import w
+from ooxml.xml.order import remove_child
+from ooxml.layout.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width

@@ -2,11 +2,11 @@
 their page numbers (a layout) and the tab stop; shared by the TOC tools (layout_toc, layout_toc_fields)."""
 from __future__ import annotations
 
-from ooxml import links as L
-from ooxml import sections as S
-from ooxml import toc as T
-from ooxml.errors import OoxmlError
-from ooxml.namespaces import w
+from ooxml.refs import links as L
+from ooxml.layout import sections as S
+from ooxml.refs import toc as T
+from ooxml.xml.errors import OoxmlError
+from ooxml.xml.namespaces import w
 from render import page_layout
 from tools.docx.layout_links import all_roots
 from tools.runtime.office import office_of

@@ -1,7 +1,7 @@
 """docx_toolsets (SPEC §11): which toolsets tools/list offers this connection."""
 from __future__ import annotations
 
-from ooxml.errors import ValidationError
+from ooxml.xml.errors import ValidationError
 from render.answer import success_answer
 from tools.runtime import toolsets as T
 from tools.runtime.registry import CallContext, tool

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml import body as B
-from ooxml.grid import TableGrid
-from ooxml.namespaces import OX_ID, w
+from ooxml.text import body as B
+from ooxml.tabular.grid import TableGrid
+from ooxml.xml.namespaces import OX_ID, w
 from render.blocks import element_box, title_of
 from render.context import Window, render_window
 from render.views import squeeze

@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
-from ooxml.link_policy import DEFAULT as DEFAULT_LINK_POLICY, FETCHING_FIELDS, KNOWN_SCHEMES, LinkPolicy
-from ooxml.package import Limits as DocumentLimits
+from ooxml.opc.link_policy import DEFAULT as DEFAULT_LINK_POLICY, FETCHING_FIELDS, KNOWN_SCHEMES, LinkPolicy
+from ooxml.opc.package import Limits as DocumentLimits
 from tools.http.client_address import ProxySpec
 from tools.http.spec import CONTROL_RE, PLACEHOLDER_RE, HttpToolSpec, ParamSpec  # noqa: F401 (re-exported)
 from tools.http.tools import build_tools

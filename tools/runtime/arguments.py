@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ooxml.errors import ValidationError
+from ooxml.xml.errors import ValidationError
 
 _NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _NAMES = {"\x0b": "a vertical tab", "\x0c": "a form feed", "\x00": "NUL"}

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import anyio
 
-from ooxml import budget
-from ooxml.errors import OoxmlError
+from ooxml.xml import budget
+from ooxml.xml.errors import OoxmlError
 from render.answer import cut_answer, error_answer, operation_title
 from tools.runtime import history, overrun
 from tools.runtime.arguments import MAX_DEPTH, too_deep
@@ -90,7 +90,7 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
 
 
 def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallContext, seconds: float) -> Outcome:
-    """A document tool in a worker thread, under the call's time budget (ooxml/budget.py)."""
+    """A document tool in a worker thread, under the call's time budget (ooxml/xml/budget.py)."""
     with budget.time_limit(seconds):
         ctx.touched.clear()
         try:

@@ -6,12 +6,12 @@
   local copy, if any, is behind) or answers ``SessionMoved``.
 - **Journal.** Every successful call that changed a session (a mutating tool, or any tool that
   minted IDs or moved the cursor) is appended, fenced by the lease, BEFORE its answer is sent:
-  tool, arguments, the random values it minted (ooxml/minting.py) and its time (ooxml/clock.py).
+  tool, arguments, the random values it minted (ooxml/xml/minting.py) and its time (ooxml/xml/clock.py).
   A call whose entry cannot be written answers an error and the worker drops its copy.
 - **Snapshots** (tools/runtime/snapshots.py) on open/create, after a save, every
   ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (its MCP
   session ended, or the worker drains). The journal is trimmed up to the snapshot. A snapshot
-  carries the undo history (ooxml/history_codec.py), so undo and redo after a take-over reach
+  carries the undo history (ooxml/model/history_codec.py), so undo and redo after a take-over reach
   exactly as far back as on the worker that made the steps.
 - **Recovery** = the snapshot, then each journal entry run again through the same tool code
   with its minted values and time pinned: byte-identical to the state the client was shown.
@@ -31,8 +31,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ooxml import clock, minting
-from ooxml.errors import OoxmlError
+from ooxml.xml import clock
+from ooxml.xml import minting
+from ooxml.xml.errors import OoxmlError
 from tools.runtime import history, snapshots
 from render.answer import with_head_line
 from tools.runtime.registry import CallContext

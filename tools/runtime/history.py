@@ -1,6 +1,6 @@
 """Tool calls as undo steps: start recording when a call first uses a session, end it with the call.
 
-The records themselves live in ooxml/history.py; this module adds what only the server knows:
+The records themselves live in ooxml/model/history.py; this module adds what only the server knows:
 the tool and its arguments (for docx_get_history) and the session's cursor and special IDs.
 """
 from __future__ import annotations
@@ -49,7 +49,7 @@ def commit(ctx, tool_name: str, arguments: dict) -> None:
 
 def _drop_unused_links(session) -> None:
     """Hyperlink relationships the call left unreferenced go, inside the call's step (undo puts them back)."""
-    from ooxml.link_rels import drop_unused
+    from ooxml.refs.link_rels import drop_unused
     try:
         drop_unused(session.doc)
     except Exception:  # tidying must not turn a done edit into an error
@@ -57,8 +57,8 @@ def _drop_unused_links(session) -> None:
 
 
 def _drop_stale_fallbacks(session) -> None:
-    """Text box fallbacks an edit left out of step go, inside the call's step (ooxml/alt_content.py)."""
-    from ooxml.alt_content import drop_stale_fallbacks
+    """Text box fallbacks an edit left out of step go, inside the call's step (ooxml/text/alt_content.py)."""
+    from ooxml.text.alt_content import drop_stale_fallbacks
     try:
         drop_stale_fallbacks(session.doc)
     except Exception:  # tidying must not turn a done edit into an error
@@ -91,7 +91,7 @@ def state_of(session):
 
 
 def _set_tracking(doc, author: str | None) -> None:
-    from ooxml.revisions import Tracker
+    from ooxml.review.revisions import Tracker
     current = getattr(doc.tracker, "author", None)
     if author != current:
         doc.tracker = Tracker(author) if author is not None else None

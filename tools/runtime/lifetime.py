@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ooxml import budget
-from ooxml.errors import LimitExceeded, OoxmlError
+from ooxml.xml import budget
+from ooxml.xml.errors import LimitExceeded, OoxmlError
 from tools.runtime.overrun import refuse_if_overrun
 from tools.runtime.recovery import write_recovery
 from tools.runtime.sessions import Session, SessionNotFound

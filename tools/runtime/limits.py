@@ -1,6 +1,6 @@
 """Limits of the server itself (config ``limits``, CLI flags): per-call budget, session life.
 
-Document limits (sizes a package may have) are ``ooxml.package.Limits``; HTTP tool limits
+Document limits (sizes a package may have) are ``ooxml.opc.package.Limits``; HTTP tool limits
 are in ``tools.http.config.HttpLimits``. These are the ones of calls and sessions.
 """
 from __future__ import annotations

@@ -21,8 +21,8 @@ import threading
 import time
 from pathlib import Path
 
-from ooxml import office_copy
-from ooxml.errors import OoxmlError
+from ooxml.opc import office_copy
+from ooxml.xml.errors import OoxmlError
 from tools.runtime import office_profile
 
 WORKER = Path(__file__).with_name("office_worker.py")
@@ -153,7 +153,7 @@ class Office:
 
     def to_pdf(self, src: Path, out: Path, timeout: float | None = None) -> str | None:
         """Lay out ``src`` (a throwaway copy: rewritten in place as LibreOffice may see it, see
-        ooxml/office_copy.py) as the PDF ``out``. None, or a note when the warm LibreOffice failed
+        ooxml/opc/office_copy.py) as the PDF ``out``. None, or a note when the warm LibreOffice failed
         and a one-off ``soffice --convert-to`` made the PDF."""
         timeout = timeout or render_timeout()
         soffice = find_soffice()  # checked on every call: a path that disappears gives the named error

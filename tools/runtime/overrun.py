@@ -1,6 +1,6 @@
 """The call time limit as a hard limit: a worker thread that runs past it is answered for.
 
-Long loops check the budget (ooxml/budget.py) and end a late call themselves. When a worker
+Long loops check the budget (ooxml/xml/budget.py) and end a late call themselves. When a worker
 thread does not (a slow step with no check in it), dispatch does not wait for it:
 
 - ``GRACE_S`` after the deadline the call is answered ``LimitExceeded`` and its ``Gate`` is
@@ -17,8 +17,8 @@ import time
 
 import anyio
 
-from ooxml import budget
-from ooxml.errors import OoxmlError
+from ooxml.xml import budget
+from ooxml.xml.errors import OoxmlError
 
 GRACE_S = 0.5  # after the deadline: a call that checks its budget ends by itself within it
 

@@ -9,7 +9,7 @@
   docx_open of that file finds it even after its folder was renamed.
 - Long document names are shortened (with a hash of the whole name), never refused: every
   recovery name fits in 255 bytes.
-Both go through the one file writer (``ooxml.outfile``), the folder judged at write time.
+Both go through the one file writer (``ooxml.opc.outfile``), the folder judged at write time.
 """
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ooxml.errors import OoxmlError
-from ooxml.filekinds import extension_for
-from ooxml.savefile import MAX_NAME_BYTES, FileChanged
+from ooxml.xml.errors import OoxmlError
+from ooxml.opc.filekinds import extension_for
+from ooxml.opc.savefile import MAX_NAME_BYTES, FileChanged
 from tools.runtime.sandbox import folder_check, resolve_in_roots
 
 log = logging.getLogger("ooxml_mcp")

@@ -13,7 +13,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
-from ooxml.errors import OoxmlError
+from ooxml.xml.errors import OoxmlError
 
 
 class ToolError(OoxmlError):

@@ -16,7 +16,7 @@ import anyio
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from ooxml.errors import OoxmlError
+from ooxml.xml.errors import OoxmlError
 from tools.runtime.lifetime import holding
 
 RESOURCE_NOT_FOUND = -32002  # MCP's code for a resource that does not exist (or is not yours)
@@ -96,7 +96,7 @@ def _markdown(ctx, target: Target, seconds: float) -> str:
     with holding(ctx, target.session_id, seconds) as session:
         doc = session.doc
         if target.kind == "document":
-            from ooxml import body as B
+            from ooxml.text import body as B
             return Exporter(doc).blocks(list(B.iter_blocks(doc.body)))
         return Exporter(doc).blocks([focus_block(resolve(session, target.element_id))])
 

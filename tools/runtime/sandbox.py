@@ -4,8 +4,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ooxml.errors import OoxmlError
-from ooxml.savefile import MAX_NAME_BYTES
+from ooxml.xml.errors import OoxmlError
+from ooxml.opc.savefile import MAX_NAME_BYTES
 
 
 class PermissionDenied(OoxmlError):

@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ooxml.document import Document
-from ooxml.errors import LimitExceeded, OoxmlError, ValidationError
+from ooxml.model.document import Document
+from ooxml.xml.errors import LimitExceeded, OoxmlError, ValidationError
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
 
 CURSOR_PLACES = ("before", "after", "inside_start", "inside_end")

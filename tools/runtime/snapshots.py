@@ -17,11 +17,12 @@ import struct
 import zipfile
 from pathlib import Path
 
-from ooxml import history_codec
-from ooxml.document import Document
-from ooxml.ids import Predeclared
-from ooxml.package import DEFAULT_LIMITS, Package, Part
+from ooxml.model import history_codec
+from ooxml.model.document import Document
+from ooxml.xml.ids import Predeclared
+from ooxml.opc.package import DEFAULT_LIMITS, Package, Part
 from tools.runtime.sessions import Session
+from tools.runtime.snapshot_aliases import current
 
 log = logging.getLogger("ooxml_mcp")
 MAGIC = b"OXMSNAP2"  # v2: original parts + parts now + undo history
@@ -64,6 +65,7 @@ def _decode(value):
     if "__dict__" in value:
         return {k: _decode(v) for k, v in value["__dict__"].items()}
     module, _, name = value["__dc__"].partition(":")
+    module = current(module)
     if not (module.startswith("ooxml.") or module.startswith("tools.")):
         raise ValueError(f"snapshot names a class outside the project: {module}")
     cls = importlib.import_module(module)
@@ -173,7 +175,7 @@ def decode(blob: bytes, limits=DEFAULT_LIMITS) -> Session:
     doc.modified = header["modified"]
     doc.package.stamps.update({k: _decode(v) for k, v in header["stamps"].items()})
     if header.get("tracking") is not None:
-        from ooxml.revisions import Tracker
+        from ooxml.review.revisions import Tracker
         doc.tracker = Tracker(header["tracking"])
     fields = {k: _decode(v) for k, v in header["fields"].items()}
     known = {f.name for f in dataclasses.fields(Session)}

@@ -1,0 +1,1 @@
+"""Sections and page setup, headers and footers."""

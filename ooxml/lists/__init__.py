@@ -1,0 +1,1 @@
+"""Numbering: the numbering part, list definitions and formats, one writer of it, copies of lists."""

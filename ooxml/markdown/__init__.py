@@ -1,0 +1,1 @@
+"""Markdown in: turning Markdown into body blocks, with the lists it needs."""

@@ -1,0 +1,1 @@
+"""The open document: Document, its undo history and the history codec, block positions, integrity checks."""

@@ -1,0 +1,577 @@
+"""An OPC package (.docx): parts, content types, relationships; lossless save.
+
+The file is read into memory once, at open: later changes to it on disk cannot reach a save.
+Every member's CRC-32 is checked (at open, see ``verify``) so a damaged part is refused rather
+than copied. Parts nobody touched are written back as their original compressed bytes (no
+recompression); touched parts are re-serialised, keeping their XML declaration. Saving goes
+through ``ooxml.opc.savefile`` (atomic, no lost updates, permissions kept).
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import io
+import os
+import posixpath
+import re
+import struct
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from ooxml.xml.errors import InvalidDocument, LimitExceeded
+from ooxml.xml.namespaces import CT, PR, RT_OFFICE_DOCUMENT
+from ooxml.xml.safexml import parse_part, serialize
+from ooxml.opc.outfile import DOCUMENT, write_file
+from ooxml.opc.savefile import FileStamp, read_stamped
+from ooxml.opc.strict import is_strict_package, strict_bytes, to_transitional
+
+RELS_CT = "application/vnd.openxmlformats-package.relationships+xml"
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_file_bytes: int = 512 * 1024 * 1024
+    max_total_uncompressed: int = 2 * 1024 * 1024 * 1024
+    max_part_uncompressed: int = 512 * 1024 * 1024
+    max_ratio: int = 200  # uncompressed/compressed, for parts over ratio_floor bytes
+    ratio_floor: int = 10 * 1024 * 1024
+    max_parts: int = 10_000
+    max_call_growth_bytes: int = 16 * 1024 * 1024  # bytes one call may add: replace text, copies (checked first)
+
+
+DEFAULT_LIMITS = Limits()
+_LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
+_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)  # the only ones OPC packages use
+# The XML declaration and the blank after it, kept byte for byte when a part is re-serialised.
+_DECL = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml\s[^?>]*\?>[ \t\r\n]*")
+KEEP = object()  # from a save transform: write the part's original bytes
+
+
+class Part:
+    """One zip member; its bytes and XML tree are loaded on first use."""
+
+    def __init__(self, package: "Package", info: zipfile.ZipInfo | None, data: bytes | None = None):
+        self.package = package
+        self.info = info
+        self.name = info.filename if info else ""
+        self._data = data
+        self._tree: etree._ElementTree | None = None
+        self.dirty = data is not None  # new parts must be written
+        self.content_changed = self.dirty  # dirty for more than our IDs (see touch)
+        self.prepared = None  # what load_tree's prepare step noted
+        self.touches = 0  # how often touch() was called (undo knows whether a part was touched since)
+        self.head: bytes | None = None  # a UTF-8 part's bytes before its root (declaration), kept
+        self._roundtrip: bytes | None = None  # digest of the original as lxml writes it
+
+    @property
+    def data(self) -> bytes:
+        if self._tree is not None and self.dirty:
+            return serialize(self._tree, self.head)
+        if self._data is None:
+            self._data = self.package._read_member(self.info)
+        return self._data
+
+    def original(self) -> bytes | None:
+        """The part's bytes as opened (None for a new part)."""
+        if self.package._zip is None or self.name not in self.package._zip.NameToInfo:
+            return None
+        return self.package._read_member(self.info)
+
+    @property
+    def tree(self) -> etree._ElementTree:
+        hook = self.package.prepare_hook
+        return self.load_tree(hook(self.name) if hook else None)
+
+    def load_tree(self, prepare=None) -> etree._ElementTree:
+        """The parsed part; ``prepare(bytes) -> (bytes, note)`` may adjust the bytes first
+        (its note is kept as ``self.prepared``)."""
+        if self._tree is None:
+            data = self.data
+            self.head = _utf8_declaration(data)
+            if self.package.strict:  # Strict URIs read as Transitional ones (ooxml/opc/strict.py)
+                data = to_transitional(data)
+            if prepare is not None:
+                data, self.prepared = prepare(data)
+            self._tree = parse_part(data, self.name)
+            if not self.dirty:
+                self._data = None  # the tree is the truth now; the zip still has the bytes
+        return self._tree
+
+    @property
+    def loaded(self) -> bool:
+        return self._tree is not None
+
+    def touch(self, ids_only: bool = False) -> None:
+        """Mark the parsed tree as changed, so it is re-serialised on save.
+
+        ``ids_only``: the only change is our ID attributes (a save with strip_ids may then write
+        the original bytes).
+        """
+        self.tree
+        self.dirty = True
+        if not ids_only:
+            self.content_changed = True
+        self.touches += 1
+        if self.package.touch_log is not None:  # the undo history notes which parts a call touched
+            self.package.touch_log.add(self.name)
+
+    def original_data(self) -> bytes:
+        """The bytes the part was opened (or created) with."""
+        return self._data if self._data is not None else self.package._read_member(self.info)
+
+    def unload(self) -> None:
+        """Back to the state of an untouched part: read (and parsed) again from the file on use."""
+        self._tree = None
+        self._data = None
+        self.dirty = self.content_changed = False
+
+    def parse(self, data: bytes) -> etree._ElementTree:
+        """Parse bytes of this part the way load_tree does (Strict URIs mapped), without keeping them."""
+        return parse_part(to_transitional(data) if self.package.strict else data, self.name)
+
+    def restore(self, tree: etree._ElementTree) -> None:
+        """Replace the parsed tree (undo and redo of parts without stories)."""
+        self._tree = tree
+        self.dirty = self.content_changed = True
+
+    def same_as_original(self, data: bytes) -> bool:
+        """Whether ``data`` is what the original bytes become when lxml parses and writes them."""
+        if self._roundtrip is None:
+            original = self.original()
+            if original is None:
+                return False
+            self._roundtrip = hashlib.sha256(serialize(self.parse(original),
+                                                       _utf8_declaration(original))).digest()
+        return hashlib.sha256(data).digest() == self._roundtrip
+
+
+def _utf8_declaration(data: bytes) -> bytes | None:
+    """The bytes before the root (BOM, declaration, blank) of a UTF-8 part; None otherwise."""
+    m = _DECL.match(data)
+    if m is None:  # no declaration: UTF-8 unless a UTF-16 byte order mark says otherwise
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            return None
+        return b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+    decl = m.group(0).lower()
+    return m.group(0) if b"encoding" not in decl or re.search(rb"encoding\s*=\s*[\"']utf-8[\"']", decl) else None
+
+
+class Package:
+    def __init__(self, path: Path | None, limits: Limits = DEFAULT_LIMITS):
+        self.path = path
+        self.limits = limits
+        self.parts: dict[str, Part] = {}
+        self.prepare_hook = None  # part name -> a bytes adjustment to make before parsing, or None
+        self.strict = False  # ISO/IEC 29500 Strict: parts are mapped to Transitional URIs and back
+        self.touch_log: set[str] | None = None  # names of parts touched, while a call is recorded
+        self._zip: zipfile.ZipFile | None = None
+        self._fp: io.BytesIO | None = None  # the file as opened, in memory
+        self._verified: set[str] = set()  # members whose CRC-32 matched their data
+        self.stamps: dict[str, FileStamp] = {}  # real path -> what we read or wrote there last
+
+    # ---- opening -------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> "Package":
+        path = Path(path)
+        size = path.stat().st_size
+        if size > limits.max_file_bytes:
+            raise LimitExceeded(f"File is {size} bytes, over the file size limit ({limits.max_file_bytes}).",
+                                hint="Open a smaller file; the operator sets limits.max_file_bytes.")
+        data, stamp = read_stamped(path, limits.max_file_bytes)
+        if len(data) > limits.max_file_bytes:
+            raise LimitExceeded(f"File grew over the file size limit ({limits.max_file_bytes}) while it was read.",
+                                hint="Open it again once nothing else is writing it.")
+        pkg = cls.from_bytes(data, path, limits)
+        pkg.stamps[os.path.realpath(path)] = stamp
+        return pkg
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: Path | None = None, limits: Limits = DEFAULT_LIMITS) -> "Package":
+        """A package read from a file's bytes (``path`` only names it in messages and saves)."""
+        pkg = cls(path, limits)
+        label = path.name if path else "document"
+        try:
+            pkg._fp = io.BytesIO(data)
+            pkg._zip = zipfile.ZipFile(pkg._fp)
+        except (zipfile.BadZipFile, UnicodeDecodeError, ValueError, struct.error, OSError, EOFError,
+                OverflowError) as e:  # a damaged directory fails in any of these ways
+            pkg.close()
+            raise InvalidDocument(f"'{label}' is not a .docx (zip) file or is truncated: {e}.",
+                                  hint="Check that the path names a Word document (.docx).") from None
+        try:
+            pkg._check_members()
+        except Exception:
+            pkg.close()
+            raise
+        for info in pkg._zip.infolist():
+            if not info.is_dir():
+                pkg.parts[info.filename] = Part(pkg, info)
+        root_rels = pkg.parts.get("_rels/.rels")
+        try:
+            pkg.strict = root_rels is not None and is_strict_package(pkg._read_member(root_rels.info))
+        except Exception:
+            pkg.close()
+            raise
+        return pkg
+
+    @property
+    def source(self) -> bytes | None:
+        """The file's bytes as opened (None for a new package)."""
+        return self._fp.getvalue() if self._fp is not None else None
+
+    @classmethod
+    def from_parts(cls, parts: dict[str, bytes]) -> "Package":
+        pkg = cls(None)
+        for name, data in parts.items():
+            pkg.add_part(name, data)
+        return pkg
+
+    def _check_members(self) -> None:
+        infos = self._zip.infolist()
+        lim = self.limits
+        if len(infos) > lim.max_parts:
+            raise LimitExceeded(f"The package has {len(infos)} parts, over the part count limit ({lim.max_parts}).",
+                                hint="The operator sets limits.max_parts; a real document has far fewer parts.")
+        total = 0
+        for info in infos:
+            total += info.file_size
+            if info.file_size > lim.max_part_uncompressed:
+                raise LimitExceeded(f"Part '{info.filename}' unpacks to {info.file_size} bytes, over the "
+                                    f"uncompressed part size limit ({lim.max_part_uncompressed}).",
+                                    hint="The operator sets limits.max_part_uncompressed.")
+            if info.file_size > lim.ratio_floor and info.file_size > lim.max_ratio * max(info.compress_size, 1):
+                raise LimitExceeded(f"Part '{info.filename}' expands {info.file_size // max(info.compress_size, 1)}x "
+                                    f"(compression ratio limit {lim.max_ratio}x): a zip bomb?",
+                                    hint="A real document compresses far less; the operator sets limits.max_ratio.")
+            if info.filename.startswith("/") or ".." in info.filename.split("/"):
+                raise InvalidDocument(f"Part name '{info.filename}' escapes the package.",
+                                      hint="The zip is unsafe or damaged: use the original file.")
+            _check_method(info)
+        if total > lim.max_total_uncompressed:
+            raise LimitExceeded(f"The package unpacks to {total} bytes, over the total uncompressed size "
+                                f"limit ({lim.max_total_uncompressed}).",
+                                hint="The operator sets limits.max_total_uncompressed; a real document is far smaller.")
+
+    def _read_member(self, info: zipfile.ZipInfo) -> bytes:
+        # Read no more than the declared size + 1: a lying header cannot make us inflate a bomb.
+        # Reading to the end makes zipfile check the CRC-32.
+        try:
+            with self._zip.open(info) as f:
+                data = f.read(info.file_size + 1)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as e:
+            raise _damaged(info, str(e)) from None
+        if len(data) > info.file_size:
+            raise LimitExceeded(f"Part '{info.filename}' inflates beyond its declared size.",
+                                hint="The file lies about its sizes (damaged, or a zip bomb): use the original.")
+        if len(data) < info.file_size:
+            raise _damaged(info, f"{len(data)} bytes instead of the {info.file_size} declared")
+        self._verified.add(info.filename)
+        return data
+
+    def verify(self) -> None:
+        """Check the CRC-32 of every member not yet read, without keeping its data.
+
+        A raw copy writes a member's stored bytes as they are: a damaged one must be refused
+        here, not copied into a file reported as sound.
+        """
+        for part in self.parts.values():
+            if part.info is not None and not part.dirty and part.name not in self._verified:
+                self._verify_member(part.info)
+
+    def _verify_member(self, info: zipfile.ZipInfo) -> None:
+        raw = self._raw_member(info)
+        crc, size = 0, 0
+        if info.compress_type == zipfile.ZIP_STORED:
+            crc, size = zlib.crc32(raw), len(raw)
+        else:
+            inflater = zlib.decompressobj(-15)
+            try:
+                chunk = inflater.decompress(raw, 1 << 20)
+                while chunk:
+                    crc, size = zlib.crc32(chunk, crc), size + len(chunk)
+                    if size > info.file_size:
+                        break
+                    chunk = inflater.decompress(inflater.unconsumed_tail, 1 << 20)
+            except zlib.error as e:
+                raise _damaged(info, str(e)) from None
+        if size != info.file_size:
+            raise _damaged(info, f"it inflates to {size} bytes, not the {info.file_size} declared")
+        if crc != info.CRC:
+            raise _damaged(info, f"CRC-32 {crc:08x} does not match the {info.CRC:08x} recorded")
+        self._verified.add(info.filename)
+
+    def _raw_member(self, info: zipfile.ZipInfo) -> bytes:
+        """The member's compressed bytes exactly as stored."""
+        self._fp.seek(info.header_offset)
+        fields = _LOCAL_HEADER.unpack(self._fp.read(_LOCAL_HEADER.size))
+        if fields[0] != b"PK\x03\x04":
+            raise InvalidDocument(f"Bad local header for part '{info.filename}'.",
+                                  hint="The zip is damaged: open the original file, or repair it in Word.")
+        name_len, extra_len = fields[-2], fields[-1]
+        self._fp.seek(info.header_offset + _LOCAL_HEADER.size + name_len + extra_len)
+        raw = self._fp.read(info.compress_size)
+        if len(raw) != info.compress_size:
+            raise _damaged(info, "its data is cut short")
+        return raw
+
+    def close(self) -> None:
+        for obj in (self._zip, self._fp):
+            if obj is not None:
+                obj.close()
+        self._zip = self._fp = None
+
+    # ---- parts, content types, relationships --------------------------------------------------
+    def part(self, name: str) -> Part:
+        name = name.lstrip("/")
+        if name not in self.parts:
+            raise InvalidDocument(f"The package has no part '{name}'.",
+                                  hint="The package is incomplete: open the original file, or repair it in Word.")
+        return self.parts[name]
+
+    def has_part(self, name: str) -> bool:
+        return name.lstrip("/") in self.parts
+
+    # ---- writing the package: THE one way to add parts, relationships and content types. Each
+    # write touches the part it changed ([Content_Types].xml, a .rels part), so undo restores it.
+
+    def add_part(self, name: str, data: bytes, content_type: str | None = None) -> Part:
+        """A new part; with ``content_type``, its Override too."""
+        info = zipfile.ZipInfo(name.lstrip("/"), date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        info.external_attr = 0o644 << 16  # 0 made Word for Mac warn
+        part = Part(self, info, data)
+        self.parts[info.filename] = part
+        if content_type is not None:
+            self.set_override(info.filename, content_type)
+        return part
+
+    def free_name(self, first: str, numbered: str) -> str:
+        """``first`` ('word/numbering.xml') if free, else ``numbered`` ('word/numbering{}.xml') with the
+        first free number from 2."""
+        taken = {name.lower() for name in self.parts}
+        name, n = first, 2
+        while name.lower() in taken:
+            name, n = numbered.format(n), n + 1
+        return name
+
+    def set_override(self, name: str, content_type: str) -> None:
+        """The part's content-type Override (kept when one names the part already)."""
+        root = self.content_types
+        wanted = "/" + name.lstrip("/").lower()
+        if any(o.get("PartName", "").lower() == wanted for o in root.iter(f"{{{CT}}}Override")):
+            return
+        etree.SubElement(root, f"{{{CT}}}Override", PartName="/" + name.lstrip("/"), ContentType=content_type)
+        self.part("[Content_Types].xml").touch()
+
+    def drop_override(self, name: str) -> None:
+        root = self.content_types
+        gone = [o for o in root.iter(f"{{{CT}}}Override") if o.get("PartName", "").lstrip("/") == name.lstrip("/")]
+        for o in gone:
+            root.remove(o)
+        if gone:
+            self.part("[Content_Types].xml").touch()
+
+    def set_default(self, ext: str, content_type: str) -> bool:
+        """A content-type Default for ``ext`` unless one exists; True when added."""
+        root = self.content_types
+        if any(d.get("Extension", "").lower() == ext.lower() for d in root.iter(f"{{{CT}}}Default")):
+            return False
+        default = etree.Element(f"{{{CT}}}Default", Extension=ext, ContentType=content_type)
+        first_override = root.find(f"{{{CT}}}Override")  # any order is valid; Word writes Defaults first
+        if first_override is not None:
+            first_override.addprevious(default)
+        else:
+            root.append(default)
+        self.part("[Content_Types].xml").touch()
+        return True
+
+    def rels_root(self, part_name: str) -> etree._Element:
+        """The Relationships root of a part's rels, created when the part had none."""
+        name = self.rels_name(part_name)
+        if not self.has_part(name):
+            self.add_part(name, b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                                b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>')
+            self.set_default("rels", RELS_CT)
+        return self.part(name).tree.getroot()
+
+    def relate(self, source: str, rel_type: str, target: str, external: bool = False) -> str:
+        """A relationship from ``source`` (an identical one reused); its Id."""
+        root = self.rels_root(source)
+        used = set()
+        for rel in root.iter(f"{{{PR}}}Relationship"):
+            used.add(rel.get("Id"))
+            if rel.get("Type") == rel_type and rel.get("Target") == target and \
+                    (rel.get("TargetMode") == "External") == external:
+                return rel.get("Id")
+        numbers = [int(m.group(1)) for rid in used if rid and (m := re.fullmatch(r"rId(\d+)", rid))]
+        n = max(numbers, default=0) + 1
+        while f"rId{n}" in used:
+            n += 1
+        attrs = {"Id": f"rId{n}", "Type": rel_type, "Target": target}
+        if external:
+            attrs["TargetMode"] = "External"
+        etree.SubElement(root, f"{{{PR}}}Relationship", attrs)
+        self.part(self.rels_name(source)).touch()
+        return attrs["Id"]
+
+    def relate_part(self, source: str, rel_type: str, part_name: str) -> str:
+        """A relationship from ``source`` to the part ``part_name`` (a relative target)."""
+        target = posixpath.relpath(part_name.lstrip("/"), posixpath.dirname(source.lstrip("/")) or ".")
+        return self.relate(source, rel_type, target)
+
+    def remove_parts(self, names: list[str]) -> None:
+        """Parts out of the package with every relationship to them and their content types. The rels
+        of a part that goes are never edited (undo restores a dropped part as it was)."""
+        going = set(names) | {self.rels_name(n) for n in names}
+        for rels_name in [n for n in self.parts if n.endswith(".rels") and n not in going]:
+            source = self.source_of(rels_name)
+            root = self.part(rels_name).tree.getroot()
+            gone = [r for r in root.iter(f"{{{PR}}}Relationship") if r.get("TargetMode") != "External"
+                    and self.resolve_target(source, r.get("Target", "")) in going]
+            for r in gone:
+                root.remove(r)
+            if gone:
+                self.part(rels_name).touch()
+        for name in going:
+            self.parts.pop(name, None)
+            self.drop_override(name)
+
+    def unrelate(self, source: str, ids: set[str]) -> None:
+        """Drop the relationships ``ids`` of ``source``."""
+        rels_part = self.part(self.rels_name(source))
+        for rel in list(rels_part.tree.getroot().iter(f"{{{PR}}}Relationship")):
+            if rel.get("Id") in ids:
+                rel.getparent().remove(rel)
+        rels_part.touch()
+
+    @property
+    def content_types(self) -> etree._Element:
+        return self.part("[Content_Types].xml").tree.getroot()
+
+    def content_type_of(self, name: str) -> str | None:
+        root = self.content_types
+        name = "/" + name.lstrip("/")
+        for o in root.iter(f"{{{CT}}}Override"):
+            if o.get("PartName", "").lower() == name.lower():
+                return o.get("ContentType")
+        ext = posixpath.splitext(name)[1].lstrip(".").lower()
+        for d in root.iter(f"{{{CT}}}Default"):
+            if d.get("Extension", "").lower() == ext:
+                return d.get("ContentType")
+        return None
+
+    @staticmethod
+    def rels_name(part_name: str) -> str:
+        folder, base = posixpath.split(part_name.lstrip("/"))
+        return posixpath.join(folder, "_rels", base + ".rels")
+
+    @staticmethod
+    def source_of(rels_name: str) -> str:
+        """``word/_rels/document.xml.rels`` -> ``word/document.xml``."""
+        folder, base = posixpath.split(rels_name)
+        return posixpath.join(posixpath.dirname(folder), base[: -len(".rels")])
+
+    def rels(self, part_name: str) -> list[etree._Element]:
+        name = self.rels_name(part_name)
+        if name not in self.parts:
+            return []
+        return list(self.parts[name].tree.getroot().iter(f"{{{PR}}}Relationship"))
+
+    def resolve_target(self, part_name: str, target: str) -> str:
+        if target.startswith("/"):
+            return target.lstrip("/")
+        return posixpath.normpath(posixpath.join(posixpath.dirname(part_name.lstrip("/")), target))
+
+    def main_part_name(self) -> str:
+        if not self.has_part("[Content_Types].xml"):
+            raise InvalidDocument("The package has no [Content_Types].xml: not an OOXML document.",
+                                  hint="Open a .docx saved by Word, LibreOffice or another OOXML editor.")
+        for rel in self.rels(""):
+            if rel.get("Type") == RT_OFFICE_DOCUMENT:
+                name = self.resolve_target("", rel.get("Target", ""))
+                if self.has_part(name):
+                    return name
+                raise InvalidDocument(f"_rels/.rels names main part '{name}', which is missing.",
+                                      hint="The package is incomplete: open the original file, or repair it in Word.")
+        raise InvalidDocument("The package has no main document part (no officeDocument relationship in _rels/.rels).",
+                              hint="The file is not a Word document or is damaged.")
+
+    # ---- saving ----------------------------------------------------------------------------
+    def save(self, path: str | os.PathLike, transform=None, *, overwrite: bool = False,
+             check_dir=None, remember: bool = True) -> FileStamp:
+        """Write through the one file writer (``ooxml.opc.outfile``); returns the new file's stamp.
+
+        ``remember=False``: a throwaway copy (e.g. for a layout), not a save of the document: its
+        stamp is not kept, so nothing (durable sessions, FileChanged checks) takes it for one.
+
+        ``transform(part) -> bytes | KEEP | None`` may replace any part's bytes (KEEP: its
+        original bytes; None: the usual, re-serialised if dirty, else copied raw). A file at ``path`` that is not what this package read or wrote there
+        last is refused with FileChanged unless ``overwrite``. ``check_dir(real_folder)`` may
+        refuse the folder the file is written in.
+        """
+        path = Path(path)
+        self.verify()
+        stamp = write_file(path, lambda out: self._write_zip(out, transform), kind=DOCUMENT, inside=check_dir,
+                           expected=self.stamps.get(os.path.realpath(path)), overwrite=overwrite)
+        if remember:
+            self.stamps[os.path.realpath(path)] = stamp
+        return stamp
+
+    def _write_zip(self, out, transform) -> None:
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zout:
+            for part in self.parts.values():
+                data = transform(part) if transform else None  # may be asked of untouched parts too
+                if data is None and (part.dirty or self._fp is None):
+                    data = part.data
+                if data is not None and data is not KEEP and self.strict and part.name.endswith((".xml", ".rels")):
+                    data = strict_bytes(data, part.name)
+                if data is None or data is KEEP:
+                    self._copy_raw(zout, part.info)
+                else:
+                    zout.writestr(self._new_info(part.info), data)
+
+    @staticmethod
+    def _new_info(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
+        new = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+        new.compress_type = zipfile.ZIP_DEFLATED
+        new.external_attr = info.external_attr or (0o644 << 16)
+        new.create_system = info.create_system
+        return new
+
+    def _copy_raw(self, zout: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
+        # zipfile has no public raw-copy API (CPython gh-113924): write the local header and
+        # the stored bytes ourselves and register the member for the central directory.
+        if info.filename not in self._verified:
+            self._verify_member(info)
+        raw = self._raw_member(info)
+        new = copy.copy(info)
+        new.flag_bits &= ~0x08  # sizes and CRC go in the local header, no data descriptor
+        new.extra = b""
+        new.header_offset = zout.fp.tell()
+        zout.fp.write(new.FileHeader())
+        zout.fp.write(raw)
+        zout.filelist.append(new)
+        zout.NameToInfo[new.filename] = new
+        zout.start_dir = zout.fp.tell()
+        zout._didModify = True
+
+
+def _check_method(info: zipfile.ZipInfo) -> None:
+    """Members Word could not read either are refused at open, by name."""
+    if info.flag_bits & 0x1:
+        raise InvalidDocument(f"Part '{info.filename}' is encrypted (zip encryption), which Word documents never use.",
+                              hint="Use the unencrypted document; Word protects files differently.")
+    if info.compress_type not in _METHODS:
+        raise InvalidDocument(
+            f"Part '{info.filename}' uses zip compression method {info.compress_type}; Word documents use "
+            "only 0 (stored) or 8 (deflated).",
+            hint="Re-save the document in Word or LibreOffice, or re-zip it with ordinary deflate compression.")
+
+
+def _damaged(info: zipfile.ZipInfo, why: str) -> InvalidDocument:
+    return InvalidDocument(f"Part '{info.filename}' is damaged: {why}.",
+                           hint="The file is corrupt; use a backup, or let Word repair it and save a new copy.")

@@ -1,0 +1,1 @@
+"""Fields, the table of contents, hyperlinks and bookmarks."""

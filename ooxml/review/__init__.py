@@ -1,0 +1,1 @@
+"""Tracked changes (the tracker every edit consults) and comments."""

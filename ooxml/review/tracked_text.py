@@ -1,0 +1,288 @@
+"""Tracked text edits as a word-level diff: only the words that change become w:del / w:ins.
+
+The old text is the text as it reads with every revision accepted (deleted text is never
+matched or edited). It is cut into word, space and punctuation tokens and compared with the
+new text by ``difflib.SequenceMatcher``; each differing stretch becomes a deletion of the old
+characters (runs split at its edges, so the words around keep their runs and formatting)
+followed by an insertion formatted like the text it replaces.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Iterable
+
+from lxml import etree
+
+from ooxml.text import body as B
+from ooxml.review import revisions as R
+from ooxml.text.build import clean_text, make_run
+from ooxml.xml.errors import ValidationError
+from ooxml.xml.namespaces import OX_ID, XML, w
+
+# A word (or a punctuation mark) with the spaces after it: half the tokens of splitting spaces
+# apart, and no token as frequent as a space (SequenceMatcher's cost grows with repeats).
+TOKEN = re.compile(r"\w+\s*|[^\w\s]\s*|\s+", re.U)
+BARRIER = "\x00"  # an image, field character ... : never equal to new text (clean_text drops NUL)
+_XML_SPACE = f"{{{XML}}}space"
+_CHARS = {w("tab"): "\t", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "\u2011", w("ptab"): "\t"}
+# Zero-width: neither text nor a barrier; they stay where they are.
+_ZERO = {w(n) for n in "rPr lastRenderedPageBreak footnoteReference endnoteReference commentReference "
+                       "annotationRef footnoteRef endnoteRef separator continuationSeparator "
+                       "softHyphen".split()}
+
+
+@dataclass
+class Seg:
+    child: etree._Element  # the w:t (or tab, br, barrier element); its parent is the run
+    start: int
+    text: str
+
+
+def segments(runs: Iterable[etree._Element]) -> tuple[list[Seg], str]:
+    segs: list[Seg] = []
+    pos = 0
+    for r in runs:
+        for child in r:
+            tag = child.tag
+            if tag == B.W_T:
+                text = child.text or ""
+            elif tag in _CHARS:
+                text = _CHARS[tag]
+            elif not isinstance(tag, str) or tag in _ZERO:
+                continue
+            else:
+                text = BARRIER
+            if text:
+                segs.append(Seg(child, pos, text))
+                pos += len(text)
+    return segs, "".join(s.text for s in segs)
+
+
+def word_edits(old: str, new: str, offset: int = 0) -> list[tuple[int, int, str]]:
+    """(start, end, replacement) for every stretch of ``old`` that differs from ``new``, by words.
+
+    Tokens are compared by their word (a changed space after an unchanged word is an edit of
+    the space alone); the stretches between unchanged words come from SequenceMatcher.
+    """
+    a, b = TOKEN.findall(old), TOKEN.findall(new)
+    starts = [0]
+    for tok in a:
+        starts.append(starts[-1] + len(tok))
+    keys_a = [t.rstrip() or t for t in a]
+    keys_b = [t.rstrip() or t for t in b]
+    edits = []
+    for tag, i1, i2, j1, j2 in _opcodes(keys_a, keys_b):
+        if tag == "equal":
+            for k in range(i2 - i1):
+                ta, tb = a[i1 + k], b[j1 + k]
+                if ta != tb:  # same word, other spaces after it
+                    word = len(keys_a[i1 + k]) if keys_a[i1 + k] != ta or not ta.isspace() else 0
+                    edits.append((offset + starts[i1 + k] + word, offset + starts[i1 + k + 1], tb[word:]))
+            continue
+        lo, hi, text = starts[i1], starts[i2], "".join(b[j1:j2])
+        while hi > lo and text and old[hi - 1] == text[-1] and text[-1].isspace():
+            hi, text = hi - 1, text[:-1]  # "quick " -> "slow ": the space after them is unchanged
+        edits.append((offset + lo, offset + hi, text))
+    return edits
+
+
+def _opcodes(a: list[str], b: list[str]) -> list[tuple]:
+    """SequenceMatcher's opcodes, with the common head and tail matched first (cheap, and most
+    edits leave most of a paragraph alone)."""
+    head = 0
+    while head < len(a) and head < len(b) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < len(a) - head and tail < len(b) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    out = [("equal", 0, head, 0, head)] if head else []
+    middle = SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail], autojunk=False).get_opcodes()
+    out += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle
+            if i1 != i2 or j1 != j2]
+    if tail:
+        out.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return out
+
+
+# ---- splitting runs -------------------------------------------------------------------------------
+
+def _shell(run: etree._Element) -> etree._Element:
+    """An empty run with the same attributes and run properties (no ID of ours; revision marks
+    get new w:ids once placed)."""
+    new = etree.Element(run.tag, {k: v for k, v in run.attrib.items() if k != OX_ID})
+    rpr = run.find(w("rPr"))
+    if rpr is not None:
+        new.append(copy.deepcopy(rpr))
+    return new
+
+
+def _set_text(t: etree._Element, text: str) -> None:
+    t.text = text
+    if text != text.strip():
+        t.set(_XML_SPACE, "preserve")
+
+
+def _index(segs: list[Seg], pos: int) -> int:
+    lo, hi = 0, len(segs) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if segs[mid].start <= pos:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def split_at(doc, segs: list[Seg], pos: int) -> etree._Element | None:
+    """Make ``pos`` a run boundary; the run that now starts at ``pos`` (None at the end).
+
+    THE run splitter (tracked edits, comment and note anchors): the new piece keeps the run's
+    properties, its tracked format change under a fresh w:id."""
+    if not segs or pos >= segs[-1].start + len(segs[-1].text):
+        return None
+    i = _index(segs, pos)
+    seg = segs[i]
+    run = seg.child.getparent()
+    k = pos - seg.start
+    if k == 0:
+        before = [c for c in seg.child.itersiblings(preceding=True)
+                  if isinstance(c.tag, str) and c.tag not in _ZERO]
+        if not before:
+            return run
+        moving = [seg.child, *seg.child.itersiblings()]
+    else:  # inside a w:t: cut its text
+        right = etree.Element(B.W_T)
+        _set_text(right, seg.text[k:])
+        _set_text(seg.child, seg.text[:k])
+        segs.insert(i + 1, Seg(right, pos, seg.text[k:]))  # lookups stay right after the cut
+        seg.text = seg.text[:k]
+        moving = [right, *seg.child.itersiblings()]
+    new = _shell(run)
+    for c in moving:
+        new.append(c)
+    run.addnext(new)
+    R.fresh_ids(doc, new)
+    return new
+
+
+def _run_at(segs: list[Seg], pos: int) -> etree._Element | None:
+    """The run holding the character at ``pos`` (after splits), if any."""
+    if not segs or pos < 0 or pos >= segs[-1].start + len(segs[-1].text):
+        return None
+    seg = segs[_index(segs, pos)]
+    return seg.child.getparent()
+
+
+def split_after(doc, p: etree._Element, anchor_text: str) -> etree._Element:
+    """The run ending exactly where the first ``anchor_text`` ends in ``p`` (splitting a run if needed)."""
+    segs, text = segments(B.iter_runs(p))
+    at = text.find(anchor_text) if anchor_text else -1
+    if at < 0:
+        raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
+                              hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
+    split_at(doc, segs, at + len(anchor_text))
+    return _run_at(segs, at + len(anchor_text) - 1)
+
+
+# ---- applying edits ----------------------------------------------------------------------------------
+
+def _model_rpr(run: etree._Element | None) -> etree._Element | None:
+    rpr = run.find(w("rPr")) if run is not None else None
+    if rpr is None:
+        return None
+    rpr = copy.deepcopy(rpr)
+    for name in ("rPrChange", "ins", "del"):
+        for el in rpr.findall(w(name)):
+            rpr.remove(el)
+    return rpr
+
+
+def _holder(run: etree._Element) -> etree._Element:
+    """The run's container (paragraph, link, field ...), revision wrappers skipped."""
+    holder = run.getparent()
+    while holder.tag in (R.W_INS, R.W_DEL):
+        holder = holder.getparent()
+    return holder
+
+
+def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: etree._Element,
+                empty_anchor: etree._Element | None = None) -> None:
+    """Apply non-overlapping edits (start, end, text) right to left as tracked changes."""
+    for lo, hi, text in sorted(edits, reverse=True):
+        split_at(doc, segs, hi)
+        first = split_at(doc, segs, lo) if hi > lo else None
+        doomed: list[etree._Element] = []
+        if hi > lo:
+            doomed.append(first)
+            for seg in segs[_index(segs, lo) + 1:]:
+                if seg.start >= hi:
+                    break
+                run = seg.child.getparent()
+                if run is not doomed[-1]:
+                    doomed.append(run)
+        if text:
+            left = _run_at(segs, lo - 1) if lo > 0 else None
+            model = doomed[0] if doomed else left if left is not None else _run_at(segs, lo)
+            new = make_run(text, _model_rpr(model))
+            if doomed:  # after the deleted text, in the container where it starts (not inside a link it enters)
+                R.place_inserted_run(doc, new, after=[r for r in doomed if _holder(r) is _holder(doomed[0])][-1])
+            elif left is not None:
+                R.place_inserted_run(doc, new, after=left)
+            elif _run_at(segs, lo) is not None:
+                right = split_at(doc, segs, lo)
+                R.place_inserted_run(doc, new, before=right if right is not None else _run_at(segs, lo))
+            elif empty_anchor is not None:
+                R.place_inserted_run(doc, new, after=empty_anchor)
+            else:
+                R.place_inserted_run(doc, new, para=para)
+        if doomed:
+            R.delete_runs(doc, doomed)
+
+
+def set_paragraph_text(doc, p: etree._Element, new_text: str) -> None:
+    """docx_update_paragraph_text, tracked."""
+    segs, old = segments(B.iter_runs(p))
+    apply_edits(doc, segs, word_edits(old, clean_text(new_text)), p)
+
+
+def set_run_text(doc, r: etree._Element, new_text: str) -> None:
+    """docx_update_run_text, tracked: the diff stays inside the run. A run that is all our own
+    insertion is rewritten in place (Word records no deletion of one's own new text), so it stays
+    one run holding the new text, as untracked."""
+    holder = r.getparent()
+    if new_text and holder.tag == R.W_INS and R.is_ours(doc, holder):
+        from ooxml.text.build import set_run_text as rewrite
+        rewrite(r, clean_text(new_text))
+        return
+    segs, old = segments([r])
+    apply_edits(doc, segs, word_edits(old, clean_text(new_text)), B.find_ancestor(r, B.W_P), empty_anchor=r)
+
+
+def replace_in_paragraph(doc, p: etree._Element, old_text: str, new_text: str) -> int:
+    """docx_replace_text in one paragraph, tracked; the number of replacements."""
+    segs, text = segments(B.iter_runs(p))
+    new_text = clean_text(new_text)
+    edits, at = [], text.find(old_text)
+    count = 0
+    while at >= 0:
+        edits += word_edits(old_text, new_text, at)
+        count += 1
+        at = text.find(old_text, at + len(old_text))
+    apply_edits(doc, segs, edits, p)
+    return count
+
+
+def set_cell_text(doc, tc: etree._Element, text: str) -> None:
+    """docx_fill_table / a cell's text, tracked: the first paragraph gets the text by a word diff,
+    the cell's other blocks are marked deleted."""
+    paragraphs = [c for c in tc if c.tag == B.W_P]
+    if not paragraphs:
+        return
+    keep = paragraphs[0]
+    for child in [c for c in tc if c is not keep and B.is_block(c) and c.tag != w("tcPr")]:
+        R.delete_block(doc, child)
+    set_paragraph_text(doc, keep, text)
+    doc.forget_order(tc)

@@ -1,0 +1,1 @@
+"""Tables: the visual grid and every table edit."""

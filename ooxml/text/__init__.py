@@ -1,0 +1,1 @@
+"""Body text: blocks and runs, building and formatting them, ranges, replace, images, notes, copies."""

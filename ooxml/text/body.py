@@ -1,0 +1,249 @@
+"""Reading the body model: blocks, runs, text, headings, tables.
+
+Plain functions over lxml elements. A *block* is a child of a block container (body, cell,
+header, footer, note, comment, content control) that holds content: paragraphs, tables,
+content controls and the like. Range markers (bookmarks, comment ranges, proofing marks)
+sit between blocks but are not blocks.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from lxml import etree
+
+from ooxml.xml.namespaces import A, M, MC, R, W, WP, w
+from ooxml.xml.numbers import file_int
+
+W_P, W_R, W_T, W_TBL, W_TR, W_TC = w("p"), w("r"), w("t"), w("tbl"), w("tr"), w("tc")
+W_SDT, W_SDTCONTENT, W_BODY, W_SECTPR = w("sdt"), w("sdtContent"), w("body"), w("sectPr")
+W_VAL = w("val")
+W_DELTEXT = w("delText")
+MC_FALLBACK, MC_CHOICE, MC_ALT = f"{{{MC}}}Fallback", f"{{{MC}}}Choice", f"{{{MC}}}AlternateContent"
+W_TXBX = w("txbxContent")
+
+MARKERS = {w(n) for n in (
+    "bookmarkStart bookmarkEnd commentRangeStart commentRangeEnd proofErr permStart permEnd "
+    "moveFromRangeStart moveFromRangeEnd moveToRangeStart moveToRangeEnd customXmlInsRangeStart "
+    "customXmlInsRangeEnd customXmlDelRangeStart customXmlDelRangeEnd customXmlMoveFromRangeStart "
+    "customXmlMoveFromRangeEnd customXmlMoveToRangeStart customXmlMoveToRangeEnd sectPr tcPr "
+    "tblPr tblGrid trPr tblPrEx").split()}
+# Elements inside a paragraph that hold runs (we descend into them for text).
+RUN_CONTAINERS = {w(n) for n in "hyperlink ins moveTo smartTag customXml fldSimple bdo dir sdtContent".split()}
+CONTAINER_TAGS = {w(n) for n in "body tc hdr ftr footnote endnote comment txbxContent sdtContent docPartBody".split()}
+
+
+def is_block(el: etree._Element) -> bool:
+    return isinstance(el.tag, str) and el.tag not in MARKERS
+
+
+def iter_blocks(container: etree._Element) -> Iterator[etree._Element]:
+    for child in container:
+        if is_block(child):
+            yield child
+
+
+def next_block(el: etree._Element) -> etree._Element | None:
+    nxt = el.getnext()
+    while nxt is not None and not is_block(nxt):
+        nxt = nxt.getnext()
+    return nxt
+
+
+def prev_block(el: etree._Element) -> etree._Element | None:
+    prv = el.getprevious()
+    while prv is not None and not is_block(prv):
+        prv = prv.getprevious()
+    return prv
+
+
+def kind(el: etree._Element) -> str:
+    """A human name for an element: Paragraph, Heading, Table, Run, Cell ..."""
+    q = etree.QName(el)
+    if q.namespace == W:
+        return {"p": "Paragraph", "tbl": "Table", "r": "Run", "tr": "Row", "tc": "Cell",
+                "sdt": "Content Control", "hyperlink": "Hyperlink", "drawing": "Image",
+                "body": "Body", "hdr": "Header", "ftr": "Footer", "footnote": "Footnote",
+                "endnote": "Endnote", "comment": "Comment", "customXml": "Custom XML",
+                "altChunk": "Embedded Document", "ins": "Insertion", "del": "Deletion",
+                "bookmarkStart": "Bookmark", "fldChar": "Field", "fldSimple": "Field",
+                "sectPr": "Section"}.get(q.localname, q.localname)
+    if q.namespace == M:
+        return "Equation"
+    return q.localname
+
+
+# ---- runs and text -------------------------------------------------------------------------
+
+def iter_runs(p: etree._Element) -> Iterator[etree._Element]:
+    """The runs of a paragraph in reading order, through hyperlinks, insertions, fields ...
+
+    Deleted runs (w:del) and runs inside text boxes belong elsewhere and are skipped.
+    """
+    for child in p:
+        tag = child.tag
+        if tag == W_R:
+            yield child
+        elif tag == W_SDT:
+            content = child.find(W_SDTCONTENT)
+            if content is not None:
+                yield from iter_runs(content)
+        elif tag in RUN_CONTAINERS:
+            yield from iter_runs(child)
+
+
+_TEXT_OF = {w("tab"): "\t", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "\u2011",
+            w("ptab"): "\t"}
+
+
+def run_text(r: etree._Element, deleted: bool = False) -> str:
+    """A run's text; ``deleted`` also reads ``w:delText`` (the text of a run inside ``w:del``)."""
+    parts = []
+    text_tags = (W_T, W_DELTEXT) if deleted else (W_T,)
+    for child in r:
+        tag = child.tag
+        if tag in text_tags:
+            parts.append(child.text or "")
+        elif tag in _TEXT_OF:
+            parts.append(_TEXT_OF[tag])
+        elif tag == w("sym"):
+            parts.append(_symbol(child.get(w("char"), "")))
+    return "".join(parts)
+
+
+def _symbol(code: str) -> str:
+    """The character of a ``w:sym`` (symbol fonts map to U+F0xx); '' when the code is not one."""
+    try:
+        value = int(code, 16) if 0 < len(code) <= 6 else -1
+    except ValueError:
+        return ""
+    value -= 0xF000 if value >= 0xF000 else 0
+    return chr(value) if 0 < value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF else ""
+
+
+def paragraph_text(p: etree._Element) -> str:
+    return "".join(run_text(r) for r in iter_runs(p))
+
+
+def block_text(el: etree._Element, limit: int = 10_000) -> str:
+    """Plain text of any block (tables: cells joined by tabs, rows by newlines)."""
+    if el.tag == W_P:
+        return paragraph_text(el)
+    if el.tag == W_TBL:
+        rows = []
+        for tr in table_rows(el):
+            rows.append("\t".join(cell_text(tc, limit) for tc in row_cells(tr)))
+        return "\n".join(rows)[:limit]
+    texts = []
+    for p in shown_paragraphs(el):
+        texts.append(paragraph_text(p))
+        if sum(map(len, texts)) > limit:
+            break
+    return "\n".join(texts)
+
+
+def cell_text(tc: etree._Element, limit: int = 10_000) -> str:
+    """A cell's text: its paragraphs, those in content controls and nested tables too."""
+    texts = []
+    for child in tc:
+        if child.tag == W_P:
+            texts.append(paragraph_text(child))
+        elif child.tag == W_SDT:
+            content = child.find(W_SDTCONTENT)
+            if content is not None:
+                texts.append(cell_text(content, limit))
+        elif child.tag == W_TBL:
+            texts.append(block_text(child, limit))
+    return "\n".join(texts)
+
+
+# ---- what a reader shows: markup-compatibility choices, not their fallbacks ----------------------
+
+def in_fallback(el: etree._Element) -> bool:
+    """Inside an ``mc:Fallback``: a copy for older readers (Word and LibreOffice show the Choice)."""
+    return next(el.iterancestors(MC_FALLBACK), None) is not None
+
+
+def shown_paragraphs(root: etree._Element) -> Iterator[etree._Element]:
+    """Every paragraph in ``root`` (itself included) but those in ``mc:Fallback`` copies."""
+    return (p for p in root.iter(W_P) if not in_fallback(p))
+
+
+def text_boxes(p: etree._Element) -> list[etree._Element]:
+    """The text boxes (``w:txbxContent``) anchored in paragraph ``p`` itself, fallbacks aside."""
+    return [t for t in p.iter(W_TXBX) if find_ancestor(t, W_P) is p and not in_fallback(t)]
+
+
+def run_images(r: etree._Element) -> list[str]:
+    """Names for the images of a run: the docPr name/descr, else the embedded target id."""
+    names = []
+    for drawing in r.iter(w("drawing"), w("pict")):
+        if in_fallback(drawing):
+            continue
+        doc_pr = next(drawing.iter(f"{{{WP}}}docPr"), None)
+        blip = next(drawing.iter(f"{{{A}}}blip"), None)
+        name = None
+        if doc_pr is not None:
+            name = doc_pr.get("descr") or doc_pr.get("name")
+        if not name and blip is not None:
+            name = blip.get(f"{{{R}}}embed")
+        names.append(name or "image")
+    return names
+
+
+# ---- paragraphs: style, headings -------------------------------------------------------------
+
+def style_id(p: etree._Element) -> str | None:
+    ppr = p.find(w("pPr"))
+    if ppr is None:
+        return None
+    ps = ppr.find(w("pStyle"))
+    return ps.get(W_VAL) if ps is not None else None
+
+
+def direct_outline_level(p: etree._Element) -> int | None:
+    ppr = p.find(w("pPr"))
+    if ppr is None:
+        return None
+    ol = ppr.find(w("outlineLvl"))
+    if ol is None:
+        return None
+    level = file_int(ol.get(W_VAL), -1, -1, 9)
+    return level if level >= 0 else None
+
+
+# ---- tables ------------------------------------------------------------------------------------
+
+def table_rows(tbl: etree._Element) -> list[etree._Element]:
+    """Rows of a table, including rows wrapped in content controls or custom XML."""
+    rows = []
+    for child in tbl:
+        if child.tag == W_TR:
+            rows.append(child)
+        elif child.tag in (W_SDT, w("customXml")):
+            rows.extend(r for r in child.iter(W_TR) if find_ancestor(r, W_TBL) is tbl)  # not nested tables' rows
+    return rows
+
+
+def row_cells(tr: etree._Element) -> list[etree._Element]:
+    cells = []
+    for child in tr:
+        if child.tag == W_TC:
+            cells.append(child)
+        elif child.tag in (W_SDT, w("customXml")):
+            cells.extend(c for c in child.iter(W_TC) if _owning_row(c) is tr)
+    return cells
+
+
+def _owning_row(tc: etree._Element) -> etree._Element | None:
+    parent = tc.getparent()
+    while parent is not None and parent.tag != W_TR:
+        parent = parent.getparent()
+    return parent
+
+
+def find_ancestor(el: etree._Element, tags: set[str] | str) -> etree._Element | None:
+    tags = {tags} if isinstance(tags, str) else tags
+    parent = el.getparent()
+    while parent is not None and parent.tag not in tags:
+        parent = parent.getparent()
+    return parent

@@ -1,0 +1,139 @@
+"""Building new WordprocessingML: paragraphs, runs, text with tabs and breaks."""
+from __future__ import annotations
+
+import copy
+import re
+
+from lxml import etree
+
+from ooxml.text import body as B
+from ooxml.xml import budget
+from ooxml.xml.namespaces import XML, w
+from ooxml.xml.order import get_or_add, set_child
+from ooxml.xml.wordids import REVISIONS
+
+_SPLIT = re.compile(r"(\r\n|\r|\n|\t)")
+_XML_SPACE = f"{{{XML}}}space"
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def clean_text(text: str) -> str:
+    """Drop characters XML 1.0 cannot hold (lxml would refuse them)."""
+    return _ILLEGAL.sub("", text)
+
+
+def text_children(text: str) -> list[etree._Element]:
+    """``w:t``/``w:tab``/``w:br`` for text: never a raw newline inside ``w:t`` (Word refuses it)."""
+    out = []
+    for i, piece in enumerate(_SPLIT.split(clean_text(text))):
+        if not piece:
+            continue
+        if not i % 8192:
+            budget.check()  # a million characters of line breaks: 400,000 elements
+        if piece == "\t":
+            out.append(etree.Element(w("tab")))
+        elif piece in ("\n", "\r\n", "\r"):
+            out.append(etree.Element(w("br")))
+        else:
+            t = etree.Element(w("t"))
+            t.text = piece
+            if piece != piece.strip():
+                t.set(_XML_SPACE, "preserve")  # else Word drops leading/trailing spaces
+            out.append(t)
+    return out
+
+
+def copy_props(props: etree._Element) -> etree._Element:
+    """Run or paragraph properties for new content formatted like other content: the formatting only.
+    Revision marks (a tracked format change, a paragraph mark's insertion) stay with the original:
+    copied, they would repeat its w:id and claim a change nobody made to the new content."""
+    out = copy.deepcopy(props)
+    for el in list(out.iter(*REVISIONS)):
+        if el is not out:
+            el.getparent().remove(el)
+    return out
+
+
+def make_run(text: str, rpr: etree._Element | None = None) -> etree._Element:
+    r = etree.Element(w("r"))
+    if rpr is not None and len(rpr):
+        rpr = copy_props(rpr)
+    if rpr is not None and len(rpr):
+        r.append(rpr)
+    for child in text_children(text):
+        r.append(child)
+    return r
+
+
+def make_paragraph(text: str = "", style_id: str | None = None, rpr: etree._Element | None = None) -> etree._Element:
+    p = etree.Element(w("p"))
+    if style_id:
+        set_child(get_or_add(p, "pPr"), "pStyle", val=style_id)
+    if text:
+        p.append(make_run(text, rpr))
+    return p
+
+
+def page_break_paragraph() -> etree._Element:
+    p = etree.Element(w("p"))
+    r = etree.SubElement(p, w("r"))
+    etree.SubElement(r, w("br"), {w("type"): "page"})
+    return p
+
+
+_TEXTUAL = {w(n) for n in "t tab br cr noBreakHyphen softHyphen sym ptab".split()}
+
+
+def set_run_text(r: etree._Element, text: str) -> None:
+    """Replace a run's text, keeping its formatting and anything that is not text (images, fields)."""
+    first_text = None
+    for child in list(r):
+        if child.tag in _TEXTUAL:
+            if first_text is None:
+                first_text = child.getprevious()
+            r.remove(child)
+    new = text_children(text)
+    anchor = first_text if first_text is not None else r.find(w("rPr"))
+    for child in reversed(new):
+        if anchor is not None:
+            anchor.addnext(child)
+        else:
+            r.insert(0, child)
+
+
+_KEEP_IN_PARAGRAPH = {w("pPr")} | B.MARKERS
+_REFERENCE_TAGS = {w(n) for n in "footnoteReference endnoteReference commentReference".split()}
+
+
+def first_text_run(p: etree._Element) -> etree._Element | None:
+    for r in B.iter_runs(p):
+        if B.run_text(r):
+            return r
+    return next(B.iter_runs(p), None)
+
+
+def set_paragraph_text(p: etree._Element, text: str) -> None:
+    """Replace a paragraph's text with one run formatted like its first text run.
+
+    Paragraph properties, bookmarks and comment ranges stay; runs holding note or comment
+    references are kept (after the new text) so notes and comments do not dangle.
+    """
+    model = first_text_run(p)
+    rpr = model.find(w("rPr")) if model is not None else None
+    new = make_run(text, rpr)
+    kept_refs = []
+    for child in list(p):
+        if child.tag in _KEEP_IN_PARAGRAPH:
+            continue
+        refs = [r for r in child.iter(w("r")) if any(c.tag in _REFERENCE_TAGS for c in r)]
+        kept_refs += refs
+        p.remove(child)
+    ppr = p.find(w("pPr"))
+    if ppr is not None:
+        ppr.addnext(new)
+    else:
+        p.insert(0, new)
+    anchor = new
+    for r in kept_refs:
+        anchor.addnext(r)
+        anchor = r

@@ -1,0 +1,27 @@
+"""Where the classes a stored snapshot names live now.
+
+Snapshots name dataclasses by module path (``tools/runtime/snapshots.py``). Sessions written
+before ``ooxml/`` moved into folders (issue 19) name the flat paths (``ooxml.ids``); Redis may
+still hold them after an upgrade, so those paths are mapped to the folders that hold them now.
+"""
+from __future__ import annotations
+
+_FOLDERS = {
+    "xml": "namespaces errors numbers units clock budget order safexml unlink minting ids wordids",
+    "opc": "package parts savefile tempfiles filekinds strict template outfile link_policy external_refs office_copy",
+    "text": "body build ranges marks doc_order format_args formatting alt_content replace images notes copies",
+    "lists": "numbering numbering_defs numbering_formats lists_edit list_copies",
+    "stylesheet": "styles styles_props styles_builtin styles_write",
+    "layout": "sections page_setup headers section_merge",
+    "refs": "fields toc toc_fields toc_switches links link_rels",
+    "review": "review_ops revisions tracked_text comments",
+    "tabular": "tables grid",
+    "model": "document history history_codec integrity positions",
+    "markdown": "markdown_in mdlists",
+}
+FLAT_OOXML = {f"ooxml.{m}": f"ooxml.{folder}.{m}" for folder, ms in _FOLDERS.items() for m in ms.split()}
+
+
+def current(module: str) -> str:
+    """The module path today for a path a snapshot names."""
+    return FLAT_OOXML.get(module, module)
