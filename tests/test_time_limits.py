@@ -180,3 +180,74 @@ async def test_the_largest_input_ends_within_the_time_limit(tmp_path, case):
     assert not answer.is_error or answer.error_type == "LimitExceeded", answer.text[:600]
     assert after is None or after == before, f"{case}: a failed call changed the document"
     assert freed < FREE_WITHIN, f"{case}: the session was busy {freed:.1f} s after the answer"
+
+
+# ---- LibreOffice's layouts and batches --------------------------------------------------------------
+# A layout LibreOffice needs seconds for (40,000 paragraphs: about 5 s warm on 2 cores), under the limit:
+# LibreOffice is stopped at the deadline, and its wait, start and conversion all count.
+HEADINGS = 40_000
+
+
+def headings_body() -> str:
+    heading = '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Heading {i}</w:t></w:r></w:p>'
+    return "".join(heading.format(i=i) if i % 400 == 0 else p(f"alpha beta gamma delta {i}")
+                   for i in range(HEADINGS))
+
+
+async def with_toc(c: DocxClient, tmp_path: Path) -> dict:
+    await c.open(build_docx(tmp_path / "toc.docx", headings_body()))
+    await c.ok("docx_insert_toc", position="start:document_body", page_numbers=False)
+    return {}
+
+
+async def opened(c: DocxClient, tmp_path: Path) -> dict:
+    await c.open(build_docx(tmp_path / "long.docx", headings_body()))
+    return {}
+
+
+async def small(c: DocxClient, tmp_path: Path) -> dict:
+    return await prepared(c, tmp_path, "small")
+
+
+# name -> (preparation, tool, arguments, whether LibreOffice lays the document out)
+LAYOUT_CASES = {
+    "render_page": (opened, "docx_render_page", {"page": 1}, True),
+    "insert_toc": (opened, "docx_insert_toc", {"position": "start:document_body"}, True),
+    "update_toc": (with_toc, "docx_update_toc", {}, True),
+    "batch_toc": (opened, "docx_batch", {"calls": [{"tool": "docx_insert_toc",
+                                                    "arguments": {"position": "end:document_body"}}] * 20}, True),
+    "batch_paragraphs": (small, "docx_batch", {"calls": [{"tool": "docx_insert_paragraph", "arguments": {
+        "text": lines(6_800), "position": "end:document_body"}}] * 200}, False),
+}
+
+
+def warm(services: Services, tmp_path: Path) -> None:
+    """LibreOffice started before the limit is set: the case times the layout, not a cold start."""
+    from tools.runtime.office import office_of
+    office_of(services).to_pdf(build_docx(tmp_path / "warm.docx", p("warm")), tmp_path / "warm.pdf")
+
+
+@pytest.mark.parametrize("case", LAYOUT_CASES)
+async def test_layouts_and_batches_end_with_limit_exceeded_within_the_time_limit(tmp_path, case):
+    prepare, name, args, layout = LAYOUT_CASES[case]
+    if layout:
+        from tests.support.libreoffice import require_soffice
+        require_soffice()
+    services = Services(roots=[tmp_path], config=Config(document_limits=Limits(max_call_growth_bytes=GROWTH)))
+    async with Client(server.build_server(services), cache=None) as client:
+        c = DocxClient(client, [tmp_path], services)
+        await prepare(c, tmp_path)
+        if layout:
+            await anyio.to_thread.run_sync(warm, services, tmp_path)
+        before = part_bytes(services, c.session_id)
+        services.limit_overrides["call_timeout_s"] = LIMIT
+        start = time.monotonic()
+        answer = await c.call(name, session_id=c.session_id, **args)
+        took = time.monotonic() - start
+        freed = await next_call_works(c)
+        services.limit_overrides.clear()
+        after = part_bytes(services, c.session_id)
+    assert answer.error_type == "LimitExceeded", answer.text[:600]
+    assert took < LIMIT + GRACE_S + MARGIN, f"{case}: answered after {took:.1f} s"
+    assert after == before, f"{case}: a failed call changed the document"
+    assert freed < FREE_WITHIN, f"{case}: the session was busy {freed:.1f} s after the answer"

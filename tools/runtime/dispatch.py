@@ -71,8 +71,9 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
     limits = getattr(ctx.services, "limits", DEFAULT_RUNTIME_LIMITS)
     try:
         with ctx.services.in_flight.enter(ctx, tool, arguments):
-            if not sync:  # HTTP tools, page renders: they await their I/O
-                outcome = await invoke(tool, name, operation, arguments, ctx)
+            if not sync:  # HTTP tools, page renders: they await their I/O (their threads see the budget)
+                with budget.time_limit(limits.call_timeout_s):
+                    outcome = await invoke(tool, name, operation, arguments, ctx)
             else:  # document tools run off the event loop: one long call never stalls other clients
                 call = functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s)
                 if tool.long_running and worth_a_thread(ctx, arguments):  # heartbeats while it runs
