@@ -114,3 +114,21 @@ async def test_a_document_opened_by_a_call_past_its_limit_leaves_no_session(docx
     listed = await docx.ok("docx_list_sessions")
     assert late.error_type == "LimitExceeded" and listed.head["Sessions"] == "0"
     assert docx.services.sessions.all() == []
+
+
+@pytest.mark.parametrize("tool", ["docx_undo", "docx_redo"])
+async def test_an_undo_or_redo_past_its_limit_moves_nothing(docx, monkeypatch, tool):
+    await docx.create()
+    await docx.ok("docx_insert_paragraph", text="the step", position="end:document_body")
+    if tool == "docx_redo":
+        await docx.ok("docx_undo", session_id=docx.session_id)
+    before = part_bytes(docx.services, docx.session_id)
+    history = (await docx.ok("docx_get_history", session_id=docx.session_id)).text
+    stuck = stuck_after_editing(monkeypatch, tool, 1.5)
+    docx.services.limit_overrides["call_timeout_s"] = LIMIT
+    late = await docx.call(tool, session_id=docx.session_id)
+    await settled(docx.services, stuck)
+    docx.services.limit_overrides.clear()
+    assert late.error_type == "LimitExceeded", late.text
+    assert part_bytes(docx.services, docx.session_id) == before
+    assert (await docx.ok("docx_get_history", session_id=docx.session_id)).text == history

@@ -51,6 +51,7 @@ def docx_undo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
     _check_steps(steps)
     session = session_of(ctx, session_id)
     done = session.doc.history.undo(steps)
+    H.on_abandon(ctx, lambda: session.doc.history.redo(len(done)))
     if done:
         H.restore_state(session, done[-1].state_before)
     rec = session.doc.history
@@ -69,6 +70,7 @@ def docx_redo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
     _check_steps(steps)
     session = session_of(ctx, session_id)
     done = session.doc.history.redo(steps)
+    H.on_abandon(ctx, lambda: session.doc.history.undo(len(done)))
     if done:
         H.restore_state(session, done[-1].state_after)
     return _moved(session, done, "Redone", "Redo", "Nothing to redo.")
