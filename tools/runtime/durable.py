@@ -31,7 +31,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ooxml.xml import clock
+from ooxml.xml import budget, clock
 from ooxml.xml import minting
 from ooxml.xml.errors import OoxmlError
 from tools.runtime import history, snapshots
@@ -387,6 +387,7 @@ class Durable:
             try:
                 return self.services.sessions.get(caller, sid)
             except SessionMoved:
+                budget.check()  # the opening call's own limit bounds the waits too
                 if time.monotonic() >= end:
                     return None
                 time.sleep(min(0.05, self.lease_ms / 10_000))
