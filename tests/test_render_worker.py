@@ -88,7 +88,7 @@ async def test_a_failed_warm_worker_falls_back_to_a_one_off_conversion_and_says_
 class PdfOffice:
     """Stands in for LibreOffice: writes a one-page PDF (the test is about what follows)."""
 
-    def to_pdf(self, src, out):
+    def to_pdf(self, src, out, timeout=None):
         import pypdfium2 as pdfium
         pdf = pdfium.PdfDocument.new()
         pdf.new_page(612, 792)
