@@ -79,7 +79,7 @@ def caller_of(services: Services, ctx) -> Caller:
     request = getattr(ctx, "request", None)
     if request is None:
         return Caller(tenant=services.stdio_tenant)
-    from tools.http.client_address import request_address
+    from tools.transport.client_address import request_address
     return Caller(tenant=tenant_of(services, ctx), mcp_session=connection_of(ctx, "session_id"), http=True,
                   address=request_address(request, getattr(services.config, "proxy", None)))
 
@@ -292,7 +292,7 @@ def reload_on_sighup(services: Services, config_path: str | None) -> None:
 
 async def serve_stdio(server: Server) -> None:
     from mcp.server.stdio import stdio_server
-    from tools.runtime.stdio_lines import AnsweringReader
+    from tools.transport.stdio_lines import AnsweringReader
     async with stdio_server() as (read, write):
         await server.run(AnsweringReader(read, write), write, server.create_initialization_options())
 
@@ -302,7 +302,7 @@ def http_app(server: Server, services: Services, host: str):
 
     MCP sessions (2025-11-25 clients) end after the same idle timeout as document sessions.
     """
-    from tools.http.tenancy import with_tenants
+    from tools.transport.tenancy import with_tenants
     idle = services.limits.session_idle_timeout_s
     idle = idle if math.isfinite(idle) else None
     return with_health(with_tenants(server.streamable_http_app(host=host, session_idle_timeout=idle), services),

@@ -11,7 +11,7 @@ import pytest
 
 from tests.http_upstream import USER, Upstream
 from render.answer import CONTENT_HEADING
-from render.validator import errors
+from tests.support.answer_validator import errors
 from tools.http.config import parse_config
 from tools.runtime.dispatch import run_tool
 from tools.http.tools import close_clients

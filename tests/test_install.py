@@ -20,7 +20,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from render.validator import errors, parse_head
+from tests.support.answer_validator import errors, parse_head
 from tests.support.sdk_validator import cache_dir
 
 pytestmark = [pytest.mark.install, pytest.mark.anyio]

@@ -17,7 +17,7 @@ from lxml import etree
 
 from ooxml.model.document import Document
 from ooxml.xml.namespaces import OX_ID
-from render.validator import errors, parse_head
+from tests.support.answer_validator import errors, parse_head
 from tests.support.corpus import editable_files
 import tools.catalog  # noqa: F401  (registers the tools)
 from tools.runtime.dispatch import run_tool

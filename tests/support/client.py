@@ -11,7 +11,7 @@ from pathlib import Path
 from lxml import etree
 from mcp import Client
 
-from render.validator import errors, parse_head
+from tests.support.answer_validator import errors, parse_head
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 NS = {"w": W, "oxm": "urn:ooxml-mcp:ids:2026"}

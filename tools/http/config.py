@@ -20,7 +20,7 @@ import yaml
 
 from ooxml.opc.link_policy import DEFAULT as DEFAULT_LINK_POLICY, FETCHING_FIELDS, KNOWN_SCHEMES, LinkPolicy
 from ooxml.opc.package import Limits as DocumentLimits
-from tools.http.client_address import ProxySpec
+from tools.transport.client_address import ProxySpec
 from tools.http.spec import CONTROL_RE, PLACEHOLDER_RE, HttpToolSpec, ParamSpec  # noqa: F401 (re-exported)
 from tools.http.tools import build_tools
 from tools.runtime.limits import RUNTIME_LIMIT_TYPES, RuntimeLimits

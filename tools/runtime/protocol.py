@@ -81,7 +81,7 @@ def links_of(name: str, outcome) -> list:
     """docx_save and docx_export_markdown to a file: a resource_link to the file written."""
     if name not in LINKED or outcome.is_error:
         return []
-    from render.validator import parse_head
+    from render.head import parse_head
     written = parse_head(outcome.text).get("File")
     if not written:
         return []

@@ -108,7 +108,7 @@ async def _by_tool(ctx, target: Target) -> types.ReadResourceResult:
     tool = ctx.services.tool_named(name)
     outcome = await run_tool(tool, name, arguments, ctx)
     if outcome.is_error:
-        from render.validator import parse_head
+        from render.head import parse_head
         head = parse_head(outcome.text)
         raise not_found(target, OoxmlError(head.get("Message", "failed"), hint=head.get("Hint"),
                                            error_type=outcome.error_type or "ValidationError"))
