@@ -46,9 +46,7 @@ def garbage(raw: bytes) -> bytes:
 
 
 def worker(tmp_path, url, name):
-    driver = DurableDriver(tmp_path, url, name)
-    driver.services.audit = AuditLog(tmp_path / f"audit-{name}.jsonl")
-    return driver
+    return DurableDriver(tmp_path, url, name, audit=AuditLog(tmp_path / f"audit-{name}.jsonl"))
 
 
 def take_over(old: DurableDriver, sid: str, tmp_path, url, name) -> DurableDriver:

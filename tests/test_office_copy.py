@@ -105,7 +105,7 @@ class CopyKeeper:
 
 
 async def test_libreoffice_is_handed_a_copy_with_every_external_reference_cut(docx, tmp_path, monkeypatch):
-    from tools.runtime import office
+    from tools.office import service as office
     monkeypatch.setattr(office, "_Worker", CopyKeeper)
     monkeypatch.setattr(office, "find_uno_python", lambda soffice: "python3")
     monkeypatch.setattr(office, "find_soffice", lambda: "soffice")

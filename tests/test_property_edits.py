@@ -22,7 +22,7 @@ from tests.support.corpus import editable_files
 import tools.catalog  # noqa: F401  (registers the tools)
 from tools.runtime.dispatch import run_tool
 from tools.runtime.registry import BUILTIN, CallContext
-from tools.runtime.services import Services
+from tools.services import Services
 
 SAVED: list[Path] = []
 # More examples for a deeper search: OOXML_MCP_PROPERTY_EXAMPLES=200 python -m pytest tests/test_property_edits.py
@@ -44,8 +44,8 @@ def documents() -> list[Path]:
 
 
 class Driver:
-    def __init__(self, root: Path):
-        self.services = Services(roots=[root])
+    def __init__(self, root: Path, **services):
+        self.services = Services(roots=[root], **services)
         self.ctx = CallContext(None, self.services)
         self.ids: list[str] = []
 

@@ -8,8 +8,8 @@ import pytest
 from tests.builders import build_docx, p
 from tests.support.client import read_body, texts
 from tests.support.http_server import MODES, http_client, http_server
-from tools.http.config import parse_config
-from tools.runtime.services import Services
+from tools.config.loading import parse_config
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 
