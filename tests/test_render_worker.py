@@ -12,7 +12,7 @@ import pytest
 from tests.builders import build_docx, p
 from tests.support.corpus import corpus_dir
 from tests.support.client import open_client
-from tests.support.libreoffice import require_soffice
+from tests.support.libreoffice import require_soffice, write_blank_pdf
 
 pytestmark = pytest.mark.anyio
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -90,11 +90,7 @@ class PdfOffice:
     """Stands in for LibreOffice: writes a one-page PDF (the test is about what follows)."""
 
     def to_pdf(self, src, out):
-        import pypdfium2 as pdfium
-        pdf = pdfium.PdfDocument.new()
-        pdf.new_page(612, 792)
-        pdf.save(str(out))
-        pdf.close()
+        write_blank_pdf(out)
 
     def close(self):
         pass
