@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from render.validator import parse_head
+from tests.support.answer_validator import parse_head
 from tests.support.services import redis_server
 from tests.test_durable_replay import DurableDriver
 from tools.runtime.durable import quota_key

@@ -19,9 +19,9 @@ from ooxml.opc.package import Limits
 from tests.builders import build_docx, p, tbl, tc
 from tests.support.client import DocxClient
 from tests.support.parts import part_bytes
-from tools.http.config import Config
+from tools.config.model import Config
 from tools.runtime.overrun import GRACE_S
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 LIMIT = 2.0
@@ -223,8 +223,7 @@ LAYOUT_CASES = {
 
 def warm(services: Services, tmp_path: Path) -> None:
     """LibreOffice started before the limit is set: the case times the layout, not a cold start."""
-    from tools.runtime.office import office_of
-    office_of(services).to_pdf(build_docx(tmp_path / "warm.docx", p("warm")), tmp_path / "warm.pdf")
+    services.office.to_pdf(build_docx(tmp_path / "warm.docx", p("warm")), tmp_path / "warm.pdf")
 
 
 @pytest.mark.parametrize("case", LAYOUT_CASES)

@@ -11,7 +11,8 @@ from ooxml.xml.errors import LimitExceeded, OoxmlError
 from ooxml.xml.namespaces import w
 from render import page_layout
 from tools.docx.layout_links import all_roots
-from tools.runtime.office import office_of, to_pdf_in_budget
+from tools.office import find as office_find
+from tools.office.service import to_pdf_in_budget
 from tools.runtime.progress import heartbeats, report
 
 
@@ -37,12 +38,12 @@ LAYOUT_STEPS = 2  # progress: the layout, then the entries written with their pa
 def pages(ctx, doc, found: list[T.Heading], wanted: bool) -> tuple[list | None, str]:
     if not wanted:
         return None, "left out (page_numbers=false); Word fills them in when it updates fields on open"
-    missing = page_layout.available()
+    missing = office_find.missing()
     if missing:
         return None, f"left out: {missing}; Word fills them in when it updates fields on open"
     try:
         with heartbeats(ctx, 0, LAYOUT_STEPS, "LibreOffice is laying out the document for page numbers"):
-            layout = functools.partial(to_pdf_in_budget, office_of(ctx.services))  # stopped at the deadline
+            layout = functools.partial(to_pdf_in_budget, ctx.services.office)  # stopped at the deadline
             pages = page_layout.heading_pages(doc, [h.text for h in found], layout)
     except LimitExceeded:
         raise  # the call ends: page numbers are not worth running past the time limit
