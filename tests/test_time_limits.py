@@ -269,7 +269,8 @@ async def with_run(c: DocxClient, ids: dict, tmp_path: Path) -> None:
 
 
 async def with_control(c: DocxClient, ids: dict, tmp_path: Path) -> None:
-    ids["control"] = (await c.ok("docx_insert_content_control", kind="rich_text", element_id=ids["first"])).element_id
+    control = await c.ok("docx_insert_content_control", kind="rich_text", element_id=ids["first"])
+    ids["control"] = control.element_id
 
 
 async def with_repeating(c: DocxClient, ids: dict, tmp_path: Path) -> None:

@@ -363,7 +363,8 @@ class Durable:
         for sid, held in list(self.held.items()):
             session = self.services.sessions.local(sid)
             if session is not None and not session.ended and session.last_used != held.used:
-                used.append((held, session.last_used, (quota_key(session.quota), sid, wall - (now - session.last_used))))
+                when = wall - (now - session.last_used)
+                used.append((held, session.last_used, (quota_key(session.quota), sid, when)))
         if used:
             self.backend.quota_touch([u[2] for u in used])
             for held, last, _ in used:
