@@ -413,3 +413,35 @@ def test_every_tool_has_a_time_limit_case():
     from tools.runtime.registry import BUILTIN
     cased = {case[1] for table in (CASES, LAYOUT_CASES, OTHER_CASES) for case in table.values()}
     assert sorted(set(BUILTIN) - cased) == []
+
+
+# ---- work that was quadratic: done, well within a limit it once ran far past --------------------------
+def footnotes(n: int) -> str:
+    return "x" + "".join(f"[^{i}]" for i in range(n)) + "\n\n" + "".join(f"[^{i}]: n\n" for i in range(n))
+
+
+# name -> (document, tool, arguments, (part, what it then holds, at least how many times))
+LINEAR_CASES = {  # 8,000 lines ran 566 s; 2,000 footnotes 21 s (issue 17)
+    "comment_lines": ("small", "docx_add_comment", lambda i: {"element_id": i["first"], "text": "line\n" * 8000},
+                      ("word/comments.xml", b"<w:t>line</w:t>", 8000)),
+    "reply_lines": ("commented", "docx_reply_comment", lambda i: {"comment_id": i["comment"],
+                                                                  "text": "line\n" * 8000},
+                    ("word/comments.xml", b"<w:t>line</w:t>", 8000)),
+    "markdown_footnotes": ("small", "docx_insert_markdown", lambda i: {"markdown": footnotes(2000),
+                                                                      "position": "end:document_body"},
+                           ("word/footnotes.xml", b"<w:footnote ", 2000)),
+}
+
+
+@pytest.mark.parametrize("case", LINEAR_CASES)
+async def test_what_was_quadratic_is_done_within_the_limit(tmp_path, case):
+    kind, name, arguments, (part, mark, at_least) = LINEAR_CASES[case]
+    services = Services(roots=[tmp_path])
+    async with Client(server.build_server(services), cache=None) as client:
+        c = DocxClient(client, [tmp_path], services)
+        ids = await prepared(c, tmp_path, kind)
+        services.limit_overrides["call_timeout_s"] = 10.0
+        answer = await c.call(name, session_id=c.session_id, **arguments(ids))
+        saved = part_bytes(services, c.session_id)[part]
+    assert not answer.is_error, answer.text[:600]
+    assert saved.count(mark) >= at_least
