@@ -8,6 +8,7 @@ call time limit (LIMIT seconds).
 from __future__ import annotations
 
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
@@ -148,6 +149,16 @@ async def prepared(c: DocxClient, tmp_path: Path, kind: str) -> dict:
     return ids
 
 
+@asynccontextmanager
+async def serving(services: Services, root: Path):
+    """An in-process client of ``services``; LibreOffice, if a case started it, stops with it."""
+    try:
+        async with Client(server.build_server(services), cache=None) as client:
+            yield DocxClient(client, [root], services)
+    finally:
+        services.office.close()
+
+
 async def next_call_works(c: DocxClient) -> float:
     """Seconds until the session serves again (SessionBusy retried)."""
     start = time.monotonic()
@@ -164,8 +175,7 @@ async def next_call_works(c: DocxClient) -> float:
 async def test_the_largest_input_ends_within_the_time_limit(tmp_path, case):
     kind, name, arguments = CASES[case]
     services = Services(roots=[tmp_path], config=Config(document_limits=Limits(max_call_growth_bytes=GROWTH)))
-    async with Client(server.build_server(services), cache=None) as client:
-        c = DocxClient(client, [tmp_path], services)
+    async with serving(services, tmp_path) as c:
         ids = await prepared(c, tmp_path, kind)
         args = arguments(ids)
         before = part_bytes(services, c.session_id)
@@ -233,8 +243,7 @@ async def test_layouts_and_batches_end_with_limit_exceeded_within_the_time_limit
         from tests.support.libreoffice import require_soffice
         require_soffice()
     services = Services(roots=[tmp_path], config=Config(document_limits=Limits(max_call_growth_bytes=GROWTH)))
-    async with Client(server.build_server(services), cache=None) as client:
-        c = DocxClient(client, [tmp_path], services)
+    async with serving(services, tmp_path) as c:
         await prepare(c, tmp_path)
         if layout:
             await anyio.to_thread.run_sync(warm, services, tmp_path)
@@ -388,8 +397,7 @@ NO_SESSION_ARGUMENT = {"docx_create", "docx_list_sessions", "docx_toolsets", "do
 async def test_every_other_tool_ends_within_the_time_limit(tmp_path, case):
     kind, name, arguments, prepare = OTHER_CASES[case]
     services = Services(roots=[tmp_path], config=Config(document_limits=Limits(max_call_growth_bytes=GROWTH)))
-    async with Client(server.build_server(services), cache=None) as client:
-        c = DocxClient(client, [tmp_path], services)
+    async with serving(services, tmp_path) as c:
         ids = await prepared(c, tmp_path, kind)
         if prepare is not None:
             await prepare(c, ids, tmp_path)
@@ -437,8 +445,7 @@ LINEAR_CASES = {  # 8,000 lines ran 566 s; 2,000 footnotes 21 s (issue 17)
 async def test_what_was_quadratic_is_done_within_the_limit(tmp_path, case):
     kind, name, arguments, (part, mark, at_least) = LINEAR_CASES[case]
     services = Services(roots=[tmp_path])
-    async with Client(server.build_server(services), cache=None) as client:
-        c = DocxClient(client, [tmp_path], services)
+    async with serving(services, tmp_path) as c:
         ids = await prepared(c, tmp_path, kind)
         services.limit_overrides["call_timeout_s"] = 10.0
         answer = await c.call(name, session_id=c.session_id, **arguments(ids))
