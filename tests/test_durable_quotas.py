@@ -116,3 +116,34 @@ def test_anonymous_callers_are_counted_per_address_on_every_worker(tmp_path, red
     assert first in same_address["Ended"]
     assert "Ended" not in other_address and w3.durable.backend.head(same_address["Session ID"]) is not None
     assert quota(w1) == [same_address["Session ID"]] and quota(w3) == [other_address["Session ID"]]
+
+
+def test_a_session_busy_on_its_worker_is_passed_over_for_the_next_idle_one(tmp_path, redis_url):
+    import threading
+    fresh_store(redis_url)
+    w1 = DurableDriver(tmp_path, redis_url, "w1", lease_ms=600)
+    w2 = DurableDriver(tmp_path, redis_url, "w2", lease_ms=600)
+    held, release = threading.Event(), threading.Event()
+    for w in (w1, w2):
+        w.services.limit_overrides["max_sessions"] = 2
+        w.durable.start()
+    try:
+        busy = parse_head(w1.call("docx_create").text)["Session ID"]
+        idle = parse_head(w1.call("docx_create").text)["Session ID"]
+        w1.call("docx_insert_paragraph", session_id=busy, text="busy", position="end:document_body")
+        w1.call("docx_insert_paragraph", session_id=idle, text="idle", position="end:document_body")
+        wait_for(lambda: quota(w1) == [busy, idle])  # the busy one was used the longest ago
+
+        def long_call():  # a call under way on w1, as a long edit would be
+            with w1.services.sessions.local(busy).lock:
+                held.set()
+                release.wait(30)
+        threading.Thread(target=long_call, daemon=True).start()
+        held.wait(5)
+        third = parse_head(w2.call("docx_create").text)
+    finally:
+        release.set()
+        for w in (w1, w2):
+            w.durable.stop()
+    assert idle in third["Ended"] and busy not in third["Ended"], third
+    assert w1.durable.backend.head(busy) is not None and w1.durable.backend.head(idle) is None
