@@ -60,7 +60,10 @@ TITLES: dict = {}
 # Lines shown under an element's box (a note's text, the comments on its text ...): functions
 # (doc, element) -> lines, each already indented, registered by feature modules at import. Never
 # cached: they show other parts, which change on their own. The lines under one box are bounded.
+# A function draws only for an element holding one of BELOW_TAGS (its module adds the tags it looks
+# for): a cached box without them skips every function (their walks cost more than the box).
 BELOW_BOX: list = []
+BELOW_TAGS: set = set()
 MAX_BELOW = 6
 
 
@@ -187,23 +190,31 @@ def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]
     label = label_of(doc, el) if el.tag == B.W_P else None
     # Redrawn: new, an ID given since, or holding note references, whose numbers follow the
     # document order that a change elsewhere (a copied note before it) moves.
-    if parts is None or parts[0].find(element_id(el)) < 0 or next(el.iter(*_NOTE_REFS), None) is not None:
+    if parts is None or parts[0].find(element_id(el)) < 0 or \
+            (parts[5] and next(el.iter(*_NOTE_REFS), None) is not None):
         own = _own_line(el, doc) if el.tag == B.W_P else None
         grid = TableGrid(el) if el.tag == B.W_TBL else None
         lines = _paragraph_box_line(label, own) if own is not None else body_lines(doc, el, grid)
-        parts = drawn.parts[el] = _parts(title_of(doc, el, grid), lines, label, own)
+        parts = drawn.parts[el] = _parts(title_of(doc, el, grid), lines, label, own, _holds_below(el))
     elif parts[2] != label:  # renumbered by a change elsewhere: only the label moves
-        parts = drawn.parts[el] = _parts(parts[0], _paragraph_box_line(label, parts[3]), label, parts[3])
+        parts = drawn.parts[el] = _parts(parts[0], _paragraph_box_line(label, parts[3]), label, parts[3], parts[5])
     if _Drawn.check:
         assert parts[:2] == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
         assert parts[4] == box(parts[0], parts[1])
+        assert parts[5] == _holds_below(el), f"stale BELOW_TAGS flag for {element_id(el)}"
     # The frame is kept with the parts (padding every line costs more than the rest of a cached box).
-    return (parts[4] if marker is None else box(parts[0], parts[1], marker)) + below_box(doc, el)
+    frame = parts[4] if marker is None else box(parts[0], parts[1], marker)
+    return frame + below_box(doc, el) if parts[5] else frame[:]
 
 
-def _parts(title: str, lines: list[str], label, own) -> tuple:
-    """What the cache keeps of a box: title, lines, list label, the paragraph's own line, the frame."""
-    return title, lines, label, own, box(title, lines)
+def _holds_below(el: etree._Element) -> bool:
+    return next(el.iter(*BELOW_TAGS), None) is not None if BELOW_TAGS else False
+
+
+def _parts(title: str, lines: list[str], label, own, below: bool) -> tuple:
+    """What the cache keeps of a box: title, lines, list label, the paragraph's own line, the frame,
+    and whether it holds any of BELOW_TAGS."""
+    return title, lines, label, own, box(title, lines), below
 
 
 def below_box(doc, el: etree._Element) -> list[str]:
