@@ -2,8 +2,9 @@
 
 - **Lease.** A worker applies calls to a session only while it holds the session's lease in the
   state backend (TTL ``lease_ms``; renewed in the background, every lease of the worker in one
-  round trip). A call on a session this worker does not hold takes the lease when it is free (recovering the session from the store when the
-  local copy, if any, is behind) or answers ``SessionMoved``.
+  round trip). A call on a session this worker does not hold takes the lease when it is free
+  (recovering the session from the store when the local copy, if any, is behind) or answers
+  ``SessionMoved``.
 - **Journal.** Every successful call that changed a session (a mutating tool, or any tool that
   minted IDs or moved the cursor) is appended, fenced by the lease, BEFORE its answer is sent:
   tool, arguments, the random values it minted (ooxml/xml/minting.py) and its time (ooxml/xml/clock.py).
