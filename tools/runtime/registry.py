@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import inspect
 import re
+import threading
 import types
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
 from ooxml.xml.errors import OoxmlError
+from tools.runtime.toolsets import NAMES as TOOLSETS
 
 
 class ToolError(OoxmlError):
@@ -82,7 +84,30 @@ class Tool:
         return self.tenants is None or (tenant is not None and tenant in self.tenants)
 
 
-BUILTIN: dict[str, Tool] = {}
+BUILTIN: dict[str, Tool] = {}  # filled as tools/catalog.py imports the tool modules: read it through builtin()
+_catalog_loaded = False
+_warming = threading.Lock()  # held from the first warm_up() on
+
+
+def builtin() -> dict[str, Tool]:
+    """Every built-in tool. Their modules are imported on first need (tools/list, a call), not at
+    start: a worker answers initialize without them, and server.py warms them up just after."""
+    global _catalog_loaded
+    if not _catalog_loaded:
+        import tools.catalog  # noqa: F401  (another thread importing it: this waits for it to finish)
+        _catalog_loaded = True
+    return BUILTIN
+
+
+def catalog_loaded() -> bool:
+    return _catalog_loaded
+
+
+def warm_up() -> None:
+    """builtin() in a background thread, once: the modules load while the client is still busy."""
+    if not _catalog_loaded and _warming.acquire(blocking=False):
+        threading.Thread(target=builtin, name="ooxml-mcp-catalog", daemon=True).start()
+
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
@@ -107,6 +132,8 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
         name = fn.__name__
         if not NAME_RE.match(name) or name in BUILTIN:
             raise ValueError(f"bad or duplicate tool name {name!r}")
+        if toolset not in TOOLSETS:  # the instructions name them before any tool module is imported
+            raise ValueError(f"toolset {toolset!r} of {name} is not declared in tools/runtime/toolsets.py NAMES")
         description, arg_docs = split_docstring(fn.__doc__ or "")
         schema = schema_from_signature(fn, arg_docs)
         views = (not read_only) if context is None else context

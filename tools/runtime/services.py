@@ -7,7 +7,7 @@ from typing import Any
 
 from tools.runtime.lifetime import InFlight
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS, RuntimeLimits
-from tools.runtime.registry import BUILTIN, Tool
+from tools.runtime.registry import Tool, builtin
 from tools.runtime.sessions import SessionStore
 
 
@@ -34,7 +34,7 @@ class Services:
         return base.with_overrides(self.limit_overrides) if self.limit_overrides else base
 
     def all_tools(self) -> dict[str, Tool]:
-        tools = dict(BUILTIN)
+        tools = dict(builtin())
         for t in getattr(self.config, "tools", []) or []:
             tools[t.name] = t
         return tools
@@ -44,7 +44,7 @@ class Services:
         for t in getattr(self.config, "tools", None) or ():
             if t.name == name:
                 return t
-        return BUILTIN.get(name)
+        return builtin().get(name)
 
     def tool_for(self, tenant: str | None, name: str) -> Tool | None:
         """The tool ``name`` if the tenant may call it, else None: listed or not (SPEC §11)."""
