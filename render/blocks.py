@@ -14,7 +14,7 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.lists.numbering import label_of
 from render.inline import marked_run_text, paragraph_line
 import render.equations  # noqa: F401  (draws equations as $…$ in lines)
-from render.width import cut, pad, width
+from render.width import cut, one_line, pad, width
 
 TEXT_COLUMNS = 80
 CELL_COLUMNS = 14
@@ -121,12 +121,16 @@ def table_grid_lines(grid: TableGrid) -> list[str]:
 
 
 def box(title: str, lines: list[str], marker: str | None = None, indent: str = "  ") -> list[str]:
-    head = f"{title} ⭐ {marker}" if marker else title
-    inner = max(40, width(head), *(width(line) for line in lines))
-    top = indent + "┌" + "─" * (inner + 2) + "┐"
-    out = [top, f"{indent}│ {pad(head, inner)} │", indent + "├" + "─" * (inner + 2) + "┤"]
-    out += [f"{indent}│ {pad(line, inner)} │" for line in lines]
-    out.append(indent + "└" + "─" * (inner + 2) + "┘")
+    # Each width once: a ⭐ head or CJK text goes through wcwidth, tens of µs a line.
+    head = one_line(f"{title} ⭐ {marker}" if marker else title)
+    head_width = width(head)
+    shown = [one_line(line) for line in lines]
+    widths = [width(line) for line in shown]
+    inner = max(40, head_width, *widths)
+    rule = "─" * (inner + 2)
+    out = [f"{indent}┌{rule}┐", f"{indent}│ {head}{' ' * (inner - head_width)} │", f"{indent}├{rule}┤"]
+    out += [f"{indent}│ {line}{' ' * (inner - w)} │" for line, w in zip(shown, widths)]
+    out.append(f"{indent}└{rule}┘")
     return out
 
 
