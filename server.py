@@ -24,7 +24,7 @@ from ooxml.opc.tempfiles import clean_stale_temp_files_in_background  # noqa: E4
 from tools.runtime.dispatch import Outcome, run_tool  # noqa: E402
 from tools.runtime.lifetime import Reaper, end_all, end_mcp_session  # noqa: E402
 from tools.runtime.progress import reporter_for  # noqa: E402
-from tools.runtime import registry  # noqa: E402
+from tools import builtin  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
@@ -185,7 +185,7 @@ def build_server(services: Services) -> Server:
         return tool.input_schema if tool is not None else None
 
     async def on_initialized(ctx, params) -> None:
-        registry.warm_up()  # the tool modules load while the client reads the initialize answer
+        builtin.warm_up()  # the tool modules load while the client reads the initialize answer
 
     server = DocxServer("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
                         get_tool_input_schema=input_schema_of, **protocol.handlers(services, caller_of, connection_of),
@@ -197,8 +197,8 @@ def build_server(services: Services) -> Server:
 
 async def tools_loaded() -> None:
     """The built-in tools, imported off the event loop if the warm-up has not finished yet."""
-    if not registry.catalog_loaded():
-        await anyio.to_thread.run_sync(registry.builtin)
+    if not builtin.loaded():
+        await anyio.to_thread.run_sync(builtin.builtin)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -272,6 +272,7 @@ def config_of(args: argparse.Namespace):
         return None
     from tools.config.loading import load_config
     from tools.config.model import ConfigError
+    builtin.builtin()  # HTTP tools may not take a built-in tool's name: the registry must be full
     try:
         return load_config(args.config, stdio_tenant=args.tenant)
     except ConfigError as e:
@@ -312,7 +313,7 @@ def reload_on_sighup(services: Services, config_path: str | None) -> None:
     """SIGHUP reloads the config; an invalid one is reported and the last good one kept."""
     if config_path and hasattr(signal, "SIGHUP"):
         from tools.config.reload import reload_config
-        signal.signal(signal.SIGHUP, lambda *_: reload_config(services, config_path))
+        signal.signal(signal.SIGHUP, lambda *_: (builtin.builtin(), reload_config(services, config_path)))
 
 
 async def serve_stdio(server: Server) -> None:
@@ -361,7 +362,7 @@ def _draining_server_class():
 
         async def startup(self, sockets=None) -> None:
             await super().startup(sockets=sockets)
-            registry.warm_up()  # listening first; the tool modules load before the first call needs them
+            builtin.warm_up()  # listening first; the tool modules load before the first call needs them
 
         def handle_exit(self, sig, frame) -> None:
             if self.services.state is not None:

@@ -57,3 +57,13 @@ def test_stdio_answers_initialize_then_lists_every_tool_it_would_list_loaded(tmp
 def test_every_declared_toolset_has_tools_and_every_tool_a_declared_toolset():
     assert {t.toolset for t in BUILTIN.values()} == set(toolsets.NAMES)
     assert toolsets.names() == ["core", *sorted({t.toolset for t in BUILTIN.values()} - {"core"})]
+
+
+def test_a_config_whose_http_tool_takes_a_built_in_name_is_still_refused_at_start(tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"http_tools": [{"name": "docx_open", "endpoint": "https://api.example.com/u/{id}",
+                                                  "params": [{"name": "id", "position": "path"}]}]}))
+    out = subprocess.run([sys.executable, "server.py", "--root", str(tmp_path), "--config", str(config)], cwd=ROOT,
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert "'docx_open' clashes with the built-in tool of that name" in out.stderr

@@ -16,7 +16,8 @@ from tools.office.service import Office
 from tools.runtime.audit import AuditLog
 from tools.runtime.lifetime import InFlight
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS, RuntimeLimits
-from tools.runtime.registry import Tool, builtin
+from tools.builtin import builtin
+from tools.runtime.registry import Tool
 from tools.runtime.roots import ClientRoots, Roots
 from tools.runtime.sessions import SessionStore
 from tools.runtime.subscriptions import Watchers

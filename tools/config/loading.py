@@ -2,8 +2,8 @@
 
 Validation never stops at the first problem: every finding is collected with its location and
 raised together in one ``ConfigError``, so an operator fixes a config in one round. The built-in
-tools' names come from the registry (``registry.builtin()`` imports the tool modules on first
-need), their toolsets from ``toolsets.NAMES``: nothing here imports a tool module itself.
+tools' names come from the registry (filled by whoever reads a config: server.py loads the tools
+first, tools/builtin.py), their toolsets from ``toolsets.NAMES``, not from importing the tools here.
 """
 from __future__ import annotations
 

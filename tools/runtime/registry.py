@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import inspect
 import re
-import threading
 import types
 import typing
 from dataclasses import dataclass, field
@@ -84,30 +83,7 @@ class Tool:
         return self.tenants is None or (tenant is not None and tenant in self.tenants)
 
 
-BUILTIN: dict[str, Tool] = {}  # filled as tools/catalog.py imports the tool modules: read it through builtin()
-_catalog_loaded = False
-_warming = threading.Lock()  # held from the first warm_up() on
-
-
-def builtin() -> dict[str, Tool]:
-    """Every built-in tool. Their modules are imported on first need (tools/list, a call), not at
-    start: a worker answers initialize without them, and server.py warms them up just after."""
-    global _catalog_loaded
-    if not _catalog_loaded:
-        import tools.catalog  # noqa: F401  (another thread importing it: this waits for it to finish)
-        _catalog_loaded = True
-    return BUILTIN
-
-
-def catalog_loaded() -> bool:
-    return _catalog_loaded
-
-
-def warm_up() -> None:
-    """builtin() in a background thread, once: the modules load while the client is still busy."""
-    if not _catalog_loaded and _warming.acquire(blocking=False):
-        threading.Thread(target=builtin, name="ooxml-mcp-catalog", daemon=True).start()
-
+BUILTIN: dict[str, Tool] = {}  # filled as tools/catalog.py imports the tool modules: read it through tools.builtin
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
