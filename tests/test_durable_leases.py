@@ -7,7 +7,7 @@ import time
 import pytest
 import redis.connection
 
-from render.validator import parse_head
+from tests.support.answer_validator import parse_head
 from tests.support.services import redis_server
 from tests.test_durable_replay import DurableDriver
 
