@@ -9,7 +9,7 @@ from __future__ import annotations
 
 ALL = "all"
 # Every built-in toolset, declared (registry.tool refuses others): named in the server's instructions
-# before the tool modules are imported (registry.builtin).
+# before the tool modules are imported (tools/builtin.py).
 NAMES = ("core", "format", "forms", "layout", "privacy", "review", "styles", "tables")
 DEFAULT = ("core", "http")
 KEY = "ooxml_mcp_toolsets"  # in the connection's state: the toolsets docx_toolsets chose
