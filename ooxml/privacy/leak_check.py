@@ -62,14 +62,14 @@ def check_package(package, matcher: Matcher) -> Report:
 
 def _check_xml(place: str, data: bytes | None, root, matcher: Matcher, report: Report) -> None:
     """The part as text, entities resolved (every attribute, text node, comment); then its paragraphs
-    read across runs, parsed only when the text with tags gone may hold a match."""
+    read across runs (bytes parsed only when the text with tags gone may hold a match)."""
     xml = etree.tostring(root, encoding=str) if root is not None else _decoded(data)
     if matcher.search(html.unescape(xml)):
         report.holding.append(f"{place} (its XML text)")
         return
-    if matcher.loose.search(RD.text_only(xml)) is None:
-        return
     if root is None:
+        if matcher.loose.search(RD.text_only(xml)) is None:  # spares a parse
+            return
         try:
             root = parse_part(data, place).getroot()
         except OoxmlError:
