@@ -15,8 +15,10 @@ pytestmark = pytest.mark.anyio
 SECRET = "Quillfeather"
 EMAIL = "jane.doe@example.org"
 PHONE = "415-555-0132"
+ACCOUNT = "4155550132"
 EMAILS = r"[a-z0-9._]+@[a-z0-9.]+\.[a-z]{2,}"
 PHONES = r"\d{3}-\d{3}-\d{4}"
+ACCOUNTS = r"\b\d{10}\b"
 
 
 def _blocked(regex: re.Pattern):
@@ -65,7 +67,7 @@ async def test_case_sensitive_redaction_leaves_other_cases(docx, tmp_path):
     assert planted.leaks(out, re.compile(re.escape(SECRET.upper())))  # a different text, kept
 
 
-@pytest.mark.parametrize("plant,pattern", [(EMAIL, EMAILS), (PHONE, PHONES)])
+@pytest.mark.parametrize("plant,pattern", [(EMAIL, EMAILS), (PHONE, PHONES), (ACCOUNT, ACCOUNTS)])
 async def test_a_pattern_planted_everywhere_is_gone(docx, tmp_path, plant, pattern):
     src, out, a = await redacted(docx, tmp_path, plant, pattern=pattern, case_sensitive=False)
     regex = re.compile(pattern, re.IGNORECASE)

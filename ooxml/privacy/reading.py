@@ -31,7 +31,8 @@ INSTRS = {f"{{{W}}}instrText", f"{{{W}}}delInstrText"}
 _DRAWINGS = {f"{{{W}}}drawing", f"{{{W}}}pict", f"{{{W}}}object",
              "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent", f"{{{X}}}rPh"}
 _INVISIBLE = ("Pr", "Start", "End", "proofErr", "softHyphen", "lastRenderedPageBreak", "phoneticPr")
-WORD_ATTRS = {"descr", "title", "alt", "tooltip", "instr", "author", "initials", "string", "userId", "href"}
+WORD_ATTRS = {"descr", "title", "alt", "tooltip", "instr", "author", "initials", "string", "userId", "href",
+              "formatCode"}  # a number format may quote words: "Client "0
 NAME_ON = {"bookmarkStart", "docPr", "cNvPr"}
 VAL_ON = {"alias", "tag", "docVar", "statusText", "helpText", "default", "listEntry"}
 _NUMERIC = {WP, WP14}  # positions and sizes: never words
