@@ -19,7 +19,7 @@ CORPUS = ["Open-Xml-PowerTools__HC031-Complicated-Document.docx", "tika__memo.do
           "Open-XML-SDK__TestFiles_Document.docx"]
 SCRUB_CORPUS = ["Open-Xml-PowerTools__HC031-Complicated-Document.docx", "tika__testWORD_2006ml.docx"]
 ALL = ["personal_info", "properties", "comments", "revisions", "custom_xml", "hidden_text", "headers_footers",
-       "embedded_objects", "alt_text"]
+       "embedded_objects", "chart_data", "alt_text"]
 
 
 async def _save(docx, path: Path) -> Path:

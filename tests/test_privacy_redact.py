@@ -76,6 +76,14 @@ async def test_a_pattern_planted_everywhere_is_gone(docx, tmp_path, plant, patte
     assert_only_matches_changed(src, out, regex)
 
 
+async def test_a_number_cached_in_a_chart_is_redacted_and_the_other_values_kept(docx, tmp_path):
+    _, out, a = await redacted(docx, tmp_path, ACCOUNT, pattern=ACCOUNTS)
+    assert "- word/charts/chart1.xml: 6" in a.text  # title, series and category names, two formats, a value
+    chart = read_part(out, "word/charts/chart1.xml").decode()
+    assert ACCOUNT not in chart and f"<c:v>{'█' * 10}</c:v>" in chart
+    assert "<c:v>4</c:v>" in chart and "<c:v>5</c:v>" in chart and f'<c:formatCode>"{"█" * 10} "General' in chart
+
+
 async def test_a_longer_replacement_stands_for_each_match(docx, tmp_path):
     _, out, _ = await redacted(docx, tmp_path, SECRET, text=SECRET, replacement="[redacted]")
     assert "Plain [redacted] here." in read_part(out).decode()
