@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import statistics
 import sys
@@ -78,6 +79,9 @@ async def one_round(path: Path) -> dict:
             c0 = time.process_time()
             LC.check_package(doc.package, MT.for_texts([SECRET]))
             figures["leak_check_cpu"] = time.process_time() - c0
+        sid = services.sessions.list(None)[0].id
+        await call(services, "docx_close", session_id=sid)  # a round does not pay for the last one's memory
+        gc.collect()
     return figures
 
 
