@@ -40,7 +40,8 @@ async def plant_in_corpus(docx, tmp_path: Path, name: str) -> Path:
 async def redacted_pairs(docx, tmp_path: Path) -> list[tuple[Path, Path]]:
     pairs = []
     for plant, args in ((SECRET, {"text": SECRET, "case_sensitive": False}),
-                        ("jane.doe@example.org", {"pattern": r"[a-z0-9._]+@[a-z0-9.]+\.[a-z]{2,}"})):
+                        ("jane.doe@example.org", {"pattern": r"[a-z0-9._]+@[a-z0-9.]+\.[a-z]{2,}"}),
+                        ("4155550132", {"pattern": r"\b\d{10}\b"})):  # a chart's cached number among them
         src = planted.build(tmp_path / f"planted-{len(pairs)}.docx", plant)
         await docx.open(src)
         await docx.ok("docx_redact", session_id=docx.session_id, **args)
