@@ -81,7 +81,8 @@ def inspect(doc) -> list[Finding]:
     stories = [n for n in story_part_names(doc.package, doc.main_name) if n in roots]
     return [_comments(doc, roots), _revisions(roots, stories), _properties(roots), _personal(doc, roots, stories),
             _custom_xml(doc, roots, stories), _headers(doc, roots), _hidden(roots, stories),
-            _invisible(roots, stories), _embedded(doc, roots, stories), _chart_data(doc, roots), _alt_text(roots, stories),
+            _invisible(roots, stories), _embedded(doc, roots, stories), _chart_data(doc, roots),
+            _alt_text(roots, stories),
             _links(doc, roots, stories), _glossary(roots), _settings(doc, roots)]
 
 
@@ -275,7 +276,8 @@ def _chart_data(doc, roots) -> Finding:
         f.add(len(chart_points(root)), name)
         books += len(chart_workbooks(doc, name))
     if f.count:
-        f.notes.append(f"cached values in {len(set(f.where))} chart(s)" + (f", {books} embedded workbook(s)" if books else ""))
+        books_note = f", {books} embedded workbook(s)" if books else ""
+        f.notes.append(f"cached values in {len(set(f.where))} chart(s){books_note}")
     return f
 
 
@@ -289,7 +291,8 @@ def _alt_text(roots, stories) -> Finding:
 def alt_text_elements(root: etree._Element) -> list[etree._Element]:
     """Drawings and pictures with a description or title, VML shapes with alt text."""
     els = [el for el in root.iter(f"{{{WP}}}docPr", f"{{{PIC}}}cNvPr") if el.get("descr") or el.get("title")]
-    return els + [el for el in root.iter() if isinstance(el.tag, str) and el.tag.startswith(f"{{{V}}}") and el.get("alt")]
+    vml = [el for el in root.iter() if isinstance(el.tag, str) and el.tag.startswith(f"{{{V}}}") and el.get("alt")]
+    return els + vml
 
 
 def _links(doc, roots, stories) -> Finding:

@@ -101,11 +101,12 @@ def text_only(xml: str) -> str:
     return html.unescape(_TAG.sub("", _BETWEEN.sub("><", xml)))
 
 
-def hits_outside_runs(root: etree._Element, matcher) -> tuple[bool, bool]:
+def hits_outside_runs(root: etree._Element, matcher) -> tuple[bool, bool, str | None]:
     """Whether a match may sit in an attribute, and in text other than the paragraphs' text elements,
-    judged from the serialised part (one pass in C); (True, True) when that cannot tell."""
+    judged from the serialised part (one pass in C), and that serialisation; (True, True, None) when
+    that cannot tell."""
     if not matcher.needles or any(c in _SPECIAL for n in matcher.needles for c in n) or is_data(root):
-        return True, True
+        return True, True, None
     xml = etree.tostring(root, encoding=str)
     in_attr = in_other = False
     for m in matcher.loose.finditer(xml):
@@ -118,7 +119,7 @@ def hits_outside_runs(root: etree._Element, matcher) -> tuple[bool, bool]:
                 in_other = True
         if in_attr and in_other:
             break
-    return in_attr, in_other
+    return in_attr, in_other, xml
 
 
 def segments(p: etree._Element) -> tuple[list[Segment], str]:

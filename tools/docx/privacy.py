@@ -66,7 +66,7 @@ def docx_redact(ctx: CallContext, session_id: str, text: str | None = None, patt
     if replacer.growth > limit:
         raise LimitExceeded(f"The replacements would add {replacer.growth:,} bytes, over the {limit:,} a call may add.",
                             hint="Use a shorter replacement, or redact in parts of the document.")
-    report = LC.check_package(doc.package, matcher)
+    report = LC.check_package(doc.package, matcher, result.serialized)
     session.leak_warning = None if report.clean else report.verdict()
     return _answer(session, result, local, report, matcher)
 
