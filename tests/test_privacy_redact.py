@@ -84,6 +84,19 @@ async def test_a_number_cached_in_a_chart_is_redacted_and_the_other_values_kept(
     assert "<c:v>4</c:v>" in chart and "<c:v>5</c:v>" in chart and f'<c:formatCode>"{"█" * 10} "General' in chart
 
 
+@pytest.mark.parametrize("pattern", [r"\bQZ\b", r"(?<![\w-])QZ(?!\w)", r"(?=(Q))\1Z"])
+async def test_patterns_with_boundaries_and_lookarounds_find_every_paragraph(docx, tmp_path, pattern):
+    """Paragraphs are first looked for in all their texts joined: there a neighbour's letters touch."""
+    await docx.create()
+    for text in ("Code QZ", "QZ left", "Room QZ"):
+        await docx.ok("docx_insert_paragraph", text=text, position="end:document_body")
+    a = await docx.ok("docx_redact", pattern=pattern)
+    assert a.head["Matches"] == "3" and a.head["Leak Check"].startswith("nothing left")
+    await docx.save(tmp_path / "b.docx")
+    body = read_part(tmp_path / "b.docx").decode()
+    assert all(t in body for t in ("Code ██", "██ left", "Room ██"))
+
+
 async def test_a_longer_replacement_stands_for_each_match(docx, tmp_path):
     _, out, _ = await redacted(docx, tmp_path, SECRET, text=SECRET, replacement="[redacted]")
     assert "Plain [redacted] here." in read_part(out).decode()

@@ -73,20 +73,28 @@ def _without_context(regex: re.Pattern) -> re.Pattern:
         tree = _parser.parse(regex.pattern, regex.flags)
         _strip(tree)
         return _compiler.compile(tree, regex.flags)
-    except Exception:  # another Python's internals: every paragraph is a candidate
-        return re.compile("", regex.flags)
+    except Exception:  # another Python's internals, a group captured in a lookaround: every paragraph
+        return re.compile("(?s:.+)")
 
 
 def _strip(sub) -> None:
     from re import _parser as P
     kept = []
     for op, av in sub.data:
+        if op in (P.ASSERT, P.ASSERT_NOT) and _captures(av[1]):
+            raise ValueError("a lookaround captures a group: taking it out changes what the rest matches")
         if op in (P.AT, P.ASSERT, P.ASSERT_NOT):
             continue
         for child in _children(op, av):
             _strip(child)
         kept.append((op, av))
     sub.data = kept
+
+
+def _captures(sub) -> bool:
+    from re import _parser as P
+    return any((op is P.SUBPATTERN and av[0] is not None) or any(_captures(c) for c in _children(op, av))
+               for op, av in sub.data)
 
 
 def _children(op, av) -> list:
