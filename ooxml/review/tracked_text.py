@@ -18,7 +18,8 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.review import revisions as R
-from ooxml.text.build import clean_text, make_run
+from ooxml.text.build import clean_text, copy_props, make_run
+from ooxml.text.replace import segment_at as _index
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import OX_ID, XML, w
 
@@ -125,17 +126,6 @@ def _set_text(t: etree._Element, text: str) -> None:
         t.set(_XML_SPACE, "preserve")
 
 
-def _index(segs: list[Seg], pos: int) -> int:
-    lo, hi = 0, len(segs) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if segs[mid].start <= pos:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
 def split_at(doc, segs: list[Seg], pos: int) -> etree._Element | None:
     """Make ``pos`` a run boundary; the run that now starts at ``pos`` (None at the end).
 
@@ -191,13 +181,7 @@ def split_after(doc, p: etree._Element, anchor_text: str) -> etree._Element:
 
 def _model_rpr(run: etree._Element | None) -> etree._Element | None:
     rpr = run.find(w("rPr")) if run is not None else None
-    if rpr is None:
-        return None
-    rpr = copy.deepcopy(rpr)
-    for name in ("rPrChange", "ins", "del"):
-        for el in rpr.findall(w(name)):
-            rpr.remove(el)
-    return rpr
+    return copy_props(rpr) if rpr is not None else None
 
 
 def _holder(run: etree._Element) -> etree._Element:
