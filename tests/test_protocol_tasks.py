@@ -8,6 +8,7 @@ tasks/* go through the SDK's typed send_request.
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -19,6 +20,7 @@ import pytest
 from mcp import Client
 from mcp.server import Server
 from mcp.shared.exceptions import MCPError
+from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from pydantic import ValidationError
 
@@ -31,6 +33,7 @@ from tools.runtime.services import Services
 
 pytestmark = pytest.mark.anyio
 RELATED = "io.modelcontextprotocol/related-task"
+REPO = Path(__file__).resolve().parent.parent
 
 
 class GatedOffice:
@@ -260,6 +263,17 @@ async def test_over_streamable_http_a_task_is_its_mcp_sessions_and_2026_clients_
     assert foreign.value.error.code == types.INVALID_PARAMS and others.tasks == []
     assert caps is None and "Create Document" in plain.content[0].text  # the task is ignored, as MCP asks
     assert unserved.value.error.code == types.METHOD_NOT_FOUND
+
+
+async def test_over_stdio_a_task_runs_and_answers(tmp_path):
+    params = StdioServerParameters(command=sys.executable, args=["server.py", "--root", str(tmp_path)], cwd=str(REPO))
+    async with Client(params, cache=None, mode="legacy") as client:
+        await DocxClient(client, [tmp_path]).create()
+        task_id = (await call_as_task(client, "docx_export_markdown", {}))["task"]["taskId"]
+        answer = await result(client, task_id)
+        tasks = await listed(client)
+    assert not answer.is_error and "Export Markdown" in answer.content[0].text
+    assert [(t.task_id, t.status) for t in tasks.tasks] == [(task_id, "completed")]
 
 
 async def until(condition, seconds: float = 10) -> bool:
