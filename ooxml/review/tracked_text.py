@@ -42,7 +42,9 @@ class Seg:
     text: str
 
 
-def segments(runs: Iterable[etree._Element]) -> tuple[list[Seg], str]:
+def segments(runs: Iterable[etree._Element], zero: set = _ZERO, on_item=None) -> tuple[list[Seg], str]:
+    """The runs' text: text, tabs and breaks as themselves, other items (not ``zero``) as BARRIER,
+    each also handed to ``on_item`` (docx_compare reads what they are)."""
     segs: list[Seg] = []
     pos = 0
     for r in runs:
@@ -52,10 +54,12 @@ def segments(runs: Iterable[etree._Element]) -> tuple[list[Seg], str]:
                 text = child.text or ""
             elif tag in _CHARS:
                 text = _CHARS[tag]
-            elif not isinstance(tag, str) or tag in _ZERO:
+            elif not isinstance(tag, str) or tag in zero:
                 continue
             else:
                 text = BARRIER
+                if on_item is not None:
+                    on_item(child)
             if text:
                 segs.append(Seg(child, pos, text))
                 pos += len(text)
