@@ -314,3 +314,25 @@ async def test_new_w14_and_w15_controls_declare_them_on_the_root_and_in_mc_ignor
     for prefix in (b"w14", b"w15"):  # declared once, on the root: never again on a control's elements
         assert xml.count(b"xmlns:" + prefix + b"=") == 1 and b"xmlns:" + prefix + b"=" in root_tag
     assert root.xpath("//w14:checkbox", namespaces=NS)
+
+
+async def test_undo_and_redo_of_a_w15_control_keep_every_ignorable_prefix_declared(docx, tmp_path):
+    await docx.create()
+    await docx.save(tmp_path / "made.docx")
+    await docx.ok("docx_close", session_id=docx.session_id)
+    await docx.open(bare_document(tmp_path / "bare.docx"))
+    await docx.ok("docx_insert_content_control", kind="repeating_section", position="end:document_body", tag="rows")
+    await docx.ok("docx_undo")
+    undone = etree.fromstring(read_part(await saved(docx, tmp_path / "undone.docx")))
+    await docx.ok("docx_redo")
+    redone = etree.fromstring(read_part(await saved(docx, tmp_path / "redone.docx")))
+    mc = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Ignorable"
+    for root in (undone, redone):
+        assert set(root.get(mc, "").split()) <= set(root.nsmap)  # a listed prefix not declared: Word refuses
+    assert "w15" not in undone.get(mc, "").split() and not undone.xpath("//w:sdt", namespaces=NS)
+    assert "w15" in redone.get(mc).split() and redone.xpath("//w:sdt", namespaces=NS)
+
+
+async def saved(docx, path):
+    await docx.ok("docx_save", session_id=docx.session_id, file_path=str(path))
+    return path
