@@ -29,7 +29,7 @@ from ooxml.privacy import leak_check as LC  # noqa: E402
 from ooxml.privacy import matcher as MT  # noqa: E402
 from tools.runtime.dispatch import run_tool  # noqa: E402
 from tools.runtime.registry import BUILTIN, CallContext  # noqa: E402
-from tools.runtime.services import Services  # noqa: E402
+from tools.services import Services  # noqa: E402
 
 SECRET = "Quillfeather"
 
