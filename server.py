@@ -153,7 +153,8 @@ def build_server(services: Services) -> Server:
         start = decode_cursor(params.cursor if params is not None else None)
         page = visible[start:start + PAGE_SIZE]
         nxt = encode_cursor(start + PAGE_SIZE) if start + PAGE_SIZE < len(visible) else None
-        return types.ListToolsResult(tools=[tasks.listed(protocol.listed(services, to_mcp(t))) for t in page], next_cursor=nxt)
+        tools = [tasks.listed(protocol.listed(services, to_mcp(t))) for t in page]
+        return types.ListToolsResult(tools=tools, next_cursor=nxt)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         caller = caller_of(services, ctx)

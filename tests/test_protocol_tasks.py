@@ -25,11 +25,11 @@ from mcp.client.streamable_http import streamable_http_client
 from pydantic import ValidationError
 
 import server
-from render.validator import errors
+from tests.support.answer_validator import errors
 from tests.support.client import DocxClient, read_part
 from tests.support.http_server import http_server
 from tools.runtime import tasks as T
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 RELATED = "io.modelcontextprotocol/related-task"
@@ -53,8 +53,8 @@ class GatedOffice:
 
 
 @asynccontextmanager
-async def legacy_client(tmp_path, on_message=None):
-    services = Services(roots=[tmp_path])
+async def legacy_client(tmp_path, on_message=None, office=None):
+    services = Services(roots=[tmp_path], **({"office": office} if office else {}))
     async with Client(server.build_server(services), cache=None, mode="legacy", message_handler=on_message) as c:
         yield DocxClient(c, [tmp_path], services)
 
@@ -129,9 +129,9 @@ async def test_a_task_answers_at_once_and_tasks_result_waits_for_the_tool_answer
     async def on_message(message):
         if isinstance(message, types.ProgressNotification):
             notes.append(message.params)
-    async with legacy_client(tmp_path, on_message) as docx:
+    office = GatedOffice()
+    async with legacy_client(tmp_path, on_message, office) as docx:
         await document_with_a_heading(docx)
-        office = docx.services.office = GatedOffice()
         created = await call_as_task(docx.client, "docx_insert_toc", {"position": "start:document_body"},
                                      {"ttl": 60_000}, {"progressToken": "toc-1"})
         task_id = created["task"]["taskId"]
@@ -157,10 +157,10 @@ T_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
 
 async def test_tasks_cancel_stops_the_call_and_leaves_the_document_byte_identical(tmp_path):
-    async with legacy_client(tmp_path) as docx:
+    office = GatedOffice()
+    async with legacy_client(tmp_path, office=office) as docx:
         await document_with_a_heading(docx)
         await docx.save(tmp_path / "before.docx")
-        office = docx.services.office = GatedOffice()
         created = await call_as_task(docx.client, "docx_insert_toc", {"position": "start:document_body"})
         task_id = created["task"]["taskId"]
         assert await asyncio.to_thread(office.entered.wait, 10)

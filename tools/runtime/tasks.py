@@ -289,7 +289,7 @@ def page_start(cursor: str | None, owned: list[Task]) -> int:
 
 def attach(server, services, caller_of, connection_of) -> Tasks:
     """Wires tasks into the SDK server: the middleware and the four tasks/* handlers."""
-    tasks = services.tasks = Tasks()
+    tasks = services.tasks
 
     def owner_of(ctx) -> tuple:
         return caller_of(services, ctx).owner
