@@ -238,6 +238,18 @@ async def test_finished_tasks_go_after_their_ttl_and_working_ones_stay(tmp_path)
         store.find(("b", None), working.id)  # another owner's task is unknown to it
 
 
+async def test_a_caller_keeps_at_most_32_tasks_and_the_oldest_finished_one_makes_room():
+    store, me = T.Tasks(), ("a", None)
+    made = [store.create(me, "docx_compare", None) for _ in range(T.MAX_PER_OWNER)]
+    with pytest.raises(MCPError) as full:
+        store.create(me, "docx_compare", None)
+    made[3].finish("completed")
+    newest = store.create(me, "docx_compare", None)
+    other = store.create(("b", None), "docx_compare", None)  # another caller's count is its own
+    assert full.value.error.code == types.INVALID_REQUEST and "still working" in full.value.error.message
+    assert made[3].id not in store.by_id and newest.id in store.by_id and other.id in store.by_id
+
+
 async def test_over_streamable_http_a_task_is_its_mcp_sessions_and_2026_clients_call_as_before(tmp_path):
     services = Services(roots=[tmp_path])
     with http_server(services) as url:
