@@ -28,7 +28,7 @@ from tools import builtin  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
-from tools.runtime import notices, protocol, toolsets  # noqa: E402
+from tools.runtime import notices, protocol, tasks, toolsets  # noqa: E402
 
 PAGE_SIZE = 100
 log = logging.getLogger("ooxml_mcp")
@@ -62,7 +62,9 @@ class DocxServer(Server):
 
     def create_initialization_options(self, notification_options=None, *args, **kwargs):
         options = notification_options or NotificationOptions(tools_changed=True)
-        return super().create_initialization_options(options, *args, **kwargs)
+        init = super().create_initialization_options(options, *args, **kwargs)
+        tasks.advertise(init)  # tools/runtime/tasks.py: the SDK derives no tasks capability
+        return init
 
 
 def tenant_of(services: Services, ctx) -> str | None:
@@ -152,7 +154,8 @@ def build_server(services: Services) -> Server:
         start = decode_cursor(params.cursor if params is not None else None)
         page = visible[start:start + PAGE_SIZE]
         nxt = encode_cursor(start + PAGE_SIZE) if start + PAGE_SIZE < len(visible) else None
-        return types.ListToolsResult(tools=[protocol.listed(services, to_mcp(t)) for t in page], next_cursor=nxt)
+        tools = [tasks.listed(protocol.listed(services, to_mcp(t))) for t in page]
+        return types.ListToolsResult(tools=tools, next_cursor=nxt)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         await tools_loaded()
@@ -192,6 +195,7 @@ def build_server(services: Services) -> Server:
                         instructions=INSTRUCTIONS.format(toolsets=", ".join(toolsets.names())))
     protocol.attach(server, services, connection_state)
     server.add_notification_handler("notifications/initialized", types.NotificationParams, on_initialized)
+    tasks.attach(server, services, caller_of, connection_of)
     return server
 
 

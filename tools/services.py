@@ -21,6 +21,7 @@ from tools.runtime.registry import Tool
 from tools.runtime.roots import ClientRoots, Roots
 from tools.runtime.sessions import SessionStore
 from tools.runtime.subscriptions import Watchers
+from tools.runtime.tasks import Tasks
 
 if TYPE_CHECKING:  # only with --state: not imported at start-up
     from tools.runtime.durable import Durable
@@ -28,7 +29,7 @@ if TYPE_CHECKING:  # only with --state: not imported at start-up
 
 class Services:
     __slots__ = ("roots", "sessions", "live", "office", "state", "worker_id", "stdio_tenant", "author", "toolsets",
-                 "limit_overrides", "client_roots", "recovered", "in_flight", "stdio_connection", "watchers")
+                 "limit_overrides", "client_roots", "recovered", "in_flight", "stdio_connection", "watchers", "tasks")
 
     def __init__(self, roots: list[Path], *, sessions: SessionStore | None = None, config: Config | None = None,
                  audit: AuditLog | None = None, office: Office | None = None, state: Durable | None = None,
@@ -51,6 +52,7 @@ class Services:
         fix(self, "in_flight", InFlight())  # calls under way per session
         fix(self, "stdio_connection", {})  # what docx_toolsets keeps for the stdio client
         fix(self, "watchers", Watchers())  # resource subscriptions (tools/runtime/protocol.py)
+        fix(self, "tasks", Tasks())  # MCP tasks of long calls (tools/runtime/tasks.py)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"Services.{name} is fixed at start-up; what changes lives in a holder "
