@@ -16,10 +16,12 @@ from tools.office.service import Office
 from tools.runtime.audit import AuditLog
 from tools.runtime.lifetime import InFlight
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS, RuntimeLimits
-from tools.runtime.registry import BUILTIN, Tool
+from tools.builtin import builtin
+from tools.runtime.registry import Tool
 from tools.runtime.roots import ClientRoots, Roots
 from tools.runtime.sessions import SessionStore
 from tools.runtime.subscriptions import Watchers
+from tools.runtime.tasks import Tasks
 
 if TYPE_CHECKING:  # only with --state: not imported at start-up
     from tools.runtime.durable import Durable
@@ -27,7 +29,7 @@ if TYPE_CHECKING:  # only with --state: not imported at start-up
 
 class Services:
     __slots__ = ("roots", "sessions", "live", "office", "state", "worker_id", "stdio_tenant", "author", "toolsets",
-                 "limit_overrides", "client_roots", "recovered", "in_flight", "stdio_connection", "watchers")
+                 "limit_overrides", "client_roots", "recovered", "in_flight", "stdio_connection", "watchers", "tasks")
 
     def __init__(self, roots: list[Path], *, sessions: SessionStore | None = None, config: Config | None = None,
                  audit: AuditLog | None = None, office: Office | None = None, state: Durable | None = None,
@@ -50,6 +52,7 @@ class Services:
         fix(self, "in_flight", InFlight())  # calls under way per session
         fix(self, "stdio_connection", {})  # what docx_toolsets keeps for the stdio client
         fix(self, "watchers", Watchers())  # resource subscriptions (tools/runtime/protocol.py)
+        fix(self, "tasks", Tasks())  # MCP tasks of long calls (tools/runtime/tasks.py)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"Services.{name} is fixed at start-up; what changes lives in a holder "
@@ -69,7 +72,7 @@ class Services:
         return base.with_overrides(self.limit_overrides) if self.limit_overrides else base
 
     def all_tools(self) -> dict[str, Tool]:
-        tools = dict(BUILTIN)
+        tools = dict(builtin())
         for t in getattr(self.config, "tools", []) or []:
             tools[t.name] = t
         return tools
@@ -79,7 +82,7 @@ class Services:
         for t in getattr(self.config, "tools", None) or ():
             if t.name == name:
                 return t
-        return BUILTIN.get(name)
+        return builtin().get(name)
 
     def tool_for(self, tenant: str | None, name: str) -> Tool | None:
         """The tool ``name`` if the tenant may call it, else None: listed or not (SPEC §11)."""
