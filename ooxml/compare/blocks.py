@@ -19,9 +19,10 @@ from ooxml.xml import budget
 from ooxml.review import revisions as R
 from ooxml.compare import moves
 from ooxml.compare import tokens as T
-from ooxml.compare.align import align
+from ooxml.compare.align import align, refine
 from ooxml.compare.marks import W_DEL, W_INS, Marks
 from ooxml.compare.paragraphs import Options, diff_paragraph, props_key
+from ooxml.compare.serial import child_strings
 from ooxml.xml.namespaces import w
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
@@ -58,9 +59,9 @@ class Comparer:
             if el.tag == B.W_TBL:
                 k = "t\x01" + "\x02".join(self.key(tr) for tr in B.table_rows(el))
             elif el.tag == B.W_TR:
-                k = "\x03".join("".join(tc.itertext()) for tc in B.row_cells(el))
+                k = "\x03".join(_text(tc) for tc in B.row_cells(el))
             else:
-                k = etree.QName(el).localname + "\x01" + "".join(el.itertext())
+                k = _local(el.tag) + "\x01" + _text(el)
             self._keys[el] = k
         return k
 
@@ -84,8 +85,10 @@ class Comparer:
     # ---- containers --------------------------------------------------------------------------------
     def container(self, ca: etree._Element, cb: etree._Element) -> None:
         """Record in ``cb`` (the revised container) how it differs from ``ca``."""
-        blocks_a, blocks_b = list(B.iter_blocks(ca)), list(B.iter_blocks(cb))
-        pairs = self.pairs(blocks_a, blocks_b, keep_last=cb.tag in R.KEEPS_LAST)
+        (blocks_a, xml_a), (blocks_b, xml_b) = _blocks(ca), _blocks(cb)
+        if xml_a is None or xml_b is None or ca.nsmap != cb.nsmap:
+            xml_a = xml_b = None
+        pairs = self.pairs(blocks_a, blocks_b, cb.tag in R.KEEPS_LAST, xml_a, xml_b)
         moved = moves.find(pairs, blocks_a, blocks_b, self.key) if self.opts.moves else set()
         names = {}
         for i, j in moved:
@@ -106,18 +109,30 @@ class Comparer:
                 prev = blocks_b[j]
             else:
                 self.matched += 1
-                self.block(blocks_a[i], blocks_b[j])
+                self.block(blocks_a[i], blocks_b[j], xml_a[i] == xml_b[j] if xml_a is not None else None)
                 prev = blocks_b[j]
 
-    def pairs(self, blocks_a, blocks_b, keep_last: bool) -> list:
+    def pairs(self, blocks_a, blocks_b, keep_last: bool, xml_a=None, xml_b=None) -> list:
+        """The blocks' alignment: on their XML first when it is known (blocks byte for byte the
+        same are the usual case between two versions of one file), then what lies between on
+        their text, paired by similarity."""
         # A cell, header or note keeps its last paragraph (Word never deletes that mark): the last
         # paragraphs are paired, so no insertion or deletion ends the container.
         last = keep_last and blocks_a and blocks_b and blocks_a[-1].tag == B.W_P == blocks_b[-1].tag
-        a, b = (blocks_a[:-1], blocks_b[:-1]) if last else (blocks_a, blocks_b)
-        pairs = align([self.key(x) for x in a], [self.key(x) for x in b],
-                      lambda i, j: self.similar(a[i], b[j]), THRESHOLD)
+        n, m = len(blocks_a) - bool(last), len(blocks_b) - bool(last)
+        a, b = blocks_a[:n], blocks_b[:m]
+
+        def by_text(lo_a, hi_a, lo_b, hi_b) -> list:
+            part_a, part_b = a[lo_a:hi_a], b[lo_b:hi_b]
+            found = align([self.key(x) for x in part_a], [self.key(x) for x in part_b],
+                          lambda i, j: self.similar(part_a[i], part_b[j]), THRESHOLD)
+            return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in found]
+        if xml_a is None:
+            pairs = by_text(0, n, 0, m)
+        else:
+            pairs = refine(align(xml_a[:n], xml_b[:m]), by_text)
         if last:
-            pairs.append((len(a), len(b)))
+            pairs.append((n, m))
         return pairs
 
     def moved_from(self, el_a, cb, prev, blocks_b, name: str) -> etree._Element:
@@ -135,11 +150,11 @@ class Comparer:
         self.marks.note("deletions", el)
         return el
 
-    def block(self, a: etree._Element, b: etree._Element) -> None:
+    def block(self, a: etree._Element, b: etree._Element, same: bool | None = None) -> None:
         if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
             self._replaced(a, b)
             return
-        if _same_xml(a, b):  # byte for byte the same (the usual case between two versions of one file)
+        if etree.tostring(a) == etree.tostring(b) if same is None else same:
             for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
                 self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
             return
@@ -207,8 +222,28 @@ class Comparer:
         return tr
 
 
-def _same_xml(a: etree._Element, b: etree._Element) -> bool:
-    return etree.tostring(a) == etree.tostring(b)
+_SERIALIZE_FROM = 8  # children: below this, one serialization per block costs no more
+
+
+def _blocks(container: etree._Element) -> tuple[list, list[str] | None]:
+    """The container's blocks, and their XML when the container is long (one serialization)."""
+    kids = list(container)
+    keep = [n for n, el in enumerate(kids) if B.is_block(el)]
+    pieces = child_strings(container) if len(kids) >= _SERIALIZE_FROM else None
+    return [kids[n] for n in keep], None if pieces is None else [pieces[n] for n in keep]
+
+_LOCAL: dict[str, str] = {}
+
+
+def _local(tag: str) -> str:
+    name = _LOCAL.get(tag)
+    if name is None:
+        name = _LOCAL[tag] = etree.QName(tag).localname
+    return name
+
+
+def _text(el: etree._Element) -> str:
+    return etree.tostring(el, encoding=str, method="text", with_tail=False)
 
 
 def _place_after(container, prev, el, blocks_b) -> None:

@@ -1,11 +1,15 @@
 """The stories compared besides the body: headers and footers (by section and kind), notes (by id)."""
 from __future__ import annotations
 
-from ooxml.text import body as B
+from lxml import etree
+
 from ooxml.text import notes as N
-from ooxml.xml.namespaces import R, w
+from ooxml.xml.namespaces import R, W, w
 
 _REFS = (w("headerReference"), w("footerReference"))
+# Where section breaks stand (the body's paragraphs, also in content controls): no walk of the text.
+_SECTIONS = etree.XPath("w:p/w:pPr/w:sectPr | w:sdt/w:sdtContent/w:p/w:pPr/w:sectPr | w:sectPr",
+                        namespaces={"w": W})
 
 
 def header_pairs(doc_a, doc_b) -> list[tuple[str, str]]:
@@ -24,8 +28,8 @@ def header_pairs(doc_a, doc_b) -> list[tuple[str, str]]:
 
 def _section_refs(doc) -> list[dict[tuple[str, str], str]]:
     rels = {r.get("Id"): r for r in doc.package.rels(doc.main_name)}
-    # Paragraphs' section breaks then the body's own, in document order (one walk in C).
-    sections = [s for s in doc.body.iter(B.W_SECTPR) if s.getparent().tag != w("sectPrChange")]
+    # Paragraphs' section breaks then the body's own, in document order.
+    sections = _SECTIONS(doc.body)
     out = []
     for sect in sections:
         refs = {}
