@@ -95,6 +95,15 @@ class Comparer:
             names[("a", i)] = names[("b", j)] = self.move_writer.name()
         prev = None  # the last revised block placed: original-only blocks go after it
         for i, j in pairs:
+            if i is not None and j is not None:
+                self.matched += 1
+                if xml_a is not None and xml_a[i] == xml_b[j]:
+                    self._unchanged(blocks_a[i], blocks_b[j])
+                else:
+                    budget.check()
+                    self.block(blocks_a[i], blocks_b[j])
+                prev = blocks_b[j]
+                continue
             budget.check()
             if ("a", i) in names and j is None:
                 prev = self.moved_from(blocks_a[i], cb, prev, blocks_b, names[("a", i)])
@@ -103,13 +112,9 @@ class Comparer:
                 prev = blocks_b[j]
             elif j is None:
                 prev = self.deleted_block(blocks_a[i], cb, prev, blocks_b)
-            elif i is None:
+            else:
                 self.marks.mark_block(blocks_b[j], W_INS)
                 self.marks.note("insertions", blocks_b[j])
-                prev = blocks_b[j]
-            else:
-                self.matched += 1
-                self.block(blocks_a[i], blocks_b[j], xml_a[i] == xml_b[j] if xml_a is not None else None)
                 prev = blocks_b[j]
 
     def pairs(self, blocks_a, blocks_b, keep_last: bool, xml_a=None, xml_b=None) -> list:
@@ -150,13 +155,17 @@ class Comparer:
         self.marks.note("deletions", el)
         return el
 
-    def block(self, a: etree._Element, b: etree._Element, same: bool | None = None) -> None:
+    def _unchanged(self, a: etree._Element, b: etree._Element) -> None:
+        """A block byte for byte the same: its notes (by their references) are still compared."""
+        for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
+            self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
+
+    def block(self, a: etree._Element, b: etree._Element) -> None:
         if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
             self._replaced(a, b)
             return
-        if etree.tostring(a) == etree.tostring(b) if same is None else same:
-            for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
-                self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
+        if etree.tostring(a) == etree.tostring(b):  # the usual case between two versions of one file
+            self._unchanged(a, b)
             return
         if a.tag == B.W_P:
             diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier)
