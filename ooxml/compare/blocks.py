@@ -20,14 +20,15 @@ from ooxml.review import revisions as R
 from ooxml.compare import moves
 from ooxml.compare import tokens as T
 from ooxml.compare.align import align, refine
-from ooxml.compare.marks import W_DEL, W_INS, Marks
-from ooxml.compare.paragraphs import Options, diff_paragraph, props_key
+from ooxml.compare.marks import MATH, W_DEL, W_INS, Marks, own_runs
+from ooxml.compare.paragraphs import Options, diff_paragraph, diff_props, props_key
 from ooxml.compare.serial import child_strings
 from ooxml.xml.namespaces import w
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
 _SDT_CONTENT = w("sdtContent")
 _TBL_PR = w("tblPr")
+_SECT = f"{w('pPr')}/{w('sectPr')}"
 _NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 _TBL_PR_SKIP = {w("tblPrChange")}
 SECT_SKIP = {w("headerReference"), w("footerReference"), w("sectPrChange")}
@@ -60,8 +61,9 @@ class Comparer:
                 k = "t\x01" + "\x02".join(self.key(tr) for tr in B.table_rows(el))
             elif el.tag == B.W_TR:
                 k = "\x03".join(_text(tc) for tc in B.row_cells(el))
-            else:
-                k = _local(el.tag) + "\x01" + _text(el)
+            else:  # a section break is part of what a paragraph is: with and without it, never paired
+                k = _local(el.tag) + ("\u00a7" if el.tag == B.W_P and el.find(_SECT) is not None else "") + \
+                    "\x01" + _text(el)
             self._keys[el] = k
         return k
 
@@ -73,7 +75,7 @@ class Comparer:
         return c
 
     def similar(self, a: etree._Element, b: etree._Element) -> float:
-        if a.tag != b.tag:
+        if a.tag != b.tag or a.tag == B.W_P and self.key(a)[1] != self.key(b)[1]:  # a section break
             return 0.0
         ca, cb = self.words(a), self.words(b)
         total = sum(ca.values()) + sum(cb.values())
@@ -167,7 +169,9 @@ class Comparer:
         if etree.tostring(a) == etree.tostring(b):  # the usual case between two versions of one file
             self._unchanged(a, b)
             return
-        if a.tag == B.W_P:
+        if a.tag == B.W_P and _maths(a) != _maths(b):
+            self._new_content(a, b)
+        elif a.tag == B.W_P:
             diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier)
         elif a.tag == B.W_TBL:
             self.table(a, b)
@@ -181,6 +185,29 @@ class Comparer:
         self.marks.mark_block(b, W_INS)
         self.marks.note("insertions", b)
         self.deleted_block(a, b.getparent(), B.prev_block(b), [b])
+
+    def _new_content(self, a: etree._Element, b: etree._Element) -> None:
+        """A paragraph whose equations changed: its content is replaced (a deleted copy of the
+        original's, then the revised content inserted); the paragraph mark stays."""
+        if self.opts.formatting:
+            diff_props(self.marks, a, b)
+        inserted = own_runs(b)
+        old = copy.deepcopy(a)
+        self.copier(old, b)
+        deleted = own_runs(old)
+        self.marks.wrap(deleted, W_DEL)
+        self.marks.wrap(inserted, W_INS)
+        at = b.find(R.W_PPR)
+        for child in [c for c in old if c.tag != R.W_PPR]:
+            if at is None:
+                b.insert(0, child)
+            else:
+                at.addnext(child)
+            at = child
+        if deleted:
+            self.marks.note("deletions", b)
+        if inserted:
+            self.marks.note("insertions", b)
 
     # ---- tables ------------------------------------------------------------------------------------
     def table(self, ta: etree._Element, tb: etree._Element) -> None:
@@ -249,6 +276,10 @@ def _local(tag: str) -> str:
     if name is None:
         name = _LOCAL[tag] = etree.QName(tag).localname
     return name
+
+
+def _maths(p: etree._Element) -> list[bytes]:
+    return [etree.tostring(m) for m in p.iter(*MATH)]
 
 
 def _text(el: etree._Element) -> str:

@@ -12,7 +12,8 @@ from ooxml.compare.blocks import SECT_SKIP, Comparer
 from ooxml.compare.carry import Copier
 from ooxml.compare.marks import Marks
 from ooxml.compare.paragraphs import Options
-from ooxml.compare.stories import header_pairs, note_pairs
+from ooxml.compare.headers import HeaderPass
+from ooxml.compare.stories import note_pairs
 
 
 @dataclass
@@ -29,10 +30,8 @@ def build(doc_a, doc_b, author: str, opts: Options) -> Result:
     final_a, final_b = doc_a.body.find(B.W_SECTPR), doc_b.body.find(B.W_SECTPR)
     if opts.formatting and final_b is not None:  # page setup of the last section
         Comparer(marks, opts, None).properties(final_a, final_b, "sectPr", "sectPrChange", SECT_SKIP)
-    for name_a, name_b in header_pairs(doc_a, doc_b):
-        root_a = doc_a.register_part_root(doc_a.package.part(name_a))
-        root_b = doc_b.register_part_root(doc_b.package.part(name_b))
-        _story(doc_a, doc_b, marks, opts, name_a, name_b, [(root_a, root_b)])
+    HeaderPass(doc_a, doc_b, lambda name_a, root_a, name_b, root_b: _story(
+        doc_a, doc_b, marks, opts, name_a or doc_a.main_name, name_b, [(root_a, root_b)])).run()
     for kind in N.KINDS:
         pairs = note_pairs(doc_a, doc_b, kind, marks.note_pairs)
         if pairs:

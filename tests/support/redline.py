@@ -13,7 +13,8 @@ from ooxml.compare import redline, stories, views
 from ooxml.compare import tokens as T
 from ooxml.compare.paragraphs import Options, props_key
 from ooxml.model.document import Document
-from ooxml.xml.namespaces import w
+from ooxml.xml.namespaces import M, w
+from ooxml.compare.marks import equations
 from ooxml.text import notes as N
 from ooxml.review import revisions as R
 from ooxml.opc.package import Package
@@ -47,14 +48,19 @@ def view_of(doc, formatting=True) -> list:
     if formatting:
         from ooxml.compare.blocks import SECT_SKIP
         out.append(("sectPr", props_key(doc.body.find(B.W_SECTPR), SECT_SKIP)))
-    for refs in stories._section_refs(doc):
-        for key, name in sorted(refs.items()):
+    for s, refs in enumerate(stories.effective(stories.section_refs(doc))):
+        for key, name in sorted(refs.items()):  # as a reader sees them: inherited, and empty = none
             root = doc.register_part_root(doc.package.part(name))
-            out.append((key, _container(root, formatting)))
+            if "".join(root.itertext()).strip() or _has_items(root):
+                out.append((s, key, _container(root, formatting)))
     for kind in N.KINDS:  # the notes a reader sees: those the body refers to, in its order
         notes = [N.note_by_id(doc, kind, ref.get(w("id"))) for ref in doc.body.iter(N.REF_TAGS[kind])]
         out.append((kind, [_container(n, formatting) for n in notes if n is not None]))
     return out
+
+
+def _has_items(root) -> bool:
+    return any(T.ITEM in T.read(p).text for p in root.iter(B.W_P))
 
 
 def view_of_bytes(data: bytes, formatting=True) -> list:
@@ -72,13 +78,18 @@ def _container(el, formatting) -> list:
 
 def _block(el, formatting):
     if el.tag == B.W_P:
-        return ("p", props_key(el.find(R.W_PPR), _PPR_SKIP) if formatting else b"", _runs(el, formatting))
+        return ("p", props_key(el.find(R.W_PPR), _PPR_SKIP) if formatting else b"", _runs(el, formatting),
+                [_math(m) for m in equations(el)])
     if el.tag == B.W_TBL:
         return ("tbl", props_key(el.find(w("tblPr")), {w("tblPrChange")}) if formatting else "",
                 [[_container(tc, formatting) for tc in B.row_cells(tr)] for tr in B.table_rows(el)])
     if el.tag == B.W_SDT and el.find(w("sdtContent")) is not None:
         return ("sdt", _container(el.find(w("sdtContent")), formatting))
     return (etree.QName(el).localname, "".join(el.itertext()))
+
+
+def _math(m) -> list:
+    return [(etree.QName(e).localname, e.text or "") for e in m.iter(f"{{{M}}}*")]
 
 
 def _runs(p, formatting) -> list:
