@@ -24,6 +24,7 @@ from ooxml.compare.marks import MATH, W_DEL, W_INS, Marks, own_runs
 from ooxml.compare.paragraphs import Options, diff_paragraph, diff_props, props_key
 from ooxml.compare.serial import child_strings
 from ooxml.xml.namespaces import w
+from ooxml.xml.order import get_or_add
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
 _SDT_CONTENT = w("sdtContent")
@@ -31,6 +32,9 @@ _TBL_PR = w("tblPr")
 _SECT = f"{w('pPr')}/{w('sectPr')}"
 _NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 _TBL_PR_SKIP = {w("tblPrChange")}
+_TR_PR, _TC_PR = w("trPr"), w("tcPr")
+_TR_PR_SKIP = {w("ins"), w("del"), w("trPrChange")}  # a row's own revision marks are no formatting
+_TC_PR_SKIP = {w(n) for n in ("tcPrChange", "cellIns", "cellDel", "cellMerge")}
 SECT_SKIP = {w("headerReference"), w("footerReference"), w("sectPrChange")}
 _WORDS = re.compile(r"\w+|[^\w\s\x00-\x1f]", re.U)  # what similarity counts (not spaces, not our separators)
 
@@ -221,7 +225,11 @@ class Comparer:
         prev = None
         for i, j in pairs:
             if i is not None and j is not None and len(B.row_cells(rows_a[i])) == len(B.row_cells(rows_b[j])):
+                if self.opts.formatting:
+                    self.properties(rows_a[i].find(_TR_PR), rows_b[j], "trPr", "trPrChange", _TR_PR_SKIP)
                 for tc_a, tc_b in zip(B.row_cells(rows_a[i]), B.row_cells(rows_b[j])):
+                    if self.opts.formatting:
+                        self.properties(tc_a.find(_TC_PR), tc_b, "tcPr", "tcPrChange", _TC_PR_SKIP)
                     self.container(tc_a, tc_b)
                 prev = rows_b[j]
                 continue
@@ -235,8 +243,10 @@ class Comparer:
     def properties(self, old, holder, props_name: str, change: str, skip: set) -> None:
         """A properties element (tblPr, sectPr) that differs gets a ``*Change`` holding the old one."""
         new = holder if props_name == "sectPr" else holder.find(w(props_name))
-        if props_key(old, skip) == props_key(new, skip) or new is None:
+        if props_key(old, skip) == props_key(new, skip):
             return
+        if new is None:  # the properties went: an empty element holds the change
+            new = get_or_add(holder, props_name)
         snapshot = etree.Element(w(props_name))
         for child in old if old is not None else ():
             if isinstance(child.tag, str) and child.tag not in skip:

@@ -17,6 +17,7 @@ from ooxml.xml.namespaces import M, w
 from ooxml.compare.marks import equations
 from ooxml.text import notes as N
 from ooxml.review import revisions as R
+from ooxml.review import comments as C
 from ooxml.opc.package import Package
 
 _PPR_SKIP = {R.W_RPR, w("sectPr"), w("pPrChange")}
@@ -53,6 +54,9 @@ def view_of(doc, formatting=True) -> list:
             root = doc.register_part_root(doc.package.part(name))
             if "".join(root.itertext()).strip() or _has_items(root):
                 out.append((s, key, _container(root, formatting)))
+    found = C.Comments(doc)  # the comments a reader sees: those the body refers to, in its order
+    texts = [found.by_word_id(ref.get(w("id"))) for ref in doc.body.iter(C.REF)]
+    out.append(("comments", [None if c is None else C.comment_text(c) for c in texts]))
     for kind in N.KINDS:  # the notes a reader sees: those the body refers to, in its order
         notes = [N.note_by_id(doc, kind, ref.get(w("id"))) for ref in doc.body.iter(N.REF_TAGS[kind])]
         out.append((kind, [_container(n, formatting) for n in notes if n is not None]))
@@ -82,10 +86,16 @@ def _block(el, formatting):
                 [_math(m) for m in equations(el)])
     if el.tag == B.W_TBL:
         return ("tbl", props_key(el.find(w("tblPr")), {w("tblPrChange")}) if formatting else "",
-                [[_container(tc, formatting) for tc in B.row_cells(tr)] for tr in B.table_rows(el)])
+                [(_props(tr, "trPr", formatting), [(_props(tc, "tcPr", formatting), _container(tc, formatting))
+                                                    for tc in B.row_cells(tr)]) for tr in B.table_rows(el)])
     if el.tag == B.W_SDT and el.find(w("sdtContent")) is not None:
         return ("sdt", _container(el.find(w("sdtContent")), formatting))
     return (etree.QName(el).localname, "".join(el.itertext()))
+
+
+def _props(el, name, formatting) -> str:
+    from ooxml.compare.blocks import _TC_PR_SKIP, _TR_PR_SKIP
+    return props_key(el.find(w(name)), _TR_PR_SKIP if name == "trPr" else _TC_PR_SKIP) if formatting else ""
 
 
 def _math(m) -> list:
