@@ -12,7 +12,7 @@ import copy
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Iterable
+from typing import Callable, Iterable
 
 from lxml import etree
 
@@ -32,6 +32,7 @@ _CHARS = {w("tab"): "\t", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "\u2
 _ZERO = {w(n) for n in "rPr lastRenderedPageBreak footnoteReference endnoteReference commentReference "
                        "annotationRef footnoteRef endnoteRef separator continuationSeparator "
                        "softHyphen".split()}
+ZERO = _ZERO  # read the same way by ooxml/compare (which counts note references as items)
 
 
 @dataclass
@@ -41,7 +42,10 @@ class Seg:
     text: str
 
 
-def segments(runs: Iterable[etree._Element]) -> tuple[list[Seg], str]:
+def segments(runs: Iterable[etree._Element], zero: set = _ZERO,
+             barrier: Callable[[etree._Element], object] | None = None) -> tuple[list[Seg], str]:
+    """The runs' text in segments; ``zero``: the run children that read as nothing; ``barrier``
+    is told each child that reads as a BARRIER (ooxml/compare notes what it is)."""
     segs: list[Seg] = []
     pos = 0
     for r in runs:
@@ -51,10 +55,12 @@ def segments(runs: Iterable[etree._Element]) -> tuple[list[Seg], str]:
                 text = child.text or ""
             elif tag in _CHARS:
                 text = _CHARS[tag]
-            elif not isinstance(tag, str) or tag in _ZERO:
+            elif not isinstance(tag, str) or tag in zero:
                 continue
             else:
                 text = BARRIER
+                if barrier is not None:
+                    barrier(child)
             if text:
                 segs.append(Seg(child, pos, text))
                 pos += len(text)
