@@ -270,3 +270,25 @@ def test_a_comment_on_deleted_text_comes_back_on_reject(tmp_path):
     wid = ref.get(f"{{{W}}}id")
     assert xp(xml(parts), f"//w:commentRangeStart[@w:id='{wid}']") and xp(xml(parts), f"//w:commentRangeEnd[@w:id='{wid}']")
     assert xp(xml(parts, "word/comments.xml"), f"//w:comment[@w:id='{wid}']//w:t/text()") == ["Check the figure."]
+
+
+def test_a_comment_over_several_deleted_paragraphs_comes_back_whole(tmp_path):
+    spanning = ('<w:p><w:commentRangeStart w:id="3"/><w:r><w:t>First gone.</w:t></w:r></w:p>'
+                '<w:p><w:r><w:t>Second gone.</w:t></w:r><w:commentRangeEnd w:id="3"/>'
+                '<w:r><w:commentReference w:id="3"/></w:r></w:p>')
+    comments = part_xml("w:comments", '<w:comment w:id="3" w:author="Ann"><w:p><w:r><w:t>Both paragraphs.</w:t>'
+                                      '</w:r></w:p></w:comment>')
+    a = doc(tmp_path, "a.docx", p("Kept text.") + spanning, rels=[("rIdC", "comments", "comments.xml")],
+            extra_parts={"word/comments.xml": comments}, overrides={"word/comments.xml": COMMENTS_CT})
+    b = doc(tmp_path, "b.docx", p("Kept text."))
+    RL.check(a, b)
+    parts, _ = RL.build(a, b)
+    body = xml(parts)
+    (wid,) = set(xp(body, "//w:commentRangeStart/@w:id") + xp(body, "//w:commentRangeEnd/@w:id") +
+                 xp(body, "//w:del//w:commentReference/@w:id"))
+    assert xp(xml(parts, "word/comments.xml"), f"//w:comment[@w:id='{wid}']//w:t/text()") == ["Both paragraphs."]
+    rejected = RL.decided(parts, False)
+    try:
+        assert RL.view_of(rejected)[-3] == ("comments", ["Both paragraphs."])
+    finally:
+        rejected.close()

@@ -35,6 +35,7 @@ class Copier:
         self._rels = None
         self._mapped: dict[str, str] = {}
         self._comments: dict[str | None, str | None] = {}  # original comment id -> the redline's copy
+        self._carried: dict[str, list] = {}  # the copy's id -> its marks placed in copies
 
     def __call__(self, el: etree._Element, near: etree._Element) -> None:
         for x in el.iter(B.W_P):  # optional, and must be unique: the copy goes without them
@@ -58,23 +59,34 @@ class Copier:
 
     def _comment_anchors(self, el: etree._Element) -> list:
         """The comment marks of a copy of the body's, taken out (prepare_copy drops borrowed ones),
-        renamed to copies of their comments in the redline: deleted text keeps its comments."""
+        renamed to copies of their comments in the redline: deleted text keeps its comments. A
+        range may span several copies: ``finish`` drops those that did not come whole."""
         if self.part_b != self.doc_b.main_name or self.part_a != self.doc_a.main_name:
             return []
-        marks = list(el.iter(*_COMMENT_MARKS))
-        tags: dict = {}
-        for mark in marks:
-            tags.setdefault(mark.get(w("id")), set()).add(mark.tag)
-        whole = {wid for wid, found in tags.items()  # a range cut by the copy's edge is not kept
-                 if _COMMENT_MARKS[2] in found and (_COMMENT_MARKS[0] in found) == (_COMMENT_MARKS[1] in found)}
         out = []
-        for mark in marks:
-            new_id = self._comment(mark.get(w("id"))) if mark.get(w("id")) in whole else None
+        for mark in list(el.iter(*_COMMENT_MARKS)):
+            new_id = self._comment(mark.get(w("id")))
             if new_id is not None:
                 out.append((mark.getparent(), mark.getprevious(), mark))
                 mark.getparent().remove(mark)
                 mark.set(w("id"), new_id)
+                self._carried.setdefault(new_id, []).append(mark)
         return out
+
+    def finish(self) -> None:
+        """Comments whose range or reference did not come with the copies go (unpaired marks are invalid)."""
+        root = None
+        for new_id, marks in self._carried.items():
+            found = {m.tag for m in marks}
+            if _COMMENT_MARKS[2] in found and (_COMMENT_MARKS[0] in found) == (_COMMENT_MARKS[1] in found):
+                continue
+            for m in marks:
+                if m.getparent() is not None:
+                    m.getparent().remove(m)
+            root = C.Comments(self.doc_b).part_root("comments")
+            for c in [c for c in root if c.get(w("id")) == new_id]:
+                root.remove(c)
+        self._carried.clear()
 
     def _comment(self, wid: str | None) -> str | None:
         """The id of the redline's copy of the original's comment ``wid`` (copied on first use)."""

@@ -42,11 +42,13 @@ def build(doc_a, doc_b, author: str, opts: Options) -> Result:
 
 
 def _story(doc_a, doc_b, marks, opts, name_a, name_b, containers) -> int:
-    comparer = Comparer(marks, opts, Copier(doc_a, doc_b, name_a, name_b))
+    copier = Copier(doc_a, doc_b, name_a, name_b)
+    comparer = Comparer(marks, opts, copier)
     comparer.notes = any(N.notes_root(doc, kind) is not None for doc in (doc_a, doc_b) for kind in N.KINDS)
     before = sum(marks.counts.values())
     for ca, cb in containers:
         comparer.container(ca, cb)
+    copier.finish()
     if sum(marks.counts.values()) != before:
         doc_b.package.part(name_b).touch()
     return comparer.matched
