@@ -63,6 +63,36 @@ def test_accept_gives_revised_and_reject_gives_original(variant):
     assert failed == {}
 
 
+# Unrelated pairs (a corpus file against the next one) known not to hold, with why. Checked like
+# test_validity_corpus's: a listed pair that holds fails the test (take it off the list).
+UNRELATED_EXCEPTIONS = {
+    "onlyoffice-document-templates__sample_sample.docx": "a header paragraph's borders after reject (not looked into)",
+    "tika__017097.docx": "sections removed: accepting a deleted section break gives the merged section the break's "
+                         "type (section_merge, as Word), so the last section's w:type differs",
+    "unstructured__handbook-872p.docx": "the same: the last section's w:type after accept",
+}
+
+
+def unrelated_pairs(every: int = 4, offset: int = 2):
+    fs = files()
+    return [(fs[k], fs[k + 1]) for k in range(offset, len(fs) - 1, every)]
+
+
+def test_unrelated_documents_hold_both_ways():
+    """Two different corpus files: every block differs, headers and footers, sections, tables,
+    equations and comments one side lacks; accept-all still gives the second, reject-all the first."""
+    if not files():
+        pytest.skip(CORPUS.missing_reason())
+    failed = {}
+    for a, b in unrelated_pairs():
+        try:
+            RL.check(a.read_bytes(), b.read_bytes())
+        except AssertionError as e:
+            failed[a.name] = str(e)
+    assert set(failed) == set(UNRELATED_EXCEPTIONS), (failed, "listed but holding:",
+                                                       set(UNRELATED_EXCEPTIONS) - set(failed))
+
+
 class _Seeded:
     """secrets' minting functions from a seeded generator: the same redline bytes every run."""
 
@@ -87,9 +117,9 @@ def test_redlines_validate_like_their_documents(tmp_path, monkeypatch):
     require()
     monkeypatch.setattr(minting, "secrets", _Seeded(7))  # with the pinned clock: the validator's cache holds
     triples, problems = [], {}
-    for k, f in enumerate(files()[::8]):
-        data = f.read_bytes()
-        edited = E.edited(data, 500 + k, count=6)
+    scripted = [(f.read_bytes(), E.edited(f.read_bytes(), 500 + k, count=6)) for k, f in enumerate(files()[::8])]
+    unrelated = [(a.read_bytes(), b.read_bytes()) for a, b in unrelated_pairs(16)]  # new parts, rows, equations
+    for k, (data, edited) in enumerate(scripted + unrelated):
         with clock.pinned(WHEN):  # the same redline bytes every run: the validator's cache holds
             parts, _ = RL.build(data, edited, moves=True)
         a, b, red = tmp_path / f"{k}-a.docx", tmp_path / f"{k}-b.docx", tmp_path / f"{k}-redline.docx"
@@ -101,7 +131,7 @@ def test_redlines_validate_like_their_documents(tmp_path, monkeypatch):
         new = set(check_package(doc)) - set(check_package(Document.from_bytes(data))) - set(
             check_package(Document.from_bytes(edited)))  # what the redline adds to both documents
         if new:
-            problems[f.name] = sorted(new)
+            problems[k] = sorted(new)
     assert problems == {}
     found = validate_files([p for t in triples for p in t])
     news = {}
