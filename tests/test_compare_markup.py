@@ -292,3 +292,19 @@ def test_a_comment_over_several_deleted_paragraphs_comes_back_whole(tmp_path):
         assert RL.view_of(rejected)[-3] == ("comments", ["Both paragraphs."])
     finally:
         rejected.close()
+
+
+def test_a_deleted_row_keeps_no_revision_id_the_redline_uses_again(tmp_path):
+    # w:tblPrExChange is in Word's one id space but no accept-all removes it: copied, it gets a fresh id.
+    ex = ('<w:tblPrEx><w:tblBorders/><w:tblPrExChange w:id="{}" w:author="X"><w:tblPrEx/></w:tblPrExChange>'
+          '</w:tblPrEx>')
+    row = '<w:tr>{}<w:tc><w:p><w:r><w:t>{}</w:t></w:r></w:p></w:tc></w:tr>'
+    table = tbl([[tc(p("head"))]]).split("<w:tr>")[0]
+    a = doc(tmp_path, "a.docx", table + "".join(row.format(ex.format(k), f"old {k}") for k in range(6)) + "</w:tbl>")
+    b = doc(tmp_path, "b.docx", p("Something else entirely."))
+    parts, _ = RL.build(a, b)
+    from ooxml.model.document import Document
+    from ooxml.model.integrity import check_package
+    from ooxml.opc.package import Package
+    assert check_package(Document(Package.from_parts(parts))) == []
+    RL.check(a, b)

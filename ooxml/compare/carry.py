@@ -18,6 +18,7 @@ from ooxml.xml.namespaces import R, V, W14, WP, w
 from ooxml.xml.numbers import file_int
 from ooxml.xml.wordids import prepare_copy
 from ooxml.review import comments as C
+from ooxml.review import revisions as R_
 
 _R_ATTR = f"{{{R}}}"
 _HEADER_REFS = (w("headerReference"), w("footerReference"))
@@ -52,6 +53,7 @@ class Copier:
                     prev.addnext(mark)
                 else:
                     parent.insert(0, mark)
+        renumber_unlisted(self.doc_b, el)
         for ref in list(el.iter(*_HEADER_REFS)):
             ref.getparent().remove(ref)
         self._carry(el)
@@ -156,6 +158,16 @@ class Copier:
             pkg_b.add_part(target, data)
             _content_type(pkg_a, pkg_b, name, target)
         return pkg_b.relate_part(self.part_b, rel.get("Type"), target)
+
+
+# Revisions in Word's one id space that the revision writer neither counts nor renumbers in copies
+# (accepting the documents' revisions leaves them too): fresh ids, or ours could repeat theirs.
+_UNLISTED = (w("tblPrExChange"),)
+
+
+def renumber_unlisted(doc, el: etree._Element) -> None:
+    for x in el.iter(*_UNLISTED):
+        x.set(w("id"), R_.new_word_id(doc, x))
 
 
 def _free_name(pkg, name: str) -> str:

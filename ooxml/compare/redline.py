@@ -9,7 +9,7 @@ from lxml import etree
 from ooxml.text import notes as N
 from ooxml.text import body as B
 from ooxml.compare.blocks import SECT_SKIP, Comparer
-from ooxml.compare.carry import Copier
+from ooxml.compare.carry import Copier, renumber_unlisted
 from ooxml.compare.marks import Marks
 from ooxml.compare.paragraphs import Options
 from ooxml.compare.headers import HeaderPass
@@ -26,6 +26,7 @@ class Result:
 def build(doc_a, doc_b, author: str, opts: Options) -> Result:
     """Write into ``doc_b`` (both documents' accepted views) how it differs from ``doc_a``."""
     marks = Marks(doc_b, author)
+    renumber_unlisted(doc_b, doc_b.body)
     matched = _story(doc_a, doc_b, marks, opts, doc_a.main_name, doc_b.main_name, [(doc_a.body, doc_b.body)])
     final_a, final_b = doc_a.body.find(B.W_SECTPR), doc_b.body.find(B.W_SECTPR)
     if opts.formatting and final_b is not None:  # page setup of the last section
