@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import datetime, timezone
 
 import pytest
@@ -111,7 +112,7 @@ class _Seeded:
 
 def test_redlines_validate_like_their_documents(tmp_path, monkeypatch):
     from ooxml.xml import minting
-    from tests.support.sdk_validator import kinds, require, validate_files
+    from tests.support.sdk_validator import require, validate_files
     if not files():
         pytest.skip(CORPUS.missing_reason())
     require()
@@ -136,10 +137,17 @@ def test_redlines_validate_like_their_documents(tmp_path, monkeypatch):
     found = validate_files([p for t in triples for p in t])
     news = {}
     for a, b, red in triples:
-        new = kinds(found[red.resolve()]) - kinds(found[a.resolve()]) - kinds(found[b.resolve()])
+        new = _unnumbered(found[red.resolve()]) - _unnumbered(found[a.resolve()]) - _unnumbered(found[b.resolve()])
         if new:
             news[red.name] = sorted(new)[:3]
     assert news == {}
+
+
+def _unnumbered(errors) -> set[str]:
+    """Error kinds with part numbers blanked: a header, chart or image of the original's comes into
+    the redline as a part of another number (footer1.xml -> footer5.xml, chart3.xml -> chart3_c1.xml)."""
+    from tests.support.sdk_validator import kinds
+    return {re.sub(r"\d+(_c\d+)?\.xml", "#.xml", k) for k in kinds(errors)}
 
 
 def test_redlines_of_strict_files_are_transitional_packages():
