@@ -82,6 +82,8 @@ def _anchors(a, b, lo_a, hi_a, lo_b, hi_b) -> list[tuple[int, int]]:
 
 def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest subsequence of ``pairs`` (sorted by their first item) increasing in the second."""
+    if all(x[1] < y[1] for x, y in zip(pairs, pairs[1:])):  # the usual case: nothing moved
+        return pairs
     tails: list[int] = []  # smallest second item ending a run of each length
     tail_at: list[int] = []
     back = [-1] * len(pairs)

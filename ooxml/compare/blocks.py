@@ -134,6 +134,9 @@ class Comparer:
         a, b = blocks_a[:n], blocks_b[:m]
 
         def by_text(lo_a, hi_a, lo_b, hi_b) -> list:
+            if hi_a - lo_a == 1 == hi_b - lo_b:  # the usual gap: one block edited
+                one = self.key(a[lo_a]) == self.key(b[lo_b]) or self.similar(a[lo_a], b[lo_b]) >= THRESHOLD
+                return [(lo_a, lo_b)] if one else [(lo_a, None), (None, lo_b)]
             part_a, part_b = a[lo_a:hi_a], b[lo_b:hi_b]
             found = align([self.key(x) for x in part_a], [self.key(x) for x in part_b],
                           lambda i, j: self.similar(part_a[i], part_b[j]), THRESHOLD)
@@ -274,7 +277,8 @@ _SERIALIZE_FROM = 8  # children: below this, one serialization per block costs n
 def _blocks(container: etree._Element) -> tuple[list, list[str] | None]:
     """The container's blocks, and their XML when the container is long (one serialization)."""
     kids = list(container)
-    keep = [n for n, el in enumerate(kids) if B.is_block(el)]
+    markers = B.MARKERS
+    keep = [n for n, el in enumerate(kids) if isinstance(el.tag, str) and el.tag not in markers]  # B.is_block
     pieces = child_strings(container) if len(kids) >= _SERIALIZE_FROM else None
     return [kids[n] for n in keep], None if pieces is None else [pieces[n] for n in keep]
 
