@@ -15,13 +15,12 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.xml.namespaces import A, R, WP, w
-from ooxml.review import tracked_text as TT
 from ooxml.review.tracked_text import BARRIER, Seg, segments
 
 ITEM = BARRIER  # stands for a non-text item in the text (clean text never holds NUL)
 WORD = re.compile(r"\w+|[^\w\s]|\s+", re.U)
-# What reads as nothing: tracked_text's zero-width children, but a note reference is an item here.
-_ZERO = TT.ZERO - {w("footnoteReference"), w("endnoteReference")}
+_ZERO = {w(n) for n in "rPr lastRenderedPageBreak commentReference annotationRef footnoteRef endnoteRef "
+                       "separator continuationSeparator softHyphen".split()}
 _SKIP_ATTRS = ("id", "rsid", "paraId", "textId", "embed", "link", "name")
 
 

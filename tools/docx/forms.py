@@ -157,6 +157,7 @@ def docx_insert_content_control(ctx: CallContext, session_id: str, kind: KIND, p
         shown = _shown_block(doc, sdt)
     else:
         sdt, shown, before = _insert_new(session, kind, position, tag, alias, choices)
+    C.declare_namespaces(doc, sdt)
     ctrl = M.read(sdt)
     if value is not None:
         planned = V.plan(ctrl, value, _image_reader(ctx), _url_check(ctx))

@@ -66,7 +66,7 @@ def docx_redact(ctx: CallContext, session_id: str, text: str | None = None, patt
     if replacer.growth > limit:
         raise LimitExceeded(f"The replacements would add {replacer.growth:,} bytes, over the {limit:,} a call may add.",
                             hint="Use a shorter replacement, or redact in parts of the document.")
-    report = LC.check_package(doc.package, matcher)
+    report = LC.check_package(doc.package, matcher, result.serialized)
     session.leak_warning = None if report.clean else report.verdict()
     return _answer(session, result, local, report, matcher)
 
@@ -90,7 +90,8 @@ def _answer(session, result: RX.Result, local: int, report: LC.Report, matcher) 
 @tool(toolset="privacy", read_only=True, idempotent=True, title="Inspect what a document carries")
 def docx_inspect(ctx: CallContext, session_id: str, find: str | None = None) -> str:
     """What Word's Document Inspector reports, with counts and where: comments, revisions, properties, personal
-    information, custom XML, headers and footers, hidden and invisible content, embedded objects, alt text, links.
+    information, custom XML, headers and footers, hidden and invisible content, embedded objects, chart data, alt
+    text, links.
 
     Args:
         find: A text to search every part for (case-insensitive), as the leak check after docx_redact does.
@@ -111,7 +112,7 @@ def docx_inspect(ctx: CallContext, session_id: str, find: str | None = None) -> 
 @tool(toolset="privacy", destructive=True, title="Scrub personal information")
 def docx_scrub(ctx: CallContext, session_id: str, categories: list[str] | None = None) -> str:
     """Remove Inspector categories: personal_info (authors become one alias), properties, comments, revisions
-    (accepted), custom_xml, hidden_text by default; also headers_footers, embedded_objects, alt_text.
+    (accepted), custom_xml, hidden_text by default; also headers_footers, embedded_objects, chart_data, alt_text.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
