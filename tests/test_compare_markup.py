@@ -256,14 +256,19 @@ def test_an_equation_paragraph_against_text_holds_both_ways(tmp_path):
 COMMENTS_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"
 
 
-def test_a_comment_on_deleted_text_comes_back_on_reject(tmp_path):
-    commented = ('<w:p><w:commentRangeStart w:id="7"/><w:r><w:t>Remark on this.</w:t></w:r>'
-                 '<w:commentRangeEnd w:id="7"/><w:r><w:commentReference w:id="7"/></w:r></w:p>')
-    comments = part_xml("w:comments", '<w:comment w:id="7" w:author="Ann"><w:p><w:r><w:t>Check the figure.</w:t>'
-                                      '</w:r></w:p></w:comment>')
-    a = doc(tmp_path, "a.docx", p("Kept text.") + commented, rels=[("rIdC", "comments", "comments.xml")],
+def _commented_then_gone(tmp_path, body: str, wid: int, text: str) -> tuple[bytes, bytes]:
+    """A document with ``body`` (holding comment ``wid``: ``text``) after a kept paragraph, and the
+    same without it."""
+    comments = part_xml("w:comments", f'<w:comment w:id="{wid}" w:author="Ann">{p(text)}</w:comment>')
+    a = doc(tmp_path, "a.docx", p("Kept text.") + body, rels=[("rIdC", "comments", "comments.xml")],
             extra_parts={"word/comments.xml": comments}, overrides={"word/comments.xml": COMMENTS_CT})
-    b = doc(tmp_path, "b.docx", p("Kept text."))
+    return a, doc(tmp_path, "b.docx", p("Kept text."))
+
+
+def test_a_comment_on_deleted_text_comes_back_on_reject(tmp_path):
+    a, b = _commented_then_gone(tmp_path, '<w:p><w:commentRangeStart w:id="7"/><w:r><w:t>Remark on this.</w:t></w:r>'
+                                          '<w:commentRangeEnd w:id="7"/><w:r><w:commentReference w:id="7"/></w:r>'
+                                          '</w:p>', 7, "Check the figure.")
     RL.check(a, b)
     parts, _ = RL.build(a, b)
     (ref,) = xp(xml(parts), "//w:del/w:r/w:commentReference")
@@ -273,14 +278,9 @@ def test_a_comment_on_deleted_text_comes_back_on_reject(tmp_path):
 
 
 def test_a_comment_over_several_deleted_paragraphs_comes_back_whole(tmp_path):
-    spanning = ('<w:p><w:commentRangeStart w:id="3"/><w:r><w:t>First gone.</w:t></w:r></w:p>'
-                '<w:p><w:r><w:t>Second gone.</w:t></w:r><w:commentRangeEnd w:id="3"/>'
-                '<w:r><w:commentReference w:id="3"/></w:r></w:p>')
-    comments = part_xml("w:comments", '<w:comment w:id="3" w:author="Ann"><w:p><w:r><w:t>Both paragraphs.</w:t>'
-                                      '</w:r></w:p></w:comment>')
-    a = doc(tmp_path, "a.docx", p("Kept text.") + spanning, rels=[("rIdC", "comments", "comments.xml")],
-            extra_parts={"word/comments.xml": comments}, overrides={"word/comments.xml": COMMENTS_CT})
-    b = doc(tmp_path, "b.docx", p("Kept text."))
+    a, b = _commented_then_gone(tmp_path, '<w:p><w:commentRangeStart w:id="3"/><w:r><w:t>First gone.</w:t></w:r></w:p>'
+                                          '<w:p><w:r><w:t>Second gone.</w:t></w:r><w:commentRangeEnd w:id="3"/>'
+                                          '<w:r><w:commentReference w:id="3"/></w:r></w:p>', 3, "Both paragraphs.")
     RL.check(a, b)
     parts, _ = RL.build(a, b)
     body = xml(parts)
