@@ -99,6 +99,10 @@ class Edit:
         if cursor is not None:
             self._cursor = cursor
 
+    def not_tracked(self, why: str) -> dict:
+        """The answer field saying, while tracking, what Word records no revision for."""
+        return {"Tracked": f"no: {why}"} if REV.tracker(self.doc) is not None else {}
+
     def plain(self, text: str) -> None:
         """An answer the tool built itself (a list, a part removed): taken as it is."""
         self._result = {"plain": text}
