@@ -12,6 +12,7 @@ from lxml import etree
 from ooxml.review import revisions as R
 from ooxml.review import tracked_text as TT
 from ooxml.text import build
+from ooxml.text import replace as RP
 from ooxml.xml.namespaces import w
 
 # ``with formatting(doc, runs=…, paragraphs=…, sections=…):`` around a formatting edit: tracked,
@@ -68,12 +69,12 @@ def set_run_text(doc, r: etree._Element, text: str) -> bool:
     return True
 
 
-def replace_in_paragraph(doc, p: etree._Element, old: str, new: str, untracked) -> int:
-    """Replacements of ``old`` by ``new`` in ``p``; untracked through ``untracked()`` (the caller's own
-    match-based writer), tracked word by word."""
+def replace_matches(doc, found: list, old: str, new: str) -> int:
+    """Replace the matches ``ooxml/text/replace.find_all`` found; tracked, word-level w:del/w:ins where
+    unchanged words keep their runs. The number of replacements."""
     if tracking(doc):
-        return TT.replace_in_paragraph(doc, p, old, new)
-    return untracked()
+        return sum(TT.replace_in_paragraph(doc, m.p, old, new) for m in found)
+    return sum(RP.apply(doc, m, new) for m in found)
 
 
 def place_run(doc, para: etree._Element, run: etree._Element, mode: str, target: etree._Element) -> None:
@@ -97,4 +98,4 @@ def mark_inserted(doc, els: list[etree._Element]) -> None:
 
 
 __all__ = ["formatting", "tracking", "delete_block", "delete_inline", "delete_runs", "set_paragraph_text",
-           "set_run_text", "replace_in_paragraph", "place_run", "mark_inserted"]
+           "set_run_text", "replace_matches", "place_run", "mark_inserted"]

@@ -65,10 +65,11 @@ class Edit:
         (those still in the document, unless ``after`` names others). ``note``: lines under both."""
         self._shown = list(els)
         self._note = note or []
-        self._before = C.box_lines(self.doc, self._shown) + self._note
+        self._before = _draw(self.doc, self._shown) + self._note
 
     def after(self, *els) -> None:
-        """The elements drawn after the change, when they are not the shown ones (an insertion's)."""
+        """The elements drawn after the change, when they are not the shown ones (an insertion's);
+        a string among them is a line of its own ("... 12 more ...")."""
         self._after = list(els)
 
     def change(self, *els) -> None:
@@ -133,11 +134,25 @@ class Edit:
         before = after = None
         if self._before is not None:
             shown = self._after if self._after is not None else [el for el in self._shown
-                                                                 if el is None or _in_tree(el)]
-            before, after = self._before, C.box_lines(doc, shown) + self._note
+                                                                 if not isinstance(el, etree._Element)
+                                                                 or _in_tree(el)]
+            before, after = self._before, _draw(doc, shown) + self._note
         self.answer = C.answer(session, self.operation, r["element"], marker=r["marker"], before=before,
                                after=after, fields=r["fields"], content=r["content"], head_id=r["head_id"],
                                element_id=r["element_id"], changes=r["changes"])
+
+
+def _draw(doc, items: list) -> list[str]:
+    """Boxes of the elements (None skipped), lines given as strings kept in their place."""
+    out: list[str] = []
+    run: list = []
+    for item in items:
+        if isinstance(item, str):
+            out += C.box_lines(doc, run) + [item]
+            run = []
+        else:
+            run.append(item)
+    return out + C.box_lines(doc, run)
 
 
 def _in_tree(el: etree._Element) -> bool:
