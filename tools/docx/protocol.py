@@ -69,7 +69,8 @@ class Edit:
 
     def after(self, *els) -> None:
         """The elements drawn after the change, when they are not the shown ones (an insertion's);
-        a string among them is a line of its own ("... 12 more ...")."""
+        a string among them is a line of its own ("... 12 more ..."), a callable gives lines drawn
+        at the end (a table's excerpt)."""
         self._after = list(els)
 
     def change(self, *els) -> None:
@@ -78,6 +79,10 @@ class Edit:
             if el is not None:
                 self.doc.will_change(el)
                 self._changing.append(el)
+
+    def changed(self, *els) -> None:
+        """Elements a model operation changed and announced itself: reported changed at the end."""
+        self._changing += [el for el in els if el is not None]
 
     def insert(self, new: etree._Element, pos: C.Position, what: str = "paragraph") -> etree._Element:
         """A prepared block at ``pos``, shown with its neighbours; tracked by the model."""
@@ -147,8 +152,8 @@ def _draw(doc, items: list) -> list[str]:
     out: list[str] = []
     run: list = []
     for item in items:
-        if isinstance(item, str):
-            out += C.box_lines(doc, run) + [item]
+        if isinstance(item, str) or callable(item):
+            out += C.box_lines(doc, run) + ([item] if isinstance(item, str) else item())
             run = []
         else:
             run.append(item)
