@@ -6,7 +6,7 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.refs import links as L
 from ooxml.opc.link_policy import policy_of
-from ooxml.review import revisions as REV
+from ooxml.review import edits
 from ooxml.xml.errors import InvalidPosition, ValidationError
 from ooxml.xml.namespaces import OX_ID, w
 from ooxml.xml.wordids import story_part_names
@@ -14,9 +14,10 @@ from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import answer, box_lines, expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
+from tools.docx.protocol import editing
 from tools.docx.inline_place import inline_place
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.sessions import Session
 
 MAX_LISTED = 200
 
@@ -38,8 +39,13 @@ def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position
         url: An absolute address: https://…, http://…, mailto:… (other schemes only if the server allows them)
         bookmark: The name of a bookmark to jump to (see docx_list_bookmarks), instead of url.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Insert Hyperlink") as e:
+        _insert_hyperlink(ctx, e, text, position, url, bookmark)
+    return e.answer
+
+
+def _insert_hyperlink(ctx, e, text: str, position: str, url: str | None, bookmark: str | None) -> None:
+    doc = e.doc
     if (url is None) == (bookmark is None):
         raise ValidationError("Give exactly one of url or bookmark.",
                               hint="url='https://example.com' for the web, bookmark='Intro' for a place in the document.")
@@ -52,20 +58,16 @@ def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position
     elif L.find_bookmark(all_roots(doc), bookmark) is None:
         raise ValidationError(f"There is no bookmark named '{bookmark}'.",
                               hint="docx_list_bookmarks lists them; docx_add_bookmark adds one.")
-    place = inline_place(session, position, "hyperlink")
+    place = inline_place(e.session, position, "hyperlink")
     para = place.paragraph
-    before = box_lines(doc, [para])
+    e.show(para)
     link = L.hyperlink(doc, doc.part_of(para).name, text, url=url, anchor=bookmark, rpr=place.model_rpr)
-    doc.will_change(para)
+    e.change(para)
     place.put([link])
-    REV.mark_inline_inserted(doc, [link])  # tracked: the link's runs in a w:ins inside it
-    doc.changed(para)
+    edits.mark_inserted(doc, [link])  # tracked: the link's runs in a w:ins inside it
     lid = doc.id_of(link)
-    session.last_insert = lid
-    session.cursor = Cursor(doc.id_of(para), "after")
-    return answer(session, "Insert Hyperlink", para, marker="UPDATED", before=before, after=box_lines(doc, [para]),
-                  element_id=lid, fields={"Position": place.text, "Target": L.link_target(doc, link),
-                                          "Paragraph": doc.id_of(para)})
+    e.done(para, marker="UPDATED", element_id=lid, inserted=link, cursor=(para, "after"),
+           fields={"Position": place.text, "Target": L.link_target(doc, link), "Paragraph": doc.id_of(para)})
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List hyperlinks")
@@ -111,8 +113,13 @@ def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: 
         element_id: The paragraph or run where the bookmark starts.
         end_id: The paragraph or run where it ends (default: element_id), in the same part and not before it.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Add Bookmark") as e:
+        _add_bookmark(e, name, element_id, end_id)
+    return e.answer
+
+
+def _add_bookmark(e, name: str, element_id: str, end_id: str | None) -> None:
+    session, doc = e.session, e.doc
     L.check_bookmark_name(name)
     start_el = expect(resolve(session, element_id), {B.W_P, B.W_R}, "paragraph or run")
     end_el = expect(resolve(session, end_id, "end_id"), {B.W_P, B.W_R}, "paragraph or run", "end_id") \
@@ -131,18 +138,14 @@ def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: 
                                    "docx_list_bookmarks).")
     holders = [x if x.tag == B.W_P else B.find_ancestor(x, B.W_P) for x in (start_el, end_el)]
     shown = [holders[0]] if holders[0] is holders[1] else holders
-    before = box_lines(doc, shown)
-    for h in shown:
-        doc.will_change(h)
+    e.show(*shown)
+    e.change(*shown)
     start = L.add_bookmark(start_el, end_el, name, L.next_bookmark_id(roots))
-    for h in shown:
-        doc.changed(h)
     bid = doc.id_of(start)
     session.last_insert = bid
-    return answer(session, "Add Bookmark", holders[0], marker="UPDATED", before=before, after=box_lines(doc, shown),
-                  element_id=bid, fields={"Name": name, "Start": doc.id_of(start_el), "End": doc.id_of(end_el),
-                                          "Tracked": "no: Word does not record bookmarks as revisions"
-                                          if REV.tracker(doc) is not None else None})
+    e.done(holders[0], marker="UPDATED", element_id=bid,
+           fields={"Name": name, "Start": doc.id_of(start_el), "End": doc.id_of(end_el),
+                   **e.not_tracked("Word does not record bookmarks as revisions")})
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List bookmarks")
