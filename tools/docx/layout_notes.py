@@ -6,6 +6,7 @@ from typing import Literal
 import render.notes_view  # noqa: F401  (draws [^n] and the notes' text)
 from ooxml.text import body as B
 from ooxml.text import notes as N
+from ooxml.review import edits
 from ooxml.review import revisions as REV
 from ooxml.xml.errors import InvalidElementType, ValidationError
 from ooxml.xml.namespaces import w
@@ -14,6 +15,7 @@ from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import answer, box_lines, expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
+from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -41,8 +43,13 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
         element_id: A paragraph (mark at its end) or a run (mark after it), in the body.
         anchor_text: Put the mark right after the first occurrence of this text in the paragraph.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Insert Footnote") as e:
+        _insert_note(e, element_id, text, anchor_text, kind)
+    return e.answer
+
+
+def _insert_note(e, element_id: str, text: str, anchor_text: str | None, kind: str) -> None:
+    session, doc = e.session, e.doc
     if kind not in N.KINDS:
         raise ValidationError(f"kind '{kind}' is not footnote or endnote.",
                               hint="Pass kind='footnote' or kind='endnote'.")
@@ -59,31 +66,29 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
         if anchor_text == "" or anchor_text not in segments(B.iter_runs(para))[1]:
             raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
                                   hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
-    before = box_lines(doc, [para])
+    e.show(para)
     N.before_reference_insert(doc, kind)
     root = N.ensure_notes_root(doc, kind)
     note_id = N.next_id(root)
     note = N.make_note(doc, kind, note_id, text)
     doc.insert_block(note, container=root)
     ref = N.make_reference(doc, kind, note_id)
-    doc.will_change(para)
+    e.change(para)
     if anchor_text is not None:
         split_after(doc, para, anchor_text).addnext(ref)
     elif el.tag == B.W_R:
         el.addnext(ref)
     else:
         para.append(ref)
-    REV.mark_inline_inserted(doc, [ref])  # tracked: the reference in a w:ins (the note's text is too)
-    doc.changed(para)
+    edits.mark_inserted(doc, [ref])  # tracked: the reference in a w:ins (the note's text is too)
+    e.report()  # the numbers below are read from the changed document
     nid = doc.id_of(note)
     ref_tag = ref.find(N.REF_TAGS[kind])
     _later_refs_changed(doc, kind, ref_tag)
-    session.last_insert = nid
-    session.cursor = Cursor(doc.id_of(para), "after")
     note_para = note.find(B.W_P)
-    return answer(session, "Insert Footnote", para, marker="UPDATED", before=before, after=box_lines(doc, [para]),
-                  element_id=nid, fields={"Kind": kind, "Number": N.label(kind, N.number_of(doc, ref_tag) or 0),
-                                          "Note Paragraph": doc.id_of(note_para), "Paragraph": doc.id_of(para)})
+    e.done(para, marker="UPDATED", element_id=nid, inserted=note, cursor=(para, "after"),
+           fields={"Kind": kind, "Number": N.label(kind, N.number_of(doc, ref_tag) or 0),
+                   "Note Paragraph": doc.id_of(note_para), "Paragraph": doc.id_of(para)})
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List footnotes and endnotes")

@@ -84,6 +84,17 @@ class Edit:
         """Elements a model operation changed and announced itself: reported changed at the end."""
         self._changing += [el for el in els if el is not None]
 
+    def report(self) -> None:
+        """Report the changes so far now (``doc.changed``), before reading what they affect (note
+        numbers, list labels); the end of the block reports the rest."""
+        doc = self.doc
+        for el in self._changing:
+            if el.getparent() is None and el not in doc.top_containers():
+                continue  # it left the tree: its removal was recorded as one
+            doc.history.check_changed(el, always=True)  # cheap: a change reported is one announced
+            doc.changed(el)
+        self._changing = []
+
     def insert(self, new: etree._Element, pos: C.Position, what: str = "paragraph") -> etree._Element:
         """A prepared block at ``pos``, shown with its neighbours; tracked by the model."""
         container, where = C.block_insertion(self.doc, pos, what)
@@ -118,11 +129,7 @@ class Edit:
         if self._result is None:
             raise AssertionError(f"{self.operation}: the tool ended its edit without done()")
         doc = self.doc
-        for el in self._changing:
-            if el.getparent() is None and el not in doc.top_containers():
-                continue  # it left the tree: its removal was recorded as one
-            doc.history.check_changed(el, always=True)  # cheap: a change reported is one announced
-            doc.changed(el)
+        self.report()
         r = self._result
         if "plain" in r:
             self.answer = r["plain"]
