@@ -95,8 +95,8 @@ def docx_add_comment(ctx: CallContext, session_id: str, element_id: str, text: s
         fields = {"Author": comment.get(C.W_AUTHOR), "Anchored": cut(anchor_text, 60) if anchor_text else
                   f"{B.kind(el)} {doc.id_of(el)}" + (f" .. {doc.id_of(end)}" if end is not None else ""),
                   **e.not_tracked(UNTRACKED)}
-        e.done(holders[0], marker="UPDATED", element_id=doc.id_of(comment), fields=fields)
-        session.last_insert = doc.id_of(comment)
+        e.done(holders[0], marker="UPDATED", element_id=doc.id_of(comment), fields=fields, inserted=comment,
+               keep_cursor=True)
     return e.answer
 
 
@@ -121,14 +121,17 @@ def _anchor_holder(session: Session, wid: str) -> etree._Element | None:
     return None
 
 
-def _thread_done(e, operation: str, comment: etree._Element, fields: dict, holder: etree._Element | None) -> None:
-    """The answer of a thread edit: the box of the commented block (its comment lines changed), or none."""
+def _thread_done(e, operation: str, comment: etree._Element, fields: dict, holder: etree._Element | None,
+                 new: bool = False) -> None:
+    """The answer of a thread edit: the box of the commented block (its comment lines changed), or none.
+    ``new``: the comment is new (last_insert)."""
     cid = e.doc.id_of(comment)
     fields = {**fields, **e.not_tracked(UNTRACKED)}
     if holder is not None:
-        e.done(holder, marker="UPDATED", element_id=cid, fields=fields)
+        e.done(holder, marker="UPDATED", element_id=cid, fields=fields, inserted=comment if new else None,
+               keep_cursor=True)
     else:
-        e.plain(success_answer(operation, element_id=cid, fields=fields))
+        e.plain(success_answer(operation, element_id=cid, fields=fields), inserted=comment if new else None)
 
 
 def _show_holder(e, holder: etree._Element | None) -> None:
@@ -156,9 +159,8 @@ def docx_reply_comment(ctx: CallContext, session_id: str, comment_id: str, text:
         for root in story_roots(session):
             if C.copy_anchor(root, parent.get(C.W_ID), reply.get(C.W_ID)):
                 break
-        session.last_insert = doc.id_of(reply)
         _thread_done(e, "Reply Comment", reply, {"Author": reply.get(C.W_AUTHOR), "In Reply To": doc.id_of(parent)},
-                     holder)
+                     holder, new=True)
     return e.answer
 
 

@@ -141,9 +141,7 @@ def _add_bookmark(e, name: str, element_id: str, end_id: str | None) -> None:
     e.show(*shown)
     e.change(*shown)
     start = L.add_bookmark(start_el, end_el, name, L.next_bookmark_id(roots))
-    bid = doc.id_of(start)
-    session.last_insert = bid
-    e.done(holders[0], marker="UPDATED", element_id=bid,
+    e.done(holders[0], marker="UPDATED", element_id=doc.id_of(start), inserted=start, keep_cursor=True,
            fields={"Name": name, "Start": doc.id_of(start_el), "End": doc.id_of(end_el),
                    **e.not_tracked("Word does not record bookmarks as revisions")})
 

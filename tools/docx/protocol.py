@@ -84,6 +84,12 @@ class Edit:
         """Elements a model operation changed and announced itself: reported changed at the end."""
         self._changing += [el for el in els if el is not None]
 
+    def _marks(self, inserted, updated) -> None:
+        if inserted is not None:
+            self.session.last_insert = self.doc.id_of(inserted)
+        if updated is not None:
+            self.session.last_update = self.doc.id_of(updated)
+
     def report(self) -> None:
         """Report the changes so far now (``doc.changed``), before reading what they affect (note
         numbers, list labels); the end of the block reports the rest."""
@@ -107,12 +113,13 @@ class Edit:
     def done(self, element: etree._Element | None, *, marker: str | None = None, fields: dict | None = None,
              inserted: etree._Element | None = None, updated: etree._Element | None = None,
              cursor: tuple | None = None, element_id: str | None = None, content: str | None = None,
-             head_id: bool = True, changes: str | None = None) -> None:
+             head_id: bool = True, changes: str | None = None, keep_cursor: bool = False) -> None:
         """What the answer shows: the context around ``element``; ``inserted``/``updated`` become
-        ``last_insert``/``last_update`` (an insertion also moves the cursor after it unless ``cursor``
-        says (element, place))."""
+        ``last_insert``/``last_update`` (an insertion also moves the cursor after it, unless
+        ``keep_cursor`` or ``cursor`` says (element, place))."""
         self._result = dict(element=element, marker=marker, fields=fields, element_id=element_id,
-                            content=content, head_id=head_id, changes=changes, inserted=inserted, updated=updated)
+                            content=content, head_id=head_id, changes=changes, inserted=inserted, updated=updated,
+                            keep_cursor=keep_cursor)
         if cursor is not None:
             self._cursor = cursor
 
@@ -120,9 +127,11 @@ class Edit:
         """The answer field saying, while tracking, what Word records no revision for."""
         return {"Tracked": f"no: {why}"} if REV.tracker(self.doc) is not None else {}
 
-    def plain(self, text: str) -> None:
-        """An answer the tool built itself (a list, a part removed): taken as it is."""
-        self._result = {"plain": text}
+    def plain(self, text: str, inserted: etree._Element | None = None,
+              updated: etree._Element | None = None) -> None:
+        """An answer the tool built itself (a list, a part removed): taken as it is; ``inserted``/
+        ``updated`` become last_insert/last_update (the cursor stays)."""
+        self._result = {"plain": text, "inserted": inserted, "updated": updated}
 
     # ---- the end -----------------------------------------------------------------------------------
     def _finish(self) -> None:
@@ -131,13 +140,15 @@ class Edit:
         doc = self.doc
         self.report()
         r = self._result
+        session = self.session
         if "plain" in r:
+            self._marks(r["inserted"], r["updated"])
             self.answer = r["plain"]
             return
-        session = self.session
         if r["inserted"] is not None:
             session.last_insert = doc.id_of(r["inserted"])
-            session.cursor = Cursor(session.last_insert, "after")
+            if not r["keep_cursor"]:
+                session.cursor = Cursor(session.last_insert, "after")
         if r["updated"] is not None:
             session.last_update = doc.id_of(r["updated"])
         if self._cursor is not None:
