@@ -202,7 +202,7 @@ def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new
 
 
 # Kinds that feature modules delete their own way (a field with all its runs, a note with its
-# reference ...): tag -> (session, element) -> answer. Filled in at import by those modules.
+# reference ...): tag -> (edit, element), the edit of tools/docx/protocol.py. Filled in at import.
 DELETERS: dict = {}
 _NOT_EMPTY = {w("hdr"), w("ftr"), w("footnote"), w("endnote")}  # the schema wants a block in each
 DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("customXml"), w("altChunk")}
@@ -218,7 +218,7 @@ def docx_delete(ctx: CallContext, session_id: str, element_id: str) -> str:
     with editing(ctx, session_id, "Delete") as e:
         el = e.element(element_id, deleted_ok=True)
         if el.tag in DELETERS:
-            e.plain(DELETERS[el.tag](e.session, el))
+            DELETERS[el.tag](e, el)
         else:
             if el.tag not in DELETABLE:
                 raise InvalidElementType(f"A {B.kind(el)} cannot be deleted with docx_delete.",

@@ -12,12 +12,11 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.xml.wordids import story_part_names
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import answer, box_lines, expect, resolve, session_of
+from tools.docx.common import expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
 from tools.docx.protocol import editing
 from tools.docx.inline_place import inline_place
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Session
 
 MAX_LISTED = 200
 
@@ -170,45 +169,40 @@ def docx_list_bookmarks(ctx: CallContext, session_id: str) -> str:
 
 # ---- docx_delete ------------------------------------------------------------------------------------
 
-def delete_hyperlink(session: Session, link) -> str:
+def delete_hyperlink(e, link) -> None:
     """Remove the link, keep its text (its relationship goes at the end of the call if unused:
     ooxml/refs/link_rels.py)."""
-    doc = session.doc
+    doc = e.doc
     para = B.find_ancestor(link, B.W_P)
     lid = doc.id_of(link)
-    before = box_lines(doc, [para])
-    doc.will_change(para)
+    e.show(para)
+    e.change(para)
     del link.attrib[OX_ID]  # the link goes, its runs (and their IDs) stay; its relationship may be shared
     L.unwrap(link)
-    doc.changed(para)
-    return answer(session, "Delete", para, before=before, after=box_lines(doc, [para]), element_id=lid,
-                  fields={"Deleted": f"Hyperlink {lid} (its text kept)"})
+    e.done(para, element_id=lid, fields={"Deleted": f"Hyperlink {lid} (its text kept)"})
 
 
-def delete_bookmark(session: Session, start) -> str:
+def delete_bookmark(e, start) -> None:
     """Remove the bookmark's start and end; its content stays."""
-    doc = session.doc
+    doc = e.doc
     end = L.bookmark_end(start)
     holder = B.find_ancestor(start, B.W_P)
     eid = doc.id_of(start)
     removed = [start] + ([end] if end is not None else [])
+    fields = {"Deleted": f"Bookmark {eid} (its content kept)"}
     if holder is None:
         for el in removed:
             doc.will_change(el.getparent())
             doc.ids.forget(el)
             el.getparent().remove(el)
-        return success_answer("Delete", element_id=eid, fields={"Deleted": f"Bookmark {eid} (its content kept)"})
-    before = box_lines(doc, [holder])
-    doc.will_change(holder)
+        e.plain(success_answer("Delete", element_id=eid, fields=fields))
+        return
+    e.show(holder)
+    e.change(holder, *[el.getparent() for el in removed])
     for el in removed:
-        doc.will_change(el.getparent())
-        parent = el.getparent()
         doc.ids.forget(el)
-        parent.remove(el)
-        doc.changed(parent)
-    doc.changed(holder)
-    return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]), element_id=eid,
-                  fields={"Deleted": f"Bookmark {eid} (its content kept)"})
+        el.getparent().remove(el)
+    e.done(holder, element_id=eid, fields=fields)
 
 
 DELETERS[L.W_LINK] = delete_hyperlink

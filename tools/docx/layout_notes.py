@@ -13,11 +13,11 @@ from ooxml.xml.namespaces import w
 from ooxml.review.tracked_text import split_after
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import answer, box_lines, expect, resolve, session_of
+from tools.docx.common import expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
 from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.sessions import Cursor
 
 MAX_LISTED = 200
 
@@ -132,8 +132,10 @@ def docx_list_notes(ctx: CallContext, session_id: str, kind: Literal["footnote",
     return success_answer("List Notes", fields=fields, content="\n".join(lines) or "The document has no notes.")
 
 
-def delete_note(session: Session, note) -> str:
-    doc = session.doc
+def delete_note(e, note) -> None:
+    """A note with its reference; tracked, as Word records it: the reference is deleted (w:del) and
+    accepting that removes the note. Our own new note just goes."""
+    session, doc = e.session, e.doc
     kind = N.kind_of(note)
     if not N.is_user_note(note):
         raise InvalidElementType("Separator notes belong to Word's notes part and cannot be deleted.",
@@ -141,14 +143,18 @@ def delete_note(session: Session, note) -> str:
     nid = doc.id_of(note)
     ref = N.reference_of(doc, note)
     para = B.find_ancestor(ref, B.W_P) if ref is not None else None
-    before = box_lines(doc, [para]) if para is not None else []
+    e.show(para)
     run = ref.getparent() if ref is not None else None
     own = run is not None and run.getparent().tag == REV.W_INS and REV.is_ours(doc, run.getparent())
-    if ref is not None and REV.tracker(doc) is not None and not own:  # our own new note just goes
-        return _delete_note_tracked(session, para, ref, nid, kind, before)
+    if ref is not None and edits.tracking(doc) and not own:
+        e.change(para)
+        edits.delete_runs(doc, [run])
+        e.done(para, element_id=nid, fields={"Deleted": f"{kind.capitalize()} {nid} (tracked: its reference is "
+                                                       "marked deleted; accepting removes the note)"})
+        return
     if ref is not None:
         _later_refs_changed(doc, kind, ref)
-        doc.will_change(para)
+        e.change(para)
         if all(c.tag in (w("rPr"), ref.tag) for c in run):
             doc.ids.forget(run)
             holder = run.getparent()
@@ -157,26 +163,15 @@ def delete_note(session: Session, note) -> str:
                 holder.getparent().remove(holder)
         else:
             run.remove(ref)
-        doc.changed(para)
+        e.report()
     doc.remove_block(note)
     if session.cursor.element_id and doc.ids.get(session.cursor.element_id) is None:
         session.cursor = Cursor(doc.id_of(para), "after") if para is not None else Cursor()
     fields = {"Deleted": f"{kind.capitalize()} {nid}"}
     if para is None:
-        return success_answer("Delete", element_id=nid, fields=fields)
-    return answer(session, "Delete", para, before=before, after=box_lines(doc, [para]), element_id=nid,
-                  fields=fields)
-
-
-def _delete_note_tracked(session: Session, para, ref, nid: str, kind: str, before: list[str]) -> str:
-    """Tracked, as Word records it: the reference is deleted (w:del); accepting it removes the note."""
-    doc = session.doc
-    doc.will_change(para)
-    REV.delete_runs(doc, [ref.getparent()])
-    doc.changed(para)
-    return answer(session, "Delete", para, before=before, after=box_lines(doc, [para]), element_id=nid,
-                  fields={"Deleted": f"{kind.capitalize()} {nid} (tracked: its reference is marked deleted; "
-                                     "accepting removes the note)"})
+        e.plain(success_answer("Delete", element_id=nid, fields=fields))
+    else:
+        e.done(para, element_id=nid, fields=fields)
 
 
 DELETERS[w("footnote")] = delete_note
