@@ -19,6 +19,7 @@ from tools.docx.inline_place import inline_place
 from tools.runtime.registry import CallContext, tool
 
 MAX_LISTED = 200
+BOOKMARKS_UNTRACKED = "Word does not record bookmarks as revisions"
 
 
 def all_roots(doc) -> list[etree._Element]:
@@ -142,7 +143,7 @@ def _add_bookmark(e, name: str, element_id: str, end_id: str | None) -> None:
     start = L.add_bookmark(start_el, end_el, name, L.next_bookmark_id(roots))
     e.done(holders[0], marker="UPDATED", element_id=doc.id_of(start), inserted=start, keep_cursor=True,
            fields={"Name": name, "Start": doc.id_of(start_el), "End": doc.id_of(end_el),
-                   **e.not_tracked("Word does not record bookmarks as revisions")})
+                   **e.not_tracked(BOOKMARKS_UNTRACKED)})
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List bookmarks")
@@ -179,7 +180,8 @@ def delete_hyperlink(e, link) -> None:
     e.change(para)
     del link.attrib[OX_ID]  # the link goes, its runs (and their IDs) stay; its relationship may be shared
     L.unwrap(link)
-    e.done(para, element_id=lid, fields={"Deleted": f"Hyperlink {lid} (its text kept)"})
+    e.done(para, element_id=lid, fields={"Deleted": f"Hyperlink {lid} (its text kept)",
+                                         **e.not_tracked("OOXML has no revision mark for removing a link")})
 
 
 def delete_bookmark(e, start) -> None:
@@ -189,7 +191,7 @@ def delete_bookmark(e, start) -> None:
     holder = B.find_ancestor(start, B.W_P)
     eid = doc.id_of(start)
     removed = [start] + ([end] if end is not None else [])
-    fields = {"Deleted": f"Bookmark {eid} (its content kept)"}
+    fields = {"Deleted": f"Bookmark {eid} (its content kept)", **e.not_tracked(BOOKMARKS_UNTRACKED)}
     if holder is None:
         for el in removed:
             doc.will_change(el.getparent())
