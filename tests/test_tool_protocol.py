@@ -236,3 +236,19 @@ async def test_every_editing_tool_tracks_answers_and_undoes(tmp_path):
             if name == "docx_set_track_changes" and session.doc.tracker is None:
                 await docx.ok("docx_set_track_changes", session_id=sid, enabled=True, author=AUTHOR)
     assert not failures, "\n".join(f"{n}: {'; '.join(p)}" for n, p in sorted(failures.items()))
+
+
+def test_an_argument_typed_optional_may_be_left_out():
+    """session_id is optional because it is typed ``str | None`` (SPEC §2), not by its name: any such
+    argument is left out of ``required`` and arrives as None."""
+    from tools.runtime.registry import Tool, _positional_optional, schema_from_signature, unset_arguments
+
+    def fn(ctx, session_id: str | None, text: str, other: str | None, named: str = "x"):
+        return None
+
+    schema = schema_from_signature(fn, {})
+    assert schema["required"] == ["text"]
+    tool = Tool("t", "", schema, fn, positional_optional=_positional_optional(fn))
+    arguments = {"text": "a"}
+    unset_arguments(tool, arguments)
+    assert arguments == {"text": "a", "session_id": None, "other": None}

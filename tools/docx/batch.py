@@ -30,7 +30,7 @@ class BatchCall:
 
 
 @tool(title="Run many edits as one step")
-def docx_batch(ctx: CallContext, session_id: str, calls: list[dict]) -> str:
+def docx_batch(ctx: CallContext, session_id: str | None, calls: list[dict]) -> str:
     """Run editing calls on one session in order as one step: all apply or none does, one undo step, one answer.
 
     Args:

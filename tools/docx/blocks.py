@@ -125,7 +125,7 @@ def place_blocks(e, blocks: list[etree._Element], pos, fields: dict | None = Non
 
 
 @tool(title="Copy a range of elements")
-def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, end_id: str,
+def docx_copy_elements_range(ctx: CallContext, session_id: str | None, start_id: str, end_id: str,
                              position: str) -> str:
     """Copy the blocks from start_id to end_id (inclusive, same container, in order) to a position.
 
@@ -195,7 +195,7 @@ def _spaced(paragraphs: list[etree._Element]) -> list:
 
 
 @tool(title="Replace text")
-def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text: str,
+def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, new_text: str,
                       scope_id: str | None = None) -> str:
     """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it across
     runs.
@@ -246,7 +246,7 @@ def _context_element(session: Session) -> etree._Element | None:
 # ---- margins --------------------------------------------------------------------------------------
 
 @tool(toolset="format", idempotent=True, title="Set page margins")
-def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None = None,
+def docx_set_margins(ctx: CallContext, session_id: str | None, top: float | str | None = None,
                      bottom: float | str | None = None, left: float | str | None = None,
                      right: float | str | None = None, section_id: str | None = None) -> str:
     """Set the page margins of every section, or of one; margins left out stay as they are.

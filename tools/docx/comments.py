@@ -57,7 +57,7 @@ def _span(session: Session, el: etree._Element, end_id: str | None) -> etree._El
 
 
 @tool(toolset="review", title="Add a comment")
-def docx_add_comment(ctx: CallContext, session_id: str, element_id: str, text: str,
+def docx_add_comment(ctx: CallContext, session_id: str | None, element_id: str, text: str,
                      anchor_text: str | None = None, end_id: str | None = None,
                      author: str | None = None) -> str:
     """Add a comment on a paragraph, a run, a span of text inside one, or a range of elements.
@@ -141,7 +141,7 @@ def _show_holder(e, holder: etree._Element | None) -> None:
 
 
 @tool(toolset="review", title="Reply to a comment")
-def docx_reply_comment(ctx: CallContext, session_id: str, comment_id: str, text: str,
+def docx_reply_comment(ctx: CallContext, session_id: str | None, comment_id: str, text: str,
                        author: str | None = None) -> str:
     """Reply to a comment (Word shows the reply in the comment's thread).
 
@@ -165,7 +165,7 @@ def docx_reply_comment(ctx: CallContext, session_id: str, comment_id: str, text:
 
 
 @tool(toolset="review", idempotent=True, title="Resolve a comment")
-def docx_resolve_comment(ctx: CallContext, session_id: str, comment_id: str, resolved: bool = True) -> str:
+def docx_resolve_comment(ctx: CallContext, session_id: str | None, comment_id: str, resolved: bool = True) -> str:
     """Mark a comment's thread resolved (done), or open it again with resolved=false.
 
     Args:
@@ -190,7 +190,7 @@ def docx_resolve_comment(ctx: CallContext, session_id: str, comment_id: str, res
 
 
 @tool(toolset="review", destructive=True, title="Delete a comment")
-def docx_delete_comment(ctx: CallContext, session_id: str, comment_id: str) -> str:
+def docx_delete_comment(ctx: CallContext, session_id: str | None, comment_id: str) -> str:
     """Delete a comment with its replies, and its marks in the document."""
     with editing(ctx, session_id, "Delete Comment") as e:
         session, doc = e.session, e.doc
@@ -213,7 +213,7 @@ def docx_delete_comment(ctx: CallContext, session_id: str, comment_id: str) -> s
 
 
 @tool(toolset="review", read_only=True, idempotent=True, title="List comments")
-def docx_list_comments(ctx: CallContext, session_id: str, scope_id: str | None = None) -> str:
+def docx_list_comments(ctx: CallContext, session_id: str | None, scope_id: str | None = None) -> str:
     """List comments as threads: ID, author, date, resolved, the commented text and the comment's text.
 
     Args:

@@ -66,7 +66,7 @@ def style_id_for(session: Session, style: str) -> str:
 
 
 @tool(title="Insert a paragraph")
-def docx_insert_paragraph(ctx: CallContext, session_id: str, text: str, position: str,
+def docx_insert_paragraph(ctx: CallContext, session_id: str | None, text: str, position: str,
                           style: str | None = None) -> str:
     """Insert a paragraph of text. Newlines become line breaks and tabs become tabs.
 
@@ -85,7 +85,7 @@ def docx_insert_paragraph(ctx: CallContext, session_id: str, text: str, position
 
 
 @tool(title="Insert a heading")
-def docx_insert_heading(ctx: CallContext, session_id: str, text: str, level: int, position: str) -> str:
+def docx_insert_heading(ctx: CallContext, session_id: str | None, text: str, level: int, position: str) -> str:
     """Insert a heading paragraph (style 'Heading N'; level 0 is the Title style).
 
     Args:
@@ -104,7 +104,7 @@ def docx_insert_heading(ctx: CallContext, session_id: str, text: str, level: int
 
 
 @tool(title="Insert a page break")
-def docx_insert_page_break(ctx: CallContext, session_id: str, position: str) -> str:
+def docx_insert_page_break(ctx: CallContext, session_id: str | None, position: str) -> str:
     """Insert a page break (a paragraph holding a page break) at a block position."""
     with editing(ctx, session_id, "Insert Page Break") as e:
         _insert(e, page_break_paragraph(), e.position(position))
@@ -112,7 +112,7 @@ def docx_insert_page_break(ctx: CallContext, session_id: str, position: str) -> 
 
 
 @tool(title="Copy a paragraph")
-def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, position: str) -> str:
+def docx_copy_paragraph(ctx: CallContext, session_id: str | None, element_id: str, position: str) -> str:
     """Copy a paragraph with its formatting to a position; the copy gets new IDs.
 
     Args:
@@ -133,7 +133,7 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str, element_id: str, posi
 
 
 @tool(title="Replace a paragraph's text")
-def docx_update_paragraph_text(ctx: CallContext, session_id: str, element_id: str, new_text: str) -> str:
+def docx_update_paragraph_text(ctx: CallContext, session_id: str | None, element_id: str, new_text: str) -> str:
     """Replace all text of a paragraph, keeping its paragraph style and the formatting of its first run.
 
     Args:
@@ -151,7 +151,7 @@ def docx_update_paragraph_text(ctx: CallContext, session_id: str, element_id: st
 
 
 @tool(title="Insert a run")
-def docx_insert_run(ctx: CallContext, session_id: str, text: str, position: str) -> str:
+def docx_insert_run(ctx: CallContext, session_id: str | None, text: str, position: str) -> str:
     """Insert a run of text into a paragraph ('end:para_…', 'start:para_…') or next to a run ('after:run_…')."""
     with editing(ctx, session_id, "Insert Run") as e:
         doc = e.doc
@@ -183,7 +183,7 @@ def _run_place(doc, pos: Position) -> tuple:
 
 
 @tool(title="Replace a run's text")
-def docx_update_run_text(ctx: CallContext, session_id: str, element_id: str, new_text: str) -> str:
+def docx_update_run_text(ctx: CallContext, session_id: str | None, element_id: str, new_text: str) -> str:
     """Replace the text of one run, keeping its formatting.
 
     Args:
@@ -209,7 +209,7 @@ DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("cu
 
 
 @tool(destructive=True, title="Delete an element")
-def docx_delete(ctx: CallContext, session_id: str, element_id: str) -> str:
+def docx_delete(ctx: CallContext, session_id: str | None, element_id: str) -> str:
     """Delete a paragraph, table, run, image or content control. A cell's last paragraph cannot be deleted.
 
     Args:

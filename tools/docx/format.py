@@ -33,7 +33,7 @@ def _holder(el):
 
 
 @tool(idempotent=True, toolset="format", title="Set font")
-def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: float | str | None = None,
+def docx_set_font(ctx: CallContext, session_id: str | None, element_id: str, size: float | str | None = None,
                   bold: bool | None = None, italic: bool | None = None, underline: bool | str | None = None,
                   color_hex: str | None = None, font_name: str | None = None,
                   east_asian_font: str | None = None) -> str:
@@ -62,7 +62,7 @@ def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: floa
 
 
 @tool(idempotent=True, toolset="format", title="Set alignment")
-def docx_set_alignment(ctx: CallContext, session_id: str, element_id: str,
+def docx_set_alignment(ctx: CallContext, session_id: str | None, element_id: str,
                        alignment: Literal["left", "center", "right", "justify"]) -> str:
     """Align a paragraph (a run's paragraph when given a run).
 
@@ -79,7 +79,7 @@ def docx_set_alignment(ctx: CallContext, session_id: str, element_id: str,
 
 
 @tool(idempotent=True, toolset="format", title="Set paragraph and run properties")
-def docx_set_properties(ctx: CallContext, session_id: str, element_id: str, properties: dict) -> str:
+def docx_set_properties(ctx: CallContext, session_id: str | None, element_id: str, properties: dict) -> str:
     """Set several properties at once on a paragraph (and its runs) or a run.
 
     Args:
@@ -121,7 +121,7 @@ def _check_properties(el, properties: dict) -> None:
 
 
 @tool(idempotent=True, toolset="format", title="Copy formatting")
-def docx_format_copy(ctx: CallContext, session_id: str, source_id: str, target_id: str) -> str:
+def docx_format_copy(ctx: CallContext, session_id: str | None, source_id: str, target_id: str) -> str:
     """Copy formatting like Word's format painter: paragraph properties (from a paragraph) and run formatting.
 
     Args:

@@ -84,7 +84,7 @@ def _describe(doc, ctrl: M.Control, stores: dict) -> str:
 
 
 @tool(toolset="forms", read_only=True, idempotent=True, title="List content controls")
-def docx_list_content_controls(ctx: CallContext, session_id: str, scope_id: str | None = None) -> str:
+def docx_list_content_controls(ctx: CallContext, session_id: str | None, scope_id: str | None = None) -> str:
     """List content controls with ID, kind, level, tag, alias, value, items, lock and data binding.
 
     Args:
@@ -103,7 +103,7 @@ def docx_list_content_controls(ctx: CallContext, session_id: str, scope_id: str 
 
 
 @tool(toolset="forms", title="Set a content control")
-def docx_set_content_control(ctx: CallContext, session_id: str, control_id: str,
+def docx_set_content_control(ctx: CallContext, session_id: str | None, control_id: str,
                              value: str | bool | int | float) -> str:
     """Set a control's value by its kind: text, Markdown for rich text, a boolean for a checkbox, an item for a
     list, an ISO date, an image path for a picture; a bound control's custom XML node changes too."""
@@ -134,7 +134,7 @@ def _set_control(ctx, e, control_id: str, value) -> None:
 
 
 @tool(toolset="forms", title="Insert a content control")
-def docx_insert_content_control(ctx: CallContext, session_id: str, kind: KIND, position: str | None = None,
+def docx_insert_content_control(ctx: CallContext, session_id: str | None, kind: KIND, position: str | None = None,
                                 element_id: str | None = None, tag: str | None = None, alias: str | None = None,
                                 items: list | None = None, value: str | bool | int | float | None = None) -> str:
     """Insert a content control: around element_id (a paragraph, table, run, row or cell), or empty at position.
@@ -238,7 +238,7 @@ def container_ends_ok(pos) -> bool:
 
 
 @tool(toolset="forms", title="Add a repeating section item")
-def docx_add_repeating_item(ctx: CallContext, session_id: str, control_id: str, after_item_id: str | None = None,
+def docx_add_repeating_item(ctx: CallContext, session_id: str | None, control_id: str, after_item_id: str | None = None,
                             empty: bool = False) -> str:
     """Add an item to a repeating section, copied (with fresh IDs) from after_item_id or the last item.
 
@@ -281,7 +281,7 @@ def _add_item(ctx, e, control_id: str, after_item_id: str | None, empty: bool) -
 
 
 @tool(toolset="forms", title="Fill a template")
-def docx_fill_template(ctx: CallContext, session_id: str, data: dict, strict: bool = False) -> str:
+def docx_fill_template(ctx: CallContext, session_id: str | None, data: dict, strict: bool = False) -> str:
     """Fill the whole document from data by name: content controls by tag or alias, {{name}} and {{a.b}}
     placeholders, MERGEFIELD fields; an array repeats a repeating section's item or the table row naming it.
 

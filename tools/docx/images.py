@@ -38,7 +38,7 @@ def _limits(doc, pos, run_mode: bool) -> tuple[int, int]:
 
 
 @tool(title="Insert an image")
-def docx_insert_image(ctx: CallContext, session_id: str, image_path: str, position: str,
+def docx_insert_image(ctx: CallContext, session_id: str | None, image_path: str, position: str,
                       width: float | str | None = None, height: float | str | None = None) -> str:
     """Insert a PNG, JPEG or GIF picture inline: in a new paragraph at a block position, among the runs at a
     paragraph or run position. Without width and height it keeps its own size; with one, its aspect ratio.

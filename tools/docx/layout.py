@@ -58,7 +58,7 @@ def _hf_summary(doc, sections: list, i: int) -> str:
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List sections")
-def docx_list_sections(ctx: CallContext, session_id: str) -> str:
+def docx_list_sections(ctx: CallContext, session_id: str | None) -> str:
     """List the document's sections: ID, range (first and last element), page size, orientation, margins, columns,
     how each starts, and its header and footer IDs for each `which` (default, first, even)."""
     session = session_of(ctx, session_id)
@@ -86,7 +86,7 @@ def docx_list_sections(ctx: CallContext, session_id: str) -> str:
 
 
 @tool(toolset="layout", title="Insert a section break")
-def docx_insert_section_break(ctx: CallContext, session_id: str, position: str,
+def docx_insert_section_break(ctx: CallContext, session_id: str | None, position: str,
                               kind: Literal["next_page", "continuous", "even_page", "odd_page"] = "next_page") -> str:
     """Insert a section break at a body position: the content before it becomes a section of its own.
 
@@ -163,7 +163,7 @@ def _setup_from_args(page_size, width, height, orientation, columns, column_spac
 
 
 @tool(toolset="layout", idempotent=True, title="Set page setup")
-def docx_set_page_setup(ctx: CallContext, session_id: str, section_id: str | None = None,
+def docx_set_page_setup(ctx: CallContext, session_id: str | None, section_id: str | None = None,
                         orientation: Literal["portrait", "landscape"] | None = None, page_size: str | None = None,
                         width: float | str | None = None, height: float | str | None = None,
                         columns: int | None = None, column_spacing: float | str | None = None) -> str:
@@ -221,7 +221,7 @@ def _hf_answer(session: Session, operation: str, root: etree._Element, fields: d
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="Show a header or footer")
-def docx_get_header_footer(ctx: CallContext, session_id: str, kind: Literal["header", "footer"] = "header",
+def docx_get_header_footer(ctx: CallContext, session_id: str | None, kind: Literal["header", "footer"] = "header",
                            which: Literal["default", "first", "even"] = "default",
                            section_id: str | None = None) -> str:
     """Show a section's header or footer with the IDs of its paragraphs and tables.
@@ -248,7 +248,7 @@ def docx_get_header_footer(ctx: CallContext, session_id: str, kind: Literal["hea
 
 
 @tool(toolset="layout", title="Create a header or footer")
-def docx_create_header_footer(ctx: CallContext, session_id: str, kind: Literal["header", "footer"] = "header",
+def docx_create_header_footer(ctx: CallContext, session_id: str | None, kind: Literal["header", "footer"] = "header",
                               which: Literal["default", "first", "even"] = "default",
                               section_id: str | None = None, text: str | None = None) -> str:
     """Create a header or footer for a section (its own part, as Word writes it) with one paragraph.

@@ -58,7 +58,7 @@ def _page_note(doc, name: str, para) -> tuple[bool, str | None]:
 
 
 @tool(toolset="layout", title="Insert a field")
-def docx_insert_field(ctx: CallContext, session_id: str, field: str, position: str,
+def docx_insert_field(ctx: CallContext, session_id: str | None, field: str, position: str,
                       instruction: str | None = None) -> str:
     """Insert a Word field among a paragraph's runs, with its result already filled in; fields that read files or
     fetch addresses (INCLUDETEXT, INCLUDEPICTURE, LINK, DDE ...) are refused unless the server allows them.

@@ -29,7 +29,7 @@ def all_roots(doc) -> list[etree._Element]:
 
 
 @tool(toolset="layout", title="Insert a hyperlink")
-def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position: str, url: str | None = None,
+def docx_insert_hyperlink(ctx: CallContext, session_id: str | None, text: str, position: str, url: str | None = None,
                           bookmark: str | None = None) -> str:
     """Insert a hyperlink among a paragraph's runs: to a web address (url) or to a bookmark in the document.
 
@@ -71,7 +71,7 @@ def _insert_hyperlink(ctx, e, text: str, position: str, url: str | None, bookmar
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List hyperlinks")
-def docx_list_hyperlinks(ctx: CallContext, session_id: str) -> str:
+def docx_list_hyperlinks(ctx: CallContext, session_id: str | None) -> str:
     """List the hyperlinks of the body, headers, footers and notes: ID, text, target, paragraph."""
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -104,7 +104,7 @@ def _in_order(doc, start: etree._Element, end: etree._Element) -> bool:
 
 
 @tool(toolset="layout", title="Add a bookmark")
-def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: str,
+def docx_add_bookmark(ctx: CallContext, session_id: str | None, name: str, element_id: str,
                       end_id: str | None = None) -> str:
     """Bookmark a paragraph or run (or a range up to end_id), so links and REF fields can point at it.
 
@@ -147,7 +147,7 @@ def _add_bookmark(e, name: str, element_id: str, end_id: str | None) -> None:
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List bookmarks")
-def docx_list_bookmarks(ctx: CallContext, session_id: str) -> str:
+def docx_list_bookmarks(ctx: CallContext, session_id: str | None) -> str:
     """List bookmarks: named ones first, then hidden ones (_Toc…, _GoBack, _Ref…) marked hidden."""
     session = session_of(ctx, session_id)
     doc = session.doc

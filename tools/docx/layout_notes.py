@@ -34,7 +34,7 @@ def _later_refs_changed(doc, kind: str, ref) -> None:
 
 
 @tool(toolset="layout", title="Insert a footnote or endnote")
-def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, text: str,
+def docx_insert_footnote(ctx: CallContext, session_id: str | None, element_id: str, text: str,
                          anchor_text: str | None = None,
                          kind: Literal["footnote", "endnote"] = "footnote") -> str:
     """Add a footnote (or endnote) whose reference mark follows the element, or follows anchor_text in it.
@@ -92,7 +92,7 @@ def _insert_note(e, element_id: str, text: str, anchor_text: str | None, kind: s
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List footnotes and endnotes")
-def docx_list_notes(ctx: CallContext, session_id: str, kind: Literal["footnote", "endnote"] | None = None) -> str:
+def docx_list_notes(ctx: CallContext, session_id: str | None, kind: Literal["footnote", "endnote"] | None = None) -> str:
     """List footnotes and endnotes in the order Word numbers them: number, ID, text, where referenced.
 
     Args:

@@ -36,7 +36,7 @@ def _show(e, paragraphs) -> None:
 
 
 @tool(toolset="styles", title="Make paragraphs a list")
-def docx_set_list(ctx: CallContext, session_id: str, element_id: str, list_type: str, level: int = 0,
+def docx_set_list(ctx: CallContext, session_id: str | None, element_id: str, list_type: str, level: int = 0,
                   end_id: str | None = None, continue_list: bool = True) -> str:
     """Make a paragraph (or the paragraphs from element_id to end_id) items of a real Word list, or take them out.
 
@@ -101,7 +101,7 @@ def flatten(items, depth: int = 0, out: list | None = None) -> list[tuple[str, i
 
 
 @tool(toolset="styles", title="Insert a list")
-def docx_insert_list(ctx: CallContext, session_id: str, items: list, position: str, list_type: str = "bullet") -> str:
+def docx_insert_list(ctx: CallContext, session_id: str | None, items: list, position: str, list_type: str = "bullet") -> str:
     """Insert a new list: one paragraph per item; a nested list holds the items of the next level.
 
     Args:
@@ -128,7 +128,7 @@ def docx_insert_list(ctx: CallContext, session_id: str, items: list, position: s
 
 
 @tool(toolset="styles", title="Restart list numbering")
-def docx_restart_numbering(ctx: CallContext, session_id: str, element_id: str, start: int = 1) -> str:
+def docx_restart_numbering(ctx: CallContext, session_id: str | None, element_id: str, start: int = 1) -> str:
     """Restart a numbered list at this paragraph (like Word's "Restart at 1"); later items follow on from it.
 
     Args:

@@ -57,7 +57,7 @@ def _take(el, n: int) -> tuple[list, object]:
 
 
 @tool(idempotent=True, context=False, title="Export Markdown")
-def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: str | None = None,
+def docx_export_markdown(ctx: CallContext, session_id: str | None, start_element_id: str | None = None,
                                max_elements: int | None = None, file_path: str | None = None,
                                ids: bool = True, overwrite: bool = False) -> str:
     """Export the body as GitHub-flavoured Markdown: a page in the answer, or the whole document to a file.
@@ -170,7 +170,7 @@ def _listing(doc, blocks) -> str:
 
 
 @tool(title="Insert Markdown")
-def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, position: str) -> str:
+def docx_insert_markdown(ctx: CallContext, session_id: str | None, markdown: str, position: str) -> str:
     """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures."""
     with editing(ctx, session_id, "Insert Markdown") as e:
         _insert_markdown(ctx, e, markdown, position)

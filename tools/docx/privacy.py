@@ -45,7 +45,7 @@ def _check_replacement(replacement: str, matcher) -> None:
 
 
 @tool(toolset="privacy", destructive=True, title="Redact text everywhere")
-def docx_redact(ctx: CallContext, session_id: str, text: str | None = None, pattern: str | None = None,
+def docx_redact(ctx: CallContext, session_id: str | None, text: str | None = None, pattern: str | None = None,
                 element_ids: list[str] | None = None, replacement: str = "█", case_sensitive: bool = True,
                 whole_word: bool = False) -> str:
     """Remove a text, a regular expression's matches or elements' text from every part of the package (notes,
@@ -91,7 +91,7 @@ def _done(e, result: RX.Result, local: int, report: LC.Report, matcher) -> None:
 
 
 @tool(toolset="privacy", read_only=True, idempotent=True, title="Inspect what a document carries")
-def docx_inspect(ctx: CallContext, session_id: str, find: str | None = None) -> str:
+def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = None) -> str:
     """What Word's Document Inspector reports, with counts and where: comments, revisions, properties, personal
     information, custom XML, headers and footers, hidden and invisible content, embedded objects, alt text, links.
 
@@ -112,7 +112,7 @@ def docx_inspect(ctx: CallContext, session_id: str, find: str | None = None) -> 
 
 
 @tool(toolset="privacy", destructive=True, title="Scrub personal information")
-def docx_scrub(ctx: CallContext, session_id: str, categories: list[str] | None = None) -> str:
+def docx_scrub(ctx: CallContext, session_id: str | None, categories: list[str] | None = None) -> str:
     """Remove Inspector categories: personal_info (authors become one alias), properties, comments, revisions
     (accepted), custom_xml, hidden_text by default; also headers_footers, embedded_objects, alt_text.
     """

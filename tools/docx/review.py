@@ -38,7 +38,7 @@ def default_author(ctx: CallContext, author: str | None = None) -> str:
 
 
 @tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
-def docx_set_track_changes(ctx: CallContext, session_id: str, enabled: bool, author: str | None = None) -> str:
+def docx_set_track_changes(ctx: CallContext, session_id: str | None, enabled: bool, author: str | None = None) -> str:
     """Turn tracked changes on or off for this session: while on, every edit is recorded as Word revisions by
     author, which docx_accept_revisions, docx_reject_revisions or Word resolve.
 
@@ -122,7 +122,7 @@ def select(session: Session, revision_ids: list[str] | None, author: str | None,
 # ---- listing ------------------------------------------------------------------------------------
 
 @tool(toolset="review", read_only=True, idempotent=True, title="List tracked changes")
-def docx_list_revisions(ctx: CallContext, session_id: str, scope_id: str | None = None,
+def docx_list_revisions(ctx: CallContext, session_id: str | None, scope_id: str | None = None,
                         author: str | None = None, start: int = 0) -> str:
     """List tracked changes (revisions): ID, kind, author, date, the text concerned and the element it is in.
 
@@ -225,7 +225,7 @@ def _boxes(doc, blocks: list[etree._Element]) -> list[str]:
 
 
 @tool(toolset="review", destructive=True, title="Accept tracked changes")
-def docx_accept_revisions(ctx: CallContext, session_id: str, revision_ids: list[str] | None = None,
+def docx_accept_revisions(ctx: CallContext, session_id: str | None, revision_ids: list[str] | None = None,
                           author: str | None = None, scope_id: str | None = None) -> str:
     """Accept tracked changes: insertions become plain text, deletions go, formatting changes stay.
 
@@ -236,7 +236,7 @@ def docx_accept_revisions(ctx: CallContext, session_id: str, revision_ids: list[
 
 
 @tool(toolset="review", destructive=True, title="Reject tracked changes")
-def docx_reject_revisions(ctx: CallContext, session_id: str, revision_ids: list[str] | None = None,
+def docx_reject_revisions(ctx: CallContext, session_id: str | None, revision_ids: list[str] | None = None,
                           author: str | None = None, scope_id: str | None = None) -> str:
     """Reject tracked changes: insertions go, deleted text comes back, formatting returns to what it was.
 

@@ -68,7 +68,7 @@ def _check_props(properties, style_type: str) -> None:
 # ---- reading ------------------------------------------------------------------------------------------
 
 @tool(toolset="styles", read_only=True, idempotent=True, title="List styles")
-def docx_list_styles(ctx: CallContext, session_id: str, style_type: str | None = None) -> str:
+def docx_list_styles(ctx: CallContext, session_id: str | None, style_type: str | None = None) -> str:
     """List the document's styles: name, ID, type, what it is based on, whether it is used and by how many
     paragraphs.
 
@@ -106,7 +106,7 @@ def docx_list_styles(ctx: CallContext, session_id: str, style_type: str | None =
 
 
 @tool(toolset="styles", read_only=True, idempotent=True, title="Show a style")
-def docx_get_style(ctx: CallContext, session_id: str, name: str) -> str:
+def docx_get_style(ctx: CallContext, session_id: str | None, name: str) -> str:
     """A style's own properties and its resolved ones (basedOn chain and document defaults applied).
 
     Args:
@@ -157,7 +157,7 @@ def _latent_entry(root: etree._Element, name: str) -> str | None:
 # ---- changing -----------------------------------------------------------------------------------------
 
 @tool(toolset="styles", context=False, title="Create a style")
-def docx_create_style(ctx: CallContext, session_id: str, name: str, style_type: str = "paragraph",
+def docx_create_style(ctx: CallContext, session_id: str | None, name: str, style_type: str = "paragraph",
                       based_on: str | None = None, next_style: str | None = None,
                       properties: dict | None = None) -> str:
     """Create a style with docx_set_properties keys as its formatting.
@@ -223,7 +223,7 @@ def _real(doc, found: tuple[str | None, str | None]) -> str:
 
 
 @tool(toolset="styles", idempotent=True, context=False, title="Change a style")
-def docx_modify_style(ctx: CallContext, session_id: str, name: str, properties: dict) -> str:
+def docx_modify_style(ctx: CallContext, session_id: str | None, name: str, properties: dict) -> str:
     """Change a style's formatting with docx_set_properties keys; everything in the style changes with it.
 
     Args:
@@ -258,7 +258,7 @@ UNTRACKED = "Word does not record changes to style definitions as revisions"
 
 
 @tool(toolset="styles", idempotent=True, title="Apply a style")
-def docx_apply_style(ctx: CallContext, session_id: str, element_id: str, style: str) -> str:
+def docx_apply_style(ctx: CallContext, session_id: str | None, element_id: str, style: str) -> str:
     """Apply a paragraph style (to a paragraph), a character style (to a run, or every run of a paragraph) or a
     table style (to a table).
 

@@ -132,7 +132,7 @@ def cell_at(tbl: etree._Element, row: int, col: int) -> tuple[TableGrid, Cell]:
 # ---- insert and copy -----------------------------------------------------------------------------
 
 @tool(toolset="tables", title="Insert a table")
-def docx_insert_table(ctx: CallContext, session_id: str, rows: int, cols: int, position: str,
+def docx_insert_table(ctx: CallContext, session_id: str | None, rows: int, cols: int, position: str,
                       data: Cells | None = None) -> str:
     """Insert a table of rows × cols, optionally filled from data, sized to the page's text width.
 
@@ -155,7 +155,7 @@ def docx_insert_table(ctx: CallContext, session_id: str, rows: int, cols: int, p
 
 
 @tool(toolset="tables", title="Copy a table")
-def docx_copy_table(ctx: CallContext, session_id: str, table_id: str, position: str) -> str:
+def docx_copy_table(ctx: CallContext, session_id: str | None, table_id: str, position: str) -> str:
     """Copy a table (content and formatting) to a position; the copy gets new IDs.
 
     Args:
@@ -210,7 +210,7 @@ def cell_lines(doc, grid: TableGrid, r0: int, r1: int, c0: int, c1: int) -> list
 
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="Show a table")
-def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: int = 0,
+def docx_get_table(ctx: CallContext, session_id: str | None, table_id: str, start_row: int = 0,
                    start_col: int = 0) -> str:
     """Show a table as an ASCII grid with the ID of every cell, 20 rows × 8 columns a page.
 
@@ -242,7 +242,7 @@ def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: 
 
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="List tables")
-def docx_list_tables(ctx: CallContext, session_id: str) -> str:
+def docx_list_tables(ctx: CallContext, session_id: str | None) -> str:
     """List the document body's tables (nested ones indented under their cell) with IDs, sizes and first row."""
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -267,7 +267,7 @@ def docx_list_tables(ctx: CallContext, session_id: str) -> str:
 
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="Show a table cell")
-def docx_get_cell(ctx: CallContext, session_id: str, table_id: str, row: int, col: int) -> str:
+def docx_get_cell(ctx: CallContext, session_id: str | None, table_id: str, row: int, col: int) -> str:
     """Show one cell (0-based row and col on the table's grid; any slot of a merged cell finds it)."""
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -307,7 +307,7 @@ def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
 
 
 @tool(toolset="tables", title="Insert a paragraph into a cell")
-def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str, text: str, table_id: str,
+def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str | None, text: str, table_id: str,
                                   row: int, col: int) -> str:
     """Add a paragraph at the end of a cell (0-based row and col). An empty cell's paragraph gets the text."""
     with editing(ctx, session_id, "Insert Paragraph To Cell") as e:
@@ -332,7 +332,7 @@ def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str, text: str, 
 
 
 @tool(toolset="tables", destructive=True, idempotent=True, title="Fill a table")
-def docx_fill_table(ctx: CallContext, session_id: str, table_id: str, data: Cells, start_row: int = 0) -> str:
+def docx_fill_table(ctx: CallContext, session_id: str | None, table_id: str, data: Cells, start_row: int = 0) -> str:
     """Write texts into a table's cells row by row, from start_row (0-based). Adds rows when data is longer.
 
     Args:
@@ -352,7 +352,7 @@ def docx_fill_table(ctx: CallContext, session_id: str, table_id: str, data: Cell
 # ---- rows and columns ---------------------------------------------------------------------------
 
 @tool(toolset="tables", title="Insert a table row")
-def docx_insert_row_at(ctx: CallContext, session_id: str, table_id: str, position: str,
+def docx_insert_row_at(ctx: CallContext, session_id: str | None, table_id: str, position: str,
                        copy_format: bool = True) -> str:
     """Insert an empty row. position: 'before:N', 'after:N' (N a 0-based row index), 'start' or 'end'.
 
@@ -372,7 +372,7 @@ def docx_insert_row_at(ctx: CallContext, session_id: str, table_id: str, positio
 
 
 @tool(toolset="tables", title="Insert a table column")
-def docx_insert_col_at(ctx: CallContext, session_id: str, table_id: str, position: str,
+def docx_insert_col_at(ctx: CallContext, session_id: str | None, table_id: str, position: str,
                        copy_format: bool = True) -> str:
     """Insert an empty column. position: 'before:N', 'after:N' (N a 0-based column index), 'start' or 'end'.
 
@@ -394,7 +394,7 @@ def docx_insert_col_at(ctx: CallContext, session_id: str, table_id: str, positio
 
 
 @tool(toolset="tables", destructive=True, title="Delete a table row")
-def docx_delete_row(ctx: CallContext, session_id: str, table_id: str, row_index: int) -> str:
+def docx_delete_row(ctx: CallContext, session_id: str | None, table_id: str, row_index: int) -> str:
     """Delete a row (0-based). A vertically merged cell that starts in it moves its start (and content) down.
 
     Args:
@@ -410,7 +410,7 @@ def docx_delete_row(ctx: CallContext, session_id: str, table_id: str, row_index:
 
 
 @tool(toolset="tables", destructive=True, title="Delete a table column")
-def docx_delete_col(ctx: CallContext, session_id: str, table_id: str, col_index: int) -> str:
+def docx_delete_col(ctx: CallContext, session_id: str | None, table_id: str, col_index: int) -> str:
     """Delete a grid column (0-based). A merged cell spanning it becomes one column narrower.
 
     Args:
@@ -427,7 +427,7 @@ def docx_delete_col(ctx: CallContext, session_id: str, table_id: str, col_index:
 
 
 @tool(toolset="tables", destructive=True, title="Merge table cells")
-def docx_merge_cells(ctx: CallContext, session_id: str, table_id: str, start_row: int, start_col: int,
+def docx_merge_cells(ctx: CallContext, session_id: str | None, table_id: str, start_row: int, start_col: int,
                      end_row: int, end_col: int) -> str:
     """Merge the rectangle from (start_row, start_col) to (end_row, end_col), inclusive, 0-based.
 
