@@ -15,11 +15,11 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
 from ooxml.xml.wordids import story_part_names
 from render.width import cut
-from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits,
-                               insertion_neighbours, parse_position, resolve)
+from tools.docx.common import (BLOCK_CONTAINERS, block_insertion, call_limits, insertion_neighbours, parse_position,
+                               resolve)
 from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.sessions import Session
 
 MAX_RANGE = 2_000
 SHOWN = 10
@@ -68,37 +68,6 @@ def keep_tables_apart(doc, container: etree._Element, first: etree._Element,
         else:
             spacers.append(None)
     return spacers[0], spacers[1]
-
-
-def insert_blocks(session: Session, blocks: list[etree._Element], position: str, operation: str,
-                  fields: dict | None = None, first_field: str | None = None) -> str:
-    """Insert prepared blocks (and markers between them) in order at a block position; answer."""
-    doc = session.doc
-    pos = parse_position(session, position)
-    REV.refuse_deleted(doc, pos.target, "position")
-    last_block = next(el for el in reversed(blocks) if B.is_block(el))
-    what = "paragraph" if last_block.tag == B.W_P else B.kind(last_block).lower()
-    container, where = block_insertion(doc, pos, what)
-    prev, nxt = insertion_neighbours(container, where)
-    before = box_lines(doc, [prev, nxt])
-    anchor = None
-    for el in blocks:
-        doc.insert_block(el, container=container, **({"after": anchor} if anchor is not None else where))
-        anchor = el
-    new_blocks = [el for el in blocks if B.is_block(el)]
-    lead, trail = keep_tables_apart(doc, container, new_blocks[0], new_blocks[-1])
-    shown = [b for b in (lead, *new_blocks[:SHOWN]) if b is not None]
-    after = box_lines(doc, [prev, *shown])
-    if len(new_blocks) > SHOWN:
-        after.append(f"  ... ({len(new_blocks) - SHOWN} more new blocks) ...")
-    after += box_lines(doc, [trail, nxt])
-    last = new_blocks[-1]
-    session.last_insert = doc.id_of(last)
-    session.cursor = Cursor(doc.id_of(last), "after")
-    fields = {"Position": pos.text, **(fields or {})}
-    if first_field:
-        fields[first_field] = doc.id_of(new_blocks[0])
-    return answer(session, operation, last, marker="NEW", before=before, after=after, fields=fields)
 
 
 def place_blocks(e, blocks: list[etree._Element], pos, fields: dict | None = None,

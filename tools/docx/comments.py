@@ -73,7 +73,8 @@ def docx_add_comment(ctx: CallContext, session_id: str | None, element_id: str, 
         session, doc = e.session, e.doc
         C.check_text(text)
         el = resolve(session, element_id)
-        if el.tag not in (B.W_P, B.W_R, B.W_TBL, B.W_SDT) or (el.tag != B.W_R and el.getparent().tag not in BLOCK_CONTAINERS):
+        if el.tag not in (B.W_P, B.W_R, B.W_TBL, B.W_SDT) or \
+                (el.tag != B.W_R and el.getparent().tag not in BLOCK_CONTAINERS):
             raise InvalidElementType(f"A comment goes on a paragraph, run, table or content control, not a "
                                      f"{B.kind(el)}.", hint="Pass the ID of the paragraph or run that holds it.")
         end = _span(session, el, end_id)

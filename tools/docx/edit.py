@@ -16,8 +16,8 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.stylesheet.styles_builtin import ensure_heading_style, ensure_style
 from ooxml.text.notes import copy_references
 from ooxml.xml.wordids import prepare_copy
-from tools.docx.common import (BLOCK_CONTAINERS, Position, answer, block_insertion, box_lines, call_limits,
-                               insertion_neighbours, parse_position, valid_positions)
+from tools.docx.common import (BLOCK_CONTAINERS, Position, block_insertion, call_limits, insertion_neighbours,
+                               valid_positions)
 from tools.docx.protocol import Edit, editing
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
@@ -29,25 +29,6 @@ def _check_text(text: str, arg: str = "text") -> None:
     if len(text) > MAX_TEXT:
         raise OoxmlError(f"{arg} has {len(text)} characters, over the limit of {MAX_TEXT}.",
                          error_type="LimitExceeded", hint="Insert the text in several calls.")
-
-
-def insert_block(session: Session, new: etree._Element, position: str, operation: str,
-                 what: str = "paragraph", fields: dict | None = None) -> str:
-    """Insert a prepared block at a position and answer with context, diff and cursor (for tools not
-    yet written with ``editing``: the same steps, on a session already taken)."""
-    doc = session.doc
-    pos = parse_position(session, position)
-    REV.refuse_deleted(doc, pos.target, "position")
-    container, where = block_insertion(doc, pos, what)
-    prev, nxt = insertion_neighbours(container, where)
-    before = box_lines(doc, [prev, nxt])
-    doc.insert_block(new, container=container, **where)
-    new_id = doc.id_of(new)
-    after = box_lines(doc, [prev, new, nxt])
-    session.last_insert = new_id
-    session.cursor = Cursor(new_id, "after")
-    return answer(session, operation, new, marker="NEW", before=before, after=after,
-                  fields={"Position": pos.text, **(fields or {})})
 
 
 def _insert(e: Edit, new: etree._Element, pos: Position, fields: dict | None = None) -> None:

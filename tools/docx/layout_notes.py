@@ -92,7 +92,8 @@ def _insert_note(e, element_id: str, text: str, anchor_text: str | None, kind: s
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List footnotes and endnotes")
-def docx_list_notes(ctx: CallContext, session_id: str | None, kind: Literal["footnote", "endnote"] | None = None) -> str:
+def docx_list_notes(ctx: CallContext, session_id: str | None,
+                    kind: Literal["footnote", "endnote"] | None = None) -> str:
     """List footnotes and endnotes in the order Word numbers them: number, ID, text, where referenced.
 
     Args:

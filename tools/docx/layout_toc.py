@@ -36,7 +36,8 @@ def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, 
 
 
 @tool(toolset="layout", title="Insert a table of contents")
-def docx_insert_toc(ctx: CallContext, session_id: str | None, position: str, levels: str = "1-3", title: str | None = None,
+def docx_insert_toc(ctx: CallContext, session_id: str | None,
+                    position: str, levels: str = "1-3", title: str | None = None,
                     page_numbers: bool = True) -> str:
     """Insert a table of contents: a real TOC field whose entries (one per heading, linked to it) are written in.
 
@@ -95,7 +96,8 @@ def _toc_of(session: Session, toc_id: str | None) -> etree._Element:
 
 
 @tool(toolset="layout", title="Update a table of contents")
-def docx_update_toc(ctx: CallContext, session_id: str | None, toc_id: str | None = None, page_numbers: bool = True) -> str:
+def docx_update_toc(ctx: CallContext, session_id: str | None,
+                    toc_id: str | None = None, page_numbers: bool = True) -> str:
     """Rebuild a table of contents from the current headings (its levels, switches and title kept).
 
     Args:

@@ -101,7 +101,8 @@ def flatten(items, depth: int = 0, out: list | None = None) -> list[tuple[str, i
 
 
 @tool(toolset="styles", title="Insert a list")
-def docx_insert_list(ctx: CallContext, session_id: str | None, items: list, position: str, list_type: str = "bullet") -> str:
+def docx_insert_list(ctx: CallContext, session_id: str | None,
+                     items: list, position: str, list_type: str = "bullet") -> str:
     """Insert a new list: one paragraph per item; a nested list holds the items of the next level.
 
     Args:
