@@ -250,7 +250,7 @@ def _set_margins(e, top, bottom, left, right, section_id) -> None:
     with edits.formatting(doc, sections=sections):  # tracked: w:sectPrChange keeps the old margins
         for sect in sections:
             S.set_margins(sect, values)
-    doc.changed(doc.body)
+    e.changed(doc.body)
     e.after(*[S.margins_line(i, s) for i, s in enumerate(shown)])
     fields = {"Sections": len(sections),
               "Margins": ", ".join(f"{k} {v / 1440:.2f}in" for k, v in values.items())}

@@ -279,11 +279,10 @@ def _create_header_footer(e, kind: str, which: str, section_id: str | None, text
     p = make_paragraph(text or "", style)
     doc.insert_block(p, container=root)
     pid = doc.id_of(p)
-    session.last_insert = doc.id_of(root)
-    session.cursor = Cursor(pid, "after")
+    session.cursor = Cursor(pid, "after")  # before the answer, which shows it
     fields = {"Kind": kind, "Which": which, "Section": index + 1, "Paragraph": pid,
               "Part": doc.part_of(root).name}
     if edits.tracking(doc):
         fields["Tracked"] = ("text only: Word records no revision for adding a header or footer part; "
                              "its text is marked inserted")
-    e.plain(_hf_answer(session, "Create Header Footer", root, fields, before=[]))
+    e.plain(_hf_answer(session, "Create Header Footer", root, fields, before=[]), inserted=root)
