@@ -252,3 +252,28 @@ def test_an_argument_typed_optional_may_be_left_out():
     arguments = {"text": "a"}
     unset_arguments(tool, arguments)
     assert arguments == {"text": "a", "session_id": None, "other": None}
+
+
+@pytest.mark.anyio
+async def test_the_protocol_refuses_a_change_it_was_not_told_of_without_the_test_flag(tmp_path, monkeypatch):
+    """OOXML_MCP_CHECK_UNDO is a test flag; the protocol's own check is not: an element reported changed
+    (``e.changed``) that nobody announced fails the call instead of leaving an edit undo cannot put back."""
+    from ooxml.text import body as B
+    from tools.docx.protocol import editing
+    from tools.runtime import history
+    from tools.runtime.lifetime import release_all
+    from tools.runtime.registry import CallContext
+
+    async with open_direct([FIXTURE.parent]) as docx:
+        await docx.open(FIXTURE)
+        session = docx.services.sessions.get(None, docx.session_id)
+        session.doc.history.check = False  # as outside the tests
+        ctx = CallContext(None, docx.services)
+        with pytest.raises(AssertionError, match="without doc.will_change"):
+            with editing(ctx, docx.session_id, "Sneaky Edit") as e:
+                p = next(B.iter_blocks(e.doc.body))
+                p.set("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}rsidR", "00AB12CD")
+                e.changed(p)
+                e.done(p)
+        history.abandon(ctx)
+        release_all(ctx)

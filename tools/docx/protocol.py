@@ -137,32 +137,30 @@ class Edit:
     def _finish(self) -> None:
         if self._result is None:
             raise AssertionError(f"{self.operation}: the tool ended its edit without done()")
-        doc = self.doc
         self.report()
         r = self._result
         session = self.session
+        self._marks(r["inserted"], r["updated"])
         if "plain" in r:
-            self._marks(r["inserted"], r["updated"])
             self.answer = r["plain"]
             return
-        if r["inserted"] is not None:
-            session.last_insert = doc.id_of(r["inserted"])
-            if not r["keep_cursor"]:
-                session.cursor = Cursor(session.last_insert, "after")
-        if r["updated"] is not None:
-            session.last_update = doc.id_of(r["updated"])
+        if r["inserted"] is not None and not r["keep_cursor"]:
+            session.cursor = Cursor(session.last_insert, "after")
         if self._cursor is not None:
             el, place = self._cursor
-            session.cursor = Cursor(doc.id_of(el), place) if el is not None else Cursor()
-        before = after = None
-        if self._before is not None:
-            shown = self._after if self._after is not None else [el for el in self._shown
-                                                                 if not isinstance(el, etree._Element)
-                                                                 or _in_tree(el)]
-            before, after = self._before, _draw(doc, shown) + self._note
+            session.cursor = Cursor(self.doc.id_of(el), place) if el is not None else Cursor()
+        before, after = self._diff()
         self.answer = C.answer(session, self.operation, r["element"], marker=r["marker"], before=before,
                                after=after, fields=r["fields"], content=r["content"], head_id=r["head_id"],
                                element_id=r["element_id"], changes=r["changes"])
+
+    def _diff(self) -> tuple[list[str] | None, list[str] | None]:
+        """The boxes before and after (None when the tool showed nothing: no Changes section)."""
+        if self._before is None:
+            return None, None
+        shown = self._after if self._after is not None else \
+            [el for el in self._shown if not isinstance(el, etree._Element) or _in_tree(el)]
+        return self._before, _draw(self.doc, shown) + self._note
 
 
 def _draw(doc, items: list) -> list[str]:
