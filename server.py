@@ -26,9 +26,9 @@ from tools.runtime.dispatch import Outcome, run_tool  # noqa: E402
 from tools.runtime.lifetime import Reaper, end_all, end_mcp_session  # noqa: E402
 from tools.runtime.progress import reporter_for  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
-from tools.runtime.services import Services  # noqa: E402
+from tools.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
-from tools.runtime import notices, protocol, toolsets  # noqa: E402
+from tools.runtime import notices, protocol, tasks, toolsets  # noqa: E402
 
 PAGE_SIZE = 100
 log = logging.getLogger("ooxml_mcp")
@@ -62,7 +62,9 @@ class DocxServer(Server):
 
     def create_initialization_options(self, notification_options=None, *args, **kwargs):
         options = notification_options or NotificationOptions(tools_changed=True)
-        return super().create_initialization_options(options, *args, **kwargs)
+        init = super().create_initialization_options(options, *args, **kwargs)
+        tasks.advertise(init)  # tools/runtime/tasks.py: the SDK derives no tasks capability
+        return init
 
 
 def tenant_of(services: Services, ctx) -> str | None:
@@ -79,7 +81,7 @@ def caller_of(services: Services, ctx) -> Caller:
     request = getattr(ctx, "request", None)
     if request is None:
         return Caller(tenant=services.stdio_tenant)
-    from tools.http.client_address import request_address
+    from tools.transport.client_address import request_address
     return Caller(tenant=tenant_of(services, ctx), mcp_session=connection_of(ctx, "session_id"), http=True,
                   address=request_address(request, getattr(services.config, "proxy", None)))
 
@@ -151,7 +153,8 @@ def build_server(services: Services) -> Server:
         start = decode_cursor(params.cursor if params is not None else None)
         page = visible[start:start + PAGE_SIZE]
         nxt = encode_cursor(start + PAGE_SIZE) if start + PAGE_SIZE < len(visible) else None
-        return types.ListToolsResult(tools=[protocol.listed(services, to_mcp(t)) for t in page], next_cursor=nxt)
+        tools = [tasks.listed(protocol.listed(services, to_mcp(t))) for t in page]
+        return types.ListToolsResult(tools=tools, next_cursor=nxt)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         caller = caller_of(services, ctx)
@@ -186,6 +189,7 @@ def build_server(services: Services) -> Server:
                         get_tool_input_schema=input_schema_of, **protocol.handlers(services, caller_of, connection_of),
                         instructions=INSTRUCTIONS.format(toolsets=", ".join(toolsets.names())))
     protocol.attach(server, services, connection_state)
+    tasks.attach(server, services, caller_of, connection_of)
     return server
 
 
@@ -234,33 +238,45 @@ def roots_from(args: argparse.Namespace) -> list[Path]:
 
 
 def make_services(args: argparse.Namespace) -> Services:
-    services = Services(roots=roots_from(args), stdio_tenant=args.tenant, author=args.author,
-                        toolsets=args.toolsets,
-                        limit_overrides={"session_idle_timeout_s": args.idle_timeout,
-                                         "call_timeout_s": args.call_timeout})
+    """The server's Services, built here once: nothing is attached to them afterwards."""
     check_toolsets(args.toolsets)
+    roots, client_roots = roots_from(args), None
     if args.roots_from_client and args.transport == "stdio":
         from tools.runtime.roots import ClientRoots
         explicit = args.root or os.environ.get("OOXML_MCP_ROOTS")
-        services.client_roots = ClientRoots(services.roots if explicit else None)
-    if args.state:
-        attach_state(services, args)
-    if args.config:
-        from tools.http.config import ConfigError, apply_config_file
-        try:
-            apply_config_file(services, args.config)
-        except ConfigError as e:
-            print(f"ooxml-mcp: the config {args.config} has {len(e.findings)} problem(s):", file=sys.stderr)
-            for finding in e.findings:
-                print(f"  {finding}", file=sys.stderr)
-            sys.exit(2)
+        client_roots = ClientRoots(roots if explicit else None)
+    durable = durable_of(args)
+    services = Services(roots, stdio_tenant=args.tenant, author=args.author, toolsets=args.toolsets,
+                        config=config_of(args), client_roots=client_roots,
+                        limit_overrides={"session_idle_timeout_s": args.idle_timeout,
+                                         "call_timeout_s": args.call_timeout},
+                        state=durable, sessions=durable.store() if durable else None,
+                        worker_id=durable.worker_id if durable else None)
+    if durable is not None:
+        durable.attach(services)
+        durable.start()
     return services
+
+
+def config_of(args: argparse.Namespace):
+    """--config, loaded and validated (every problem reported, then exit 2), or None."""
+    if not args.config:
+        return None
+    from tools.config.loading import load_config
+    from tools.config.model import ConfigError
+    try:
+        return load_config(args.config, stdio_tenant=args.tenant)
+    except ConfigError as e:
+        print(f"ooxml-mcp: the config {args.config} has {len(e.findings)} problem(s):", file=sys.stderr)
+        for finding in e.findings:
+            print(f"  {finding}", file=sys.stderr)
+        sys.exit(2)
 
 
 def check_toolsets(names: list[str] | None) -> None:
     if not names:
-        return  # tools.http.config imports httpx (85 ms of CPU at start-up): only when needed
-    from tools.http.config import SPEC_TOOLSETS
+        return
+    from tools.config.model import SPEC_TOOLSETS
     unknown = [n for n in names or [] if n not in SPEC_TOOLSETS | set(toolsets.names())]
     if unknown:
         print(f"ooxml-mcp: --toolsets: unknown toolset(s) {', '.join(unknown)} "
@@ -268,8 +284,10 @@ def check_toolsets(names: list[str] | None) -> None:
         sys.exit(2)
 
 
-def attach_state(services: Services, args: argparse.Namespace) -> None:
-    """--state: this process is one worker of many (tools/runtime/durable.py)."""
+def durable_of(args: argparse.Namespace):
+    """--state: this process is one worker of many (tools/runtime/durable.py); else None."""
+    if not args.state:
+        return None
     import socket
     from tools.runtime.audit import AuditLog
     from tools.runtime.durable import Durable
@@ -277,22 +295,21 @@ def attach_state(services: Services, args: argparse.Namespace) -> None:
     if not args.state.startswith(("redis://", "rediss://", "unix://")):
         print(f"ooxml-mcp: --state {args.state!r}: only redis://host:port/db is supported", file=sys.stderr)
         sys.exit(2)
-    services.worker_id = args.worker_id or f"{socket.gethostname()}:{args.port}"
-    AuditLog.worker = services.worker_id
-    Durable(RedisState(args.state), services.worker_id, lease_ms=args.lease_ms).attach(services)
-    services.state.start()
+    worker_id = args.worker_id or f"{socket.gethostname()}:{args.port}"
+    AuditLog.worker = worker_id
+    return Durable(RedisState(args.state), worker_id, lease_ms=args.lease_ms)
 
 
 def reload_on_sighup(services: Services, config_path: str | None) -> None:
     """SIGHUP reloads the config; an invalid one is reported and the last good one kept."""
     if config_path and hasattr(signal, "SIGHUP"):
-        from tools.http.config import reload_config
+        from tools.config.reload import reload_config
         signal.signal(signal.SIGHUP, lambda *_: reload_config(services, config_path))
 
 
 async def serve_stdio(server: Server) -> None:
     from mcp.server.stdio import stdio_server
-    from tools.runtime.stdio_lines import AnsweringReader
+    from tools.transport.stdio_lines import AnsweringReader
     async with stdio_server() as (read, write):
         await server.run(AnsweringReader(read, write), write, server.create_initialization_options())
 
@@ -302,7 +319,7 @@ def http_app(server: Server, services: Services, host: str):
 
     MCP sessions (2025-11-25 clients) end after the same idle timeout as document sessions.
     """
-    from tools.http.tenancy import with_tenants
+    from tools.transport.tenancy import with_tenants
     idle = services.limits.session_idle_timeout_s
     idle = idle if math.isfinite(idle) else None
     return with_health(with_tenants(server.streamable_http_app(host=host, session_idle_timeout=idle), services),

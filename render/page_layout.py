@@ -1,60 +1,26 @@
-"""Page numbers from LibreOffice's layout of a document's current state (optional: needs soffice
-and pypdfium2). Reads the state, never changes it: the package is written to a temporary file.
+"""Page numbers from LibreOffice's layout of a document's current state (the PDF made by the
+server's LibreOffice, read with pypdfium2). Reads the state, never changes it: the package is
+written to a temporary file.
 
 LibreOffice exports headings as PDF bookmarks (the outline) with their page; headings are matched
 to outline entries in order by their text.
 """
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
-TIMEOUT_S = 180
 
-
-def soffice() -> str | None:
-    env = os.environ.get("OOXML_MCP_SOFFICE")
-    if env:
-        return env if Path(env).exists() else shutil.which(env)
-    return shutil.which("soffice") or shutil.which("libreoffice")
-
-
-def available() -> str | None:
-    """None when page numbers can be had, else what is missing."""
-    if soffice() is None:
-        return "LibreOffice (soffice) is not installed"
-    try:
-        import pypdfium2  # noqa: F401
-    except ImportError:
-        return "the pypdfium2 package is not installed"
-    return None
-
-
-def to_pdf(doc, folder: Path, convert=None) -> Path:
-    """The state laid out as a PDF in ``folder``: by ``convert(src, pdf)`` when given (the server's
-    warm LibreOffice), else by a LibreOffice process of its own."""
-    src = folder / "layout.docx"
+def to_pdf(doc, folder: Path, convert) -> Path:
+    """The state laid out as a PDF in ``folder`` by ``convert(src, pdf)`` (the server's LibreOffice,
+    tools/office/service.py)."""
+    src, pdf = folder / "layout.docx", folder / "layout.pdf"
     doc.package.save(src, remember=False)  # a throwaway copy: the session's saved state stays as it is
-    if convert is not None:
-        convert(src, folder / "layout.pdf")
-        return folder / "layout.pdf"
-    from ooxml.opc.office_copy import prepare
-    from tools.runtime.office_profile import seed
-    prepare(src)  # external references cut: see ooxml/opc/office_copy.py
-    profile = seed(folder / "profile")
-    cmd = [soffice(), f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-           "--convert-to", "pdf", "--outdir", str(folder), str(src)]
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=TIMEOUT_S, check=False)
-    pdf = folder / "layout.pdf"
-    if not pdf.exists():
-        raise RuntimeError("LibreOffice produced no PDF")
+    convert(src, pdf)
     return pdf
 
 
-def heading_pages(doc, texts: list[str], convert=None) -> list[int | None]:
+def heading_pages(doc, texts: list[str], convert) -> list[int | None]:
     """The page (1-based) of each heading text, in document order, from LibreOffice's layout
     (``convert``: see to_pdf)."""
     import pypdfium2 as pdfium

@@ -1,6 +1,6 @@
 """Shared fixtures: an MCP client connected in-process to a fresh server per test.
 
-Every answer a test receives passes through the answer validator (render/validator.py):
+Every answer a test receives passes through the answer validator (tests/support/answer_validator.py):
 a test fails on any ERROR finding, whatever it asserts itself.
 """
 from __future__ import annotations

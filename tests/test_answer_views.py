@@ -14,9 +14,9 @@ import server
 from render.answer import CHANGES_HEADING, CONTEXT_HEADING
 from tests.support.client import DocxClient, read_body, texts
 from tests.support.corpus import require_corpus
-from tools.http.config import parse_config
+from tools.config.loading import parse_config
 from tools.runtime.registry import BUILTIN
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 CORPUS_DOC = "Open-XML-SDK__BackgroundReport_-_THE_WORKING_GROUP_ON_INTERNET_GOVERNANCE.docx"
@@ -151,7 +151,7 @@ async def test_server_default_from_config(tmp_path):
 
 
 def test_config_refuses_an_unknown_view(tmp_path):
-    from tools.http.config import ConfigError
+    from tools.config.model import ConfigError
     with pytest.raises(ConfigError) as e:
         parse_config({"answers": {"view": "tiny"}}, base_dir=tmp_path)
     assert e.value.findings == ["answers.view: unknown view 'tiny' (known: full, compact, none)"]

@@ -11,9 +11,9 @@ from mcp import Client
 
 import server
 from tools.runtime.audit import AuditLog
-from tools.http.config import apply_config_file
+from tools.config.reload import apply_config_file
 from tools.runtime.dispatch import Outcome
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 SECRET = "env-secret-0123456789"

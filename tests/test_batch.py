@@ -8,8 +8,8 @@ from mcp import Client
 
 import server
 from tests.support.client import NS, DocxClient, by_id, texts
-from tools.http.config import parse_config
-from tools.runtime.services import Services
+from tools.config.loading import parse_config
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 W_P = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}p"

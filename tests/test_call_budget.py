@@ -18,7 +18,7 @@ from tests.builders import build_docx, p, tbl
 from tests.support.client import DocxClient
 from tests.support.http_server import http_client, http_server
 from tools.runtime.registry import BUILTIN
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 
@@ -157,7 +157,7 @@ async def test_a_call_past_its_time_limit_ends_with_limit_exceeded_and_changes_n
 
 
 async def test_the_call_time_limit_comes_from_the_config_and_the_command_line(tmp_path):
-    from tools.http.config import apply_config_file
+    from tools.config.reload import apply_config_file
     config = tmp_path / "c.json"
     config.write_text('{"limits": {"call_timeout_s": 5, "session_idle_timeout_s": 90, "max_answer_chars": 9000}}')
     services = server.make_services(server.parse_args(["--root", str(tmp_path), "--idle-timeout", "12"]))

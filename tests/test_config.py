@@ -11,9 +11,12 @@ from pathlib import Path
 
 import pytest
 
+import tools.catalog  # noqa: F401  (the built-in tools: the config checks names against the registry)
 from render import gotemplate
-from tools.http.config import ConfigError, load_config, parse_config, reload_config
-from tools.runtime.services import Services
+from tools.config.model import ConfigError
+from tools.config.loading import load_config, parse_config
+from tools.config.reload import reload_config
+from tools.services import Services
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {"ACME_TOKEN": "acme-token-1", "BETA_TOKEN": "beta-token-2", "API_KEY": "k-123456"}
@@ -32,8 +35,7 @@ def findings_of(raw, env=ENV, tmp_path=Path("/tmp")) -> list[str]:
 
 def known_toolsets() -> str:
     """The toolsets the registry has (feature modules add theirs) and those SPEC §9 names."""
-    import tools.catalog  # noqa: F401
-    from tools.http.config import SPEC_TOOLSETS
+    from tools.config.model import SPEC_TOOLSETS
     from tools.runtime.registry import BUILTIN
     return ", ".join(sorted({t.toolset for t in BUILTIN.values()} | SPEC_TOOLSETS))
 

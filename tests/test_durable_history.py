@@ -46,9 +46,9 @@ class Taped(Durable):
 
 class TapedDriver(Driver):
     def __init__(self, root, url: str, name: str, tapes: list, snapshot_every: int):
-        super().__init__(root)
         # A long lease: no renewer thread runs here, and checked calls can be slow.
         self.durable = Taped(RedisState(url), name, lease_ms=60_000, snapshot_every=snapshot_every, tapes=tapes)
+        super().__init__(root, sessions=self.durable.store(), state=self.durable)
         self.durable.attach(self.services)
 
 

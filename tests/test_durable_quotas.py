@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from render.validator import parse_head
+from tests.support.answer_validator import parse_head
 from tests.support.services import redis_server
 from tests.test_durable_replay import DurableDriver
 

@@ -29,10 +29,10 @@ def redis_url():
 
 
 class DurableDriver(Driver):
-    def __init__(self, root: Path, url: str, name: str = "w1", **options):
-        super().__init__(root)
+    def __init__(self, root: Path, url: str, name: str = "w1", audit=None, **options):
         options.setdefault("lease_ms", 60_000)  # no renewer thread here: slow checked calls must not lose it
         self.durable = Durable(RedisState(url), name, **options)
+        super().__init__(root, sessions=self.durable.store(), state=self.durable, audit=audit)
         self.durable.attach(self.services)
 
     def session(self):

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from render.validator import parse_head
+from tests.support.answer_validator import parse_head
 from tests.support.services import redis_server
 from tests.test_durable_replay import DurableDriver
 from tools.runtime.audit import AuditLog
@@ -46,9 +46,7 @@ def garbage(raw: bytes) -> bytes:
 
 
 def worker(tmp_path, url, name):
-    driver = DurableDriver(tmp_path, url, name)
-    driver.services.audit = AuditLog(tmp_path / f"audit-{name}.jsonl")
-    return driver
+    return DurableDriver(tmp_path, url, name, audit=AuditLog(tmp_path / f"audit-{name}.jsonl"))
 
 
 def take_over(old: DurableDriver, sid: str, tmp_path, url, name) -> DurableDriver:

@@ -28,13 +28,12 @@ import pytest
 from lxml import etree
 
 from ooxml.text.body import is_block
-from ooxml.model.document import Document
-from ooxml.model.integrity import check_package
 from ooxml.opc.strict import to_transitional
 from tests.support import report
 from tests.support.client import open_client
 from tests.support.corpus import (corpus_dir, corpus_params, editable_files, expected_refusals, is_strict,
-                                  missing_reason, refused_files)
+                                  refused_files)
+from tests.support.edit_script import CELL_WORDS, WORD, integrity_problems, script_folder
 from tests.support.fidelity import main_part_name, read_parts
 
 pytestmark = pytest.mark.corpus
@@ -44,9 +43,7 @@ RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 STORY_TYPES = {RT + t for t in ("header", "footer", "footnotes", "endnotes")}
 # Marker words the script writes; each must show up in the PDF of the saved file.
 BEFORE_TABLE, AFTER_TABLE = "QxBeforeTable", "QxAfterTable"
-CELL_WORDS = [["QxCellA", "QxCellB", "QxCellC"], ["QxCellD", "QxCellE", "QxCellF"], ["QxCellG", "QxCellH", "QxCellI"]]
 REPLACED_SUFFIX = "Qz"
-_WORD = re.compile(r"[^\W\d_]{5,}")
 
 
 @dataclass
@@ -89,7 +86,7 @@ def _own_visible(t: etree._Element, p: etree._Element) -> bool:
 def pick_word(main_xml: bytes) -> str | None:
     """The first word of 5+ letters in the body's text (it may be split across runs)."""
     for text in _paragraph_texts(_parse(main_xml)):
-        m = _WORD.search(text)
+        m = WORD.search(text)
         if m:
             return m.group(0)
     return None
@@ -225,13 +222,7 @@ def touched_parts(src: Path) -> set[str]:
 @pytest.fixture(scope="module")
 def edited(tmp_path_factory) -> dict[str, Edited]:
     """Run the script on every editable file (one server), then nothing else: checks are per file."""
-    if corpus_dir() is None:
-        pytest.skip(missing_reason())
-    from PIL import Image
-
-    base = tmp_path_factory.mktemp("edit-scripts")
-    image = base / "picture.png"
-    Image.new("RGB", (120, 60), (30, 120, 200)).save(image, dpi=(96, 96))
+    base, image = script_folder(tmp_path_factory, "edit-scripts")
     out_dir = base / "saved"
     out_dir.mkdir()
     results: dict[str, Edited] = {}
@@ -316,19 +307,11 @@ def test_untouched_parts_are_byte_identical(edited, path):
 
 
 @pytest.mark.parametrize("path", corpus_params(editable_files()))
-def test_no_new_integrity_problems(edited, path):
+def test_no_new_integrityintegrity_problems(edited, path):
     result = _edited(edited, path)
-    before, after = _problems(path), _problems(result.saved)
+    before, after = integrity_problems(path), integrity_problems(result.saved)
     new = sorted((Counter(after) - Counter(before)).elements())
     assert not new, "new integrity problems:\n" + "\n".join(new)
-
-
-def _problems(path: Path) -> list[str]:
-    doc = Document.open(path)
-    try:
-        return check_package(doc, all_parts=True)
-    finally:
-        doc.close()
 
 
 @pytest.mark.schema

@@ -278,3 +278,61 @@ async def test_a_value_replacing_placeholder_text_is_tracked_as_inserted(docx, t
     await docx.save(tmp_path / "out.docx")
     sdt = control(read_part(tmp_path / "out.docx"), "notes")
     assert sdt.xpath("string(w:sdtContent/w:ins[@w:author='Filler']/w:r/w:t)", namespaces=NS) == "Written"
+
+
+def bare_document(path) -> str:
+    """A .docx whose document.xml root declares only w: no w14, w15 or mc (as some other writers save)."""
+    with zipfile.ZipFile(path.with_name("made.docx")) as z, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for item in z.infolist():
+            data = z.read(item)
+            if item.filename == "word/document.xml":
+                data = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="{W}">'
+                        '<w:body><w:p><w:r><w:t>Field</w:t></w:r></w:p><w:sectPr/></w:body></w:document>').encode()
+            out.writestr(item, data)
+    return str(path)
+
+
+ROOT_TAG = re.compile(rb"<w:document\b[^>]*>")
+
+
+@pytest.mark.parametrize("start", ["created", "bare"])
+async def test_new_w14_and_w15_controls_declare_them_on_the_root_and_in_mc_ignorable(docx, tmp_path, start):
+    await docx.create()
+    if start == "bare":
+        await docx.save(tmp_path / "made.docx")
+        await docx.ok("docx_close", session_id=docx.session_id)
+        await docx.open(bare_document(tmp_path / "bare.docx"))
+    await docx.ok("docx_insert_content_control", kind="checkbox", position="end:document_body", tag="agree")
+    await docx.ok("docx_insert_content_control", kind="repeating_section", position="end:document_body", tag="rows")
+    await docx.save(tmp_path / "out.docx")
+    xml = read_part(tmp_path / "out.docx")
+    root_tag = ROOT_TAG.search(xml).group(0)
+    root = etree.fromstring(xml)
+    ignorable = root.get("{http://schemas.openxmlformats.org/markup-compatibility/2006}Ignorable").split()
+    assert {"w14", "w15"} <= set(ignorable)
+    assert root.nsmap["w14"] == W14 and root.nsmap["w15"] == "http://schemas.microsoft.com/office/word/2012/wordml"
+    for prefix in (b"w14", b"w15"):  # declared once, on the root: never again on a control's elements
+        assert xml.count(b"xmlns:" + prefix + b"=") == 1 and b"xmlns:" + prefix + b"=" in root_tag
+    assert root.xpath("//w14:checkbox", namespaces=NS)
+
+
+async def test_undo_and_redo_of_a_w15_control_keep_every_ignorable_prefix_declared(docx, tmp_path):
+    await docx.create()
+    await docx.save(tmp_path / "made.docx")
+    await docx.ok("docx_close", session_id=docx.session_id)
+    await docx.open(bare_document(tmp_path / "bare.docx"))
+    await docx.ok("docx_insert_content_control", kind="repeating_section", position="end:document_body", tag="rows")
+    await docx.ok("docx_undo")
+    undone = etree.fromstring(read_part(await saved(docx, tmp_path / "undone.docx")))
+    await docx.ok("docx_redo")
+    redone = etree.fromstring(read_part(await saved(docx, tmp_path / "redone.docx")))
+    mc = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Ignorable"
+    for root in (undone, redone):
+        assert set(root.get(mc, "").split()) <= set(root.nsmap)  # a listed prefix not declared: Word refuses
+    assert "w15" not in undone.get(mc, "").split() and not undone.xpath("//w:sdt", namespaces=NS)
+    assert "w15" in redone.get(mc).split() and redone.xpath("//w:sdt", namespaces=NS)
+
+
+async def saved(docx, path):
+    await docx.ok("docx_save", session_id=docx.session_id, file_path=str(path))
+    return path

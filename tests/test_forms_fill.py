@@ -14,8 +14,8 @@ from mcp import Client
 import server
 from tests.support.client import DocxClient, read_part
 from tests.support.form_docs import TEMPLATE_DATA, controls_doc, template_doc
-from tools.http.config import parse_config
-from tools.runtime.services import Services
+from tools.config.loading import parse_config
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"

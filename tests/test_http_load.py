@@ -10,7 +10,7 @@ import pytest
 from tests.builders import build_docx, p
 from tests.support.client import W, read_body, texts
 from tests.support.http_server import http_client, http_server
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 CLIENTS = 6

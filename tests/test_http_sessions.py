@@ -17,14 +17,14 @@ from tests.builders import build_docx, p
 from tests.support.client import read_body, texts
 from tests.support.http_server import MODES, http_client, http_server
 from tools.runtime.audit import AuditLog
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 IDLE_S = 2.0  # idle-timeout tests: longer than two back-to-back calls take on a loaded machine
 
 
-def services_in(tmp_path, **limits) -> Services:
-    return Services(roots=[tmp_path], limit_overrides=limits)
+def services_in(tmp_path, audit=None, **limits) -> Services:
+    return Services(roots=[tmp_path], limit_overrides=limits, audit=audit)
 
 
 def document(tmp_path, name="report.docx", text="Original text"):
@@ -95,7 +95,7 @@ async def test_a_2025_session_belongs_to_its_mcp_session_not_to_other_clients_na
 
 async def test_with_tenants_a_2026_session_belongs_to_the_tenant_and_a_2025_one_to_its_mcp_session(
         tmp_path, monkeypatch):
-    from tools.http.config import apply_config_file
+    from tools.config.reload import apply_config_file
     monkeypatch.setenv("TEST_ACME_TOKEN", "acme-secret-token")
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"tenants": {"acme": {"token_env": "TEST_ACME_TOKEN"}}}))
@@ -153,8 +153,7 @@ async def test_clients_that_disconnect_without_closing_do_not_lock_everyone_out(
 async def test_a_session_ends_with_its_mcp_session_and_unsaved_changes_go_to_a_recovery_file(tmp_path):
     path = document(tmp_path)
     original = path.read_bytes()
-    services = services_in(tmp_path)
-    services.audit = AuditLog(tmp_path / "audit.jsonl")
+    services = services_in(tmp_path, audit=AuditLog(tmp_path / "audit.jsonl"))
     with http_server(services) as url:
         async with http_client(url, "legacy", [tmp_path]) as a:
             await a.open(path)

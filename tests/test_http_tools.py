@@ -11,12 +11,12 @@ import pytest
 
 from tests.http_upstream import USER, Upstream
 from render.answer import CONTENT_HEADING
-from render.validator import errors
-from tools.http.config import parse_config
+from tests.support.answer_validator import errors
+from tools.config.loading import parse_config
 from tools.runtime.dispatch import run_tool
 from tools.http.tools import close_clients
 from tools.runtime.registry import CallContext
-from tools.runtime.services import Services
+from tools.services import Services
 
 TEMPLATE = """{{ .data.name }} <{{ .data.email }}>
 {{- range $i, $r := .data.roles }}

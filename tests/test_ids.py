@@ -14,7 +14,7 @@ from ooxml.xml.namespaces import OX_ID
 from tests.builders import build_docx, p
 from tools.runtime.dispatch import run_tool
 from tools.runtime.registry import BUILTIN, CallContext, tool
-from tools.runtime.services import Services
+from tools.services import Services
 
 
 def test_ids_are_given_lazily_and_once(tmp_path):

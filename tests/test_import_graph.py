@@ -12,12 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("ooxml", "render", "tools", "server")
 
 # Known exceptions, each to go with the issue named (the test fails once one is no longer needed).
-UPWARD_KNOWN = {  # issue 19, "one LibreOffice service": render's own PDF layout seeds tools' profile
-    ("render.page_layout", "tools.runtime.office_profile"),
-}
-FOLDER_CYCLES_KNOWN = {  # issue 19, the shell by job: MCP resources draw documents with the docx tools' views
-    ("tools.docx", "tools.runtime"),
-}
+UPWARD_KNOWN: set[tuple[str, str]] = set()
+FOLDER_CYCLES_KNOWN: set[tuple[str, ...]] = set()
 
 
 @cache

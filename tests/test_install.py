@@ -20,7 +20,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from render.validator import errors, parse_head
+from tests.support.answer_validator import errors, parse_head
 from tests.support.sdk_validator import cache_dir
 
 pytestmark = [pytest.mark.install, pytest.mark.anyio]
@@ -63,7 +63,7 @@ def venv(dists) -> Path:
 
 def test_the_wheel_holds_the_server_and_its_packages(dists):
     names = zipfile.ZipFile(dists["wheel"]).namelist()
-    assert "server.py" in names and "tools/runtime/office_worker.py" in names
+    assert "server.py" in names and "tools/office/worker.py" in names
     assert {"ooxml/model/document.py", "render/answer.py", "tools/docx/batch.py"} <= set(names)
     assert not [n for n in names if n.startswith("tests/")]
     entry = next(n for n in names if n.endswith("entry_points.txt"))

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.anyio
 
 async def bookmark(docx, ok=True, **arguments):
     """docx_add_bookmark: its argument 'name' clashes with DocxClient.call's own first parameter."""
-    from render.validator import errors
+    from tests.support.answer_validator import errors
     from tests.support.client import Answer
     result = await docx.client.call_tool("docx_add_bookmark", arguments)
     answer = Answer(result.content[0].text, bool(result.is_error))

@@ -8,7 +8,8 @@ import zipfile
 import pytest
 
 from tests.support.client import read_part
-from tools.http.config import ConfigError, parse_config
+from tools.config.model import ConfigError
+from tools.config.loading import parse_config
 
 pytestmark = pytest.mark.anyio
 
@@ -35,7 +36,7 @@ async def _saved(docx, path) -> bytes:
 
 
 def _allow(docx, tmp_path, **allow) -> None:
-    docx.services.config = parse_config({"allow": allow}, base_dir=tmp_path)
+    docx.services.live.install(parse_config({"allow": allow}, base_dir=tmp_path))
 
 
 @pytest.mark.parametrize("instruction", REFUSED_FIELDS)

@@ -9,6 +9,7 @@ import pytest
 from lxml import etree
 
 from tests.builders import NAMESPACES, RT, build_docx
+from tests.support.libreoffice import write_blank_pdf
 
 pytestmark = pytest.mark.anyio
 VML = 'xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office"'
@@ -92,20 +93,16 @@ class CopyKeeper:
         return True
 
     def convert(self, src, out, timeout):
-        import pypdfium2 as pdfium
         with zipfile.ZipFile(src) as z:
             CopyKeeper.copies.append({n: z.read(n) for n in z.namelist()})
-        pdf = pdfium.PdfDocument.new()
-        pdf.new_page(612, 792)
-        pdf.save(str(out))
-        pdf.close()
+        write_blank_pdf(out)
 
     def close(self):
         pass
 
 
 async def test_libreoffice_is_handed_a_copy_with_every_external_reference_cut(docx, tmp_path, monkeypatch):
-    from tools.runtime import office
+    from tools.office import service as office
     monkeypatch.setattr(office, "_Worker", CopyKeeper)
     monkeypatch.setattr(office, "find_uno_python", lambda soffice: "python3")
     monkeypatch.setattr(office, "find_soffice", lambda: "soffice")

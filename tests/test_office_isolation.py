@@ -85,7 +85,7 @@ async def test_each_profile_wall_holds_without_the_cut(tmp_path, outside, monkey
     """The second wall, setting by setting, with the copy left as it is: blocked links load nothing
     (no file, no request); with the network off no request reaches the address (files are the cut's job)."""
     import ooxml.opc.office_copy
-    from tools.runtime import office_profile
+    from tools.office import profile as office_profile
     monkeypatch.setattr(ooxml.opc.office_copy, "prepare", lambda path: None)
     monkeypatch.setattr(office_profile, "SETTINGS", getattr(office_profile, settings))
     png, requests = await _render_only(tmp_path, outside)

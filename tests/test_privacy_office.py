@@ -19,7 +19,7 @@ CORPUS = ["Open-Xml-PowerTools__HC031-Complicated-Document.docx", "tika__memo.do
           "Open-XML-SDK__TestFiles_Document.docx"]
 SCRUB_CORPUS = ["Open-Xml-PowerTools__HC031-Complicated-Document.docx", "tika__testWORD_2006ml.docx"]
 ALL = ["personal_info", "properties", "comments", "revisions", "custom_xml", "hidden_text", "headers_footers",
-       "embedded_objects", "alt_text"]
+       "embedded_objects", "chart_data", "alt_text"]
 
 
 async def _save(docx, path: Path) -> Path:
@@ -40,7 +40,8 @@ async def plant_in_corpus(docx, tmp_path: Path, name: str) -> Path:
 async def redacted_pairs(docx, tmp_path: Path) -> list[tuple[Path, Path]]:
     pairs = []
     for plant, args in ((SECRET, {"text": SECRET, "case_sensitive": False}),
-                        ("jane.doe@example.org", {"pattern": r"[a-z0-9._]+@[a-z0-9.]+\.[a-z]{2,}"})):
+                        ("jane.doe@example.org", {"pattern": r"[a-z0-9._]+@[a-z0-9.]+\.[a-z]{2,}"}),
+                        ("4155550132", {"pattern": r"\b\d{10}\b"})):  # a chart's cached number among them
         src = planted.build(tmp_path / f"planted-{len(pairs)}.docx", plant)
         await docx.open(src)
         await docx.ok("docx_redact", session_id=docx.session_id, **args)

@@ -15,8 +15,10 @@ pytestmark = pytest.mark.anyio
 SECRET = "Quillfeather"
 EMAIL = "jane.doe@example.org"
 PHONE = "415-555-0132"
+ACCOUNT = "4155550132"
 EMAILS = r"[a-z0-9._]+@[a-z0-9.]+\.[a-z]{2,}"
 PHONES = r"\d{3}-\d{3}-\d{4}"
+ACCOUNTS = r"\b\d{10}\b"
 
 
 def _blocked(regex: re.Pattern):
@@ -65,13 +67,34 @@ async def test_case_sensitive_redaction_leaves_other_cases(docx, tmp_path):
     assert planted.leaks(out, re.compile(re.escape(SECRET.upper())))  # a different text, kept
 
 
-@pytest.mark.parametrize("plant,pattern", [(EMAIL, EMAILS), (PHONE, PHONES)])
+@pytest.mark.parametrize("plant,pattern", [(EMAIL, EMAILS), (PHONE, PHONES), (ACCOUNT, ACCOUNTS)])
 async def test_a_pattern_planted_everywhere_is_gone(docx, tmp_path, plant, pattern):
     src, out, a = await redacted(docx, tmp_path, plant, pattern=pattern, case_sensitive=False)
     regex = re.compile(pattern, re.IGNORECASE)
     assert planted.leaks(src, regex) and planted.leaks(out, regex) == []
     assert a.head["Leak Check"].startswith("nothing left")
     assert_only_matches_changed(src, out, regex)
+
+
+async def test_a_number_cached_in_a_chart_is_redacted_and_the_other_values_kept(docx, tmp_path):
+    _, out, a = await redacted(docx, tmp_path, ACCOUNT, pattern=ACCOUNTS)
+    assert "- word/charts/chart1.xml: 6" in a.text  # title, series and category names, two formats, a value
+    chart = read_part(out, "word/charts/chart1.xml").decode()
+    assert ACCOUNT not in chart and f"<c:v>{'█' * 10}</c:v>" in chart
+    assert "<c:v>4</c:v>" in chart and "<c:v>5</c:v>" in chart and f'<c:formatCode>"{"█" * 10} "General' in chart
+
+
+@pytest.mark.parametrize("pattern", [r"\bQZ\b", r"(?<![\w-])QZ(?!\w)", r"(?=(Q))\1Z"])
+async def test_patterns_with_boundaries_and_lookarounds_find_every_paragraph(docx, tmp_path, pattern):
+    """Paragraphs are first looked for in all their texts joined: there a neighbour's letters touch."""
+    await docx.create()
+    for text in ("Code QZ", "QZ left", "Room QZ"):
+        await docx.ok("docx_insert_paragraph", text=text, position="end:document_body")
+    a = await docx.ok("docx_redact", pattern=pattern)
+    assert a.head["Matches"] == "3" and a.head["Leak Check"].startswith("nothing left")
+    await docx.save(tmp_path / "b.docx")
+    body = read_part(tmp_path / "b.docx").decode()
+    assert all(t in body for t in ("Code ██", "██ left", "Room ██"))
 
 
 async def test_a_longer_replacement_stands_for_each_match(docx, tmp_path):

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.anyio
 SECRET = "Quillfeather"
 CORPUS = ["Open-Xml-PowerTools__HC031-Complicated-Document.docx", "tika__memo.docx", "tika__testWORD_2006ml.docx"]
 DEFAULT = ("personal_info", "properties", "comments", "revisions", "custom_xml", "hidden_text")
+ALL = [*DEFAULT, "headers_footers", "embedded_objects", "chart_data", "alt_text"]
 
 
 def counts(text: str) -> dict[str, int]:
@@ -32,6 +33,7 @@ async def test_inspect_lists_each_category_with_counts_and_where(docx, tmp_path)
     assert "creator: Alice Author" in a.text and "word/people.xml" in a.text
     assert found["alt_text"] == 5 and found["embedded_objects"] == 1 and found["links"] == 2
     assert found["hidden_text"] == 1
+    assert found["chart_data"] == 6 and "cached values in 1 chart(s), 1 embedded workbook(s)" in a.text
 
 
 async def test_inspect_find_runs_the_leak_check(docx, tmp_path):
@@ -45,8 +47,7 @@ async def test_inspect_find_runs_the_leak_check(docx, tmp_path):
 
 async def test_scrub_everything_on_the_planted_document(docx, tmp_path):
     await docx.open(planted.build(tmp_path / "p.docx", SECRET))
-    a = await docx.ok("docx_scrub", categories=["personal_info", "properties", "comments", "revisions", "custom_xml",
-                                                "hidden_text", "headers_footers", "embedded_objects", "alt_text"])
+    a = await docx.ok("docx_scrub", categories=ALL)
     assert a.head["Left"] == "nothing"
     out = tmp_path / "s.docx"
     await docx.save(out)
@@ -60,6 +61,20 @@ async def test_scrub_everything_on_the_planted_document(docx, tmp_path):
     settings = read_part(out, "word/settings.xml").decode()
     assert "<w:removePersonalInformation/>" in settings and "<w:removeDateAndTime/>" in settings
     assert "attachedTemplate" not in settings and "Alice Author" not in read_part(out, "docProps/core.xml").decode()
+
+
+async def test_scrub_chart_data_empties_the_caches_and_keeps_the_chart(docx, tmp_path):
+    await docx.open(planted.build(tmp_path / "p.docx", SECRET))
+    a = await docx.ok("docx_scrub", categories=["chart_data"])
+    assert a.head["Left"] == "nothing" and "- chart_data: 6 removed" in a.text
+    out = tmp_path / "s.docx"
+    await docx.save(out)
+    chart = read_part(out, "word/charts/chart1.xml").decode()
+    assert "<c:pt " not in chart and SECRET.lower() not in chart.lower() and "externalData" not in chart
+    assert '<c:ptCount val="0"/>' in chart and "<c:formatCode>General</c:formatCode>" in chart
+    assert "<c:title>" in chart and "<c:barChart>" in chart  # the chart stays, its title (body text) too
+    assert "word/embeddings/Microsoft_Excel_Worksheet.xlsx" not in zipfile.ZipFile(out).namelist()
+    assert 'r:id="rIdChart"' in read_part(out).decode()
 
 
 async def test_scrub_authors_become_one_alias(docx, tmp_path):
@@ -88,8 +103,7 @@ async def test_undo_of_a_scrub_restores_every_part_byte_for_byte(docx, tmp_path)
     src = shutil.copy(require_corpus() / CORPUS[0], tmp_path / CORPUS[0])
     await docx.open(src)
     await docx.save(tmp_path / "before.docx")
-    await docx.ok("docx_scrub", categories=["personal_info", "properties", "comments", "revisions", "custom_xml",
-                                            "hidden_text", "headers_footers", "embedded_objects", "alt_text"])
+    await docx.ok("docx_scrub", categories=ALL)
     await docx.ok("docx_undo")
     await docx.save(tmp_path / "after.docx")
     before, after = (dict(planted.members((tmp_path / n).read_bytes())) for n in ("before.docx", "after.docx"))

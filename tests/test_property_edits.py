@@ -17,12 +17,12 @@ from lxml import etree
 
 from ooxml.model.document import Document
 from ooxml.xml.namespaces import OX_ID
-from render.validator import errors, parse_head
+from tests.support.answer_validator import errors, parse_head
 from tests.support.corpus import editable_files
 import tools.catalog  # noqa: F401  (registers the tools)
 from tools.runtime.dispatch import run_tool
 from tools.runtime.registry import BUILTIN, CallContext
-from tools.runtime.services import Services
+from tools.services import Services
 
 SAVED: list[Path] = []
 # More examples for a deeper search: OOXML_MCP_PROPERTY_EXAMPLES=200 python -m pytest tests/test_property_edits.py
@@ -44,8 +44,8 @@ def documents() -> list[Path]:
 
 
 class Driver:
-    def __init__(self, root: Path):
-        self.services = Services(roots=[root])
+    def __init__(self, root: Path, **services):
+        self.services = Services(roots=[root], **services)
         self.ctx = CallContext(None, self.services)
         self.ids: list[str] = []
 

@@ -16,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.support.client import DocxClient
 from tests.support.http_server import MODES, http_server
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 REPO = Path(__file__).resolve().parent.parent

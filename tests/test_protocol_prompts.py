@@ -5,7 +5,7 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from tests.support.http_server import MODES, http_client, http_server
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 

@@ -17,7 +17,7 @@ from mcp.shared.exceptions import MCPError
 
 from tests.support.client import DocxClient
 from tests.support.http_server import MODES, http_client, http_server
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 REPO = Path(__file__).resolve().parent.parent
@@ -154,7 +154,7 @@ def tenants_config(tmp_path: Path, monkeypatch) -> Path:
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_another_client_can_neither_read_nor_watch_a_sessions_resource(tmp_path, monkeypatch, mode):
-    from tools.http.config import apply_config_file
+    from tools.config.reload import apply_config_file
     services = Services(roots=[tmp_path])
     apply_config_file(services, tenants_config(tmp_path, monkeypatch))
     with http_server(services) as url:

@@ -17,7 +17,7 @@ from tests.builders import build_docx, p
 from tests.support.client import DocxClient
 from tests.support.http_server import http_server
 from tools.runtime.roots import ClientRoots
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 REPO = Path(__file__).resolve().parent.parent
@@ -98,8 +98,7 @@ async def test_roots_outside_the_server_folders_leave_the_sandbox_and_say_so(tmp
 async def test_over_http_client_roots_never_widen_the_sandbox(tmp_path, mode):
     served, elsewhere = tmp_path / "served", tmp_path / "elsewhere"
     in_served, in_elsewhere = documents(served, elsewhere)
-    services = Services(roots=[served])
-    services.client_roots = ClientRoots([served])  # as if --roots-from-client were given
+    services = Services(roots=[served], client_roots=ClientRoots([served]))  # as if --roots-from-client were given
     roots = Roots(elsewhere)
     with http_server(services) as url:
         async with httpx2.AsyncClient(timeout=60) as http, \

@@ -11,8 +11,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.support.client import open_client
 from tests.support.http_server import MODES, http_server
-from tools.http.config import apply_config_file
-from tools.runtime.services import Services
+from tools.config.reload import apply_config_file
+from tools.services import Services
 from tools.runtime.structured import SCHEMA
 
 pytestmark = pytest.mark.anyio
@@ -68,7 +68,7 @@ async def test_structured_output_over_http(tmp_path, mode):
 
 
 def test_a_structured_flag_that_is_not_a_boolean_is_a_config_error(tmp_path):
-    from tools.http.config import ConfigError
+    from tools.config.model import ConfigError
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"answers": {"structured": "yes"}}))
     with pytest.raises(ConfigError) as e:

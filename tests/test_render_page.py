@@ -170,7 +170,7 @@ async def test_corpus_pages_match_libreoffices_own_pdf(docx, path, tmp_path):
 
 def test_the_worker_needs_a_uno_python():
     """The warm path is what the speed target assumes: say so when only the cold fallback exists."""
-    from tools.runtime.office import find_soffice, find_uno_python
+    from tools.office.find import find_soffice, find_uno_python
 
     assert find_uno_python(find_soffice()) is not None, \
         "no Python with LibreOffice's 'uno' module (apt-get install python3-uno): renders run cold"
@@ -212,7 +212,7 @@ class GatedOffice:
     """The real LibreOffice behind a gate: a layout waits until the test opens it."""
 
     def __init__(self, gate):
-        from tools.runtime.office import Office
+        from tools.office.service import Office
         self.real, self.gate = Office(), gate
 
     def to_pdf(self, src, pdf):
@@ -223,21 +223,21 @@ class GatedOffice:
         self.real.close()
 
 
-async def test_an_edit_on_the_session_runs_while_its_page_is_laid_out(docx):
+async def test_an_edit_on_the_session_runs_while_its_page_is_laid_out(tmp_path):
     import threading
-    await three_pages(docx)
     gate = threading.Event()
-    docx.services.office = GatedOffice(gate)
-    render = asyncio.create_task(docx.ok("docx_render_page", page=1))
-    try:
-        await asyncio.sleep(0.2)  # the render has written its copy and waits at the gate
-        edit = await asyncio.wait_for(
-            docx.ok("docx_insert_paragraph", text="Written during the render", position="end:document_body"), 10)
-    finally:
-        gate.set()
-    answer = await render
-    assert answer.head["Page"] == "1 of 3" and not render.cancelled()
-    assert "Written during the render" in (await docx.ok("docx_get_context", element_id=edit.element_id)).text
+    async with open_client([tmp_path], office=GatedOffice(gate)) as docx:
+        await three_pages(docx)
+        render = asyncio.create_task(docx.ok("docx_render_page", page=1))
+        try:
+            await asyncio.sleep(0.2)  # the render has written its copy and waits at the gate
+            edit = await asyncio.wait_for(
+                docx.ok("docx_insert_paragraph", text="Written during the render", position="end:document_body"), 10)
+        finally:
+            gate.set()
+        answer = await render
+        assert answer.head["Page"] == "1 of 3" and not render.cancelled()
+        assert "Written during the render" in (await docx.ok("docx_get_context", element_id=edit.element_id)).text
 
 
 async def test_a_render_waiting_for_its_session_does_not_stall_other_clients(docx):

@@ -11,7 +11,8 @@ import pytest
 
 from tests.builders import build_docx, p
 from tests.support.corpus import corpus_dir
-from tests.support.libreoffice import require_soffice
+from tests.support.client import open_client
+from tests.support.libreoffice import require_soffice, write_blank_pdf
 
 pytestmark = pytest.mark.anyio
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -72,7 +73,7 @@ async def test_comments_tracked_changes_fields_text_boxes_and_footnotes_render_t
 
 async def test_a_failed_warm_worker_falls_back_to_a_one_off_conversion_and_says_so(docx, monkeypatch):
     require_soffice()
-    from tools.runtime import office
+    from tools.office import service as office
 
     def broken(self, *args):
         raise office.RenderFailed("LibreOffice did not start: forced by the test.")
@@ -89,42 +90,38 @@ class PdfOffice:
     """Stands in for LibreOffice: writes a one-page PDF (the test is about what follows)."""
 
     def to_pdf(self, src, out):
-        import pypdfium2 as pdfium
-        pdf = pdfium.PdfDocument.new()
-        pdf.new_page(612, 792)
-        pdf.save(str(out))
-        pdf.close()
+        write_blank_pdf(out)
 
     def close(self):
         pass
 
 
-async def test_reading_the_pdf_does_not_stall_other_clients(docx, monkeypatch):
+async def test_reading_the_pdf_does_not_stall_other_clients(tmp_path, monkeypatch):
     from render import pages
 
-    await _new(docx, "One page")
-    docx.services.office = PdfOffice()
-    entered, gate, finished = threading.Event(), threading.Event(), []
-    real = pages.PdfPages.mark_pages
+    async with open_client([tmp_path], office=PdfOffice()) as docx:
+        await _new(docx, "One page")
+        entered, gate, finished = threading.Event(), threading.Event(), []
+        real = pages.PdfPages.mark_pages
 
-    def slow_marks(self):  # a 200-page document's named destinations take seconds to read
-        entered.set()
-        gate.wait(30)  # the test opens it once the other call has answered
-        finished.append(time.monotonic())
-        return real(self)
+        def slow_marks(self):  # a 200-page document's named destinations take seconds to read
+            entered.set()
+            gate.wait(30)  # the test opens it once the other call has answered
+            finished.append(time.monotonic())
+            return real(self)
 
-    monkeypatch.setattr(pages.PdfPages, "mark_pages", slow_marks)
-    render = asyncio.create_task(docx.ok("docx_render_page", session_id=docx.session_id, page=1))
-    try:
-        for _ in range(400):  # the render reaches the PDF (a blocked loop would stop this loop too)
-            if entered.is_set():
-                break
-            await asyncio.sleep(0.05)
-        assert entered.is_set(), "the render never reached its PDF"
-        other = await asyncio.wait_for(docx.ok("docx_create"), 25)
-        answered = time.monotonic()
-    finally:
-        gate.set()
-    assert (await render).head["Page"] == "1 of 1"
-    assert other.head["Session ID"] != docx.session_id
-    assert answered < finished[0]  # the other client had its answer while the PDF was still being read
+        monkeypatch.setattr(pages.PdfPages, "mark_pages", slow_marks)
+        render = asyncio.create_task(docx.ok("docx_render_page", session_id=docx.session_id, page=1))
+        try:
+            for _ in range(400):  # the render reaches the PDF (a blocked loop would stop this loop too)
+                if entered.is_set():
+                    break
+                await asyncio.sleep(0.05)
+            assert entered.is_set(), "the render never reached its PDF"
+            other = await asyncio.wait_for(docx.ok("docx_create"), 25)
+            answered = time.monotonic()
+        finally:
+            gate.set()
+        assert (await render).head["Page"] == "1 of 1"
+        assert other.head["Session ID"] != docx.session_id
+        assert answered < finished[0]  # the other client had its answer while the PDF was still being read

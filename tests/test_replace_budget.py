@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 from tests.support.client import DocxClient, read_body, read_part, texts
-from tools.http.config import parse_config
+from tools.config.loading import parse_config
 
 pytestmark = pytest.mark.anyio
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.anyio
 @asynccontextmanager
 async def client_with_limits(tmp_path: Path, **limits):
     import server
-    from tools.runtime.services import Services
+    from tools.services import Services
 
     config = parse_config({"limits": limits}, base_dir=tmp_path, env={})
     async with Client(server.build_server(Services(roots=[tmp_path], config=config)), cache=None) as client:

@@ -452,7 +452,8 @@ async def test_deleted_table_keeps_its_rows_marked_until_accepted(docx, base, tm
 
 
 def test_config_author_must_be_a_string(tmp_path):
-    from tools.http.config import ConfigError, parse_config
+    from tools.config.model import ConfigError
+    from tools.config.loading import parse_config
     with pytest.raises(ConfigError) as e:
         parse_config({"author": 5}, base_dir=tmp_path)
     assert any(f.startswith("author:") for f in e.value.findings)

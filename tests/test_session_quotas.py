@@ -8,8 +8,8 @@ import pytest
 from tests.builders import build_docx, p
 from tests.support.client import read_body, texts
 from tests.support.http_server import MODES, http_client, http_server
-from tools.http.config import parse_config
-from tools.runtime.services import Services
+from tools.config.loading import parse_config
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 
@@ -94,7 +94,7 @@ def test_a_bad_proxy_config_is_reported_by_the_config_check(proxy, finding):
 
 def test_behind_a_chain_of_trusted_proxies_the_rightmost_untrusted_hop_is_the_client():
     from ipaddress import ip_network
-    from tools.http.client_address import ProxySpec, client_address
+    from tools.transport.client_address import ProxySpec, client_address
     spec = ProxySpec("x-forwarded-for", (ip_network("10.0.0.0/8"),))
     headers = [("X-Forwarded-For", "1.2.3.4, 203.0.113.9"), ("x-forwarded-for", "10.0.0.5")]
     assert client_address("10.0.0.1", headers, spec) == "203.0.113.9"  # 1.2.3.4: written by the client itself

@@ -8,8 +8,8 @@ import pytest
 from tests.builders import build_docx, p
 from tests.test_call_budget import in_process
 from tests.test_config import findings_of
-from tools.http.config import parse_config
-from tools.runtime.services import Services
+from tools.config.loading import parse_config
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 

@@ -8,7 +8,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from render.validator import errors, parse_head
+from tests.support.answer_validator import errors, parse_head
 
 pytestmark = pytest.mark.anyio
 REPO = Path(__file__).resolve().parent.parent

@@ -10,10 +10,10 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from render.validator import errors, parse_head
-from tools.http.config import apply_config_file
+from tests.support.answer_validator import errors, parse_head
+from tools.config.reload import apply_config_file
 from tools.runtime.registry import BUILTIN
-from tools.runtime.services import Services
+from tools.services import Services
 from tests.support.http_server import http_server
 
 pytestmark = pytest.mark.anyio

@@ -19,9 +19,9 @@ from ooxml.opc.package import Limits
 from tests.builders import build_docx, p, tbl, tc
 from tests.support.client import DocxClient
 from tests.support.parts import part_bytes
-from tools.http.config import Config
+from tools.config.model import Config
 from tools.runtime.overrun import GRACE_S
-from tools.runtime.services import Services
+from tools.services import Services
 
 pytestmark = pytest.mark.anyio
 LIMIT = 2.0

@@ -15,7 +15,7 @@ from mcp.types import ToolListChangedNotification
 import server
 from tools.runtime import toolsets as T
 from tools.runtime.registry import BUILTIN
-from tools.runtime.services import Services
+from tools.services import Services
 from tests.support.client import DocxClient
 
 pytestmark = pytest.mark.anyio

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from render.answer import error_answer, success_answer
-from render.validator import validate_answer
+from tests.support.answer_validator import validate_answer
 
 
 def levels(text: str) -> list[str]:

@@ -28,12 +28,11 @@ import pytest
 from lxml import etree
 
 from ooxml.text.body import iter_runs, paragraph_text, run_text, shown_paragraphs
-from ooxml.model.document import Document
-from ooxml.model.integrity import check_package
 from ooxml.opc.strict import to_transitional
 from tests.support import report
 from tests.support.client import NS, open_direct
-from tests.support.corpus import corpus_dir, corpus_params, editable_files, is_strict, missing_reason
+from tests.support.corpus import corpus_params, editable_files, is_strict
+from tests.support.edit_script import CELL_WORDS, WORD, integrity_problems, script_folder
 from tests.support.fidelity import main_part_name, read_parts
 
 pytestmark = pytest.mark.corpus
@@ -41,8 +40,6 @@ pytestmark = pytest.mark.corpus
 W = NS["w"]
 OX_ID = f"{{{NS['oxm']}}}id"
 AUTHOR = "Validity"
-_WORD = re.compile(r"[^\W\d_]{5,}")
-CELL_WORDS = [["QxCellA", "QxCellB", "QxCellC"], ["QxCellD", "QxCellE", "QxCellF"], ["QxCellG", "QxCellH", "QxCellI"]]
 REWRITTEN = "QxRewritten"  # docx_update_paragraph_text's new text ends with it
 MARKDOWN = "## QxMarkdown\n\nSome *QxEmphasis* text.\n\n- QxOne\n- QxTwo\n"
 # file name -> reason, per check: files whose failure is understood and out of reach
@@ -165,7 +162,7 @@ def _main_root(path: Path) -> etree._Element:
 
 def _changed_text(old: str) -> str:
     """The text with its first long word replaced and a word added: a word-level edit."""
-    m = _WORD.search(old)
+    m = WORD.search(old)
     return (old[:m.start()] + "Qxchanged" + old[m.end():] if m else old) + " " + REWRITTEN
 
 
@@ -174,11 +171,11 @@ def targets(base: Path, tables: str) -> dict:
     body = _main_root(base).find(q("body"))
     blocks = [el for el in body if el.get(OX_ID)]
     paras = [p for p in blocks if p.tag == q("p") and paragraph_text(p).strip()]
-    with_word = [p for p in paras if _WORD.search(paragraph_text(p))]
+    with_word = [p for p in paras if WORD.search(paragraph_text(p))]
     t: dict = {"P": None, "W": "sentence", "P2": None, "P3": None}
     if with_word:
         p = with_word[0]
-        t["P"], t["W"] = p.get(OX_ID), _WORD.search(paragraph_text(p)).group(0)
+        t["P"], t["W"] = p.get(OX_ID), WORD.search(paragraph_text(p)).group(0)
         rest = [x for x in paras if x is not p]
         if rest:
             t["P2"], t["P2 new"] = rest[0].get(OX_ID), _changed_text(paragraph_text(rest[0]))
@@ -298,8 +295,8 @@ def edit_one(src: Path, out: Path, image: Path) -> Result:
     if r.failure is None:
         r.accept_difference = _difference(paragraphs(r.accepted), paragraphs(r.untracked))
         r.reject_difference = _difference(paragraphs(r.rejected), paragraphs(r.base))
-        before = Counter(_problems(src))
-        r.new_problems = {mode: sorted((Counter(_problems(p)) - before).elements())
+        before = Counter(integrity_problems(src))
+        r.new_problems = {mode: sorted((Counter(integrity_problems(p)) - before).elements())
                           for mode, p in (("untracked", r.untracked), ("tracked", r.tracked))}
     return r
 
@@ -307,16 +304,10 @@ def edit_one(src: Path, out: Path, image: Path) -> Result:
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> dict[str, Result]:
     """The script on every editable file, in worker processes (one a core): files are independent."""
-    if corpus_dir() is None:
-        pytest.skip(missing_reason())
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
-    from PIL import Image
-
-    out = tmp_path_factory.mktemp("validity")
-    image = out / "picture.png"
-    Image.new("RGB", (120, 60), (30, 120, 200)).save(image, dpi=(96, 96))
+    out, image = script_folder(tmp_path_factory, "validity")
     files = editable_files()
     t0 = time.monotonic()
     workers = max(1, min(len(os.sched_getaffinity(0)), 4))
@@ -442,14 +433,6 @@ def test_no_new_validator_error_kind(results, validated, path):
     new = {mode: sorted(kinds(validated[p.resolve()]) - before)
            for mode, p in (("untracked", r.untracked), ("tracked", r.tracked))}
     _check("validator", path, {mode: found for mode, found in new.items() if found})
-
-
-def _problems(path: Path) -> list[str]:
-    doc = Document.open(path)
-    try:
-        return check_package(doc, all_parts=True)
-    finally:
-        doc.close()
 
 
 @pytest.mark.parametrize("path", corpus_params(editable_files()))

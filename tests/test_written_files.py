@@ -196,8 +196,8 @@ async def test_a_renamed_folder_sends_the_recovery_where_the_moved_file_finds_it
 
 
 async def test_the_recovery_folder_is_configurable(docx, tmp_path):
-    from tools.http.config import parse_config
-    docx.services.config = parse_config({"recovery_folder": "kept"}, base_dir=tmp_path)
+    from tools.config.loading import parse_config
+    docx.services.live.install(parse_config({"recovery_folder": "kept"}, base_dir=tmp_path))
     (tmp_path / "gone").mkdir()
     path = build_docx(tmp_path / "gone" / "report.docx", p("Original"))
     await edit_and_end(docx, path)

@@ -15,11 +15,10 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.xml.namespaces import A, R, WP, w
-from ooxml.review.tracked_text import Seg
+from ooxml.review.tracked_text import BARRIER, Seg, segments
 
-ITEM = "\x00"  # stands for a non-text item in the text (clean text never holds NUL)
+ITEM = BARRIER  # stands for a non-text item in the text (clean text never holds NUL)
 WORD = re.compile(r"\w+|[^\w\s]|\s+", re.U)
-_CHARS = {w("tab"): "\t", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "\u2011", w("ptab"): "\t"}
 _ZERO = {w(n) for n in "rPr lastRenderedPageBreak commentReference annotationRef footnoteRef endnoteRef "
                        "separator continuationSeparator softHyphen".split()}
 _SKIP_ATTRS = ("id", "rsid", "paraId", "textId", "embed", "link", "name")
@@ -35,25 +34,9 @@ class Text:
 
 
 def read(p: etree._Element, granularity: str = "word") -> Text:
-    segs: list[Seg] = []
     sigs: list[str] = []
-    pos = 0
-    for r in B.iter_runs(p):
-        for child in r:
-            tag = child.tag
-            if tag == B.W_T:
-                text = child.text or ""
-            elif tag in _CHARS:
-                text = _CHARS[tag]
-            elif not isinstance(tag, str) or tag in _ZERO:
-                continue
-            else:
-                text = ITEM
-                sigs.append(signature(child))
-            if text:
-                segs.append(Seg(child, pos, text))
-                pos += len(text)
-    out = Text(segs, "".join(s.text for s in segs), sigs)
+    segs, text = segments(B.iter_runs(p), _ZERO, lambda child: sigs.append(signature(child)))
+    out = Text(segs, text, sigs)
     _tokenize(out, granularity)
     return out
 

@@ -11,6 +11,7 @@ from ooxml.xml import minting
 from ooxml.text.build import make_paragraph, make_run
 from ooxml.controls.model import W15, Control
 from ooxml.xml.errors import InvalidElementType, ValidationError
+from ooxml.xml.mce import declare_ignorable
 from ooxml.xml.namespaces import W14, w
 from ooxml.xml.wordids import prepare_copy
 
@@ -189,3 +190,13 @@ def add_item(doc, section: Control, after: etree._Element | None, empty: bool = 
             t.text = ""
     model.addnext(new)
     return new
+
+
+def declare_namespaces(doc, sdt: etree._Element) -> None:
+    """Once a new control is in its part: the w14/w15 it uses declared on the part's root and listed in
+    mc:Ignorable, as Word writes them (lxml declared them on the control's own elements)."""
+    root = doc.part_of(sdt).tree.getroot()
+    for uri, prefix in ((W14, "w14"), (W15, "w15")):
+        if next(sdt.iter(f"{{{uri}}}*"), None) is not None:
+            doc.will_change(root)  # the root's attributes (mc:Ignorable), for undo
+            declare_ignorable(root, uri, prefix)

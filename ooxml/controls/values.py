@@ -17,7 +17,7 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.review import revisions as REV
 from ooxml.review import tracked_text as TT
-from ooxml.text.build import clean_text, make_paragraph, make_run
+from ooxml.text.build import clean_text, copy_props, make_paragraph, make_run
 from ooxml.controls import binding as BIND
 from ooxml.controls import dates, rich
 from ooxml.controls.model import Control
@@ -185,10 +185,7 @@ def model_rpr(ctrl: Control) -> etree._Element | None:
         rpr = ctrl.pr.find(w("rPr"))
     if rpr is None:
         return None
-    rpr = copy.deepcopy(rpr)
-    for name in ("rPrChange", "ins", "del"):
-        for el in rpr.findall(w(name)):
-            rpr.remove(el)
+    rpr = copy_props(rpr)
     style = rpr.find(w("rStyle"))
     if style is not None and style.get(w("val")) in _PLACEHOLDER_STYLES:
         rpr.remove(style)

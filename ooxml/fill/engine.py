@@ -134,9 +134,22 @@ class Fill:
             self.report.counts["items"] += len(items)
             return
         self.doc.will_change(ctrl.el)
+        self._add_copies(template, olds[-1], ctrl.el, name, items, scope)
+        for old in olds:
+            if self.tracked:
+                REV.delete_block(self.doc, old)
+            else:
+                self.doc.ids.forget(old)
+                content.remove(old)
+        self.report.counts["items"] += len(items)
+        self.report.changed.append(ctrl.el)
+        self.doc.changed(ctrl.el)
+
+    def _add_copies(self, template, last, owner, name: str, items: list, scope: D.Scope) -> None:
+        """A copy of ``template`` (as it was before any fill) after ``last`` for each item, filled from it;
+        Word's IDs of the copies are new within the part holding ``owner``."""
         pristine = copy.deepcopy(template)
-        ids = self.doc.word_ids(ctrl.el)
-        last = olds[-1]
+        ids = self.doc.word_ids(owner)
         for item in items:
             budget.check()
             new = copy.deepcopy(pristine)
@@ -147,15 +160,6 @@ class Fill:
             self.skip.add(new)
             if self.tracked:
                 REV.mark_inserted(self.doc, new)
-        for old in olds:
-            if self.tracked:
-                REV.delete_block(self.doc, old)
-            else:
-                self.doc.ids.forget(old)
-                content.remove(old)
-        self.report.counts["items"] += len(items)
-        self.report.changed.append(ctrl.el)
-        self.doc.changed(ctrl.el)
 
     # ---- arrays: table rows -----------------------------------------------------------------------
     def rows(self, root: etree._Element, scope: D.Scope) -> None:
@@ -192,19 +196,7 @@ class Fill:
             self.report.counts["rows"] += len(items)
             return
         self.doc.will_change(tbl)
-        pristine = copy.deepcopy(tr)
-        ids = self.doc.word_ids(tbl)
-        last = tr
-        for item in items:
-            budget.check()
-            new = copy.deepcopy(pristine)
-            prepare_copy(new, ids)
-            last.addnext(new)
-            last = new
-            self.within(new, scope.child(name, item))
-            self.skip.add(new)
-            if self.tracked:
-                REV.mark_inserted(self.doc, new)
+        self._add_copies(tr, tr, tbl, name, items, scope)
         if self.tracked:
             REV.delete_row(self.doc, tr)
         elif items or len(B.table_rows(tbl)) > 1:

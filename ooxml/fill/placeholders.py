@@ -11,15 +11,14 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.review import tracked_text as TT
-from ooxml.text.build import text_children
-from ooxml.xml.namespaces import OX_ID, XML, w
+from ooxml.text import replace as R
+from ooxml.xml.namespaces import w
 
 PATTERN = re.compile(r"\{\{\s*([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\}\}")
 BARRIER = "\x00"
 _FLD = w("fldChar")
 _INSTR = w("instrText")
 _CHARS = {w("tab"): BARRIER, w("br"): BARRIER, w("cr"): BARRIER, w("noBreakHyphen"): "\u2011"}
-_XML_SPACE = f"{{{XML}}}space"
 _TYPE = w("fldCharType")
 
 
@@ -74,8 +73,8 @@ def write(doc, p: etree._Element, segs: list[TT.Seg], edits: list[tuple[int, int
         TT.apply_edits(doc, segs, edits, p)
         return
     for lo, hi, value in sorted(edits, reverse=True):
-        i = _at(segs, lo)
-        j = _at(segs, hi - 1)
+        i = R.segment_at(segs, lo)
+        j = R.segment_at(segs, hi - 1)
         first = segs[i]
         tail = first.text[hi - first.start:] if i == j else ""
         first.text = first.text[:lo - first.start] + value + tail
@@ -83,41 +82,4 @@ def write(doc, p: etree._Element, segs: list[TT.Seg], edits: list[tuple[int, int
             seg = segs[k]
             seg.text = seg.text[hi - seg.start:] if k == j else ""
         for k in range(j, i - 1, -1):
-            _put(doc, segs[k])
-
-
-def _at(segs: list[TT.Seg], pos: int) -> int:
-    lo, hi = 0, len(segs) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if segs[mid].start <= pos:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _put(doc, seg: TT.Seg) -> None:
-    t, text = seg.child, seg.text
-    run = t.getparent()
-    if run is None:
-        return
-    if t.tag != B.W_T:  # a tab or break inside a placeholder's span: it goes
-        if not text:
-            run.remove(t)
-        return
-    if not text:
-        run.remove(t)
-        if all(c.tag == w("rPr") for c in run) and run.getparent() is not None:
-            if run.get(OX_ID):
-                doc.ids.forget(run)
-            run.getparent().remove(run)
-        return
-    if any(ch in text for ch in "\n\t"):
-        for child in reversed(text_children(text)):
-            t.addnext(child)
-        run.remove(t)
-        return
-    t.text = text
-    if text != text.strip():
-        t.set(_XML_SPACE, "preserve")
+            R.write_text(doc, segs[k].child, segs[k].text)

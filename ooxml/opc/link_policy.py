@@ -67,5 +67,5 @@ DEFAULT = LinkPolicy()
 
 
 def policy_of(config) -> LinkPolicy:
-    """The policy of a server config (tools.http.config.Config), or the default one."""
+    """The policy of a server config (tools.config.model.Config), or the default one."""
     return getattr(config, "link_policy", None) or DEFAULT

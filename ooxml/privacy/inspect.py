@@ -1,8 +1,8 @@
 """What Word's Document Inspector reports, with counts and where: read only, nothing changes.
 
 Categories (the names docx_scrub takes where it can remove them): comments, revisions, properties,
-personal_info, custom_xml, headers_footers, hidden_text, invisible_content, embedded_objects, alt_text,
-links, glossary, settings.
+personal_info, custom_xml, headers_footers, hidden_text, invisible_content, embedded_objects, chart_data,
+alt_text, links, glossary, settings.
 """
 from __future__ import annotations
 
@@ -17,7 +17,12 @@ from ooxml.privacy import reading as RD
 from ooxml.xml.wordids import story_part_names
 
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
+C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+CX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
+CACHES = tuple(f"{{{C}}}{t}" for t in ("strCache", "numCache", "multiLvlStrCache"))
+PACKAGE_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/package"
 O = "urn:schemas-microsoft-com:office:office"
+PIC = "http://schemas.openxmlformats.org/drawingml/2006/picture"
 RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 CORE, APP, CUSTOM = "docProps/core.xml", "docProps/app.xml", "docProps/custom.xml"
 PERSONAL_CORE = {"creator", "lastModifiedBy", "lastPrinted"}
@@ -34,6 +39,16 @@ class Finding:
     count: int = 0
     where: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    def add(self, n: int, where: str | None = None, note: str | None = None) -> None:
+        """``n`` more items (none: nothing noted), found in ``where``, said in ``note``."""
+        if not n:
+            return
+        self.count += n
+        if where:
+            self.where.append(where)
+        if note:
+            self.notes.append(note)
 
     def line(self) -> str:
         where = sorted(dict.fromkeys(self.where))
@@ -66,7 +81,8 @@ def inspect(doc) -> list[Finding]:
     stories = [n for n in story_part_names(doc.package, doc.main_name) if n in roots]
     return [_comments(doc, roots), _revisions(roots, stories), _properties(roots), _personal(doc, roots, stories),
             _custom_xml(doc, roots, stories), _headers(doc, roots), _hidden(roots, stories),
-            _invisible(roots, stories), _embedded(doc, roots, stories), _alt_text(roots, stories),
+            _invisible(roots, stories), _embedded(doc, roots, stories), _chart_data(doc, roots),
+            _alt_text(roots, stories),
             _links(doc, roots, stories), _glossary(roots), _settings(doc, roots)]
 
 
@@ -75,8 +91,7 @@ def _comments(doc, roots) -> Finding:
     for name, root in roots.items():
         if root.tag == _attr("comments"):
             found = root.findall(_attr("comment"))
-            f.count += len(found)
-            f.where.append(name)
+            f.add(len(found), name)
             authors = sorted({c.get(_attr("author"), "") for c in found} - {""})
             if authors:
                 f.notes.append("by " + ", ".join(authors[:SHOWN]))
@@ -92,10 +107,8 @@ def _revisions(roots, stories) -> Finding:
     authors = set()
     for name in stories:
         found = RO.all_revisions(roots[name])
-        if found:
-            f.count += len(found)
-            f.where.append(name)
-            authors |= {el.get(_attr("author"), "") for el in found}
+        f.add(len(found), name)
+        authors |= {el.get(_attr("author"), "") for el in found}
     if authors - {""}:
         f.notes.append("by " + ", ".join(sorted(authors - {""})[:SHOWN]))
     return f
@@ -122,9 +135,7 @@ def property_items(roots) -> list[tuple[str, etree._Element]]:
 def _properties(roots) -> Finding:
     f = Finding("properties")
     for name, el in property_items(roots):
-        f.count += 1
-        f.where.append(name)
-        f.notes.append(el.get("name") or etree.QName(el).localname)
+        f.add(1, name, el.get("name") or etree.QName(el).localname)
     f.notes = [", ".join(sorted(set(f.notes))[:8])] if f.notes else []
     return f
 
@@ -140,34 +151,21 @@ def _personal(doc, roots, stories) -> Finding:
     if core is not None:
         for el in core:
             if etree.QName(el).localname in PERSONAL_CORE and (el.text or "").strip():
-                f.count += 1
-                f.where.append(CORE)
-                f.notes.append(f"{etree.QName(el).localname}: {el.text.strip()[:40]}")
+                f.add(1, CORE, f"{etree.QName(el).localname}: {el.text.strip()[:40]}")
     for name, root in roots.items():
         if etree.QName(root).localname == "people":
-            people = root.findall(f"{{{W15}}}person")
-            if people:
-                f.count += len(people)
-                f.where.append(name)
-    authors = 0
-    for name in stories:
-        n = len(roots[name].xpath("//@w:author[. != 'Author']", namespaces={"w": W}))  # scrub.ALIAS
-        if n:
-            authors += n
-            f.where.append(name)
-    if authors:
-        f.count += authors
-        f.notes.append(f"{authors} author name(s) on revisions and comments")
+            f.add(len(root.findall(f"{{{W15}}}person")), name)
+    authors = {name: len(roots[name].xpath("//@w:author[. != 'Author']", namespaces={"w": W}))  # scrub.ALIAS
+               for name in stories}
+    f.where += [name for name, n in authors.items() if n]
+    n = sum(authors.values())
+    f.add(n, note=f"{n} author name(s) on revisions and comments")
     if f.count and not flag_state(doc, "removePersonalInformation"):
         f.notes.append("w:removePersonalInformation off")
     rsids = sum(rsid_count(root) for root in roots.values() if etree.QName(root).namespace == W)
-    if rsids:
-        f.count += rsids
-        f.notes.append(f"{rsids} rsid(s)")
+    f.add(rsids, note=f"{rsids} rsid(s)")
     template = attached_template(doc)
-    if template:
-        f.count += 1
-        f.notes.append(f"attached template: {template[:60]}")
+    f.add(1 if template else 0, note=f"attached template: {(template or '')[:60]}")
     return f
 
 
@@ -198,19 +196,16 @@ def _custom_xml(doc, roots, stories) -> Finding:
     f.count = len(items)
     f.where += items
     bindings = sum(len(roots[n].findall(f".//{_attr('dataBinding')}")) for n in stories)
-    if bindings:
-        f.count += bindings
-        f.notes.append(f"{bindings} content control binding(s)")
+    f.add(bindings, note=f"{bindings} content control binding(s)")
     return f
 
 
 def _headers(doc, roots) -> Finding:
     f = Finding("headers_footers")
     for name, root in roots.items():
-        if root.tag in (_attr("hdr"), _attr("ftr")) and "".join(root.itertext()).strip() or \
-                root.tag in (_attr("hdr"), _attr("ftr")) and len(root.findall(f".//{_attr('drawing')}")):
-            f.count += 1
-            f.where.append(name)
+        if root.tag in (_attr("hdr"), _attr("ftr")) and ("".join(root.itertext()).strip()
+                                                         or root.find(f".//{_attr('drawing')}") is not None):
+            f.add(1, name)
             if root.findall(f".//{{{V}}}textpath") or "WaterMark" in etree.tostring(root, encoding=str):
                 f.notes.append(f"watermark in {name}")
     return f
@@ -221,9 +216,7 @@ def _hidden(roots, stories) -> Finding:
     for name in stories:
         runs = [r for r in roots[name].iter(_attr("r")) if r.find(f"{_attr('rPr')}/{_attr('vanish')}") is not None]
         spec = roots[name].findall(f".//{_attr('specVanish')}")
-        if runs or spec:
-            f.count += len(runs) + len(spec)
-            f.where.append(name)
+        f.add(len(runs) + len(spec), name)
     return f
 
 
@@ -237,9 +230,7 @@ def _invisible(roots, stories) -> Finding:
                 far = abs(int(off.text or 0)) > _OFF_PAGE_EMU
             except ValueError:
                 far = False
-            if far:
-                f.count += 1
-                f.where.append(name)
+            f.add(1 if far else 0, name)
         white += sum(1 for c in root.iter(_attr("color")) if c.get(_attr("val"), "").upper() == "FFFFFF"
                      and c.getparent() is not None and c.getparent().getparent() is not None
                      and c.getparent().getparent().tag == _attr("r"))
@@ -251,27 +242,57 @@ def _invisible(roots, stories) -> Finding:
 def _embedded(doc, roots, stories) -> Finding:
     f = Finding("embedded_objects")
     for name in doc.package.parts:
-        if "/embeddings/" in f"/{name}":
-            f.count += 1
-            f.where.append(name)
+        f.add(1 if "/embeddings/" in f"/{name}" else 0, name)
     links = sum(1 for n in stories for o in roots[n].iter(f"{{{O}}}OLEObject") if o.get("Type") == "Link")
-    if links:
-        f.count += links
-        f.notes.append(f"{links} OLE link(s)")
+    f.add(links, note=f"{links} OLE link(s)")
+    return f
+
+
+def chart_roots(doc, roots: dict[str, etree._Element] | None = None) -> dict[str, etree._Element]:
+    """Chart parts' roots: from ``roots``, else parsed in place (to be changed)."""
+    if roots is None:
+        names = [n for n in doc.package.parts if (doc.package.content_type_of(n) or "").endswith(
+            ("drawingml.chart+xml", "chartex+xml"))]
+        roots = {n: doc.package.part(n).tree.getroot() for n in names}
+    return {n: r for n, r in roots.items() if r.tag in (f"{{{C}}}chartSpace", f"{{{CX}}}chartSpace")}
+
+
+def chart_points(root: etree._Element) -> list[etree._Element]:
+    """A chart's cached values: what its series and categories show, copied from its workbook."""
+    return [pt for cache in root.iter(*CACHES) for pt in cache.iter(f"{{{C}}}pt")] + list(root.iter(f"{{{CX}}}pt"))
+
+
+def chart_workbooks(doc, name: str) -> list[str]:
+    if not doc.package.has_part(doc.package.rels_name(name)):
+        return []
+    return [doc.package.resolve_target(name, r.get("Target", "")) for r in doc.package.rels(name)
+            if r.get("Type") == PACKAGE_REL and r.get("TargetMode") != "External"]
+
+
+def _chart_data(doc, roots) -> Finding:
+    f = Finding("chart_data")
+    books = 0
+    for name, root in chart_roots(doc, roots).items():
+        f.add(len(chart_points(root)), name)
+        books += len(chart_workbooks(doc, name))
+    if f.count:
+        books_note = f", {books} embedded workbook(s)" if books else ""
+        f.notes.append(f"cached values in {len(set(f.where))} chart(s){books_note}")
     return f
 
 
 def _alt_text(roots, stories) -> Finding:
     f = Finding("alt_text")
     for name in stories:
-        root = roots[name]
-        n = sum(1 for el in root.iter(f"{{{WP}}}docPr", "{http://schemas.openxmlformats.org/drawingml/2006/picture}cNvPr")
-                if el.get("descr") or el.get("title"))
-        n += sum(1 for el in root.iter() if isinstance(el.tag, str) and el.get("alt") and el.tag.startswith(f"{{{V}}}"))
-        if n:
-            f.count += n
-            f.where.append(name)
+        f.add(len(alt_text_elements(roots[name])), name)
     return f
+
+
+def alt_text_elements(root: etree._Element) -> list[etree._Element]:
+    """Drawings and pictures with a description or title, VML shapes with alt text."""
+    els = [el for el in root.iter(f"{{{WP}}}docPr", f"{{{PIC}}}cNvPr") if el.get("descr") or el.get("title")]
+    vml = [el for el in root.iter() if isinstance(el.tag, str) and el.tag.startswith(f"{{{V}}}") and el.get("alt")]
+    return els + vml
 
 
 def _links(doc, roots, stories) -> Finding:
@@ -281,17 +302,13 @@ def _links(doc, roots, stories) -> Finding:
         for p in root.iter(RD.W_P):
             instr = "".join(t.text or "" for t in p.iter(_attr("instrText"))) + \
                 " ".join(s.get(_attr("instr"), "") for s in p.iter(_attr("fldSimple")))
-            if _LINKING.search(instr) and _PATHISH.search(instr):
-                f.count += 1
-                f.where.append(name)
+            f.add(1 if _LINKING.search(instr) and _PATHISH.search(instr) else 0, name)
     for source in [n for n in roots if not n.endswith(".rels")]:
         rels_name = doc.package.rels_name(source)
         if rels_name not in doc.package.parts:
             continue
-        for rel in doc.package.rels(source):
-            if rel.get("TargetMode") == "External" and not rel.get("Type", "").endswith("attachedTemplate"):
-                f.count += 1
-                f.where.append(rels_name)
+        f.add(sum(1 for rel in doc.package.rels(source) if rel.get("TargetMode") == "External"
+                  and not rel.get("Type", "").endswith("attachedTemplate")), rels_name)
     return f
 
 
@@ -299,8 +316,7 @@ def _glossary(roots) -> Finding:
     f = Finding("glossary")
     for name, root in roots.items():
         if root.tag == _attr("glossaryDocument"):
-            f.count += len(root.findall(f".//{_attr('docPart')}"))
-            f.where.append(name)
+            f.add(len(root.findall(f".//{_attr('docPart')}")), name)
     return f
 
 
@@ -310,18 +326,11 @@ def _settings(doc, roots) -> Finding:
         if root.tag not in (_attr("settings"), _attr("webSettings")):
             continue
         for tag in ("docVars", "mailMerge", "attachedSchema", "saveThroughXslt"):
-            found = root.findall(_attr(tag))
-            if found:
-                f.count += len(found)
-                f.where.append(name)
-                f.notes.append(tag)
+            f.add(len(root.findall(_attr(tag))), name, tag)
     for rel_src in [n for n in roots if n.endswith(("settings.xml", "webSettings.xml"))]:
         if doc.package.rels_name(rel_src) in doc.package.parts:
             ext = [r for r in doc.package.rels(rel_src) if r.get("TargetMode") == "External"]
-            if ext:
-                f.count += len(ext)
-                f.where.append(doc.package.rels_name(rel_src))
-                f.notes.append("external paths")
+            f.add(len(ext), doc.package.rels_name(rel_src), "external paths")
     return f
 
 

@@ -47,29 +47,33 @@ class Report:
         return out
 
 
-def check_package(package, matcher: Matcher) -> Report:
+def check_package(package, matcher: Matcher, serialized: dict[str, str] | None = None) -> Report:
+    """``serialized``: loaded parts' XML as it stands now (redact.Result.serialized), read as is."""
     report = Report()
     xml_names = set(xml_part_names(package))
     for name, part in package.parts.items():
         budget.check()
         if name in xml_names:
             root = part.tree.getroot() if part.loaded else None
-            _check_xml(name, None if root is not None else part.data, root, matcher, report)
+            xml = (serialized or {}).get(name) if root is not None else None
+            _check_xml(name, None if root is not None else part.data, root, matcher, report, xml)
         else:
             _check_binary(name, part.data, matcher, report, package.limits.max_part_uncompressed, 0)
     return report
 
 
-def _check_xml(place: str, data: bytes | None, root, matcher: Matcher, report: Report) -> None:
+def _check_xml(place: str, data: bytes | None, root, matcher: Matcher, report: Report,
+               xml: str | None = None) -> None:
     """The part as text, entities resolved (every attribute, text node, comment); then its paragraphs
-    read across runs, parsed only when the text with tags gone may hold a match."""
-    xml = etree.tostring(root, encoding=str) if root is not None else _decoded(data)
+    read across runs (bytes parsed only when the text with tags gone may hold a match)."""
+    if xml is None:
+        xml = etree.tostring(root, encoding=str) if root is not None else _decoded(data)
     if matcher.search(html.unescape(xml)):
         report.holding.append(f"{place} (its XML text)")
         return
-    if matcher.loose.search(RD.text_only(xml)) is None:
-        return
     if root is None:
+        if matcher.loose.search(RD.text_only(xml)) is None:  # spares a parse
+            return
         try:
             root = parse_part(data, place).getroot()
         except OoxmlError:

@@ -52,8 +52,8 @@ def for_pattern(pattern: str, case_sensitive: bool = True, whole_word: bool = Fa
                               hint="Write it without nested repetition, e.g. [a-z0-9.]+@[a-z0-9.]+ "
                                    "instead of (\\w+\\.?)+@.")
     try:
-        m = Matcher(_compile(pattern, case_sensitive, whole_word), f"/{pattern}/",
-                    _compile(pattern, case_sensitive, False))
+        regex = _compile(pattern, case_sensitive, whole_word)
+        m = Matcher(regex, f"/{pattern}/", _without_context(regex))
     except re.error as e:
         raise ValidationError(f"pattern is not a valid regular expression: {e}.",
                               hint="Python syntax; escape literal characters such as . ( [ with a backslash.")
@@ -61,6 +61,55 @@ def for_pattern(pattern: str, case_sensitive: bool = True, whole_word: bool = Fa
         raise ValidationError("pattern matches empty text or the redaction mark itself.",
                               hint="Make it need at least one character, e.g. \\d+ instead of \\d*.")
     return m
+
+
+def _without_context(regex: re.Pattern) -> re.Pattern:
+    """The pattern with its anchors, word boundaries and lookarounds taken out: it matches wherever
+    the pattern does, whatever stands around, so a search of many paragraphs' texts joined in one
+    string finds every paragraph that may hold a match (``\\b\\d{10}\\b`` misses digits that
+    a neighbour's digits touch there). Read through ``re``'s own parser; unknown: match anything."""
+    try:
+        from re import _compiler, _parser  # noqa: PLC2701 (CPython's own parser, no public twin)
+        tree = _parser.parse(regex.pattern, regex.flags)
+        _strip(tree)
+        return _compiler.compile(tree, regex.flags)
+    except Exception:  # another Python's internals, a group captured in a lookaround: every paragraph
+        return re.compile("(?s:.+)")
+
+
+def _strip(sub) -> None:
+    from re import _parser as P
+    kept = []
+    for op, av in sub.data:
+        if op in (P.ASSERT, P.ASSERT_NOT) and _captures(av[1]):
+            raise ValueError("a lookaround captures a group: taking it out changes what the rest matches")
+        if op in (P.AT, P.ASSERT, P.ASSERT_NOT):
+            continue
+        for child in _children(op, av):
+            _strip(child)
+        kept.append((op, av))
+    sub.data = kept
+
+
+def _captures(sub) -> bool:
+    from re import _parser as P
+    return any((op is P.SUBPATTERN and av[0] is not None) or any(_captures(c) for c in _children(op, av))
+               for op, av in sub.data)
+
+
+def _children(op, av) -> list:
+    from re import _parser as P
+    if op is P.SUBPATTERN:
+        return [av[3]]
+    if op is P.BRANCH:
+        return list(av[1])
+    if op in (P.MAX_REPEAT, P.MIN_REPEAT) or op is getattr(P, "POSSESSIVE_REPEAT", None):
+        return [av[2]]
+    if op is getattr(P, "ATOMIC_GROUP", None):
+        return [av]
+    if op is P.GROUPREF_EXISTS:
+        return [b for b in av[1:] if b is not None]
+    return []
 
 
 def _compile(body: str, case_sensitive: bool, whole_word: bool) -> re.Pattern:

@@ -12,7 +12,7 @@ import bisect
 import html
 import re
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, islice
 from typing import Iterator
 
 from lxml import etree
@@ -31,7 +31,8 @@ INSTRS = {f"{{{W}}}instrText", f"{{{W}}}delInstrText"}
 _DRAWINGS = {f"{{{W}}}drawing", f"{{{W}}}pict", f"{{{W}}}object",
              "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent", f"{{{X}}}rPh"}
 _INVISIBLE = ("Pr", "Start", "End", "proofErr", "softHyphen", "lastRenderedPageBreak", "phoneticPr")
-WORD_ATTRS = {"descr", "title", "alt", "tooltip", "instr", "author", "initials", "string", "userId", "href"}
+WORD_ATTRS = {"descr", "title", "alt", "tooltip", "instr", "author", "initials", "string", "userId", "href",
+              "formatCode"}  # a number format may quote words: "Client "0
 NAME_ON = {"bookmarkStart", "docPr", "cNvPr"}
 VAL_ON = {"alias", "tag", "docVar", "statusText", "helpText", "default", "listEntry"}
 _NUMERIC = {WP, WP14}  # positions and sizes: never words
@@ -71,22 +72,27 @@ _SPECIAL = set("&<>\"'")
 def candidates(root: etree._Element, matcher) -> list[etree._Element]:
     """Paragraphs whose text may hold a match, in document order: every text element of the part is
     searched as one string, and a match names the paragraphs of the elements it covers. Sound: a
-    paragraph's match never spans a nested paragraph (a drawing between them is a barrier)."""
+    paragraph's match never spans a nested paragraph (a drawing between them is a barrier).
+    Texts are read in one pass and elements fetched again only up to the last one matched: keeping
+    a proxy for each of 160,000 elements cost more than the two walks."""
     loose = matcher.loose
-    els = list(root.iter(*TEXTS, *INSTRS))
-    texts = [el.text or "" for el in els]
+    tags = (*TEXTS, *INSTRS)
+    texts = [el.text or "" for el in root.iter(*tags)]
     joined = "".join(texts)
-    if not els or loose.search(joined) is None:
+    if loose.search(joined) is None:
         return []
-    ends = list(accumulate(len(t) for t in texts))
-    found: dict[etree._Element, int] = {}
+    ends = list(accumulate(map(len, texts)))
+    wanted: set[int] = set()
     for m in loose.finditer(joined):
         first, last = bisect.bisect_right(ends, m.start()), bisect.bisect_right(ends, max(m.start(), m.end() - 1))
-        for k in range(first, min(last, len(els) - 1) + 1):
-            p = next(els[k].iterancestors(*PARAS), None)
-            if p is not None and p not in found:
-                found[p] = k
-    return sorted(found, key=found.get)
+        wanted.update(range(first, min(last, len(texts) - 1) + 1))
+    found: dict[etree._Element, None] = {}
+    for k, el in enumerate(islice(root.iter(*tags), max(wanted) + 1)):
+        if k in wanted:
+            p = next(el.iterancestors(*PARAS), None)
+            if p is not None:
+                found[p] = None
+    return list(found)
 
 
 def text_only(xml: str) -> str:
@@ -95,11 +101,12 @@ def text_only(xml: str) -> str:
     return html.unescape(_TAG.sub("", _BETWEEN.sub("><", xml)))
 
 
-def hits_outside_runs(root: etree._Element, matcher) -> tuple[bool, bool]:
+def hits_outside_runs(root: etree._Element, matcher) -> tuple[bool, bool, str | None]:
     """Whether a match may sit in an attribute, and in text other than the paragraphs' text elements,
-    judged from the serialised part (one pass in C); (True, True) when that cannot tell."""
+    judged from the serialised part (one pass in C), and that serialisation; (True, True, None) when
+    that cannot tell."""
     if not matcher.needles or any(c in _SPECIAL for n in matcher.needles for c in n) or is_data(root):
-        return True, True
+        return True, True, None
     xml = etree.tostring(root, encoding=str)
     in_attr = in_other = False
     for m in matcher.loose.finditer(xml):
@@ -112,7 +119,7 @@ def hits_outside_runs(root: etree._Element, matcher) -> tuple[bool, bool]:
                 in_other = True
         if in_attr and in_other:
             break
-    return in_attr, in_other
+    return in_attr, in_other, xml
 
 
 def segments(p: etree._Element) -> tuple[list[Segment], str]:

@@ -34,6 +34,8 @@ class Result:
     matches: int = 0
     parts: dict[str, int] = field(default_factory=dict)  # part name -> matches replaced there
     changed: list[etree._Element] = field(default_factory=list)  # body paragraphs changed, in order
+    # part name -> its XML as serialised after its last change here: the leak check reads it as is
+    serialized: dict[str, str] = field(default_factory=dict)
 
 
 class Replacer:
@@ -88,7 +90,9 @@ def _redact_xml_part(doc, part: Part, story: bool, matcher, replacement, result:
                 result.changed.append(el)
     else:
         before = after = _nothing
-    count = redact_tree(root, matcher, replacement, before, after)
+    count, xml = redact_tree(root, matcher, replacement, before, after)
+    if xml is not None:
+        result.serialized[part.name] = xml
     if count and not story:
         part.touch()
     elif not count and not story and not was_loaded and not part.dirty:
@@ -122,7 +126,7 @@ def redact_zip(data: bytes, matcher, replacement, max_bytes: int, counts: list[i
         if not (Z.is_xml_name(name) or body.lstrip(b"\xef\xbb\xbf").startswith(b"<?xml")):
             return None
         tree = parse_part(body, name)
-        n = redact_tree(tree.getroot(), matcher, replacement, _nothing, _nothing)
+        n = redact_tree(tree.getroot(), matcher, replacement, _nothing, _nothing)[0]
         if not n:
             return None
         counts[0] += n
@@ -130,8 +134,11 @@ def redact_zip(data: bytes, matcher, replacement, max_bytes: int, counts: list[i
     return Z.rewrite(data, change, max_bytes)
 
 
-def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, before, after) -> int:
-    """Replace every match in ``root``; ``before(el)``/``after(el)`` around each element changed."""
+def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, before,
+                after) -> tuple[int, str | None]:
+    """Replace every match in ``root``; ``before(el)``/``after(el)`` around each element changed.
+    Returns the count and the tree's serialisation when it was made after the last change (None
+    otherwise), which spares the leak check serialising a 20 MB part again."""
     count = 0
     for p in RD.candidates(root, matcher):
         budget.check()
@@ -142,7 +149,8 @@ def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, b
             _apply(segs, text, spans, replacement)
             after(p)
             count += len(spans)
-    in_attr, in_other = RD.hits_outside_runs(root, matcher)
+    in_attr, in_other, xml = RD.hits_outside_runs(root, matcher)
+    paragraphs = count
     attributes = list(RD.word_attributes(root)) if in_attr else []
     texts = list(RD.other_texts(root)) if in_other else []
     for el, name in attributes:
@@ -164,7 +172,7 @@ def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, b
                 el.text = _replaced(value, spans, replacement)
             after(el)
             count += len(spans)
-    return count
+    return count, xml if count == paragraphs else None
 
 
 def _replaced(value: str, spans: list[tuple[int, int]], replacement: Replacer) -> str:

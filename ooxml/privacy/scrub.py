@@ -14,16 +14,14 @@ from ooxml.review import comments as C
 from ooxml.layout import headers as H
 from ooxml.review import review_ops as RO
 from ooxml.xml.errors import ValidationError
-from ooxml.xml.namespaces import V, W, WP
+from ooxml.xml.namespaces import W
 from ooxml.opc.parts import set_flag
 from ooxml.privacy import inspect as I
 from ooxml.xml.wordids import story_part_names
 
 ALIAS = "Author"
 DEFAULT = ("personal_info", "properties", "comments", "revisions", "custom_xml", "hidden_text")
-CATEGORIES = (*DEFAULT, "headers_footers", "embedded_objects", "alt_text")
-_PIC = "http://schemas.openxmlformats.org/drawingml/2006/picture"
-_C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+CATEGORIES = (*DEFAULT, "headers_footers", "embedded_objects", "chart_data", "alt_text")
 
 
 def _w(local: str) -> str:
@@ -42,7 +40,7 @@ def check(categories: list[str] | None) -> tuple[str, ...]:
 def scrub(doc, categories: tuple[str, ...]) -> dict[str, int]:
     """How many things each category removed."""
     order = ("revisions", "comments", "hidden_text", "custom_xml", "headers_footers", "embedded_objects",
-             "alt_text", "properties", "personal_info")
+             "chart_data", "alt_text", "properties", "personal_info")
     done = {}
     for category in [c for c in order if c in categories]:
         budget.check()
@@ -154,14 +152,38 @@ def _embedded_objects(doc) -> int:
         n += len(runs)
     embedded = [x for x in doc.package.parts if "/embeddings/" in f"/{x}"]
     doc.package.remove_parts(embedded)
-    for part in [p for x, p in list(doc.package.parts.items()) if x.startswith("word/charts/") and x.endswith(".xml")
-                 and "/_rels/" not in x]:
-        root = part.tree.getroot()
-        for ext in list(root.iter(f"{{{_C}}}externalData")):
-            if not any(r.get("Id") == ext.get(f"{{{I.R}}}id") for r in _rels_or_empty(doc, part.name)):
-                root.remove(ext)
-                part.touch()
+    _unlink_charts(doc)
     return n + len(embedded)
+
+
+def _unlink_charts(doc) -> None:
+    """Charts whose workbook went keep their caches, without the link to data that is no more."""
+    for name, root in I.chart_roots(doc).items():
+        ids = {r.get("Id") for r in _rels_or_empty(doc, name)}
+        gone = [ext for ext in root.iter(f"{{{I.C}}}externalData") if ext.get(f"{{{I.R}}}id") not in ids]
+        for ext in gone:
+            ext.getparent().remove(ext)
+        if gone:
+            doc.package.part(name).touch()
+
+
+def _chart_data(doc) -> int:
+    """Every chart's cached values (emptied: the chart keeps its place, size and titles) and its workbook."""
+    n = 0
+    for name, root in I.chart_roots(doc).items():
+        points = I.chart_points(root)
+        for pt in points:
+            pt.getparent().remove(pt)
+        for count in root.iter(f"{{{I.C}}}ptCount"):
+            count.set("val", "0")
+        for code in root.iter(f"{{{I.C}}}formatCode"):
+            code.text = "General"  # a format may quote words
+        if points:
+            doc.package.part(name).touch()
+        doc.package.remove_parts(I.chart_workbooks(doc, name))
+        n += len(points)
+    _unlink_charts(doc)
+    return n
 
 
 def _rels_or_empty(doc, name):
@@ -169,12 +191,9 @@ def _rels_or_empty(doc, name):
 
 
 def _alt_text(doc) -> int:
-    n = 0
-    for root in story_roots(doc):
-        els = [el for el in root.iter(f"{{{WP}}}docPr", f"{{{_PIC}}}cNvPr") if el.get("descr") or el.get("title")]
-        els += [el for el in root.iter() if isinstance(el.tag, str) and el.tag.startswith(f"{{{V}}}") and el.get("alt")]
-        n += _edit_attrs(doc, els, lambda el: [el.attrib.pop(a, None) for a in ("descr", "title", "alt")])
-    return n
+    return sum(_edit_attrs(doc, I.alt_text_elements(root), lambda el: [el.attrib.pop(a, None) for a in
+                                                                        ("descr", "title", "alt")])
+               for root in story_roots(doc))
 
 
 def _properties(doc) -> int:
@@ -269,5 +288,6 @@ def _settings_personal(doc) -> int:
 
 
 _DO = {"revisions": _revisions, "comments": _comments, "hidden_text": _hidden_text, "custom_xml": _custom_xml,
-       "headers_footers": _headers_footers, "embedded_objects": _embedded_objects, "alt_text": _alt_text,
+       "headers_footers": _headers_footers, "embedded_objects": _embedded_objects, "chart_data": _chart_data,
+       "alt_text": _alt_text,
        "properties": _properties, "personal_info": _personal_info}

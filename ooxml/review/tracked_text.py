@@ -18,7 +18,8 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.review import revisions as R
-from ooxml.text.build import clean_text, make_run
+from ooxml.text.build import clean_text, copy_props, make_run
+from ooxml.text.replace import segment_at as _index
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import OX_ID, XML, w
 
@@ -41,7 +42,9 @@ class Seg:
     text: str
 
 
-def segments(runs: Iterable[etree._Element]) -> tuple[list[Seg], str]:
+def segments(runs: Iterable[etree._Element], zero: set = _ZERO, on_item=None) -> tuple[list[Seg], str]:
+    """The runs' text: text, tabs and breaks as themselves, other items (not ``zero``) as BARRIER,
+    each also handed to ``on_item`` (docx_compare reads what they are)."""
     segs: list[Seg] = []
     pos = 0
     for r in runs:
@@ -51,10 +54,12 @@ def segments(runs: Iterable[etree._Element]) -> tuple[list[Seg], str]:
                 text = child.text or ""
             elif tag in _CHARS:
                 text = _CHARS[tag]
-            elif not isinstance(tag, str) or tag in _ZERO:
+            elif not isinstance(tag, str) or tag in zero:
                 continue
             else:
                 text = BARRIER
+                if on_item is not None:
+                    on_item(child)
             if text:
                 segs.append(Seg(child, pos, text))
                 pos += len(text)
@@ -125,17 +130,6 @@ def _set_text(t: etree._Element, text: str) -> None:
         t.set(_XML_SPACE, "preserve")
 
 
-def _index(segs: list[Seg], pos: int) -> int:
-    lo, hi = 0, len(segs) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if segs[mid].start <= pos:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
 def split_at(doc, segs: list[Seg], pos: int) -> etree._Element | None:
     """Make ``pos`` a run boundary; the run that now starts at ``pos`` (None at the end).
 
@@ -191,13 +185,7 @@ def split_after(doc, p: etree._Element, anchor_text: str) -> etree._Element:
 
 def _model_rpr(run: etree._Element | None) -> etree._Element | None:
     rpr = run.find(w("rPr")) if run is not None else None
-    if rpr is None:
-        return None
-    rpr = copy.deepcopy(rpr)
-    for name in ("rPrChange", "ins", "del"):
-        for el in rpr.findall(w(name)):
-            rpr.remove(el)
-    return rpr
+    return copy_props(rpr) if rpr is not None else None
 
 
 def _holder(run: etree._Element) -> etree._Element:

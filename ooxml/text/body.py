@@ -247,3 +247,11 @@ def find_ancestor(el: etree._Element, tags: set[str] | str) -> etree._Element | 
     while parent is not None and parent.tag not in tags:
         parent = parent.getparent()
     return parent
+
+
+def focus_block(el: etree._Element) -> etree._Element:
+    """The block (child of a block container) that holds ``el``: a run's paragraph, a cell's table."""
+    cur = el
+    while cur.getparent() is not None and cur.getparent().tag not in CONTAINER_TAGS:
+        cur = cur.getparent()
+    return el if cur.getparent() is None else cur

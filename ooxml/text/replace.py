@@ -93,9 +93,11 @@ def paragraphs_of(scope: etree._Element) -> Iterator[etree._Element]:
     return B.shown_paragraphs(scope)
 
 
-def _segment_at(segs: list[Segment], pos: int) -> int:
+def segment_at(segs: list, pos: int) -> int:
+    """The index of the segment holding ``pos``: the last one starting at or before it (segments of
+    any kind with a ``start``: these, tracked_text's, the fill's placeholders')."""
     lo, hi = 0, len(segs) - 1
-    while lo < hi:  # the last segment starting at or before pos
+    while lo < hi:
         mid = (lo + hi + 1) // 2
         if segs[mid].start <= pos:
             lo = mid
@@ -129,7 +131,7 @@ def apply(doc, found: ParagraphMatches, new: str) -> int:
     pieces: dict[int, list[str]] = {}
     consumed: dict[int, int] = {}  # segment -> offset in its old text up to which it is used
     for s, e in found.spans:
-        i, j = _segment_at(segs, s), _segment_at(segs, e - 1)
+        i, j = segment_at(segs, s), segment_at(segs, e - 1)
         for k in range(i, j + 1):
             pieces.setdefault(k, [])
             consumed.setdefault(k, 0)
@@ -141,18 +143,26 @@ def apply(doc, found: ParagraphMatches, new: str) -> int:
     for k in sorted(pieces):
         seg = segs[k]
         seg.text = "".join(pieces[k]) + seg.text[consumed[k]:]
-        _write(doc, seg)
+        write_text(doc, seg.t, seg.text)
     doc.changed(found.p)
     return len(found.spans)
 
 
-def _write(doc, seg: Segment) -> None:
-    t, text = seg.t, seg.text
+def write_text(doc, t: etree._Element, text: str) -> None:
+    """A segment's new text into its element (the caller announced the change): an emptied ``w:t``
+    goes, and its run with it when nothing but properties is left; a tab or break inside a replaced
+    span (a fill's placeholder) only goes."""
     run = t.getparent()
+    if run is None:
+        return
+    if t.tag != B.W_T:
+        if not text:
+            run.remove(t)
+        return
     if not text:
         run.remove(t)
-        if all(c.tag == w("rPr") for c in run):  # the run held only this text: it goes too
-            doc.remove_block(run)
+        if all(c.tag == w("rPr") for c in run) and run.getparent() is not None:
+            doc.remove_block(run)  # the run held only this text: it goes too
         return
     if any(ch in text for ch in _SPECIAL):  # new text with tabs/newlines: w:tab / w:br, never "\n" in w:t
         for child in reversed(text_children(text)):

@@ -340,7 +340,7 @@ def mem_child(mode: str, path: str, mid_id: str) -> None:
     import tools.catalog  # noqa: F401  (the product's modules are loaded in both modes)
     from tools.runtime.dispatch import run_tool
     from tools.runtime.registry import BUILTIN, CallContext
-    from tools.runtime.services import Services
+    from tools.services import Services
 
     async def nothing():
         return None
@@ -446,7 +446,7 @@ def bench_inprocess(mids: dict[int, tuple[Path, str]], sizes: list[int], calls: 
     import tools.catalog  # noqa: F401
     from tools.runtime.dispatch import run_tool
     from tools.runtime.registry import CallContext
-    from tools.runtime.services import Services
+    from tools.services import Services
 
     services = Services(roots=[mids[sizes[0]][0].parent])
 

@@ -37,7 +37,7 @@ from tests.support import form_docs as F  # noqa: E402
 from tests.builders import build_docx, p  # noqa: E402
 from tools.runtime.dispatch import run_tool  # noqa: E402
 from tools.runtime.registry import BUILTIN, CallContext  # noqa: E402
-from tools.runtime.services import Services  # noqa: E402
+from tools.services import Services  # noqa: E402
 
 FILL_TARGET_MS = 300.0
 SET_TARGET_MS = 5.0

@@ -27,11 +27,11 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 import server  # noqa: E402
 from render import gotemplate  # noqa: E402
 from tests.http_upstream import USER  # noqa: E402
-from tools.http.config import parse_config  # noqa: E402
+from tools.config.loading import parse_config  # noqa: E402
 from tools.runtime.dispatch import run_tool  # noqa: E402
 from tools.http.tools import close_clients  # noqa: E402
 from tools.runtime.registry import CallContext  # noqa: E402
-from tools.runtime.services import Services  # noqa: E402
+from tools.services import Services  # noqa: E402
 
 TEMPLATE = """{{ .data.name }} <{{ .data.email }}>
 {{- range $i, $r := .data.roles }}

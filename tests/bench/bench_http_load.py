@@ -32,7 +32,7 @@ import httpx2  # noqa: E402
 from mcp import Client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
-from render.validator import parse_head  # noqa: E402
+from tests.support.answer_validator import parse_head  # noqa: E402
 from tests.bench.bench_http import free_port  # noqa: E402
 from tests.builders import build_docx, p  # noqa: E402
 

@@ -40,7 +40,7 @@ def make_caller(folder: Path):
     import tools.catalog  # noqa: F401
     from tools.runtime.dispatch import run_tool
     from tools.runtime.registry import CallContext
-    from tools.runtime.services import Services
+    from tools.services import Services
 
     services = Services(roots=[folder])
     visible = {t.name: t for t in services.tools_for(None)}

@@ -47,7 +47,7 @@ async def run(sizes: list[int], calls: int, folder: Path) -> None:
     import tools.catalog  # noqa: F401
     from tools.runtime.dispatch import run_tool
     from tools.runtime.registry import CallContext
-    from tools.runtime.services import Services
+    from tools.services import Services
 
     docs = {n: build(folder, n) for n in sizes}
     services = Services(roots=[folder])

@@ -30,7 +30,7 @@ def child(path: str, sessions: int) -> dict:
     import tools.catalog  # noqa: F401
     from tools.runtime.dispatch import run_tool
     from tools.runtime.registry import CallContext
-    from tools.runtime.services import Services
+    from tools.services import Services
 
     services = Services(roots=[Path(path).parent])
     tools = {t.name: t for t in services.tools_for(None)}

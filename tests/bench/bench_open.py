@@ -130,7 +130,7 @@ def run_cpu(path: Path, repeats: int) -> dict:
     import tools.catalog  # noqa: F401
     from tools.runtime.dispatch import run_tool
     from tools.runtime.registry import CallContext
-    from tools.runtime.services import Services
+    from tools.services import Services
 
     services = Services(roots=[path.parent])
     tools = {t.name: t for t in services.tools_for(None)}

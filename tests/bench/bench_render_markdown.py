@@ -54,7 +54,7 @@ class Server:
     def __init__(self, root: Path):
         import tools.catalog  # noqa: F401
         from tools.runtime.registry import BUILTIN, CallContext
-        from tools.runtime.services import Services
+        from tools.services import Services
         self.tools = BUILTIN
         self.services = Services(roots=[root])
         self.ctx = lambda: CallContext(None, self.services)

@@ -38,7 +38,7 @@ from tests.support.workers import haproxy, workers  # noqa: E402
 from tools.runtime.dispatch import run_tool  # noqa: E402
 from tools.runtime.durable import Durable  # noqa: E402
 from tools.runtime.registry import BUILTIN, CallContext  # noqa: E402
-from tools.runtime.services import Services  # noqa: E402
+from tools.services import Services  # noqa: E402
 from tools.runtime.statestore import RedisState  # noqa: E402
 
 
@@ -73,13 +73,19 @@ def timed_calls(services: Services, path: Path, n: int) -> list[float]:
     return asyncio.run(go())
 
 
+def around(durable: Durable, folder: Path) -> Services:
+    """A worker's Services built around ``durable`` (as server.make_services does with --state)."""
+    services = Services(roots=[folder], sessions=durable.store(), state=durable)
+    durable.attach(services)
+    return services
+
+
 def overhead(redis_url: str, folder: Path, n: int) -> None:
     path = ensure_docs([1000])[1000]
     local = folder / path.name
     shutil.copy(path, local)
     plain = Services(roots=[folder])
-    durable = Services(roots=[folder])
-    Durable(RedisState(redis_url), "bench", snapshot_every=10 ** 9, snapshot_seconds=1e9).attach(durable)
+    durable = around(Durable(RedisState(redis_url), "bench", snapshot_every=10 ** 9, snapshot_seconds=1e9), folder)
     durable.state.start()  # renews the lease, as in the server
     try:
         timed_calls(plain, local, 20), timed_calls(durable, local, 20)  # warm up
@@ -170,9 +176,7 @@ def recovery(redis_url: str, folder: Path, entries: int) -> None:
     path = ensure_docs([50000])[50000]
     local = folder / path.name
     shutil.copy(path, local)
-    services = Services(roots=[folder])
-    durable = Durable(RedisState(redis_url), "rec", snapshot_every=10 ** 9, snapshot_seconds=1e9)
-    durable.attach(services)
+    services = around(Durable(RedisState(redis_url), "rec", snapshot_every=10 ** 9, snapshot_seconds=1e9), folder)
     ctx = CallContext(None, services)
 
     async def go():
@@ -185,8 +189,7 @@ def recovery(redis_url: str, folder: Path, entries: int) -> None:
             assert not out.is_error, out.text
         return sid
     sid = asyncio.run(go())
-    other = Services(roots=[folder])
-    Durable(RedisState(redis_url), "rec2").attach(other)
+    other = around(Durable(RedisState(redis_url), "rec2"), folder)
     t = time.perf_counter()
     session = other.state.recover(sid)
     took = time.perf_counter() - t

@@ -33,7 +33,7 @@ def main(argv=None) -> None:
     import tools.catalog  # noqa: F401
     from tools.runtime.dispatch import run_tool
     from tools.runtime.registry import CallContext
-    from tools.runtime.services import Services
+    from tools.services import Services
 
     paths = gen_docs.ensure_docs([args.size])
     with tempfile.TemporaryDirectory() as work:

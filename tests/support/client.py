@@ -11,7 +11,7 @@ from pathlib import Path
 from lxml import etree
 from mcp import Client
 
-from render.validator import errors, parse_head
+from tests.support.answer_validator import errors, parse_head
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 NS = {"w": W, "oxm": "urn:ooxml-mcp:ids:2026"}
@@ -102,18 +102,18 @@ def texts(el: etree._Element) -> str:
 
 
 @asynccontextmanager
-async def open_client(roots: list[Path]):
+async def open_client(roots: list[Path], **services_options):
+    """``services_options``: what Services takes besides the roots (``office=`` a stand-in ...)."""
     import server
-    from tools.runtime.services import Services
+    from tools.services import Services
 
-    services = Services(roots=[Path(r) for r in roots])
+    services = Services(roots=[Path(r) for r in roots], **services_options)
     srv = server.build_server(services)
     try:
         async with Client(srv, cache=None) as client:
             yield DocxClient(client, list(roots), services)
     finally:
-        if services.office is not None:  # a render started LibreOffice: stop it with this server
-            services.office.close()
+        services.office.close()  # a render started LibreOffice: stop it with this server
 
 
 class DirectClient(DocxClient):
@@ -140,11 +140,10 @@ class DirectClient(DocxClient):
 async def open_direct(roots: list[Path], check_answers: bool = False):
     """A :class:`DirectClient` on a fresh in-process server's services."""
     from tools import catalog  # noqa: F401  (registers every tool)
-    from tools.runtime.services import Services
+    from tools.services import Services
 
     services = Services(roots=[Path(r) for r in roots])
     try:
         yield DirectClient(services, list(roots), check_answers)
     finally:
-        if services.office is not None:
-            services.office.close()
+        services.office.close()

@@ -105,10 +105,10 @@ def _child(spec: Path, start: int, root: Path) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     logging.disable(logging.CRITICAL)
     import tools.catalog  # noqa: F401  (registers the tools)
-    from render.validator import errors, parse_head
+    from tests.support.answer_validator import errors, parse_head
     from tools.runtime.dispatch import run_tool
     from tools.runtime.registry import CallContext
-    from tools.runtime.services import Services
+    from tools.services import Services
 
     cases = [Case(**c) for c in json.loads(spec.read_text())]
     loop = asyncio.new_event_loop()

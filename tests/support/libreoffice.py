@@ -43,10 +43,21 @@ MAX_SLOTS = 16
 
 
 def soffice_path() -> str | None:
-    env = os.environ.get("OOXML_MCP_SOFFICE")
-    if env:
-        return env if Path(env).exists() else shutil.which(env)
-    return shutil.which("soffice") or shutil.which("libreoffice")
+    """The server's own finder (tools/office/find.py): the tests run the soffice the server would."""
+    from tools.office.find import LibreOfficeMissing, find_soffice
+    try:
+        return find_soffice()
+    except LibreOfficeMissing:
+        return None
+
+
+def write_blank_pdf(out: Path) -> None:
+    """A one-page PDF, for stand-ins of LibreOffice in tests about what follows a layout."""
+    import pypdfium2 as pdfium
+    pdf = pdfium.PdfDocument.new()
+    pdf.new_page(612, 792)
+    pdf.save(str(out))
+    pdf.close()
 
 
 def pdftotext_path() -> str | None:

@@ -5,7 +5,8 @@ several ways, upper and lower case), a table, tracked insertions and deletions, 
 fallback, alt text, field instructions and results (a TOC among them), a hyperlink's target and
 tooltip, a bookmark's name, math, a content control, a header with a watermark, a footer, foot- and
 endnotes, comments with a reply, document properties (core, app, custom), custom XML, the glossary,
-and a chart's caches and its embedded workbook. ``PLACES`` names each place, for messages.
+and a chart's caches (series and category names, a number format, a number
+that is the secret when it is digits) and its embedded workbook. ``PLACES`` names each place, for messages.
 """
 from __future__ import annotations
 
@@ -137,14 +138,20 @@ def chart(s: str) -> str:
             '<c:order val="0"/><c:tx><c:strRef><c:f>Sheet1!$B$1</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0">'
             f'<c:v>{s} series</c:v></c:pt></c:strCache></c:strRef></c:tx><c:cat><c:strRef><c:f>Sheet1!$A$2:$A$3</c:f>'
             f'<c:strCache><c:ptCount val="2"/><c:pt idx="0"><c:v>{s.lower()}</c:v></c:pt><c:pt idx="1"><c:v>Other'
-            '</c:v></c:pt></c:strCache></c:strRef></c:cat><c:val><c:numRef><c:f>Sheet1!$B$2:$B$3</c:f><c:numCache>'
-            '<c:formatCode>General</c:formatCode><c:ptCount val="2"/><c:pt idx="0"><c:v>4</c:v></c:pt><c:pt idx="1">'
-            '<c:v>5</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser><c:axId val="1"/><c:axId val="2"/>'
+            '</c:v></c:pt></c:strCache></c:strRef></c:cat><c:val><c:numRef><c:f>Sheet1!$B$2:$B$4</c:f><c:numCache>'
+            f'<c:formatCode>"{s} "General</c:formatCode><c:ptCount val="3"/><c:pt idx="0"><c:v>4</c:v></c:pt>'
+            f'<c:pt idx="1" formatCode="0 &quot;{s.upper()}&quot;"><c:v>5</c:v></c:pt><c:pt idx="2"><c:v>{_number(s)}'
+            '</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser><c:axId val="1"/><c:axId val="2"/>'
             '</c:barChart><c:catAx><c:axId val="1"/><c:scaling><c:orientation val="minMax"/></c:scaling>'
             '<c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/>'
             '<c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="l"/>'
             '<c:crossAx val="1"/></c:valAx></c:plotArea><c:plotVisOnly val="1"/></c:chart>'
             '<c:externalData r:id="rId1"><c:autoUpdate val="0"/></c:externalData></c:chartSpace>')
+
+
+def _number(s: str) -> str:
+    """A secret made of digits is itself a cached chart value (an account number in a chart); others give 6."""
+    return s if s.isdigit() else "6"
 
 
 def workbook(s: str) -> bytes:
@@ -301,6 +308,7 @@ def build(path: Path, secret: str) -> Path:
 
 _PARAS = {"p", "si", "is"}
 _TEXTS = {"t", "delText", "instrText", "delInstrText"}
+_BREAKS = {"tab", "br", "cr"}
 _OX = "urn:ooxml-mcp:ids:2026"
 
 
@@ -320,12 +328,14 @@ def _local(el) -> str:
 
 
 def _own_text(p) -> str:
+    """The paragraph's text; a tab or a break reads as one (a word boundary for patterns)."""
     out = []
     for el in p.iter():
-        if _local(el) in _TEXTS and el.text:
+        local = _local(el)
+        if (local in _TEXTS and el.text) or local in _BREAKS:
             anc = next((a for a in el.iterancestors() if _local(a) in _PARAS), None)
             if anc is p:
-                out.append(el.text)
+                out.append(el.text if local in _TEXTS else "\t")
     return "".join(out)
 
 

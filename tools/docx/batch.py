@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from ooxml.xml.errors import LimitExceeded, OoxmlError, ValidationError
-from render.validator import parse_head
+from render.head import parse_head
 from render import views
 from render.views import CHANGES_ONLY
 from tools.docx.common import call_limits

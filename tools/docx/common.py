@@ -7,7 +7,7 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.xml import budget
-from ooxml.xml.errors import InvalidElementType, InvalidPosition, OoxmlError
+from ooxml.xml.errors import InvalidElementType, InvalidPosition
 from ooxml.xml.namespaces import OX_ID, w
 from ooxml.opc.package import Limits
 from render import views
@@ -18,15 +18,11 @@ from render import text_changes
 from tools.runtime import history
 from tools.runtime.lifetime import claim
 from tools.runtime.registry import CallContext
+from tools.runtime.element_ids import clean_id, resolve
 from tools.runtime.sessions import Session
 from tools.docx.view import compact_context, context_text, cursor_line, empty_context
 
-SPECIAL = ("last_insert", "last_update", "cursor", "current")
 MODES = ("before", "after", "inside", "start", "end")
-
-
-class SpecialIDNotAvailable(OoxmlError):
-    error_type = "SpecialIDNotAvailable"
 
 
 def session_of(ctx: CallContext, session_id: str | None) -> Session:
@@ -40,40 +36,6 @@ def session_of(ctx: CallContext, session_id: str | None) -> Session:
     history.begin(ctx, session)  # the call becomes an undo step if it changes the document
     ctx.touched.append(session)
     return session
-
-
-def clean_id(raw: str) -> str:
-    """``'para_3f9a2c (Heading 1)'`` -> ``'para_3f9a2c'``: agents add noise after IDs."""
-    token = (raw or "").strip().split()
-    return token[0].strip(",;.") if token else ""
-
-
-def resolve_special(session: Session, name: str) -> str:
-    if name == "last_insert":
-        if not session.last_insert:
-            raise SpecialIDNotAvailable("Special ID 'last_insert' not available: no insert operation in this session",
-                                        hint="Insert something first, or use an explicit element ID.")
-        return session.last_insert
-    if name == "last_update":
-        if not session.last_update:
-            raise SpecialIDNotAvailable("Special ID 'last_update' not available: no update operation in this session",
-                                        hint="Update something first, or use an explicit element ID.")
-        return session.last_update
-    if session.cursor.element_id is None:
-        raise SpecialIDNotAvailable(f"Special ID '{name}' not available: cursor not initialized",
-                                    hint="Move the cursor with docx_cursor_move or insert an element first.")
-    return session.cursor.element_id
-
-
-def resolve(session: Session, raw: str, arg: str = "element_id") -> etree._Element:
-    """An element from an ID, a special ID or an ID with trailing noise."""
-    token = clean_id(raw)
-    if not token:
-        raise OoxmlError(f"{arg} is empty.", hint="Pass an element ID such as para_3f9a2c.",
-                         error_type="ValidationError")
-    if token.lower() in SPECIAL:
-        token = resolve_special(session, token.lower())
-    return session.doc.find(token)
 
 
 def expect(el: etree._Element, tags: set[str], what: str, arg: str = "element_id") -> etree._Element:

@@ -164,6 +164,7 @@ def _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value
         shown = _shown_block(doc, sdt)
     else:
         sdt, shown = _insert_new(e, kind, position, tag, alias, choices)
+    C.declare_namespaces(doc, sdt)
     e.after(shown)
     ctrl = M.read(sdt)
     if value is not None:

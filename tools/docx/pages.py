@@ -16,7 +16,6 @@ from render.pages import blocks_on_page, laid_out_page
 from render.width import cut
 from tools.docx.common import resolve
 from tools.runtime.lifetime import holding
-from tools.runtime.office import office_of
 from tools.runtime.progress import progress
 from tools.runtime.registry import CallContext, Image, ToolResult, tool
 
@@ -61,7 +60,7 @@ async def docx_render_page(ctx: CallContext, session_id: str | None, page: int |
         dpi: Resolution, 24-600 (default 96: an A4 page is 794×1123 pixels).
     """
     _check_args(page, dpi)
-    office = office_of(ctx.services)
+    office = ctx.services.office
     seconds = ctx.services.limits.call_timeout_s
     folder = Path(tempfile.mkdtemp(prefix="ooxml-mcp-render-"))
     try:

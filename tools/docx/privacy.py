@@ -72,7 +72,7 @@ def _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, who
     if replacer.growth > limit:
         raise LimitExceeded(f"The replacements would add {replacer.growth:,} bytes, over the {limit:,} a call may add.",
                             hint="Use a shorter replacement, or redact in parts of the document.")
-    report = LC.check_package(doc.package, matcher)
+    report = LC.check_package(doc.package, matcher, result.serialized)
     session.leak_warning = None if report.clean else report.verdict()
     _done(e, result, local, report, matcher)
 
@@ -93,7 +93,8 @@ def _done(e, result: RX.Result, local: int, report: LC.Report, matcher) -> None:
 @tool(toolset="privacy", read_only=True, idempotent=True, title="Inspect what a document carries")
 def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = None) -> str:
     """What Word's Document Inspector reports, with counts and where: comments, revisions, properties, personal
-    information, custom XML, headers and footers, hidden and invisible content, embedded objects, alt text, links.
+    information, custom XML, headers and footers, hidden and invisible content, embedded objects, chart data, alt
+    text, links.
 
     Args:
         find: A text to search every part for (case-insensitive), as the leak check after docx_redact does.
@@ -114,7 +115,7 @@ def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = No
 @tool(toolset="privacy", destructive=True, title="Scrub personal information")
 def docx_scrub(ctx: CallContext, session_id: str | None, categories: list[str] | None = None) -> str:
     """Remove Inspector categories: personal_info (authors become one alias), properties, comments, revisions
-    (accepted), custom_xml, hidden_text by default; also headers_footers, embedded_objects, alt_text.
+    (accepted), custom_xml, hidden_text by default; also headers_footers, embedded_objects, chart_data, alt_text.
     """
     with editing(ctx, session_id, "Scrub Document") as e:
         doc = e.doc

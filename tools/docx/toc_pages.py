@@ -9,7 +9,7 @@ from ooxml.xml.errors import OoxmlError
 from ooxml.xml.namespaces import w
 from render import page_layout
 from tools.docx.layout_links import all_roots
-from tools.runtime.office import office_of
+from tools.office import find as office_find
 from tools.runtime.progress import heartbeats, report
 
 
@@ -35,12 +35,12 @@ LAYOUT_STEPS = 2  # progress: the layout, then the entries written with their pa
 def pages(ctx, doc, found: list[T.Heading], wanted: bool) -> tuple[list | None, str]:
     if not wanted:
         return None, "left out (page_numbers=false); Word fills them in when it updates fields on open"
-    missing = page_layout.available()
+    missing = office_find.missing()
     if missing:
         return None, f"left out: {missing}; Word fills them in when it updates fields on open"
     try:
         with heartbeats(ctx, 0, LAYOUT_STEPS, "LibreOffice is laying out the document for page numbers"):
-            pages = page_layout.heading_pages(doc, [h.text for h in found], office_of(ctx.services).to_pdf)
+            pages = page_layout.heading_pages(doc, [h.text for h in found], ctx.services.office.to_pdf)
     except (OSError, RuntimeError, ValueError, OoxmlError) as e:  # a failed layout must not fail the TOC
         return None, f"left out: LibreOffice's layout failed ({getattr(e, 'message', e)}); Word fills them in on open"
     report(ctx, 1, LAYOUT_STEPS, "Writing the entries with their page numbers")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.text import body as B
+from ooxml.text.body import focus_block
 from ooxml.tabular.grid import TableGrid
 from ooxml.xml.namespaces import OX_ID, w
 from render.blocks import element_box, title_of
@@ -21,14 +22,6 @@ _CONTAINER_LABELS = {
     "comment": ("[Comment Start]", "[Comment End]"), "sdtContent": ("[Control Start]", "[Control End]"),
     "txbxContent": ("[Text Box Start]", "[Text Box End]"),
 }
-
-
-def focus_block(el: etree._Element) -> etree._Element:
-    """The block (child of a block container) that holds ``el``: a run's paragraph, a cell's table."""
-    cur = el
-    while cur.getparent() is not None and cur.getparent().tag not in B.CONTAINER_TAGS:
-        cur = cur.getparent()
-    return el if cur.getparent() is None else cur
 
 
 def cell_position(doc, tc: etree._Element) -> tuple[etree._Element, int, int]:

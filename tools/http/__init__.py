@@ -1,1 +1,2 @@
-"""Operator-declared HTTP tools: their config, the calls they make, tenants over HTTP."""
+"""Operator-declared HTTP tools: what one is (spec.py) and the calls they make (tools.py); the config
+that declares them is tools/config/."""

@@ -67,7 +67,7 @@ class AuditLog:
         self.backups = backups
         self.fsync = fsync
         self.secrets = secrets  # values of env secrets; replaced on config reload
-        self.spec = None  # the tools.http.config.AuditSpec this log was made from
+        self.spec = None  # the tools.config.model.AuditSpec this log was made from
         self._lock = threading.Lock()
         self._fd: int | None = None
 

@@ -37,7 +37,8 @@ from ooxml.xml.errors import OoxmlError
 from tools.runtime import history, snapshots
 from render.answer import with_head_line
 from tools.runtime.registry import CallContext
-from tools.runtime.sessions import Caller, Session, SessionStore, _not_found, caller_of
+from tools.runtime.sessions import (MAX_SESSIONS_PER_OWNER, MAX_SESSIONS_TOTAL, Caller, Session, SessionStore,
+                                    _not_found, caller_of)
 from tools.runtime.statestore import Fenced, StateBackend, StoreDown
 
 log = logging.getLogger("ooxml_mcp")
@@ -96,9 +97,10 @@ def epoch_of(token: str) -> int:
 
 
 def signature(session: Session) -> tuple:
-    """What a read-only call may change besides the XML: then it is journaled too."""
+    """What a read-only call may change besides the XML: then it is journaled too (docx_inspect's
+    find= sets the leak warning docx_save repeats)."""
     c = session.cursor
-    return (c.element_id, c.place, session.last_insert, session.last_update)
+    return (c.element_id, c.place, session.last_insert, session.last_update, session.leak_warning)
 
 
 class Durable:
@@ -118,11 +120,14 @@ class Durable:
         self._stop = threading.Event()
         self._renewer: threading.Thread | None = None
 
+    def store(self) -> DurableStore:
+        """The worker's session store: build its Services with ``sessions=durable.store(), state=durable``."""
+        return DurableStore(self, MAX_SESSIONS_PER_OWNER, MAX_SESSIONS_TOTAL)
+
     def attach(self, services) -> None:
+        """The Services built around this worker (its ``state``, its store as ``sessions``)."""
+        assert services.state is self and isinstance(services.sessions, DurableStore), "build Services with store()"
         self.services = services
-        services.state = self
-        store = DurableStore(self, services.sessions.per_owner, services.sessions.total)
-        services.sessions = store
 
     # ---- the generic tool-call path (dispatch.run_sync) -------------------------------------------
     def run(self, tool, name: str, arguments: dict, ctx: CallContext) -> str:

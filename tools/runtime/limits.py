@@ -1,13 +1,13 @@
 """Limits of the server itself (config ``limits``, CLI flags): per-call budget, session life.
 
 Document limits (sizes a package may have) are ``ooxml.opc.package.Limits``; HTTP tool limits
-are in ``tools.http.config.HttpLimits``. These are the ones of calls and sessions.
+are in ``tools.config.model.HttpLimits``. These are the ones of calls and sessions.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-# Config key -> JSON type, for tools/http/config.py.
+# Config key -> JSON type, for tools/config/sections.py.
 RUNTIME_LIMIT_TYPES = {"call_timeout_s": "number", "session_idle_timeout_s": "number",
                        "max_answer_chars": "integer", "max_sessions": "integer",
                        "max_sessions_total": "integer", "max_batch_calls": "integer",

@@ -72,8 +72,12 @@ async def bounded(ctx, runner, call, seconds: float):
             return gate.outcome
         finally:
             gate.ended.set()
-    with anyio.move_on_after(seconds + GRACE_S):
-        return await runner(work)
+    try:
+        with anyio.move_on_after(seconds + GRACE_S):
+            return await runner(work)
+    except anyio.get_cancelled_exc_class():
+        gate.abandon(ctx.claimed)  # cancelled (tasks/cancel, notifications/cancelled): nothing it changed stays
+        raise
     if gate.abandon(ctx.claimed):
         return None  # dispatch answers LimitExceeded; the thread cleans up when it ends (finish)
     await anyio.to_thread.run_sync(gate.ended.wait)  # committing: its answer is near

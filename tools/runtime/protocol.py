@@ -9,7 +9,6 @@ import mcp_types as types
 
 from tools.runtime import notices, prompts, resources, structured
 from tools.runtime.registry import CallContext
-from tools.runtime.subscriptions import Watchers
 
 LINKED = {"docx_save": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
           "docx_export_markdown": "text/markdown"}
@@ -17,7 +16,7 @@ LINKED = {"docx_save": "application/vnd.openxmlformats-officedocument.wordproces
 
 def handlers(services, caller_of, connection_of) -> dict:
     """``caller_of(services, ctx)`` and ``connection_of(ctx)`` are server.py's: who calls, on which connection."""
-    watchers = services.watchers = Watchers()
+    watchers = services.watchers
 
     def target_of(ctx, uri) -> tuple[object, resources.Target]:
         caller, target = caller_of(services, ctx), resources.parse(str(uri))
@@ -81,7 +80,7 @@ def links_of(name: str, outcome) -> list:
     """docx_save and docx_export_markdown to a file: a resource_link to the file written."""
     if name not in LINKED or outcome.is_error:
         return []
-    from render.validator import parse_head
+    from render.head import parse_head
     written = parse_head(outcome.text).get("File")
     if not written:
         return []

@@ -2,7 +2,7 @@
 
 A caller's quota (``Caller.quota``) is per tenant (sessionless clients of a tenant), per MCP
 session (2025-11-25 clients), or per source address for anonymous sessionless clients
-(tools/http/client_address.py: behind trusted proxies, the forwarded one). Clients without a
+(tools/transport/client_address.py: behind trusted proxies, the forwarded one). Clients without a
 tenant over HTTP get ``limits.max_sessions_anonymous``, the others ``limits.max_sessions``.
 A caller at its quota that opens another session ends its own session idle the longest (with a
 recovery file of its unsaved changes, as the idle reaper does); only when every one of them is

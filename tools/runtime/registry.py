@@ -25,7 +25,7 @@ class CallContext:
     """What a tool call may reach: the caller (tenant, MCP session) and the shared services."""
 
     tenant: str | None
-    services: Any  # tools.runtime.services.Services
+    services: Any  # tools.services.Services
     touched: list = field(default_factory=list)  # sessions the call used (see dispatch.run_tool)
     caller: Any = None  # tools.runtime.sessions.Caller; None: a stdio caller of ``tenant``
     claimed: list = field(default_factory=list)  # sessions whose lock the call holds (lifetime.claim)

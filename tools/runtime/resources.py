@@ -90,8 +90,8 @@ async def read(ctx, target: Target) -> types.ReadResourceResult:
 
 def _markdown(ctx, target: Target, seconds: float) -> str:
     from render.markdown import Exporter
-    from tools.docx.common import resolve
-    from tools.docx.view import focus_block
+    from ooxml.text.body import focus_block
+    from tools.runtime.element_ids import resolve
     # Without IDs: a read gives none (IDs given outside a journaled call would break --state replay).
     with holding(ctx, target.session_id, seconds) as session:
         doc = session.doc
@@ -108,7 +108,7 @@ async def _by_tool(ctx, target: Target) -> types.ReadResourceResult:
     tool = ctx.services.tool_named(name)
     outcome = await run_tool(tool, name, arguments, ctx)
     if outcome.is_error:
-        from render.validator import parse_head
+        from render.head import parse_head
         head = parse_head(outcome.text)
         raise not_found(target, OoxmlError(head.get("Message", "failed"), hint=head.get("Hint"),
                                            error_type=outcome.error_type or "ValidationError"))

@@ -10,6 +10,7 @@ a list with no folder inside the bounds (the server says so in a log message).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -63,4 +64,24 @@ class ClientRoots:
             await warn(f"None of the client's roots lies inside the server's folders: keeping "
                        f"{', '.join(map(str, services.roots))}.")
             return
-        services.roots = sandbox
+        services.roots.replace(sandbox)
+
+
+class Roots(Sequence):
+    """The folders tools may read and write: fixed at the start, replaced whole only by the client's
+    roots (--roots-from-client, ``ClientRoots.refresh``)."""
+
+    def __init__(self, folders):
+        self._folders = tuple(Path(f) for f in folders)
+
+    def replace(self, folders) -> None:
+        self._folders = tuple(Path(f) for f in folders)  # one assignment: a reader sees the old or the new
+
+    def __getitem__(self, index):
+        return self._folders[index]
+
+    def __len__(self) -> int:
+        return len(self._folders)
+
+    def __repr__(self) -> str:
+        return f"Roots({list(map(str, self._folders))})"

@@ -41,7 +41,7 @@ class Caller:
     tenant: str | None = None
     mcp_session: str | None = None
     http: bool = False
-    address: str | None = None  # HTTP: where it calls from (tools/http/client_address.py)
+    address: str | None = None  # HTTP: where it calls from (tools/transport/client_address.py)
 
     @property
     def owner(self) -> tuple[str | None, str | None]:

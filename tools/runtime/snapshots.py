@@ -89,6 +89,7 @@ def _has_original(pkg: Package, part: Part) -> bool:
 def _part_state(part: Part, current: bool) -> dict:
     pre = part.prepared
     return {"n": part.name, "d": part.dirty, "c": part.content_changed, "t": part.touches, "cur": current,
+            "x": part.loaded,  # parsed: a changed binary part (a redacted workbook) stays bytes
             "h": part.head.decode("latin-1") if part.head is not None else None,
             "p": None if pre is None else [pre.had_ids, [a.decode("latin-1") for a in pre.added]]}
 
@@ -194,7 +195,7 @@ def _restore(header: dict, package: bytes, side_bytes: bytes, path, limits) -> D
                     part._data = side.read(f"cur/{i}")  # parsed below, then dropped: the zip keeps the original
             doc = Document._checked(pkg)
             for part, st in every:
-                if st["cur"]:
+                if st["cur"] and st.get("x", True):
                     part.tree
                 _set_state(part, st)
             _register(doc, header["stories"], extras)

@@ -2,7 +2,7 @@
 ``structuredContent`` under one shared ``outputSchema``, beside the Markdown text (which stays whole)."""
 from __future__ import annotations
 
-from render.validator import parse_head
+from render.head import parse_head
 
 SCHEMA = {
     "type": "object",

@@ -1,6 +1,6 @@
 """One warm LibreOffice per server, for turning documents into PDF.
 
-The UNO side runs in a child process (office_worker.py) under a Python that has LibreOffice's
+The UNO side runs in a child process (worker.py) under a Python that has LibreOffice's
 ``uno`` module (Debian: python3-uno for /usr/bin/python3), so the server's own Python needs no
 LibreOffice bindings. The worker keeps one soffice alive between calls; conversions queue on a
 lock; a conversion that hangs is killed with its whole process group and the next call starts a
@@ -15,7 +15,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -23,11 +22,10 @@ from pathlib import Path
 
 from ooxml.opc import office_copy
 from ooxml.xml.errors import OoxmlError
-from tools.runtime import office_profile
+from tools.office import profile as office_profile
+from tools.office.find import INSTALL_HINT, find_soffice, find_uno_python
 
-WORKER = Path(__file__).with_name("office_worker.py")
-INSTALL_HINT = ("Install LibreOffice headless and its Python bridge, e.g. on Debian/Ubuntu: "
-                "apt-get install libreoffice-writer-nogui python3-uno (or set OOXML_MCP_SOFFICE to soffice's path).")
+WORKER = Path(__file__).with_name("worker.py")
 
 
 def render_timeout() -> float:
@@ -39,50 +37,13 @@ def render_timeout() -> float:
 START_TIMEOUT = 90.0
 
 
-class LibreOfficeMissing(OoxmlError):
-    error_type = "LibreOfficeNotFound"
-
-
 class RenderFailed(OoxmlError):
     error_type = "RenderFailed"
     hung = False  # True when LibreOffice was killed after the timeout
 
 
-def find_soffice() -> str:
-    """soffice's path: $OOXML_MCP_SOFFICE if set (even when it names nothing), else the PATH's."""
-    configured = os.environ.get("OOXML_MCP_SOFFICE")
-    if configured is not None:
-        found = configured if os.path.isfile(configured) and os.access(configured, os.X_OK) \
-            else shutil.which(configured) if os.sep not in configured else None
-    else:
-        found = shutil.which("soffice") or shutil.which("libreoffice")
-    if not found:
-        where = f"OOXML_MCP_SOFFICE={configured!r} is not an executable file" if configured is not None \
-            else "no 'soffice' or 'libreoffice' on the PATH"
-        raise LibreOfficeMissing(f"LibreOffice is needed to render pages, and it was not found ({where}).",
-                                 hint=INSTALL_HINT)
-    return found
-
-
-def find_uno_python(soffice: str) -> str | None:
-    """A Python that can ``import uno``: the configured one, the system's (which Debian's python3-uno
-    is built for), LibreOffice's bundled one, or ours."""
-    candidates = [os.environ.get("OOXML_MCP_UNO_PYTHON"), "/usr/bin/python3",
-                  str(Path(os.path.realpath(soffice)).with_name("python")), sys.executable]
-    for exe in candidates:
-        if not exe or not os.path.isfile(exe):
-            continue
-        probe = "import sys; sys.path.append('/usr/lib/python3/dist-packages'); import uno"
-        try:
-            if subprocess.run([exe, "-c", probe], capture_output=True, timeout=30).returncode == 0:
-                return exe
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-    return None
-
-
 class _Worker:
-    """One office_worker.py child (and its soffice), in a process group of its own."""
+    """One worker.py child (and its soffice), in a process group of its own."""
 
     def __init__(self, python: str, soffice: str, profile: Path):
         pipe = f"ooxmlmcp{os.getpid()}_{time.monotonic_ns()}"
@@ -147,8 +108,7 @@ class Office:
         self._worker: _Worker | None = None
         self._python: str | None | bool = False  # False: not probed yet
         self._soffice: str | None = None
-        self._profile = office_profile.seed(Path(tempfile.mkdtemp(prefix="ooxml-mcp-lo-")))
-        atexit.register(self.close)
+        self._profile: Path | None = None  # made on first use: most servers never lay out a page
         self.starts = 0  # how many LibreOffice processes this service started (for tests, benches)
 
     def to_pdf(self, src: Path, out: Path, timeout: float | None = None) -> str | None:
@@ -159,6 +119,9 @@ class Office:
         soffice = find_soffice()  # checked on every call: a path that disappears gives the named error
         office_copy.prepare(src)
         with self._lock:
+            if self._profile is None:
+                self._profile = office_profile.seed(Path(tempfile.mkdtemp(prefix="ooxml-mcp-lo-")))
+                atexit.register(self.close)
             if soffice != self._soffice:
                 self._stop()
                 self._soffice, self._python = soffice, False
@@ -230,15 +193,6 @@ class Office:
     def close(self) -> None:
         with self._lock:
             self._stop()
-        shutil.rmtree(self._profile, ignore_errors=True)
-
-
-_CREATING = threading.Lock()
-
-
-def office_of(services) -> "Office":
-    """The server's one LibreOffice (started on first use), shared by page renders and TOC layouts."""
-    with _CREATING:  # two first calls in two threads must not start two
-        if services.office is None:
-            services.office = Office()
-        return services.office
+            profile, self._profile = self._profile, None
+        if profile is not None:
+            shutil.rmtree(profile, ignore_errors=True)

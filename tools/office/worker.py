@@ -3,7 +3,7 @@
 It starts one headless ``soffice`` listening on a private pipe, connects over UNO, and then
 converts documents to PDF, one JSON request per stdin line (``{"in": path, "out": path}``),
 one JSON answer per stdout line (``{"ok": true}`` or ``{"ok": false, "error": "..."}``).
-EOF on stdin ends soffice and the script. The server (tools/runtime/office.py) kills the whole
+EOF on stdin ends soffice and the script. The server (tools/office/service.py) kills the whole
 process group when a conversion hangs.
 
 Kept free of project imports: it runs under the system Python, not the server's.

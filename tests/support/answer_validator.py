@@ -1,14 +1,15 @@
 """Checks an answer's format (seed 003): a strict head first, known sections after, limits kept.
+Every answer a test receives passes it (tests/support/client.py).
 
 ERROR: a line-based parser could be misled (missing or misordered head, unknown section,
 context on an error). WARNING: readable but outside the guidelines (long lines, long answer).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from render.answer import CHANGES_HEADING, CONTENT_HEADING, CONTEXT_HEADING, ERROR, SUCCESS
+from render.head import parse_head
 from render.width import width
 
 SECTIONS = [CONTENT_HEADING, CONTEXT_HEADING, CHANGES_HEADING]
@@ -16,7 +17,6 @@ MAX_CONTEXT_ELEMENTS = 15
 MAX_LINE_WIDTH = 160
 MAX_ANSWER_CHARS = 60_000
 MAX_HEAD_VALUE = 2_000
-_HEAD = re.compile(r"^\*\*([A-Za-z][A-Za-z ]*)\*\*: (.*)$")
 
 
 @dataclass(frozen=True)
@@ -26,17 +26,6 @@ class Finding:
 
     def __str__(self) -> str:
         return f"{self.level}: {self.message}"
-
-
-def parse_head(text: str) -> dict[str, str]:
-    """The ``**Key**: value`` lines of the head, in order."""
-    head: dict[str, str] = {}
-    for line in text.splitlines()[2:]:
-        m = _HEAD.match(line)
-        if not m:
-            break
-        head.setdefault(m.group(1), m.group(2))
-    return head
 
 
 def validate_answer(text: str) -> list[Finding]:
