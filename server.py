@@ -20,11 +20,11 @@ from mcp.server import Server  # noqa: E402
 from mcp.server.lowlevel.server import NotificationOptions  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
-import tools.catalog  # noqa: E402,F401  (registers the built-in tools)
 from ooxml.opc.tempfiles import clean_stale_temp_files_in_background  # noqa: E402
 from tools.runtime.dispatch import Outcome, run_tool  # noqa: E402
 from tools.runtime.lifetime import Reaper, end_all, end_mcp_session  # noqa: E402
 from tools.runtime.progress import reporter_for  # noqa: E402
+from tools import builtin  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
@@ -148,6 +148,7 @@ def content_of(outcome: Outcome) -> list:
 
 def build_server(services: Services) -> Server:
     async def on_list_tools(ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        await tools_loaded()
         listed = toolsets.listed(services, connection_state(services, ctx))
         visible = services.tools_for(tenant_of(services, ctx), listed)
         start = decode_cursor(params.cursor if params is not None else None)
@@ -157,6 +158,7 @@ def build_server(services: Services) -> Server:
         return types.ListToolsResult(tools=tools, next_cursor=nxt)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        await tools_loaded()
         caller = caller_of(services, ctx)
         tenant = caller.tenant
         if services.state is not None and caller.mcp_session:
@@ -185,12 +187,22 @@ def build_server(services: Services) -> Server:
         tool = services.tool_named(name)
         return tool.input_schema if tool is not None else None
 
+    async def on_initialized(ctx, params) -> None:
+        builtin.warm_up()  # the tool modules load while the client reads the initialize answer
+
     server = DocxServer("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
                         get_tool_input_schema=input_schema_of, **protocol.handlers(services, caller_of, connection_of),
                         instructions=INSTRUCTIONS.format(toolsets=", ".join(toolsets.names())))
     protocol.attach(server, services, connection_state)
+    server.add_notification_handler("notifications/initialized", types.NotificationParams, on_initialized)
     tasks.attach(server, services, caller_of, connection_of)
     return server
+
+
+async def tools_loaded() -> None:
+    """The built-in tools, imported off the event loop if the warm-up has not finished yet."""
+    if not builtin.loaded():
+        await anyio.to_thread.run_sync(builtin.builtin)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -264,6 +276,7 @@ def config_of(args: argparse.Namespace):
         return None
     from tools.config.loading import load_config
     from tools.config.model import ConfigError
+    builtin.builtin()  # HTTP tools may not take a built-in tool's name: the registry must be full
     try:
         return load_config(args.config, stdio_tenant=args.tenant)
     except ConfigError as e:
@@ -304,7 +317,7 @@ def reload_on_sighup(services: Services, config_path: str | None) -> None:
     """SIGHUP reloads the config; an invalid one is reported and the last good one kept."""
     if config_path and hasattr(signal, "SIGHUP"):
         from tools.config.reload import reload_config
-        signal.signal(signal.SIGHUP, lambda *_: reload_config(services, config_path))
+        signal.signal(signal.SIGHUP, lambda *_: (builtin.builtin(), reload_config(services, config_path)))
 
 
 async def serve_stdio(server: Server) -> None:
@@ -350,6 +363,10 @@ def _draining_server_class():
         def __init__(self, config, services: Services):
             super().__init__(config)
             self.services = services
+
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets=sockets)
+            builtin.warm_up()  # listening first; the tool modules load before the first call needs them
 
         def handle_exit(self, sig, frame) -> None:
             if self.services.state is not None:

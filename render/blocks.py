@@ -14,7 +14,7 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.lists.numbering import label_of
 from render.inline import marked_run_text, paragraph_line
 import render.equations  # noqa: F401  (draws equations as $…$ in lines)
-from render.width import cut, pad, width
+from render.width import cut, one_line, pad, width
 
 TEXT_COLUMNS = 80
 CELL_COLUMNS = 14
@@ -60,7 +60,10 @@ TITLES: dict = {}
 # Lines shown under an element's box (a note's text, the comments on its text ...): functions
 # (doc, element) -> lines, each already indented, registered by feature modules at import. Never
 # cached: they show other parts, which change on their own. The lines under one box are bounded.
+# A function draws only for an element holding one of BELOW_TAGS (its module adds the tags it looks
+# for): a cached box without them skips every function (their walks cost more than the box).
 BELOW_BOX: list = []
+BELOW_TAGS: set = set()
 MAX_BELOW = 6
 
 
@@ -118,12 +121,16 @@ def table_grid_lines(grid: TableGrid) -> list[str]:
 
 
 def box(title: str, lines: list[str], marker: str | None = None, indent: str = "  ") -> list[str]:
-    head = f"{title} ⭐ {marker}" if marker else title
-    inner = max(40, width(head), *(width(line) for line in lines))
-    top = indent + "┌" + "─" * (inner + 2) + "┐"
-    out = [top, f"{indent}│ {pad(head, inner)} │", indent + "├" + "─" * (inner + 2) + "┤"]
-    out += [f"{indent}│ {pad(line, inner)} │" for line in lines]
-    out.append(indent + "└" + "─" * (inner + 2) + "┘")
+    # Each width once: a ⭐ head or CJK text goes through wcwidth, tens of µs a line.
+    head = one_line(f"{title} ⭐ {marker}" if marker else title)
+    head_width = width(head)
+    shown = [one_line(line) for line in lines]
+    widths = [width(line) for line in shown]
+    inner = max(40, head_width, *widths)
+    rule = "─" * (inner + 2)
+    out = [f"{indent}┌{rule}┐", f"{indent}│ {head}{' ' * (inner - head_width)} │", f"{indent}├{rule}┤"]
+    out += [f"{indent}│ {line}{' ' * (inner - w)} │" for line, w in zip(shown, widths)]
+    out.append(f"{indent}└{rule}┘")
     return out
 
 
@@ -187,23 +194,31 @@ def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]
     label = label_of(doc, el) if el.tag == B.W_P else None
     # Redrawn: new, an ID given since, or holding note references, whose numbers follow the
     # document order that a change elsewhere (a copied note before it) moves.
-    if parts is None or parts[0].find(element_id(el)) < 0 or next(el.iter(*_NOTE_REFS), None) is not None:
+    if parts is None or parts[0].find(element_id(el)) < 0 or \
+            (parts[5] and next(el.iter(*_NOTE_REFS), None) is not None):
         own = _own_line(el, doc) if el.tag == B.W_P else None
         grid = TableGrid(el) if el.tag == B.W_TBL else None
         lines = _paragraph_box_line(label, own) if own is not None else body_lines(doc, el, grid)
-        parts = drawn.parts[el] = _parts(title_of(doc, el, grid), lines, label, own)
+        parts = drawn.parts[el] = _parts(title_of(doc, el, grid), lines, label, own, _holds_below(el))
     elif parts[2] != label:  # renumbered by a change elsewhere: only the label moves
-        parts = drawn.parts[el] = _parts(parts[0], _paragraph_box_line(label, parts[3]), label, parts[3])
+        parts = drawn.parts[el] = _parts(parts[0], _paragraph_box_line(label, parts[3]), label, parts[3], parts[5])
     if _Drawn.check:
         assert parts[:2] == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
         assert parts[4] == box(parts[0], parts[1])
+        assert parts[5] == _holds_below(el), f"stale BELOW_TAGS flag for {element_id(el)}"
     # The frame is kept with the parts (padding every line costs more than the rest of a cached box).
-    return (parts[4] if marker is None else box(parts[0], parts[1], marker)) + below_box(doc, el)
+    frame = parts[4] if marker is None else box(parts[0], parts[1], marker)
+    return frame + below_box(doc, el) if parts[5] else frame[:]
 
 
-def _parts(title: str, lines: list[str], label, own) -> tuple:
-    """What the cache keeps of a box: title, lines, list label, the paragraph's own line, the frame."""
-    return title, lines, label, own, box(title, lines)
+def _holds_below(el: etree._Element) -> bool:
+    return next(el.iter(*BELOW_TAGS), None) is not None if BELOW_TAGS else False
+
+
+def _parts(title: str, lines: list[str], label, own, below: bool) -> tuple:
+    """What the cache keeps of a box: title, lines, list label, the paragraph's own line, the frame,
+    and whether it holds any of BELOW_TAGS."""
+    return title, lines, label, own, box(title, lines), below
 
 
 def below_box(doc, el: etree._Element) -> list[str]:

@@ -60,3 +60,4 @@ def _end(el, ctx) -> str:
 inline.register(inline.InlineKind("comment_start", ".//w:commentRangeStart", _start))
 inline.register(inline.InlineKind("comment_end", ".//w:commentRangeEnd", _end))
 blocks.BELOW_BOX.append(comment_lines)
+blocks.BELOW_TAGS.add(_REF)

@@ -6,7 +6,7 @@ from lxml import etree
 
 from ooxml.text import notes as N
 from ooxml.xml.namespaces import OX_ID, w
-from render.blocks import BELOW_BOX, MAX_BELOW
+from render.blocks import BELOW_BOX, BELOW_TAGS, MAX_BELOW
 from render.inline import InlineKind, LineContext, register
 
 
@@ -43,3 +43,4 @@ def note_lines(doc, p: etree._Element) -> list[str]:
 register(InlineKind("footnote_ref", ".//w:footnoteReference", _draw))
 register(InlineKind("endnote_ref", ".//w:endnoteReference", _draw))
 BELOW_BOX.append(note_lines)
+BELOW_TAGS.update(N.REF_TAGS.values())

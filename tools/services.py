@@ -16,7 +16,8 @@ from tools.office.service import Office
 from tools.runtime.audit import AuditLog
 from tools.runtime.lifetime import InFlight
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS, RuntimeLimits
-from tools.runtime.registry import BUILTIN, Tool
+from tools.builtin import builtin
+from tools.runtime.registry import Tool
 from tools.runtime.roots import ClientRoots, Roots
 from tools.runtime.sessions import SessionStore
 from tools.runtime.subscriptions import Watchers
@@ -71,7 +72,7 @@ class Services:
         return base.with_overrides(self.limit_overrides) if self.limit_overrides else base
 
     def all_tools(self) -> dict[str, Tool]:
-        tools = dict(BUILTIN)
+        tools = dict(builtin())
         for t in getattr(self.config, "tools", []) or []:
             tools[t.name] = t
         return tools
@@ -81,7 +82,7 @@ class Services:
         for t in getattr(self.config, "tools", None) or ():
             if t.name == name:
                 return t
-        return BUILTIN.get(name)
+        return builtin().get(name)
 
     def tool_for(self, tenant: str | None, name: str) -> Tool | None:
         """The tool ``name`` if the tenant may call it, else None: listed or not (SPEC §11)."""

@@ -8,7 +8,9 @@ view='compact', then docx_list_sessions (the trivial call: the transport's floor
 each: the median wall time, the server's CPU per call (its threads' run time,
 /proc/PID/task/*/schedstat; the median), and the median of the per-round
 ratios to the trivial call in the same round (goal for full: <= 1.2x). ``--baseline DIR`` runs a
-server from another checkout in the same rounds, so a change is measured against it.
+server from another checkout in the same rounds, so a change is measured against it: the paired
+ratio of server CPU per call, and each insert's CPU over the trivial call (what the ratio's goal
+leaves to the tool: a cheaper transport raises the ratio).
 """
 from __future__ import annotations
 
@@ -103,6 +105,16 @@ def main(argv=None) -> None:
                       f"CPU {cpu:.2f}x"
                       + (f" (goal <= {TARGET}x: {'met' if wall <= TARGET else 'NOT met'})" if view == "full" else ""))
 
+    if "baseline" in repos:  # the same round's calls paired: what this checkout costs against the other
+        print("this / baseline, server CPU (paired by round):")
+        for key in ["trivial"] + [(n, v) for n in sizes for v in ("full", "compact")]:
+            this, base = [c for _, c in res["this", key]], [c for _, c in res["baseline", key]]
+            extra = [t - tt for (_, t), (_, tt) in zip(res["this", key], res["this", "trivial"])]
+            extra_b = [t - tt for (_, t), (_, tt) in zip(res["baseline", key], res["baseline", "trivial"])]
+            name = "trivial" if key == "trivial" else f"insert {key[0]:>6,}p {key[1]}"
+            print(f"  {name:24s}: {paired_ratio(this, base):.2f}x"
+                  + ("" if key == "trivial" else f"; CPU over the trivial call {median(extra):.2f} ms "
+                                                 f"(baseline {median(extra_b):.2f} ms)"))
 
 if __name__ == "__main__":
     main()

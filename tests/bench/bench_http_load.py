@@ -39,8 +39,12 @@ from tests.builders import build_docx, p  # noqa: E402
 
 def serve(root: Path, checkout: Path = ROOT) -> tuple[subprocess.Popen, str]:
     port = free_port()
+    # Every client calls from 127.0.0.1 (and 2026-07-28 clients have no MCP session): one anonymous
+    # caller, whose quota (limits.max_sessions_anonymous, 16) would end the others' documents.
+    config = root / "bench-config.json"
+    config.write_text('{"limits": {"max_sessions_anonymous": 256}}')
     proc = subprocess.Popen([sys.executable, str(checkout / "server.py"), "--transport", "streamable-http",
-                             "--port", str(port), "--root", str(root)], cwd=root)
+                             "--port", str(port), "--root", str(root), "--config", str(config)], cwd=root)
     import socket
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

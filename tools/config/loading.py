@@ -2,8 +2,8 @@
 
 Validation never stops at the first problem: every finding is collected with its location and
 raised together in one ``ConfigError``, so an operator fixes a config in one round. The built-in
-tools' names come from the registry (filled by whoever starts the server: server.py imports the
-catalog), not from importing the tools here.
+tools' names come from the registry (filled by whoever reads a config: server.py loads the tools
+first, tools/builtin.py), their toolsets from ``toolsets.NAMES``, not from importing the tools here.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tools.config.model import SPEC_TOOLSETS, Config, ConfigError
 from tools.config.sections import (parse_allow, parse_answers, parse_audit, parse_folder, parse_limits,
                                    parse_proxy, parse_tenants, parse_toolsets)
 from tools.http.tools import build_tools
-from tools.runtime.registry import BUILTIN
+from tools.runtime.toolsets import NAMES as BUILTIN_TOOLSETS
 
 TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow", "answers", "recovery_folder", "proxy")
 
@@ -81,7 +81,7 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
         raise ConfigError(f)
     limits, doc_limits, runtime_limits = parse_limits(f, top.get("limits"))
     tenants = parse_tenants(f, top.get("tenants"), env)
-    known_toolsets = {t.toolset for t in BUILTIN.values()} | SPEC_TOOLSETS
+    known_toolsets = set(BUILTIN_TOOLSETS) | SPEC_TOOLSETS
     config = Config(source=source, toolsets=parse_toolsets(f, top.get("toolsets"), known_toolsets),
                     audit=parse_audit(f, top.get("audit_log"), base_dir), limits=limits,
                     document_limits=doc_limits, runtime_limits=runtime_limits,

@@ -19,6 +19,7 @@ from tools.runtime import history, overrun
 from tools.runtime.arguments import MAX_DEPTH, too_deep
 from tools.runtime.lifetime import release_all
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
+from tools.runtime.plain_schema import plainly_valid
 from tools.runtime.progress import in_thread, worth_a_thread
 from tools.runtime.registry import CallContext, Image, Tool, ToolResult, unset_arguments
 
@@ -49,6 +50,8 @@ def validator_for(tool: Tool):
 
 
 def argument_problems(tool: Tool, arguments: dict) -> list[str]:
+    if plainly_valid(tool.input_schema, arguments):  # the common case, without jsonschema's cost
+        return []
     problems = []
     for err in sorted(validator_for(tool).iter_errors(arguments), key=lambda e: list(e.path)):
         where = "/".join(str(p) for p in err.absolute_path) or "arguments"

@@ -1,9 +1,10 @@
 """Document sessions that outlive their worker (``--state``): lease, journal, snapshots, replay.
 
 - **Lease.** A worker applies calls to a session only while it holds the session's lease in the
-  state backend (renewed in the background, TTL ``lease_ms``). A call on a session this worker
-  does not hold takes the lease when it is free (recovering the session from the store when the
-  local copy, if any, is behind) or answers ``SessionMoved``.
+  state backend (TTL ``lease_ms``; renewed in the background, every lease of the worker in one
+  round trip). A call on a session this worker does not hold takes the lease when it is free
+  (recovering the session from the store when the local copy, if any, is behind) or answers
+  ``SessionMoved``.
 - **Journal.** Every successful call that changed a session (a mutating tool, or any tool that
   minted IDs or moved the cursor) is appended, fenced by the lease, BEFORE its answer is sent:
   tool, arguments, the random values it minted (ooxml/xml/minting.py) and its time (ooxml/xml/clock.py).
@@ -415,23 +416,29 @@ class Durable:
         self._keep_alive()
         while not self._stop.wait(self.lease_ms / 3000):
             self._keep_alive()
-            for sid, held in list(self.held.items()):
-                token = held.token
-                if token is None:
-                    continue
-                sent = time.monotonic()
-                try:
-                    ok = self.backend.renew(sid, token, self.lease_ms)
-                except Exception:
-                    continue  # the store is away: the deadline runs out and calls stop
-                if ok == 2:
-                    self._let_go(sid, held, token)
-                elif not ok:
-                    if held.token == token:
-                        held.token = None  # lost it: the next call takes it again or answers SessionMoved
-                    log.warning("worker %s lost the lease of session %s", self.worker_id, sid)
-                elif held.token == token:
-                    held.deadline = sent + self.lease_ms / 1000
+            self._renew_all()
+
+    def _renew_all(self) -> None:
+        """Every lease this worker holds, renewed in one batch (one round trip to the store)."""
+        held = [(sid, h, h.token) for sid, h in list(self.held.items()) if h.token is not None]
+        if not held:
+            return
+        sent = time.monotonic()
+        try:
+            results = self.backend.renew_many([(sid, token) for sid, _, token in held], self.lease_ms)
+        except Exception:
+            return  # the store is away: the deadlines run out and calls stop
+        for (sid, h, token), ok in zip(held, results):
+            if ok is None:
+                continue  # that renewal failed: its deadline runs out
+            if ok == 2:
+                self._let_go(sid, h, token)
+            elif not ok:
+                if h.token == token:
+                    h.token = None  # lost it: the next call takes it again or answers SessionMoved
+                log.warning("worker %s lost the lease of session %s", self.worker_id, sid)
+            elif h.token == token:
+                h.deadline = sent + self.lease_ms / 1000
 
     def _let_go(self, sid: str, held: Held, token: str) -> None:
         """Another worker wants the session: release it between calls (the journal holds everything)."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
 from ooxml.xml.errors import OoxmlError
+from tools.runtime.toolsets import NAMES as TOOLSETS
 
 
 class ToolError(OoxmlError):
@@ -83,7 +84,7 @@ class Tool:
         return self.tenants is None or (tenant is not None and tenant in self.tenants)
 
 
-BUILTIN: dict[str, Tool] = {}
+BUILTIN: dict[str, Tool] = {}  # filled as tools/catalog.py imports the tool modules: read it through tools.builtin
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
@@ -105,6 +106,8 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
         name = fn.__name__
         if not NAME_RE.match(name) or name in BUILTIN:
             raise ValueError(f"bad or duplicate tool name {name!r}")
+        if toolset not in TOOLSETS:  # the instructions name them before any tool module is imported
+            raise ValueError(f"toolset {toolset!r} of {name} is not declared in tools/runtime/toolsets.py NAMES")
         description, arg_docs = split_docstring(fn.__doc__ or "")
         schema = schema_from_signature(fn, arg_docs)
         views = (not read_only) if context is None else context

@@ -55,6 +55,17 @@ class StateBackend:
 
     def acquire(self, sid: str, worker: str, ttl_ms: int) -> str | None: ...
     def renew(self, sid: str, token: str, ttl_ms: int) -> int: ...  # 0 lost, 1 renewed, 2 renewed but wanted
+
+    def renew_many(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[int | None]:
+        """``renew`` of every (sid, token); None where that one failed. A store may do it in one round trip."""
+        out: list[int | None] = []
+        for sid, token in leases:
+            try:
+                out.append(self.renew(sid, token, ttl_ms))
+            except Exception:
+                out.append(None)
+        return out
+
     def want(self, sid: str, worker: str, ttl_ms: int) -> None: ...
     def release(self, sid: str, token: str) -> None: ...
     def create(self, sid: str, token: str, tenant, mcp, snapshot: bytes, ttl_s: int) -> None: ...
@@ -200,6 +211,22 @@ class RedisState(StateBackend):
 
     def renew(self, sid, token, ttl_ms):
         return int(self._run("renew", sid, token, ttl_ms))
+
+    @_guarded
+    def renew_many(self, leases, ttl_ms):
+        """Every renewal in one pipeline: one round trip a round, however many sessions a worker holds."""
+        import redis
+        sha = self._scripts["renew"].sha
+        for attempt in (1, 2):
+            with self.redis.pipeline(transaction=False) as pipe:
+                for sid, token in leases:
+                    pipe.evalsha(sha, 7, *self.keys(sid), token, ttl_ms)
+                out = pipe.execute(raise_on_error=False)
+            if attempt == 1 and any(isinstance(r, redis.exceptions.NoScriptError) for r in out):
+                self.redis.script_load(_RENEW)  # the store restarted and forgot its scripts
+                continue
+            return [int(r) if isinstance(r, int) else None for r in out]
+        return [None] * len(leases)
 
     def want(self, sid, worker, ttl_ms):
         self._run("want", sid, worker, ttl_ms)

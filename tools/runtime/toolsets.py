@@ -8,6 +8,9 @@ stdio). Listing is all it changes: a call to a tool that is not listed still run
 from __future__ import annotations
 
 ALL = "all"
+# Every built-in toolset, declared (registry.tool refuses others): named in the server's instructions
+# before the tool modules are imported (tools/builtin.py).
+NAMES = ("core", "format", "forms", "layout", "privacy", "review", "styles", "tables")
 DEFAULT = ("core", "http")
 KEY = "ooxml_mcp_toolsets"  # in the connection's state: the toolsets docx_toolsets chose
 CHANGED = "ooxml_mcp_tools_changed"  # in the connection's state: tell the client (list_changed)
@@ -15,9 +18,7 @@ CHANGED = "ooxml_mcp_tools_changed"  # in the connection's state: tell the clien
 
 def names() -> list[str]:
     """The toolsets of the built-in tools, sorted, core first."""
-    from tools.runtime.registry import BUILTIN
-    found = {t.toolset for t in BUILTIN.values()}
-    return ["core", *sorted(found - {"core"})]
+    return ["core", *sorted(set(NAMES) - {"core"})]
 
 
 def at_start(services) -> frozenset[str] | None:
