@@ -42,7 +42,7 @@ def _moved(session, done: list, verb: str, operation: str, nothing: str) -> str:
 
 
 @tool(destructive=True, context=False, title="Undo tool calls")
-def docx_undo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
+def docx_undo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
     """Undo the last tool calls that changed the document, one step per call, whatever each touched.
 
     Args:
@@ -61,7 +61,7 @@ def docx_undo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
 
 
 @tool(destructive=True, context=False, title="Redo undone tool calls")
-def docx_redo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
+def docx_redo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
     """Redo calls undone by docx_undo (until a new edit clears them).
 
     Args:
@@ -77,7 +77,7 @@ def docx_redo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
 
 
 @tool(read_only=True, idempotent=True, title="List the undo history")
-def docx_get_history(ctx: CallContext, session_id: str) -> str:
+def docx_get_history(ctx: CallContext, session_id: str | None) -> str:
     """List the recorded steps (newest first): time, tool and its arguments in short; undone steps (which
     docx_redo can bring back) are listed first and marked."""
     session = session_of(ctx, session_id)

@@ -52,7 +52,7 @@ def _check_args(page: int | None, dpi: int) -> None:
 
 
 @tool(read_only=True, idempotent=True, title="Render a page as an image")
-async def docx_render_page(ctx: CallContext, session_id: str, page: int | None = None,
+async def docx_render_page(ctx: CallContext, session_id: str | None, page: int | None = None,
                            element_id: str | None = None, dpi: int = 96) -> ToolResult:
     """Render one page of the document's current state (unsaved edits included) as a PNG image.
 
