@@ -65,7 +65,7 @@ def _insert_toc(ctx, e, position: str, levels: str, title: str | None, page_numb
     found = T.headings(doc, lo, hi)
     prev, nxt = insertion_neighbours(container, where)
     e.show(prev, nxt)
-    anchors = _anchors(doc, found)
+    anchors = _anchors(e, found)
     tab_pos = _tab_pos(doc, prev if prev is not None else (nxt if nxt is not None else doc.body))
     sdt = T.build(doc, instruction, found, anchors, None, title, tab_pos)
     doc.insert_block(sdt, container=container, **where)
@@ -120,7 +120,7 @@ def _update_toc(ctx, e, sdt: etree._Element, page_numbers: bool) -> None:
     title = T.toc_title(doc, sdt)
     e.show(sdt)
     found = T.headings(doc, lo, hi, skip=sdt, styles=spec.styles)
-    anchors = _anchors(doc, found)
+    anchors = _anchors(e, found)
     content = sdt.find(w("sdtContent"))
     # Tracked: a TOC we inserted ourselves stays our insertion when refreshed.
     own = any(REV.is_ours(doc, m) for m in content.iter(REV.W_INS))
