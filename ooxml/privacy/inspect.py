@@ -17,6 +17,8 @@ from ooxml.privacy import reading as RD
 from ooxml.xml.wordids import story_part_names
 
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
+W16CEX = "http://schemas.microsoft.com/office/word/2018/wordml/cex"
+DATE_UTC = f"{{{W16CEX}}}dateUtc"  # commentsExtensible: when each comment was written (no text, no names)
 C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 CX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
 CACHES = tuple(f"{{{C}}}{t}" for t in ("strCache", "numCache", "multiLvlStrCache"))
@@ -155,6 +157,8 @@ def _personal(doc, roots, stories) -> Finding:
     for name, root in roots.items():
         if etree.QName(root).localname == "people":
             f.add(len(root.findall(f"{{{W15}}}person")), name)
+        dated = comment_dates(root)
+        f.add(len(dated), name if dated else None, f"{len(dated)} comment date(s)" if dated else None)
     authors = {name: len(roots[name].xpath("//@w:author[. != 'Author']", namespaces={"w": W}))  # scrub.ALIAS
                for name in stories}
     f.where += [name for name, n in authors.items() if n]
@@ -167,6 +171,13 @@ def _personal(doc, roots, stories) -> Finding:
     template = attached_template(doc)
     f.add(1 if template else 0, note=f"attached template: {(template or '')[:60]}")
     return f
+
+
+def comment_dates(root: etree._Element) -> list[etree._Element]:
+    """commentsExtensible's elements carrying a date (Word writes one per comment)."""
+    if etree.QName(root).namespace != W16CEX:
+        return []
+    return [el for el in root.iter() if el.get(DATE_UTC) is not None]
 
 
 def settings_name(doc) -> str | None:

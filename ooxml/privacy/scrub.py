@@ -224,8 +224,18 @@ def _personal_info(doc) -> int:
         if etree.QName(root).localname == "people":
             doc.package.remove_parts([name])
             n += 1
+        elif I.comment_dates(root):
+            n += _comment_dates(doc.package.part(name))
     n += _settings_personal(doc)
     return n
+
+
+def _comment_dates(part) -> int:
+    dated = I.comment_dates(part.tree.getroot())
+    for el in dated:
+        del el.attrib[I.DATE_UTC]
+    part.touch()
+    return len(dated)
 
 
 def _rsids(doc) -> int:
