@@ -28,8 +28,9 @@ async def _save(docx, path: Path) -> Path:
 
 
 async def plant_in_corpus(docx, tmp_path: Path, name: str) -> Path:
-    """A corpus file with the secret in a new paragraph, a comment on it and a footnote, saved."""
-    await docx.open(shutil.copy(require_corpus() / name, tmp_path / name))
+    """A corpus file with the secret where it has each kind of place (planted.into_corpus), and in a new
+    paragraph, a comment on it and a footnote, saved."""
+    await docx.open(planted.into_corpus(require_corpus() / name, tmp_path / name, SECRET))
     p = (await docx.ok("docx_insert_paragraph", session_id=docx.session_id, text=f"Client {SECRET} and {SECRET.upper()}.",
                        position="end:document_body")).element_id
     await docx.ok("docx_add_comment", session_id=docx.session_id, element_id=p, text=f"Ask {SECRET.lower()}")
