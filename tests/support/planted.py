@@ -421,10 +421,15 @@ def _plant_story(root, s: str, counter: list[int]) -> None:
 
 def _plant_data(root, s: str) -> None:
     """Document properties, custom XML, a chart: the first few elements holding text get the secret."""
-    leaves = [el for el in root.iter() if isinstance(el.tag, str) and len(el) == 0 and (el.text or "").strip()
-              and not (el.text or "").strip().replace(".", "").isdigit()]
+    leaves = [el for el in root.iter() if isinstance(el.tag, str) and len(el) == 0 and _words(el.text or "")]
     for el in leaves[:EACH]:
         el.text = f"{el.text} {s}"
+
+
+def _words(text: str) -> bool:
+    """Text of words, not a typed value (a number, a date, a boolean) the schema would refuse with more."""
+    t = text.strip()
+    return any(c.isalpha() for c in t) and t.lower() not in ("true", "false") and not t[:1].isdigit()
 
 
 def into_corpus(src: Path, dst: Path, secret: str) -> Path:
