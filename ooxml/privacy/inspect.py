@@ -13,6 +13,7 @@ from lxml import etree
 
 from ooxml.review import review_ops as RO
 from ooxml.xml.namespaces import A, R, V, W, WP
+from ooxml.privacy import hidden as HD
 from ooxml.privacy import reading as RD
 from ooxml.xml.wordids import story_part_names
 
@@ -82,7 +83,7 @@ def inspect(doc) -> list[Finding]:
     roots = xml_roots(doc)
     stories = [n for n in story_part_names(doc.package, doc.main_name) if n in roots]
     return [_comments(doc, roots), _revisions(roots, stories), _properties(roots), _personal(doc, roots, stories),
-            _custom_xml(doc, roots, stories), _headers(doc, roots), _hidden(roots, stories),
+            _custom_xml(doc, roots, stories), _headers(doc, roots), _hidden(doc, roots, stories),
             _invisible(roots, stories), _embedded(doc, roots, stories), _chart_data(doc, roots),
             _alt_text(roots, stories),
             _links(doc, roots, stories), _glossary(roots), _settings(doc, roots)]
@@ -222,10 +223,11 @@ def _headers(doc, roots) -> Finding:
     return f
 
 
-def _hidden(roots, stories) -> Finding:
+def _hidden(doc, roots, stories) -> Finding:
     f = Finding("hidden_text")
+    hidden = HD.Hidden(doc.styles)
     for name in stories:
-        runs = [r for r in roots[name].iter(_attr("r")) if r.find(f"{_attr('rPr')}/{_attr('vanish')}") is not None]
+        runs = hidden.runs(roots[name])
         spec = roots[name].findall(f".//{_attr('specVanish')}")
         f.add(len(runs) + len(spec), name)
     return f
