@@ -473,17 +473,18 @@ class Durable:
         self._quietly(self.backend.worker_gone, self.worker_id)  # its MCP sessions end with it
 
     def forget(self, sid: str, held: Held) -> bool:
-        """Delete a session from the store. A lease this worker let go is taken back first, and only
-        if no other worker took it in between (the lease epoch moved by one): else the session lives
-        on there and this worker's copy was only a stale one."""
-        token = held.token
+        """Delete a session from the store while this worker is its last holder: with its lease, or,
+        when that lease was let go or lapsed (no renewer, a long ending), by taking it back if nobody
+        took it since. False when another worker took it: it lives on there and this copy is stale."""
+        if held.token is not None:
+            try:
+                self.backend.delete(sid, held.token)
+                return True
+            except Fenced:
+                pass  # lapsed: taken back below unless another worker has had it since
+        token = self.backend.reclaim(sid, self.worker_id, self.lease_ms, held.epoch)
         if token is None:
-            token = self.backend.acquire(sid, self.worker_id, self.lease_ms)
-            if token is None:
-                return self.backend.head(sid) is None  # gone already, or another worker holds it
-            if epoch_of(token) != held.epoch + 1:
-                self.backend.release(sid, token)
-                return False
+            return self.backend.head(sid) is None  # gone already, or another worker has it
         self.backend.delete(sid, token)
         return True
 
@@ -680,9 +681,17 @@ class DurableStore(SessionStore):
 
     def discard(self, session: Session) -> bool:
         """The session ended (closed, idle, ended to make room): gone from the store too, even when
-        this worker let its lease go, so no other worker can take it back."""
+        this worker let its lease go, so no other worker can take it back. False, as for a session
+        already gone, when this was a stale copy of one another worker took: the ending writes nothing."""
         gone = super().discard(session)
         held = self.durable.held.pop(session.id, None)
-        if gone and (held is None or self.durable._quietly(self.durable.forget, session.id, held)):
+        if not gone:
+            return False
+        forgot = True if held is None else self.durable._quietly(self.durable.forget, session.id, held)
+        if forgot:
             self.durable.leave_quota(session)  # never stored, or gone from the store now
-        return gone
+        elif forgot is False:  # another worker has its current state: this copy is dropped, no recovery file
+            log.info("session %s: stale copy dropped on worker %s", session.id, self.durable.worker_id)
+            session.doc.close()
+            return False
+        return True  # the store unreachable (None): its ending keeps the unsaved work here

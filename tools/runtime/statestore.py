@@ -58,6 +58,7 @@ class StateBackend:
     """What a durable worker asks of its store. Tokens identify one holding of a lease."""
 
     def acquire(self, sid: str, worker: str, ttl_ms: int) -> str | None: ...
+    def reclaim(self, sid: str, worker: str, ttl_ms: int, epoch: int) -> str | None: ...  # acquire, if still at epoch
     def renew(self, sid: str, token: str, ttl_ms: int) -> int: ...  # 0 lost, 1 renewed, 2 renewed but wanted
 
     def renew_many(self, leases: list[tuple[str, str]], ttl_ms: int) -> list[int | None]:
@@ -99,6 +100,13 @@ local epoch = redis.call('INCR', KEYS[5])
 local token = ARGV[1] .. '|' .. epoch
 if redis.call('SET', KEYS[1], token, 'NX', 'PX', ARGV[2]) then redis.call('DEL', KEYS[6]) return token end
 return false
+"""
+_RECLAIM = """
+if redis.call('GET', KEYS[5]) ~= ARGV[3] or redis.call('EXISTS', KEYS[1]) == 1 then return false end
+local token = ARGV[1] .. '|' .. redis.call('INCR', KEYS[5])
+redis.call('SET', KEYS[1], token, 'PX', ARGV[2])
+redis.call('DEL', KEYS[6])
+return token
 """
 _RENEW = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -202,7 +210,7 @@ class RedisState(StateBackend):
         self._down_errors = (redis.ConnectionError, redis.TimeoutError, OSError)
         self._down_until, self._down_why = 0.0, ""
         self._scripts = {name: self.redis.register_script(src) for name, src in
-                         (("acquire", _ACQUIRE), ("renew", _RENEW), ("release", _RELEASE), ("create", _CREATE),
+                         (("acquire", _ACQUIRE), ("reclaim", _RECLAIM), ("renew", _RENEW), ("release", _RELEASE), ("create", _CREATE),
                           ("append", _APPEND), ("want", _WANT), ("snapshot", _SNAPSHOT), ("owner", _OWNER), ("delete", _DELETE),
                           ("failed", _FAILED))}
         self._quota_take = self.redis.register_script(_QUOTA_TAKE)
@@ -223,6 +231,11 @@ class RedisState(StateBackend):
 
     def acquire(self, sid, worker, ttl_ms, new=False):
         token = self._run("acquire", sid, worker, ttl_ms, "1" if new else "0")
+        return token.decode() if token else None
+
+    def reclaim(self, sid, worker, ttl_ms, epoch):
+        """The lease, only if nobody took it since epoch ``epoch`` (a failed try leaves the epoch as it was)."""
+        token = self._run("reclaim", sid, worker, ttl_ms, epoch)
         return token.decode() if token else None
 
     def renew(self, sid, token, ttl_ms):
