@@ -121,7 +121,7 @@ class _Labels:
     def catch_up(self, doc) -> None:
         if self.version == doc.version:
             return
-        news = [el for v, el, _ in doc.recent_changes if v > self.version]
+        news = [el for _, el, _ in doc.changes_since(self.version)]
         missed = len(news) < doc.version - self.version  # the change log ran past us
         self.version = doc.version
         self.memo = {}
