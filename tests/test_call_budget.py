@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -29,23 +30,26 @@ async def in_process(services: Services):
         yield DocxClient(client, list(services.roots))
 
 
-def slowed(monkeypatch, tool_name: str, seconds: float, log: list | None = None):
-    """Make a tool block its thread (time.sleep, as a long parse or save would) for ``seconds``."""
-    tool = BUILTIN[tool_name]
+def slowed(monkeypatch, tool_name: str, seconds: float, log: list | None = None) -> threading.Event:
+    """Make a tool block its thread (time.sleep, as a long parse or save would) for ``seconds``;
+    the event is set when the first call starts blocking."""
+    tool, blocking = BUILTIN[tool_name], threading.Event()
     original = tool.handler
 
     def slow(ctx, **arguments):
         result = original(ctx, **arguments)  # takes the session's lock first
         start = time.monotonic()
+        blocking.set()
         time.sleep(seconds)
         if log is not None:
             log.append((arguments.get("session_id"), start, time.monotonic()))
         return result
     monkeypatch.setattr(tool, "handler", slow)
+    return blocking
 
 
 async def test_a_long_call_does_not_stall_other_http_clients(tmp_path, monkeypatch):
-    slowed(monkeypatch, "docx_read_content", 3.0)
+    blocking = slowed(monkeypatch, "docx_read_content", 3.0)
     services = Services(roots=[tmp_path])
     done = {}
     with http_server(services) as url:
@@ -58,7 +62,7 @@ async def test_a_long_call_does_not_stall_other_http_clients(tmp_path, monkeypat
                 done["long"] = time.monotonic() - started
 
             async def short_calls():
-                await anyio.sleep(0.2)
+                await anyio.to_thread.run_sync(blocking.wait, 10)  # the long call is under way
                 await b.create()
                 await b.ok("docx_insert_paragraph", session_id=b.session_id, text="meanwhile",
                            position="end:document_body")

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import datetime, timezone
 
 import pytest
@@ -63,6 +64,36 @@ def test_accept_gives_revised_and_reject_gives_original(variant):
     assert failed == {}
 
 
+# Unrelated pairs (a corpus file against the next one) known not to hold, with why. Checked like
+# test_validity_corpus's: a listed pair that holds fails the test (take it off the list).
+UNRELATED_EXCEPTIONS = {
+    "onlyoffice-document-templates__sample_sample.docx": "a header paragraph's borders after reject (not looked into)",
+    "tika__017097.docx": "sections removed: accepting a deleted section break gives the merged section the break's "
+                         "type (section_merge, as Word), so the last section's w:type differs",
+    "unstructured__handbook-872p.docx": "the same: the last section's w:type after accept",
+}
+
+
+def unrelated_pairs(every: int = 4, offset: int = 2):
+    fs = files()
+    return [(fs[k], fs[k + 1]) for k in range(offset, len(fs) - 1, every)]
+
+
+def test_unrelated_documents_hold_both_ways():
+    """Two different corpus files: every block differs, headers and footers, sections, tables,
+    equations and comments one side lacks; accept-all still gives the second, reject-all the first."""
+    if not files():
+        pytest.skip(CORPUS.missing_reason())
+    failed = {}
+    for a, b in unrelated_pairs():
+        try:
+            RL.check(a.read_bytes(), b.read_bytes())
+        except AssertionError as e:
+            failed[a.name] = str(e)
+    assert set(failed) == set(UNRELATED_EXCEPTIONS), (failed, "listed but holding:",
+                                                       set(UNRELATED_EXCEPTIONS) - set(failed))
+
+
 class _Seeded:
     """secrets' minting functions from a seeded generator: the same redline bytes every run."""
 
@@ -81,15 +112,15 @@ class _Seeded:
 
 def test_redlines_validate_like_their_documents(tmp_path, monkeypatch):
     from ooxml.xml import minting
-    from tests.support.sdk_validator import kinds, require, validate_files
+    from tests.support.sdk_validator import require, validate_files
     if not files():
         pytest.skip(CORPUS.missing_reason())
     require()
     monkeypatch.setattr(minting, "secrets", _Seeded(7))  # with the pinned clock: the validator's cache holds
     triples, problems = [], {}
-    for k, f in enumerate(files()[::8]):
-        data = f.read_bytes()
-        edited = E.edited(data, 500 + k, count=6)
+    scripted = [(f.read_bytes(), E.edited(f.read_bytes(), 500 + k, count=6)) for k, f in enumerate(files()[::8])]
+    unrelated = [(a.read_bytes(), b.read_bytes()) for a, b in unrelated_pairs(16)]  # new parts, rows, equations
+    for k, (data, edited) in enumerate(scripted + unrelated):
         with clock.pinned(WHEN):  # the same redline bytes every run: the validator's cache holds
             parts, _ = RL.build(data, edited, moves=True)
         a, b, red = tmp_path / f"{k}-a.docx", tmp_path / f"{k}-b.docx", tmp_path / f"{k}-redline.docx"
@@ -101,15 +132,22 @@ def test_redlines_validate_like_their_documents(tmp_path, monkeypatch):
         new = set(check_package(doc)) - set(check_package(Document.from_bytes(data))) - set(
             check_package(Document.from_bytes(edited)))  # what the redline adds to both documents
         if new:
-            problems[f.name] = sorted(new)
+            problems[k] = sorted(new)
     assert problems == {}
     found = validate_files([p for t in triples for p in t])
     news = {}
     for a, b, red in triples:
-        new = kinds(found[red.resolve()]) - kinds(found[a.resolve()]) - kinds(found[b.resolve()])
+        new = _unnumbered(found[red.resolve()]) - _unnumbered(found[a.resolve()]) - _unnumbered(found[b.resolve()])
         if new:
             news[red.name] = sorted(new)[:3]
     assert news == {}
+
+
+def _unnumbered(errors) -> set[str]:
+    """Error kinds with part numbers blanked: a header, chart or image of the original's comes into
+    the redline as a part of another number (footer1.xml -> footer5.xml, chart3.xml -> chart3_c1.xml)."""
+    from tests.support.sdk_validator import kinds
+    return {re.sub(r"\d+(_c\d+)?\.xml", "#.xml", k) for k in kinds(errors)}
 
 
 def test_redlines_of_strict_files_are_transitional_packages():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from tests.builders import NS, build_docx, p, part_xml, png, tbl, tc
+from tests.builders import NS, SECT, build_docx, p, part_xml, png, tbl, tc
 from tests.support import redline as RL
 
 W = NS["w"]
@@ -186,3 +186,125 @@ def test_a_changed_field_code_is_deleted_and_inserted_whole(tmp_path):
     RL.check(a, b)
     body = xml(RL.build(a, b)[0])
     assert xp(body, "//w:del//w:delInstrText[.=' PAGE ']") and xp(body, "//w:ins//w:instrText[.=' NUMPAGES ']")
+
+
+# ---- what two unrelated documents differ by: headers one side lacks, row and cell properties,
+# equations, comments on deleted text ------------------------------------------------------------
+
+HDR_SECT = SECT.replace("<w:sectPr>", '<w:sectPr><w:headerReference w:type="default" r:id="rIdH"/>')
+
+
+def _headed(tmp_path, name, text):
+    return doc(tmp_path, name, p("Body text."), sect=HDR_SECT, rels=[("rIdH", "header", "header1.xml")],
+               extra_parts={"word/header1.xml": part_xml("w:hdr", p(text))}, overrides={"word/header1.xml": HDR_CT})
+
+
+def test_a_header_only_the_revised_has_is_inserted_whole(tmp_path):
+    a, b = doc(tmp_path, "a.docx", p("Body text.")), _headed(tmp_path, "b.docx", "New header")
+    RL.check(a, b)
+    parts, counts = RL.build(a, b)
+    assert xp(xml(parts, "word/header1.xml"), "//w:ins//w:t[.='New header']")
+    assert counts == {"insertions": 1}
+
+
+def test_a_header_only_the_original_has_comes_back_deleted_in_a_part_of_its_own(tmp_path):
+    a, b = _headed(tmp_path, "a.docx", "Old header"), doc(tmp_path, "b.docx", p("Body text."))
+    RL.check(a, b)
+    parts, counts = RL.build(a, b)
+    (ref,) = xp(xml(parts), "//w:sectPr/w:headerReference")
+    rels = etree.fromstring(parts["word/_rels/document.xml.rels"])
+    rid = ref.get("{%s}id" % NS["r"])
+    target = xp(rels, f"//pr:Relationship[@Id='{rid}']/@Target")[0]
+    assert xp(xml(parts, "word/" + target), "//w:del//w:delText[.='Old header']")
+    assert counts == {"deletions": 1}
+
+
+def test_row_and_cell_properties_are_trprchange_and_tcprchange(tmp_path):
+    a = doc(tmp_path, "a.docx", tbl([[tc(p("x"), '<w:shd w:val="clear" w:fill="FF0000"/>'), tc(p("y"))]]))
+    b = doc(tmp_path, "b.docx", tbl([[tc(p("x")), tc(p("y"), '<w:vAlign w:val="center"/>')]]).replace(
+        "<w:tr>", '<w:tr><w:trPr><w:cantSplit/></w:trPr>', 1))
+    RL.check(a, b)
+    parts, counts = RL.build(a, b)
+    body = xml(parts)
+    assert xp(body, "//w:trPr[w:cantSplit]/w:trPrChange/w:trPr[not(*)]")
+    assert xp(body, "//w:tc[1]/w:tcPr/w:tcPrChange/w:tcPr/w:shd[@w:fill='FF0000']")
+    assert xp(body, "//w:tc[2]/w:tcPr[w:vAlign]/w:tcPrChange/w:tcPr[not(w:vAlign)]")
+    assert counts == {"formatting changes": 3}
+
+
+MATH = ('<w:p><m:oMathPara xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><m:oMath>'
+        '<m:r><m:t>{}</m:t></m:r></m:oMath></m:oMathPara></w:p>')
+
+
+def test_an_equation_only_paragraph_changed_is_the_old_equation_deleted_and_the_new_inserted(tmp_path):
+    a = doc(tmp_path, "a.docx", p("Before.") + MATH.format("x+1"))
+    b = doc(tmp_path, "b.docx", p("Before.") + MATH.format("y-2"))
+    RL.check(a, b)
+    body = xml(RL.build(a, b)[0])
+    m = "http://schemas.openxmlformats.org/officeDocument/2006/math"
+    assert body.xpath("//w:del/m:oMathPara//m:t/text()", namespaces={**NS, "m": m}) == ["x+1"]
+    assert body.xpath("//w:ins/m:oMathPara//m:t/text()", namespaces={**NS, "m": m}) == ["y-2"]
+
+
+def test_an_equation_paragraph_against_text_holds_both_ways(tmp_path):
+    a = doc(tmp_path, "a.docx", MATH.format("x+1"))
+    b = doc(tmp_path, "b.docx", p("Plain words instead."))
+    RL.check(a, b)
+    RL.check(b, a)
+
+
+COMMENTS_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"
+
+
+def _commented_then_gone(tmp_path, body: str, wid: int, text: str) -> tuple[bytes, bytes]:
+    """A document with ``body`` (holding comment ``wid``: ``text``) after a kept paragraph, and the
+    same without it."""
+    comments = part_xml("w:comments", f'<w:comment w:id="{wid}" w:author="Ann">{p(text)}</w:comment>')
+    a = doc(tmp_path, "a.docx", p("Kept text.") + body, rels=[("rIdC", "comments", "comments.xml")],
+            extra_parts={"word/comments.xml": comments}, overrides={"word/comments.xml": COMMENTS_CT})
+    return a, doc(tmp_path, "b.docx", p("Kept text."))
+
+
+def test_a_comment_on_deleted_text_comes_back_on_reject(tmp_path):
+    a, b = _commented_then_gone(tmp_path, '<w:p><w:commentRangeStart w:id="7"/><w:r><w:t>Remark on this.</w:t></w:r>'
+                                          '<w:commentRangeEnd w:id="7"/><w:r><w:commentReference w:id="7"/></w:r>'
+                                          '</w:p>', 7, "Check the figure.")
+    RL.check(a, b)
+    parts, _ = RL.build(a, b)
+    (ref,) = xp(xml(parts), "//w:del/w:r/w:commentReference")
+    wid = ref.get(f"{{{W}}}id")
+    assert xp(xml(parts), f"//w:commentRangeStart[@w:id='{wid}']") and xp(xml(parts), f"//w:commentRangeEnd[@w:id='{wid}']")
+    assert xp(xml(parts, "word/comments.xml"), f"//w:comment[@w:id='{wid}']//w:t/text()") == ["Check the figure."]
+
+
+def test_a_comment_over_several_deleted_paragraphs_comes_back_whole(tmp_path):
+    a, b = _commented_then_gone(tmp_path, '<w:p><w:commentRangeStart w:id="3"/><w:r><w:t>First gone.</w:t></w:r></w:p>'
+                                          '<w:p><w:r><w:t>Second gone.</w:t></w:r><w:commentRangeEnd w:id="3"/>'
+                                          '<w:r><w:commentReference w:id="3"/></w:r></w:p>', 3, "Both paragraphs.")
+    RL.check(a, b)
+    parts, _ = RL.build(a, b)
+    body = xml(parts)
+    (wid,) = set(xp(body, "//w:commentRangeStart/@w:id") + xp(body, "//w:commentRangeEnd/@w:id") +
+                 xp(body, "//w:del//w:commentReference/@w:id"))
+    assert xp(xml(parts, "word/comments.xml"), f"//w:comment[@w:id='{wid}']//w:t/text()") == ["Both paragraphs."]
+    rejected = RL.decided(parts, False)
+    try:
+        assert RL.view_of(rejected)[-3] == ("comments", ["Both paragraphs."])
+    finally:
+        rejected.close()
+
+
+def test_a_deleted_row_keeps_no_revision_id_the_redline_uses_again(tmp_path):
+    # w:tblPrExChange is in Word's one id space but no accept-all removes it: copied, it gets a fresh id.
+    ex = ('<w:tblPrEx><w:tblBorders/><w:tblPrExChange w:id="{}" w:author="X"><w:tblPrEx/></w:tblPrExChange>'
+          '</w:tblPrEx>')
+    row = '<w:tr>{}<w:tc><w:p><w:r><w:t>{}</w:t></w:r></w:p></w:tc></w:tr>'
+    table = tbl([[tc(p("head"))]]).split("<w:tr>")[0]
+    a = doc(tmp_path, "a.docx", table + "".join(row.format(ex.format(k), f"old {k}") for k in range(6)) + "</w:tbl>")
+    b = doc(tmp_path, "b.docx", p("Something else entirely."))
+    parts, _ = RL.build(a, b)
+    from ooxml.model.document import Document
+    from ooxml.model.integrity import check_package
+    from ooxml.opc.package import Package
+    assert check_package(Document(Package.from_parts(parts))) == []
+    RL.check(a, b)

@@ -33,9 +33,12 @@ def test_libreoffice_converts_redlines_and_shows_deleted_words(tmp_path):
     corpus = []
     if CORPUS.corpus_dir():
         refused = CORPUS.expected_refusals()
-        for k, f in enumerate([f for f in CORPUS.corpus_files() if f.name not in refused][::40]):
+        usable = [f for f in CORPUS.corpus_files() if f.name not in refused]
+        for k, f in enumerate(usable[::40]):
             data = f.read_bytes()
             corpus.append(redline(tmp_path / f"corpus-{k}.docx", data, E.edited(data, 900 + k, count=4), moves=True))
+        for k in range(7, len(usable) - 1, 40):  # unrelated pairs: new header parts, rows, equations, comments
+            corpus.append(redline(tmp_path / f"unrelated-{k}.docx", usable[k].read_bytes(), usable[k + 1].read_bytes()))
     results = convert_cached([*mine, *corpus], label="compare redlines")
     assert [x.name for x, pdf in results.items() if pdf is None] == []
     for path, words in mine.items():

@@ -13,6 +13,7 @@ from PIL import Image
 from tests.support.client import open_client
 from tests.support.corpus import corpus_params, editable_files
 from tests.support.libreoffice import convert_cached, require_soffice
+from tests.support.polling import wait_until
 
 pytestmark = [pytest.mark.anyio, pytest.mark.libreoffice]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -212,25 +213,48 @@ class GatedOffice:
     """The real LibreOffice behind a gate: a layout waits until the test opens it."""
 
     def __init__(self, gate):
+        import threading
         from tools.office.service import Office
-        self.real, self.gate = Office(), gate
+        self.real, self.gate, self.reached = Office(), gate, threading.Event()
 
-    def to_pdf(self, src, pdf):
+    def to_pdf(self, src, pdf, timeout=None):
+        self.reached.set()
         assert self.gate.wait(30), "the test never opened the gate"
-        return self.real.to_pdf(src, pdf)
+        return self.real.to_pdf(src, pdf, timeout)
 
     def close(self):
         self.real.close()
 
 
+class CountedLock:
+    """A session's lock that counts the attempts to take it (a waiting call is one)."""
+
+    def __init__(self, lock):
+        self.lock, self.attempts = lock, 0
+
+    def acquire(self, *args, **kwargs):
+        self.attempts += 1
+        return self.lock.acquire(*args, **kwargs)
+
+    def release(self):
+        self.lock.release()
+
+    __enter__ = acquire
+
+    def __exit__(self, *exc):
+        self.release()
+
+
 async def test_an_edit_on_the_session_runs_while_its_page_is_laid_out(tmp_path):
     import threading
     gate = threading.Event()
-    async with open_client([tmp_path], office=GatedOffice(gate)) as docx:
+    office = GatedOffice(gate)
+    async with open_client([tmp_path], office=office) as docx:
         await three_pages(docx)
         render = asyncio.create_task(docx.ok("docx_render_page", page=1))
         try:
-            await asyncio.sleep(0.2)  # the render has written its copy and waits at the gate
+            await wait_until(office.reached.is_set)  # the render has written its copy and waits at the gate
+            assert office.reached.is_set()
             edit = await asyncio.wait_for(
                 docx.ok("docx_insert_paragraph", text="Written during the render", position="end:document_body"), 10)
         finally:
@@ -244,6 +268,7 @@ async def test_a_render_waiting_for_its_session_does_not_stall_other_clients(doc
     import threading
     await three_pages(docx)
     session = next(s for s in docx.services.sessions.all() if s.id == docx.session_id)
+    lock = session.lock = CountedLock(session.lock)
     held, release = threading.Event(), threading.Event()
 
     def long_call():  # another call holding the session, as a long edit would
@@ -256,7 +281,8 @@ async def test_a_render_waiting_for_its_session_does_not_stall_other_clients(doc
     started = time.monotonic()  # the test runs on the server's event loop: a blocked loop stops its clock too
     render = asyncio.create_task(docx.ok("docx_render_page", page=1))
     try:
-        await asyncio.sleep(0.2)
+        await wait_until(lambda: lock.attempts >= 2)  # the render waits for the lock the long call holds
+        assert lock.attempts >= 2
         other = await docx.ok("docx_create")
         waited = time.monotonic() - started  # a loop blocked by the render's wait goes on only at release
     finally:

@@ -89,7 +89,7 @@ async def test_a_failed_warm_worker_falls_back_to_a_one_off_conversion_and_says_
 class PdfOffice:
     """Stands in for LibreOffice: writes a one-page PDF (the test is about what follows)."""
 
-    def to_pdf(self, src, out):
+    def to_pdf(self, src, out, timeout=None):
         write_blank_pdf(out)
 
     def close(self):

@@ -8,6 +8,7 @@ call time limit (LIMIT seconds).
 from __future__ import annotations
 
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
@@ -148,6 +149,16 @@ async def prepared(c: DocxClient, tmp_path: Path, kind: str) -> dict:
     return ids
 
 
+@asynccontextmanager
+async def serving(services: Services, root: Path):
+    """An in-process client of ``services``; LibreOffice, if a case started it, stops with it."""
+    try:
+        async with Client(server.build_server(services), cache=None) as client:
+            yield DocxClient(client, [root], services)
+    finally:
+        services.office.close()
+
+
 async def next_call_works(c: DocxClient) -> float:
     """Seconds until the session serves again (SessionBusy retried)."""
     start = time.monotonic()
@@ -164,8 +175,7 @@ async def next_call_works(c: DocxClient) -> float:
 async def test_the_largest_input_ends_within_the_time_limit(tmp_path, case):
     kind, name, arguments = CASES[case]
     services = Services(roots=[tmp_path], config=Config(document_limits=Limits(max_call_growth_bytes=GROWTH)))
-    async with Client(server.build_server(services), cache=None) as client:
-        c = DocxClient(client, [tmp_path], services)
+    async with serving(services, tmp_path) as c:
         ids = await prepared(c, tmp_path, kind)
         args = arguments(ids)
         before = part_bytes(services, c.session_id)
@@ -180,3 +190,265 @@ async def test_the_largest_input_ends_within_the_time_limit(tmp_path, case):
     assert not answer.is_error or answer.error_type == "LimitExceeded", answer.text[:600]
     assert after is None or after == before, f"{case}: a failed call changed the document"
     assert freed < FREE_WITHIN, f"{case}: the session was busy {freed:.1f} s after the answer"
+
+
+# ---- LibreOffice's layouts and batches --------------------------------------------------------------
+# A layout LibreOffice needs seconds for (40,000 paragraphs: about 5 s warm on 2 cores), under the limit:
+# LibreOffice is stopped at the deadline, and its wait, start and conversion all count.
+HEADINGS = 40_000
+
+
+def headings_body() -> str:
+    heading = '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Heading {i}</w:t></w:r></w:p>'
+    return "".join(heading.format(i=i) if i % 400 == 0 else p(f"alpha beta gamma delta {i}")
+                   for i in range(HEADINGS))
+
+
+async def with_toc(c: DocxClient, tmp_path: Path) -> dict:
+    await c.open(build_docx(tmp_path / "toc.docx", headings_body()))
+    await c.ok("docx_insert_toc", position="start:document_body", page_numbers=False)
+    return {}
+
+
+async def opened(c: DocxClient, tmp_path: Path) -> dict:
+    await c.open(build_docx(tmp_path / "long.docx", headings_body()))
+    return {}
+
+
+async def small(c: DocxClient, tmp_path: Path) -> dict:
+    return await prepared(c, tmp_path, "small")
+
+
+# name -> (preparation, tool, arguments, whether LibreOffice lays the document out)
+LAYOUT_CASES = {
+    "render_page": (opened, "docx_render_page", {"page": 1}, True),
+    "insert_toc": (opened, "docx_insert_toc", {"position": "start:document_body"}, True),
+    "update_toc": (with_toc, "docx_update_toc", {}, True),
+    "batch_toc": (opened, "docx_batch", {"calls": [{"tool": "docx_insert_toc",
+                                                    "arguments": {"position": "end:document_body"}}] * 20}, True),
+    "batch_paragraphs": (small, "docx_batch", {"calls": [{"tool": "docx_insert_paragraph", "arguments": {
+        "text": lines(6_800), "position": "end:document_body"}}] * 200}, False),
+}
+
+
+def warm(services: Services, tmp_path: Path) -> None:
+    """LibreOffice started before the limit is set: the case times the layout, not a cold start."""
+    services.office.to_pdf(build_docx(tmp_path / "warm.docx", p("warm")), tmp_path / "warm.pdf")
+
+
+@pytest.mark.parametrize("case", LAYOUT_CASES)
+async def test_layouts_and_batches_end_with_limit_exceeded_within_the_time_limit(tmp_path, case):
+    prepare, name, args, layout = LAYOUT_CASES[case]
+    if layout:
+        from tests.support.libreoffice import require_soffice
+        require_soffice()
+    services = Services(roots=[tmp_path], config=Config(document_limits=Limits(max_call_growth_bytes=GROWTH)))
+    async with serving(services, tmp_path) as c:
+        await prepare(c, tmp_path)
+        if layout:
+            await anyio.to_thread.run_sync(warm, services, tmp_path)
+        before = part_bytes(services, c.session_id)
+        services.limit_overrides["call_timeout_s"] = LIMIT
+        start = time.monotonic()
+        answer = await c.call(name, session_id=c.session_id, **args)
+        took = time.monotonic() - start
+        freed = await next_call_works(c)
+        services.limit_overrides.clear()
+        after = part_bytes(services, c.session_id)
+    assert answer.error_type == "LimitExceeded", answer.text[:600]
+    assert took < LIMIT + GRACE_S + MARGIN, f"{case}: answered after {took:.1f} s"
+    assert after == before, f"{case}: a failed call changed the document"
+    assert freed < FREE_WITHIN, f"{case}: the session was busy {freed:.1f} s after the answer"
+
+
+# ---- every other tool, at the largest document or input its arguments can reach -----------------------
+def placeholders_body() -> str:
+    return "".join(p(f"{{{{a}}}} and {{{{b}}}} {i}") for i in range(5000))
+
+
+def runs_body() -> str:
+    return "<w:p>" + "".join(f"<w:r><w:t>r{i} </w:t></w:r>" for i in range(50_000)) + "</w:p>"
+
+
+BODIES.update({"placeholders": placeholders_body, "runs": runs_body})
+
+
+async def with_run(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    ids["run"] = (await c.ok("docx_insert_run", text="r", position=f"end:{ids['first']}")).element_id
+
+
+async def with_control(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    control = await c.ok("docx_insert_content_control", kind="rich_text", element_id=ids["first"])
+    ids["control"] = control.element_id
+
+
+async def with_repeating(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    ids["control"] = (await c.ok("docx_insert_content_control", kind="repeating_section",
+                                 element_id=ids["table"])).element_id
+
+
+async def with_big_step(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    await c.ok("docx_insert_markdown", markdown="para *x* **y**\n\n" * 40_000, position="end:document_body")
+
+
+async def undone(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    await with_big_step(c, ids, tmp_path)
+    await c.ok("docx_undo", session_id=c.session_id)
+
+
+async def with_original(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    build_docx(tmp_path / "original.docx", big_body().replace("gamma", "gamma epsilon"))
+
+
+async def with_file(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    build_docx(tmp_path / "long.docx", headings_body())
+
+
+async def with_image(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    from PIL import Image
+    Image.effect_noise((700, 700), 100).convert("RGB").save(tmp_path / "noise.png")  # ~1.5 MB: under the growth limit
+
+
+async def with_header(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    await c.ok("docx_create_header_footer", kind="header", which="default", text=LINES)
+
+
+async def with_history(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    for _ in range(100):  # the history keeps this many steps, each with its arguments
+        await c.ok("docx_insert_paragraph", text="x" * 20_000, position="end:document_body")
+
+
+async def with_list(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    await c.ok("docx_set_list", session_id=c.session_id, element_id=ids["first"], end_id=ids["2000th"],
+               list_type="number")
+
+
+# name -> (document body, tool, arguments, preparation beyond the body's)
+OTHER_CASES = {
+    "add_bookmark": ("big", "docx_add_bookmark", lambda i: {"name": "all", "element_id": i["first"],
+                                                            "end_id": i["2000th"]}, None),
+    "add_repeating_item": ("table", "docx_add_repeating_item", lambda i: {"control_id": i["control"]}, with_repeating),
+    "apply_style": ("tracked", "docx_apply_style", lambda i: {"element_id": i["first"], "style": "Heading 1"}, None),
+    "close": ("big", "docx_close", lambda i: {}, None),
+    "compare": ("big", "docx_compare", lambda i: {"original_path": "original.docx"}, with_original),
+    "copy_paragraph": ("tracked", "docx_copy_paragraph", lambda i: {"element_id": i["first"],
+                                                                    "position": "end:document_body"}, None),
+    "create": ("small", "docx_create", lambda i: {}, None),
+    "create_style": ("small", "docx_create_style", lambda i: {"name": "Mine", "properties": {"bold": True}}, None),
+    "cursor_get": ("big", "docx_cursor_get", lambda i: {}, None),
+    "cursor_move": ("big", "docx_cursor_move", lambda i: {"element_id": i["2000th"]}, None),
+    "delete_table": ("table", "docx_delete", lambda i: {"element_id": i["table"]}, None),
+    "delete_comment": ("commented", "docx_delete_comment", lambda i: {"comment_id": i["comment"]}, None),
+    "delete_row": ("table", "docx_delete_row", lambda i: {"table_id": i["table"], "row_index": 0}, None),
+    "fill_template": ("placeholders", "docx_fill_template",
+                      lambda i: {"data": {"a": "x" * 100_000, "b": "y\n" * 50_000}}, None),
+    "format_copy": ("runs", "docx_format_copy", lambda i: {"source_id": i["run"], "target_id": i["first"]}, with_run),
+    "get_cell": ("table", "docx_get_cell", lambda i: {"table_id": i["table"], "row": ROWS - 1, "col": 3}, None),
+    "get_context": ("big", "docx_get_context", lambda i: {"element_id": i["2000th"]}, None),
+    "get_header_footer": ("small", "docx_get_header_footer", lambda i: {}, with_header),
+    "get_history": ("small", "docx_get_history", lambda i: {}, with_history),
+    "get_style": ("big", "docx_get_style", lambda i: {"name": "Normal"}, None),
+    "insert_content_control": ("small", "docx_insert_content_control",
+                               lambda i: {"kind": "rich_text", "position": "end:document_body", "value": lines(100_000)}, None),
+    "insert_field": ("runs", "docx_insert_field", lambda i: {"field": "PAGE", "position": f"end:{i['first']}"}, None),
+    "insert_image": ("big", "docx_insert_image", lambda i: {"image_path": "noise.png",
+                                                            "position": "end:document_body"}, with_image),
+    "insert_page_break": ("big", "docx_insert_page_break", lambda i: {"position": "start:document_body"}, None),
+    "insert_section_break": ("big", "docx_insert_section_break", lambda i: {"position": f"after:{i['2000th']}"},
+                             None),
+    "inspect": ("big", "docx_inspect", lambda i: {"find": "delta"}, None),
+    "list_bookmarks": ("big", "docx_list_bookmarks", lambda i: {}, None),
+    "list_comments": ("commented", "docx_list_comments", lambda i: {}, None),
+    "list_content_controls": ("big", "docx_list_content_controls", lambda i: {}, None),
+    "list_hyperlinks": ("big", "docx_list_hyperlinks", lambda i: {}, None),
+    "list_notes": ("big", "docx_list_notes", lambda i: {}, None),
+    "list_sections": ("big", "docx_list_sections", lambda i: {}, None),
+    "list_sessions": ("big", "docx_list_sessions", lambda i: {}, None),
+    "list_styles": ("big", "docx_list_styles", lambda i: {}, None),
+    "list_tables": ("table", "docx_list_tables", lambda i: {}, None),
+    "modify_style": ("big", "docx_modify_style", lambda i: {"name": "Normal", "properties": {"size": 13}}, None),
+    "open": ("small", "docx_open", lambda i: {"file_path": "long.docx"}, with_file),
+    "redact": ("big", "docx_redact", lambda i: {"pattern": "[a-z]"}, None),
+    "undo": ("small", "docx_undo", lambda i: {}, with_big_step),
+    "redo": ("small", "docx_redo", lambda i: {}, undone),
+    "resolve_comment": ("commented", "docx_resolve_comment", lambda i: {"comment_id": i["comment"]}, None),
+    "restart_numbering": ("big", "docx_restart_numbering", lambda i: {"element_id": i["first"], "start": 5},
+                          with_list),
+    "scrub": ("big", "docx_scrub", lambda i: {}, None),
+    "set_alignment": ("runs", "docx_set_alignment", lambda i: {"element_id": i["first"], "alignment": "center"},
+                      None),
+    "set_content_control": ("small", "docx_set_content_control", lambda i: {"control_id": i["control"],
+                                                                          "value": lines(100_000)}, with_control),
+    "set_font": ("runs", "docx_set_font", lambda i: {"element_id": i["first"], "bold": True, "size": 9}, None),
+    "set_margins": ("big", "docx_set_margins", lambda i: {"top": 2.0}, None),
+    "set_page_setup": ("big", "docx_set_page_setup", lambda i: {"orientation": "landscape"}, None),
+    "set_properties": ("runs", "docx_set_properties", lambda i: {"element_id": i["first"],
+                                                                  "properties": {"bold": True, "keep_together": True}},
+                       None),
+    "set_track_changes": ("runs", "docx_set_track_changes", lambda i: {"enabled": True, "author": "a" * 255}, None),
+    "toolsets": ("small", "docx_toolsets", lambda i: {"enable": ["layout"]}, None),
+    "update_run_text": ("small", "docx_update_run_text", lambda i: {"element_id": i["run"], "new_text": LINES},
+                        with_run),
+}
+NO_SESSION_ARGUMENT = {"docx_create", "docx_list_sessions", "docx_toolsets", "docx_open"}
+
+
+@pytest.mark.parametrize("case", OTHER_CASES)
+async def test_every_other_tool_ends_within_the_time_limit(tmp_path, case):
+    kind, name, arguments, prepare = OTHER_CASES[case]
+    services = Services(roots=[tmp_path], config=Config(document_limits=Limits(max_call_growth_bytes=GROWTH)))
+    async with serving(services, tmp_path) as c:
+        ids = await prepared(c, tmp_path, kind)
+        if prepare is not None:
+            await prepare(c, ids, tmp_path)
+        args = arguments(ids) | ({} if name in NO_SESSION_ARGUMENT else {"session_id": c.session_id})
+        before = part_bytes(services, c.session_id)
+        services.limit_overrides["call_timeout_s"] = LIMIT
+        start = time.monotonic()
+        answer = await c.call(name, **args)
+        took = time.monotonic() - start
+        closed = name == "docx_close" and not answer.is_error
+        freed = 0.0 if closed else await next_call_works(c)
+        services.limit_overrides.clear()
+        after = part_bytes(services, c.session_id) if answer.is_error else None
+    assert took < LIMIT + GRACE_S + MARGIN, f"{case}: answered after {took:.1f} s"
+    assert not answer.is_error or answer.error_type == "LimitExceeded", answer.text[:600]
+    assert after is None or after == before, f"{case}: a failed call changed the document"
+    assert freed < FREE_WITHIN, f"{case}: the session was busy {freed:.1f} s after the answer"
+
+
+def test_every_tool_has_a_time_limit_case():
+    from tools.runtime.registry import BUILTIN
+    cased = {case[1] for table in (CASES, LAYOUT_CASES, OTHER_CASES) for case in table.values()}
+    assert sorted(set(BUILTIN) - cased) == []
+
+
+# ---- work that was quadratic: done, well within a limit it once ran far past --------------------------
+def footnotes(n: int) -> str:
+    return "x" + "".join(f"[^{i}]" for i in range(n)) + "\n\n" + "".join(f"[^{i}]: n\n" for i in range(n))
+
+
+# name -> (document, tool, arguments, (part, what it then holds, at least how many times))
+LINEAR_CASES = {  # 8,000 lines ran 566 s; 2,000 footnotes 21 s (issue 17)
+    "comment_lines": ("small", "docx_add_comment", lambda i: {"element_id": i["first"], "text": "line\n" * 8000},
+                      ("word/comments.xml", b"<w:t>line</w:t>", 8000)),
+    "reply_lines": ("commented", "docx_reply_comment", lambda i: {"comment_id": i["comment"],
+                                                                  "text": "line\n" * 8000},
+                    ("word/comments.xml", b"<w:t>line</w:t>", 8000)),
+    "markdown_footnotes": ("small", "docx_insert_markdown", lambda i: {"markdown": footnotes(2000),
+                                                                      "position": "end:document_body"},
+                           ("word/footnotes.xml", b"<w:footnote ", 2000)),
+}
+
+
+@pytest.mark.parametrize("case", LINEAR_CASES)
+async def test_what_was_quadratic_is_done_within_the_limit(tmp_path, case):
+    kind, name, arguments, (part, mark, at_least) = LINEAR_CASES[case]
+    services = Services(roots=[tmp_path])
+    async with serving(services, tmp_path) as c:
+        ids = await prepared(c, tmp_path, kind)
+        services.limit_overrides["call_timeout_s"] = 10.0
+        answer = await c.call(name, session_id=c.session_id, **arguments(ids))
+        saved = part_bytes(services, c.session_id)[part]
+    assert not answer.is_error, answer.text[:600]
+    assert saved.count(mark) >= at_least

@@ -26,6 +26,25 @@ def align(a: Sequence[Hashable], b: Sequence[Hashable],
     return out
 
 
+def refine(pairs: list[Pair], realign: Callable[[int, int, int, int], list[Pair]]) -> list[Pair]:
+    """``pairs`` with each stretch of unmatched items that has both sides aligned again by
+    ``realign(lo_a, hi_a, lo_b, hi_b)`` (a coarse alignment made finer where it found nothing)."""
+    out: list[Pair] = []
+    gap: list[Pair] = []
+    for pair in [*pairs, (-1, -1)]:  # a sentinel closes the last gap
+        if pair[0] is None or pair[1] is None:
+            gap.append(pair)
+            continue
+        if gap:
+            a = [i for i, _ in gap if i is not None]
+            b = [j for _, j in gap if j is not None]
+            out.extend(realign(a[0], a[-1] + 1, b[0], b[-1] + 1) if a and b else gap)
+            gap = []
+        out.append(pair)
+    out.pop()
+    return out
+
+
 def _align_range(a, b, lo_a, hi_a, lo_b, hi_b, similar, threshold, out, depth) -> None:
     head = []
     while lo_a < hi_a and lo_b < hi_b and a[lo_a] == b[lo_b]:
@@ -42,7 +61,8 @@ def _align_range(a, b, lo_a, hi_a, lo_b, hi_b, similar, threshold, out, depth) -
     else:
         pa, pb = lo_a, lo_b
         for i, j in anchors:
-            _align_range(a, b, pa, i, pb, j, similar, threshold, out, depth + 1)
+            if i > pa or j > pb:  # most anchors follow one another: no gap to align
+                _align_range(a, b, pa, i, pb, j, similar, threshold, out, depth + 1)
             out.append((i, j))
             pa, pb = i + 1, j + 1
         _align_range(a, b, pa, hi_a, pb, hi_b, similar, threshold, out, depth + 1)
@@ -62,6 +82,8 @@ def _anchors(a, b, lo_a, hi_a, lo_b, hi_b) -> list[tuple[int, int]]:
 
 def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest subsequence of ``pairs`` (sorted by their first item) increasing in the second."""
+    if all(x[1] < y[1] for x, y in zip(pairs, pairs[1:])):  # the usual case: nothing moved
+        return pairs
     tails: list[int] = []  # smallest second item ending a run of each length
     tail_at: list[int] = []
     back = [-1] * len(pairs)

@@ -19,16 +19,22 @@ from ooxml.xml import budget
 from ooxml.review import revisions as R
 from ooxml.compare import moves
 from ooxml.compare import tokens as T
-from ooxml.compare.align import align
-from ooxml.compare.marks import W_DEL, W_INS, Marks
-from ooxml.compare.paragraphs import Options, diff_paragraph, props_key
+from ooxml.compare.align import align, refine
+from ooxml.compare.marks import MATH, W_DEL, W_INS, Marks, own_runs
+from ooxml.compare.paragraphs import Options, diff_paragraph, diff_props, props_key
+from ooxml.compare.serial import child_strings
 from ooxml.xml.namespaces import w
+from ooxml.xml.order import get_or_add
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
 _SDT_CONTENT = w("sdtContent")
 _TBL_PR = w("tblPr")
+_SECT = f"{w('pPr')}/{w('sectPr')}"
 _NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 _TBL_PR_SKIP = {w("tblPrChange")}
+_TR_PR, _TC_PR = w("trPr"), w("tcPr")
+_TR_PR_SKIP = {w("ins"), w("del"), w("trPrChange")}  # a row's own revision marks are no formatting
+_TC_PR_SKIP = {w(n) for n in ("tcPrChange", "cellIns", "cellDel", "cellMerge")}
 SECT_SKIP = {w("headerReference"), w("footerReference"), w("sectPrChange")}
 _WORDS = re.compile(r"\w+|[^\w\s\x00-\x1f]", re.U)  # what similarity counts (not spaces, not our separators)
 
@@ -58,9 +64,10 @@ class Comparer:
             if el.tag == B.W_TBL:
                 k = "t\x01" + "\x02".join(self.key(tr) for tr in B.table_rows(el))
             elif el.tag == B.W_TR:
-                k = "\x03".join("".join(tc.itertext()) for tc in B.row_cells(el))
-            else:
-                k = etree.QName(el).localname + "\x01" + "".join(el.itertext())
+                k = "\x03".join(_text(tc) for tc in B.row_cells(el))
+            else:  # a section break is part of what a paragraph is: with and without it, never paired
+                k = _local(el.tag) + ("\u00a7" if el.tag == B.W_P and el.find(_SECT) is not None else "") + \
+                    "\x01" + _text(el)
             self._keys[el] = k
         return k
 
@@ -72,7 +79,7 @@ class Comparer:
         return c
 
     def similar(self, a: etree._Element, b: etree._Element) -> float:
-        if a.tag != b.tag:
+        if a.tag != b.tag or a.tag == B.W_P and self.key(a)[1] != self.key(b)[1]:  # a section break
             return 0.0
         ca, cb = self.words(a), self.words(b)
         total = sum(ca.values()) + sum(cb.values())
@@ -84,14 +91,25 @@ class Comparer:
     # ---- containers --------------------------------------------------------------------------------
     def container(self, ca: etree._Element, cb: etree._Element) -> None:
         """Record in ``cb`` (the revised container) how it differs from ``ca``."""
-        blocks_a, blocks_b = list(B.iter_blocks(ca)), list(B.iter_blocks(cb))
-        pairs = self.pairs(blocks_a, blocks_b, keep_last=cb.tag in R.KEEPS_LAST)
+        (blocks_a, xml_a), (blocks_b, xml_b) = _blocks(ca), _blocks(cb)
+        if xml_a is None or xml_b is None or ca.nsmap != cb.nsmap:
+            xml_a = xml_b = None
+        pairs = self.pairs(blocks_a, blocks_b, cb.tag in R.KEEPS_LAST, xml_a, xml_b)
         moved = moves.find(pairs, blocks_a, blocks_b, self.key) if self.opts.moves else set()
         names = {}
         for i, j in moved:
             names[("a", i)] = names[("b", j)] = self.move_writer.name()
         prev = None  # the last revised block placed: original-only blocks go after it
         for i, j in pairs:
+            if i is not None and j is not None:
+                self.matched += 1
+                if xml_a is not None and xml_a[i] == xml_b[j]:
+                    self._unchanged(blocks_a[i], blocks_b[j])
+                else:
+                    budget.check()
+                    self.block(blocks_a[i], blocks_b[j])
+                prev = blocks_b[j]
+                continue
             budget.check()
             if ("a", i) in names and j is None:
                 prev = self.moved_from(blocks_a[i], cb, prev, blocks_b, names[("a", i)])
@@ -100,24 +118,35 @@ class Comparer:
                 prev = blocks_b[j]
             elif j is None:
                 prev = self.deleted_block(blocks_a[i], cb, prev, blocks_b)
-            elif i is None:
+            else:
                 self.marks.mark_block(blocks_b[j], W_INS)
                 self.marks.note("insertions", blocks_b[j])
                 prev = blocks_b[j]
-            else:
-                self.matched += 1
-                self.block(blocks_a[i], blocks_b[j])
-                prev = blocks_b[j]
 
-    def pairs(self, blocks_a, blocks_b, keep_last: bool) -> list:
+    def pairs(self, blocks_a, blocks_b, keep_last: bool, xml_a=None, xml_b=None) -> list:
+        """The blocks' alignment: on their XML first when it is known (blocks byte for byte the
+        same are the usual case between two versions of one file), then what lies between on
+        their text, paired by similarity."""
         # A cell, header or note keeps its last paragraph (Word never deletes that mark): the last
         # paragraphs are paired, so no insertion or deletion ends the container.
         last = keep_last and blocks_a and blocks_b and blocks_a[-1].tag == B.W_P == blocks_b[-1].tag
-        a, b = (blocks_a[:-1], blocks_b[:-1]) if last else (blocks_a, blocks_b)
-        pairs = align([self.key(x) for x in a], [self.key(x) for x in b],
-                      lambda i, j: self.similar(a[i], b[j]), THRESHOLD)
+        n, m = len(blocks_a) - bool(last), len(blocks_b) - bool(last)
+        a, b = blocks_a[:n], blocks_b[:m]
+
+        def by_text(lo_a, hi_a, lo_b, hi_b) -> list:
+            if hi_a - lo_a == 1 == hi_b - lo_b:  # the usual gap: one block edited
+                one = self.key(a[lo_a]) == self.key(b[lo_b]) or self.similar(a[lo_a], b[lo_b]) >= THRESHOLD
+                return [(lo_a, lo_b)] if one else [(lo_a, None), (None, lo_b)]
+            part_a, part_b = a[lo_a:hi_a], b[lo_b:hi_b]
+            found = align([self.key(x) for x in part_a], [self.key(x) for x in part_b],
+                          lambda i, j: self.similar(part_a[i], part_b[j]), THRESHOLD)
+            return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in found]
+        if xml_a is None:
+            pairs = by_text(0, n, 0, m)
+        else:
+            pairs = refine(align(xml_a[:n], xml_b[:m]), by_text)
         if last:
-            pairs.append((len(a), len(b)))
+            pairs.append((n, m))
         return pairs
 
     def moved_from(self, el_a, cb, prev, blocks_b, name: str) -> etree._Element:
@@ -135,15 +164,21 @@ class Comparer:
         self.marks.note("deletions", el)
         return el
 
+    def _unchanged(self, a: etree._Element, b: etree._Element) -> None:
+        """A block byte for byte the same: its notes (by their references) are still compared."""
+        for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
+            self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
+
     def block(self, a: etree._Element, b: etree._Element) -> None:
         if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
             self._replaced(a, b)
             return
-        if _same_xml(a, b):  # byte for byte the same (the usual case between two versions of one file)
-            for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
-                self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
+        if etree.tostring(a) == etree.tostring(b):  # the usual case between two versions of one file
+            self._unchanged(a, b)
             return
-        if a.tag == B.W_P:
+        if a.tag == B.W_P and _maths(a) != _maths(b):
+            self._new_content(a, b)
+        elif a.tag == B.W_P:
             diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier)
         elif a.tag == B.W_TBL:
             self.table(a, b)
@@ -158,6 +193,29 @@ class Comparer:
         self.marks.note("insertions", b)
         self.deleted_block(a, b.getparent(), B.prev_block(b), [b])
 
+    def _new_content(self, a: etree._Element, b: etree._Element) -> None:
+        """A paragraph whose equations changed: its content is replaced (a deleted copy of the
+        original's, then the revised content inserted); the paragraph mark stays."""
+        if self.opts.formatting:
+            diff_props(self.marks, a, b)
+        inserted = own_runs(b)
+        old = copy.deepcopy(a)
+        self.copier(old, b)
+        deleted = own_runs(old)
+        self.marks.wrap(deleted, W_DEL)
+        self.marks.wrap(inserted, W_INS)
+        at = b.find(R.W_PPR)
+        for child in [c for c in old if c.tag != R.W_PPR]:
+            if at is None:
+                b.insert(0, child)
+            else:
+                at.addnext(child)
+            at = child
+        if deleted:
+            self.marks.note("deletions", b)
+        if inserted:
+            self.marks.note("insertions", b)
+
     # ---- tables ------------------------------------------------------------------------------------
     def table(self, ta: etree._Element, tb: etree._Element) -> None:
         if self.opts.formatting:
@@ -170,7 +228,11 @@ class Comparer:
         prev = None
         for i, j in pairs:
             if i is not None and j is not None and len(B.row_cells(rows_a[i])) == len(B.row_cells(rows_b[j])):
+                if self.opts.formatting:
+                    self.properties(rows_a[i].find(_TR_PR), rows_b[j], "trPr", "trPrChange", _TR_PR_SKIP)
                 for tc_a, tc_b in zip(B.row_cells(rows_a[i]), B.row_cells(rows_b[j])):
+                    if self.opts.formatting:
+                        self.properties(tc_a.find(_TC_PR), tc_b, "tcPr", "tcPrChange", _TC_PR_SKIP)
                     self.container(tc_a, tc_b)
                 prev = rows_b[j]
                 continue
@@ -184,8 +246,10 @@ class Comparer:
     def properties(self, old, holder, props_name: str, change: str, skip: set) -> None:
         """A properties element (tblPr, sectPr) that differs gets a ``*Change`` holding the old one."""
         new = holder if props_name == "sectPr" else holder.find(w(props_name))
-        if props_key(old, skip) == props_key(new, skip) or new is None:
+        if props_key(old, skip) == props_key(new, skip):
             return
+        if new is None:  # the properties went: an empty element holds the change
+            new = get_or_add(holder, props_name)
         snapshot = etree.Element(w(props_name))
         for child in old if old is not None else ():
             if isinstance(child.tag, str) and child.tag not in skip:
@@ -207,8 +271,33 @@ class Comparer:
         return tr
 
 
-def _same_xml(a: etree._Element, b: etree._Element) -> bool:
-    return etree.tostring(a) == etree.tostring(b)
+_SERIALIZE_FROM = 8  # children: below this, one serialization per block costs no more
+
+
+def _blocks(container: etree._Element) -> tuple[list, list[str] | None]:
+    """The container's blocks, and their XML when the container is long (one serialization)."""
+    kids = list(container)
+    markers = B.MARKERS
+    keep = [n for n, el in enumerate(kids) if isinstance(el.tag, str) and el.tag not in markers]  # B.is_block
+    pieces = child_strings(container) if len(kids) >= _SERIALIZE_FROM else None
+    return [kids[n] for n in keep], None if pieces is None else [pieces[n] for n in keep]
+
+_LOCAL: dict[str, str] = {}
+
+
+def _local(tag: str) -> str:
+    name = _LOCAL.get(tag)
+    if name is None:
+        name = _LOCAL[tag] = etree.QName(tag).localname
+    return name
+
+
+def _maths(p: etree._Element) -> list[bytes]:
+    return [etree.tostring(m) for m in p.iter(*MATH)]
+
+
+def _text(el: etree._Element) -> str:
+    return etree.tostring(el, encoding=str, method="text", with_tail=False)
 
 
 def _place_after(container, prev, el, blocks_b) -> None:

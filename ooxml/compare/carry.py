@@ -15,10 +15,14 @@ from lxml import etree
 from ooxml.text import notes as N
 from ooxml.text import body as B
 from ooxml.xml.namespaces import R, V, W14, WP, w
+from ooxml.xml.numbers import file_int
 from ooxml.xml.wordids import prepare_copy
+from ooxml.review import comments as C
+from ooxml.review import revisions as R_
 
 _R_ATTR = f"{{{R}}}"
 _HEADER_REFS = (w("headerReference"), w("footerReference"))
+_COMMENT_MARKS = (w("commentRangeStart"), w("commentRangeEnd"), w("commentReference"))
 _PARA_ID, _TEXT_ID = f"{{{W14}}}paraId", f"{{{W14}}}textId"
 # What wordids.prepare_copy renumbers or drops (besides paragraph IDs).
 _NEEDS_IDS = (*(w(n) for n in "bookmarkStart bookmarkEnd commentRangeStart commentRangeEnd commentReference id "
@@ -31,20 +35,80 @@ class Copier:
         self.doc_a, self.doc_b, self.part_a, self.part_b = doc_a, doc_b, part_a, part_b
         self._rels = None
         self._mapped: dict[str, str] = {}
+        self._comments: dict[str | None, str | None] = {}  # original comment id -> the redline's copy
+        self._carried: dict[str, list] = {}  # the copy's id -> its marks placed in copies
 
     def __call__(self, el: etree._Element, near: etree._Element) -> None:
         for x in el.iter(B.W_P):  # optional, and must be unique: the copy goes without them
             x.attrib.pop(_PARA_ID, None)
             x.attrib.pop(_TEXT_ID, None)
         if next((x for x in el.iter(*_NEEDS_IDS) if x is not el), None) is not None:  # gathering the part's IDs costs a walk of it
+            anchors = self._comment_anchors(el)
             holder = etree.Element(w("body"))
             holder.append(el)
             prepare_copy(holder, self.doc_b.word_ids(near), keep_notes=True)
             holder.remove(el)
+            for parent, prev, mark in anchors:  # in document order: each one's neighbour is back already
+                if prev is not None:
+                    prev.addnext(mark)
+                else:
+                    parent.insert(0, mark)
+        renumber_unlisted(self.doc_b, el)
         for ref in list(el.iter(*_HEADER_REFS)):
             ref.getparent().remove(ref)
         self._carry(el)
         self._notes(el)
+
+    def _comment_anchors(self, el: etree._Element) -> list:
+        """The comment marks of a copy of the body's, taken out (prepare_copy drops borrowed ones),
+        renamed to copies of their comments in the redline: deleted text keeps its comments. A
+        range may span several copies: ``finish`` drops those that did not come whole."""
+        if self.part_b != self.doc_b.main_name or self.part_a != self.doc_a.main_name:
+            return []
+        out = []
+        for mark in list(el.iter(*_COMMENT_MARKS)):
+            new_id = self._comment(mark.get(w("id")))
+            if new_id is not None:
+                out.append((mark.getparent(), mark.getprevious(), mark))
+                mark.getparent().remove(mark)
+                mark.set(w("id"), new_id)
+                self._carried.setdefault(new_id, []).append(mark)
+        return out
+
+    def finish(self) -> None:
+        """Comments whose range or reference did not come with the copies go (unpaired marks are invalid)."""
+        root = None
+        for new_id, marks in self._carried.items():
+            found = {m.tag for m in marks}
+            if _COMMENT_MARKS[2] in found and (_COMMENT_MARKS[0] in found) == (_COMMENT_MARKS[1] in found):
+                continue
+            for m in marks:
+                if m.getparent() is not None:
+                    m.getparent().remove(m)
+            root = C.Comments(self.doc_b).part_root("comments")
+            for c in [c for c in root if c.get(w("id")) == new_id]:
+                root.remove(c)
+        self._carried.clear()
+
+    def _comment(self, wid: str | None) -> str | None:
+        """The id of the redline's copy of the original's comment ``wid`` (copied on first use)."""
+        if wid not in self._comments:
+            source = C.Comments(self.doc_a).by_word_id(wid) if wid is not None else None
+            self._comments[wid] = None if source is None else self._copy_comment(source)
+        return self._comments[wid]
+
+    def _copy_comment(self, source: etree._Element) -> str:
+        comments = C.Comments(self.doc_b)
+        root = comments.part_root("comments", create=True)
+        new_id = str(1 + max((file_int(c.get(w("id")), -1, -1, 2**31 - 2) for c in root), default=-1))
+        dup = copy.deepcopy(source)
+        dup.set(w("id"), new_id)
+        holder = etree.Element(w("body"))
+        holder.append(dup)
+        prepare_copy(holder, self.doc_b.word_ids(root))
+        root.append(dup)
+        comments.touch(root)
+        return new_id
 
     def _notes(self, el: etree._Element) -> None:
         """A copied note reference gets a copy of its note (a deleted reference takes its note
@@ -94,6 +158,16 @@ class Copier:
             pkg_b.add_part(target, data)
             _content_type(pkg_a, pkg_b, name, target)
         return pkg_b.relate_part(self.part_b, rel.get("Type"), target)
+
+
+# Revisions in Word's one id space that the revision writer neither counts nor renumbers in copies
+# (accepting the documents' revisions leaves them too): fresh ids, or ours could repeat theirs.
+_UNLISTED = (w("tblPrExChange"),)
+
+
+def renumber_unlisted(doc, el: etree._Element) -> None:
+    for x in el.iter(*_UNLISTED):
+        x.set(w("id"), R_.new_word_id(doc, x))
 
 
 def _free_name(pkg, name: str) -> str:

@@ -7,7 +7,7 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.review import revisions as R
-from ooxml.xml.namespaces import w
+from ooxml.xml.namespaces import M, w
 from ooxml.xml.order import get_or_add, insert_child
 
 W_INS, W_DEL = R.W_INS, R.W_DEL
@@ -75,9 +75,28 @@ class Marks:
         insert_child(props, change)
 
 
+MATH = (f"{{{M}}}oMathPara", f"{{{M}}}oMath")
+
+
 def own_runs(p: etree._Element) -> list[etree._Element]:
-    """The runs of ``p`` itself (through links, fields, content controls), not of text boxes in it."""
-    return list(B.iter_runs(p))
+    """The runs of ``p`` itself (through links, fields, content controls), not of text boxes in
+    it; an equation counts as one run (w:ins/w:del may hold m:oMath, as revisions.py writes)."""
+    runs = list(B.iter_runs(p))
+    maths = equations(p)
+    if not maths:
+        return runs
+    wanted = set(runs) | set(maths)
+    return [el for el in p.iter(B.W_R, *MATH) if el in wanted]
+
+
+def equations(p: etree._Element) -> list[etree._Element]:
+    """The outermost equations of ``p`` (not those of text boxes in it)."""
+    out = []
+    for m in p.iter(*MATH):
+        holder = next((a for a in m.iterancestors(B.W_P, *MATH)), None)
+        if holder is p:
+            out.append(m)
+    return out
 
 
 def to_deleted(r: etree._Element) -> None:

@@ -32,7 +32,7 @@ def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.T
                    opts: Options, copier) -> None:
     """Record in ``pb`` what changed from ``pa`` (``ta``/``tb``: their texts, read before)."""
     if opts.formatting:
-        _paragraph_props(marks, pa, pb)
+        diff_props(marks, pa, pb)
     if ta.keys == tb.keys:
         ops = [("equal", 0, len(ta.keys), 0, len(tb.keys))]
     else:
@@ -178,7 +178,8 @@ def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
 _PPR_SKIP = {R.W_RPR, w("sectPr"), w("pPrChange")}
 
 
-def _paragraph_props(marks: Marks, pa, pb) -> None:
+def diff_props(marks: Marks, pa, pb) -> None:
+    """A pPrChange on ``pb`` when its paragraph properties differ from ``pa``'s."""
     if props_key(pa.find(R.W_PPR), _PPR_SKIP) == props_key(pb.find(R.W_PPR), _PPR_SKIP):
         return
     old = R._snapshot(pa.find(R.W_PPR), R._PPR_NOT_FORMAT, R.W_PPR)  # noqa: SLF001

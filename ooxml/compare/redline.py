@@ -9,10 +9,11 @@ from lxml import etree
 from ooxml.text import notes as N
 from ooxml.text import body as B
 from ooxml.compare.blocks import SECT_SKIP, Comparer
-from ooxml.compare.carry import Copier
+from ooxml.compare.carry import Copier, renumber_unlisted
 from ooxml.compare.marks import Marks
 from ooxml.compare.paragraphs import Options
-from ooxml.compare.stories import header_pairs, note_pairs
+from ooxml.compare.headers import HeaderPass
+from ooxml.compare.stories import note_pairs
 
 
 @dataclass
@@ -25,14 +26,13 @@ class Result:
 def build(doc_a, doc_b, author: str, opts: Options) -> Result:
     """Write into ``doc_b`` (both documents' accepted views) how it differs from ``doc_a``."""
     marks = Marks(doc_b, author)
+    renumber_unlisted(doc_b, doc_b.body)
     matched = _story(doc_a, doc_b, marks, opts, doc_a.main_name, doc_b.main_name, [(doc_a.body, doc_b.body)])
     final_a, final_b = doc_a.body.find(B.W_SECTPR), doc_b.body.find(B.W_SECTPR)
     if opts.formatting and final_b is not None:  # page setup of the last section
         Comparer(marks, opts, None).properties(final_a, final_b, "sectPr", "sectPrChange", SECT_SKIP)
-    for name_a, name_b in header_pairs(doc_a, doc_b):
-        root_a = doc_a.register_part_root(doc_a.package.part(name_a))
-        root_b = doc_b.register_part_root(doc_b.package.part(name_b))
-        _story(doc_a, doc_b, marks, opts, name_a, name_b, [(root_a, root_b)])
+    HeaderPass(doc_a, doc_b, lambda name_a, root_a, name_b, root_b: _story(
+        doc_a, doc_b, marks, opts, name_a or doc_a.main_name, name_b, [(root_a, root_b)])).run()
     for kind in N.KINDS:
         pairs = note_pairs(doc_a, doc_b, kind, marks.note_pairs)
         if pairs:
@@ -43,11 +43,13 @@ def build(doc_a, doc_b, author: str, opts: Options) -> Result:
 
 
 def _story(doc_a, doc_b, marks, opts, name_a, name_b, containers) -> int:
-    comparer = Comparer(marks, opts, Copier(doc_a, doc_b, name_a, name_b))
+    copier = Copier(doc_a, doc_b, name_a, name_b)
+    comparer = Comparer(marks, opts, copier)
     comparer.notes = any(N.notes_root(doc, kind) is not None for doc in (doc_a, doc_b) for kind in N.KINDS)
     before = sum(marks.counts.values())
     for ca, cb in containers:
         comparer.container(ca, cb)
+    copier.finish()
     if sum(marks.counts.values()) != before:
         doc_b.package.part(name_b).touch()
     return comparer.matched

@@ -1,42 +1,50 @@
 """The stories compared besides the body: headers and footers (by section and kind), notes (by id)."""
 from __future__ import annotations
 
-from ooxml.text import body as B
+from lxml import etree
+
 from ooxml.text import notes as N
-from ooxml.xml.namespaces import R, w
+from ooxml.xml.namespaces import R, W, w
 
 _REFS = (w("headerReference"), w("footerReference"))
+# Where section breaks stand (the body's paragraphs, also in content controls): no walk of the text.
+_SECTIONS = etree.XPath("w:p/w:pPr/w:sectPr | w:sdt/w:sdtContent/w:p/w:pPr/w:sectPr | w:sectPr",
+                        namespaces={"w": W})
 
 
-def header_pairs(doc_a, doc_b) -> list[tuple[str, str]]:
-    """(original part, revised part) for each header and footer both documents give the same
-    section and kind; each revised part once."""
-    refs_a, refs_b = _section_refs(doc_a), _section_refs(doc_b)
-    pairs, seen = [], set()
-    for section_a, section_b in zip(refs_a, refs_b):
-        for key, name_b in section_b.items():
-            name_a = section_a.get(key)
-            if name_a is not None and name_b not in seen:
-                seen.add(name_b)
-                pairs.append((name_a, name_b))
-    return pairs
+KEYS = tuple((kind, which) for kind in ("headerReference", "footerReference")
+             for which in ("default", "first", "even"))
 
 
-def _section_refs(doc) -> list[dict[tuple[str, str], str]]:
-    rels = {r.get("Id"): r for r in doc.package.rels(doc.main_name)}
-    # Paragraphs' section breaks then the body's own, in document order (one walk in C).
-    sections = [s for s in doc.body.iter(B.W_SECTPR) if s.getparent().tag != w("sectPrChange")]
-    out = []
-    for sect in sections:
-        refs = {}
-        for ref in sect.iter(*_REFS):
-            rel = rels.get(ref.get(f"{{{R}}}id"))
-            if rel is not None and rel.get("TargetMode") != "External":
-                name = doc.package.resolve_target(doc.main_name, rel.get("Target", ""))
-                if doc.package.has_part(name):
-                    refs[(etree_local(ref), ref.get(w("type"), "default"))] = name
-        out.append(refs)
+def sections(doc) -> list[etree._Element]:
+    return _SECTIONS(doc.body)
+
+
+def effective(refs: list[dict]) -> list[dict]:
+    """Each section's headers and footers as a reader sees them: its own, else the previous
+    section's (Word's "link to previous")."""
+    out, current = [], {}
+    for own in refs:
+        current = {**current, **own}
+        out.append(current)
     return out
+
+
+def section_refs(doc) -> list[dict[tuple[str, str], str]]:
+    """Each section's own headers and footers: (reference tag, type) -> part name."""
+    rels = {r.get("Id"): r for r in doc.package.rels(doc.main_name)}
+    return [own_refs(doc, sect, rels) for sect in sections(doc)]
+
+
+def own_refs(doc, sect, rels: dict) -> dict[tuple[str, str], str]:
+    refs = {}
+    for ref in sect.iter(*_REFS):
+        rel = rels.get(ref.get(f"{{{R}}}id"))
+        if rel is not None and rel.get("TargetMode") != "External":
+            name = doc.package.resolve_target(doc.main_name, rel.get("Target", ""))
+            if doc.package.has_part(name):
+                refs[(etree_local(ref), ref.get(w("type"), "default"))] = name
+    return refs
 
 
 def etree_local(el) -> str:

@@ -7,10 +7,13 @@ from lxml import etree
 
 from ooxml.review import review_ops as RO
 from ooxml.xml.ids import strip_ids, undeclare_ours
+from ooxml.xml.namespaces import MC, OX_PREFIX
 from ooxml.xml.safexml import serialize
 from ooxml.opc.strict import to_transitional
 from ooxml.xml.wordids import story_part_names
 
+_OURS = f" {OX_PREFIX}:id=".encode()
+_IGNORABLE = f"{{{MC}}}Ignorable"
 _COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 
 
@@ -51,11 +54,19 @@ def part_bytes(doc, keep: bool = False) -> dict[str, bytes]:
     out = {}
     for name, part in doc.package.parts.items():
         if part.loaded:  # the tree is the truth (it may differ from the bytes read)
-            tree = copy.deepcopy(part.tree) if keep else part.tree
-            strip_ids(tree.getroot())
-            out[name] = undeclare_ours(serialize(tree, part.head), part.prepared)
+            out[name] = _without_ids(part, keep)
         elif doc.package.strict and name.endswith((".xml", ".rels")):
             out[name] = to_transitional(part.data)  # the redline is a Transitional package
         else:
             out[name] = part.data
     return out
+
+
+def _without_ids(part, keep: bool) -> bytes:
+    data = serialize(part.tree, part.head)
+    root = part.tree.getroot()
+    if _OURS not in data and OX_PREFIX not in root.get(_IGNORABLE, "").split():
+        return undeclare_ours(data, part.prepared)  # no ID of ours in it: no walk to strip them
+    tree = copy.deepcopy(part.tree) if keep else part.tree
+    strip_ids(tree.getroot())
+    return undeclare_ours(serialize(tree, part.head), part.prepared)

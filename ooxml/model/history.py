@@ -155,9 +155,10 @@ class Recorder:
         self._ops.append(["del", el, parent, el.getprevious()])
         self._size += _nodes(el)
 
-    def check_changed(self, el: etree._Element) -> None:
-        """OOXML_MCP_CHECK_UNDO=1: fail when an element changed without will_change first."""
-        if not (self.active and self.check):
+    def check_changed(self, el: etree._Element, always: bool = False) -> None:
+        """Fail when an element changed without will_change first: with OOXML_MCP_CHECK_UNDO=1 on
+        every ``Document.changed``; ``always``: the edit protocol's own pairing (tools/docx/protocol.py)."""
+        if not (self.active and (self.check or always)):
             return
         a = self.anchor(el)
         if a is None or a in self._tops() or a in self._snapped or a in self._inserted:

@@ -104,7 +104,11 @@ def _opcodes(a: list[str], b: list[str]) -> list[tuple]:
     while tail < len(a) - head and tail < len(b) - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
     out = [("equal", 0, head, 0, head)] if head else []
-    middle = SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail], autojunk=False).get_opcodes()
+    mid_a, mid_b = a[head:len(a) - tail], b[head:len(b) - tail]
+    if len(mid_a) <= 1 and len(mid_b) <= 1:  # one word changed, added or gone: no matcher needed
+        middle = [("replace" if mid_a and mid_b else "delete" if mid_a else "insert", 0, len(mid_a), 0, len(mid_b))]
+    else:
+        middle = SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes()
     out += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle
             if i1 != i2 or j1 != j2]
     if tail:

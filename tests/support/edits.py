@@ -123,7 +123,7 @@ def _row(doc, rnd):
 
 
 def _header(doc, rnd):
-    names = [n for refs in stories._section_refs(doc) for n in refs.values()]
+    names = [n for refs in stories.section_refs(doc) for n in refs.values()]
     if names:
         root = doc.register_part_root(doc.package.part(rnd.choice(names)))
         _word(doc, rnd, root)

@@ -40,6 +40,7 @@ CHUNK_SIZE = 40
 STARTUP_SECONDS = 90.0   # a cold profile takes a few seconds; be generous on slow CI machines
 PER_FILE_SECONDS = 30.0  # typical 0.9 s; the largest corpus file takes a few seconds
 MAX_SLOTS = 16
+SLOT_WAIT_SECONDS = 1800.0  # other test sessions' chunks hold the slots meanwhile
 
 
 def soffice_path() -> str | None:
@@ -109,7 +110,8 @@ class _ProfileSlot:
     def __enter__(self) -> Path:
         base = cache_dir() / "lo-profiles"
         base.mkdir(parents=True, exist_ok=True)
-        while True:
+        deadline = time.monotonic() + SLOT_WAIT_SECONDS
+        while time.monotonic() < deadline:
             for i in range(MAX_SLOTS):
                 fd = os.open(base / f"slot{i}.lock", os.O_CREAT | os.O_RDWR, 0o644)
                 try:
@@ -119,7 +121,8 @@ class _ProfileSlot:
                     continue
                 self._fd, self.dir = fd, base / f"slot{i}"
                 return self.dir
-            time.sleep(0.5)
+            time.sleep(0.05)  # polled: another test session's soffice lets a slot go
+        raise TimeoutError(f"no LibreOffice profile slot of {base} came free within {SLOT_WAIT_SECONDS:g} s")
 
     def __exit__(self, *exc) -> None:
         if self._fd is not None:

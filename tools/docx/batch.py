@@ -13,7 +13,8 @@ from ooxml.xml.errors import LimitExceeded, OoxmlError, ValidationError
 from render.head import parse_head
 from render import views
 from render.views import CHANGES_ONLY
-from tools.docx.common import answer, call_limits, session_of
+from tools.docx.common import call_limits
+from tools.docx.protocol import editing
 from tools.runtime import history
 from tools.runtime.registry import BUILTIN, CallContext, ToolResult, tool
 
@@ -29,20 +30,19 @@ class BatchCall:
 
 
 @tool(title="Run many edits as one step")
-def docx_batch(ctx: CallContext, session_id: str, calls: list[dict]) -> str:
+def docx_batch(ctx: CallContext, session_id: str | None, calls: list[dict]) -> str:
     """Run editing calls on one session in order as one step: all apply or none does, one undo step, one answer.
 
     Args:
         calls: [{"tool": "docx_insert_paragraph", "arguments": {...}}, ...]; session_id may be left out inside.
             Special IDs refer to what earlier calls made.
     """
-    session = session_of(ctx, session_id)
-    checked = check_calls(ctx, session, calls)
-    state = history.state_of(session)
-    results = []
-    for call in checked:
-        results.append(run_one(ctx, session, call, state))
-    return batch_answer(session, results)
+    with editing(ctx, session_id, "Batch") as e:
+        checked = check_calls(ctx, e.session, calls)
+        state = history.state_of(e.session)
+        results = [run_one(ctx, e.session, call, state) for call in checked]
+        batch_done(e, results)
+    return e.answer
 
 
 def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
@@ -109,7 +109,9 @@ def run_one(ctx: CallContext, session, call: BatchCall, state) -> tuple[BatchCal
     return call, result.text if isinstance(result, ToolResult) else result
 
 
-def batch_answer(session, results: list[tuple[BatchCall, str]]) -> str:
+def batch_done(e, results: list[tuple[BatchCall, str]]) -> None:
+    """One answer: the Element IDs the calls gave, their Changes one after the other."""
+    session = e.session
     made, hunks = [], []
     for call, text in results:
         eid = parse_head(text).get("Element ID")
@@ -120,8 +122,7 @@ def batch_answer(session, results: list[tuple[BatchCall, str]]) -> str:
     focus = next((session.doc.ids.get(e) for e in reversed(made) if session.doc.ids.get(e) is not None), None)
     marker = None if focus is None else "NEW" if session.doc.ids.get(session.last_insert or "") is focus else "UPDATED"
     fields = {"Calls": len(results), "Element IDs": ", ".join(made)}
-    return answer(session, "Batch", focus, marker=marker, fields=fields, head_id=focus is not None,
-                  changes="\n".join(hunks) or None)
+    e.done(focus, marker=marker, fields=fields, head_id=focus is not None, changes="\n".join(hunks) or None)
 
 
 def section(text: str, heading: str) -> str | None:

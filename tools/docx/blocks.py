@@ -7,7 +7,7 @@ from ooxml.text import body as B
 from ooxml.text import replace as RP
 from ooxml.review import revisions as REV
 from ooxml.layout import sections as S
-from ooxml.review import tracked_text as TT
+from ooxml.review import edits
 from ooxml.text.copies import check_copy_size, copy_blocks
 from ooxml.lists.list_copies import renumber_whole_lists
 from ooxml.xml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
@@ -15,10 +15,11 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
 from ooxml.xml.wordids import story_part_names
 from render.width import cut
-from tools.docx.common import (BLOCK_CONTAINERS, answer, block_insertion, box_lines, call_limits,
-                               insertion_neighbours, parse_position, resolve, session_of)
+from tools.docx.common import (BLOCK_CONTAINERS, block_insertion, call_limits, insertion_neighbours, parse_position,
+                               resolve)
+from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.sessions import Session
 
 MAX_RANGE = 2_000
 SHOWN = 10
@@ -69,39 +70,31 @@ def keep_tables_apart(doc, container: etree._Element, first: etree._Element,
     return spacers[0], spacers[1]
 
 
-def insert_blocks(session: Session, blocks: list[etree._Element], position: str, operation: str,
-                  fields: dict | None = None, first_field: str | None = None) -> str:
-    """Insert prepared blocks (and markers between them) in order at a block position; answer."""
-    doc = session.doc
-    pos = parse_position(session, position)
-    REV.refuse_deleted(doc, pos.target, "position")
+def place_blocks(e, blocks: list[etree._Element], pos, fields: dict | None = None,
+                 first_field: str | None = None) -> None:
+    """Insert prepared blocks (and markers between them) in order at a block position (edit protocol)."""
+    doc = e.doc
     last_block = next(el for el in reversed(blocks) if B.is_block(el))
     what = "paragraph" if last_block.tag == B.W_P else B.kind(last_block).lower()
     container, where = block_insertion(doc, pos, what)
     prev, nxt = insertion_neighbours(container, where)
-    before = box_lines(doc, [prev, nxt])
+    e.show(prev, nxt)
     anchor = None
     for el in blocks:
         doc.insert_block(el, container=container, **({"after": anchor} if anchor is not None else where))
         anchor = el
     new_blocks = [el for el in blocks if B.is_block(el)]
     lead, trail = keep_tables_apart(doc, container, new_blocks[0], new_blocks[-1])
-    shown = [b for b in (lead, *new_blocks[:SHOWN]) if b is not None]
-    after = box_lines(doc, [prev, *shown])
-    if len(new_blocks) > SHOWN:
-        after.append(f"  ... ({len(new_blocks) - SHOWN} more new blocks) ...")
-    after += box_lines(doc, [trail, nxt])
-    last = new_blocks[-1]
-    session.last_insert = doc.id_of(last)
-    session.cursor = Cursor(doc.id_of(last), "after")
+    more = [f"  ... ({len(new_blocks) - SHOWN} more new blocks) ..."] if len(new_blocks) > SHOWN else []
+    e.after(prev, lead, *new_blocks[:SHOWN], *more, trail, nxt)
     fields = {"Position": pos.text, **(fields or {})}
     if first_field:
         fields[first_field] = doc.id_of(new_blocks[0])
-    return answer(session, operation, last, marker="NEW", before=before, after=after, fields=fields)
+    e.done(new_blocks[-1], marker="NEW", inserted=new_blocks[-1], fields=fields)
 
 
 @tool(title="Copy a range of elements")
-def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, end_id: str,
+def docx_copy_elements_range(ctx: CallContext, session_id: str | None, start_id: str, end_id: str,
                              position: str) -> str:
     """Copy the blocks from start_id to end_id (inclusive, same container, in order) to a position.
 
@@ -109,18 +102,20 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str, start_id: str, e
         start_id: First block of the range.
         end_id: Last block of the range, in the same container and not before start_id.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
-    originals = block_range(start, end)
-    check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
-    pos = parse_position(session, position)
-    container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
-    copies = copy_blocks(doc, originals, pos.target, container)
-    renumber_whole_lists(doc, originals, copies, _after(doc, end, pos))  # a copied whole list numbers afresh
-    fields = {"Source": f"{doc.id_of(start)} .. {doc.id_of(end)}",
-              "Blocks Copied": sum(1 for el in copies if B.is_block(el))}
-    return insert_blocks(session, copies, position, "Copy Elements Range", fields, first_field="First Copy")
+    with editing(ctx, session_id, "Copy Elements Range") as e:
+        session, doc = e.session, e.doc
+        start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
+        originals = block_range(start, end)
+        check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
+        pos = parse_position(session, position)
+        container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
+        copies = copy_blocks(doc, originals, pos.target, container)
+        renumber_whole_lists(doc, originals, copies, _after(doc, end, pos))  # a copied whole list numbers afresh
+        fields = {"Source": f"{doc.id_of(start)} .. {doc.id_of(end)}",
+                  "Blocks Copied": sum(1 for el in copies if B.is_block(el))}
+        REV.refuse_deleted(doc, pos.target, "position")
+        place_blocks(e, copies, pos, fields, first_field="First Copy")
+    return e.answer
 
 
 def _after(doc, end: etree._Element, pos) -> bool:
@@ -160,17 +155,16 @@ def _is_comments(doc, name: str) -> bool:
     return False
 
 
-def _boxes(doc, paragraphs: list[etree._Element]) -> list[str]:
-    lines: list[str] = []
+def _spaced(paragraphs: list[etree._Element]) -> list:
+    """The paragraphs with an empty line between their boxes."""
+    out: list = []
     for p in paragraphs:
-        if lines:
-            lines.append("")
-        lines += box_lines(doc, [p])
-    return lines
+        out += ["", p] if out else [p]
+    return out
 
 
 @tool(title="Replace text")
-def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text: str,
+def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, new_text: str,
                       scope_id: str | None = None) -> str:
     """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it across
     runs.
@@ -181,46 +175,33 @@ def docx_replace_text(ctx: CallContext, session_id: str, old_text: str, new_text
         scope_id: Only replace inside this element: a paragraph, table, cell, header ..., or 'document_body' for
             the body alone.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    RP.check_old_text(old_text)
-    if len(new_text) > MAX_TEXT:
-        raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded",
-                         hint="Replace with a shorter text, or in several calls.")
-    found = []
-    for root in _scopes(session, scope_id):
-        found += RP.find_all(RP.paragraphs_of(root), old_text)
-    fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
-    if not found:
-        return _no_match(session, fields)
-    RP.check_growth(found, old_text, new_text, call_limits(ctx, doc).max_call_growth_bytes)
-    shown = [m.p for m in found[:SHOWN]]
-    before = _boxes(doc, shown)
-    if REV.tracker(doc) is not None:  # word-level w:del/w:ins; unchanged words keep their runs
-        total = 0
-        for m in found:
-            doc.will_change(m.p)
-            total += TT.replace_in_paragraph(doc, m.p, old_text, new_text)
-            doc.changed(m.p)
-    else:
-        for m in found:
-            doc.will_change(m.p)
-        total = sum(RP.apply(doc, m, new_text) for m in found)
-    after = _boxes(doc, shown)
-    if len(found) > SHOWN:
-        note = f"  ... ({len(found) - SHOWN} more changed paragraphs not shown) ..."
-        before, after = before + ["", note], after + ["", note]
-    last = found[-1].p
-    session.last_update = doc.id_of(last)
-    fields.update({"Replacements": total, "Paragraphs Changed": len(found)})
-    return answer(session, "Replace Text", last, marker="UPDATED", before=before, after=after, fields=fields)
+    with editing(ctx, session_id, "Replace Text") as e:
+        session, doc = e.session, e.doc
+        RP.check_old_text(old_text)
+        if len(new_text) > MAX_TEXT:
+            raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded",
+                             hint="Replace with a shorter text, or in several calls.")
+        found = []
+        for root in _scopes(session, scope_id):
+            found += RP.find_all(RP.paragraphs_of(root), old_text)
+        fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
+        if not found:
+            _no_match(e, fields)
+        else:
+            RP.check_growth(found, old_text, new_text, call_limits(ctx, doc).max_call_growth_bytes)
+            more = f"  ... ({len(found) - SHOWN} more changed paragraphs not shown) ..."
+            e.show(*_spaced([m.p for m in found[:SHOWN]]), note=["", more] if len(found) > SHOWN else None)
+            e.change(*[m.p for m in found])
+            total = edits.replace_matches(doc, found, old_text, new_text)
+            fields.update({"Replacements": total, "Paragraphs Changed": len(found)})
+            e.done(found[-1].p, marker="UPDATED", updated=found[-1].p, fields=fields)
+    return e.answer
 
 
-def _no_match(session: Session, fields: dict) -> str:
+def _no_match(e, fields: dict) -> None:
     fields["Replacements"] = 0
-    el = _context_element(session)
-    return answer(session, "Replace Text", el, fields=fields, head_id=False,
-                  content=f"No occurrence of '{cut(fields['Old Text'], 80)}' in {fields['Scope']}: nothing changed.")
+    e.done(_context_element(e.session), fields=fields, head_id=False,
+           content=f"No occurrence of '{cut(fields['Old Text'], 80)}' in {fields['Scope']}: nothing changed.")
 
 
 def _context_element(session: Session) -> etree._Element | None:
@@ -234,7 +215,7 @@ def _context_element(session: Session) -> etree._Element | None:
 # ---- margins --------------------------------------------------------------------------------------
 
 @tool(toolset="format", idempotent=True, title="Set page margins")
-def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None = None,
+def docx_set_margins(ctx: CallContext, session_id: str | None, top: float | str | None = None,
                      bottom: float | str | None = None, left: float | str | None = None,
                      right: float | str | None = None, section_id: str | None = None) -> str:
     """Set the page margins of every section, or of one; margins left out stay as they are.
@@ -242,8 +223,13 @@ def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None 
     Args:
         section_id: Only this section (sect_… from docx_list_sections); omitted: every section.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Set Margins") as e:
+        _set_margins(e, top, bottom, left, right, section_id)
+    return e.answer
+
+
+def _set_margins(e, top, bottom, left, right, section_id) -> None:
+    session, doc = e.session, e.doc
     values = {k: twips(v, k) for k, v in (("top", top), ("bottom", bottom), ("left", left), ("right", right))
               if v is not None}
     if not values:
@@ -258,18 +244,14 @@ def docx_set_margins(ctx: CallContext, session_id: str, top: float | str | None 
         sections = [etree.Element(w("sectPr"))]  # the body's own section, made explicit
         doc.insert_block(sections[0], container=doc.body)
     shown = sections[:20]
-    before = [S.margins_line(i, s) for i, s in enumerate(shown)]
-    for sect in sections:
-        doc.will_change(sect)
-    with REV.PropertyChanges(doc, sections=sections):  # tracked: w:sectPrChange keeps the old margins
+    note = [f"... ({len(sections) - 20} more sections changed the same way)"] if len(sections) > 20 else None
+    e.show(*[S.margins_line(i, s) for i, s in enumerate(shown)], note=note)
+    e.change(*sections)
+    with edits.formatting(doc, sections=sections):  # tracked: w:sectPrChange keeps the old margins
         for sect in sections:
             S.set_margins(sect, values)
-    doc.changed(doc.body)
-    after = [S.margins_line(i, s) for i, s in enumerate(shown)]
-    if len(sections) > 20:
-        note = f"... ({len(sections) - 20} more sections changed the same way)"
-        before, after = before + [note], after + [note]
+    e.changed(doc.body)
+    e.after(*[S.margins_line(i, s) for i, s in enumerate(shown)])
     fields = {"Sections": len(sections),
               "Margins": ", ".join(f"{k} {v / 1440:.2f}in" for k, v in values.items())}
-    return answer(session, "Set Margins", _context_element(session), fields=fields, head_id=False,
-                  before=before, after=after)
+    e.done(_context_element(session), fields=fields, head_id=False)

@@ -11,12 +11,14 @@ from render import comments as _views  # noqa: F401  (comment marks and lists in
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.blocks import block_range
-from tools.docx.common import BLOCK_CONTAINERS, answer, box_lines, clean_id, resolve, session_of
+from tools.docx.common import BLOCK_CONTAINERS, clean_id, resolve, session_of
+from tools.docx.protocol import editing
 from tools.docx.review import default_author, story_roots
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
 MAX_LISTED = 100
+UNTRACKED = "Word records no revision for comments"
 
 
 def _comment(session: Session, raw: str) -> etree._Element:
@@ -55,7 +57,7 @@ def _span(session: Session, el: etree._Element, end_id: str | None) -> etree._El
 
 
 @tool(toolset="review", title="Add a comment")
-def docx_add_comment(ctx: CallContext, session_id: str, element_id: str, text: str,
+def docx_add_comment(ctx: CallContext, session_id: str | None, element_id: str, text: str,
                      anchor_text: str | None = None, end_id: str | None = None,
                      author: str | None = None) -> str:
     """Add a comment on a paragraph, a run, a span of text inside one, or a range of elements.
@@ -67,47 +69,48 @@ def docx_add_comment(ctx: CallContext, session_id: str, element_id: str, text: s
         end_id: Extend the comment from element_id to this element (same container, or same paragraph for runs).
         author: Who comments (default: the server's --author, else the config's author, else ooxml-mcp).
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    C.check_text(text)
-    el = resolve(session, element_id)
-    if el.tag not in (B.W_P, B.W_R, B.W_TBL, B.W_SDT) or (el.tag != B.W_R and el.getparent().tag not in BLOCK_CONTAINERS):
-        raise InvalidElementType(f"A comment goes on a paragraph, run, table or content control, not a {B.kind(el)}.",
-                                 hint="Pass the ID of the paragraph or run that holds it.")
-    end = _span(session, el, end_id)
-    if anchor_text is not None:
-        if end is not None or el.tag not in (B.W_P, B.W_R):
-            raise ValidationError("anchor_text works on one paragraph or run, without end_id.",
-                                  hint="Use either anchor_text or end_id.")
-        p = el if el.tag == B.W_P else B.find_ancestor(el, B.W_P)
-        from ooxml.review.tracked_text import segments
-        scope = [el] if el.tag == B.W_R else B.iter_runs(p)
-        if not anchor_text or anchor_text not in segments(scope)[1]:
-            raise ValidationError(f"anchor_text '{anchor_text}' does not occur in {B.kind(el).lower()} "
-                                  f"{clean_id(element_id)}.", hint="Pass an exact, case-sensitive span of its text.")
-    holders = list(dict.fromkeys([_holder(el)] + ([_holder(end)] if end is not None else [])))
-    before = box_lines(doc, holders)
-    for h in holders:
-        doc.will_change(h)
-    comments = C.Comments(doc)
-    comment = comments.new_comment(text, default_author(ctx, author))
-    wid = comment.get(C.W_ID)
-    if anchor_text is not None:
-        C.anchor_text(doc, B.iter_runs(el) if el.tag == B.W_P else [el], anchor_text, wid)
-    elif end is not None:
-        C.anchor_range(el, end, wid)
-    elif el.tag == B.W_P:
-        C.anchor_paragraph(el, wid)
-    else:
-        C.anchor_range(el, el, wid)
-    for h in holders:
-        doc.changed(h)
-    cid = doc.id_of(comment)
-    session.last_insert = cid
-    fields = {"Author": comment.get(C.W_AUTHOR), "Anchored": cut(anchor_text, 60) if anchor_text else
-              f"{B.kind(el)} {doc.id_of(el)}" + (f" .. {doc.id_of(end)}" if end is not None else "")}
-    return answer(session, "Add Comment", holders[0], marker="UPDATED", before=before,
-                  after=box_lines(doc, holders), element_id=cid, fields=fields)
+    with editing(ctx, session_id, "Add Comment") as e:
+        session, doc = e.session, e.doc
+        C.check_text(text)
+        el = resolve(session, element_id)
+        if el.tag not in (B.W_P, B.W_R, B.W_TBL, B.W_SDT) or \
+                (el.tag != B.W_R and el.getparent().tag not in BLOCK_CONTAINERS):
+            raise InvalidElementType(f"A comment goes on a paragraph, run, table or content control, not a "
+                                     f"{B.kind(el)}.", hint="Pass the ID of the paragraph or run that holds it.")
+        end = _span(session, el, end_id)
+        if anchor_text is not None:
+            _check_anchor(el, end, anchor_text, element_id)
+        holders = list(dict.fromkeys([_holder(el)] + ([_holder(end)] if end is not None else [])))
+        e.show(*holders)
+        e.change(*holders)
+        comment = C.Comments(doc).new_comment(text, default_author(ctx, author))
+        wid = comment.get(C.W_ID)
+        if anchor_text is not None:
+            C.anchor_text(doc, B.iter_runs(el) if el.tag == B.W_P else [el], anchor_text, wid)
+        elif end is not None:
+            C.anchor_range(el, end, wid)
+        elif el.tag == B.W_P:
+            C.anchor_paragraph(el, wid)
+        else:
+            C.anchor_range(el, el, wid)
+        fields = {"Author": comment.get(C.W_AUTHOR), "Anchored": cut(anchor_text, 60) if anchor_text else
+                  f"{B.kind(el)} {doc.id_of(el)}" + (f" .. {doc.id_of(end)}" if end is not None else ""),
+                  **e.not_tracked(UNTRACKED)}
+        e.done(holders[0], marker="UPDATED", element_id=doc.id_of(comment), fields=fields, inserted=comment,
+               keep_cursor=True)
+    return e.answer
+
+
+def _check_anchor(el, end, anchor_text: str, element_id: str) -> None:
+    if end is not None or el.tag not in (B.W_P, B.W_R):
+        raise ValidationError("anchor_text works on one paragraph or run, without end_id.",
+                              hint="Use either anchor_text or end_id.")
+    p = el if el.tag == B.W_P else B.find_ancestor(el, B.W_P)
+    from ooxml.review.tracked_text import segments
+    scope = [el] if el.tag == B.W_R else B.iter_runs(p)
+    if not anchor_text or anchor_text not in segments(scope)[1]:
+        raise ValidationError(f"anchor_text '{anchor_text}' does not occur in {B.kind(el).lower()} "
+                              f"{clean_id(element_id)}.", hint="Pass an exact, case-sensitive span of its text.")
 
 
 def _anchor_holder(session: Session, wid: str) -> etree._Element | None:
@@ -119,20 +122,27 @@ def _anchor_holder(session: Session, wid: str) -> etree._Element | None:
     return None
 
 
-def _thread_answer(session: Session, operation: str, comment: etree._Element, fields: dict,
-                   before: list[str] | None, holder: etree._Element | None) -> str:
-    doc = session.doc
-    cid = doc.id_of(comment)
+def _thread_done(e, operation: str, comment: etree._Element, fields: dict, holder: etree._Element | None,
+                 new: bool = False) -> None:
+    """The answer of a thread edit: the box of the commented block (its comment lines changed), or none.
+    ``new``: the comment is new (last_insert)."""
+    cid = e.doc.id_of(comment)
+    fields = {**fields, **e.not_tracked(UNTRACKED)}
     if holder is not None:
-        doc.will_change(holder)  # unchanged itself (its comment is): announced so undo's check allows the redraw
-        doc.changed(holder)
-        return answer(session, operation, holder, marker="UPDATED", before=before,
-                      after=box_lines(doc, [holder]) if before is not None else None, element_id=cid, fields=fields)
-    return success_answer(operation, element_id=cid, fields=fields)
+        e.done(holder, marker="UPDATED", element_id=cid, fields=fields, inserted=comment if new else None,
+               keep_cursor=True)
+    else:
+        e.plain(success_answer(operation, element_id=cid, fields=fields), inserted=comment if new else None)
+
+
+def _show_holder(e, holder: etree._Element | None) -> None:
+    if holder is not None:
+        e.show(holder)
+        e.change(holder)  # unchanged itself (its comment is): announced so undo's check allows the redraw
 
 
 @tool(toolset="review", title="Reply to a comment")
-def docx_reply_comment(ctx: CallContext, session_id: str, comment_id: str, text: str,
+def docx_reply_comment(ctx: CallContext, session_id: str | None, comment_id: str, text: str,
                        author: str | None = None) -> str:
     """Reply to a comment (Word shows the reply in the comment's thread).
 
@@ -140,76 +150,71 @@ def docx_reply_comment(ctx: CallContext, session_id: str, comment_id: str, text:
         comment_id: The comment replied to (comment_…).
         author: Who replies (default: the server's --author, else the config's author, else ooxml-mcp).
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    parent = _comment(session, comment_id)
-    C.check_text(text)
-    holder = _anchor_holder(session, parent.get(C.W_ID))
-    before = box_lines(doc, [holder]) if holder is not None else None
-    if holder is not None:
-        doc.will_change(holder)
-    comments = C.Comments(doc)
-    reply = comments.new_comment(text, default_author(ctx, author), parent=parent)
-    for root in story_roots(session):
-        if C.copy_anchor(root, parent.get(C.W_ID), reply.get(C.W_ID)):
-            break
-    session.last_insert = doc.id_of(reply)
-    return _thread_answer(session, "Reply Comment", reply,
-                          {"Author": reply.get(C.W_AUTHOR), "In Reply To": doc.id_of(parent)}, before, holder)
+    with editing(ctx, session_id, "Reply Comment") as e:
+        session, doc = e.session, e.doc
+        parent = _comment(session, comment_id)
+        C.check_text(text)
+        holder = _anchor_holder(session, parent.get(C.W_ID))
+        _show_holder(e, holder)
+        reply = C.Comments(doc).new_comment(text, default_author(ctx, author), parent=parent)
+        for root in story_roots(session):
+            if C.copy_anchor(root, parent.get(C.W_ID), reply.get(C.W_ID)):
+                break
+        _thread_done(e, "Reply Comment", reply, {"Author": reply.get(C.W_AUTHOR), "In Reply To": doc.id_of(parent)},
+                     holder, new=True)
+    return e.answer
 
 
 @tool(toolset="review", idempotent=True, title="Resolve a comment")
-def docx_resolve_comment(ctx: CallContext, session_id: str, comment_id: str, resolved: bool = True) -> str:
+def docx_resolve_comment(ctx: CallContext, session_id: str | None, comment_id: str, resolved: bool = True) -> str:
     """Mark a comment's thread resolved (done), or open it again with resolved=false.
 
     Args:
         comment_id: The comment (a reply resolves its whole thread).
         resolved: true to resolve, false to reopen.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    comment = _comment(session, comment_id)
-    comments = C.Comments(doc)
-    root = comment
-    seen = set()
-    while (parent := comments.parent_of(root)) is not None and id(parent) not in seen:
-        seen.add(id(parent))
-        root = parent
-    holder = _anchor_holder(session, root.get(C.W_ID))
-    before = box_lines(doc, [holder]) if holder is not None else None
-    comments.set_resolved(root, resolved)
-    return _thread_answer(session, "Resolve Comment", root, {"Resolved": "yes" if resolved else "no"},
-                          before, holder)
+    with editing(ctx, session_id, "Resolve Comment") as e:
+        comment = _comment(e.session, comment_id)
+        comments = C.Comments(e.doc)
+        root = comment
+        seen = set()
+        while (parent := comments.parent_of(root)) is not None and id(parent) not in seen:
+            seen.add(id(parent))
+            root = parent
+        holder = _anchor_holder(e.session, root.get(C.W_ID))
+        if holder is not None:
+            e.show(holder)
+        comments.set_resolved(root, resolved)
+        e.change(holder)  # unchanged itself (its comment is): announced so undo's check allows the redraw
+        _thread_done(e, "Resolve Comment", root, {"Resolved": "yes" if resolved else "no"}, holder)
+    return e.answer
 
 
 @tool(toolset="review", destructive=True, title="Delete a comment")
-def docx_delete_comment(ctx: CallContext, session_id: str, comment_id: str) -> str:
+def docx_delete_comment(ctx: CallContext, session_id: str | None, comment_id: str) -> str:
     """Delete a comment with its replies, and its marks in the document."""
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    comment = _comment(session, comment_id)
-    cid = doc.id_of(comment)
-    comments = C.Comments(doc)
-    thread = comments.thread(comment)
-    holder = _anchor_holder(session, comment.get(C.W_ID))
-    before = box_lines(doc, [holder]) if holder is not None else None
-    if holder is not None:
-        doc.will_change(holder)
-    for c in thread:
-        for root in story_roots(session):
-            C.remove_anchor(doc, root, c.get(C.W_ID))
-    comments.remove(thread)
-    fields = {"Deleted": f"comment {cid}" + (f" and {len(thread) - 1} replies" if len(thread) > 1 else "")}
-    if holder is not None:
-        doc.will_change(holder)  # unchanged itself (its comment is): announced so undo's check allows the redraw
-        doc.changed(holder)
-        return answer(session, "Delete Comment", holder, before=before, after=box_lines(doc, [holder]),
-                      element_id=cid, fields=fields)
-    return success_answer("Delete Comment", element_id=cid, fields=fields)
+    with editing(ctx, session_id, "Delete Comment") as e:
+        session, doc = e.session, e.doc
+        comment = _comment(session, comment_id)
+        cid = doc.id_of(comment)
+        comments = C.Comments(doc)
+        thread = comments.thread(comment)
+        holder = _anchor_holder(session, comment.get(C.W_ID))
+        _show_holder(e, holder)
+        for c in thread:
+            for root in story_roots(session):
+                C.remove_anchor(doc, root, c.get(C.W_ID))
+        comments.remove(thread)
+        fields = {"Deleted": f"comment {cid}" + (f" and {len(thread) - 1} replies" if len(thread) > 1 else "")}
+        if holder is not None:
+            e.done(holder, element_id=cid, fields={**fields, **e.not_tracked(UNTRACKED)})
+        else:
+            e.plain(success_answer("Delete Comment", element_id=cid, fields={**fields, **e.not_tracked(UNTRACKED)}))
+    return e.answer
 
 
 @tool(toolset="review", read_only=True, idempotent=True, title="List comments")
-def docx_list_comments(ctx: CallContext, session_id: str, scope_id: str | None = None) -> str:
+def docx_list_comments(ctx: CallContext, session_id: str | None, scope_id: str | None = None) -> str:
     """List comments as threads: ID, author, date, resolved, the commented text and the comment's text.
 
     Args:

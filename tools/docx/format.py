@@ -6,9 +6,9 @@ from typing import Literal
 from ooxml.text import body as B
 from ooxml.text import format_args as FA
 from ooxml.text import formatting as F
-from ooxml.review.revisions import PropertyChanges
+from ooxml.review import edits
 from ooxml.xml.errors import ValidationError
-from tools.docx.common import answer, box_lines, expect, resolve, session_of
+from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 
 PARAGRAPH_KEYS = {"alignment", "space_before", "space_after", "line_spacing", "left_indent", "right_indent",
@@ -18,13 +18,14 @@ RUN_KEYS = {"bold", "italic", "underline", "size", "color_hex", "font_name", "ea
 FONT_KEYS = {"bold", "italic", "underline", "size", "color_hex", "font_name", "east_asian_font"}
 
 
-def _updated(session, el, before, operation, fields=None) -> str:
-    doc = session.doc
-    doc.changed(el)
-    session.last_update = doc.id_of(el)
-    holder = el if el.tag != B.W_R else B.find_ancestor(el, B.W_P)
-    return answer(session, operation, el, marker="UPDATED", before=before, after=box_lines(doc, [holder]),
-                  fields=fields)
+def _target(e, raw: str, arg: str = "element_id"):
+    return e.element(raw, {B.W_R, B.W_P}, "paragraph or run", arg, deleted_ok=True)
+
+
+def _start(e, el) -> None:
+    """The run or paragraph formatted: its paragraph's box is shown, it is announced."""
+    e.show(_holder(el))
+    e.change(el)
 
 
 def _holder(el):
@@ -32,7 +33,7 @@ def _holder(el):
 
 
 @tool(idempotent=True, toolset="format", title="Set font")
-def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: float | str | None = None,
+def docx_set_font(ctx: CallContext, session_id: str | None, element_id: str, size: float | str | None = None,
                   bold: bool | None = None, italic: bool | None = None, underline: bool | str | None = None,
                   color_hex: str | None = None, font_name: str | None = None,
                   east_asian_font: str | None = None) -> str:
@@ -46,40 +47,39 @@ def docx_set_font(ctx: CallContext, session_id: str, element_id: str, size: floa
         font_name: Font for all scripts (Latin, complex and East Asian), e.g. 'Arial' or 'SimSun'.
         east_asian_font: A different font for East Asian text only, e.g. 'MS Mincho'.
     """
-    session = session_of(ctx, session_id)
-    el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "run or paragraph")
-    FA.check_font_args(size, underline, color_hex, font_name, east_asian_font)
-    before = box_lines(session.doc, [_holder(el)])
-    args = dict(size=size, bold=bold, italic=italic, underline=underline, color_hex=color_hex,
-                font_name=font_name, east_asian_font=east_asian_font)
-    session.doc.will_change(el)
-    with PropertyChanges(session.doc, F.runs_of(el)):
-        for r in F.runs_of(el):
-            F.set_run_font(r, **args)
-    changed = ", ".join(f"{k}={v}" for k, v in args.items() if v is not None) or "nothing"
-    return _updated(session, el, before, "Set Font", {"Changed": changed})
+    with editing(ctx, session_id, "Set Font") as e:
+        el = e.element(element_id, {B.W_R, B.W_P}, "run or paragraph", deleted_ok=True)
+        FA.check_font_args(size, underline, color_hex, font_name, east_asian_font)
+        args = dict(size=size, bold=bold, italic=italic, underline=underline, color_hex=color_hex,
+                    font_name=font_name, east_asian_font=east_asian_font)
+        _start(e, el)
+        with edits.formatting(e.doc, F.runs_of(el)):
+            for r in F.runs_of(el):
+                F.set_run_font(r, **args)
+        changed = ", ".join(f"{k}={v}" for k, v in args.items() if v is not None) or "nothing"
+        e.done(el, marker="UPDATED", updated=el, fields={"Changed": changed})
+    return e.answer
 
 
 @tool(idempotent=True, toolset="format", title="Set alignment")
-def docx_set_alignment(ctx: CallContext, session_id: str, element_id: str,
+def docx_set_alignment(ctx: CallContext, session_id: str | None, element_id: str,
                        alignment: Literal["left", "center", "right", "justify"]) -> str:
     """Align a paragraph (a run's paragraph when given a run).
 
     Args:
         element_id: A paragraph or run.
     """
-    session = session_of(ctx, session_id)
-    el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "paragraph or run")
-    p = _holder(el)
-    before = box_lines(session.doc, [p])
-    session.doc.will_change(p)
-    with PropertyChanges(session.doc, paragraphs=[p]):
-        F.set_alignment(p, alignment)
-    return _updated(session, p, before, "Set Alignment", {"Alignment": alignment})
+    with editing(ctx, session_id, "Set Alignment") as e:
+        p = _holder(_target(e, element_id))
+        _start(e, p)
+        with edits.formatting(e.doc, paragraphs=[p]):
+            F.set_alignment(p, alignment)
+        e.done(p, marker="UPDATED", updated=p, fields={"Alignment": alignment})
+    return e.answer
 
 
 @tool(idempotent=True, toolset="format", title="Set paragraph and run properties")
-def docx_set_properties(ctx: CallContext, session_id: str, element_id: str, properties: dict) -> str:
+def docx_set_properties(ctx: CallContext, session_id: str | None, element_id: str, properties: dict) -> str:
     """Set several properties at once on a paragraph (and its runs) or a run.
 
     Args:
@@ -89,24 +89,24 @@ def docx_set_properties(ctx: CallContext, session_id: str, element_id: str, prop
             keep_together, page_break_before, widow_control. Run keys: bold, italic, underline, size, color_hex,
             font_name, east_asian_font, strike, highlight, all_caps, small_caps, superscript, subscript.
     """
-    session = session_of(ctx, session_id)
-    el = expect(resolve(session, element_id), {B.W_R, B.W_P}, "paragraph or run")
-    _check_properties(el, properties)
-    before = box_lines(session.doc, [_holder(el)])
-    para_props = {k: v for k, v in properties.items() if k in PARAGRAPH_KEYS}
-    font = {k: v for k, v in properties.items() if k in FONT_KEYS}
-    flags = {k: v for k, v in properties.items() if k in RUN_KEYS - FONT_KEYS}
-    session.doc.will_change(el)
-    runs = F.runs_of(el) if font or flags else []
-    with PropertyChanges(session.doc, runs, [el] if para_props else []):
-        if para_props:
-            F.set_paragraph_props(el, para_props)
-        for r in runs:
-            if font:
-                F.set_run_font(r, **font)
-            if flags:
-                F.set_run_flags(r, flags)
-    return _updated(session, el, before, "Set Properties", {"Changed": ", ".join(sorted(properties))})
+    with editing(ctx, session_id, "Set Properties") as e:
+        el = _target(e, element_id)
+        _check_properties(el, properties)
+        para_props = {k: v for k, v in properties.items() if k in PARAGRAPH_KEYS}
+        font = {k: v for k, v in properties.items() if k in FONT_KEYS}
+        flags = {k: v for k, v in properties.items() if k in RUN_KEYS - FONT_KEYS}
+        _start(e, el)
+        runs = F.runs_of(el) if font or flags else []
+        with edits.formatting(e.doc, runs, [el] if para_props else []):
+            if para_props:
+                F.set_paragraph_props(el, para_props)
+            for r in runs:
+                if font:
+                    F.set_run_font(r, **font)
+                if flags:
+                    F.set_run_flags(r, flags)
+        e.done(el, marker="UPDATED", updated=el, fields={"Changed": ", ".join(sorted(properties))})
+    return e.answer
 
 
 def _check_properties(el, properties: dict) -> None:
@@ -121,18 +121,18 @@ def _check_properties(el, properties: dict) -> None:
 
 
 @tool(idempotent=True, toolset="format", title="Copy formatting")
-def docx_format_copy(ctx: CallContext, session_id: str, source_id: str, target_id: str) -> str:
+def docx_format_copy(ctx: CallContext, session_id: str | None, source_id: str, target_id: str) -> str:
     """Copy formatting like Word's format painter: paragraph properties (from a paragraph) and run formatting.
 
     Args:
         source_id: Paragraph or run to copy the formatting from.
         target_id: Paragraph or run to apply it to.
     """
-    session = session_of(ctx, session_id)
-    src = expect(resolve(session, source_id, "source_id"), {B.W_R, B.W_P}, "paragraph or run", "source_id")
-    dst = expect(resolve(session, target_id, "target_id"), {B.W_R, B.W_P}, "paragraph or run", "target_id")
-    before = box_lines(session.doc, [_holder(dst)])
-    session.doc.will_change(dst)
-    with PropertyChanges(session.doc, F.runs_of(dst), [dst] if src.tag == dst.tag == B.W_P else []):
-        F.copy_format(src, dst)
-    return _updated(session, dst, before, "Format Copy", {"Source": session.doc.id_of(src)})
+    with editing(ctx, session_id, "Format Copy") as e:
+        src = _target(e, source_id, "source_id")
+        dst = _target(e, target_id, "target_id")
+        _start(e, dst)
+        with edits.formatting(e.doc, F.runs_of(dst), [dst] if src.tag == dst.tag == B.W_P else []):
+            F.copy_format(src, dst)
+        e.done(dst, marker="UPDATED", updated=dst, fields={"Source": e.doc.id_of(src)})
+    return e.answer

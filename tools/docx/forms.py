@@ -8,6 +8,7 @@ from lxml import etree
 
 import render.controls_view  # noqa: F401  (views draw controls)
 from ooxml.text import body as B
+from ooxml.review import edits
 from ooxml.review import revisions as REV
 from ooxml.controls import binding as BIND
 from ooxml.controls import create as C
@@ -20,11 +21,11 @@ from ooxml.opc.link_policy import policy_of
 from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
+from tools.docx.common import (block_insertion, call_limits, expect, parse_position, resolve,
                                session_of)
+from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import resolve_in_roots
-from tools.runtime.sessions import Cursor
 
 MAX_LISTED = 200
 KIND = Literal["text", "rich_text", "checkbox", "dropdown", "combo_box", "date", "picture", "repeating_section"]
@@ -83,7 +84,7 @@ def _describe(doc, ctrl: M.Control, stores: dict) -> str:
 
 
 @tool(toolset="forms", read_only=True, idempotent=True, title="List content controls")
-def docx_list_content_controls(ctx: CallContext, session_id: str, scope_id: str | None = None) -> str:
+def docx_list_content_controls(ctx: CallContext, session_id: str | None, scope_id: str | None = None) -> str:
     """List content controls with ID, kind, level, tag, alias, value, items, lock and data binding.
 
     Args:
@@ -102,13 +103,18 @@ def docx_list_content_controls(ctx: CallContext, session_id: str, scope_id: str 
 
 
 @tool(toolset="forms", title="Set a content control")
-def docx_set_content_control(ctx: CallContext, session_id: str, control_id: str,
+def docx_set_content_control(ctx: CallContext, session_id: str | None, control_id: str,
                              value: str | bool | int | float) -> str:
     """Set a control's value by its kind: text, Markdown for rich text, a boolean for a checkbox, an item for a
     list, an ISO date, an image path for a picture; a bound control's custom XML node changes too."""
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    ctrl = _control(session, control_id)
+    with editing(ctx, session_id, "Set Content Control") as e:
+        _set_control(ctx, e, control_id, value)
+    return e.answer
+
+
+def _set_control(ctx, e, control_id: str, value) -> None:
+    doc = e.doc
+    ctrl = _control(e.session, control_id)
     REV.refuse_deleted(doc, ctrl.el, "control_id")
     planned = V.plan(ctrl, value, _image_reader(ctx), _url_check(ctx))
     added = len(planned.display.encode()) + (len(planned.image.data) if planned.image else 0)
@@ -117,21 +123,18 @@ def docx_set_content_control(ctx: CallContext, session_id: str, control_id: str,
         raise LimitExceeded(f"The value adds {added:,} bytes, over the limit of {limit:,} a call may add.",
                             hint="Pass a smaller value; the operator sets limits.max_call_growth_bytes.")
     shown = _shown_block(doc, ctrl.el)
-    before = box_lines(doc, [shown])
+    e.show(shown)
     # Everything is checked: from here on the document changes.
     rid = add_image_part(doc.package, doc.part_of(ctrl.el).name, planned.image) if planned.image else None
     V.apply(doc, planned, BIND.store_parts(doc.package) if ctrl.binding else None, rid)
-    cid = doc.id_of(ctrl.el)
-    session.last_update = cid
     fields = {"Kind": ctrl.kind, "Value": cut(planned.display or planned.stored or "", 60)}
     if ctrl.binding is not None:
         fields["Bound"] = "yes" if BIND.bound_node(doc.package, ctrl.binding) else "node not found"
-    return answer(session, "Set Content Control", shown, marker="UPDATED", before=before,
-                  after=box_lines(doc, [shown]), element_id=cid, fields=fields)
+    e.done(shown, marker="UPDATED", element_id=doc.id_of(ctrl.el), updated=ctrl.el, fields=fields)
 
 
 @tool(toolset="forms", title="Insert a content control")
-def docx_insert_content_control(ctx: CallContext, session_id: str, kind: KIND, position: str | None = None,
+def docx_insert_content_control(ctx: CallContext, session_id: str | None, kind: KIND, position: str | None = None,
                                 element_id: str | None = None, tag: str | None = None, alias: str | None = None,
                                 items: list | None = None, value: str | bool | int | float | None = None) -> str:
     """Insert a content control: around element_id (a paragraph, table, run, row or cell), or empty at position.
@@ -140,8 +143,13 @@ def docx_insert_content_control(ctx: CallContext, session_id: str, kind: KIND, p
         items: Choices of a dropdown or combo_box: strings or {"display", "value"} objects.
         value: Set after inserting, as docx_set_content_control would.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Insert Content Control") as e:
+        _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value)
+    return e.answer
+
+
+def _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value) -> None:
+    session, doc = e.session, e.doc
     C.check_names(tag, alias)
     choices = C.check_items(kind, items)
     if (position is None) == (element_id is None):
@@ -151,24 +159,20 @@ def docx_insert_content_control(ctx: CallContext, session_id: str, kind: KIND, p
         target = expect(resolve(session, element_id), {B.W_P, B.W_TBL, B.W_R, B.W_TR, B.W_TC},
                         "paragraph, table, run, row or cell")
         REV.refuse_deleted(doc, target)
-        shown = _shown_block(doc, target)
-        before = box_lines(doc, [shown])
+        e.show(_shown_block(doc, target))
         sdt = _wrap(doc, kind, target, tag, alias, choices)
         shown = _shown_block(doc, sdt)
     else:
-        sdt, shown, before = _insert_new(session, kind, position, tag, alias, choices)
+        sdt, shown = _insert_new(e, kind, position, tag, alias, choices)
     C.declare_namespaces(doc, sdt)
+    e.after(shown)
     ctrl = M.read(sdt)
     if value is not None:
         planned = V.plan(ctrl, value, _image_reader(ctx), _url_check(ctx))
         rid = add_image_part(doc.package, doc.part_of(sdt).name, planned.image) if planned.image else None
         V.apply(doc, planned, None, rid)
-    cid = doc.id_of(sdt)
-    session.last_insert = cid
-    session.cursor = Cursor(doc.id_of(shown), "after")
-    return answer(session, "Insert Content Control", shown, marker="NEW", before=before,
-                  after=box_lines(doc, [shown]), element_id=cid,
-                  fields={"Kind": kind, "Level": ctrl.level, **({"Tag": tag} if tag else {})})
+    e.done(shown, marker="NEW", element_id=doc.id_of(sdt), inserted=sdt, cursor=(shown, "after"),
+           fields={"Kind": kind, "Level": ctrl.level, **({"Tag": tag} if tag else {})})
 
 
 def _wrap(doc, kind: str, target: etree._Element, tag, alias, choices) -> etree._Element:
@@ -196,9 +200,10 @@ def _keep_cell_paragraph(sdt: etree._Element) -> None:
         sdt.addnext(etree.Element(w("p")))
 
 
-def _insert_new(session, kind: str, position: str, tag, alias, choices):
-    doc = session.doc
-    pos = parse_position(session, position)
+def _insert_new(e, kind: str, position: str, tag, alias, choices):
+    """A new empty control at a position: (the control, the block whose box shows it)."""
+    doc = e.doc
+    pos = parse_position(e.session, position)
     REV.refuse_deleted(doc, pos.target, "position")
     t = pos.target
     inline = (t.tag == B.W_P and pos.mode in ("start", "end")) or t.tag == B.W_R
@@ -209,9 +214,9 @@ def _insert_new(session, kind: str, position: str, tag, alias, choices):
         if t.tag == B.W_R and pos.mode not in ("before", "after"):
             raise InvalidPosition("A control cannot go inside a run.", hint="Use before:/after: the run.")
         para = t if t.tag == B.W_P else B.find_ancestor(t, B.W_P)
-        before = box_lines(doc, [para])
+        e.show(para)
         sdt = C.new_inline(kind, tag, alias, choices)
-        doc.will_change(para)
+        e.change(para)
         if t.tag == B.W_R:
             (t.addprevious if pos.mode == "before" else t.addnext)(sdt)
         elif pos.mode == "start":
@@ -219,13 +224,14 @@ def _insert_new(session, kind: str, position: str, tag, alias, choices):
             t.insert(1 if ppr is not None else 0, sdt)
         else:
             t.append(sdt)
-        REV.mark_inline_inserted(doc, list(sdt.iter(B.W_R)))
-        doc.changed(para)
-        return sdt, para, before
+        edits.mark_inserted(doc, list(sdt.iter(B.W_R)))
+        e.report()  # before a value is set in it
+        return sdt, para
     container, where = block_insertion(doc, pos, "paragraph" if container_ends_ok(pos) else "control")
     sdt = C.new_block(kind, tag, alias, choices)
+    e.show()
     doc.insert_block(sdt, container=container, **where)
-    return sdt, sdt, []
+    return sdt, sdt
 
 
 def container_ends_ok(pos) -> bool:
@@ -233,15 +239,20 @@ def container_ends_ok(pos) -> bool:
 
 
 @tool(toolset="forms", title="Add a repeating section item")
-def docx_add_repeating_item(ctx: CallContext, session_id: str, control_id: str, after_item_id: str | None = None,
+def docx_add_repeating_item(ctx: CallContext, session_id: str | None, control_id: str, after_item_id: str | None = None,
                             empty: bool = False) -> str:
     """Add an item to a repeating section, copied (with fresh IDs) from after_item_id or the last item.
 
     Args:
         empty: Clear the copy's text instead of keeping the copied item's.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Add Repeating Item") as e:
+        _add_item(ctx, e, control_id, after_item_id, empty)
+    return e.answer
+
+
+def _add_item(ctx, e, control_id: str, after_item_id: str | None, empty: bool) -> None:
+    session, doc = e.session, e.doc
     section = _control(session, control_id)
     if section.kind != "repeating_section":
         raise InvalidElementType(f"{control_id} is a {section.kind.replace('_', ' ')} control, not a repeating "
@@ -261,29 +272,30 @@ def docx_add_repeating_item(ctx: CallContext, session_id: str, control_id: str, 
         raise LimitExceeded(f"Copying the item adds about {size:,} bytes, over the limit of {limit:,}.",
                             hint="The operator sets limits.max_call_growth_bytes.")
     shown = _shown_block(doc, section.el)
-    before = box_lines(doc, [shown])
-    doc.will_change(section.el)
+    e.show(shown)
+    e.change(section.el)
     new = C.add_item(doc, section, after, empty)
     REV.mark_inserted(doc, new)
-    doc.changed(section.el)
-    nid = doc.id_of(new)
-    session.last_insert = nid
     items = [c for c in section.content if c.tag == B.W_SDT]
-    return answer(session, "Add Repeating Item", shown, marker="UPDATED", before=before,
-                  after=box_lines(doc, [shown]), element_id=nid,
-                  fields={"Section": doc.id_of(section.el), "Items": len(items)})
+    e.done(shown, marker="UPDATED", element_id=doc.id_of(new), inserted=new, keep_cursor=True,
+           fields={"Section": doc.id_of(section.el), "Items": len(items)})
 
 
 @tool(toolset="forms", title="Fill a template")
-def docx_fill_template(ctx: CallContext, session_id: str, data: dict, strict: bool = False) -> str:
+def docx_fill_template(ctx: CallContext, session_id: str | None, data: dict, strict: bool = False) -> str:
     """Fill the whole document from data by name: content controls by tag or alias, {{name}} and {{a.b}}
     placeholders, MERGEFIELD fields; an array repeats a repeating section's item or the table row naming it.
 
     Args:
         strict: Refuse, changing nothing, when the document names something data lacks or data has unused names.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Fill Template") as e:
+        _fill(ctx, e, data, strict)
+    return e.answer
+
+
+def _fill(ctx, e, data: dict, strict: bool) -> None:
+    doc = e.doc
     limit = call_limits(ctx, doc).max_call_growth_bytes
     report = engine.fill(doc, data, strict=strict, read_image=_image_reader(ctx), max_growth=limit,
                          check_url=_url_check(ctx))
@@ -294,11 +306,10 @@ def docx_fill_template(ctx: CallContext, session_id: str, data: dict, strict: bo
         fields["Tracked"] = "yes"
     content = _report_text(report)
     if not tops:
-        return success_answer("Fill Template", fields=fields, content=content)
-    first = tops[0]
-    session.last_update = doc.id_of(first)
-    return answer(session, "Fill Template", first, marker="UPDATED", fields=fields, content=content,
-                  element_id=doc.id_of(first))
+        e.plain(success_answer("Fill Template", fields=fields, content=content))
+    else:
+        e.done(tops[0], marker="UPDATED", fields=fields, content=content, element_id=doc.id_of(tops[0]),
+               updated=tops[0])
 
 
 def _top_blocks(doc, changed: list) -> list:

@@ -42,7 +42,7 @@ def _moved(session, done: list, verb: str, operation: str, nothing: str) -> str:
 
 
 @tool(destructive=True, context=False, title="Undo tool calls")
-def docx_undo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
+def docx_undo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
     """Undo the last tool calls that changed the document, one step per call, whatever each touched.
 
     Args:
@@ -51,6 +51,7 @@ def docx_undo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
     _check_steps(steps)
     session = session_of(ctx, session_id)
     done = session.doc.history.undo(steps)
+    H.on_abandon(ctx, lambda: session.doc.history.redo(len(done)))
     if done:
         H.restore_state(session, done[-1].state_before)
     rec = session.doc.history
@@ -60,7 +61,7 @@ def docx_undo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
 
 
 @tool(destructive=True, context=False, title="Redo undone tool calls")
-def docx_redo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
+def docx_redo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
     """Redo calls undone by docx_undo (until a new edit clears them).
 
     Args:
@@ -69,13 +70,14 @@ def docx_redo(ctx: CallContext, session_id: str, steps: int = 1) -> str:
     _check_steps(steps)
     session = session_of(ctx, session_id)
     done = session.doc.history.redo(steps)
+    H.on_abandon(ctx, lambda: session.doc.history.undo(len(done)))
     if done:
         H.restore_state(session, done[-1].state_after)
     return _moved(session, done, "Redone", "Redo", "Nothing to redo.")
 
 
 @tool(read_only=True, idempotent=True, title="List the undo history")
-def docx_get_history(ctx: CallContext, session_id: str) -> str:
+def docx_get_history(ctx: CallContext, session_id: str | None) -> str:
     """List the recorded steps (newest first): time, tool and its arguments in short; undone steps (which
     docx_redo can bring back) are listed first and marked."""
     session = session_of(ctx, session_id)

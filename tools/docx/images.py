@@ -5,17 +5,16 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.text import images as I
-from ooxml.review import revisions as REV
+from ooxml.review import edits
 from ooxml.xml.errors import InvalidPosition
 from ooxml.xml.namespaces import w
 from ooxml.layout.sections import page_box, section_of
 from ooxml.xml.units import emu
-from tools.docx.common import (answer, block_insertion, box_lines, insertion_neighbours, parse_position,
-                          session_of, valid_positions)
+from tools.docx.common import block_insertion, valid_positions
+from tools.docx.protocol import editing
 from tools.docx.tables import available_width
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import resolve_in_roots
-from tools.runtime.sessions import Cursor
 
 EMU_PER_TWIP = 635
 
@@ -38,22 +37,8 @@ def _limits(doc, pos, run_mode: bool) -> tuple[int, int]:
     return available_width(doc, container, anchor) * EMU_PER_TWIP, box.text_height * EMU_PER_TWIP
 
 
-def _place_run(pos, run: etree._Element) -> etree._Element:
-    """Put the run at a run position; returns its paragraph."""
-    t = pos.target
-    if t.tag == B.W_R:
-        (t.addprevious if pos.mode == "before" else t.addnext)(run)
-        return B.find_ancestor(t, B.W_P)
-    if pos.mode == "start":
-        ppr = t.find(w("pPr"))
-        t.insert(1 if ppr is not None else 0, run)
-    else:
-        t.append(run)
-    return t
-
-
 @tool(title="Insert an image")
-def docx_insert_image(ctx: CallContext, session_id: str, image_path: str, position: str,
+def docx_insert_image(ctx: CallContext, session_id: str | None, image_path: str, position: str,
                       width: float | str | None = None, height: float | str | None = None) -> str:
     """Insert a PNG, JPEG or GIF picture inline: in a new paragraph at a block position, among the runs at a
     paragraph or run position. Without width and height it keeps its own size; with one, its aspect ratio.
@@ -61,16 +46,20 @@ def docx_insert_image(ctx: CallContext, session_id: str, image_path: str, positi
     Args:
         image_path: Absolute, or relative to the server's first root.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Insert Image") as e:
+        _insert_image(ctx, e, image_path, position, width, height)
+    return e.answer
+
+
+def _insert_image(ctx, e, image_path: str, position: str, width, height) -> None:
+    doc = e.doc
     cx_req = emu(width, "width") if width is not None else None
     cy_req = emu(height, "height") if height is not None else None
     I.check_length(cx_req, "width")
     I.check_length(cy_req, "height")
     path = resolve_in_roots(image_path, ctx.services.roots, must_exist=True)
     image = I.read_image(path)
-    pos = parse_position(session, position)
-    REV.refuse_deleted(doc, pos.target, "position")
+    pos = e.position(position)
     run_mode = _run_mode(pos)
     if run_mode and pos.target.tag == B.W_R and pos.mode not in ("before", "after"):
         raise InvalidPosition(f"An image cannot go inside a run ({pos.mode}:).",
@@ -86,37 +75,15 @@ def docx_insert_image(ctx: CallContext, session_id: str, image_path: str, positi
     run.append(drawing)
     fields = {"Position": pos.text, "File": image.name, "Size": f"{cx / 914400:.2f}in × {cy / 914400:.2f}in"}
     if run_mode:
-        return _answer_run(session, pos, run, drawing, fields)
-    return _answer_block(session, pos, run, drawing, fields)
-
-
-def _answer_run(session, pos, run, drawing, fields) -> str:
-    doc = session.doc
-    para = pos.target if pos.target.tag == B.W_P else B.find_ancestor(pos.target, B.W_P)
-    before = box_lines(doc, [para])
-    doc.will_change(para)
-    if REV.tracker(doc) is not None:
-        REV.insert_run(doc, para, run, pos.mode, pos.target)
+        para = pos.target if pos.target.tag == B.W_P else B.find_ancestor(pos.target, B.W_P)
+        e.show(para)
+        e.change(para)
+        edits.place_run(doc, para, run, pos.mode, pos.target)
+        e.done(para, marker="NEW", inserted=run, element_id=doc.id_of(drawing),
+               fields={**fields, "Paragraph": doc.id_of(para)})
     else:
-        _place_run(pos, run)
-    doc.changed(para)
-    img_id = doc.id_of(drawing)
-    session.last_insert = doc.id_of(run)
-    session.cursor = Cursor(doc.id_of(run), "after")
-    return answer(session, "Insert Image", para, marker="NEW", before=before, after=box_lines(doc, [para]),
-                  fields={**fields, "Paragraph": doc.id_of(para)}, element_id=img_id)
-
-
-def _answer_block(session, pos, run, drawing, fields) -> str:
-    doc = session.doc
-    container, where = block_insertion(doc, pos, "paragraph")
-    prev, nxt = insertion_neighbours(container, where)
-    before = box_lines(doc, [prev, nxt])
-    p = etree.Element(w("p"))
-    p.append(run)
-    doc.insert_block(p, container=container, **where)
-    pid, img_id = doc.id_of(p), doc.id_of(drawing)
-    session.last_insert = pid
-    session.cursor = Cursor(pid, "after")
-    return answer(session, "Insert Image", p, marker="NEW", before=before, after=box_lines(doc, [prev, p, nxt]),
-                  fields={**fields, "Paragraph": pid}, element_id=img_id)
+        p = etree.Element(w("p"))
+        p.append(run)
+        e.insert(p, pos)
+        pid = doc.id_of(p)
+        e.done(p, marker="NEW", inserted=p, element_id=doc.id_of(drawing), fields={**fields, "Paragraph": pid})

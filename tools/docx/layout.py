@@ -8,7 +8,7 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.layout import headers as H
 from ooxml.layout import page_setup as PS
-from ooxml.review import revisions as REV
+from ooxml.review import edits
 from ooxml.layout import sections as S
 from ooxml.text.build import make_paragraph
 from ooxml.xml.errors import ElementNotFound, InvalidPosition, ValidationError
@@ -16,8 +16,9 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.order import get_or_add, insert_child
 from ooxml.xml.units import twips
 from render.answer import success_answer
-from tools.docx.common import (answer, block_insertion, clean_id, expect, insertion_neighbours,
+from tools.docx.common import (block_insertion, clean_id, expect, insertion_neighbours,
                                parse_position, resolve, session_of)
+from tools.docx.protocol import editing
 from tools.docx.view import context_text, cursor_line
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
@@ -57,7 +58,7 @@ def _hf_summary(doc, sections: list, i: int) -> str:
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List sections")
-def docx_list_sections(ctx: CallContext, session_id: str) -> str:
+def docx_list_sections(ctx: CallContext, session_id: str | None) -> str:
     """List the document's sections: ID, range (first and last element), page size, orientation, margins, columns,
     how each starts, and its header and footer IDs for each `which` (default, first, even)."""
     session = session_of(ctx, session_id)
@@ -85,7 +86,7 @@ def docx_list_sections(ctx: CallContext, session_id: str) -> str:
 
 
 @tool(toolset="layout", title="Insert a section break")
-def docx_insert_section_break(ctx: CallContext, session_id: str, position: str,
+def docx_insert_section_break(ctx: CallContext, session_id: str | None, position: str,
                               kind: Literal["next_page", "continuous", "even_page", "odd_page"] = "next_page") -> str:
     """Insert a section break at a body position: the content before it becomes a section of its own.
 
@@ -93,8 +94,13 @@ def docx_insert_section_break(ctx: CallContext, session_id: str, position: str,
         position: A body position: 'after:para_…', 'before:table_…', 'end:document_body'.
         kind: How the section after the break starts: next_page, continuous, even_page or odd_page.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Insert Section Break") as e:
+        _section_break(e, position, kind)
+    return e.answer
+
+
+def _section_break(e, position: str, kind: str) -> None:
+    session, doc = e.session, e.doc
     if kind not in PS.BREAK_KINDS:
         raise ValidationError(f"kind '{kind}' is not next_page, continuous, even_page or odd_page.",
                               hint="Pass kind='next_page' (the usual break), or continuous, even_page or odd_page.")
@@ -106,29 +112,26 @@ def docx_insert_section_break(ctx: CallContext, session_id: str, position: str,
     prev, nxt = insertion_neighbours(container, where)
     # Tracked, the break is a new paragraph mark (an inserted one), as Word records a section break.
     reuse = (prev is not None and prev.tag == B.W_P and prev.find(f"{w('pPr')}/{w('sectPr')}") is None
-             and REV.tracker(doc) is None)
-    before = PS_lines(doc)
+             and not edits.tracking(doc))
+    e.show(*PS_lines(doc))
+    e.after(lambda: PS_lines(doc))
     if reuse:
         old = S.section_of(doc, prev)
         holder = prev
-        doc.will_change(holder)
+        e.change(holder)
     else:
         old = S.section_of(doc, nxt) if nxt is not None else None
         holder = make_paragraph()
         doc.insert_block(holder, container=container, **where)
+        e.changed(holder)
     if old is None:
         old = PS.ensure_body_section(doc)
-    doc.will_change(old)
-    with REV.PropertyChanges(doc, sections=[old]):  # tracked: how the next section starts, as it was
+    e.change(old)
+    with edits.formatting(doc, sections=[old]):  # tracked: how the next section starts, as it was
         new = PS.split_section(old, kind)
     insert_child(get_or_add(holder, "pPr"), new)
-    doc.changed(holder)
-    doc.changed(old)
-    sid = doc.id_of(new)
-    session.last_insert = sid
-    session.cursor = Cursor(doc.id_of(holder), "after")
-    return answer(session, "Insert Section Break", holder, marker="NEW", before=before, after=PS_lines(doc),
-                  element_id=sid, fields={"Position": pos.text, "Kind": kind, "Break Paragraph": doc.id_of(holder)})
+    e.done(holder, marker="NEW", element_id=doc.id_of(new), inserted=new, cursor=(holder, "after"),
+           fields={"Position": pos.text, "Kind": kind, "Break Paragraph": doc.id_of(holder)})
 
 
 def PS_lines(doc) -> list[str]:  # noqa: N802 - reads as "page setup lines"
@@ -160,7 +163,7 @@ def _setup_from_args(page_size, width, height, orientation, columns, column_spac
 
 
 @tool(toolset="layout", idempotent=True, title="Set page setup")
-def docx_set_page_setup(ctx: CallContext, session_id: str, section_id: str | None = None,
+def docx_set_page_setup(ctx: CallContext, session_id: str | None, section_id: str | None = None,
                         orientation: Literal["portrait", "landscape"] | None = None, page_size: str | None = None,
                         width: float | str | None = None, height: float | str | None = None,
                         columns: int | None = None, column_spacing: float | str | None = None) -> str:
@@ -174,8 +177,13 @@ def docx_set_page_setup(ctx: CallContext, session_id: str, section_id: str | Non
         columns: Number of text columns (1 for none).
         column_spacing: Space between columns.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Set Page Setup") as e:
+        _page_setup(e, section_id, orientation, page_size, width, height, columns, column_spacing)
+    return e.answer
+
+
+def _page_setup(e, section_id, orientation, page_size, width, height, columns, column_spacing) -> None:
+    session, doc = e.session, e.doc
     if all(v is None for v in (orientation, page_size, width, height, columns, column_spacing)):
         raise ValidationError("Nothing to change.",
                               hint="Give orientation, page_size, width/height, columns or column_spacing.")
@@ -185,17 +193,16 @@ def docx_set_page_setup(ctx: CallContext, session_id: str, section_id: str | Non
         sections = [PS.ensure_body_section(doc)]
     targets = [sections[index]] if section_id else sections
     PS.check_result(targets, setup)
-    before = PS_lines(doc)
-    for sect in targets:
-        doc.will_change(sect)
-    with REV.PropertyChanges(doc, sections=targets):  # tracked: w:sectPrChange keeps the old setup
+    e.show(*PS_lines(doc))
+    e.after(lambda: PS_lines(doc))
+    e.change(*targets)
+    with edits.formatting(doc, sections=targets):  # tracked: w:sectPrChange keeps the old setup
         for sect in targets:
             PS.apply_setup(sect, setup)
-    for sect in targets:
-        doc.changed(sect)
+    e.report()
     fields = {"Sections": len(targets) if not section_id else f"{index + 1} ({doc.id_of(targets[0])})"}
     el = PS.sections_with_ranges(doc)[index if section_id else 0].last
-    return answer(session, "Set Page Setup", el, fields=fields, head_id=False, before=before, after=PS_lines(doc))
+    e.done(el, fields=fields, head_id=False)
 
 
 # ---- headers and footers ------------------------------------------------------------------------------
@@ -214,7 +221,7 @@ def _hf_answer(session: Session, operation: str, root: etree._Element, fields: d
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="Show a header or footer")
-def docx_get_header_footer(ctx: CallContext, session_id: str, kind: Literal["header", "footer"] = "header",
+def docx_get_header_footer(ctx: CallContext, session_id: str | None, kind: Literal["header", "footer"] = "header",
                            which: Literal["default", "first", "even"] = "default",
                            section_id: str | None = None) -> str:
     """Show a section's header or footer with the IDs of its paragraphs and tables.
@@ -241,7 +248,7 @@ def docx_get_header_footer(ctx: CallContext, session_id: str, kind: Literal["hea
 
 
 @tool(toolset="layout", title="Create a header or footer")
-def docx_create_header_footer(ctx: CallContext, session_id: str, kind: Literal["header", "footer"] = "header",
+def docx_create_header_footer(ctx: CallContext, session_id: str | None, kind: Literal["header", "footer"] = "header",
                               which: Literal["default", "first", "even"] = "default",
                               section_id: str | None = None, text: str | None = None) -> str:
     """Create a header or footer for a section (its own part, as Word writes it) with one paragraph.
@@ -251,8 +258,13 @@ def docx_create_header_footer(ctx: CallContext, session_id: str, kind: Literal["
         section_id: The section (sect_…); omitted: the first section.
         text: Text of its paragraph (default: empty).
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Create Header Footer") as e:
+        _create_header_footer(e, kind, which, section_id, text)
+    return e.answer
+
+
+def _create_header_footer(e, kind: str, which: str, section_id: str | None, text: str | None) -> None:
+    session, doc = e.session, e.doc
     H.check_kind(kind, which)
     sections, index = section_index(session, section_id)
     sect = sections[index] if sections else None
@@ -262,16 +274,15 @@ def docx_create_header_footer(ctx: CallContext, session_id: str, kind: Literal["
     if sect is None:
         sect = PS.ensure_body_section(doc)
     style = doc.styles.find_id(H.STYLE_NAME[kind])
-    with REV.PropertyChanges(doc, sections=[sect]):  # tracked: a first-page switch (w:titlePg) is a section change
+    with edits.formatting(doc, sections=[sect]):  # tracked: a first-page switch (w:titlePg) is a section change
         root = H.create(doc, sect, kind, which)
     p = make_paragraph(text or "", style)
     doc.insert_block(p, container=root)
     pid = doc.id_of(p)
-    session.last_insert = doc.id_of(root)
-    session.cursor = Cursor(pid, "after")
+    session.cursor = Cursor(pid, "after")  # before the answer, which shows it
     fields = {"Kind": kind, "Which": which, "Section": index + 1, "Paragraph": pid,
               "Part": doc.part_of(root).name}
-    if REV.tracker(doc) is not None:
+    if edits.tracking(doc):
         fields["Tracked"] = ("text only: Word records no revision for adding a header or footer part; "
                              "its text is marked inserted")
-    return _hf_answer(session, "Create Header Footer", root, fields, before=[])
+    e.plain(_hf_answer(session, "Create Header Footer", root, fields, before=[]), inserted=root)

@@ -4,13 +4,12 @@ from __future__ import annotations
 from ooxml.text import body as B
 from ooxml.refs import fields as FL
 from ooxml.opc.link_policy import policy_of
-from ooxml.review import revisions as REV
+from ooxml.review import edits
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import W
-from tools.docx.common import answer, box_lines, session_of
+from tools.docx.protocol import editing
 from tools.docx.inline_place import inline_place
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor
 
 
 def _estimated_pages(doc) -> int:
@@ -59,7 +58,7 @@ def _page_note(doc, name: str, para) -> tuple[bool, str | None]:
 
 
 @tool(toolset="layout", title="Insert a field")
-def docx_insert_field(ctx: CallContext, session_id: str, field: str, position: str,
+def docx_insert_field(ctx: CallContext, session_id: str | None, field: str, position: str,
                       instruction: str | None = None) -> str:
     """Insert a Word field among a paragraph's runs, with its result already filled in; fields that read files or
     fetch addresses (INCLUDETEXT, INCLUDEPICTURE, LINK, DDE ...) are refused unless the server allows them.
@@ -70,27 +69,25 @@ def docx_insert_field(ctx: CallContext, session_id: str, field: str, position: s
         instruction: For SEQ the sequence name, for REF the bookmark name, for DATE/TIME a picture switch
             ('\\@ "d MMMM yyyy"'); or a whole raw instruction.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    name, full = FL.instruction_for(field, instruction)
-    policy_of(ctx.services.config).check_field(full)
-    place = inline_place(session, position, "field")
-    result = _result(doc, name, full, place)
-    para = place.paragraph
-    dirty, note = _page_note(doc, name, para)
-    runs = FL.field_runs(full, result, place.model_rpr, dirty=dirty)
-    before = box_lines(doc, [para])
-    doc.will_change(para)
-    place.put(runs)
-    REV.mark_inline_inserted(doc, runs)  # tracked: the field's runs in one w:ins
-    begin = FL.begin_char(runs)
-    if name == "SEQ":
-        FL.set_result(begin, str(FL.seq_count(doc.part_of(para).tree.getroot(), full.split()[1], begin)))
-    doc.changed(para)
-    fid = doc.id_of(begin)
-    session.last_insert = fid
-    session.cursor = Cursor(doc.id_of(para), "after")
-    return answer(session, "Insert Field", para, marker="UPDATED", before=before, after=box_lines(doc, [para]),
-                  element_id=fid, fields={"Position": place.text, "Field": full, "Result": FL.result_text(begin),
-                                          **({"Result Note": note} if note else {}), "Paragraph": doc.id_of(para)})
+    with editing(ctx, session_id, "Insert Field") as e:
+        doc = e.doc
+        name, full = FL.instruction_for(field, instruction)
+        policy_of(ctx.services.config).check_field(full)
+        place = inline_place(e.session, position, "field")
+        result = _result(doc, name, full, place)
+        para = place.paragraph
+        dirty, note = _page_note(doc, name, para)
+        runs = FL.field_runs(full, result, place.model_rpr, dirty=dirty)
+        e.show(para)
+        e.change(para)
+        place.put(runs)
+        edits.mark_inserted(doc, runs)  # tracked: the field's runs in one w:ins
+        begin = FL.begin_char(runs)
+        if name == "SEQ":
+            FL.set_result(begin, str(FL.seq_count(doc.part_of(para).tree.getroot(), full.split()[1], begin)))
+        fid = doc.id_of(begin)
+        e.done(para, marker="UPDATED", element_id=fid, inserted=begin, cursor=(para, "after"),
+               fields={"Position": place.text, "Field": full, "Result": FL.result_text(begin),
+                       **({"Result Note": note} if note else {}), "Paragraph": doc.id_of(para)})
+    return e.answer
 

@@ -6,19 +6,20 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.refs import links as L
 from ooxml.opc.link_policy import policy_of
-from ooxml.review import revisions as REV
+from ooxml.review import edits
 from ooxml.xml.errors import InvalidPosition, ValidationError
 from ooxml.xml.namespaces import OX_ID, w
 from ooxml.xml.wordids import story_part_names
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import answer, box_lines, expect, resolve, session_of
+from tools.docx.common import expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
+from tools.docx.protocol import editing
 from tools.docx.inline_place import inline_place
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
 
 MAX_LISTED = 200
+BOOKMARKS_UNTRACKED = "Word does not record bookmarks as revisions"
 
 
 def all_roots(doc) -> list[etree._Element]:
@@ -28,7 +29,7 @@ def all_roots(doc) -> list[etree._Element]:
 
 
 @tool(toolset="layout", title="Insert a hyperlink")
-def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position: str, url: str | None = None,
+def docx_insert_hyperlink(ctx: CallContext, session_id: str | None, text: str, position: str, url: str | None = None,
                           bookmark: str | None = None) -> str:
     """Insert a hyperlink among a paragraph's runs: to a web address (url) or to a bookmark in the document.
 
@@ -38,8 +39,13 @@ def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position
         url: An absolute address: https://…, http://…, mailto:… (other schemes only if the server allows them)
         bookmark: The name of a bookmark to jump to (see docx_list_bookmarks), instead of url.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Insert Hyperlink") as e:
+        _insert_hyperlink(ctx, e, text, position, url, bookmark)
+    return e.answer
+
+
+def _insert_hyperlink(ctx, e, text: str, position: str, url: str | None, bookmark: str | None) -> None:
+    doc = e.doc
     if (url is None) == (bookmark is None):
         raise ValidationError("Give exactly one of url or bookmark.",
                               hint="url='https://example.com' for the web, bookmark='Intro' for a place in the document.")
@@ -52,24 +58,20 @@ def docx_insert_hyperlink(ctx: CallContext, session_id: str, text: str, position
     elif L.find_bookmark(all_roots(doc), bookmark) is None:
         raise ValidationError(f"There is no bookmark named '{bookmark}'.",
                               hint="docx_list_bookmarks lists them; docx_add_bookmark adds one.")
-    place = inline_place(session, position, "hyperlink")
+    place = inline_place(e.session, position, "hyperlink")
     para = place.paragraph
-    before = box_lines(doc, [para])
+    e.show(para)
     link = L.hyperlink(doc, doc.part_of(para).name, text, url=url, anchor=bookmark, rpr=place.model_rpr)
-    doc.will_change(para)
+    e.change(para)
     place.put([link])
-    REV.mark_inline_inserted(doc, [link])  # tracked: the link's runs in a w:ins inside it
-    doc.changed(para)
+    edits.mark_inserted(doc, [link])  # tracked: the link's runs in a w:ins inside it
     lid = doc.id_of(link)
-    session.last_insert = lid
-    session.cursor = Cursor(doc.id_of(para), "after")
-    return answer(session, "Insert Hyperlink", para, marker="UPDATED", before=before, after=box_lines(doc, [para]),
-                  element_id=lid, fields={"Position": place.text, "Target": L.link_target(doc, link),
-                                          "Paragraph": doc.id_of(para)})
+    e.done(para, marker="UPDATED", element_id=lid, inserted=link, cursor=(para, "after"),
+           fields={"Position": place.text, "Target": L.link_target(doc, link), "Paragraph": doc.id_of(para)})
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List hyperlinks")
-def docx_list_hyperlinks(ctx: CallContext, session_id: str) -> str:
+def docx_list_hyperlinks(ctx: CallContext, session_id: str | None) -> str:
     """List the hyperlinks of the body, headers, footers and notes: ID, text, target, paragraph."""
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -102,7 +104,7 @@ def _in_order(doc, start: etree._Element, end: etree._Element) -> bool:
 
 
 @tool(toolset="layout", title="Add a bookmark")
-def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: str,
+def docx_add_bookmark(ctx: CallContext, session_id: str | None, name: str, element_id: str,
                       end_id: str | None = None) -> str:
     """Bookmark a paragraph or run (or a range up to end_id), so links and REF fields can point at it.
 
@@ -111,8 +113,13 @@ def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: 
         element_id: The paragraph or run where the bookmark starts.
         end_id: The paragraph or run where it ends (default: element_id), in the same part and not before it.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Add Bookmark") as e:
+        _add_bookmark(e, name, element_id, end_id)
+    return e.answer
+
+
+def _add_bookmark(e, name: str, element_id: str, end_id: str | None) -> None:
+    session, doc = e.session, e.doc
     L.check_bookmark_name(name)
     start_el = expect(resolve(session, element_id), {B.W_P, B.W_R}, "paragraph or run")
     end_el = expect(resolve(session, end_id, "end_id"), {B.W_P, B.W_R}, "paragraph or run", "end_id") \
@@ -131,22 +138,16 @@ def docx_add_bookmark(ctx: CallContext, session_id: str, name: str, element_id: 
                                    "docx_list_bookmarks).")
     holders = [x if x.tag == B.W_P else B.find_ancestor(x, B.W_P) for x in (start_el, end_el)]
     shown = [holders[0]] if holders[0] is holders[1] else holders
-    before = box_lines(doc, shown)
-    for h in shown:
-        doc.will_change(h)
+    e.show(*shown)
+    e.change(*shown)
     start = L.add_bookmark(start_el, end_el, name, L.next_bookmark_id(roots))
-    for h in shown:
-        doc.changed(h)
-    bid = doc.id_of(start)
-    session.last_insert = bid
-    return answer(session, "Add Bookmark", holders[0], marker="UPDATED", before=before, after=box_lines(doc, shown),
-                  element_id=bid, fields={"Name": name, "Start": doc.id_of(start_el), "End": doc.id_of(end_el),
-                                          "Tracked": "no: Word does not record bookmarks as revisions"
-                                          if REV.tracker(doc) is not None else None})
+    e.done(holders[0], marker="UPDATED", element_id=doc.id_of(start), inserted=start, keep_cursor=True,
+           fields={"Name": name, "Start": doc.id_of(start_el), "End": doc.id_of(end_el),
+                   **e.not_tracked(BOOKMARKS_UNTRACKED)})
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List bookmarks")
-def docx_list_bookmarks(ctx: CallContext, session_id: str) -> str:
+def docx_list_bookmarks(ctx: CallContext, session_id: str | None) -> str:
     """List bookmarks: named ones first, then hidden ones (_Toc…, _GoBack, _Ref…) marked hidden."""
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -169,45 +170,41 @@ def docx_list_bookmarks(ctx: CallContext, session_id: str) -> str:
 
 # ---- docx_delete ------------------------------------------------------------------------------------
 
-def delete_hyperlink(session: Session, link) -> str:
+def delete_hyperlink(e, link) -> None:
     """Remove the link, keep its text (its relationship goes at the end of the call if unused:
     ooxml/refs/link_rels.py)."""
-    doc = session.doc
+    doc = e.doc
     para = B.find_ancestor(link, B.W_P)
     lid = doc.id_of(link)
-    before = box_lines(doc, [para])
-    doc.will_change(para)
+    e.show(para)
+    e.change(para)
     del link.attrib[OX_ID]  # the link goes, its runs (and their IDs) stay; its relationship may be shared
     L.unwrap(link)
-    doc.changed(para)
-    return answer(session, "Delete", para, before=before, after=box_lines(doc, [para]), element_id=lid,
-                  fields={"Deleted": f"Hyperlink {lid} (its text kept)"})
+    e.done(para, element_id=lid, fields={"Deleted": f"Hyperlink {lid} (its text kept)",
+                                         **e.not_tracked("OOXML has no revision mark for removing a link")})
 
 
-def delete_bookmark(session: Session, start) -> str:
+def delete_bookmark(e, start) -> None:
     """Remove the bookmark's start and end; its content stays."""
-    doc = session.doc
+    doc = e.doc
     end = L.bookmark_end(start)
     holder = B.find_ancestor(start, B.W_P)
     eid = doc.id_of(start)
     removed = [start] + ([end] if end is not None else [])
+    fields = {"Deleted": f"Bookmark {eid} (its content kept)", **e.not_tracked(BOOKMARKS_UNTRACKED)}
     if holder is None:
         for el in removed:
             doc.will_change(el.getparent())
             doc.ids.forget(el)
             el.getparent().remove(el)
-        return success_answer("Delete", element_id=eid, fields={"Deleted": f"Bookmark {eid} (its content kept)"})
-    before = box_lines(doc, [holder])
-    doc.will_change(holder)
+        e.plain(success_answer("Delete", element_id=eid, fields=fields))
+        return
+    e.show(holder)
+    e.change(holder, *[el.getparent() for el in removed])
     for el in removed:
-        doc.will_change(el.getparent())
-        parent = el.getparent()
         doc.ids.forget(el)
-        parent.remove(el)
-        doc.changed(parent)
-    doc.changed(holder)
-    return answer(session, "Delete", holder, before=before, after=box_lines(doc, [holder]), element_id=eid,
-                  fields={"Deleted": f"Bookmark {eid} (its content kept)"})
+        el.getparent().remove(el)
+    e.done(holder, element_id=eid, fields=fields)
 
 
 DELETERS[L.W_LINK] = delete_hyperlink

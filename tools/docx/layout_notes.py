@@ -6,16 +6,18 @@ from typing import Literal
 import render.notes_view  # noqa: F401  (draws [^n] and the notes' text)
 from ooxml.text import body as B
 from ooxml.text import notes as N
+from ooxml.review import edits
 from ooxml.review import revisions as REV
 from ooxml.xml.errors import InvalidElementType, ValidationError
 from ooxml.xml.namespaces import w
 from ooxml.review.tracked_text import split_after
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import answer, box_lines, expect, resolve, session_of
+from tools.docx.common import expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
+from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.sessions import Cursor
 
 MAX_LISTED = 200
 
@@ -32,7 +34,7 @@ def _later_refs_changed(doc, kind: str, ref) -> None:
 
 
 @tool(toolset="layout", title="Insert a footnote or endnote")
-def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, text: str,
+def docx_insert_footnote(ctx: CallContext, session_id: str | None, element_id: str, text: str,
                          anchor_text: str | None = None,
                          kind: Literal["footnote", "endnote"] = "footnote") -> str:
     """Add a footnote (or endnote) whose reference mark follows the element, or follows anchor_text in it.
@@ -41,8 +43,13 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
         element_id: A paragraph (mark at its end) or a run (mark after it), in the body.
         anchor_text: Put the mark right after the first occurrence of this text in the paragraph.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Insert Footnote") as e:
+        _insert_note(e, element_id, text, anchor_text, kind)
+    return e.answer
+
+
+def _insert_note(e, element_id: str, text: str, anchor_text: str | None, kind: str) -> None:
+    session, doc = e.session, e.doc
     if kind not in N.KINDS:
         raise ValidationError(f"kind '{kind}' is not footnote or endnote.",
                               hint="Pass kind='footnote' or kind='endnote'.")
@@ -59,35 +66,34 @@ def docx_insert_footnote(ctx: CallContext, session_id: str, element_id: str, tex
         if anchor_text == "" or anchor_text not in segments(B.iter_runs(para))[1]:
             raise ValidationError(f"anchor_text '{anchor_text}' is not in the paragraph's text.",
                                   hint="Pass text exactly as it reads in the paragraph (case-sensitive).")
-    before = box_lines(doc, [para])
+    e.show(para)
     N.before_reference_insert(doc, kind)
     root = N.ensure_notes_root(doc, kind)
     note_id = N.next_id(root)
     note = N.make_note(doc, kind, note_id, text)
     doc.insert_block(note, container=root)
     ref = N.make_reference(doc, kind, note_id)
-    doc.will_change(para)
+    e.change(para)
     if anchor_text is not None:
         split_after(doc, para, anchor_text).addnext(ref)
     elif el.tag == B.W_R:
         el.addnext(ref)
     else:
         para.append(ref)
-    REV.mark_inline_inserted(doc, [ref])  # tracked: the reference in a w:ins (the note's text is too)
-    doc.changed(para)
+    edits.mark_inserted(doc, [ref])  # tracked: the reference in a w:ins (the note's text is too)
+    e.report()  # the numbers below are read from the changed document
     nid = doc.id_of(note)
     ref_tag = ref.find(N.REF_TAGS[kind])
     _later_refs_changed(doc, kind, ref_tag)
-    session.last_insert = nid
-    session.cursor = Cursor(doc.id_of(para), "after")
     note_para = note.find(B.W_P)
-    return answer(session, "Insert Footnote", para, marker="UPDATED", before=before, after=box_lines(doc, [para]),
-                  element_id=nid, fields={"Kind": kind, "Number": N.label(kind, N.number_of(doc, ref_tag) or 0),
-                                          "Note Paragraph": doc.id_of(note_para), "Paragraph": doc.id_of(para)})
+    e.done(para, marker="UPDATED", element_id=nid, inserted=note, cursor=(para, "after"),
+           fields={"Kind": kind, "Number": N.label(kind, N.number_of(doc, ref_tag) or 0),
+                   "Note Paragraph": doc.id_of(note_para), "Paragraph": doc.id_of(para)})
 
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List footnotes and endnotes")
-def docx_list_notes(ctx: CallContext, session_id: str, kind: Literal["footnote", "endnote"] | None = None) -> str:
+def docx_list_notes(ctx: CallContext, session_id: str | None,
+                    kind: Literal["footnote", "endnote"] | None = None) -> str:
     """List footnotes and endnotes in the order Word numbers them: number, ID, text, where referenced.
 
     Args:
@@ -127,8 +133,10 @@ def docx_list_notes(ctx: CallContext, session_id: str, kind: Literal["footnote",
     return success_answer("List Notes", fields=fields, content="\n".join(lines) or "The document has no notes.")
 
 
-def delete_note(session: Session, note) -> str:
-    doc = session.doc
+def delete_note(e, note) -> None:
+    """A note with its reference; tracked, as Word records it: the reference is deleted (w:del) and
+    accepting that removes the note. Our own new note just goes."""
+    session, doc = e.session, e.doc
     kind = N.kind_of(note)
     if not N.is_user_note(note):
         raise InvalidElementType("Separator notes belong to Word's notes part and cannot be deleted.",
@@ -136,14 +144,18 @@ def delete_note(session: Session, note) -> str:
     nid = doc.id_of(note)
     ref = N.reference_of(doc, note)
     para = B.find_ancestor(ref, B.W_P) if ref is not None else None
-    before = box_lines(doc, [para]) if para is not None else []
+    e.show(para)
     run = ref.getparent() if ref is not None else None
     own = run is not None and run.getparent().tag == REV.W_INS and REV.is_ours(doc, run.getparent())
-    if ref is not None and REV.tracker(doc) is not None and not own:  # our own new note just goes
-        return _delete_note_tracked(session, para, ref, nid, kind, before)
+    if ref is not None and edits.tracking(doc) and not own:
+        e.change(para)
+        edits.delete_runs(doc, [run])
+        e.done(para, element_id=nid, fields={"Deleted": f"{kind.capitalize()} {nid} (tracked: its reference is "
+                                                       "marked deleted; accepting removes the note)"})
+        return
     if ref is not None:
         _later_refs_changed(doc, kind, ref)
-        doc.will_change(para)
+        e.change(para)
         if all(c.tag in (w("rPr"), ref.tag) for c in run):
             doc.ids.forget(run)
             holder = run.getparent()
@@ -152,26 +164,15 @@ def delete_note(session: Session, note) -> str:
                 holder.getparent().remove(holder)
         else:
             run.remove(ref)
-        doc.changed(para)
+        e.report()
     doc.remove_block(note)
     if session.cursor.element_id and doc.ids.get(session.cursor.element_id) is None:
         session.cursor = Cursor(doc.id_of(para), "after") if para is not None else Cursor()
     fields = {"Deleted": f"{kind.capitalize()} {nid}"}
     if para is None:
-        return success_answer("Delete", element_id=nid, fields=fields)
-    return answer(session, "Delete", para, before=before, after=box_lines(doc, [para]), element_id=nid,
-                  fields=fields)
-
-
-def _delete_note_tracked(session: Session, para, ref, nid: str, kind: str, before: list[str]) -> str:
-    """Tracked, as Word records it: the reference is deleted (w:del); accepting it removes the note."""
-    doc = session.doc
-    doc.will_change(para)
-    REV.delete_runs(doc, [ref.getparent()])
-    doc.changed(para)
-    return answer(session, "Delete", para, before=before, after=box_lines(doc, [para]), element_id=nid,
-                  fields={"Deleted": f"{kind.capitalize()} {nid} (tracked: its reference is marked deleted; "
-                                     "accepting removes the note)"})
+        e.plain(success_answer("Delete", element_id=nid, fields=fields))
+    else:
+        e.done(para, element_id=nid, fields=fields)
 
 
 DELETERS[w("footnote")] = delete_note

@@ -11,16 +11,16 @@ from ooxml.refs import toc_fields as TF
 from ooxml.refs import toc_switches as SW
 from ooxml.xml.errors import ElementNotFound, InvalidPosition, ValidationError
 from ooxml.xml.namespaces import w
-from tools.docx.common import (answer, block_insertion, box_lines, clean_id, insertion_neighbours, parse_position,
-                               resolve, session_of)
-from tools.docx.layout_toc_fields import update_field_toc
+from tools.docx.common import block_insertion, clean_id, insertion_neighbours, parse_position, resolve
+from tools.docx.layout_toc_fields import RESULT_UNTRACKED, update_field_toc
+from tools.docx.protocol import editing
 from tools.docx.toc_pages import LAYOUT_STEPS
 from tools.docx.toc_pages import anchors as _anchors
 from tools.docx.toc_pages import pages as _pages
 from tools.docx.toc_pages import tab_pos as _tab_pos
 from tools.runtime.progress import report
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.sessions import Session
 
 
 def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers, spec=None) -> str:
@@ -36,7 +36,8 @@ def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, 
 
 
 @tool(toolset="layout", title="Insert a table of contents")
-def docx_insert_toc(ctx: CallContext, session_id: str, position: str, levels: str = "1-3", title: str | None = None,
+def docx_insert_toc(ctx: CallContext, session_id: str | None,
+                    position: str, levels: str = "1-3", title: str | None = None,
                     page_numbers: bool = True) -> str:
     """Insert a table of contents: a real TOC field whose entries (one per heading, linked to it) are written in.
 
@@ -45,8 +46,13 @@ def docx_insert_toc(ctx: CallContext, session_id: str, position: str, levels: st
         levels: Heading levels to include, 'FROM-TO' (default '1-3').
         title: A title paragraph above the entries (style TOC Heading), e.g. 'Contents'.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Insert Toc") as e:
+        _insert_toc(ctx, e, position, levels, title, page_numbers)
+    return e.answer
+
+
+def _insert_toc(ctx, e, position: str, levels: str, title: str | None, page_numbers: bool) -> None:
+    session, doc = e.session, e.doc
     lo, hi = T.parse_levels(levels)
     if title is not None and (not title.strip() or "\n" in title):
         raise ValidationError("title must be a non-empty single line.",
@@ -59,21 +65,18 @@ def docx_insert_toc(ctx: CallContext, session_id: str, position: str, levels: st
     instruction = f'TOC \\o "{lo}-{hi}" \\h \\z \\u'
     found = T.headings(doc, lo, hi)
     prev, nxt = insertion_neighbours(container, where)
-    before = box_lines(doc, [prev, nxt])
+    e.show(prev, nxt)
     anchors = _anchors(doc, found)
     tab_pos = _tab_pos(doc, prev if prev is not None else (nxt if nxt is not None else doc.body))
     sdt = T.build(doc, instruction, found, anchors, None, title, tab_pos)
     doc.insert_block(sdt, container=container, **where)
     note = _fill_pages(ctx, doc, sdt.find(w("sdtContent")), instruction, found, anchors, title, tab_pos, page_numbers)
     REV.mark_inserted(doc, sdt)  # tracked: entries rewritten with page numbers are inserted too
-    doc.changed(sdt)
+    e.changed(sdt)
     P.set_flag(doc, "updateFields")
-    tid = doc.id_of(sdt)
-    session.last_insert = tid
-    session.cursor = Cursor(tid, "after")
-    return answer(session, "Insert Toc", sdt, marker="NEW", before=before, after=box_lines(doc, [prev, sdt, nxt]),
-                  fields={"Position": pos.text, "Entries": len(found), "Levels": f"{lo}-{hi}",
-                          "Page Numbers": note})
+    e.after(prev, sdt, nxt)
+    e.done(sdt, marker="NEW", inserted=sdt,
+           fields={"Position": pos.text, "Entries": len(found), "Levels": f"{lo}-{hi}", "Page Numbers": note})
 
 
 def _toc_of(session: Session, toc_id: str | None) -> etree._Element:
@@ -93,43 +96,47 @@ def _toc_of(session: Session, toc_id: str | None) -> etree._Element:
 
 
 @tool(toolset="layout", title="Update a table of contents")
-def docx_update_toc(ctx: CallContext, session_id: str, toc_id: str | None = None, page_numbers: bool = True) -> str:
+def docx_update_toc(ctx: CallContext, session_id: str | None,
+                    toc_id: str | None = None, page_numbers: bool = True) -> str:
     """Rebuild a table of contents from the current headings (its levels, switches and title kept).
 
     Args:
         toc_id: The TOC (toc_…, or the fld_… of a TOC field); omitted: the document's first.
         page_numbers: Ask LibreOffice for page numbers (default true).
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    sdt = _toc_of(session, toc_id)
-    if sdt.tag != B.W_SDT:
-        return update_field_toc(ctx, session, sdt, page_numbers)
+    with editing(ctx, session_id, "Update Toc") as e:
+        sdt = _toc_of(e.session, toc_id)
+        if sdt.tag != B.W_SDT:
+            update_field_toc(ctx, e, sdt, page_numbers)
+        else:
+            _update_toc(ctx, e, sdt, page_numbers)
+    return e.answer
+
+
+def _update_toc(ctx, e, sdt: etree._Element, page_numbers: bool) -> None:
+    doc = e.doc
     instruction = T.toc_instruction(sdt)
     spec = SW.parse(doc, instruction)
     lo, hi = spec.outline or (None, None)
     title = T.toc_title(doc, sdt)
-    before = box_lines(doc, [sdt])
+    e.show(sdt)
     found = T.headings(doc, lo, hi, skip=sdt, styles=spec.styles)
     anchors = _anchors(doc, found)
     content = sdt.find(w("sdtContent"))
     # Tracked: a TOC we inserted ourselves stays our insertion when refreshed.
     own = any(REV.is_ours(doc, m) for m in content.iter(REV.W_INS))
-    doc.will_change(sdt)
+    e.change(sdt)
     for child in list(content):
         doc.ids.forget(child)
         content.remove(child)
     tab_pos = _tab_pos(doc, sdt)
     T.fill(doc, content, instruction, found, anchors, None, title, tab_pos, spec)
-    doc.changed(sdt)
+    e.report()  # the layout that finds the page numbers reads the refilled TOC
     note = _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers, spec)
     if own:
         REV.mark_inserted(doc, sdt)
-    doc.changed(sdt)
+    e.changed(sdt)
     P.set_flag(doc, "updateFields")
-    session.last_update = doc.id_of(sdt)
-    untracked = ("no: the refreshed entries are the field's result, rewritten without revision marks"
-                 if REV.tracker(doc) is not None and not own else None)
-    return answer(session, "Update Toc", sdt, marker="UPDATED", before=before, after=box_lines(doc, [sdt]),
-                  fields={"Entries": len(found), "Levels": spec.describe(doc), "Page Numbers": note,
-                          "Tracked": untracked})
+    untracked = {} if own else e.not_tracked(RESULT_UNTRACKED)
+    e.done(sdt, marker="UPDATED", updated=sdt,
+           fields={"Entries": len(found), "Levels": spec.describe(doc), "Page Numbers": note, **untracked})

@@ -9,11 +9,11 @@ from ooxml.lists import numbering as N
 from ooxml.text.build import make_paragraph
 from ooxml.xml.errors import InvalidElementType, ValidationError
 from ooxml.lists.numbering_formats import MAX_VALUE
-from ooxml.review.revisions import PropertyChanges
+from ooxml.review import edits
 from ooxml.stylesheet.styles_builtin import ensure_style
-from tools.docx.blocks import block_range, insert_blocks
-from tools.docx.common import (answer, block_insertion, box_lines, expect, insertion_neighbours, parse_position,
-                               resolve, session_of)
+from tools.docx.blocks import block_range, place_blocks
+from tools.docx.common import block_insertion, expect, insertion_neighbours, resolve
+from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 
 SHOWN = 10
@@ -30,15 +30,13 @@ def _paragraphs(session, element_id: str, end_id: str | None) -> list[etree._Ele
     return [el for el in block_range(first, last) if el.tag == B.W_P]
 
 
-def _boxes(doc, paragraphs) -> list[str]:
-    lines = box_lines(doc, paragraphs[:SHOWN])
-    if len(paragraphs) > SHOWN:
-        lines.append(f"  ... ({len(paragraphs) - SHOWN} more paragraphs) ...")
-    return lines
+def _show(e, paragraphs) -> None:
+    more = [f"  ... ({len(paragraphs) - SHOWN} more paragraphs) ..."] if len(paragraphs) > SHOWN else None
+    e.show(*paragraphs[:SHOWN], note=more)
 
 
 @tool(toolset="styles", title="Make paragraphs a list")
-def docx_set_list(ctx: CallContext, session_id: str, element_id: str, list_type: str, level: int = 0,
+def docx_set_list(ctx: CallContext, session_id: str | None, element_id: str, list_type: str, level: int = 0,
                   end_id: str | None = None, continue_list: bool = True) -> str:
     """Make a paragraph (or the paragraphs from element_id to end_id) items of a real Word list, or take them out.
 
@@ -50,39 +48,32 @@ def docx_set_list(ctx: CallContext, session_id: str, element_id: str, list_type:
         continue_list: true: continue the nearest list before it of the same type (else start one); false: a new
             list.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    L.check_type(list_type)
-    L.check_level(level)
-    paras = _paragraphs(session, element_id, end_id)
-    before = _boxes(doc, paras)
-    fields = {"List Type": list_type, "Paragraphs": len(paras)}
-    if list_type == "none":
-        for p in paras:
-            doc.will_change(p)
-        with PropertyChanges(doc, paragraphs=paras):
-            for p in paras:
-                L.clear_num(doc, p)
-        for p in paras:
-            doc.changed(p)
-    else:
-        nid = L.previous_list(doc, paras[0], list_type, level) if continue_list else None
-        fields["List"] = "continues the list before" if nid is not None else "new list"
-        if nid is None:
-            nid = L.new_list(doc, list_type, level, after=paras[-1].getnext())
-        fields["Level"] = level
-        sid = ensure_style(doc, LIST_PARAGRAPH)
-        for p in paras:
-            doc.will_change(p)
-        with PropertyChanges(doc, paragraphs=paras):  # tracked: w:pPrChange keeps the old numbering
-            for p in paras:
-                L.set_num(p, nid, level)
-                L.set_style_if_plain(p, sid)
-        for p in paras:
-            doc.changed(p)
-    session.last_update = doc.id_of(paras[-1])
-    return answer(session, "Set List", paras[0], marker="UPDATED", before=before, after=_boxes(doc, paras),
-                  fields=fields)
+    with editing(ctx, session_id, "Set List") as e:
+        doc = e.doc
+        L.check_type(list_type)
+        L.check_level(level)
+        paras = _paragraphs(e.session, element_id, end_id)
+        _show(e, paras)
+        fields = {"List Type": list_type, "Paragraphs": len(paras)}
+        if list_type == "none":
+            e.change(*paras)
+            with edits.formatting(doc, paragraphs=paras):
+                for p in paras:
+                    L.clear_num(doc, p)
+        else:
+            nid = L.previous_list(doc, paras[0], list_type, level) if continue_list else None
+            fields["List"] = "continues the list before" if nid is not None else "new list"
+            if nid is None:
+                nid = L.new_list(doc, list_type, level, after=paras[-1].getnext())
+            fields["Level"] = level
+            sid = ensure_style(doc, LIST_PARAGRAPH)
+            e.change(*paras)
+            with edits.formatting(doc, paragraphs=paras):  # tracked: w:pPrChange keeps the old numbering
+                for p in paras:
+                    L.set_num(p, nid, level)
+                    L.set_style_if_plain(p, sid)
+        e.done(paras[0], marker="UPDATED", updated=paras[-1], fields=fields)
+    return e.answer
 
 
 def flatten(items, depth: int = 0, out: list | None = None) -> list[tuple[str, int]]:
@@ -110,42 +101,49 @@ def flatten(items, depth: int = 0, out: list | None = None) -> list[tuple[str, i
 
 
 @tool(toolset="styles", title="Insert a list")
-def docx_insert_list(ctx: CallContext, session_id: str, items: list, position: str, list_type: str = "bullet") -> str:
+def docx_insert_list(ctx: CallContext, session_id: str | None,
+                     items: list, position: str, list_type: str = "bullet") -> str:
     """Insert a new list: one paragraph per item; a nested list holds the items of the next level.
 
     Args:
         items: Strings, and lists of strings for sub-items, e.g. ["Fruit", ["Apple", "Pear"], "Bread"].
         list_type: bullet, number, lower_letter, upper_letter, lower_roman or upper_roman.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    L.check_type(list_type, allow_none=False)
-    flat = flatten(items)
-    if not flat:
-        raise ValidationError("items is empty.", hint='Pass at least one item, e.g. ["First", "Second"].')
-    container, where = block_insertion(doc, parse_position(session, position))  # fails before any change
-    nid = L.new_list(doc, list_type, 0, after=insertion_neighbours(container, where)[1])
-    sid = ensure_style(doc, LIST_PARAGRAPH)
-    paras = []
-    for text, depth in flat:
-        p = make_paragraph(text, sid)
-        L.set_num(p, nid, depth)
-        paras.append(p)
-    return insert_blocks(session, paras, position, "Insert List",
-                         {"List Type": list_type, "Items": len(paras)}, first_field="First Item")
+    with editing(ctx, session_id, "Insert List") as e:
+        doc = e.doc
+        L.check_type(list_type, allow_none=False)
+        flat = flatten(items)
+        if not flat:
+            raise ValidationError("items is empty.", hint='Pass at least one item, e.g. ["First", "Second"].')
+        pos = e.position(position)
+        container, where = block_insertion(doc, pos)  # fails before any change
+        nid = L.new_list(doc, list_type, 0, after=insertion_neighbours(container, where)[1])
+        sid = ensure_style(doc, LIST_PARAGRAPH)
+        paras = []
+        for text, depth in flat:
+            p = make_paragraph(text, sid)
+            L.set_num(p, nid, depth)
+            paras.append(p)
+        place_blocks(e, paras, pos, {"List Type": list_type, "Items": len(paras)}, first_field="First Item")
+    return e.answer
 
 
 @tool(toolset="styles", title="Restart list numbering")
-def docx_restart_numbering(ctx: CallContext, session_id: str, element_id: str, start: int = 1) -> str:
+def docx_restart_numbering(ctx: CallContext, session_id: str | None, element_id: str, start: int = 1) -> str:
     """Restart a numbered list at this paragraph (like Word's "Restart at 1"); later items follow on from it.
 
     Args:
         element_id: A numbered list paragraph.
         start: The number this paragraph gets (default 1).
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    p = expect(resolve(session, element_id), {B.W_P}, "paragraph")
+    with editing(ctx, session_id, "Restart Numbering") as e:
+        _restart(e, element_id, start)
+    return e.answer
+
+
+def _restart(e, element_id: str, start: int) -> None:
+    doc = e.doc
+    p = expect(resolve(e.session, element_id), {B.W_P}, "paragraph")
     if not isinstance(start, int) or not 0 <= start <= MAX_VALUE:
         raise ValidationError(f"start must be 0 to {MAX_VALUE}, not {start}.",
                               hint="Pass a whole number such as start=1.")
@@ -155,16 +153,15 @@ def docx_restart_numbering(ctx: CallContext, session_id: str, element_id: str, s
         raise InvalidElementType(f"Paragraph {doc.id_of(p)} is not a list item.",
                                  hint="Make it one with docx_set_list first.")
     nid, ilvl = ref
-    before = box_lines(doc, [p])
+    e.show(p)
     later = [q for q in _following(doc, p) if (r := defs.para_num(q)) is not None and r[0] == nid]
     new = L.restart_num(doc, nid, ilvl, start)
-    for q in [p, *later]:
-        doc.will_change(q)
-        L.set_num(q, new, defs.para_num(q)[1] if q is not p else ilvl)
-        doc.changed(q)
-    session.last_update = doc.id_of(p)
-    return answer(session, "Restart Numbering", p, marker="UPDATED", before=before, after=box_lines(doc, [p]),
-                  fields={"Start": start, "Level": ilvl, "Later Items Moved": len(later)})
+    levels = {id(q): defs.para_num(q)[1] for q in later}
+    e.change(p, *later)
+    with edits.formatting(doc, paragraphs=[p, *later]):  # tracked: w:pPrChange keeps the old numbering
+        for q in [p, *later]:
+            L.set_num(q, new, levels[id(q)] if q is not p else ilvl)
+    e.done(p, marker="UPDATED", updated=p, fields={"Start": start, "Level": ilvl, "Later Items Moved": len(later)})
 
 
 def _following(doc, p: etree._Element):

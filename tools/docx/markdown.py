@@ -19,13 +19,12 @@ from render.blocks import heading_level
 from render.markdown import Exporter, _longest_run
 from render.width import cut
 from tools.docx.blocks import SHOWN, keep_tables_apart
-from tools.docx.common import (answer, block_insertion, box_lines, insertion_neighbours, parse_position, resolve,
-                               session_of)
+from tools.docx.common import block_insertion, insertion_neighbours, parse_position, resolve, session_of
 from tools.docx.images import EMU_PER_TWIP
 from tools.docx.tables import available_width
+from tools.docx.protocol import editing
 from tools.docx.view import focus_block
 from tools.runtime.durable import replaying
-from tools.runtime.sessions import Cursor
 from tools.runtime.progress import report
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
@@ -58,7 +57,7 @@ def _take(el, n: int) -> tuple[list, object]:
 
 
 @tool(idempotent=True, context=False, title="Export Markdown")
-def docx_export_markdown(ctx: CallContext, session_id: str, start_element_id: str | None = None,
+def docx_export_markdown(ctx: CallContext, session_id: str | None, start_element_id: str | None = None,
                                max_elements: int | None = None, file_path: str | None = None,
                                ids: bool = True, overwrite: bool = False) -> str:
     """Export the body as GitHub-flavoured Markdown: a page in the answer, or the whole document to a file.
@@ -171,10 +170,15 @@ def _listing(doc, blocks) -> str:
 
 
 @tool(title="Insert Markdown")
-def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, position: str) -> str:
+def docx_insert_markdown(ctx: CallContext, session_id: str | None, markdown: str, position: str) -> str:
     """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures."""
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Insert Markdown") as e:
+        _insert_markdown(ctx, e, markdown, position)
+    return e.answer
+
+
+def _insert_markdown(ctx, e, markdown: str, position: str) -> None:
+    session, doc = e.session, e.doc
     if len(markdown) > MAX_MARKDOWN:
         raise OoxmlError(f"The Markdown is {len(markdown)} characters, over the limit of {MAX_MARKDOWN}.",
                          error_type="ValidationError", hint="Insert it in parts.")
@@ -200,7 +204,7 @@ def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, posit
         raise OoxmlError("The Markdown has no content to insert.", error_type="ValidationError",
                          hint="Pass some text, e.g. '# Title' or '- item'; nest quotes and lists less deep.")
     prev, nxt = insertion_neighbours(container, where)
-    before = box_lines(doc, [prev, nxt])
+    e.show(prev, nxt)
     last = None
     for i, el in enumerate(blocks):
         if not i % 1024:
@@ -209,14 +213,10 @@ def docx_insert_markdown(ctx: CallContext, session_id: str, markdown: str, posit
         last = el
     lead, trail = keep_tables_apart(doc, container, blocks[0], blocks[-1])
     new = [b for b in (lead, *blocks, trail) if b is not None]
-    shown = new[:SHOWN]
-    after = box_lines(doc, [prev, *shown]) + ([f"  ... ({len(new) - SHOWN} more new blocks) ..."]
-                                              if len(new) > SHOWN else []) + box_lines(doc, [nxt])
-    session.last_insert = doc.id_of(blocks[-1])
-    session.cursor = Cursor(doc.id_of(blocks[-1]), "after")
+    more = [f"  ... ({len(new) - SHOWN} more new blocks) ..."] if len(new) > SHOWN else []
+    e.after(prev, *new[:SHOWN], *more, nxt)
     fields = {"Position": pos.text, "Blocks Inserted": len(new), "First Block": doc.id_of(new[0])}
-    return answer(session, "Insert Markdown", blocks[-1], marker="NEW", before=before, after=after,
-                  fields=fields, content=_listing(doc, new))
+    e.done(blocks[-1], marker="NEW", inserted=blocks[-1], fields=fields, content=_listing(doc, new))
 
 
 def _last_kind(tree) -> str:

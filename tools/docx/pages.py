@@ -8,6 +8,7 @@ from pathlib import Path
 import anyio
 
 from ooxml.text import body as B
+from ooxml.xml import budget
 from ooxml.xml.errors import InvalidElementType, OoxmlError
 from ooxml.text.marks import save_marked_copy
 from render.answer import success_answer
@@ -16,6 +17,7 @@ from render.pages import blocks_on_page, laid_out_page
 from render.width import cut
 from tools.docx.common import resolve
 from tools.runtime.lifetime import holding
+from tools.office.service import to_pdf_in_budget
 from tools.runtime.progress import progress
 from tools.runtime.registry import CallContext, Image, ToolResult, tool
 
@@ -50,7 +52,7 @@ def _check_args(page: int | None, dpi: int) -> None:
 
 
 @tool(read_only=True, idempotent=True, title="Render a page as an image")
-async def docx_render_page(ctx: CallContext, session_id: str, page: int | None = None,
+async def docx_render_page(ctx: CallContext, session_id: str | None, page: int | None = None,
                            element_id: str | None = None, dpi: int = 96) -> ToolResult:
     """Render one page of the document's current state (unsaved edits included) as a PNG image.
 
@@ -61,34 +63,33 @@ async def docx_render_page(ctx: CallContext, session_id: str, page: int | None =
     """
     _check_args(page, dpi)
     office = ctx.services.office
-    seconds = ctx.services.limits.call_timeout_s
     folder = Path(tempfile.mkdtemp(prefix="ooxml-mcp-render-"))
     try:
         await progress(ctx, 0, STEPS, "Writing a temporary copy")
         src, pdf_path = folder / "render.docx", folder / "render.pdf"
         # The session is held only while its copy is written (in a worker thread, never on the
         # event loop): other calls on it run while LibreOffice lays the copy out.
-        session_id, target, blocks = await anyio.to_thread.run_sync(_marked_copy, ctx, session_id, element_id,
-                                                                    src, seconds)
+        session_id, target, blocks = await anyio.to_thread.run_sync(_marked_copy, ctx, session_id, element_id, src)
         await progress(ctx, 1, STEPS, "LibreOffice is laying out the document")
-        note = await anyio.to_thread.run_sync(office.to_pdf, src, pdf_path)
+        # Within the call's time limit (set by dispatch): LibreOffice is stopped at the deadline.
+        note = await anyio.to_thread.run_sync(to_pdf_in_budget, office, src, pdf_path)
         await progress(ctx, 2, STEPS, "Rasterising the page")
         # Reading the PDF takes seconds on long documents: never on the event loop.
         starts, number, total, (png, width, height) = await anyio.to_thread.run_sync(
             laid_out_page, pdf_path, len(blocks), lambda starts, n: _page_number(page, target, blocks, starts, n), dpi)
+        budget.check()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     await progress(ctx, STEPS, STEPS, "Done")
     shown = [blocks[i] for i in blocks_on_page(starts, number - 1)]
-    text = await anyio.to_thread.run_sync(_answer, ctx, session_id, seconds, (number, total, width, height, dpi),
-                                          shown, note)
+    text = await anyio.to_thread.run_sync(_answer, ctx, session_id, (number, total, width, height, dpi), shown, note)
     return ToolResult(text, [Image(png, "image/png")])
 
 
-def _marked_copy(ctx, session_id, element_id, src: Path, seconds: float):
+def _marked_copy(ctx, session_id, element_id, src: Path):
     """(the session's ID, the target block or None, the body blocks in order), with the marked copy
     written to ``src``. The ID is the one to use from here: the call may have named no session."""
-    with holding(ctx, session_id, seconds) as session:
+    with holding(ctx, session_id, budget.remaining()) as session:
         target = body_block_of(session.doc, resolve(session, element_id)) if element_id else None
         return session.id, target, save_marked_copy(session.doc, src)
 
@@ -107,9 +108,9 @@ def _page_number(page, target, blocks, starts, total) -> int:
     return number
 
 
-def _answer(ctx, session_id, seconds: float, figures, shown, note: str | None) -> str:
+def _answer(ctx, session_id, figures, shown, note: str | None) -> str:
     number, total, width, height, dpi = figures
-    with holding(ctx, session_id, seconds) as session:
+    with holding(ctx, session_id, budget.remaining()) as session:
         doc = session.doc
         shown = [el for el in shown if el.getparent() is doc.body]  # an edit may have run meanwhile
         ids = [doc.id_of(el) for el in shown]

@@ -10,7 +10,8 @@ from ooxml.privacy import redact as RX
 from ooxml.privacy import scrub as SC
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import answer, call_limits, resolve, session_of
+from tools.docx.common import call_limits, resolve, session_of
+from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 
 MAX_REPLACEMENT = 100
@@ -44,7 +45,7 @@ def _check_replacement(replacement: str, matcher) -> None:
 
 
 @tool(toolset="privacy", destructive=True, title="Redact text everywhere")
-def docx_redact(ctx: CallContext, session_id: str, text: str | None = None, pattern: str | None = None,
+def docx_redact(ctx: CallContext, session_id: str | None, text: str | None = None, pattern: str | None = None,
                 element_ids: list[str] | None = None, replacement: str = "█", case_sensitive: bool = True,
                 whole_word: bool = False) -> str:
     """Remove a text, a regular expression's matches or elements' text from every part of the package (notes,
@@ -55,8 +56,13 @@ def docx_redact(ctx: CallContext, session_id: str, text: str | None = None, patt
         element_ids: Elements whose text goes, with each other occurrence of it (4 characters or more).
         replacement: One character is repeated per character removed; a longer text replaces each match.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Redact") as e:
+        _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, whole_word)
+    return e.answer
+
+
+def _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, whole_word) -> None:
+    session, doc = e.session, e.doc
     matcher, elements = _matcher(session, text, pattern, element_ids, case_sensitive, whole_word)
     _check_replacement(replacement, matcher)
     replacer = RX.Replacer(replacement)
@@ -68,27 +74,24 @@ def docx_redact(ctx: CallContext, session_id: str, text: str | None = None, patt
                             hint="Use a shorter replacement, or redact in parts of the document.")
     report = LC.check_package(doc.package, matcher, result.serialized)
     session.leak_warning = None if report.clean else report.verdict()
-    return _answer(session, result, local, report, matcher)
+    _done(e, result, local, report, matcher)
 
 
-def _answer(session, result: RX.Result, local: int, report: LC.Report, matcher) -> str:
-    doc = session.doc
+def _done(e, result: RX.Result, local: int, report: LC.Report, matcher) -> None:
+    doc = e.doc
     fields = {"Looked For": cut(matcher.label, 80), "Matches": result.matches + local,
-              "Parts Changed": len(result.parts) or ("the elements" if local else 0), "Leak Check": report.verdict()}
-    if doc.tracker is not None:
-        fields["Tracked"] = "no: a redaction is final (a tracked deletion would keep the text)"
+              "Parts Changed": len(result.parts) or ("the elements" if local else 0), "Leak Check": report.verdict(),
+              **e.not_tracked("a redaction is final (a tracked deletion would keep the text)")}
     first = result.changed[0] if result.changed else next(B.iter_blocks(doc.body), None)
-    if result.changed:
-        session.last_update = doc.id_of(first)
     places = [f"- {name}: {n}" for name, n in list(result.parts.items())[:12]]
     content = "\n".join(["Replaced in:", *places] if places else ["No occurrence found."]) + "\n" + \
         "\n".join(report.lines())
-    return answer(session, "Redact", first, marker="UPDATED" if result.changed else None, fields=fields,
-                  content=content.strip(), head_id=bool(result.changed))
+    e.done(first, marker="UPDATED" if result.changed else None, fields=fields, content=content.strip(),
+           head_id=bool(result.changed), updated=first if result.changed else None)
 
 
 @tool(toolset="privacy", read_only=True, idempotent=True, title="Inspect what a document carries")
-def docx_inspect(ctx: CallContext, session_id: str, find: str | None = None) -> str:
+def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = None) -> str:
     """What Word's Document Inspector reports, with counts and where: comments, revisions, properties, personal
     information, custom XML, headers and footers, hidden and invisible content, embedded objects, chart data, alt
     text, links.
@@ -110,19 +113,18 @@ def docx_inspect(ctx: CallContext, session_id: str, find: str | None = None) -> 
 
 
 @tool(toolset="privacy", destructive=True, title="Scrub personal information")
-def docx_scrub(ctx: CallContext, session_id: str, categories: list[str] | None = None) -> str:
+def docx_scrub(ctx: CallContext, session_id: str | None, categories: list[str] | None = None) -> str:
     """Remove Inspector categories: personal_info (authors become one alias), properties, comments, revisions
     (accepted), custom_xml, hidden_text by default; also headers_footers, embedded_objects, chart_data, alt_text.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    chosen = SC.check(categories)
-    done = SC.scrub(doc, chosen)
-    left = {f.category: f.count for f in IN.inspect(doc) if f.category in chosen}
-    fields = {"Scrubbed": ", ".join(chosen), "Removed": sum(done.values()),
-              "Left": ", ".join(f"{c} {n}" for c, n in left.items() if n) or "nothing"}
-    if doc.tracker is not None:
-        fields["Tracked"] = "no: scrubbing is final"
-    lines = [f"- {c}: {n} removed" for c, n in done.items()]
-    first = next(B.iter_blocks(doc.body), None)
-    return answer(session, "Scrub Document", first, fields=fields, content="\n".join(lines), head_id=False)
+    with editing(ctx, session_id, "Scrub Document") as e:
+        doc = e.doc
+        chosen = SC.check(categories)
+        done = SC.scrub(doc, chosen)
+        left = {f.category: f.count for f in IN.inspect(doc) if f.category in chosen}
+        fields = {"Scrubbed": ", ".join(chosen), "Removed": sum(done.values()),
+                  "Left": ", ".join(f"{c} {n}" for c, n in left.items() if n) or "nothing",
+                  **e.not_tracked("scrubbing is final")}
+        lines = [f"- {c}: {n} removed" for c, n in done.items()]
+        e.done(next(B.iter_blocks(doc.body), None), fields=fields, content="\n".join(lines), head_id=False)
+    return e.answer

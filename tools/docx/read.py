@@ -47,7 +47,7 @@ def _full_text(doc, el) -> str:
 
 
 @tool(read_only=True, idempotent=True, title="Read document content")
-def docx_read_content(ctx: CallContext, session_id: str, start_element_id: str | None = None,
+def docx_read_content(ctx: CallContext, session_id: str | None, start_element_id: str | None = None,
                       max_elements: int = 50, full_text: bool = False) -> str:
     """Read the body's blocks in order, one line each with its ID, a page at a time; lines are cut at
     200 characters unless full_text (or max_elements=1 with start_element_id).
@@ -142,7 +142,7 @@ def _structure_lines(doc) -> list[str]:
 
 
 @tool(read_only=True, idempotent=True, title="Get document structure")
-def docx_get_structure(ctx: CallContext, session_id: str) -> str:
+def docx_get_structure(ctx: CallContext, session_id: str | None) -> str:
     """A tree of the document: headings with their levels, and the tables and other blocks under them, with IDs."""
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -156,7 +156,7 @@ def docx_get_structure(ctx: CallContext, session_id: str) -> str:
 
 
 @tool(read_only=True, idempotent=True, title="Find paragraphs")
-def docx_find_paragraphs(ctx: CallContext, session_id: str, query: str) -> str:
+def docx_find_paragraphs(ctx: CallContext, session_id: str | None, query: str) -> str:
     """Find paragraphs (in the body and its tables) whose text contains ``query``, case-insensitive."""
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -186,7 +186,7 @@ def _snippet(text: str, needle: str, span: int = 60) -> str:
 
 
 @tool(read_only=True, idempotent=True, title="Get context around an element")
-def docx_get_context(ctx: CallContext, session_id: str, element_id: str | None = None) -> str:
+def docx_get_context(ctx: CallContext, session_id: str | None, element_id: str | None = None) -> str:
     """Show about one page around an element (default: around the cursor).
 
     Args:
@@ -203,7 +203,7 @@ def docx_get_context(ctx: CallContext, session_id: str, element_id: str | None =
 
 
 @tool(read_only=True, idempotent=True, title="Get the cursor")
-def docx_cursor_get(ctx: CallContext, session_id: str) -> str:
+def docx_cursor_get(ctx: CallContext, session_id: str | None) -> str:
     """Where the cursor is, with the context around it."""
     session = session_of(ctx, session_id)
     el = resolve(session, "cursor") if session.cursor.element_id else None
@@ -211,7 +211,7 @@ def docx_cursor_get(ctx: CallContext, session_id: str) -> str:
 
 
 @tool(idempotent=True, title="Move the cursor")
-def docx_cursor_move(ctx: CallContext, session_id: str, element_id: str,
+def docx_cursor_move(ctx: CallContext, session_id: str | None, element_id: str,
                      position: Literal["before", "after", "inside_start", "inside_end"] = "after") -> str:
     """Move the cursor to an element: before or after it, or inside it at its start or end.
 

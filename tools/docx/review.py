@@ -11,7 +11,8 @@ from ooxml.review.revisions import DEFAULT_AUTHOR, W_AUTHOR, W_DATE, Tracker
 from ooxml.xml.wordids import story_part_names
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import answer, box_lines, clean_id, resolve, session_of
+from tools.docx.common import box_lines, clean_id, resolve, session_of
+from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -37,7 +38,7 @@ def default_author(ctx: CallContext, author: str | None = None) -> str:
 
 
 @tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
-def docx_set_track_changes(ctx: CallContext, session_id: str, enabled: bool, author: str | None = None) -> str:
+def docx_set_track_changes(ctx: CallContext, session_id: str | None, enabled: bool, author: str | None = None) -> str:
     """Turn tracked changes on or off for this session: while on, every edit is recorded as Word revisions by
     author, which docx_accept_revisions, docx_reject_revisions or Word resolve.
 
@@ -46,8 +47,12 @@ def docx_set_track_changes(ctx: CallContext, session_id: str, enabled: bool, aut
         author: Name recorded on the revisions (default: the server's --author, else the config's 'author', else
             'ooxml-mcp').
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Set Track Changes") as e:
+        e.plain(_set_tracking(ctx, e.doc, enabled, author))
+    return e.answer
+
+
+def _set_tracking(ctx: CallContext, doc, enabled: bool, author: str | None) -> str:
     # w:trackRevisions in settings.xml: Word opens the saved file with Track Changes as we leave it.
     if enabled:
         tracker = Tracker(default_author(ctx, author))
@@ -117,7 +122,7 @@ def select(session: Session, revision_ids: list[str] | None, author: str | None,
 # ---- listing ------------------------------------------------------------------------------------
 
 @tool(toolset="review", read_only=True, idempotent=True, title="List tracked changes")
-def docx_list_revisions(ctx: CallContext, session_id: str, scope_id: str | None = None,
+def docx_list_revisions(ctx: CallContext, session_id: str | None, scope_id: str | None = None,
                         author: str | None = None, start: int = 0) -> str:
     """List tracked changes (revisions): ID, kind, author, date, the text concerned and the element it is in.
 
@@ -160,16 +165,21 @@ def _top_block(el: etree._Element, roots: tuple) -> etree._Element | None:
 
 
 def _decide(ctx: CallContext, session_id, revision_ids, author, scope_id, accept: bool) -> str:
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Accept Revisions" if accept else "Reject Revisions") as e:
+        _decide_in(e, revision_ids, author, scope_id, accept)
+    return e.answer
+
+
+def _decide_in(e, revision_ids, author, scope_id, accept: bool) -> None:
+    session, doc = e.session, e.doc
     scopes = _scope_roots(session, scope_id)  # resolved once: the scope itself may go with its revisions
     revs = select(session, revision_ids, author, scope_id, scopes)
     operation = "Accept Revisions" if accept else "Reject Revisions"
     all_roots = tuple(story_roots(session))
     roots = tuple(doc._part_of_root)  # noqa: SLF001 (every registered story root)
     if not revs:
-        return success_answer(operation, fields={"Revisions": 0},
-                              content="No revisions matched: nothing changed.")
+        e.plain(success_answer(operation, fields={"Revisions": 0}, content="No revisions matched: nothing changed."))
+        return
     holders: list[etree._Element] = []
     seen = set()
     for el in revs:
@@ -185,25 +195,24 @@ def _decide(ctx: CallContext, session_id, revision_ids, author, scope_id, accept
         if t is not None and t not in seen_tops:
             seen_tops.add(t)
             tops.append(t)
-    before = _boxes(doc, tops[:SHOWN])
+    e.show(*_boxes(doc, tops[:SHOWN]))
     for t in tops:
         doc.will_change(t)
     done = RO.decide(doc, revs, accept, roots)
     if revision_ids is None and author is None:
         for root in scopes:
             RO.drop_move_ranges(root)
-    for t in tops:  # a top block whose row or paragraph went must be redrawn too
-        if RO._attached(t, roots):  # noqa: SLF001
-            doc.changed(t)
+    # a top block whose row or paragraph went must be redrawn too; one that went is not reported
+    e.changed(*[t for t in tops if RO._attached(t, roots)])  # noqa: SLF001
     shown = [t for t in tops[:SHOWN] if RO._attached(t, roots)]  # noqa: SLF001
-    after = _boxes(doc, shown)
+    e.after(lambda: _boxes(doc, shown))
     left = sum(len(RO.all_revisions(r)) for r in all_roots)
     fields = {"Accepted" if accept else "Rejected": done, "Remaining Revisions": left}
     focus = shown[0] if shown else next(B.iter_blocks(doc.body), None)
     cur = session.cursor.element_id
     if cur and doc.ids.get(cur) is None:  # the cursor's element went with a revision
         session.cursor = Cursor(doc.id_of(focus), "after") if focus is not None else Cursor()
-    return answer(session, operation, focus, fields=fields, before=before, after=after, head_id=False)
+    e.done(focus, fields=fields, head_id=False)
 
 
 def _boxes(doc, blocks: list[etree._Element]) -> list[str]:
@@ -216,7 +225,7 @@ def _boxes(doc, blocks: list[etree._Element]) -> list[str]:
 
 
 @tool(toolset="review", destructive=True, title="Accept tracked changes")
-def docx_accept_revisions(ctx: CallContext, session_id: str, revision_ids: list[str] | None = None,
+def docx_accept_revisions(ctx: CallContext, session_id: str | None, revision_ids: list[str] | None = None,
                           author: str | None = None, scope_id: str | None = None) -> str:
     """Accept tracked changes: insertions become plain text, deletions go, formatting changes stay.
 
@@ -227,7 +236,7 @@ def docx_accept_revisions(ctx: CallContext, session_id: str, revision_ids: list[
 
 
 @tool(toolset="review", destructive=True, title="Reject tracked changes")
-def docx_reject_revisions(ctx: CallContext, session_id: str, revision_ids: list[str] | None = None,
+def docx_reject_revisions(ctx: CallContext, session_id: str | None, revision_ids: list[str] | None = None,
                           author: str | None = None, scope_id: str | None = None) -> str:
     """Reject tracked changes: insertions go, deleted text comes back, formatting returns to what it was.
 

@@ -99,7 +99,7 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
 
 
 @tool(idempotent=True, context=False, title="Save the document")
-def docx_save(ctx: CallContext, session_id: str, file_path: str | None = None, strip_ids: bool = False,
+def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = None, strip_ids: bool = False,
               overwrite: bool = False) -> str:
     """Save the document atomically (temporary file, then rename): an error leaves the old file intact.
 
@@ -165,7 +165,7 @@ def integrity_news(session) -> list[str]:
 
 
 @tool(destructive=True, idempotent=False, context=False, title="Close a session")
-def docx_close(ctx: CallContext, session_id: str) -> str:
+def docx_close(ctx: CallContext, session_id: str | None) -> str:
     """Close a session and drop the document from memory; unsaved changes are lost (the answer says so)."""
     session = session_of(ctx, session_id)
     ctx.services.sessions.discard(session)

@@ -9,10 +9,11 @@ from ooxml.stylesheet import styles_props as SP
 from ooxml.text import formatting as F
 from ooxml.stylesheet import styles_write as SW
 from ooxml.xml.errors import InvalidElementType, OoxmlError, ValidationError
-from ooxml.review.revisions import PropertyChanges
+from ooxml.review import edits
 from ooxml.xml.namespaces import w
 from render.answer import success_answer
-from tools.docx.common import answer, box_lines, resolve, session_of
+from tools.docx.common import resolve, session_of
+from tools.docx.protocol import editing
 from tools.docx.format import _check_properties
 from tools.runtime.registry import CallContext, tool
 
@@ -67,7 +68,7 @@ def _check_props(properties, style_type: str) -> None:
 # ---- reading ------------------------------------------------------------------------------------------
 
 @tool(toolset="styles", read_only=True, idempotent=True, title="List styles")
-def docx_list_styles(ctx: CallContext, session_id: str, style_type: str | None = None) -> str:
+def docx_list_styles(ctx: CallContext, session_id: str | None, style_type: str | None = None) -> str:
     """List the document's styles: name, ID, type, what it is based on, whether it is used and by how many
     paragraphs.
 
@@ -105,7 +106,7 @@ def docx_list_styles(ctx: CallContext, session_id: str, style_type: str | None =
 
 
 @tool(toolset="styles", read_only=True, idempotent=True, title="Show a style")
-def docx_get_style(ctx: CallContext, session_id: str, name: str) -> str:
+def docx_get_style(ctx: CallContext, session_id: str | None, name: str) -> str:
     """A style's own properties and its resolved ones (basedOn chain and document defaults applied).
 
     Args:
@@ -156,7 +157,7 @@ def _latent_entry(root: etree._Element, name: str) -> str | None:
 # ---- changing -----------------------------------------------------------------------------------------
 
 @tool(toolset="styles", context=False, title="Create a style")
-def docx_create_style(ctx: CallContext, session_id: str, name: str, style_type: str = "paragraph",
+def docx_create_style(ctx: CallContext, session_id: str | None, name: str, style_type: str = "paragraph",
                       based_on: str | None = None, next_style: str | None = None,
                       properties: dict | None = None) -> str:
     """Create a style with docx_set_properties keys as its formatting.
@@ -168,8 +169,13 @@ def docx_create_style(ctx: CallContext, session_id: str, name: str, style_type: 
         next_style: Style of the paragraph after one in this style (paragraph styles).
         properties: docx_set_properties keys, e.g. {"bold": true, "space_after": "6pt"}.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Create Style") as e:
+        _create_style(e, name, style_type, based_on, next_style, properties)
+    return e.answer
+
+
+def _create_style(e, name, style_type, based_on, next_style, properties) -> None:
+    session, doc = e.session, e.doc
     _styles_root(doc)
     if style_type not in SW.STYLE_TYPES:
         raise ValidationError(f"style_type '{style_type}' is not paragraph, character or table.",
@@ -195,9 +201,9 @@ def docx_create_style(ctx: CallContext, session_id: str, name: str, style_type: 
     st = doc.styles.by_id[sid]
     content = f"Own properties: {SP.show(SP.own_props(st))}\n" \
               f"Resolved properties: {SP.show(SP.resolved_props(_styles_root(doc), st))}"
-    return success_answer("Create Style", fields={"Session ID": session.id, "Style": name.strip(), "Style ID": sid,
-                                                  "Type": style_type, "Based On": base_id or "(none)",
-                                                  "Tracked": _untracked_style(doc)}, content=content)
+    e.plain(success_answer("Create Style", fields={"Session ID": session.id, "Style": name.strip(), "Style ID": sid,
+                                                   "Type": style_type, "Based On": base_id or "(none)",
+                                                   **e.not_tracked(UNTRACKED)}, content=content))
 
 
 def _existing_or_builtin(doc, name: str, kind: str, arg: str) -> tuple[str | None, str | None]:
@@ -217,15 +223,20 @@ def _real(doc, found: tuple[str | None, str | None]) -> str:
 
 
 @tool(toolset="styles", idempotent=True, context=False, title="Change a style")
-def docx_modify_style(ctx: CallContext, session_id: str, name: str, properties: dict) -> str:
+def docx_modify_style(ctx: CallContext, session_id: str | None, name: str, properties: dict) -> str:
     """Change a style's formatting with docx_set_properties keys; everything in the style changes with it.
 
     Args:
         name: Style name or ID (a latent Word built-in is made real first).
         properties: docx_set_properties keys, e.g. {"font_name": "Arial", "size": 12}.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Modify Style") as e:
+        _modify_style(e, name, properties)
+    return e.answer
+
+
+def _modify_style(e, name: str, properties: dict) -> None:
+    session, doc = e.session, e.doc
     root = _styles_root(doc)
     sid, key = find_or_latent(doc, name, make_real=False)
     kind = _type(doc.styles.by_id[sid]) if sid else SB.BUILTIN[key][0]
@@ -238,18 +249,16 @@ def docx_modify_style(ctx: CallContext, session_id: str, name: str, properties: 
     SW.modify_style(doc, sid, properties)
     st = doc.styles.by_id[sid]
     content = f"Own properties: {SP.show(SP.own_props(st))}\nResolved properties: {SP.show(SP.resolved_props(root, st))}"
-    return success_answer("Modify Style", fields={"Session ID": session.id, "Style": _name(st), "Style ID": sid,
-                                                  "Changed": ", ".join(sorted(properties)),
-                                                  "Tracked": _untracked_style(doc)}, content=content)
+    e.plain(success_answer("Modify Style", fields={"Session ID": session.id, "Style": _name(st), "Style ID": sid,
+                                                   "Changed": ", ".join(sorted(properties)),
+                                                   **e.not_tracked(UNTRACKED)}, content=content))
 
 
-def _untracked_style(doc) -> str | None:
-    """While tracking: style definitions are not revisions in Word, so the answer says so."""
-    return "no: Word does not record changes to style definitions as revisions" if doc.tracker else None
+UNTRACKED = "Word does not record changes to style definitions as revisions"
 
 
 @tool(toolset="styles", idempotent=True, title="Apply a style")
-def docx_apply_style(ctx: CallContext, session_id: str, element_id: str, style: str) -> str:
+def docx_apply_style(ctx: CallContext, session_id: str | None, element_id: str, style: str) -> str:
     """Apply a paragraph style (to a paragraph), a character style (to a run, or every run of a paragraph) or a
     table style (to a table).
 
@@ -257,8 +266,13 @@ def docx_apply_style(ctx: CallContext, session_id: str, element_id: str, style: 
         element_id: Paragraph, run or table.
         style: Style name or ID, case-insensitive.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
+    with editing(ctx, session_id, "Apply Style") as e:
+        _apply_style(e, element_id, style)
+    return e.answer
+
+
+def _apply_style(e, element_id: str, style: str) -> None:
+    session, doc = e.session, e.doc
     el = resolve(session, element_id)
     _styles_root(doc)
     sid, key = find_or_latent(doc, style, make_real=False)
@@ -269,19 +283,14 @@ def docx_apply_style(ctx: CallContext, session_id: str, element_id: str, style: 
         raise InvalidElementType(f"'{style}' is a {kind} style; it applies to {what or 'no element'}, "
                                  f"not a {B.kind(el)}.",
                                  hint="docx_list_styles shows each style's type.")
-    holder = el if el.tag != B.W_R else B.find_ancestor(el, B.W_P)
-    before = box_lines(doc, [holder])
+    e.show(el if el.tag != B.W_R else B.find_ancestor(el, B.W_P))
     if sid is None:
         sid = SB.make_real(doc, key)
     runs = F.runs_of(el) if kind == "character" else []
-    with PropertyChanges(doc, runs, [el] if kind == "paragraph" else []):  # tracked: w:pPrChange/w:rPrChange
+    with edits.formatting(doc, runs, [el] if kind == "paragraph" else []):  # tracked: w:pPrChange/w:rPrChange
         changed = SW.apply_style(doc, el, sid, kind)
-    for one in changed:
-        doc.changed(one)
-    doc.changed(el)
-    session.last_update = doc.id_of(el)
+    e.changed(*changed, el)  # announced by apply_style
     fields = {"Style": doc.styles.name(sid), "Style ID": sid, "Type": kind}
     if key:
         fields["Added"] = "Word's built-in definition (it was latent)"
-    return answer(session, "Apply Style", el, marker="UPDATED", before=before, after=box_lines(doc, [holder]),
-                  fields=fields)
+    e.done(el, marker="UPDATED", updated=el, fields=fields)

@@ -23,8 +23,8 @@ from render.width import cut, pad, width
 from render import text_changes
 from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
                           session_of)
-from tools.docx.blocks import insert_blocks
-from tools.docx.edit import insert_block
+from tools.docx.blocks import place_blocks
+from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -90,14 +90,17 @@ def table_lines(doc, tbl: etree._Element, near_row: int | None = None) -> list[s
     return lines
 
 
-def updated_answer(session: Session, tbl: etree._Element, operation: str, before: list[str],
-                   near_row: int | None, fields: dict, element: etree._Element | None = None,
-                   marker: str = "UPDATED") -> str:
-    doc = session.doc
-    after = table_lines(doc, tbl, near_row)
+def show_table(e, tbl: etree._Element, near_row: int | None) -> None:
+    """The table's box (or its rows around ``near_row``) before and after the edit."""
+    e.show(*table_lines(e.doc, tbl, near_row))
+    e.after(lambda: table_lines(e.doc, tbl, near_row))
+
+
+def table_done(e, tbl: etree._Element, fields: dict, element: etree._Element | None = None, **marks) -> None:
+    """The table's model reported its changes itself (ooxml/tabular): the answer shows the table.
+    ``marks``: ``inserted``/``updated`` for last_insert/last_update (Edit.done)."""
     focus = element if element is not None and element.getparent() is not None else tbl
-    return answer(session, operation, focus, marker=marker, before=before, after=after, fields=fields,
-                  element_id=doc.id_of(focus))
+    e.done(focus, marker="UPDATED", fields=fields, element_id=e.doc.id_of(focus), **marks)
 
 
 def retarget_cursor(session: Session, tbl: etree._Element) -> None:
@@ -129,7 +132,7 @@ def cell_at(tbl: etree._Element, row: int, col: int) -> tuple[TableGrid, Cell]:
 # ---- insert and copy -----------------------------------------------------------------------------
 
 @tool(toolset="tables", title="Insert a table")
-def docx_insert_table(ctx: CallContext, session_id: str, rows: int, cols: int, position: str,
+def docx_insert_table(ctx: CallContext, session_id: str | None, rows: int, cols: int, position: str,
                       data: Cells | None = None) -> str:
     """Insert a table of rows × cols, optionally filled from data, sized to the page's text width.
 
@@ -138,34 +141,36 @@ def docx_insert_table(ctx: CallContext, session_id: str, rows: int, cols: int, p
         cols: Number of columns (1-63).
         data: Optional cell texts, a list of rows (each a list of strings); may be shorter than the table.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    T.check_size(rows, cols)
-    if data is not None:
-        T.check_data(data, rows, cols)
-    pos = parse_position(session, position)
-    container, _ = block_insertion(doc, pos, "table")
-    widths = T.column_widths(available_width(doc, container, pos.target), cols)
-    tbl = T.build_table(rows, cols, widths, doc.styles.default_table_style(), data)
-    return insert_blocks(session, [tbl], position, "Insert Table",
-                         fields={"Dimensions": f"{rows} rows × {cols} columns"})
+    with editing(ctx, session_id, "Insert Table") as e:
+        doc = e.doc
+        T.check_size(rows, cols)
+        if data is not None:
+            T.check_data(data, rows, cols)
+        pos = e.position(position)
+        container, _ = block_insertion(doc, pos, "table")
+        widths = T.column_widths(available_width(doc, container, pos.target), cols)
+        tbl = T.build_table(rows, cols, widths, doc.styles.default_table_style(), data)
+        place_blocks(e, [tbl], pos, fields={"Dimensions": f"{rows} rows × {cols} columns"})
+    return e.answer
 
 
 @tool(toolset="tables", title="Copy a table")
-def docx_copy_table(ctx: CallContext, session_id: str, table_id: str, position: str) -> str:
+def docx_copy_table(ctx: CallContext, session_id: str | None, table_id: str, position: str) -> str:
     """Copy a table (content and formatting) to a position; the copy gets new IDs.
 
     Args:
         table_id: The table to copy.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    tbl = table_of(session, table_id)
-    check_copy_size([tbl], call_limits(ctx, doc).max_call_growth_bytes)
-    pos = parse_position(session, position)
-    container, _ = block_insertion(doc, pos, "table")
-    dup = copy_blocks(doc, [tbl], pos.target, container)[0]
-    return insert_blocks(session, [dup], position, "Copy Table", fields={"Source": doc.id_of(tbl)})
+    with editing(ctx, session_id, "Copy Table") as e:
+        doc = e.doc
+        tbl = table_of(e.session, table_id)
+        check_copy_size([tbl], call_limits(ctx, doc).max_call_growth_bytes)
+        pos = parse_position(e.session, position)
+        container, _ = block_insertion(doc, pos, "table")
+        dup = copy_blocks(doc, [tbl], pos.target, container)[0]
+        refuse_deleted(doc, pos.target, "position")
+        place_blocks(e, [dup], pos, fields={"Source": doc.id_of(tbl)})
+    return e.answer
 
 
 # ---- reading --------------------------------------------------------------------------------------
@@ -205,7 +210,7 @@ def cell_lines(doc, grid: TableGrid, r0: int, r1: int, c0: int, c1: int) -> list
 
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="Show a table")
-def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: int = 0,
+def docx_get_table(ctx: CallContext, session_id: str | None, table_id: str, start_row: int = 0,
                    start_col: int = 0) -> str:
     """Show a table as an ASCII grid with the ID of every cell, 20 rows × 8 columns a page.
 
@@ -237,7 +242,7 @@ def docx_get_table(ctx: CallContext, session_id: str, table_id: str, start_row: 
 
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="List tables")
-def docx_list_tables(ctx: CallContext, session_id: str) -> str:
+def docx_list_tables(ctx: CallContext, session_id: str | None) -> str:
     """List the document body's tables (nested ones indented under their cell) with IDs, sizes and first row."""
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -262,7 +267,7 @@ def docx_list_tables(ctx: CallContext, session_id: str) -> str:
 
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="Show a table cell")
-def docx_get_cell(ctx: CallContext, session_id: str, table_id: str, row: int, col: int) -> str:
+def docx_get_cell(ctx: CallContext, session_id: str | None, table_id: str, row: int, col: int) -> str:
     """Show one cell (0-based row and col on the table's grid; any slot of a merged cell finds it)."""
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -302,53 +307,52 @@ def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
 
 
 @tool(toolset="tables", title="Insert a paragraph into a cell")
-def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str, text: str, table_id: str,
+def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str | None, text: str, table_id: str,
                                   row: int, col: int) -> str:
     """Add a paragraph at the end of a cell (0-based row and col). An empty cell's paragraph gets the text."""
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    tbl = table_of(session, table_id)
-    _, cell = cell_at(tbl, row, col)
-    tc = cell.tc
-    fields = {"Table": doc.id_of(tbl), "Cell": f"{doc.id_of(tc)} (row {cell.row}, col {cell.start})"}
-    blocks = [b for b in B.iter_blocks(tc)]
-    if len(blocks) == 1 and blocks[0].tag == B.W_P and T.is_empty_cell(tc):
-        p = blocks[0]
-        before = box_lines(doc, [p])
-        T.set_cell_text(doc, tc, text)
-        doc.changed(p)
-        session.last_insert = doc.id_of(p)
-        session.cursor = Cursor(doc.id_of(p), "after")
-        return answer(session, "Insert Paragraph To Cell", p, marker="NEW", before=before,
-                      after=box_lines(doc, [p]), fields={**fields, "Filled": "the cell's empty paragraph"})
-    last = next((b for b in reversed(blocks) if b.tag == B.W_P), None)
-    return insert_block(session, _paragraph_like(last, text), f"end:{doc.id_of(tc)}", "Insert Paragraph To Cell",
-                        fields=fields)
+    with editing(ctx, session_id, "Insert Paragraph To Cell") as e:
+        doc = e.doc
+        tbl = table_of(e.session, table_id)
+        _, cell = cell_at(tbl, row, col)
+        tc = cell.tc
+        fields = {"Table": doc.id_of(tbl), "Cell": f"{doc.id_of(tc)} (row {cell.row}, col {cell.start})"}
+        blocks = [b for b in B.iter_blocks(tc)]
+        if len(blocks) == 1 and blocks[0].tag == B.W_P and T.is_empty_cell(tc):
+            p = blocks[0]
+            e.show(p)
+            T.set_cell_text(doc, tc, text)
+            e.changed(p)
+            e.done(p, marker="NEW", inserted=p, fields={**fields, "Filled": "the cell's empty paragraph"})
+        else:
+            last = next((b for b in reversed(blocks) if b.tag == B.W_P), None)
+            pos = e.position(f"end:{doc.id_of(tc)}")
+            new = e.insert(_paragraph_like(last, text), pos)
+            e.done(new, marker="NEW", inserted=new, fields={"Position": pos.text, **fields})
+    return e.answer
 
 
 @tool(toolset="tables", destructive=True, idempotent=True, title="Fill a table")
-def docx_fill_table(ctx: CallContext, session_id: str, table_id: str, data: Cells, start_row: int = 0) -> str:
+def docx_fill_table(ctx: CallContext, session_id: str | None, table_id: str, data: Cells, start_row: int = 0) -> str:
     """Write texts into a table's cells row by row, from start_row (0-based). Adds rows when data is longer.
 
     Args:
         data: A list of rows, each a list of cell texts (strings; numbers are written as text; null skips).
         start_row: Row to start at, 0-based (default 0); may equal the row count to append rows.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    tbl = table_of(session, table_id)
-    before = table_lines(doc, tbl, start_row)
-    written, added, skipped = T.fill(doc, tbl, data, start_row)
-    session.last_update = doc.id_of(tbl)
-    fields = {"Cells Written": written, "Rows Added": added or None,
-              "Skipped": f"{skipped} value(s) on merged slots" if skipped else None}
-    return updated_answer(session, tbl, "Fill Table", before, start_row, fields)
+    with editing(ctx, session_id, "Fill Table") as e:
+        tbl = table_of(e.session, table_id)
+        show_table(e, tbl, start_row)
+        written, added, skipped = T.fill(e.doc, tbl, data, start_row)
+        fields = {"Cells Written": written, "Rows Added": added or None,
+                  "Skipped": f"{skipped} value(s) on merged slots" if skipped else None}
+        table_done(e, tbl, fields, updated=tbl)
+    return e.answer
 
 
 # ---- rows and columns ---------------------------------------------------------------------------
 
 @tool(toolset="tables", title="Insert a table row")
-def docx_insert_row_at(ctx: CallContext, session_id: str, table_id: str, position: str,
+def docx_insert_row_at(ctx: CallContext, session_id: str | None, table_id: str, position: str,
                        copy_format: bool = True) -> str:
     """Insert an empty row. position: 'before:N', 'after:N' (N a 0-based row index), 'start' or 'end'.
 
@@ -356,21 +360,19 @@ def docx_insert_row_at(ctx: CallContext, session_id: str, table_id: str, positio
         position: before:N, after:N, start or end (N is 0-based).
         copy_format: Copy the neighbour row's row, cell and paragraph formatting (default true).
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    tbl = table_of(session, table_id)
-    at, template = T.parse_row_col_position(position, len(B.table_rows(tbl)), "row")
-    before = table_lines(doc, tbl, at)
-    tr = T.insert_row(doc, tbl, at, template, copy_format)
-    rid = doc.id_of(tr)
-    session.last_insert = rid
-    session.cursor = Cursor(rid, "after")
-    return updated_answer(session, tbl, "Insert Row At", before, at,
-                          {"Table": doc.id_of(tbl), "Row Index": at, "Position": position}, element=tr)
+    with editing(ctx, session_id, "Insert Row At") as e:
+        doc = e.doc
+        tbl = table_of(e.session, table_id)
+        at, template = T.parse_row_col_position(position, len(B.table_rows(tbl)), "row")
+        show_table(e, tbl, at)
+        tr = T.insert_row(doc, tbl, at, template, copy_format)
+        table_done(e, tbl, {"Table": doc.id_of(tbl), "Row Index": at, "Position": position}, element=tr,
+                   inserted=tr)
+    return e.answer
 
 
 @tool(toolset="tables", title="Insert a table column")
-def docx_insert_col_at(ctx: CallContext, session_id: str, table_id: str, position: str,
+def docx_insert_col_at(ctx: CallContext, session_id: str | None, table_id: str, position: str,
                        copy_format: bool = True) -> str:
     """Insert an empty column. position: 'before:N', 'after:N' (N a 0-based column index), 'start' or 'end'.
 
@@ -378,58 +380,54 @@ def docx_insert_col_at(ctx: CallContext, session_id: str, table_id: str, positio
         position: before:N or after:N (N a 0-based column), start or end.
         copy_format: Copy the neighbour column's cell and paragraph formatting (default true).
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    tbl = table_of(session, table_id)
-    refuse_when_tracking(doc, "Inserting a column")
-    at, template = T.parse_row_col_position(position, TableGrid(tbl).n_cols, "column")
-    before = table_lines(doc, tbl, 0)
-    created = T.insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
-    fields = {"Table": doc.id_of(tbl), "Column Index": at, "Position": position, "New Cells": len(created)}
-    if created:
-        cid = doc.id_of(created[0])
-        session.last_insert = cid
-        session.cursor = Cursor(cid, "after")
-    return updated_answer(session, tbl, "Insert Col At", before, 0, fields, element=created[0] if created else None)
+    with editing(ctx, session_id, "Insert Col At") as e:
+        doc = e.doc
+        tbl = table_of(e.session, table_id)
+        refuse_when_tracking(doc, "Inserting a column")
+        at, template = T.parse_row_col_position(position, TableGrid(tbl).n_cols, "column")
+        show_table(e, tbl, 0)
+        created = T.insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
+        fields = {"Table": doc.id_of(tbl), "Column Index": at, "Position": position, "New Cells": len(created)}
+        first = created[0] if created else None
+        table_done(e, tbl, fields, element=first, inserted=first)
+    return e.answer
 
 
 @tool(toolset="tables", destructive=True, title="Delete a table row")
-def docx_delete_row(ctx: CallContext, session_id: str, table_id: str, row_index: int) -> str:
+def docx_delete_row(ctx: CallContext, session_id: str | None, table_id: str, row_index: int) -> str:
     """Delete a row (0-based). A vertically merged cell that starts in it moves its start (and content) down.
 
     Args:
         row_index: The row to delete, 0-based.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    tbl = table_of(session, table_id)
-    before = table_lines(doc, tbl, row_index)
-    T.delete_row(doc, tbl, row_index)
-    session.last_update = doc.id_of(tbl)
-    retarget_cursor(session, tbl)
-    return updated_answer(session, tbl, "Delete Row", before, row_index, {"Deleted": f"row {row_index}"})
+    with editing(ctx, session_id, "Delete Row") as e:
+        tbl = table_of(e.session, table_id)
+        show_table(e, tbl, row_index)
+        T.delete_row(e.doc, tbl, row_index)
+        retarget_cursor(e.session, tbl)
+        table_done(e, tbl, {"Deleted": f"row {row_index}"}, updated=tbl)
+    return e.answer
 
 
 @tool(toolset="tables", destructive=True, title="Delete a table column")
-def docx_delete_col(ctx: CallContext, session_id: str, table_id: str, col_index: int) -> str:
+def docx_delete_col(ctx: CallContext, session_id: str | None, table_id: str, col_index: int) -> str:
     """Delete a grid column (0-based). A merged cell spanning it becomes one column narrower.
 
     Args:
         col_index: The column to delete, 0-based.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    tbl = table_of(session, table_id)
-    refuse_when_tracking(doc, "Deleting a column")
-    before = table_lines(doc, tbl, 0)
-    T.delete_col(doc, tbl, col_index)
-    session.last_update = doc.id_of(tbl)
-    retarget_cursor(session, tbl)
-    return updated_answer(session, tbl, "Delete Col", before, 0, {"Deleted": f"column {col_index}"})
+    with editing(ctx, session_id, "Delete Col") as e:
+        tbl = table_of(e.session, table_id)
+        refuse_when_tracking(e.doc, "Deleting a column")
+        show_table(e, tbl, 0)
+        T.delete_col(e.doc, tbl, col_index)
+        retarget_cursor(e.session, tbl)
+        table_done(e, tbl, {"Deleted": f"column {col_index}"}, updated=tbl)
+    return e.answer
 
 
 @tool(toolset="tables", destructive=True, title="Merge table cells")
-def docx_merge_cells(ctx: CallContext, session_id: str, table_id: str, start_row: int, start_col: int,
+def docx_merge_cells(ctx: CallContext, session_id: str | None, table_id: str, start_row: int, start_col: int,
                      end_row: int, end_col: int) -> str:
     """Merge the rectangle from (start_row, start_col) to (end_row, end_col), inclusive, 0-based.
 
@@ -439,14 +437,14 @@ def docx_merge_cells(ctx: CallContext, session_id: str, table_id: str, start_row
         end_row: Bottom row, 0-based, inclusive.
         end_col: Right column, 0-based, inclusive.
     """
-    session = session_of(ctx, session_id)
-    doc = session.doc
-    tbl = table_of(session, table_id)
-    refuse_when_tracking(doc, "Merging cells")
-    T.check_merge(TableGrid(tbl), start_row, start_col, end_row, end_col)
-    before = table_lines(doc, tbl, start_row)
-    top = T.merge_cells(doc, tbl, start_row, start_col, end_row, end_col)
-    session.last_update = doc.id_of(top)
-    retarget_cursor(session, tbl)
-    fields = {"Table": doc.id_of(tbl), "Merged": f"rows {start_row}-{end_row}, columns {start_col}-{end_col}"}
-    return updated_answer(session, tbl, "Merge Cells", before, start_row, fields, element=top)
+    with editing(ctx, session_id, "Merge Cells") as e:
+        doc = e.doc
+        tbl = table_of(e.session, table_id)
+        refuse_when_tracking(doc, "Merging cells")
+        T.check_merge(TableGrid(tbl), start_row, start_col, end_row, end_col)
+        show_table(e, tbl, start_row)
+        top = T.merge_cells(doc, tbl, start_row, start_col, end_row, end_col)
+        retarget_cursor(e.session, tbl)
+        fields = {"Table": doc.id_of(tbl), "Merged": f"rows {start_row}-{end_row}, columns {start_col}-{end_col}"}
+        table_done(e, tbl, fields, element=top, updated=top)
+    return e.answer

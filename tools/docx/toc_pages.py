@@ -2,14 +2,17 @@
 their page numbers (a layout) and the tab stop; shared by the TOC tools (layout_toc, layout_toc_fields)."""
 from __future__ import annotations
 
+import functools
+
 from ooxml.refs import links as L
 from ooxml.layout import sections as S
 from ooxml.refs import toc as T
-from ooxml.xml.errors import OoxmlError
+from ooxml.xml.errors import LimitExceeded, OoxmlError
 from ooxml.xml.namespaces import w
 from render import page_layout
 from tools.docx.layout_links import all_roots
 from tools.office import find as office_find
+from tools.office.service import to_pdf_in_budget
 from tools.runtime.progress import heartbeats, report
 
 
@@ -40,7 +43,10 @@ def pages(ctx, doc, found: list[T.Heading], wanted: bool) -> tuple[list | None, 
         return None, f"left out: {missing}; Word fills them in when it updates fields on open"
     try:
         with heartbeats(ctx, 0, LAYOUT_STEPS, "LibreOffice is laying out the document for page numbers"):
-            pages = page_layout.heading_pages(doc, [h.text for h in found], ctx.services.office.to_pdf)
+            layout = functools.partial(to_pdf_in_budget, ctx.services.office)  # stopped at the deadline
+            pages = page_layout.heading_pages(doc, [h.text for h in found], layout)
+    except LimitExceeded:
+        raise  # the call ends: page numbers are not worth running past the time limit
     except (OSError, RuntimeError, ValueError, OoxmlError) as e:  # a failed layout must not fail the TOC
         return None, f"left out: LibreOffice's layout failed ({getattr(e, 'message', e)}); Word fills them in on open"
     report(ctx, 1, LAYOUT_STEPS, "Writing the entries with their page numbers")

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from ooxml.opc import office_copy
+from ooxml.xml import budget
 from ooxml.xml.errors import OoxmlError
 from tools.office import profile as office_profile
 from tools.office.find import INSTALL_HINT, find_soffice, find_uno_python
@@ -37,6 +38,10 @@ def render_timeout() -> float:
 START_TIMEOUT = 90.0
 
 
+def _left(end: float) -> float:
+    return max(0.0, end - time.monotonic())
+
+
 class RenderFailed(OoxmlError):
     error_type = "RenderFailed"
     hung = False  # True when LibreOffice was killed after the timeout
@@ -45,12 +50,12 @@ class RenderFailed(OoxmlError):
 class _Worker:
     """One worker.py child (and its soffice), in a process group of its own."""
 
-    def __init__(self, python: str, soffice: str, profile: Path):
+    def __init__(self, python: str, soffice: str, profile: Path, timeout: float = START_TIMEOUT):
         pipe = f"ooxmlmcp{os.getpid()}_{time.monotonic_ns()}"
         self.proc = subprocess.Popen([python, str(WORKER), soffice, str(profile), pipe],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True, start_new_session=True)
-        first = self._read(START_TIMEOUT)
+        first = self._read(timeout)
         if not first.get("ok"):
             self.kill()
             raise RenderFailed(f"LibreOffice did not start: {first.get('error')}.", hint=INSTALL_HINT)
@@ -114,11 +119,17 @@ class Office:
     def to_pdf(self, src: Path, out: Path, timeout: float | None = None) -> str | None:
         """Lay out ``src`` (a throwaway copy: rewritten in place as LibreOffice may see it, see
         ooxml/opc/office_copy.py) as the PDF ``out``. None, or a note when the warm LibreOffice failed
-        and a one-off ``soffice --convert-to`` made the PDF."""
-        timeout = timeout or render_timeout()
+        and a one-off ``soffice --convert-to`` made the PDF. ``timeout`` (at most the render timeout)
+        bounds everything: the wait behind other layouts, a start, the conversion."""
+        end = time.monotonic() + min(render_timeout(), render_timeout() if timeout is None else timeout)
         soffice = find_soffice()  # checked on every call: a path that disappears gives the named error
         office_copy.prepare(src)
-        with self._lock:
+        if not self._lock.acquire(timeout=_left(end)):
+            error = RenderFailed("LibreOffice was busy with other layouts until the time allowed ran out.",
+                                 hint="Retry when the other renders have finished.")
+            error.hung = True  # no one-off conversion either: the time is up
+            raise error
+        try:
             if self._profile is None:
                 self._profile = office_profile.seed(Path(tempfile.mkdtemp(prefix="ooxml-mcp-lo-")))
                 atexit.register(self.close)
@@ -128,33 +139,35 @@ class Office:
             if self._python is False:
                 self._python = find_uno_python(soffice)
             if self._python is None:
-                self._convert_once(soffice, src, out, timeout, self._profile)
+                self._convert_once(soffice, src, out, _left(end), self._profile)
                 return None
             try:
-                self._warm_convert(soffice, src, out, timeout)
+                self._warm_convert(soffice, src, out, end)
                 return None
             except RenderFailed as e:
                 if e.hung:
                     raise
                 failure = e.message
+        finally:
+            self._lock.release()
         with tempfile.TemporaryDirectory(prefix="ooxml-mcp-lo-once-") as profile:
-            self._convert_once(soffice, src, out, timeout, office_profile.seed(Path(profile)))
+            self._convert_once(soffice, src, out, _left(end), office_profile.seed(Path(profile)))
         return f"one-off conversion: the warm LibreOffice failed ({failure[:160]})"
 
-    def _warm_convert(self, soffice: str, src: Path, out: Path, timeout: float) -> None:
+    def _warm_convert(self, soffice: str, src: Path, out: Path, end: float) -> None:
         try:
-            self._warm(soffice).convert(src, out, timeout)
+            self._warm(soffice, end).convert(src, out, _left(end))
         except RenderFailed as e:
             if e.hung:
                 self._worker = None
                 raise
             # A dead soffice behind a live worker fails every call: retry once on a fresh one.
             self._stop()
-            self._warm(soffice).convert(src, out, timeout)
+            self._warm(soffice, end).convert(src, out, _left(end))
 
-    def _warm(self, soffice: str) -> _Worker:
+    def _warm(self, soffice: str, end: float) -> _Worker:
         if self._worker is None or not self._worker.alive():
-            self._worker = _Worker(self._python, soffice, self._profile)
+            self._worker = _Worker(self._python, soffice, self._profile, min(START_TIMEOUT, _left(end)))
             self.starts += 1
         return self._worker
 
@@ -169,9 +182,11 @@ class Office:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)  # soffice starts soffice.bin: stop the whole group
             proc.wait()
-            raise RenderFailed(f"LibreOffice did not answer within {timeout:g} s and was stopped.",
-                               hint="The document may be too large or make LibreOffice hang; retry once, then check "
-                                    "it with docx_get_structure.") from None
+            error = RenderFailed(f"LibreOffice did not answer within {timeout:g} s and was stopped.",
+                                 hint="The document may be too large or make LibreOffice hang; retry once, then "
+                                      "check it with docx_get_structure.")
+            error.hung = True
+            raise error from None
         made = out.parent / (src.stem + ".pdf")
         if not made.is_file():
             raise RenderFailed("LibreOffice could not convert the document.",
@@ -196,3 +211,14 @@ class Office:
             profile, self._profile = self._profile, None
         if profile is not None:
             shutil.rmtree(profile, ignore_errors=True)
+
+
+def to_pdf_in_budget(office, src: Path, out: Path) -> str | None:
+    """``office.to_pdf`` within the running call's time budget (ooxml/xml/budget.py): LibreOffice is
+    stopped at the call's deadline, which is then ``LimitExceeded`` (the call changed nothing)."""
+    try:
+        return office.to_pdf(src, out, budget.remaining())
+    except RenderFailed as e:
+        if e.hung and budget.remaining() == 0:
+            raise budget.exceeded(budget.current_limit() or 0, "waited for LibreOffice's layout") from None
+        raise

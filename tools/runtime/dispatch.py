@@ -21,7 +21,7 @@ from tools.runtime.lifetime import release_all
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
 from tools.runtime.plain_schema import plainly_valid
 from tools.runtime.progress import in_thread, worth_a_thread
-from tools.runtime.registry import ALWAYS_OPTIONAL, CallContext, Image, Tool, ToolResult
+from tools.runtime.registry import CallContext, Image, Tool, ToolResult, unset_arguments
 
 log = logging.getLogger("ooxml_mcp")
 
@@ -74,8 +74,9 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
     limits = getattr(ctx.services, "limits", DEFAULT_RUNTIME_LIMITS)
     try:
         with ctx.services.in_flight.enter(ctx, tool, arguments):
-            if not sync:  # HTTP tools, page renders: they await their I/O
-                outcome = await invoke(tool, name, operation, arguments, ctx)
+            if not sync:  # HTTP tools, page renders: they await their I/O (their threads see the budget)
+                with budget.time_limit(limits.call_timeout_s):
+                    outcome = await invoke(tool, name, operation, arguments, ctx)
             else:  # document tools run off the event loop: one long call never stalls other clients
                 call = functools.partial(run_sync, tool, name, operation, arguments, ctx, limits.call_timeout_s)
                 if tool.long_running and worth_a_thread(ctx, arguments):  # heartbeats while it runs
@@ -115,7 +116,7 @@ def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallCo
 
 
 def checked(tool: Tool, name: str, operation: str, arguments: dict, deep_only: bool = False) -> Outcome | None:
-    """The arguments against the tool's schema (an error answer if they fail), ALWAYS_OPTIONAL filled in."""
+    """The arguments against the tool's schema (an error answer if they fail), optional ones filled in."""
     deep = too_deep(arguments)
     problems = [f"{deep[:200]}: nested deeper than {MAX_DEPTH} levels"] if deep else \
         [] if deep_only else argument_problems(tool, arguments)
@@ -123,9 +124,7 @@ def checked(tool: Tool, name: str, operation: str, arguments: dict, deep_only: b
         return fail(operation, "ValidationError", "Invalid arguments: " + "; ".join(problems),
                     f"See the inputSchema of '{name}' in tools/list.")
     if not deep_only:
-        for arg in ALWAYS_OPTIONAL:  # optional in the schema, positional in the function
-            if arg in tool.input_schema.get("properties", {}) and arg not in arguments:
-                arguments[arg] = None
+        unset_arguments(tool, arguments)
     return None
 
 

@@ -32,14 +32,14 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ooxml.xml import clock
+from ooxml.xml import budget, clock
 from ooxml.xml import minting
 from ooxml.xml.errors import OoxmlError
 from tools.runtime import history, snapshots
 from render.answer import with_head_line
 from tools.runtime.registry import CallContext
-from tools.runtime.sessions import (MAX_SESSIONS_PER_OWNER, MAX_SESSIONS_TOTAL, Caller, Session, SessionStore,
-                                    _not_found, caller_of)
+from tools.runtime.sessions import (MAX_SESSIONS_PER_OWNER, MAX_SESSIONS_TOTAL, Caller, Session, SessionNotFound,
+                                    SessionStore, _not_found, caller_of, quota_reached)
 from tools.runtime.statestore import Fenced, StateBackend, StoreDown
 
 log = logging.getLogger("ooxml_mcp")
@@ -73,6 +73,11 @@ MCP_REFRESH_S = 60.0
 MIN_HEARTBEAT_MS = 10_000
 
 
+def quota_key(quota) -> str:
+    """A caller's quota (``Caller.quota``, a list once through a snapshot) as the store names it."""
+    return json.dumps(list(quota), separators=(",", ":"))
+
+
 def moved(sid: str, why: str) -> SessionMoved:
     return SessionMoved(f"Session '{sid}' is held by another worker right now ({why}).",
                         hint="Retry the same call in a moment: the retry reaches the worker that holds it, "
@@ -91,6 +96,7 @@ class Held:
     sig: tuple = ()
     stamps: dict = field(default_factory=dict)  # the files the document was read from or saved to
     epoch: int = 0  # of the last lease this worker took: nobody else took it while it stays next
+    used: float = 0.0  # the session's last use the store's quota was told of (monotonic)
 
 
 def epoch_of(token: str) -> int:
@@ -277,7 +283,9 @@ class Durable:
             raise _not_found(session.id)
         # Adopted by a new MCP session of the same tenant (its old MCP session ended).
         self.backend.set_owner(session.id, token, caller.tenant, caller.mcp_session)
-        session.owner, session.tenant, session.quota = caller.owner, caller.tenant, caller.quota
+        old, session.owner, session.tenant, session.quota = session.quota, caller.owner, caller.tenant, caller.quota
+        if quota_key(old) != quota_key(session.quota):
+            self._quietly(self._move_quota, session.id, old, session.quota)
         return session
 
     def _may_use(self, caller: Caller, tenant: str | None, mcp: str | None) -> bool:
@@ -317,8 +325,81 @@ class Durable:
                 self._mcp_refreshed = time.monotonic()
                 for mcp in [m for m in live if m not in self.live_mcp]:  # ended while we wrote it
                     self.mcp_ended(mcp)
+            self._tell_uses()
         except Exception:
             pass  # the store is away: heartbeats resume when it is back
+
+    # ---- session quotas, shared (tools/runtime/quotas.py) -------------------------------------------
+    def join_quota(self, session: Session, limit: int, key: str) -> None:
+        """Count the new session against its caller's quota on every worker; QuotaReached at it."""
+        qkey = quota_key(session.quota)
+        try:
+            full = self.backend.quota_take(qkey, session.id, limit, time.time(), self.key_ttl_s)
+            if full is not None and self._prune(qkey):
+                full = self.backend.quota_take(qkey, session.id, limit, time.time(), self.key_ttl_s)
+        except StoreDown as e:
+            raise unavailable(str(e)) from None
+        if full is not None:
+            raise quota_reached(len(full), key)
+
+    def _prune(self, qkey: str) -> bool:
+        """Drop sessions that left the store without leaving the quota (their worker died, their keys
+        expired); an open under way (joined, not stored yet) is given its call's time."""
+        grace = self.services.limits.call_timeout_s + 5
+        gone = [sid for sid, used in self.backend.quota_members(qkey)
+                if time.time() - used > grace and self.backend.head(sid) is None]
+        for sid in gone:
+            self.backend.quota_drop(qkey, sid)
+        return bool(gone)
+
+    def leave_quota(self, session: Session) -> None:
+        self._quietly(self.backend.quota_drop, quota_key(session.quota), session.id)
+
+    def _move_quota(self, sid: str, old, new) -> None:
+        self.backend.quota_take(quota_key(new), sid, 2 ** 31, time.time(), self.key_ttl_s)
+        self.backend.quota_drop(quota_key(old), sid)
+
+    def _tell_uses(self) -> None:
+        """The last use of the sessions this worker had calls on, for "longest idle" on every worker."""
+        used, now, wall = [], time.monotonic(), time.time()
+        for sid, held in list(self.held.items()):
+            session = self.services.sessions.local(sid)
+            if session is not None and not session.ended and session.last_used != held.used:
+                when = wall - (now - session.last_used)
+                used.append((held, session.last_used, (quota_key(session.quota), sid, when)))
+        if used:
+            self.backend.quota_touch([u[2] for u in used])
+            for held, last, _ in used:
+                held.used = last
+
+    def quota_sessions(self, caller: Caller, busy: list) -> Iterator[Session]:
+        """The caller's sessions on every worker, longest idle first, each taken here (its lease held)
+        as it is reached; sessions busy on their worker are passed over."""
+        busy_ids = {s.id for s in busy}
+        try:
+            members = self.backend.quota_members(quota_key(caller.quota))
+        except StoreDown as e:
+            raise unavailable(str(e)) from None
+        for sid, _ in members:
+            if sid not in busy_ids:
+                session = self._take_idle(caller, sid)
+                if session is not None:
+                    yield session
+
+    def _take_idle(self, caller: Caller, sid: str) -> Session | None:
+        """``sid`` held here, or None when another worker keeps it (a call under way there) for
+        longer than it takes that worker to let an idle session go (tools/runtime/statestore.py ``want``)."""
+        end = time.monotonic() + 2 * self.lease_ms / 1000
+        while True:
+            try:
+                return self.services.sessions.get(caller, sid)
+            except SessionMoved:
+                budget.check()  # the opening call's own limit bounds the waits too
+                if time.monotonic() >= end:
+                    return None
+                time.sleep(min(0.05, self.lease_ms / 10_000))
+            except (SessionNotFound, StateUnavailable):
+                return None
 
     def recover(self, sid: str) -> Session:
         """The latest snapshot, then the journal replayed through the same tool code."""
@@ -391,7 +472,7 @@ class Durable:
             self._renewer.join(5)
         self._quietly(self.backend.worker_gone, self.worker_id)  # its MCP sessions end with it
 
-    def forget(self, sid: str, held: Held) -> None:
+    def forget(self, sid: str, held: Held) -> bool:
         """Delete a session from the store. A lease this worker let go is taken back first, and only
         if no other worker took it in between (the lease epoch moved by one): else the session lives
         on there and this worker's copy was only a stale one."""
@@ -399,11 +480,12 @@ class Durable:
         if token is None:
             token = self.backend.acquire(sid, self.worker_id, self.lease_ms)
             if token is None:
-                return
+                return self.backend.head(sid) is None  # gone already, or another worker holds it
             if epoch_of(token) != held.epoch + 1:
                 self.backend.release(sid, token)
-                return
+                return False
         self.backend.delete(sid, token)
+        return True
 
     def health(self) -> str | None:
         """Why this worker should get no traffic now, or None."""
@@ -463,11 +545,12 @@ class Durable:
             yield
 
     @staticmethod
-    def _quietly(fn, *args) -> None:
+    def _quietly(fn, *args):
         try:
-            fn(*args)
+            return fn(*args)
         except Exception as e:
             log.warning("state store: %s", e)
+            return None
 
 
 def session_head(session: Session) -> str:
@@ -565,7 +648,14 @@ class DurableStore(SessionStore):
     def add(self, who, doc, path, per_owner=None, total=None, key="limits.max_sessions") -> Session:
         if self.durable.draining:
             raise moved("(new)", "this worker is shutting down")
-        return super().add(who, doc, path, per_owner, total, key)
+        # The caller's quota counts its sessions on every worker (in the store), not only here.
+        session = super().add(who, doc, path, 2 ** 31, total, key)
+        try:
+            self.durable.join_quota(session, per_owner or self.per_owner, key)
+        except BaseException:
+            SessionStore.discard(self, session)
+            raise
+        return session
 
     def get(self, who, session_id):
         if _replaying.get():
@@ -593,6 +683,6 @@ class DurableStore(SessionStore):
         this worker let its lease go, so no other worker can take it back."""
         gone = super().discard(session)
         held = self.durable.held.pop(session.id, None)
-        if gone and held is not None:
-            self.durable._quietly(self.durable.forget, session.id, held)
+        if gone and (held is None or self.durable._quietly(self.durable.forget, session.id, held)):
+            self.durable.leave_quota(session)  # never stored, or gone from the store now
         return gone

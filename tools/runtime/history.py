@@ -28,6 +28,7 @@ def commit(ctx, tool_name: str, arguments: dict) -> None:
     """A call succeeded: what it changed in each session becomes one step there."""
     from tools.runtime.overrun import may_commit
     may_commit(ctx)  # not once dispatch answered LimitExceeded for it: then it is put back instead
+    ctx.put_backs = []
     for session in _unique(ctx.touched):
         history = session.doc.history
         if tool_name in NOT_RECORDED:
@@ -65,9 +66,21 @@ def _drop_stale_fallbacks(session) -> None:
         log.exception("stale text box fallbacks of %s not removed after the call", session.id)
 
 
+def on_abandon(ctx, put_back) -> None:
+    """``put_back()`` if the call fails after all: for what it changed outside the recorder (undo and
+    redo move whole steps; a commit refused past the time limit must move them back)."""
+    ctx.put_backs = getattr(ctx, "put_backs", []) + [put_back]
+
+
 def abandon(ctx) -> None:
     """A call failed: whatever it changed is put back (the cursor too: a commit refused after the
     tool ran, tools/runtime/overrun.py, comes after the tool moved it), nothing is recorded."""
+    put_backs, ctx.put_backs = getattr(ctx, "put_backs", []), []
+    for put_back in reversed(put_backs):
+        try:
+            put_back()
+        except Exception:
+            log.exception("could not put back what a failed undo or redo moved")
     for session in _unique(ctx.touched):
         try:
             session.doc.history.abandon()

@@ -7,6 +7,8 @@ tenant over HTTP get ``limits.max_sessions_anonymous``, the others ``limits.max_
 A caller at its quota that opens another session ends its own session idle the longest (with a
 recovery file of its unsaved changes, as the idle reaper does); only when every one of them is
 busy is the new one refused. ``limits.max_sessions_total`` still bounds everyone together.
+With ``--state`` the quota is shared by every worker (counted in the store, tools/runtime/durable.py
+``join_quota``): the session idle the longest may be on another worker, which lets it go when idle.
 """
 from __future__ import annotations
 
@@ -43,9 +45,7 @@ def add_session(ctx, doc, path) -> Session:
 
 def end_longest_idle(services, caller: Caller, busy: list, reason: str) -> str | None:
     """End the caller's session unused the longest that no call holds; what the answer says of it."""
-    mine = sorted((s for s in services.sessions.all() if s.quota == caller.quota and s not in busy),
-                  key=lambda s: s.last_used)
-    for session in mine:
+    for session in _longest_idle_first(services, caller, busy):
         if not session.lock.acquire(blocking=False):
             continue  # a call is under way on it
         try:
@@ -57,3 +57,11 @@ def end_longest_idle(services, caller: Caller, busy: list, reason: str) -> str |
         kept = f"; its unsaved changes are in {recovery}" if recovery else ""
         return f"{session.id} ({session.label}), idle the longest, ended to stay within your session limit{kept}"
     return None
+
+
+def _longest_idle_first(services, caller: Caller, busy: list):
+    durable = getattr(services, "state", None)
+    if durable is not None:  # --state: its sessions on every worker, each taken here when reached
+        return durable.quota_sessions(caller, busy)
+    return sorted((s for s in services.sessions.all() if s.quota == caller.quota and s not in busy),
+                  key=lambda s: s.last_used)

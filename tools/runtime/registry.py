@@ -68,6 +68,7 @@ class Tool:
     title: str | None = None
     meta: dict = field(default_factory=dict)
     long_running: bool = False  # a sync handler run in a thread with progress heartbeats (docx_open)
+    positional_optional: frozenset = frozenset()  # typed "X | None" without a default: None when left out
     answers_context: bool = False  # answers with Document Context: takes a view (render/views.py)
 
     def annotations(self) -> dict:
@@ -87,9 +88,6 @@ BUILTIN: dict[str, Tool] = {}  # filled as tools/catalog.py imports the tool mod
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
-# Arguments named like this are optional whatever their Python default says: SPEC §2 lets
-# session_id be omitted when exactly one session is open.
-ALWAYS_OPTIONAL = {"session_id"}
 
 
 VIEW_SCHEMA = {"enum": ["full", "compact", "none", None]}
@@ -128,6 +126,7 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
             idempotent=idempotent,
             title=title,
             long_running=long_running,
+            positional_optional=_positional_optional(fn),
         )
         return fn
 
@@ -188,12 +187,29 @@ def schema_from_signature(fn: Callable, arg_docs: dict[str, str]) -> dict:
         if p.default is not inspect.Parameter.empty and p.default is not None:
             prop["default"] = p.default
         properties[p.name] = prop
-        if p.default is inspect.Parameter.empty and p.name not in ALWAYS_OPTIONAL:
+        if p.default is inspect.Parameter.empty and not may_be_none(hints.get(p.name, str)):
             required.append(p.name)
     schema = {"type": "object", "properties": properties, "additionalProperties": False}
     if required:
         schema["required"] = required
     return schema
+
+
+def may_be_none(hint: Any) -> bool:
+    """``str | None``: the argument may be left out (SPEC §2: session_id, when one session is open)."""
+    return typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in typing.get_args(hint)
+
+
+def unset_arguments(tool: "Tool", arguments: dict) -> None:
+    """Optional arguments with no Python default (they come before required ones) left out: None."""
+    for name in tool.positional_optional:
+        arguments.setdefault(name, None)
+
+
+def _positional_optional(fn: Callable) -> frozenset[str]:
+    hints = typing.get_type_hints(fn)
+    return frozenset(p.name for p in list(inspect.signature(fn).parameters.values())[1:]
+                     if p.default is inspect.Parameter.empty and may_be_none(hints.get(p.name, str)))
 
 
 def json_type(hint: Any) -> dict:

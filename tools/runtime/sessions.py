@@ -106,6 +106,12 @@ def new_session_id() -> str:
     return "doc_" + secrets.token_hex(12)  # 96 random bits: unguessable, so naming one proves access
 
 
+def quota_reached(open_now: int, key: str) -> QuotaReached:
+    return QuotaReached(f"{open_now} sessions are open, the limit per client ({key}).",
+                        hint="Close sessions you no longer need with docx_close (idle sessions "
+                             "end by themselves after the idle timeout).")
+
+
 def _not_found(sid: str) -> SessionNotFound:
     # The same answer whether the session does not exist or belongs to someone else: no oracle.
     return SessionNotFound(f"Session '{sid[:80]}' not found",
@@ -134,9 +140,7 @@ class SessionStore:
                                          "themselves after the idle timeout); the operator sets "
                                          "limits.max_sessions_total in the config.")
             if mine >= per_owner:
-                raise QuotaReached(f"{mine} sessions are open, the limit per client ({key}).",
-                                   hint="Close sessions you no longer need with docx_close (idle sessions "
-                                        "end by themselves after the idle timeout).")
+                raise quota_reached(mine, key)
             session = Session(new_session_id(), doc, path, caller.tenant, owner=caller.owner, quota=caller.quota)
             self._sessions[session.id] = session
         return session

@@ -19,6 +19,10 @@ Who is alive, so that ownership holds on every worker: ``oxm:mcp:<id>`` names th
 holds a live MCP session (deleted when it ends), ``oxm:worker:<id>`` is that worker's heartbeat
 (short TTL): an MCP session is live while both exist.
 
+Session quotas, shared by every worker (tools/runtime/quotas.py): ``oxm:quota:<caller>`` is a
+sorted set of the caller's session IDs scored by their last use (wall-clock seconds); a session
+joins it when it is opened (refused at the quota, atomically) and leaves it when it ends.
+
 An unreachable store raises ``StoreDown`` quickly (short timeouts, no retries) and, for a moment
 after, at once without trying: callers answer ``StateUnavailable`` instead of waiting.
 """
@@ -83,6 +87,10 @@ class StateBackend:
     def mcp_alive(self, mcp_sessions: list[str], worker: str, ttl_s: int) -> None: ...
     def mcp_gone(self, mcp_session: str) -> None: ...
     def mcp_live(self, mcp_session: str) -> bool: ...
+    def quota_take(self, key: str, sid: str, limit: int, when: float, ttl_s: int) -> list[str] | None: ...
+    def quota_members(self, key: str) -> list[tuple[str, float]]: ...  # longest idle first
+    def quota_drop(self, key: str, sid: str) -> None: ...
+    def quota_touch(self, used: list[tuple[str, str, float]]) -> None: ...  # (key, sid, when)
 
 
 _ACQUIRE = """
@@ -148,6 +156,13 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 return 1
 """
 
+_QUOTA_TAKE = """
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return redis.call('ZRANGE', KEYS[1], 0, -1) end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+
 _NONE = "\x00"  # an absent tenant / MCP session in the meta hash
 
 
@@ -190,6 +205,7 @@ class RedisState(StateBackend):
                          (("acquire", _ACQUIRE), ("renew", _RENEW), ("release", _RELEASE), ("create", _CREATE),
                           ("append", _APPEND), ("want", _WANT), ("snapshot", _SNAPSHOT), ("owner", _OWNER), ("delete", _DELETE),
                           ("failed", _FAILED))}
+        self._quota_take = self.redis.register_script(_QUOTA_TAKE)
 
     @staticmethod
     def keys(sid: str) -> list[str]:
@@ -315,3 +331,29 @@ class RedisState(StateBackend):
     def mcp_live(self, mcp_session):
         worker = self.redis.get(f"oxm:mcp:{mcp_session}")
         return worker is not None and bool(self.redis.exists(f"oxm:worker:{worker.decode()}"))
+
+    # ---- session quotas, shared ------------------------------------------------------------------------
+    @staticmethod
+    def quota_key(key: str) -> str:
+        return f"oxm:quota:{key}"
+
+    @_guarded
+    def quota_take(self, key, sid, limit, when, ttl_s):
+        """None when ``sid`` joined the caller's sessions; else they are at ``limit``: their IDs."""
+        taken = self._quota_take(keys=[self.quota_key(key)], args=[sid, limit, when, ttl_s])
+        return None if taken == 1 else [m.decode() for m in taken]
+
+    @_guarded
+    def quota_members(self, key):
+        return [(m.decode(), score) for m, score in self.redis.zrange(self.quota_key(key), 0, -1, withscores=True)]
+
+    @_guarded
+    def quota_drop(self, key, sid):
+        self.redis.zrem(self.quota_key(key), sid)
+
+    @_guarded
+    def quota_touch(self, used):
+        with self.redis.pipeline(transaction=False) as pipe:
+            for key, sid, when in used:
+                pipe.zadd(self.quota_key(key), {sid: when}, xx=True)
+            pipe.execute()

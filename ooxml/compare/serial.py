@@ -1,0 +1,29 @@
+"""A container's children as strings, in one serialization of the container.
+
+Serializing each block alone repeats the root's namespace declarations in every call (about 3x
+the time of one pass over the container). Instead the container's text and every child's tail
+are set for a moment to a separator, the container is serialized once and cut there. The tree
+is left as it was; a container whose content already holds the separator is not cut (None).
+"""
+from __future__ import annotations
+
+from lxml import etree
+
+_CUT = "\ue000"  # a private-use character: between children, only ever there for the moment
+
+
+def child_strings(parent: etree._Element, method: str = "xml") -> list[str] | None:
+    """Each child of ``parent`` serialized (``method``: "xml" or "text"), without its tail."""
+    kids = list(parent)
+    text, tails = parent.text, [k.tail for k in kids]
+    parent.text = _CUT
+    try:
+        for k in kids:
+            k.tail = _CUT
+        whole = etree.tostring(parent, encoding=str, method=method)
+    finally:
+        parent.text = text
+        for k, tail in zip(kids, tails):
+            k.tail = tail
+    pieces = whole.split(_CUT)
+    return pieces[1:-1] if len(pieces) == len(kids) + 2 else None

@@ -1,0 +1,188 @@
+"""The edit protocol: one unit of work per editing call.
+
+    with editing(ctx, session_id, "Update Paragraph Text") as e:
+        p = e.element(element_id, {B.W_P}, "paragraph")
+        e.show(p)                      # the boxes the Changes compare, drawn before
+        e.change(p)                    # announced now (undo), reported changed at the end
+        edits.set_paragraph_text(e.doc, p, text)
+        e.done(p, marker="UPDATED", updated=p)
+    return e.answer
+
+``editing`` takes the session (its lock, the undo step: tools/docx/common.session_of), draws the
+before-boxes, pairs every ``change`` with ``doc.changed`` before the after-boxes are drawn, sets the
+cursor and ``last_insert``/``last_update``, and builds the answer. An exception leaves the block
+untouched: dispatch puts back whatever the call changed. Tracked changes are the model's job
+(ooxml/review/edits.py, ``Document.insert_block``), so a tool written this way cannot forget them.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from lxml import etree
+
+from ooxml.review import revisions as REV
+from tools.docx import common as C
+from tools.runtime.registry import CallContext
+from tools.runtime.sessions import Cursor
+
+
+class Edit:
+    """What one call does to one session; ``answer`` is set when the block ends without an error."""
+
+    def __init__(self, ctx: CallContext, session_id: str | None, operation: str):
+        self.ctx = ctx
+        self.session = C.session_of(ctx, session_id)
+        self.doc = self.session.doc
+        self.operation = operation
+        self.answer: str | None = None
+        self._shown: list = []
+        self._note: list[str] = []
+        self._before: list[str] | None = None
+        self._after: list | None = None
+        self._changing: list = []
+        self._result: dict | None = None
+        self._cursor: Cursor | None = None
+
+    # ---- finding what to edit ----------------------------------------------------------------------
+    def element(self, raw: str, tags: set | None = None, what: str = "", arg: str = "element_id",
+                deleted_ok: bool = False) -> etree._Element:
+        """The element an ID names; of one of ``tags``; refused when it is tracked-deleted."""
+        el = C.resolve(self.session, raw, arg)
+        if tags is not None:
+            C.expect(el, tags, what, arg)
+        if not deleted_ok:
+            REV.refuse_deleted(self.doc, el, arg)
+        return el
+
+    def position(self, position: str) -> C.Position:
+        pos = C.parse_position(self.session, position)
+        REV.refuse_deleted(self.doc, pos.target, "position")
+        return pos
+
+    # ---- the change --------------------------------------------------------------------------------
+    def show(self, *els, note: list[str] | None = None) -> None:
+        """The elements the Changes section compares (None skipped): drawn now, and again at the end
+        (those still in the document, unless ``after`` names others). ``note``: lines under both."""
+        self._shown = list(els)
+        self._note = note or []
+        self._before = _draw(self.doc, self._shown) + self._note
+
+    def after(self, *els) -> None:
+        """The elements drawn after the change, when they are not the shown ones (an insertion's);
+        a string among them is a line of its own ("... 12 more ..."), a callable gives lines drawn
+        at the end (a table's excerpt)."""
+        self._after = list(els)
+
+    def change(self, *els) -> None:
+        """Before changing ``els`` in place: undo saves them; ``doc.changed`` follows at the end."""
+        for el in els:
+            if el is not None:
+                self.doc.will_change(el)
+                self._changing.append(el)
+
+    def changed(self, *els) -> None:
+        """Elements a model operation changed and announced itself: reported changed at the end."""
+        self._changing += [el for el in els if el is not None]
+
+    def _marks(self, inserted, updated) -> None:
+        if inserted is not None:
+            self.session.last_insert = self.doc.id_of(inserted)
+        if updated is not None:
+            self.session.last_update = self.doc.id_of(updated)
+
+    def report(self) -> None:
+        """Report the changes so far now (``doc.changed``), before reading what they affect (note
+        numbers, list labels); the end of the block reports the rest."""
+        doc = self.doc
+        for el in self._changing:
+            if el.getparent() is None and el not in doc.top_containers():
+                continue  # it left the tree: its removal was recorded as one
+            doc.history.check_changed(el, always=True)  # cheap: a change reported is one announced
+            doc.changed(el)
+        self._changing = []
+
+    def insert(self, new: etree._Element, pos: C.Position, what: str = "paragraph") -> etree._Element:
+        """A prepared block at ``pos``, shown with its neighbours; tracked by the model."""
+        container, where = C.block_insertion(self.doc, pos, what)
+        prev, nxt = C.insertion_neighbours(container, where)
+        self.show(prev, nxt)
+        self.doc.insert_block(new, container=container, **where)
+        self.after(prev, new, nxt)
+        return new
+
+    def done(self, element: etree._Element | None, *, marker: str | None = None, fields: dict | None = None,
+             inserted: etree._Element | None = None, updated: etree._Element | None = None,
+             cursor: tuple | None = None, element_id: str | None = None, content: str | None = None,
+             head_id: bool = True, changes: str | None = None, keep_cursor: bool = False) -> None:
+        """What the answer shows: the context around ``element``; ``inserted``/``updated`` become
+        ``last_insert``/``last_update`` (an insertion also moves the cursor after it, unless
+        ``keep_cursor`` or ``cursor`` says (element, place))."""
+        self._result = dict(element=element, marker=marker, fields=fields, element_id=element_id,
+                            content=content, head_id=head_id, changes=changes, inserted=inserted, updated=updated,
+                            keep_cursor=keep_cursor)
+        if cursor is not None:
+            self._cursor = cursor
+
+    def not_tracked(self, why: str) -> dict:
+        """The answer field saying, while tracking, what Word records no revision for."""
+        return {"Tracked": f"no: {why}"} if REV.tracker(self.doc) is not None else {}
+
+    def plain(self, text: str, inserted: etree._Element | None = None,
+              updated: etree._Element | None = None) -> None:
+        """An answer the tool built itself (a list, a part removed): taken as it is; ``inserted``/
+        ``updated`` become last_insert/last_update (the cursor stays)."""
+        self._result = {"plain": text, "inserted": inserted, "updated": updated}
+
+    # ---- the end -----------------------------------------------------------------------------------
+    def _finish(self) -> None:
+        if self._result is None:
+            raise AssertionError(f"{self.operation}: the tool ended its edit without done()")
+        self.report()
+        r = self._result
+        session = self.session
+        self._marks(r["inserted"], r["updated"])
+        if "plain" in r:
+            self.answer = r["plain"]
+            return
+        if r["inserted"] is not None and not r["keep_cursor"]:
+            session.cursor = Cursor(session.last_insert, "after")
+        if self._cursor is not None:
+            el, place = self._cursor
+            session.cursor = Cursor(self.doc.id_of(el), place) if el is not None else Cursor()
+        before, after = self._diff()
+        self.answer = C.answer(session, self.operation, r["element"], marker=r["marker"], before=before,
+                               after=after, fields=r["fields"], content=r["content"], head_id=r["head_id"],
+                               element_id=r["element_id"], changes=r["changes"])
+
+    def _diff(self) -> tuple[list[str] | None, list[str] | None]:
+        """The boxes before and after (None when the tool showed nothing: no Changes section)."""
+        if self._before is None:
+            return None, None
+        shown = self._after if self._after is not None else \
+            [el for el in self._shown if not isinstance(el, etree._Element) or _in_tree(el)]
+        return self._before, _draw(self.doc, shown) + self._note
+
+
+def _draw(doc, items: list) -> list[str]:
+    """Boxes of the elements (None skipped), lines given as strings kept in their place."""
+    out: list[str] = []
+    run: list = []
+    for item in items:
+        if isinstance(item, str) or callable(item):
+            out += C.box_lines(doc, run) + ([item] if isinstance(item, str) else item())
+            run = []
+        else:
+            run.append(item)
+    return out + C.box_lines(doc, run)
+
+
+def _in_tree(el: etree._Element) -> bool:
+    return el.getparent() is not None
+
+
+@contextmanager
+def editing(ctx: CallContext, session_id: str | None, operation: str):
+    """The unit of work of one editing call (see the module's docstring)."""
+    e = Edit(ctx, session_id, operation)
+    yield e
+    e._finish()
