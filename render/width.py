@@ -38,6 +38,8 @@ def cut(text: str, columns: int, ellipsis: str = "...") -> str:
     text = one_line(text)
     if plain(text):
         return text if len(text) <= columns else text[:columns - len(ellipsis)] + ellipsis
+    if 2 * len(text) <= columns:  # no character is wider than two columns: it fits, no wcwidth needed
+        return text
     head = text[:8 * columns + 8]  # columns are reached within it unless most characters are zero-width
     if len(head) < len(text) and width(head) > columns:
         text = head  # the cut falls inside it: no width of a million characters for one box line
