@@ -134,3 +134,15 @@ def test_ooxml_holds_only_folders():
     """Each concern in a folder of its own (issue 19): no module lies loose beside them."""
     loose = [p.name for p in (ROOT / "ooxml").glob("*.py") if p.name != "__init__.py"]
     assert not loose, f"modules outside a folder in ooxml/: {loose}"
+
+
+def test_tool_modules_do_not_import_each_others_private_names():
+    """A tool module's ``_name`` is its own (issue 19): what another module needs is made public."""
+    found = []
+    for name, path in modules().items():
+        if not name.startswith("tools.docx."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tools.docx"):
+                found += [f"{name}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+    assert not found, found

@@ -91,7 +91,7 @@ def docx_set_properties(ctx: CallContext, session_id: str | None, element_id: st
     """
     with editing(ctx, session_id, "Set Properties") as e:
         el = _target(e, element_id)
-        _check_properties(el, properties)
+        check_properties(el, properties)
         para_props = {k: v for k, v in properties.items() if k in PARAGRAPH_KEYS}
         font = {k: v for k, v in properties.items() if k in FONT_KEYS}
         flags = {k: v for k, v in properties.items() if k in RUN_KEYS - FONT_KEYS}
@@ -109,7 +109,7 @@ def docx_set_properties(ctx: CallContext, session_id: str | None, element_id: st
     return e.answer
 
 
-def _check_properties(el, properties: dict) -> None:
+def check_properties(el, properties: dict) -> None:
     allowed = RUN_KEYS | (PARAGRAPH_KEYS if el.tag == B.W_P else set())
     unknown = sorted(set(properties) - allowed)
     if unknown:

@@ -14,7 +14,7 @@ from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from tools.docx.common import resolve, session_of
 from tools.docx.protocol import editing
-from tools.docx.format import _check_properties
+from tools.docx.format import check_properties
 from tools.runtime.registry import CallContext, tool
 
 MAX_LISTED = 300
@@ -62,7 +62,7 @@ def _check_props(properties, style_type: str) -> None:
     if not isinstance(properties, dict):
         raise ValidationError("properties must be an object of docx_set_properties keys.",
                               hint='Example: {"bold": true, "size": 12}.')
-    _check_properties(etree.Element(w("r" if style_type == "character" else "p")), properties)
+    check_properties(etree.Element(w("r" if style_type == "character" else "p")), properties)
 
 
 # ---- reading ------------------------------------------------------------------------------------------
