@@ -2,7 +2,8 @@
 
 - Self-compare of every corpus file gives no revision.
 - For pairs made by scripted edits of corpus files (tests/support/edits.py: words, inserted,
-  deleted and moved paragraphs, runs made bold, cells, rows, headers, footnotes, list levels),
+  deleted and moved paragraphs, runs made bold, cells, rows, headers, footnotes, list levels,
+  images),
   accepting every revision of the redline gives the edited file and rejecting every one gives
   the original (stories compared through tests/support/redline.py's normal view), by words, by
   characters, without formatting, and with moves.
@@ -64,19 +65,36 @@ def test_accept_gives_revised_and_reject_gives_original(variant):
     assert failed == {}
 
 
-# Unrelated pairs (a corpus file against the next one) known not to hold, with why. Checked like
-# test_validity_corpus's: a listed pair that holds fails the test (take it off the list).
-UNRELATED_EXCEPTIONS = {
-    "onlyoffice-document-templates__sample_sample.docx": "a header paragraph's borders after reject (not looked into)",
-    "tika__017097.docx": "sections removed: accepting a deleted section break gives the merged section the break's "
-                         "type (section_merge, as Word), so the last section's w:type differs",
-    "unstructured__handbook-872p.docx": "the same: the last section's w:type after accept",
-}
+def _pictured(f) -> bool:
+    import zipfile
+    with zipfile.ZipFile(f) as z:
+        return "word/document.xml" in z.namelist() and b"<a:blip " in z.read("word/document.xml")
 
 
-def unrelated_pairs(every: int = 4, offset: int = 2):
+def test_images_removed_and_resized_hold_both_ways():
+    """Every other corpus file with pictures, two of them removed or resized (a resized picture is
+    a replaced one: deleted and inserted), since the mixed script rarely picks an image."""
+    pictured = [f for f in files() if _pictured(f)][::2]
+    if not pictured:
+        pytest.skip(CORPUS.missing_reason())
+    failed, changed = {}, 0
+    for k, f in enumerate(pictured):
+        data = f.read_bytes()
+        try:
+            changed += bool(RL.check(data, E.edited(data, 1000 + k, kinds=("image",), count=2)))
+        except AssertionError as e:
+            failed[f.name] = str(e)
+    assert failed == {} and changed >= len(pictured) // 2
+
+
+# Consecutive pairs outside the sample that once failed (a sweep of all of them): a copied OLE
+# object without the shape type its new part already defines, a field never updated.
+ONCE_FAILED = ("aspose-words-python__Shape.OfficeMath_Gold.docx", "pandoc__equations.docx")
+
+
+def unrelated_pairs(every: int = 4, offset: int = 2, also=()):
     fs = files()
-    return [(fs[k], fs[k + 1]) for k in range(offset, len(fs) - 1, every)]
+    return [(fs[k], fs[k + 1]) for k in range(len(fs) - 1) if k % every == offset or fs[k].name in also]
 
 
 def test_unrelated_documents_hold_both_ways():
@@ -85,13 +103,12 @@ def test_unrelated_documents_hold_both_ways():
     if not files():
         pytest.skip(CORPUS.missing_reason())
     failed = {}
-    for a, b in unrelated_pairs():
+    for a, b in unrelated_pairs(also=ONCE_FAILED):
         try:
             RL.check(a.read_bytes(), b.read_bytes())
         except AssertionError as e:
             failed[a.name] = str(e)
-    assert set(failed) == set(UNRELATED_EXCEPTIONS), (failed, "listed but holding:",
-                                                       set(UNRELATED_EXCEPTIONS) - set(failed))
+    assert failed == {}
 
 
 class _Seeded:

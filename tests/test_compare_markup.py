@@ -308,3 +308,43 @@ def test_a_deleted_row_keeps_no_revision_id_the_redline_uses_again(tmp_path):
     from ooxml.opc.package import Package
     assert check_package(Document(Package.from_parts(parts))) == []
     RL.check(a, b)
+
+
+def test_sections_against_a_document_without_page_setup_hold_both_ways(tmp_path):
+    # the redline's last section is empty (the defaults, as none) and holds the original's as its
+    # change: an accepted deleted break merges into it, a reject gives the original's back
+    from tests.builders import SECT
+    landscape = SECT.replace('w:w="12240" w:h="15840"', 'w:w="15840" w:h="12240" w:orient="landscape"')
+    a = doc(tmp_path, "a.docx", p("First section.") + f'<w:p><w:pPr>{landscape}</w:pPr></w:p>' + p("Second."),
+            sect=SECT.replace("<w:sectPr>", '<w:sectPr><w:type w:val="continuous"/>'))
+    b = doc(tmp_path, "b.docx", p("Other text."), sect=None)
+    RL.check(a, b)
+    parts, _ = RL.build(a, b)
+    (last,) = xp(xml(parts), "/w:document/w:body/w:sectPr")
+    assert [etree.QName(c).localname for c in last] == ["sectPrChange"]
+    assert xp(last, "w:sectPrChange/w:sectPr/w:type[@w:val='continuous']")
+    accepted = RL.decided(parts, True)
+    try:
+        assert not xp(accepted.body, "//w:pPr/w:sectPr") and not len(accepted.body.find(f"{{{W}}}sectPr"))
+    finally:
+        accepted.close()
+
+
+def test_a_comment_on_words_deleted_from_a_kept_paragraph_comes_back_with_them(tmp_path):
+    said = '<w:commentRangeStart w:id="4"/><w:r><w:t>old words</w:t></w:r><w:commentRangeEnd w:id="4"/>' \
+           '<w:r><w:commentReference w:id="4"/></w:r>'
+    a, _ = _commented_then_gone(tmp_path, f'<w:p><w:r><w:t xml:space="preserve">Keep these </w:t></w:r>{said}'
+                                          '<w:r><w:t xml:space="preserve"> and the rest.</w:t></w:r></w:p>', 4, "Why?")
+    b = doc(tmp_path, "b.docx", p("Kept text.") + p("Keep these and the rest."))
+    RL.check(a, b)
+    parts, _ = RL.build(a, b)
+    (deleted,) = xp(xml(parts), "//w:del[.//w:delText]")
+    kids = [etree.QName(c).localname + "".join(xp(c, "w:delText/text()")) for c in deleted]
+    assert kids == ["commentRangeStart", "rold words", "commentRangeEnd", "r", "r "]  # the reference, then the space
+    (wid,) = set(xp(deleted, "w:commentRangeStart/@w:id | w:commentRangeEnd/@w:id | w:r/w:commentReference/@w:id"))
+    assert xp(xml(parts, "word/comments.xml"), f"//w:comment[@w:id='{wid}']//w:t/text()") == ["Why?"]
+    rejected = RL.decided(parts, False)
+    try:
+        assert RL.view_of(rejected)[-3] == ("comments", ["Why?"])
+    finally:
+        rejected.close()

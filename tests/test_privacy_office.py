@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import planted, sdk_validator
+from tests.support import lo_accepted, planted, sdk_validator
 from tests.support.corpus import require_corpus
 from tests.support.libreoffice import convert_cached, require_soffice
 from tests.support.list_labels import lo_lines
@@ -28,8 +28,9 @@ async def _save(docx, path: Path) -> Path:
 
 
 async def plant_in_corpus(docx, tmp_path: Path, name: str) -> Path:
-    """A corpus file with the secret in a new paragraph, a comment on it and a footnote, saved."""
-    await docx.open(shutil.copy(require_corpus() / name, tmp_path / name))
+    """A corpus file with the secret where it has each kind of place (planted.into_corpus), and in a new
+    paragraph, a comment on it and a footnote, saved."""
+    await docx.open(planted.into_corpus(require_corpus() / name, tmp_path / name, SECRET))
     p = (await docx.ok("docx_insert_paragraph", session_id=docx.session_id, text=f"Client {SECRET} and {SECRET.upper()}.",
                        position="end:document_body")).element_id
     await docx.ok("docx_add_comment", session_id=docx.session_id, element_id=p, text=f"Ask {SECRET.lower()}")
@@ -90,3 +91,41 @@ async def test_a_scrub_keeps_list_labels_as_libreoffice_numbers_them(docx, tmp_p
     txt = convert_cached([f for pair in pairs for f in pair], label="privacy lists", target="txt:Text")
     for original, result in pairs:
         assert lo_lines(txt[result.resolve()]) == lo_lines(txt[original.resolve()]), result.name
+
+
+HIDDEN_CORPUS = ["Open-XML-SDK__complex2010.docx", "tika__017097.docx"]  # w:vanish on runs and in styles
+
+
+def _seen(txt: Path) -> list[str]:
+    """LibreOffice's text export as lines with list labels, blank lines left out (LibreOffice keeps an
+    empty paragraph where an accepted deletion took a table; Word does not)."""
+    return [line for line in lo_lines(txt) if line.strip()]
+
+
+async def test_a_scrub_of_revisions_reads_as_libreoffice_accepting_them(docx, tmp_path):
+    require_soffice()
+    pairs = await scrubbed_pairs(docx, tmp_path, ["revisions"])
+    originals = [o for o, _ in pairs]
+    accepted = lo_accepted.accepted_texts(originals)
+    txt = convert_cached([f for pair in pairs for f in pair], label="privacy revisions", target="txt:Text")
+    for original, result in pairs:
+        assert accepted[original.resolve()] is not None, original.name
+        assert _seen(txt[original.resolve()]) != _seen(accepted[original.resolve()])  # it had revisions
+        assert _seen(txt[result.resolve()]) == _seen(accepted[original.resolve()]), result.name
+
+
+async def test_a_scrub_of_hidden_text_reads_as_libreoffice_without_it(docx, tmp_path):
+    """Hidden by the run's own formatting or by its style: LibreOffice deletes what it formats hidden."""
+    require_soffice()
+    pairs = []
+    sources = [shutil.copy(require_corpus() / n, tmp_path / n) for n in HIDDEN_CORPUS]
+    for src in [*map(Path, sources), planted.build(tmp_path / "planted.docx", SECRET)]:
+        await docx.open(src)
+        await docx.ok("docx_scrub", session_id=docx.session_id, categories=["hidden_text"])
+        pairs.append((src, await _save(docx, tmp_path / f"no-hidden-{src.name}")))
+    shown = lo_accepted.accepted_texts([o for o, _ in pairs], mode="hidden")
+    txt = convert_cached([f for pair in pairs for f in pair], label="privacy hidden text", target="txt:Text")
+    changed = [o.name for o, _ in pairs if _seen(txt[o.resolve()]) != _seen(shown[o.resolve()])]
+    assert changed == ["Open-XML-SDK__complex2010.docx", "planted.docx"]  # the other hides only empty runs
+    for original, result in pairs:
+        assert _seen(txt[result.resolve()]) == _seen(shown[original.resolve()]), result.name

@@ -175,3 +175,41 @@ async def test_parts_without_a_match_are_saved_as_they_came(docx, tmp_path):
     assert saved.head["Integrity"] == "ok"
     with zipfile.ZipFile(src) as a, zipfile.ZipFile(tmp_path / "out.docx") as b:
         assert a.read("word/diagrams/layout1.xml") == b.read("word/diagrams/layout1.xml")
+
+
+@pytest.mark.parametrize("pattern", [r"(?=(Q))\1Z", r"Quill(?=(f))\1eather", r"(?=((a)(b)))\1\3", r"(?<=(x))y\b",
+                                     r"(?=(Q(?=(u))\2))\1i"])
+async def test_a_lookaround_capturing_a_group_still_narrows_the_paragraphs_looked_at(pattern):
+    """The paragraphs' texts joined are searched without lookarounds first; a group captured inside one
+    stands for its reference there. Every match is found by that search, and text without one is
+    skipped (before: every paragraph was read, 3.4 s of CPU for the bench's 50,000 paragraphs)."""
+    from ooxml.privacy import matcher as MT
+    m = MT.for_pattern(pattern, case_sensitive=False)
+    texts = ["xQZ", "ab abb", "a Quillfeather", "xy z", "Quip Quill", "QUIZ", "nothing here"]
+    for text in texts:
+        for hit in m.regex.finditer(text):
+            assert any(s < hit.end() and hit.start() < e for s, e in (x.span() for x in m.loose.finditer(text)))
+    assert m.loose.search("nothing here at all") is None
+
+
+CORPUS = ["Open-Xml-PowerTools__HC031-Complicated-Document.docx", "tika__memo.docx",
+          "Open-XML-SDK__TestFiles_Document.docx"]
+
+
+@pytest.mark.parametrize("plant,args", [(SECRET, {"text": SECRET}), (EMAIL, {"pattern": EMAILS})], ids=["text", "pattern"])
+@pytest.mark.parametrize("name", CORPUS)
+async def test_a_secret_planted_in_a_corpus_file_is_gone_and_every_other_text_is_as_before(docx, tmp_path, name,
+                                                                                          plant, args):
+    """Planted where the file has each kind of place (text boxes, tables, headers, footers, notes, comments,
+    deleted text, alt text, tooltips, properties, custom XML, charts), split across runs, in three cases."""
+    from tests.support.corpus import require_corpus
+    await docx.open(planted.into_corpus(require_corpus() / name, tmp_path / name, plant))
+    before, out = tmp_path / "before.docx", tmp_path / "after.docx"
+    await docx.save(before, strip_ids=True)
+    regex = re.compile(args.get("pattern") or re.escape(plant), re.IGNORECASE)
+    assert len(planted.leaks(before, regex)) >= 8
+    a = await docx.ok("docx_redact", case_sensitive=False, **args)
+    assert a.head["Leak Check"].startswith("nothing left"), a.text
+    await docx.save(out, strip_ids=True)
+    assert planted.leaks(out, regex) == []
+    assert_only_matches_changed(before, out, regex)

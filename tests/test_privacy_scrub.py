@@ -114,3 +114,25 @@ async def test_an_unknown_category_is_refused(docx, tmp_path):
     await docx.open(planted.build(tmp_path / "p.docx", SECRET))
     a = await docx.call("docx_scrub", categories=["comments", "secrets"])
     assert a.is_error and a.error_type == "ValidationError" and "secrets" in a.text and "alt_text" in a.head["Hint"]
+
+
+async def test_scrub_personal_info_leaves_no_author_name_or_comment_date_in_any_part(docx, tmp_path):
+    """people.xml (authors, their user IDs) goes with its relationship; commentsExtensible (no text, no
+    names) loses the dates Word writes there; commentsExtended holds neither and is kept."""
+    src = planted.build(tmp_path / "p.docx", SECRET)
+    with zipfile.ZipFile(src, "a") as z:
+        z.writestr("word/commentsExtensible.xml", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                   '<w16cex:commentsExtensible xmlns:w16cex="http://schemas.microsoft.com/office/word/2018/wordml/cex">'
+                   '<w16cex:commentExtensible w16cex:durableId="2A3B4C5D" w16cex:dateUtc="2024-01-02T03:04:05Z"/>'
+                   '</w16cex:commentsExtensible>')
+    await docx.open(src)
+    before = (await docx.ok("docx_inspect")).text
+    assert "1 comment date(s)" in before and "word/commentsExtensible.xml" in before and "word/people.xml" in before
+    await docx.ok("docx_scrub", categories=["personal_info"])
+    assert counts((await docx.ok("docx_inspect")).text)["personal_info"] == 0
+    await docx.save(tmp_path / "s.docx", strip_ids=True)
+    out = tmp_path / "s.docx"
+    assert planted.leaks(out, re.compile("Reviewer|2024-01-02")) == []
+    assert "people.xml" not in read_part(out, "word/_rels/document.xml.rels").decode()
+    assert 'w16cex:durableId="2A3B4C5D"/>' in read_part(out, "word/commentsExtensible.xml").decode()
+    assert "w15:paraIdParent" in read_part(out, "word/commentsExtended.xml").decode()

@@ -28,3 +28,16 @@ async def test_the_paragraph_goes_with_its_inline_control(docx, tmp_path, kind, 
     body = read_body(out)
     assert body.xpath("//w:t/text()", namespaces=NS) == ["Before.", "After."]
     assert not body.xpath("//w:sdt", namespaces=NS)
+
+
+async def test_an_inserted_last_paragraph_holding_only_an_empty_simple_field_goes_on_reject(docx, tmp_path):
+    # a field never updated has no run to mark inserted: the paragraph holds nothing a reader sees
+    empty = f'<w:p><w:pPr><w:rPr><w:ins {REV.format(1)}/></w:rPr></w:pPr><w:fldSimple w:instr="REF fig1"/></w:p>'
+    path = build_docx(tmp_path / "in.docx", p("Kept.") + empty + empty.replace('"1"', '"2"'))
+    await docx.open(path)
+    await docx.ok("docx_reject_revisions", session_id=docx.session_id)
+    out = tmp_path / "out.docx"
+    await docx.ok("docx_save", session_id=docx.session_id, file_path=str(out))
+    body = read_body(out)
+    assert len(body.xpath("w:p", namespaces=NS)) == 1
+    assert not body.xpath("//w:fldSimple", namespaces=NS)

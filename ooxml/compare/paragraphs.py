@@ -14,6 +14,7 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.review import revisions as R
+from ooxml.compare import anchors
 from ooxml.compare import tokens as T
 from ooxml.compare.marks import W_DEL, W_INS, Marks, to_deleted
 from ooxml.xml.namespaces import OX_ID, XML, w
@@ -37,6 +38,7 @@ def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.T
         ops = [("equal", 0, len(ta.keys), 0, len(tb.keys))]
     else:
         ops = _opcodes(ta.keys, tb.keys)
+    comments = anchors.comment_marks(pa, ta.segs) if len(ops) > 1 or ops[0][0] != "equal" else []
     for tag, i1, i2, j1, j2 in reversed(ops):
         a_lo, a_hi = ta.starts[i1], ta.starts[i2]
         b_lo, b_hi = tb.starts[j1], tb.starts[j2]
@@ -45,16 +47,20 @@ def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.T
                 _formatting(marks, ta, tb, a_lo, b_lo, b_hi)
             _pair_notes(marks, ta, tb, a_lo, a_hi, b_lo)
             continue
-        _replace(marks, pb, ta, tb, a_lo, a_hi, b_lo, b_hi, copier)
+        _replace(marks, pb, ta, tb, (a_lo, a_hi, b_lo, b_hi), copier, comments)
 
 
-def _replace(marks, pb, ta, tb, a_lo, a_hi, b_lo, b_hi, copier) -> None:
+def _replace(marks, pb, ta, tb, span, copier, comments) -> None:
+    a_lo, a_hi, b_lo, b_hi = span
     split_at(marks.doc, tb.segs, b_hi)
     first = split_at(marks.doc, tb.segs, b_lo)
     inserted = _runs_between(tb.segs, b_lo, b_hi) if b_hi > b_lo else []
     if a_hi > a_lo:
         deleted = marks.stamp(W_DEL, pb)
-        deleted.extend(_cut_runs(ta.segs, a_lo, a_hi))
+        starts: list[int] = []
+        deleted.extend(_cut_runs(ta.segs, a_lo, a_hi, starts))
+        if comments:  # the original's comments on the deleted words come back with them
+            anchors.place(deleted, starts, anchors.within(comments, a_lo, a_hi))
         copier(deleted, pb)
         _place(pb, tb.segs, first, deleted)
         marks.note("deletions", deleted)
@@ -84,8 +90,9 @@ def _runs_between(segs, lo: int, hi: int) -> list[etree._Element]:
     return runs
 
 
-def _cut_runs(segs, lo: int, hi: int) -> list[etree._Element]:
-    """Copies of the original's runs holding [lo, hi), cut at the edges, as deleted runs."""
+def _cut_runs(segs, lo: int, hi: int, starts: list[int]) -> list[etree._Element]:
+    """Copies of the original's runs holding [lo, hi), cut at the edges, as deleted runs (the
+    offset each starts at added to ``starts``)."""
     out: list[etree._Element] = []
     current_run = None
     for seg in segs[_index(segs, lo):]:
@@ -95,6 +102,7 @@ def _cut_runs(segs, lo: int, hi: int) -> list[etree._Element]:
         if run is not current_run:
             current_run = run
             out.append(_shell(run))
+            starts.append(max(lo, seg.start))
         s, e = max(lo, seg.start) - seg.start, min(hi, seg.start + len(seg.text)) - seg.start
         if seg.child.tag == B.W_T:  # text is cut at the edges; an item (field code, image) goes whole
             el = etree.SubElement(out[-1], seg.child.tag)

@@ -29,6 +29,10 @@ def build(doc_a, doc_b, author: str, opts: Options) -> Result:
     renumber_unlisted(doc_b, doc_b.body)
     matched = _story(doc_a, doc_b, marks, opts, doc_a.main_name, doc_b.main_name, [(doc_a.body, doc_b.body)])
     final_a, final_b = doc_a.body.find(B.W_SECTPR), doc_b.body.find(B.W_SECTPR)
+    if final_b is None and final_a is not None:
+        # an empty last section (the defaults, as none) holds the change, and sections merging
+        # into it on accept take its properties, not those of the original's last break
+        final_b = etree.SubElement(doc_b.body, B.W_SECTPR)
     if opts.formatting and final_b is not None:  # page setup of the last section
         Comparer(marks, opts, None).properties(final_a, final_b, "sectPr", "sectPrChange", SECT_SKIP)
     HeaderPass(doc_a, doc_b, lambda name_a, root_a, name_b, root_b: _story(

@@ -79,6 +79,6 @@ def signature(el: etree._Element) -> str:
 def _drawing_sig(el: etree._Element) -> str:
     extent = el.find(f".//{{{WP}}}extent")
     size = f"{extent.get('cx')}x{extent.get('cy')}" if extent is not None else ""
-    texts = "".join(el.itertext())
+    texts = "".join(t.strip() for t in el.itertext())  # not the layout between a copy's elements
     blips = [b.get(f"{{{R}}}embed", "") for b in el.iter(f"{{{A}}}blip")]
     return size + ":" + hashlib.sha1((texts + "|" + str(len(blips))).encode()).hexdigest()[:12]

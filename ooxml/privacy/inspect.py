@@ -13,10 +13,13 @@ from lxml import etree
 
 from ooxml.review import review_ops as RO
 from ooxml.xml.namespaces import A, R, V, W, WP
+from ooxml.privacy import hidden as HD
 from ooxml.privacy import reading as RD
 from ooxml.xml.wordids import story_part_names
 
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
+W16CEX = "http://schemas.microsoft.com/office/word/2018/wordml/cex"
+DATE_UTC = f"{{{W16CEX}}}dateUtc"  # commentsExtensible: when each comment was written (no text, no names)
 C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 CX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
 CACHES = tuple(f"{{{C}}}{t}" for t in ("strCache", "numCache", "multiLvlStrCache"))
@@ -80,7 +83,7 @@ def inspect(doc) -> list[Finding]:
     roots = xml_roots(doc)
     stories = [n for n in story_part_names(doc.package, doc.main_name) if n in roots]
     return [_comments(doc, roots), _revisions(roots, stories), _properties(roots), _personal(doc, roots, stories),
-            _custom_xml(doc, roots, stories), _headers(doc, roots), _hidden(roots, stories),
+            _custom_xml(doc, roots, stories), _headers(doc, roots), _hidden(doc, roots, stories),
             _invisible(roots, stories), _embedded(doc, roots, stories), _chart_data(doc, roots),
             _alt_text(roots, stories),
             _links(doc, roots, stories), _glossary(roots), _settings(doc, roots)]
@@ -155,6 +158,8 @@ def _personal(doc, roots, stories) -> Finding:
     for name, root in roots.items():
         if etree.QName(root).localname == "people":
             f.add(len(root.findall(f"{{{W15}}}person")), name)
+        dated = comment_dates(root)
+        f.add(len(dated), name if dated else None, f"{len(dated)} comment date(s)" if dated else None)
     authors = {name: len(roots[name].xpath("//@w:author[. != 'Author']", namespaces={"w": W}))  # scrub.ALIAS
                for name in stories}
     f.where += [name for name, n in authors.items() if n]
@@ -167,6 +172,13 @@ def _personal(doc, roots, stories) -> Finding:
     template = attached_template(doc)
     f.add(1 if template else 0, note=f"attached template: {(template or '')[:60]}")
     return f
+
+
+def comment_dates(root: etree._Element) -> list[etree._Element]:
+    """commentsExtensible's elements carrying a date (Word writes one per comment)."""
+    if etree.QName(root).namespace != W16CEX:
+        return []
+    return [el for el in root.iter() if el.get(DATE_UTC) is not None]
 
 
 def settings_name(doc) -> str | None:
@@ -211,10 +223,11 @@ def _headers(doc, roots) -> Finding:
     return f
 
 
-def _hidden(roots, stories) -> Finding:
+def _hidden(doc, roots, stories) -> Finding:
     f = Finding("hidden_text")
+    hidden = HD.Hidden(doc.styles)
     for name in stories:
-        runs = [r for r in roots[name].iter(_attr("r")) if r.find(f"{_attr('rPr')}/{_attr('vanish')}") is not None]
+        runs = hidden.runs(roots[name])
         spec = roots[name].findall(f".//{_attr('specVanish')}")
         f.add(len(runs) + len(spec), name)
     return f

@@ -67,34 +67,81 @@ def _without_context(regex: re.Pattern) -> re.Pattern:
     """The pattern with its anchors, word boundaries and lookarounds taken out: it matches wherever
     the pattern does, whatever stands around, so a search of many paragraphs' texts joined in one
     string finds every paragraph that may hold a match (``\\b\\d{10}\\b`` misses digits that
-    a neighbour's digits touch there). Read through ``re``'s own parser; unknown: match anything."""
+    a neighbour's digits touch there). A group captured inside a lookaround taken out is referred
+    to by its own pattern instead (``(?=(Q))\\1`` reads as ``(?:Q)``): what a reference matched, the
+    group's pattern matched. Read through ``re``'s own parser; unknown: match anything."""
     try:
         from re import _compiler, _parser  # noqa: PLC2701 (CPython's own parser, no public twin)
         tree = _parser.parse(regex.pattern, regex.flags)
-        _strip(tree)
+        lost: dict[int, object] = {}
+        _strip(tree, lost)
+        _inline(tree, lost, 0)
         return _compiler.compile(tree, regex.flags)
-    except Exception:  # another Python's internals, a group captured in a lookaround: every paragraph
+    except Exception:  # another Python's internals, references nested too deep: every paragraph
         return re.compile("(?s:.+)")
 
 
-def _strip(sub) -> None:
+def _strip(sub, lost: dict) -> None:
+    """Assertions out of ``sub``; the groups captured inside them into ``lost`` (number -> pattern)."""
     from re import _parser as P
     kept = []
     for op, av in sub.data:
-        if op in (P.ASSERT, P.ASSERT_NOT) and _captures(av[1]):
-            raise ValueError("a lookaround captures a group: taking it out changes what the rest matches")
+        if op in (P.ASSERT, P.ASSERT_NOT):
+            _collect(av[1], lost)
         if op in (P.AT, P.ASSERT, P.ASSERT_NOT):
             continue
         for child in _children(op, av):
-            _strip(child)
+            _strip(child, lost)
         kept.append((op, av))
     sub.data = kept
+    sub.width = None  # cached by the parser; the compiler's shortest-match shortcut reads it
 
 
-def _captures(sub) -> bool:
+def _collect(sub, lost: dict) -> None:
     from re import _parser as P
-    return any((op is P.SUBPATTERN and av[0] is not None) or any(_captures(c) for c in _children(op, av))
-               for op, av in sub.data)
+    for op, av in sub.data:
+        if op is P.SUBPATTERN and av[0] is not None:
+            lost[av[0]] = av[3]
+        for child in _children(op, av):
+            _collect(child, lost)
+
+
+def _inline(sub, lost: dict, depth: int) -> None:
+    """References to ``lost`` groups replaced by a non-capturing copy of the group's pattern."""
+    from re import _parser as P
+    if depth > 4:
+        raise ValueError("references nested too deep")
+    for k, (op, av) in enumerate(sub.data):
+        if op is P.GROUPREF and av in lost:
+            body = _copied(lost[av])
+            _uncapture(body)
+            _inline(body, lost, depth + 1)
+            sub.data[k] = (P.SUBPATTERN, (None, 0, 0, body))
+        elif op is P.GROUPREF_EXISTS and av[0] in lost:
+            raise ValueError("a condition on a group captured in a lookaround")
+        else:
+            for child in _children(op, av):
+                _inline(child, lost, depth)
+    sub.width = None
+
+
+def _copied(node):
+    """A parsed pattern copied (its opcodes are constants that ``copy.deepcopy`` cannot copy)."""
+    from re import _parser as P
+    if isinstance(node, P.SubPattern):
+        return P.SubPattern(node.state, [_copied(item) for item in node.data])
+    if isinstance(node, (tuple, list)):
+        return type(node)(_copied(item) for item in node)
+    return node
+
+
+def _uncapture(sub) -> None:
+    from re import _parser as P
+    sub.data = [(op, (None, *av[1:])) if op is P.SUBPATTERN else (op, av) for op, av in sub.data]
+    sub.width = None
+    for op, av in sub.data:
+        for child in _children(op, av):
+            _uncapture(child)
 
 
 def _children(op, av) -> list:

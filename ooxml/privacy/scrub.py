@@ -16,6 +16,7 @@ from ooxml.review import review_ops as RO
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import W
 from ooxml.opc.parts import set_flag
+from ooxml.privacy import hidden as HD
 from ooxml.privacy import inspect as I
 from ooxml.xml.wordids import story_part_names
 
@@ -107,8 +108,9 @@ def _comments(doc) -> int:
 
 def _hidden_text(doc) -> int:
     n = 0
+    hidden = HD.Hidden(doc.styles)
     for root in story_roots(doc):
-        runs = [r for r in root.iter(_w("r")) if r.find(f"{_w('rPr')}/{_w('vanish')}") is not None]
+        runs = hidden.runs(root)
         for r in runs:
             doc.will_change(r.getparent())
             doc.remove_block(r)
@@ -224,8 +226,18 @@ def _personal_info(doc) -> int:
         if etree.QName(root).localname == "people":
             doc.package.remove_parts([name])
             n += 1
+        elif I.comment_dates(root):
+            n += _comment_dates(doc.package.part(name))
     n += _settings_personal(doc)
     return n
+
+
+def _comment_dates(part) -> int:
+    dated = I.comment_dates(part.tree.getroot())
+    for el in dated:
+        del el.attrib[I.DATE_UTC]
+    part.touch()
+    return len(dated)
 
 
 def _rsids(doc) -> int:

@@ -181,7 +181,8 @@ def join_with_next(doc, p: etree._Element) -> None:
     content = [c for c in p if c.tag != W_PPR]
     last_in_cell = p.getparent().tag in KEEPS_LAST and B.next_block(p) is None
     # text already deleted (another author's w:del) goes with the paragraph, as untracked deleting does
-    if all(c.tag in B.MARKERS or not isinstance(c.tag, str) or c.tag in (W_DEL, W_MOVE_FROM) for c in content):
+    if all(c.tag in B.MARKERS or not isinstance(c.tag, str) or c.tag in (W_DEL, W_MOVE_FROM) or _emptied(c)
+           for c in content):
         if not last_in_cell:
             _merge_section(doc, p)
             _remove_block(doc, p)
@@ -202,6 +203,11 @@ def join_with_next(doc, p: etree._Element) -> None:
     _remove_block(doc, p)
     if doc is not None:
         doc.changed(nxt)
+
+
+def _emptied(el: etree._Element) -> bool:
+    """A link or simple field without a run (a field never updated): nothing a reader sees."""
+    return el.tag in _EMPTIED_GO and _only_markers(el)
 
 
 def _merge_section(doc, p: etree._Element) -> None:

@@ -2,7 +2,8 @@
 
 Each edit is made on the accepted view, untracked, straight in the XML: a word changed, a
 paragraph deleted, one inserted (a copy of another with new words), a run made bold, a table
-cell's text changed and a row duplicated, a header and a footnote edited, a list item's level.
+cell's text changed and a row duplicated, a header and a footnote edited, a list item's level, an
+image removed or resized (a replaced image: the old one deleted, the new one inserted).
 """
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from ooxml.text import body as B
 from ooxml.text import notes as N
 from ooxml.compare import stories, views
 from ooxml.model.document import Document
-from ooxml.xml.namespaces import w
+from ooxml.xml.namespaces import A, WP, w
 from ooxml.xml.order import get_or_add
 
-EDITS = ("word", "delete", "insert", "bold", "cell", "row", "header", "footnote", "list", "move")
+EDITS = ("word", "delete", "insert", "bold", "cell", "row", "header", "footnote", "list", "move", "image")
 
 
 def edited(data: bytes, seed: int, kinds=EDITS, count: int = 4) -> bytes:
@@ -150,3 +151,17 @@ def _move(doc, rnd):
         p = rnd.choice(ps)
         target = rnd.choice([x for x in ps if x is not p])
         target.addnext(p)
+
+
+def _image(doc, rnd):
+    drawings = [d for d in doc.body.iter(w("drawing")) if d.find(f".//{{{A}}}blip") is not None]
+    if not drawings:
+        return
+    d = rnd.choice(drawings)
+    run = d.getparent()
+    if rnd.random() < 0.5 and run.tag == B.W_R and run.getparent() is not None:
+        run.getparent().remove(run)
+        return
+    for ext in d.iter(f"{{{WP}}}extent", f"{{{A}}}ext"):
+        if ext.get("cx", "").isdigit():
+            ext.set("cx", str(int(ext.get("cx")) * 2 // 3 + 1))

@@ -376,3 +376,78 @@ def reading_of_bytes(body: bytes) -> list[str]:
     from lxml import etree
     root = etree.fromstring(body)
     return [_own_text(p) for p in root.iter() if _local(p) in _PARAS]
+
+
+# ---- a secret planted into a real file, where it already has each kind of place -------------------
+
+_WNS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_STORIES = ("word/document.xml", "word/header", "word/footer", "word/footnotes.xml", "word/endnotes.xml",
+            "word/comments.xml", "word/glossary/document.xml")
+EACH = 3  # places of one kind planted per part
+
+
+def _variants(s: str) -> list[str]:
+    """The secret as several runs in several ways: halves, first letter apart, a run per letter; three cases."""
+    cuts = ([len(s) // 2], [1], list(range(1, len(s))))
+    return [_split(" " + v, [c + 1 for c in cut]) for v, cut in zip((s, s.upper(), s.lower()), cuts)]
+
+
+def _runs(xml: str):
+    from lxml import etree
+    return list(etree.fromstring(f'<w:p xmlns:w="{_WNS}">{xml}</w:p>'))
+
+
+def _plant_story(root, s: str, counter: list[int]) -> None:
+    w = f"{{{_WNS}}}"
+    variants = _variants(s)
+
+    def into(p) -> None:
+        p.extend(_runs(variants[counter[0] % len(variants)]))
+        counter[0] += 1
+
+    targets = [next(box.iter(f"{w}p"), None) for box in list(root.iter(f"{w}txbxContent"))[:2 * EACH]]
+    targets += [next(tbl.iter(f"{w}p"), None) for tbl in list(root.iter(f"{w}tbl"))[:EACH]]
+    paras = [p for p in root.iter(f"{w}p") if p.find(f"{w}r") is not None]
+    targets += paras[-1:]  # the last paragraph with text: in a header, a note, a comment too
+    for p in dict.fromkeys(t for t in targets if t is not None):
+        into(p)
+    for d in [d for d in root.iter(f"{w}del") if d.find(f"{w}r") is not None][:EACH]:  # not a mark's w:del
+        d.extend(_runs(_split(s, [len(s) // 2]).replace("<w:t ", "<w:delText ").replace("</w:t>", "</w:delText>")))
+    for el in list(root.iter("{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}docPr"))[:EACH]:
+        el.set("descr", f"{el.get('descr', '')} {s}".strip())
+    for el in list(root.iter(f"{w}hyperlink"))[:EACH]:
+        el.set(f"{w}tooltip", f"About {s.lower()}")
+
+
+def _plant_data(root, s: str) -> None:
+    """Document properties, custom XML, a chart: the first few elements holding text get the secret."""
+    leaves = [el for el in root.iter() if isinstance(el.tag, str) and len(el) == 0 and _words(el.text or "")]
+    for el in leaves[:EACH]:
+        el.text = f"{el.text} {s}"
+
+
+def _words(text: str) -> bool:
+    """Text of words, not a typed value (a number, a date, a boolean) the schema would refuse with more."""
+    t = text.strip()
+    return any(c.isalpha() for c in t) and t.lower() not in ("true", "false") and not t[:1].isdigit()
+
+
+def into_corpus(src: Path, dst: Path, secret: str) -> Path:
+    """``src`` with ``secret`` added where the file already has each kind of place: text boxes (both
+    copies), tables, the last paragraph of each story (body, headers, footers, notes, comments, glossary),
+    deleted text, alt text, hyperlink tooltips, properties, custom XML and charts. Nothing else changes."""
+    from lxml import etree
+    counter = [0]
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            name = info.filename
+            story = name.startswith(_STORIES) and name.endswith(".xml") and "/_rels/" not in name
+            data_part = name.startswith(("docProps/", "customXml/item", "word/charts/chart")) and \
+                name.endswith(".xml") and "itemProps" not in name and "/_rels/" not in name
+            if story or data_part:
+                root = etree.fromstring(data)
+                _plant_story(root, secret, counter) if story else _plant_data(root, secret)
+                data = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+            zout.writestr(info, data)
+    return dst

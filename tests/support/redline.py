@@ -11,7 +11,8 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.compare import redline, stories, views
 from ooxml.compare import tokens as T
-from ooxml.compare.paragraphs import Options, props_key
+from ooxml.compare.paragraphs import Options
+from ooxml.compare.paragraphs import _el_key  # noqa: PLC2701
 from ooxml.model.document import Document
 from ooxml.xml.namespaces import M, w
 from ooxml.compare.marks import equations
@@ -21,6 +22,13 @@ from ooxml.review import comments as C
 from ooxml.opc.package import Package
 
 _PPR_SKIP = {R.W_RPR, w("sectPr"), w("pPrChange")}
+
+
+def props_key(props, skip) -> list:
+    """Properties as comparable text, in any order: a file's own order restored in schema order is the same."""
+    if props is None:
+        return []
+    return sorted(_el_key(c) for c in props if isinstance(c.tag, str) and c.tag not in skip)
 
 
 def build(data_a: bytes, data_b: bytes, granularity="word", formatting=True, moves=False) -> tuple[bytes, dict]:
