@@ -8,6 +8,7 @@ tasks/* go through the SDK's typed send_request.
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import threading
 import time
@@ -20,6 +21,7 @@ import pytest
 from mcp import Client
 from mcp.server import Server
 from mcp.shared.exceptions import MCPError
+from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from pydantic import ValidationError
@@ -43,7 +45,7 @@ class GatedOffice:
     def __init__(self):
         self.entered, self.gate = threading.Event(), threading.Event()
 
-    def to_pdf(self, src, pdf):
+    def to_pdf(self, src, pdf, timeout=None):
         self.entered.set()
         assert self.gate.wait(30), "the test never opened the gate"
         raise RuntimeError("no layout in this test")
@@ -121,6 +123,61 @@ async def test_initialize_advertises_tasks_and_the_long_tools_say_they_may_run_a
     optional = {t.name for t in tools if t.execution and t.execution.task_support == "optional"}
     assert optional == T.TASK_TOOLS
     assert all(t.execution is None for t in tools if t.name not in T.TASK_TOOLS)
+
+
+@pytest.fixture
+def statuses(monkeypatch) -> list[dict]:
+    """The notifications/tasks/status a client receives (mcp 2.3.0's client parses none: they are types-only)."""
+    seen, original = [], ClientSession._on_notify
+
+    async def on_notify(self, dctx, method, params):
+        if method == "notifications/tasks/status":
+            seen.append(dict(params))
+        return await original(self, dctx, method, params)
+    monkeypatch.setattr(ClientSession, "_on_notify", on_notify)
+    return seen
+
+
+def initialize_over_http(url: str, version: str) -> dict:
+    """The initialize answer a client of ``version`` gets (raw: the SDK client always asks the newest)."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    response = httpx2.post(url, json=body, headers={"Accept": "application/json, text/event-stream"}, timeout=60)
+    text = response.text
+    if response.headers["content-type"].startswith("text/event-stream"):
+        text = next(line[5:] for line in text.splitlines() if line.startswith("data:"))
+    return json.loads(text)["result"]
+
+
+async def test_only_clients_of_a_version_with_tasks_see_the_tasks_capability(tmp_path):
+    with http_server(Services(roots=[tmp_path])) as url:
+        older = await asyncio.to_thread(initialize_over_http, url, "2025-06-18")
+        current = await asyncio.to_thread(initialize_over_http, url, "2025-11-25")
+    assert older["protocolVersion"] == "2025-06-18" and "tasks" not in older["capabilities"]
+    assert older["capabilities"]["tools"] == current["capabilities"]["tools"]  # the rest is unchanged
+    assert current["protocolVersion"] == "2025-11-25"
+    assert set(current["capabilities"]["tasks"]) == {"list", "cancel", "requests"}
+
+
+async def test_the_owner_hears_each_status_change_as_notifications_tasks_status(tmp_path, statuses):
+    office = GatedOffice()
+    async with legacy_client(tmp_path, office=office) as docx:
+        await document_with_a_heading(docx)
+        done = (await call_as_task(docx.client, "docx_export_markdown", {}))["task"]["taskId"]
+        await result(docx.client, done)
+        failed = (await call_as_task(docx.client, "docx_export_markdown", {"session_id": "doc_missing"}))
+        await result(docx.client, failed["task"]["taskId"])
+        stopped = (await call_as_task(docx.client, "docx_insert_toc", {"position": "start:document_body"}))
+        assert await asyncio.to_thread(office.entered.wait, 10)
+        await cancel(docx.client, stopped["task"]["taskId"])
+        office.gate.set()
+        await until_saved(docx, tmp_path / "after.docx")  # the cancelled call has ended: it says nothing more
+        assert await until(lambda: len(statuses) >= 3)
+        final = {t.task_id: t for t in (await listed(docx.client)).tasks}
+    said = [(s["taskId"], s["status"]) for s in statuses]
+    assert said == [(done, "completed"), (failed["task"]["taskId"], "failed"), (stopped["task"]["taskId"], "cancelled")]
+    for note in statuses:  # each one the task as tasks/get shows it
+        assert note == final[note["taskId"]].model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
 async def test_a_task_answers_at_once_and_tasks_result_waits_for_the_tool_answer(tmp_path):
@@ -275,6 +332,21 @@ async def test_over_streamable_http_a_task_is_its_mcp_sessions_and_2026_clients_
     assert foreign.value.error.code == types.INVALID_PARAMS and others.tasks == []
     assert caps is None and "Create Document" in plain.content[0].text  # the task is ignored, as MCP asks
     assert unserved.value.error.code == types.METHOD_NOT_FOUND
+
+
+async def test_over_streamable_http_the_task_status_notification_reaches_its_mcp_session_only(tmp_path, statuses):
+    services = Services(roots=[tmp_path])
+    with http_server(services) as url:
+        async with httpx2.AsyncClient(timeout=60) as http, \
+                Client(streamable_http_client(url, http_client=http), cache=None, mode="legacy") as client, \
+                httpx2.AsyncClient(timeout=60) as http2, \
+                Client(streamable_http_client(url, http_client=http2), cache=None, mode="legacy") as other:
+            await DocxClient(client, [tmp_path]).create()
+            task_id = (await call_as_task(client, "docx_export_markdown", {}))["task"]["taskId"]
+            await result(client, task_id)
+            heard = await until(lambda: statuses)
+            await other.list_tools()  # the other session's stream carries no one else's task
+    assert heard and [(s["taskId"], s["status"]) for s in statuses] == [(task_id, "completed")]
 
 
 async def test_over_stdio_a_task_runs_and_answers(tmp_path):

@@ -6,9 +6,10 @@ result check accepts only ``CallToolResult``, and ``tasks/*`` are in none of its
 So a server middleware (which runs before that check, and whose own answer is sent as it is)
 takes the task-augmented ``tools/call``, and ``tasks/*`` are plain added request handlers.
 The call itself runs later exactly as without a task (``call_next``): its answer, or its JSON-RPC
-error, is what ``tasks/result`` gives. 2026-07-28 clients (tasks left the core protocol there)
-get neither the capability nor the methods; a ``task`` they send is ignored, as MCP asks of a
-server without the capability.
+error, is what ``tasks/result`` gives; each status change goes to the owner's connection as
+``notifications/tasks/status``. 2025-06-18 and 2026-07-28 clients (tasks left the core protocol
+there) get neither the capability nor the methods; a ``task`` they send is ignored, as MCP asks of
+a server without the capability.
 
 A task belongs to its caller's owner (``Caller.owner``: tenant and MCP session); other callers
 cannot see it. Task IDs carry 128 random bits. Tasks end with their MCP session (stdio: the process).
@@ -63,6 +64,7 @@ class Task:
     error: MCPError | None = None  # or the JSON-RPC error the call gave
     done: anyio.Event = field(default_factory=anyio.Event)
     runner: asyncio.Task | None = None
+    connection: object = None  # its owner's connection, told of each status change
 
     def wire(self) -> dict:
         out = {"taskId": self.id, "status": self.status, "createdAt": self.created,
@@ -140,8 +142,23 @@ def listed(tool: types.Tool) -> types.Tool:
 
 
 def advertise(options) -> None:
-    """The initialize answer's capabilities: tasks/list, tasks/cancel, task-augmented tools/call."""
+    """The initialize answer's capabilities: tasks/list, tasks/cancel, task-augmented tools/call
+    (``unadvertised`` takes them out again for clients of a version without tasks)."""
     options.capabilities.tasks = CAPABILITY
+
+
+def unadvertised(result: dict) -> dict:
+    """An initialize answer for a version without tasks (2025-06-18 and before) drops the capability."""
+    if result.get("protocolVersion") not in VERSIONS and "tasks" in (result.get("capabilities") or {}):
+        result = {**result, "capabilities": {k: v for k, v in result["capabilities"].items() if k != "tasks"}}
+    return result
+
+
+async def announce(task: Task) -> None:
+    """notifications/tasks/status (optional in MCP, which clients must not rely on) to the task's owner:
+    only 2025-11-25 clients have tasks, so only they hear it. Best effort: a closed stream drops it."""
+    if task.connection is not None:
+        await task.connection.notify("notifications/tasks/status", task.wire())
 
 
 @dataclass
@@ -192,6 +209,8 @@ class Middleware:
         self.on_connection_end = on_connection_end
 
     async def __call__(self, ctx, call_next):
+        if ctx.method == "initialize":
+            return unadvertised(await call_next(ctx))
         params = ctx.params if isinstance(ctx.params, dict) else None
         if ctx.method != "tools/call" or params is None or "task" not in params or not served(ctx):
             return await call_next(ctx)
@@ -205,6 +224,7 @@ class Middleware:
                            "call it without 'task'.")
         owner = self.owner_of(ctx)
         task = self.tasks.create(owner, typed.name, typed.task.ttl if typed.task else None)
+        task.connection = connection
         self.on_connection_end(ctx, owner)
         call = replace(ctx, params={k: v for k, v in params.items() if k != "task"},
                        session=ServerSession(Outbound(ctx.session, task.id, ctx.meta), connection,
@@ -214,21 +234,26 @@ class Middleware:
                 "_meta": {IMMEDIATE: f"{typed.name} runs as task {task.id}: tasks/result gives its answer."}}
 
     async def run(self, task: Task, call_next, ctx) -> None:
+        if await self.ran(task, call_next, ctx):
+            await announce(task)
+
+    @staticmethod
+    async def ran(task: Task, call_next, ctx) -> bool:
+        """Runs the call; True if its end changed the task's status (not when tasks/cancel came first)."""
         try:
             result = await call_next(ctx)
         except MCPError as e:
             task.error = e
-            task.finish("failed", e.error.message)
+            return task.finish("failed", e.error.message)
         except asyncio.CancelledError:
             task.finish("cancelled", "The task was cancelled.")
             raise
         except Exception as e:  # noqa: BLE001  the server keeps serving whatever a call does
             task.error = MCPError(types.INTERNAL_ERROR, f"{type(e).__name__}: {e}")
-            task.finish("failed", task.error.error.message)
-        else:
-            task.result = result
-            failed = bool(result.get("isError"))
-            task.finish("failed" if failed else "completed", "The tool answered with an error." if failed else None)
+            return task.finish("failed", task.error.error.message)
+        task.result = result
+        failed = bool(result.get("isError"))
+        return task.finish("failed" if failed else "completed", "The tool answered with an error." if failed else None)
 
 
 def handlers(tasks: Tasks, owner_of) -> dict:
@@ -269,6 +294,7 @@ def handlers(tasks: Tasks, owner_of) -> dict:
         task.finish("cancelled", "Cancelled by request: what its call had changed is undone.")
         if task.runner is not None:
             task.runner.cancel()
+        await announce(task)
         return task.wire()
 
     return {"tasks/get": (types.GetTaskRequestParams, on_get),
