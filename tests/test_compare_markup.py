@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import zipfile
 
+import pytest
 from lxml import etree
 
 from tests.builders import NS, SECT, build_docx, p, part_xml, png, tbl, tc
@@ -161,10 +162,12 @@ def test_a_replaced_image_is_a_deleted_one_and_an_inserted_one(tmp_path):
     assert parts["word/" + target] == (tmp_path / "a.docx.png").read_bytes()  # the original's image, carried over
 
 
-def test_a_picture_swapped_for_another_of_the_same_size_is_deleted_and_inserted(tmp_path):
+@pytest.mark.parametrize("others", [0, 12])  # a short body, and one long enough to be aligned on its XML
+def test_a_picture_swapped_for_another_of_the_same_size_is_deleted_and_inserted(tmp_path, others):
     from ooxml.text.images import inline_drawing
     drawing = etree.tostring(inline_drawing("rIdImg", 914400, 457200, 7, "pic")).decode()
-    body = f'<w:p><w:r><w:t xml:space="preserve">Picture: </w:t></w:r><w:r>{drawing}</w:r></w:p>'
+    body = f'<w:p><w:r><w:t xml:space="preserve">Picture: </w:t></w:r><w:r>{drawing}</w:r></w:p>' + \
+        "".join(p(f"Paragraph {n}.") for n in range(others))
 
     def pictured(name, colour):  # the same XML, the same media name: only the image's bytes differ
         png(tmp_path / f"{name}.png", colour=colour)

@@ -96,8 +96,6 @@ class Comparer:
         (blocks_a, xml_a), (blocks_b, xml_b) = _blocks(ca), _blocks(cb)
         if xml_a is None or xml_b is None or ca.nsmap != cb.nsmap:
             xml_a = xml_b = None
-        else:
-            xml_a, xml_b = self._imaged(blocks_a, xml_a), self._imaged(blocks_b, xml_b)
         pairs = self.pairs(blocks_a, blocks_b, cb.tag in R.KEEPS_LAST, xml_a, xml_b)
         moved = moves.find(pairs, blocks_a, blocks_b, self.key) if self.opts.moves else set()
         names = {}
@@ -107,7 +105,8 @@ class Comparer:
         for i, j in pairs:
             if i is not None and j is not None:
                 self.matched += 1
-                if xml_a is not None and xml_a[i] == xml_b[j]:
+                if xml_a is not None and xml_a[i] == xml_b[j] and (
+                        "blip" not in xml_a[i] or self._same_images(blocks_a[i], blocks_b[j])):
                     self._unchanged(blocks_a[i], blocks_b[j])
                 else:
                     budget.check()
@@ -168,14 +167,12 @@ class Comparer:
         self.marks.note("deletions", el)
         return el
 
-    def _imaged(self, blocks: list, xml: list[str]) -> list[str]:
-        """Blocks' XML with the hashes of their images: the same XML can name another picture."""
+    def _same_images(self, a: etree._Element, b: etree._Element) -> bool:
+        """Whether two blocks of the same XML show the same pictures (one relationship ID, one
+        media name, can hold another picture's bytes in the other file)."""
         if self.images is None:
-            return xml
-        return [x + self._image_key(el) if "blip" in x else x for el, x in zip(blocks, xml)]
-
-    def _image_key(self, el: etree._Element) -> str:
-        return "\x00" + ",".join(self.images(b) for b in el.iter(_BLIP)) if self.images else ""
+            return True
+        return [self.images(x) for x in a.iter(_BLIP)] == [self.images(x) for x in b.iter(_BLIP)]
 
     def _unchanged(self, a: etree._Element, b: etree._Element) -> None:
         """A block byte for byte the same: its notes (by their references) are still compared."""
@@ -187,7 +184,7 @@ class Comparer:
             self._replaced(a, b)
             return
         xml = etree.tostring(a)
-        if xml == etree.tostring(b) and (b"blip" not in xml or self._image_key(a) == self._image_key(b)):
+        if xml == etree.tostring(b) and (b"blip" not in xml or self._same_images(a, b)):
             self._unchanged(a, b)
             return
         if a.tag == B.W_P and _maths(a) != _maths(b):
