@@ -28,7 +28,7 @@ from tools import builtin  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
-from tools.runtime import notices, protocol, tasks, toolsets  # noqa: E402
+from tools.runtime import memory, notices, protocol, tasks, toolsets  # noqa: E402
 
 PAGE_SIZE = 100
 log = logging.getLogger("ooxml_mcp")
@@ -392,6 +392,7 @@ def serve_http(server: Server, services: Services, host: str, port: int) -> None
 
 
 def main(argv: list[str] | None = None) -> None:
+    memory.one_arena()  # before any thread: documents freed in one worker thread are reused by the next
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     args = parse_args(argv)
     services = make_services(args)

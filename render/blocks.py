@@ -14,12 +14,13 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.lists.numbering import label_of
 from render.inline import marked_run_text, paragraph_line
 import render.equations  # noqa: F401  (draws equations as $…$ in lines)
-from render.width import cut, one_line, pad, width
+from render.width import cut, one_line, pad, plain, width
 
 TEXT_COLUMNS = 80
 CELL_COLUMNS = 14
 MAX_TABLE_COLS = 10
 MAX_TABLE_ROWS = 20
+_STAR_WIDTH = width(" ⭐ ")
 
 
 def element_id(el: etree._Element) -> str:
@@ -123,7 +124,10 @@ def table_grid_lines(grid: TableGrid) -> list[str]:
 def box(title: str, lines: list[str], marker: str | None = None, indent: str = "  ") -> list[str]:
     # Each width once: a ⭐ head or CJK text goes through wcwidth, tens of µs a line.
     head = one_line(f"{title} ⭐ {marker}" if marker else title)
-    head_width = width(head)
+    if marker and plain(title) and plain(marker):  # the star alone needs wcwidth: counted once
+        head_width = len(title) + len(marker) + _STAR_WIDTH
+    else:
+        head_width = width(head)
     shown = [one_line(line) for line in lines]
     widths = [width(line) for line in shown]
     inner = max(40, head_width, *widths)
@@ -160,7 +164,7 @@ class _Drawn:
     def catch_up(self, doc) -> None:
         if self.version == doc.version:
             return
-        news = [(el, ancestors) for v, el, ancestors in doc.recent_changes if v > self.version]
+        news = [(el, ancestors) for _, el, ancestors in doc.changes_since(self.version)]
         if len(news) < doc.version - self.version or len(self.parts) > self.MAX:
             self.parts = {}
         elif news:
@@ -174,7 +178,8 @@ class _Drawn:
             else:
                 parts = self.parts
                 gone.update(d for el in changed for d in el.iter() if d in parts)
-                self.parts = {el: drawn for el, drawn in parts.items() if el not in gone}
+                for el in gone:  # in place: a copy of up to MAX boxes on every call cost more
+                    parts.pop(el, None)
         self.version = doc.version
 
 

@@ -6,13 +6,13 @@ import re
 from wcwidth import wcswidth, wcwidth
 
 
-def _plain(text: str) -> bool:
+def plain(text: str) -> bool:
     # Printable ASCII is one column a character: skip wcwidth's per-character lookups.
     return text.isascii() and text.isprintable()
 
 
 def width(text: str) -> int:
-    if _plain(text):
+    if plain(text):
         return len(text)
     w = wcswidth(text)
     if w >= 0:
@@ -28,7 +28,7 @@ _SHOWN = {"\n": "\u21b5", "\r": "\u21b5", "\t": "\u2192"}
 
 def one_line(text: str) -> str:
     """``text`` with line breaks shown as ↵, tabs as →, other control characters as spaces."""
-    if _plain(text):
+    if plain(text):
         return text
     return _BREAKING.sub(lambda m: _SHOWN.get(m.group(), " "), text)
 
@@ -36,8 +36,10 @@ def one_line(text: str) -> str:
 def cut(text: str, columns: int, ellipsis: str = "...") -> str:
     """Cut ``text`` to at most ``columns`` display columns, marking the cut with ``...``; one line."""
     text = one_line(text)
-    if _plain(text):
+    if plain(text):
         return text if len(text) <= columns else text[:columns - len(ellipsis)] + ellipsis
+    if 2 * len(text) <= columns:  # no character is wider than two columns: it fits, no wcwidth needed
+        return text
     head = text[:8 * columns + 8]  # columns are reached within it unless most characters are zero-width
     if len(head) < len(text) and width(head) > columns:
         text = head  # the cut falls inside it: no width of a million characters for one box line

@@ -113,3 +113,19 @@ async def test_list_and_delete_hyperlink_keeps_text_and_delete_bookmark_keeps_co
     body = await docx.save(tmp_path / "o.docx")
     assert body.find(".//w:hyperlink", NS) is None and body.find(".//w:bookmarkStart", NS) is None
     assert "".join(by_id(body, para).itertext()) == "See docs"
+
+
+async def test_deleting_a_bookmark_between_paragraphs_is_saved_and_undone(docx, tmp_path):
+    body = p("one") + '<w:bookmarkStart w:id="7" w:name="Loose"/><w:bookmarkEnd w:id="7"/>' + p("two")
+    await docx.open(build_docx(tmp_path / "in.docx", body))
+    listing = (await docx.ok("docx_list_bookmarks")).section("Content")
+    bkm = re.search(r"(bkm_\w+)", listing).group(1)
+    await docx.ok("docx_delete", element_id=bkm)
+    saved = await docx.save(tmp_path / "o.docx")
+    assert saved.find(".//w:bookmarkStart", NS) is None and saved.find(".//w:bookmarkEnd", NS) is None
+    assert ["".join(q.itertext()) for q in saved.findall("w:p", NS)] == ["one", "two"]
+    await docx.ok("docx_undo")
+    back = await docx.save(tmp_path / "back.docx")
+    assert [etree.QName(el).localname for el in back if el.tag != f"{W}sectPr"] == \
+        ["p", "bookmarkStart", "bookmarkEnd", "p"]
+    assert back.find(".//w:bookmarkStart", NS).get(f"{W}name") == "Loose"

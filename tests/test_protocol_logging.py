@@ -62,3 +62,21 @@ async def test_over_http_the_warning_reaches_the_client(tmp_path, monkeypatch, m
                        log_level="warning") as client:
             await three_inserts(DocxClient(client, [tmp_path]))
     assert [level for level, _ in log.messages] == ["warning"] and "can no longer be undone" in log.messages[0][1]
+
+
+async def test_a_long_session_hears_once_that_old_undo_steps_are_dropped(tmp_path, monkeypatch):
+    # Past the limit every call drops a step: a warning each time was a notification on every call.
+    monkeypatch.setenv("OOXML_MCP_UNDO_STEPS", "2")
+    log = Log()
+    with http_server(Services(roots=[tmp_path])) as url:
+        async with httpx2.AsyncClient(timeout=60) as http, \
+                Client(streamable_http_client(url, http_client=http), cache=None, logging_callback=log,
+                       log_level="warning") as client:
+            docx = DocxClient(client, [tmp_path])
+            await three_inserts(docx)
+            for text in ("four", "five", "six"):
+                await docx.ok("docx_insert_paragraph", session_id=docx.session_id, text=text,
+                              position="end:document_body")
+            history = await docx.ok("docx_get_history", session_id=docx.session_id)
+    assert [level for level, _ in log.messages] == ["warning"] and "oldest 1 step(s)" in log.messages[0][1]
+    assert "(4 older step(s) dropped by the history limit)" in history.text  # still counted

@@ -19,6 +19,7 @@ import pytest
 from lxml import etree
 
 from tests.support.client import open_direct
+from tests.support.registered import editing_tools
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "fixtures" / "report.docx"
@@ -144,9 +145,7 @@ UNTRACKABLE = r"cannot be recorded as a tracked change"
 
 
 def _editing_tools() -> set[str]:
-    from tools import catalog  # noqa: F401  (registers every tool)
-    from tools.runtime.registry import BUILTIN
-    return {name for name, t in BUILTIN.items() if name.startswith("docx_") and not t.read_only} - set(NOT_EDITS)
+    return editing_tools() - set(NOT_EDITS)
 
 
 def _tool(recipe: str) -> str:

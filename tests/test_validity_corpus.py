@@ -34,6 +34,7 @@ from tests.support.client import NS, open_direct
 from tests.support.corpus import corpus_params, editable_files, is_strict
 from tests.support.edit_script import CELL_WORDS, WORD, integrity_problems, script_folder
 from tests.support.fidelity import main_part_name, read_parts
+from tests.support.registered import editing_tools, tool_names
 
 pytestmark = pytest.mark.corpus
 
@@ -145,11 +146,11 @@ PENDING: dict[str, str] = {}
 
 
 def test_every_editing_tool_is_in_the_script():
-    from tools import catalog  # noqa: F401  (registers every tool)
-    from tools.runtime.registry import BUILTIN
-    editing = {name for name, t in BUILTIN.items() if name.startswith("docx_") and not t.read_only}
-    missing = sorted(editing - {name for name, _, _ in SCRIPT} - set(NOT_EDITS) - set(PENDING))
-    assert not missing, f"editing tools missing from SCRIPT (add them, with arguments): {missing}"
+    """The editing tools are the ones tests/test_tool_protocol.py wants a recipe of (tests/support/registered.py)."""
+    missing = sorted(editing_tools() - {name for name, _, _ in SCRIPT} - set(NOT_EDITS) - set(PENDING))
+    assert not missing, f"editing tools missing from SCRIPT (add them, with arguments) or NOT_EDITS: {missing}"
+    stale = sorted(({name for name, _, _ in SCRIPT} | set(NOT_EDITS) | set(PENDING)) - tool_names())
+    assert not stale, f"not registered tools, named in SCRIPT, NOT_EDITS or PENDING: {stale}"
 
 
 # ---- targets, read from the base file (the original with our IDs) -------------------------------------

@@ -121,7 +121,12 @@ class _Labels:
     def catch_up(self, doc) -> None:
         if self.version == doc.version:
             return
-        news = [el for v, el, _ in doc.recent_changes if v > self.version]
+        if not self.defs.nums and not self.cps:  # no lists: no counts to drop, only the bookkeeping
+            self.version, self.memo = doc.version, {}
+            doc.caches.pop(_REMOVED_AT, None)
+            removed_elements(doc).clear()
+            return
+        news = [el for _, el, _ in doc.changes_since(self.version)]
         missed = len(news) < doc.version - self.version  # the change log ran past us
         self.version = doc.version
         self.memo = {}

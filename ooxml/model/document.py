@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import copy
+import operator
 import os
+from bisect import bisect_right
 from pathlib import Path
 
 from lxml import etree
@@ -26,6 +28,7 @@ IGNORABLE = f"{{{MC}}}Ignorable"
 # Children that are not blocks: range markers, comments, processing instructions.
 _NOT_BLOCKS = (*sorted(MARKERS), etree.Comment, etree.ProcessingInstruction)
 RECENT_CHANGES = 128  # how many changed elements a view can catch up on
+_VERSION_OF = operator.itemgetter(0)
 
 
 class Document:
@@ -281,6 +284,12 @@ class Document:
         self.recent_changes.append((self.version, el, tuple(el.iterancestors())))
         if len(self.recent_changes) > 2 * RECENT_CHANGES:
             del self.recent_changes[:RECENT_CHANGES]
+
+    def changes_since(self, version: int) -> list[tuple]:
+        """The change log's entries newer than ``version`` (the log is in version order: a view
+        catching up reads its few new entries, not the whole log, on every call)."""
+        log = self.recent_changes
+        return log[bisect_right(log, version, key=_VERSION_OF):]
 
     def order(self, container: etree._Element) -> BlockOrder:
         """The block order of a container, kept up to date by insert_block/remove_block."""

@@ -398,13 +398,19 @@ def insert_row(doc, tbl: etree._Element, at: int, template: int, copy_format: bo
     return tr
 
 
+def _check_deletable(i: int, n: int, what: str) -> None:
+    """Line ``i`` of ``n`` (rows or columns) exists and is not the table's last one."""
+    if not 0 <= i < n:
+        raise InvalidPosition(f"{what.capitalize()} {i} does not exist: the table has {counted(n, what)}.",
+                              hint=f"{what.capitalize()} indexes are 0-based; docx_get_table shows them.")
+    if n == 1:
+        raise ValidationError(f"A table must keep at least one {what}.",
+                              hint="Delete the whole table with docx_delete.")
+
+
 def delete_row(doc, tbl: etree._Element, r: int) -> None:
     grid = TableGrid(tbl)
-    if not 0 <= r < grid.n_rows:
-        raise InvalidPosition(f"Row {r} does not exist: the table has {counted(grid.n_rows, 'row')}.",
-                              hint="Row indexes are 0-based; docx_get_table shows them.")
-    if grid.n_rows == 1:
-        raise ValidationError("A table must keep at least one row.", hint="Delete the whole table with docx_delete.")
+    _check_deletable(r, grid.n_rows, "row")
     doc.will_change(tbl)
     if getattr(doc, "tracker", None) is not None:  # the row stays, marked deleted
         from ooxml.review.revisions import delete_row as tracked_delete
@@ -524,11 +530,7 @@ def _insert_col_in_row(grid: TableGrid, r: int, line: list[Cell], k: int, templa
 
 def delete_col(doc, tbl: etree._Element, c: int) -> None:
     grid = TableGrid(tbl)
-    if not 0 <= c < grid.n_cols:
-        raise InvalidPosition(f"Column {c} does not exist: the table has {counted(grid.n_cols, 'column')}.",
-                              hint="Column indexes are 0-based; docx_get_table shows them.")
-    if grid.n_cols == 1:
-        raise ValidationError("A table must keep at least one column.", hint="Delete the whole table with docx_delete.")
+    _check_deletable(c, grid.n_cols, "column")
     for r, line in enumerate(grid.cells):
         cell = grid.at(r, c)
         if cell is not None and cell.span == 1 and len(line) == 1:

@@ -27,7 +27,7 @@ class Tracked:
         doc = self.doc
         if self.version == doc.version:
             return self.items
-        news = [el for v, el, _ in doc.recent_changes if v > self.version]
+        news = [el for _, el, _ in doc.changes_since(self.version)]
         root = self.root_fn()
         if self.version < 0 or len(news) < doc.version - self.version or any(
                 el is root or el is root.getparent() for el in news):

@@ -11,6 +11,11 @@ Each phase is bounded in time (``--seconds``) and in calls per client (``--max-c
 Printed: throughput (calls/s), p50 and p99 latency, the worst client's p99, and the ratios
 the issue sets as targets (editing throughput >= 70% of the floor at 8 clients; no client's
 p99 above 5x the floor's p99). It never fails on a figure: it prints them.
+
+Floor and editing phases alternate for ``--rounds`` rounds; each figure is the median of the
+per-round ratios with their range. Beside the wall-clock throughput it prints the server's CPU
+per call (its process, /proc/PID/stat): the clients share the 2 cores with the server, so
+``floor CPU / editing CPU`` is the ratio a server with cores of its own would reach.
 """
 from __future__ import annotations
 
@@ -55,6 +60,11 @@ def serve(root: Path, checkout: Path = ROOT) -> tuple[subprocess.Popen, str]:
             time.sleep(0.05)
     proc.kill()
     raise RuntimeError("the server did not start")
+
+
+def server_cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -149,13 +159,15 @@ class contextlib_stack:
 
 def show(label: str, r: dict) -> None:
     print(f"  {label:<8} {r['calls']:6d} calls  {r['throughput']:7.1f} calls/s  p50 {r['p50'] * 1000:7.1f} ms  "
-          f"p99 {r['p99'] * 1000:7.1f} ms  worst client p99 {r['worst_client_p99'] * 1000:7.1f} ms")
+          f"p99 {r['p99'] * 1000:7.1f} ms  worst client p99 {r['worst_client_p99'] * 1000:7.1f} ms  "
+          f"server CPU {r.get('cpu_ms', float('nan')):.2f} ms/call")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--clients", default="8,32")
     ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--rounds", type=int, default=3, help="floor and editing phases, alternating")
     ap.add_argument("--max-calls", type=int, default=2000, help="per client and phase")
     ap.add_argument("--mode", default="auto", choices=["auto", "legacy"])
     ap.add_argument("--checkout", type=Path, default=ROOT, help="run the server of another checkout (a baseline)")
@@ -168,16 +180,26 @@ def main() -> None:
         for clients in [int(x) for x in args.clients.split(",")]:
             for n in range(clients):
                 build_docx(root / f"client{n}.docx", "".join(p(f"Paragraph {i} of client {n}.") for i in range(60)))
-            floor = asyncio.run(phase(url, args.mode, clients, args.seconds, args.max_calls, root, editing=False))
-            edit = asyncio.run(phase(url, args.mode, clients, args.seconds, args.max_calls, root, editing=True))
             print(f"{clients} concurrent clients")
-            show("floor", floor)
-            show("editing", edit)
-            ratio = edit["throughput"] / floor["throughput"]
-            worst = edit["worst_client_p99"] / floor["p99"]
-            target = " (target >= 0.70)" if clients == 8 else ""
-            print(f"  editing/floor throughput {ratio:.2f}{target}; worst editing client p99 / floor p99 "
-                  f"{worst:.2f} (target <= 5)")
+            ratios, cpu_ratios, worst = [], [], []
+            for r in range(args.rounds):
+                got = {}
+                for editing in ((False, True) if r % 2 == 0 else (True, False)):  # alternating order
+                    cpu0 = server_cpu_s(proc.pid)
+                    got[editing] = asyncio.run(phase(url, args.mode, clients, args.seconds, args.max_calls, root,
+                                                     editing=editing))
+                    got[editing]["cpu_ms"] = (server_cpu_s(proc.pid) - cpu0) * 1000 / max(got[editing]["calls"], 1)
+                floor, edit = got[False], got[True]
+                show(f"floor {r + 1}", floor)
+                show(f"edit {r + 1}", edit)
+                ratios.append(edit["throughput"] / floor["throughput"])
+                cpu_ratios.append(floor["cpu_ms"] / edit["cpu_ms"])
+                worst.append(edit["worst_client_p99"] / floor["p99"])
+            target = " (target >= 0.70)" if clients in (8, 32) else ""
+            print(f"  editing/floor throughput: median {statistics.median(ratios):.2f} "
+                  f"[{min(ratios):.2f}-{max(ratios):.2f}]{target}; CPU-normalised (floor CPU/call / editing "
+                  f"CPU/call): {statistics.median(cpu_ratios):.2f} [{min(cpu_ratios):.2f}-{max(cpu_ratios):.2f}]; "
+                  f"worst editing client p99 / floor p99 {statistics.median(worst):.2f} (target <= 5)")
     finally:
         proc.terminate()
         proc.wait(10)

@@ -160,7 +160,7 @@ def _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value
                         "paragraph, table, run, row or cell")
         REV.refuse_deleted(doc, target)
         e.show(_shown_block(doc, target))
-        sdt = _wrap(doc, kind, target, tag, alias, choices)
+        sdt = _wrap(e, kind, target, tag, alias, choices)
         shown = _shown_block(doc, sdt)
     else:
         sdt, shown = _insert_new(e, kind, position, tag, alias, choices)
@@ -175,7 +175,8 @@ def _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value
            fields={"Kind": kind, "Level": ctrl.level, **({"Tag": tag} if tag else {})})
 
 
-def _wrap(doc, kind: str, target: etree._Element, tag, alias, choices) -> etree._Element:
+def _wrap(e, kind: str, target: etree._Element, tag, alias, choices) -> etree._Element:
+    doc = e.doc
     sdt, holder = C.wrapper(kind, target, tag, alias, choices)
     parent = target.getparent()
     if parent in doc.top_containers():  # a block of the body or a story: moved through the block index
@@ -185,11 +186,10 @@ def _wrap(doc, kind: str, target: etree._Element, tag, alias, choices) -> etree.
         doc.ids.adopt(target)
         doc.insert_block(sdt, container=parent, **({"before": nxt} if nxt is not None else {}), track=False)
         return sdt
-    doc.will_change(target)
+    e.change(parent)  # it gets the control in the target's place (and maybe a cell's last paragraph)
     target.addprevious(sdt)
     holder.append(target)
     _keep_cell_paragraph(sdt)
-    doc.changed(sdt)
     return sdt
 
 

@@ -34,6 +34,18 @@ def _fields(rec, moved: int, verb: str) -> dict:
     return fields
 
 
+def _travel(ctx: CallContext, session_id: str | None, steps: int, back: bool) -> tuple:
+    """Undo (``back``) or redo ``steps`` calls; abandoning the call goes the other way again."""
+    _check_steps(steps)
+    session = session_of(ctx, session_id)
+    go, undo_it = ("undo", "redo") if back else ("redo", "undo")
+    done = getattr(session.doc.history, go)(steps)
+    H.on_abandon(ctx, lambda: getattr(session.doc.history, undo_it)(len(done)))
+    if done:
+        H.restore_state(session, done[-1].state_before if back else done[-1].state_after)
+    return session, done
+
+
 def _moved(session, done: list, verb: str, operation: str, nothing: str) -> str:
     rec = session.doc.history
     content = "\n".join(_line(s) for s in done) if done else nothing
@@ -48,12 +60,7 @@ def docx_undo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
     Args:
         steps: How many calls to undo (default 1).
     """
-    _check_steps(steps)
-    session = session_of(ctx, session_id)
-    done = session.doc.history.undo(steps)
-    H.on_abandon(ctx, lambda: session.doc.history.redo(len(done)))
-    if done:
-        H.restore_state(session, done[-1].state_before)
+    session, done = _travel(ctx, session_id, steps, back=True)
     rec = session.doc.history
     nothing = "Nothing to undo." + (f" {rec.dropped} older step(s) were dropped by the history limit."
                                     if rec.dropped else "")
@@ -67,12 +74,7 @@ def docx_redo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
     Args:
         steps: How many undone calls to redo (default 1).
     """
-    _check_steps(steps)
-    session = session_of(ctx, session_id)
-    done = session.doc.history.redo(steps)
-    H.on_abandon(ctx, lambda: session.doc.history.undo(len(done)))
-    if done:
-        H.restore_state(session, done[-1].state_after)
+    session, done = _travel(ctx, session_id, steps, back=False)
     return _moved(session, done, "Redone", "Redo", "Nothing to redo.")
 
 

@@ -99,16 +99,23 @@ def docx_insert_section_break(ctx: CallContext, session_id: str | None, position
     return e.answer
 
 
+def body_insertion(session: Session, position: str, what: str, message: str, hint: str) -> tuple:
+    """Where a block that only the document body may hold goes: (position, container, insert_block kwargs)."""
+    pos = parse_position(session, position)
+    container, where = block_insertion(session.doc, pos, what)
+    if container is not session.doc.body:
+        raise InvalidPosition(message, hint=hint)
+    return pos, container, where
+
+
 def _section_break(e, position: str, kind: str) -> None:
     session, doc = e.session, e.doc
     if kind not in PS.BREAK_KINDS:
         raise ValidationError(f"kind '{kind}' is not next_page, continuous, even_page or odd_page.",
                               hint="Pass kind='next_page' (the usual break), or continuous, even_page or odd_page.")
-    pos = parse_position(session, position)
-    container, where = block_insertion(doc, pos, "section break")
-    if container is not doc.body:
-        raise InvalidPosition("A section break can only go between blocks of the document body.",
-                              hint="Use a position such as after:para_… on a paragraph of the body.")
+    pos, container, where = body_insertion(session, position, "section break",
+                                           "A section break can only go between blocks of the document body.",
+                                           "Use a position such as after:para_… on a paragraph of the body.")
     prev, nxt = insertion_neighbours(container, where)
     # Tracked, the break is a new paragraph mark (an inserted one), as Word records a section break.
     reuse = (prev is not None and prev.tag == B.W_P and prev.find(f"{w('pPr')}/{w('sectPr')}") is None

@@ -192,11 +192,9 @@ def delete_bookmark(e, start) -> None:
     eid = doc.id_of(start)
     removed = [start] + ([end] if end is not None else [])
     fields = {"Deleted": f"Bookmark {eid} (its content kept)", **e.not_tracked(BOOKMARKS_UNTRACKED)}
-    if holder is None:
+    if holder is None:  # between blocks: removed as a block is, so undo puts it back
         for el in removed:
-            doc.will_change(el.getparent())
-            doc.ids.forget(el)
-            el.getparent().remove(el)
+            doc.remove_block(el)
         e.plain(success_answer("Delete", element_id=eid, fields=fields))
         return
     e.show(holder)

@@ -9,9 +9,10 @@ from ooxml.review import revisions as REV
 from ooxml.refs import toc as T
 from ooxml.refs import toc_fields as TF
 from ooxml.refs import toc_switches as SW
-from ooxml.xml.errors import ElementNotFound, InvalidPosition, ValidationError
+from ooxml.xml.errors import ElementNotFound, ValidationError
 from ooxml.xml.namespaces import w
-from tools.docx.common import block_insertion, clean_id, insertion_neighbours, parse_position, resolve
+from tools.docx.common import clean_id, insertion_neighbours, resolve
+from tools.docx.layout import body_insertion
 from tools.docx.layout_toc_fields import RESULT_UNTRACKED, update_field_toc
 from tools.docx.protocol import editing
 from tools.docx.toc_pages import LAYOUT_STEPS
@@ -57,16 +58,14 @@ def _insert_toc(ctx, e, position: str, levels: str, title: str | None, page_numb
     if title is not None and (not title.strip() or "\n" in title):
         raise ValidationError("title must be a non-empty single line.",
                               hint="Pass a short heading such as title='Contents', or leave title out.")
-    pos = parse_position(session, position)
-    container, where = block_insertion(doc, pos, "table of contents")
-    if container is not doc.body:
-        raise InvalidPosition("A table of contents goes between blocks of the document body.",
-                              hint="Use a position such as before:para_… on a body paragraph, or start:document_body.")
+    pos, container, where = body_insertion(
+        session, position, "table of contents", "A table of contents goes between blocks of the document body.",
+        "Use a position such as before:para_… on a body paragraph, or start:document_body.")
     instruction = f'TOC \\o "{lo}-{hi}" \\h \\z \\u'
     found = T.headings(doc, lo, hi)
     prev, nxt = insertion_neighbours(container, where)
     e.show(prev, nxt)
-    anchors = _anchors(doc, found)
+    anchors = _anchors(e, found)
     tab_pos = _tab_pos(doc, prev if prev is not None else (nxt if nxt is not None else doc.body))
     sdt = T.build(doc, instruction, found, anchors, None, title, tab_pos)
     doc.insert_block(sdt, container=container, **where)
@@ -121,7 +120,7 @@ def _update_toc(ctx, e, sdt: etree._Element, page_numbers: bool) -> None:
     title = T.toc_title(doc, sdt)
     e.show(sdt)
     found = T.headings(doc, lo, hi, skip=sdt, styles=spec.styles)
-    anchors = _anchors(doc, found)
+    anchors = _anchors(e, found)
     content = sdt.find(w("sdtContent"))
     # Tracked: a TOC we inserted ourselves stays our insertion when refreshed.
     own = any(REV.is_ours(doc, m) for m in content.iter(REV.W_INS))

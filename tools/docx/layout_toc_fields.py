@@ -27,7 +27,7 @@ def update_field_toc(ctx, e, begin: etree._Element, page_numbers: bool) -> None:
     lo, hi = spec.outline or (None, None)
     own = set(old)
     found = [h for h in T.headings(doc, lo, hi, styles=spec.styles) if h.p not in own]
-    anchors = _anchors(doc, found)
+    anchors = _anchors(e, found)
     tab_pos = _tab_pos(doc, old[0])
     begin, paras = TF.rebuild(doc, begin, T.entries(doc, found, anchors, None, tab_pos, spec))
     if any(spec.page_at(h.level) for h in found) or not found:

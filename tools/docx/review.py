@@ -196,7 +196,7 @@ def _decide_in(e, revision_ids, author, scope_id, accept: bool) -> None:
             seen_tops.add(t)
             tops.append(t)
     e.show(*_boxes(doc, tops[:SHOWN]))
-    for t in tops:
+    for t in tops:  # not e.change: a block may go with its revisions, so only attached ones are reported
         doc.will_change(t)
     done = RO.decide(doc, revs, accept, roots)
     if revision_ids is None and author is None:

@@ -400,13 +400,7 @@ def docx_delete_row(ctx: CallContext, session_id: str | None, table_id: str, row
     Args:
         row_index: The row to delete, 0-based.
     """
-    with editing(ctx, session_id, "Delete Row") as e:
-        tbl = table_of(e.session, table_id)
-        show_table(e, tbl, row_index)
-        T.delete_row(e.doc, tbl, row_index)
-        retarget_cursor(e.session, tbl)
-        table_done(e, tbl, {"Deleted": f"row {row_index}"}, updated=tbl)
-    return e.answer
+    return _delete_line(ctx, session_id, table_id, row_index, column=False)
 
 
 @tool(toolset="tables", destructive=True, title="Delete a table column")
@@ -416,13 +410,19 @@ def docx_delete_col(ctx: CallContext, session_id: str | None, table_id: str, col
     Args:
         col_index: The column to delete, 0-based.
     """
-    with editing(ctx, session_id, "Delete Col") as e:
+    return _delete_line(ctx, session_id, table_id, col_index, column=True)
+
+
+def _delete_line(ctx: CallContext, session_id: str | None, table_id: str, index: int, column: bool) -> str:
+    """One row or grid column goes; a column is refused while tracking (Word has no revision for it)."""
+    with editing(ctx, session_id, "Delete Col" if column else "Delete Row") as e:
         tbl = table_of(e.session, table_id)
-        refuse_when_tracking(e.doc, "Deleting a column")
-        show_table(e, tbl, 0)
-        T.delete_col(e.doc, tbl, col_index)
+        if column:
+            refuse_when_tracking(e.doc, "Deleting a column")
+        show_table(e, tbl, 0 if column else index)
+        (T.delete_col if column else T.delete_row)(e.doc, tbl, index)
         retarget_cursor(e.session, tbl)
-        table_done(e, tbl, {"Deleted": f"column {col_index}"}, updated=tbl)
+        table_done(e, tbl, {"Deleted": f"{'column' if column else 'row'} {index}"}, updated=tbl)
     return e.answer
 
 

@@ -16,19 +16,18 @@ from tools.office.service import to_pdf_in_budget
 from tools.runtime.progress import heartbeats, report
 
 
-def anchors(doc, found: list[T.Heading]) -> list[str]:
-    """Each heading's ``_Toc`` bookmark name; headings without one get one (announced for undo)."""
+def anchors(e, found: list[T.Heading]) -> list[str]:
+    """Each heading's ``_Toc`` bookmark name; headings without one get one (edit protocol ``e``)."""
+    doc = e.doc
     have = [T.existing_toc_bookmark(h) for h in found]
     missing = [h for h, name in zip(found, have) if name is None]
     if not missing:
         return have
     roots = all_roots(doc)
     names = {s.get(w("name")) for s in L.bookmark_starts(roots)}
-    for h in missing:
-        doc.will_change(h.p)
+    e.change(*[h.p for h in missing])
     made = {id(h): name for h, name in T.add_toc_bookmarks(missing, names, L.next_bookmark_id(roots))}
-    for h in missing:
-        doc.changed(h.p)
+    e.report()  # now: the layout for page numbers saves the parts the bookmarks touched
     return [name if name is not None else made[id(h)] for h, name in zip(found, have)]
 
 

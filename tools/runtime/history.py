@@ -40,7 +40,7 @@ def commit(ctx, tool_name: str, arguments: dict) -> None:
         dropped = history.dropped
         try:
             history.commit(tool_name, label(tool_name, arguments), before, state_of(session))
-            if history.dropped > dropped:
+            if history.dropped > dropped and not dropped:  # once a session: past the limit every call drops one
                 log.warning("undo: the oldest %d step(s) of %s were dropped to stay within the undo limits; "
                             "they can no longer be undone", history.dropped - dropped, session.id)
         except Exception:  # a bug here must not turn a done edit into an error: forget the history
