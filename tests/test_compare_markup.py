@@ -5,6 +5,9 @@ documents; each test also checks that accept-all gives the revised and reject-al
 """
 from __future__ import annotations
 
+import zipfile
+
+import pytest
 from lxml import etree
 
 from tests.builders import NS, SECT, build_docx, p, part_xml, png, tbl, tc
@@ -157,6 +160,37 @@ def test_a_replaced_image_is_a_deleted_one_and_an_inserted_one(tmp_path):
     rels = etree.fromstring(parts["word/_rels/document.xml.rels"])
     target = rels.xpath(f"//*[@Id='{old}']/@Target")[0]
     assert parts["word/" + target] == (tmp_path / "a.docx.png").read_bytes()  # the original's image, carried over
+
+
+@pytest.mark.parametrize("others", [0, 12])  # a short body, and one long enough to be aligned on its XML
+def test_a_picture_swapped_for_another_of_the_same_size_is_deleted_and_inserted(tmp_path, others):
+    from ooxml.text.images import inline_drawing
+    drawing = etree.tostring(inline_drawing("rIdImg", 914400, 457200, 7, "pic")).decode()
+    body = f'<w:p><w:r><w:t xml:space="preserve">Picture: </w:t></w:r><w:r>{drawing}</w:r></w:p>' + \
+        "".join(p(f"Paragraph {n}.") for n in range(others))
+
+    def pictured(name, colour):  # the same XML, the same media name: only the image's bytes differ
+        png(tmp_path / f"{name}.png", colour=colour)
+        return doc(tmp_path, name, body, rels=[("rIdImg", "image", "media/image1.png")],
+                   extra_parts={"word/media/image1.png": (tmp_path / f"{name}.png").read_bytes()},
+                   overrides={"word/media/image1.png": "image/png"})
+    a, b = pictured("a.docx", (200, 0, 0)), pictured("b.docx", (0, 0, 200))
+    RL.check(a, b)
+    parts, counts = RL.build(a, b)
+    red = xml(parts)
+    assert len(xp(red, "//w:del//a:blip")) == 1 and len(xp(red, "//w:ins//a:blip")) == 1
+    assert xp(red, "//w:del//w:t") == [] and xp(red, "//w:ins//w:t") == []  # the text is untouched
+    for accept, want in ((True, "b.docx.png"), (False, "a.docx.png")):
+        decided = RL.decided(parts, accept)
+        try:
+            decided.save(tmp_path / f"decided-{accept}.docx")
+        finally:
+            decided.close()
+        with zipfile.ZipFile(tmp_path / f"decided-{accept}.docx") as z:
+            (rid,) = xp(etree.fromstring(z.read("word/document.xml")), "//a:blip/@r:embed")
+            rels = etree.fromstring(z.read("word/_rels/document.xml.rels"))
+            (target,) = rels.xpath(f"//*[@Id='{rid}']/@Target")
+            assert z.read("word/" + target) == (tmp_path / want).read_bytes()
 
 
 def test_page_setup_and_table_properties_are_sect_and_table_property_changes(tmp_path):

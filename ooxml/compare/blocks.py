@@ -23,7 +23,7 @@ from ooxml.compare.align import align, refine
 from ooxml.compare.marks import MATH, W_DEL, W_INS, Marks, own_runs
 from ooxml.compare.paragraphs import Options, diff_paragraph, diff_props, props_key
 from ooxml.compare.serial import child_strings
-from ooxml.xml.namespaces import w
+from ooxml.xml.namespaces import A, w
 from ooxml.xml.order import get_or_add
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
@@ -35,6 +35,7 @@ _TBL_PR_SKIP = {w("tblPrChange")}
 _TR_PR, _TC_PR = w("trPr"), w("tcPr")
 _TR_PR_SKIP = {w("ins"), w("del"), w("trPrChange")}  # a row's own revision marks are no formatting
 _TC_PR_SKIP = {w(n) for n in ("tcPrChange", "cellIns", "cellDel", "cellMerge")}
+_BLIP = f"{{{A}}}blip"
 SECT_SKIP = {w("headerReference"), w("footerReference"), w("sectPrChange")}
 _WORDS = re.compile(r"\w+|[^\w\s\x00-\x1f]", re.U)  # what similarity counts (not spaces, not our separators)
 
@@ -48,12 +49,13 @@ class Comparer:
         self.matched = 0  # blocks found on both sides (none: unrelated documents)
         self.move_writer = moves.MoveWriter(marks)
         self.notes = True  # whether the documents have notes (their references are looked for)
+        self.images = None  # blip -> hash of its image's bytes (media.Images of both documents)
 
     # ---- reading -----------------------------------------------------------------------------------
     def text(self, p: etree._Element) -> T.Text:
         t = self._texts.get(p)
         if t is None:
-            t = self._texts[p] = T.read(p, self.opts.granularity)
+            t = self._texts[p] = T.read(p, self.opts.granularity, self.images)
         return t
 
     def key(self, el: etree._Element) -> str:
@@ -103,7 +105,8 @@ class Comparer:
         for i, j in pairs:
             if i is not None and j is not None:
                 self.matched += 1
-                if xml_a is not None and xml_a[i] == xml_b[j]:
+                if xml_a is not None and xml_a[i] == xml_b[j] and (
+                        "blip" not in xml_a[i] or self._same_images(blocks_a[i], blocks_b[j])):
                     self._unchanged(blocks_a[i], blocks_b[j])
                 else:
                     budget.check()
@@ -164,6 +167,13 @@ class Comparer:
         self.marks.note("deletions", el)
         return el
 
+    def _same_images(self, a: etree._Element, b: etree._Element) -> bool:
+        """Whether two blocks of the same XML show the same pictures (one relationship ID, one
+        media name, can hold another picture's bytes in the other file)."""
+        if self.images is None:
+            return True
+        return [self.images(x) for x in a.iter(_BLIP)] == [self.images(x) for x in b.iter(_BLIP)]
+
     def _unchanged(self, a: etree._Element, b: etree._Element) -> None:
         """A block byte for byte the same: its notes (by their references) are still compared."""
         for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
@@ -173,7 +183,8 @@ class Comparer:
         if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
             self._replaced(a, b)
             return
-        if etree.tostring(a) == etree.tostring(b):  # the usual case between two versions of one file
+        xml = etree.tostring(a)
+        if xml == etree.tostring(b) and (b"blip" not in xml or self._same_images(a, b)):
             self._unchanged(a, b)
             return
         if a.tag == B.W_P and _maths(a) != _maths(b):

@@ -11,6 +11,7 @@ from ooxml.text import body as B
 from ooxml.compare.blocks import SECT_SKIP, Comparer
 from ooxml.compare.carry import Copier, renumber_unlisted
 from ooxml.compare.marks import Marks
+from ooxml.compare.media import Images
 from ooxml.compare.paragraphs import Options
 from ooxml.compare.headers import HeaderPass
 from ooxml.compare.stories import note_pairs
@@ -26,8 +27,9 @@ class Result:
 def build(doc_a, doc_b, author: str, opts: Options) -> Result:
     """Write into ``doc_b`` (both documents' accepted views) how it differs from ``doc_a``."""
     marks = Marks(doc_b, author)
+    images = Images(doc_a, doc_b)  # one for every story: each image part hashed once
     renumber_unlisted(doc_b, doc_b.body)
-    matched = _story(doc_a, doc_b, marks, opts, doc_a.main_name, doc_b.main_name, [(doc_a.body, doc_b.body)])
+    matched = _story(doc_a, doc_b, marks, opts, doc_a.main_name, doc_b.main_name, [(doc_a.body, doc_b.body)], images)
     final_a, final_b = doc_a.body.find(B.W_SECTPR), doc_b.body.find(B.W_SECTPR)
     if final_b is None and final_a is not None:
         # an empty last section (the defaults, as none) holds the change, and sections merging
@@ -36,19 +38,20 @@ def build(doc_a, doc_b, author: str, opts: Options) -> Result:
     if opts.formatting and final_b is not None:  # page setup of the last section
         Comparer(marks, opts, None).properties(final_a, final_b, "sectPr", "sectPrChange", SECT_SKIP)
     HeaderPass(doc_a, doc_b, lambda name_a, root_a, name_b, root_b: _story(
-        doc_a, doc_b, marks, opts, name_a or doc_a.main_name, name_b, [(root_a, root_b)])).run()
+        doc_a, doc_b, marks, opts, name_a or doc_a.main_name, name_b, [(root_a, root_b)], images)).run()
     for kind in N.KINDS:
         pairs = note_pairs(doc_a, doc_b, kind, marks.note_pairs)
         if pairs:
             name_a = doc_a.part_of(pairs[0][0]).name
             name_b = doc_b.part_of(pairs[0][1]).name
-            _story(doc_a, doc_b, marks, opts, name_a, name_b, pairs)
+            _story(doc_a, doc_b, marks, opts, name_a, name_b, pairs, images)
     return Result(marks.counts, marks.first, matched)
 
 
-def _story(doc_a, doc_b, marks, opts, name_a, name_b, containers) -> int:
+def _story(doc_a, doc_b, marks, opts, name_a, name_b, containers, images) -> int:
     copier = Copier(doc_a, doc_b, name_a, name_b)
     comparer = Comparer(marks, opts, copier)
+    comparer.images = images
     comparer.notes = any(N.notes_root(doc, kind) is not None for doc in (doc_a, doc_b) for kind in N.KINDS)
     before = sum(marks.counts.values())
     for ca, cb in containers:

@@ -33,9 +33,11 @@ class Text:
     starts: list[int] = field(default_factory=list)  # token start offsets (+ the end)
 
 
-def read(p: etree._Element, granularity: str = "word") -> Text:
+def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
+    """``images``: blip -> the hash of its image's bytes (ooxml.compare.media.Images); without it an
+    image is known by its size and text only."""
     sigs: list[str] = []
-    segs, text = segments(B.iter_runs(p), _ZERO, lambda child: sigs.append(signature(child)))
+    segs, text = segments(B.iter_runs(p), _ZERO, lambda child: sigs.append(signature(child, images)))
     out = Text(segs, text, sigs)
     _tokenize(out, granularity)
     return out
@@ -59,7 +61,7 @@ def _tokenize(t: Text, granularity: str) -> None:
     t.keys, t.starts = keys, starts
 
 
-def signature(el: etree._Element) -> str:
+def signature(el: etree._Element, images=None) -> str:
     """What a non-text item is, without the IDs and names that differ between two saves."""
     tag = etree.QName(el).localname
     if tag == "instrText":
@@ -71,14 +73,14 @@ def signature(el: etree._Element) -> str:
     if tag in ("footnoteReference", "endnoteReference"):
         return tag
     if tag in ("drawing", "pict", "object"):
-        return tag + ":" + _drawing_sig(el)
+        return tag + ":" + _drawing_sig(el, images)
     return tag + ":" + ",".join(f"{etree.QName(k).localname}={v}" for k, v in sorted(el.attrib.items())
                                 if etree.QName(k).localname not in _SKIP_ATTRS)
 
 
-def _drawing_sig(el: etree._Element) -> str:
+def _drawing_sig(el: etree._Element, images=None) -> str:
     extent = el.find(f".//{{{WP}}}extent")
     size = f"{extent.get('cx')}x{extent.get('cy')}" if extent is not None else ""
     texts = "".join(t.strip() for t in el.itertext())  # not the layout between a copy's elements
-    blips = [b.get(f"{{{R}}}embed", "") for b in el.iter(f"{{{A}}}blip")]
-    return size + ":" + hashlib.sha1((texts + "|" + str(len(blips))).encode()).hexdigest()[:12]
+    blips = [images(b) if images else "" for b in el.iter(f"{{{A}}}blip")]
+    return size + ":" + hashlib.sha1((texts + "|" + str(len(blips)) + "|" + ",".join(blips)).encode()).hexdigest()[:12]

@@ -16,6 +16,7 @@ from ooxml.compare.paragraphs import _el_key  # noqa: PLC2701
 from ooxml.model.document import Document
 from ooxml.xml.namespaces import M, w
 from ooxml.compare.marks import equations
+from ooxml.compare.media import Images
 from ooxml.text import notes as N
 from ooxml.review import revisions as R
 from ooxml.review import comments as C
@@ -52,7 +53,18 @@ def decided(parts: dict, accept: bool) -> Document:
     return doc
 
 
+_IMAGES: list = []  # the Images of the document view_of reads (else a parameter of every helper)
+
+
 def view_of(doc, formatting=True) -> list:
+    _IMAGES.append(Images(doc))
+    try:
+        return _view_of(doc, formatting)
+    finally:
+        _IMAGES.pop()
+
+
+def _view_of(doc, formatting) -> list:
     out = [("body", _container(doc.body, formatting))]
     if formatting:
         from ooxml.compare.blocks import SECT_SKIP
@@ -118,12 +130,13 @@ def _math(m) -> list:
 
 
 def _runs(p, formatting) -> list:
-    t = T.read(p)
+    images = _IMAGES[-1] if _IMAGES else None
+    t = T.read(p, images=images)
     out: list = []
     for seg in t.segs:
         run = seg.child.getparent()
         key = props_key(run.find(R.W_RPR), R._RPR_NOT_FORMAT) if formatting else b""  # noqa: SLF001
-        text = seg.text if seg.text != T.ITEM else T.signature(seg.child)
+        text = seg.text if seg.text != T.ITEM else T.signature(seg.child, images)
         if out and out[-1][0] == key:
             out[-1] = (key, out[-1][1] + text)
         else:
