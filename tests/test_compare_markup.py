@@ -344,6 +344,22 @@ def test_a_deleted_row_keeps_no_revision_id_the_redline_uses_again(tmp_path):
     RL.check(a, b)
 
 
+def test_a_row_rewritten_past_matching_keeps_no_paragraph_id_twice(tmp_path):
+    # w14:paraId is on rows too: the original's row, deleted beside the revised one that still has
+    # its id, comes without it (a duplicate is a problem check_package and Word both report)
+    row = '<w:tr w14:paraId="1A2B3C4D"><w:tc><w:p><w:r><w:t>{}</w:t></w:r></w:p></w:tc></w:tr>'
+    table = tbl([[tc(p("head"))]]).split("<w:tr>")[0]
+    a = doc(tmp_path, "a.docx", table + row.format("alpha beta gamma delta") + "</w:tbl>")
+    b = doc(tmp_path, "b.docx", table + row.format("something else entirely") + "</w:tbl>")
+    parts, counts = RL.build(a, b)
+    from ooxml.model.document import Document
+    from ooxml.model.integrity import check_package
+    from ooxml.opc.package import Package
+    assert counts.get("deletions") and xp(xml(parts), "//w:tr/@w14:paraId") == ["1A2B3C4D"]
+    assert check_package(Document(Package.from_parts(parts))) == []
+    RL.check(a, b)
+
+
 def test_sections_against_a_document_without_page_setup_hold_both_ways(tmp_path):
     # the redline's last section is empty (the defaults, as none) and holds the original's as its
     # change: an accepted deleted break merges into it, a reject gives the original's back

@@ -39,7 +39,7 @@ class Copier:
         self._carried: dict[str, list] = {}  # the copy's id -> its marks placed in copies
 
     def __call__(self, el: etree._Element, near: etree._Element) -> None:
-        for x in el.iter(B.W_P):  # optional, and must be unique: the copy goes without them
+        for x in el.iter(B.W_P, B.W_TR):  # optional, and must be unique: the copy goes without them
             x.attrib.pop(_PARA_ID, None)
             x.attrib.pop(_TEXT_ID, None)
         if next((x for x in el.iter(*_NEEDS_IDS) if x is not el), None) is not None:  # gathering the part's IDs costs a walk of it

@@ -151,7 +151,12 @@ def _comments_apart(view: list) -> tuple[list, list]:
 def check(data_a: bytes, data_b: bytes, **kw) -> dict:
     """Build the redline and assert both definitions of correct; its counts."""
     parts, counts = build(data_a, data_b, **kw)
-    formatting = kw.get("formatting", True)
+    check_parts(parts, data_a, data_b, kw.get("formatting", True))
+    return counts
+
+
+def check_parts(parts: dict, data_a: bytes, data_b: bytes, formatting=True) -> None:
+    """Both definitions of correct, for a redline already built (its parts)."""
     accepted, rejected = decided(parts, True), decided(parts, False)
     try:
         assert view_of(accepted, formatting) == view_of_bytes(data_b, formatting), "accept-all is not the revised"
@@ -164,4 +169,3 @@ def check(data_a: bytes, data_b: bytes, **kw) -> dict:
     finally:
         accepted.close()
         rejected.close()
-    return counts
