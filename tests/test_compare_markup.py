@@ -360,6 +360,29 @@ def test_a_row_rewritten_past_matching_keeps_no_paragraph_id_twice(tmp_path):
     RL.check(a, b)
 
 
+def test_a_deleted_ole_object_names_its_renumbered_shape(tmp_path):
+    # the copy's VML shape gets a fresh id; the OLE object names its shape by that id (ShapeID)
+    obj = ('<w:p><w:r><w:object><v:shape id="_x0000_i1025" type="#_x0000_t75" style="width:50pt;height:20pt" '
+           'xmlns:v="urn:schemas-microsoft-com:vml"><v:imagedata r:id="rIdImg" o:title=""/></v:shape>'
+           '<o:OLEObject Type="Embed" ProgID="Equation.3" ShapeID="_x0000_i1025" DrawAspect="Content" '
+           'ObjectID="_1" r:id="rIdOle"/></w:object></w:r></w:p>')
+    png(tmp_path / "img.png")
+    a = doc(tmp_path, "a.docx", p("Kept words.") + obj.replace("<w:p>", '<w:p xmlns:o="urn:schemas-microsoft-com:'
+                                                               'office:office">'),
+            rels=[("rIdImg", "image", "media/image1.png"), ("rIdOle", "oleObject", "embeddings/oleObject1.bin")],
+            extra_parts={"word/media/image1.png": (tmp_path / "img.png").read_bytes(),
+                         "word/embeddings/oleObject1.bin": b"ole"},
+            overrides={"word/media/image1.png": "image/png",
+                       "word/embeddings/oleObject1.bin": "application/vnd.openxmlformats-officedocument.oleObject"})
+    b = doc(tmp_path, "b.docx", p("Kept words."))
+    parts, counts = RL.build(a, b)
+    red = xml(parts)
+    vml = {**NS, "v": "urn:schemas-microsoft-com:vml", "o": "urn:schemas-microsoft-com:office:office"}
+    (shape,) = red.xpath("//w:del//v:shape/@id", namespaces=vml)
+    assert counts.get("deletions") and shape != "_x0000_i1025"
+    assert red.xpath("//w:del//o:OLEObject/@ShapeID", namespaces=vml) == [shape]
+
+
 def test_sections_against_a_document_without_page_setup_hold_both_ways(tmp_path):
     # the redline's last section is empty (the defaults, as none) and holds the original's as its
     # change: an accepted deleted break merges into it, a reject gives the original's back

@@ -58,8 +58,10 @@ def deleted_words(redline_path) -> list[str]:
     import zipfile
     from lxml import etree
     from ooxml.xml.namespaces import w
-    with zipfile.ZipFile(redline_path) as z:
-        root = etree.fromstring(z.read("word/document.xml"))
+    with zipfile.ZipFile(redline_path) as z:  # the main part by its relationship: not always word/document.xml
+        main = re.search(rb'Type="[^"]*/officeDocument"[^>]*?Target="/?([^"]+)"|Target="/?([^"]+)"[^>]*?Type="[^"]*/officeDocument"',
+                         z.read("_rels/.rels"))
+        root = etree.fromstring(z.read((main.group(1) or main.group(2)).decode()))
     words = []
     for t in root.iter(w("delText")):
         run = t.getparent()

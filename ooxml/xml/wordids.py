@@ -100,6 +100,7 @@ class WordIds:
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _V_NS = f"{{{V}}}"
 _V_SHAPETYPE = f"{{{V}}}shapetype"
+_OLE_OBJECT = "{urn:schemas-microsoft-com:office:office}OLEObject"
 _DOC_PR_ID = re.compile(rb"docPr\b[^>]*?\sid=\"(\d+)\"")
 STORY_TYPES = {f"http://schemas.openxmlformats.org/officeDocument/2006/relationships/{t}"
                for t in ("header", "footer", "footnotes", "endnotes", "comments")}
@@ -143,6 +144,7 @@ def prepare_copy(copy_el: etree._Element, ids: WordIds, keep_notes: bool = False
         run = ref.getparent()
         run.remove(ref)
     _drop_known_shapetypes(copy_el, ids)
+    renamed: dict[str, str] = {}  # old VML shape id -> new: an OLE object names its shape by id
     for el in copy_el.iter():
         if not isinstance(el.tag, str):
             continue
@@ -155,15 +157,18 @@ def prepare_copy(copy_el: etree._Element, ids: WordIds, keep_notes: bool = False
         elif el.tag.startswith(_V_NS) and el.tag != _V_SHAPETYPE and \
                 (el.get("id") is not None or el.get(O_SPID) is not None):  # shapetypes are referenced by id
             new = ids.new_vml_id()
-            if el.get("id") is not None:
-                el.set("id", new)
-            if el.get(O_SPID) is not None:
-                el.set(O_SPID, new)
+            for name in ("id", O_SPID):
+                if el.get(name) is not None:
+                    renamed[el.get(name)] = new
+                    el.set(name, new)
         elif el.tag == _SDT_ID:
             el.set(W_VAL, str(minting.randbelow(2**31 - 2) + 1))  # content control ids are unique too
         elif el.tag in _REVISIONS and el.get(W_ID) is not None:
             el.set(W_ID, str(ids.next_revision))
             ids.next_revision += 1
+    for ole in copy_el.iter(_OLE_OBJECT):
+        if ole.get("ShapeID") in renamed:
+            ole.set("ShapeID", renamed[ole.get("ShapeID")])
     _renumber_bookmarks(copy_el, ids)
 
 
