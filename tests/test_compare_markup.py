@@ -383,6 +383,33 @@ def test_a_deleted_ole_object_names_its_renumbered_shape(tmp_path):
     assert red.xpath("//w:del//o:OLEObject/@ShapeID", namespaces=vml) == [shape]
 
 
+def test_a_deleted_chart_comes_with_the_parts_it_relates_to(tmp_path):
+    # the original's chart is copied under a new name: its own relationships (the workbook) come too
+    chart = ('<w:p><w:r><w:drawing><wp:inline><wp:extent cx="914400" cy="457200"/><wp:docPr id="5" name="c"/>'
+             '<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://'
+             'schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/'
+             'drawingml/2006/chart" r:id="rIdChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>')
+    chart_xml = (b'<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://'
+                 b'schemas.openxmlformats.org/officeDocument/2006/relationships"><c:externalData r:id="rId3"/>'
+                 b'</c:chartSpace>')
+    chart_rels = (b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship '
+                  b'Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/package" '
+                  b'Target="../embeddings/book1.xlsx"/></Relationships>')
+    a = doc(tmp_path, "a.docx", p("Kept words.") + chart, rels=[("rIdChart", "chart", "charts/chart1.xml")],
+            extra_parts={"word/charts/chart1.xml": chart_xml, "word/charts/_rels/chart1.xml.rels": chart_rels,
+                         "word/embeddings/book1.xlsx": b"workbook"},
+            overrides={"word/charts/chart1.xml": "application/vnd.openxmlformats-officedocument.drawingml.chart+xml"})
+    b = doc(tmp_path, "b.docx", p("Kept words."))
+    parts, _ = RL.build(a, b)
+    (rid,) = xp(xml(parts), "//w:del//@r:id")
+    rels = etree.fromstring(parts["word/_rels/document.xml.rels"])
+    name = "word/" + rels.xpath(f"//*[@Id='{rid}']/@Target")[0]
+    inner = etree.fromstring(parts[name.replace("charts/", "charts/_rels/") + ".rels"])
+    (target,) = inner.xpath("//*[@Id='rId3']/@Target")
+    import posixpath
+    assert parts[name] == chart_xml and parts[posixpath.normpath("word/charts/" + target)] == b"workbook"
+
+
 def test_sections_against_a_document_without_page_setup_hold_both_ways(tmp_path):
     # the redline's last section is empty (the defaults, as none) and holds the original's as its
     # change: an accepted deleted break merges into it, a reject gives the original's back

@@ -152,12 +152,36 @@ class Copier:
         name = pkg_a.resolve_target(self.part_a, rel.get("Target", ""))
         if not pkg_a.has_part(name):
             return pkg_b.relate(self.part_b, rel.get("Type"), rel.get("Target", ""))
+        return pkg_b.relate_part(self.part_b, rel.get("Type"), _copy_part(pkg_a, pkg_b, name, {}))
+
+
+def _copy_part(pkg_a, pkg_b, name: str, done: dict) -> str:
+    """The redline's part with the bytes of the original's ``name`` (the same part, or a copy under a
+    free name), with the parts it relates to copied too under the same Ids: a chart's workbook,
+    colours and style."""
+    if name not in done:
         data = pkg_a.part(name).data
         target = name if pkg_b.has_part(name) and pkg_b.part(name).data == data else _free_name(pkg_b, name)
+        done[name] = target
         if not pkg_b.has_part(target):
             pkg_b.add_part(target, data)
             _content_type(pkg_a, pkg_b, name, target)
-        return pkg_b.relate_part(self.part_b, rel.get("Type"), target)
+            _copy_rels(pkg_a, pkg_b, name, target, done)
+    return done[name]
+
+
+def _copy_rels(pkg_a, pkg_b, name: str, target: str, done: dict) -> None:
+    rels = pkg_a.rels(name)
+    if not rels:
+        return
+    root = pkg_b.rels_root(target)
+    for rel in rels:
+        attrs = dict(rel.attrib)
+        inner = pkg_a.resolve_target(name, rel.get("Target", ""))
+        if rel.get("TargetMode") != "External" and pkg_a.has_part(inner):
+            copied = _copy_part(pkg_a, pkg_b, inner, done)
+            attrs["Target"] = posixpath.relpath(copied, posixpath.dirname(target) or ".")
+        etree.SubElement(root, rel.tag, attrs)
 
 
 # Revisions in Word's one id space that the revision writer neither counts nor renumbers in copies
