@@ -410,6 +410,23 @@ def test_a_deleted_chart_comes_with_the_parts_it_relates_to(tmp_path):
     assert parts[name] == chart_xml and parts[posixpath.normpath("word/charts/" + target)] == b"workbook"
 
 
+def test_a_redline_shows_its_markup_though_the_revised_hid_it(tmp_path):
+    # w:revisionView insDel="0" in the revised document's settings would open the redline with its
+    # insertions and deletions hidden (LibreOffice printed it without them)
+    a = doc(tmp_path, "a.docx", p("Old words here."))
+    b = build_docx(tmp_path / "b.docx", p("New words here."))
+    with zipfile.ZipFile(b) as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    parts["word/settings.xml"] = parts["word/settings.xml"].replace(
+        b"</w:settings>", b'<w:revisionView w:insDel="0" w:formatting="0"/></w:settings>')
+    assert b"revisionView" in parts["word/settings.xml"]
+    from tests.support.edits import _zip
+    b = _zip(parts)
+    red, counts = RL.build(a, b)
+    assert counts.get("deletions") and b"revisionView" not in red["word/settings.xml"]
+    RL.check(a, b)
+
+
 def test_sections_against_a_document_without_page_setup_hold_both_ways(tmp_path):
     # the redline's last section is empty (the defaults, as none) and holds the original's as its
     # change: an accepted deleted break merges into it, a reject gives the original's back

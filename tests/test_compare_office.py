@@ -32,17 +32,18 @@ def test_libreoffice_converts_redlines_and_shows_deleted_words(tmp_path):
                    + p("Moved paragraph with words.")).read_bytes()
     mine = {redline(tmp_path / "words.docx", a, b): ["quick", "Rowgone"],
             redline(tmp_path / "moves.docx", a, b, moves=True): ["quick", "Moved"]}
-    pairs = {p.redline: p for p in CP.every_pair() if p.redline is not None}  # every corpus test's redline
+    pairs = {p.redline: p for p in CP.every_pair()  # every corpus test's redline; a crash is never cached:
+             if p.redline is not None and f"{p.group}/{p.name}" not in LIBREOFFICE_CRASHES}  # not retried each run
     results = convert_cached([*mine, *pairs], label="compare redlines")
     failed = [f"{p.group}/{p.name}" for r, p in pairs.items() if results[r] is None]
     assert [x.name for x in mine if results[x] is None] == []
-    assert [x for x in failed if x not in LIBREOFFICE_CRASHES] == []
+    assert failed == []
     for path, words in mine.items():
         text = normalised_text(pdf_text(results[path]))
         assert all(w in text for w in words), (path.name, text[:300])
     texts = pdf_texts(results[r] for r in pairs)
-    unseen = {f"{p.group}/{p.name}": missing for r, p in pairs.items()
-              if results[r] is not None and (missing := _unseen(deleted_words(r), texts[results[r]]))}
+    unseen = {f"{p.group}/{p.name}": missing for r, p in pairs.items() if results[r] is not None
+              and (missing := _unseen(deleted_words(r), texts[results[r]])) != NOT_ONE_WORD.get(f"{p.group}/{p.name}", [])}
     assert unseen == {}
 
 
@@ -50,11 +51,14 @@ def test_libreoffice_converts_redlines_and_shows_deleted_words(tmp_path):
 # whole, holding an anchored DrawingML group (wpg) (SwDoc::CopyPageDescHeaderFooterImpl; the same
 # redline converts with the group's VML fallback alone, or with the header not deleted).
 LIBREOFFICE_CRASHES = {"unrelated/onlyoffice-document-templates__sample_sample.docx"}
+# Deleted words the PDF's text does not hold as one word, though on the page: "CU Educator" in a
+# column 0.6 inch wide, its letters split across lines among other cells' text.
+NOT_ONE_WORD = {"unrelated/Open-XML-SDK__632399964516872542_1.docx": ["Educator"]}
 
 
 def deleted_words(redline_path) -> list[str]:
-    """Words of four letters or more that the body deletes (w:delText), where a page shows them:
-    not in hidden runs."""
+    """Words of four letters or more that the body deletes (w:delText), where a page shows them as
+    they are: not in hidden runs, field results (LibreOffice updates a DATE) or text boxes."""
     import zipfile
     from lxml import etree
     from ooxml.xml.namespaces import w
@@ -62,11 +66,13 @@ def deleted_words(redline_path) -> list[str]:
         main = re.search(rb'Type="[^"]*/officeDocument"[^>]*?Target="/?([^"]+)"|Target="/?([^"]+)"[^>]*?Type="[^"]*/officeDocument"',
                          z.read("_rels/.rels"))
         root = etree.fromstring(z.read((main.group(1) or main.group(2)).decode()))
-    words = []
-    for t in root.iter(w("delText")):
-        run = t.getparent()
-        if run.find(f"{w('rPr')}/{w('vanish')}") is None:
-            words += re.findall(r"[A-Za-z]{4,}", t.text or "")
+    words, fields = [], 0
+    for el in root.iter(w("fldChar"), w("delText")):
+        kind = el.get(w("fldCharType"))
+        fields += 1 if kind == "begin" else -1 if kind == "end" and fields else 0
+        if el.tag == w("delText") and not fields and el.getparent().find(f"{w('rPr')}/{w('vanish')}") is None \
+                and next(el.iterancestors(w("fldSimple"), w("txbxContent")), None) is None:
+            words += re.findall(r"[A-Za-z]{4,}", el.text or "")
     return list(dict.fromkeys(words))
 
 

@@ -6,7 +6,9 @@ from collections import Counter
 
 from lxml import etree
 
+from ooxml.opc.parts import RT_SETTINGS, settings_root
 from ooxml.text import notes as N
+from ooxml.xml.namespaces import w
 from ooxml.text import body as B
 from ooxml.compare.blocks import SECT_SKIP, Comparer
 from ooxml.compare.carry import Copier, renumber_unlisted
@@ -45,7 +47,18 @@ def build(doc_a, doc_b, author: str, opts: Options) -> Result:
             name_a = doc_a.part_of(pairs[0][0]).name
             name_b = doc_b.part_of(pairs[0][1]).name
             _story(doc_a, doc_b, marks, opts, name_a, name_b, pairs, images)
+    _show_markup(doc_b)
     return Result(marks.counts, marks.first, matched)
+
+
+def _show_markup(doc) -> None:
+    """A redline opens with its revisions shown: the revised document's w:revisionView (which may
+    hide insertions, deletions or formatting changes) goes."""
+    root = settings_root(doc, create=False)
+    view = root.find(w("revisionView")) if root is not None else None
+    if view is not None:
+        root.remove(view)
+        doc.related_part(RT_SETTINGS).touch()
 
 
 def _story(doc_a, doc_b, marks, opts, name_a, name_b, containers, images) -> int:
