@@ -102,10 +102,17 @@ def test_every_redline_validates_like_its_documents():
     news = {}
     for pair in suspects:
         new = _unnumbered(found[pair.redline.resolve()]) - _unnumbered(found[pair.a.resolve()]) - _unnumbered(
-            found[pair.b.resolve()])
+            found[pair.b.resolve()]) - STRICT_CONVERSION.get(pair.b.name, set())
         if new:
             news[f"{pair.group}/{pair.name}"] = sorted(new)[:3]
     assert news == {}
+
+
+# Kinds a Strict revised file's Transitional reading has and the Strict file itself does not: a
+# Strict w:cnfStyle has the row/column attributes only, Transitional wants w:val too (ooxml/opc/strict.py
+# converts names, not this; any save of the file has it, not only a redline).
+STRICT_CONVERSION = {"Open-XML-SDK__Strict01.docx": {
+    "/word/document.xml Sch_MissRequiredAttribute The required attribute 'val' is missing."}}
 
 
 @functools.cache

@@ -53,11 +53,12 @@ def build(doc_a, doc_b, author: str, opts: Options) -> Result:
 
 def _show_markup(doc) -> None:
     """A redline opens with its revisions shown: the revised document's w:revisionView (which may
-    hide insertions, deletions or formatting changes) goes."""
+    hide insertions, deletions or formatting changes) loses its attributes (all default to shown;
+    the element stays where it is, so a file's own order problems stay what they were)."""
     root = settings_root(doc, create=False)
     view = root.find(w("revisionView")) if root is not None else None
-    if view is not None:
-        root.remove(view)
+    if view is not None and len(view.attrib):
+        view.attrib.clear()
         doc.related_part(RT_SETTINGS).touch()
 
 
