@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -554,6 +555,14 @@ class Durable:
             return None
 
 
+_ROUTABLE = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+def routed_id(sid: str, worker_id: str) -> str:
+    """The session ID with its home worker appended, when the worker ID is a plain name."""
+    return f"{sid}.{worker_id}" if _ROUTABLE.fullmatch(worker_id) else sid
+
+
 def session_head(session: Session) -> str:
     return getattr(session, "_head", "0-0")
 
@@ -631,6 +640,11 @@ class DurableStore(SessionStore):
     def local(self, sid: str) -> Session | None:
         with self._guard:
             return self._sessions.get(sid)
+
+    def new_id(self) -> str:
+        """``doc_<24 hex>.<worker ID>``: HAProxy sends its calls back to the worker that made it
+        (deploy/haproxy.cfg), so sessions spread over the workers as evenly as the creating calls."""
+        return routed_id(super().new_id(), self.durable.worker_id)
 
     def put(self, session: Session, replacing: Session | None, replay: bool = False) -> None:
         with self._guard:
