@@ -18,6 +18,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,6 +36,12 @@ CLIENTS = 16
 def commandstats(url: str) -> dict[str, int]:
     import redis
     return {k: v["calls"] for k, v in redis.Redis.from_url(url).info("commandstats").items()}
+
+
+def redis_cpu(url: str) -> float:
+    import redis
+    info = redis.Redis.from_url(url).info("cpu")
+    return info["used_cpu_user"] + info["used_cpu_sys"]
 
 
 def cpu_s(pid: int) -> float:
@@ -58,6 +65,7 @@ def phase(n: int, state: str | None, folder: Path, seconds: float) -> tuple[floa
     before = commandstats(state) if state else {}
     with workers(n, folder, state) as ws:
         cpu0 = [cpu_s(w.proc.pid) for w in ws]
+        client0, redis0 = time.process_time(), redis_cpu(state) if state else 0.0
         if state:
             with haproxy(ws) as url:
                 rate = anyio.run(load, [url], folder, CLIENTS, seconds)
@@ -65,6 +73,8 @@ def phase(n: int, state: str | None, folder: Path, seconds: float) -> tuple[floa
         else:
             rate = anyio.run(load, [w.url for w in ws], folder, CLIENTS, seconds)
         cpu = [cpu_s(w.proc.pid) - c for w, c in zip(ws, cpu0)]
+        print(f"    CPU s besides the workers: clients (this process) {time.process_time() - client0:.1f}"
+              + (f", Redis {redis_cpu(state) - redis0:.1f}" if state else ""))
     after = commandstats(state) if state else {}
     return rate, {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}, cpu
 
