@@ -195,7 +195,8 @@ class Durable:
         held.stamps = dict(session.doc.package.stamps)
         self.backend.create(session.id, token, session.owner[0], session.owner[1], blob, self.key_ttl_s)
         self.held[session.id] = held
-        # The worker its ID hashes to (deploy/haproxy.cfg) takes it on its first call.
+        # Released at once: its own worker takes it back on its first call (deploy/haproxy.cfg routes by
+        # the worker named in the ID), or, when that one is down, the worker its ID hashes to.
         self.backend.release(session.id, token)
         held.token = None
 
