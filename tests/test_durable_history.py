@@ -88,7 +88,7 @@ class Pair:
 
     def _plain(self, text: str) -> str:
         text = text.replace(str(self.root), "ROOT").replace(str(self.single_root), "ROOT")
-        return re.sub(r"doc_[0-9a-f]{24}", "doc_X", text)
+        return re.sub(r"doc_[0-9a-f]{24}(\.[\w.:-]+)?", "doc_X", text)  # durable IDs name their worker
 
     def live(self):
         return self.worker.services.sessions.local(self.sid)

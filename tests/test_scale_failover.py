@@ -48,7 +48,7 @@ async def test_sigterm_drains_during_load_and_loses_nothing(tmp_path):
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_haproxy_keeps_each_client_on_the_worker_of_its_session(tmp_path, mode):
     """2025-11-25: the stick table pins the MCP session (another worker would answer 404);
-    2026-07-28: the session_id hash sends every call to the worker that took the session."""
+    2026-07-28: the session_id names the worker that made it, and every call goes there."""
     from tests.support.http_server import http_client
     from tools.runtime.statestore import RedisState
     from tests.support.failover import owner_of
@@ -63,3 +63,25 @@ async def test_haproxy_keeps_each_client_on_the_worker_of_its_session(tmp_path, 
                 owners.add(owner_of(state, client.session_id))
     assert [a.error_type for a in answers] == [None] * 12
     assert len(owners) == 1, owners
+
+
+async def test_each_session_stays_on_the_worker_that_created_it_with_no_take_over(tmp_path):
+    """2026-07-28 clients through HAProxy: sessions spread like their round-robin creates and are
+    never handed to another worker while their own is up (a hand-over per session made a second
+    worker add nothing, issue 21)."""
+    from tests.support.http_server import http_client
+    from tests.support.failover import owner_of
+    with redis_server() as redis_url, workers(3, tmp_path, redis_url, LEASE_MS) as ws, haproxy(ws) as url:
+        state = RedisState(redis_url)
+        homes = {}
+        for _ in range(6):
+            async with http_client(url, "auto", [tmp_path]) as client:
+                await client.create()
+                for i in range(3):
+                    answer = await client.call("docx_insert_paragraph", session_id=client.session_id,
+                                               text=f"p{i}", position="end:document_body")
+                    assert not answer.is_error, answer.text
+                homes[client.session_id] = owner_of(state, client.session_id)
+        recoveries = state.redis.info("commandstats").get("cmdstat_xrange", {}).get("calls", 0)
+    assert all(sid.endswith("." + home) for sid, home in homes.items()), homes
+    assert recoveries == 0  # no worker read a session's journal to take it over

@@ -7,7 +7,8 @@ With --state the clients go through HAProxy (deploy/haproxy.cfg routes by sessio
 they go straight to the workers, split evenly (a session lives only where it was created). The
 four set-ups run in rotating order in each round; per round the figure is
 (2 with / 1 with) / (2 without / 1 without), goal >= 0.9. For each --state phase it also prints the
-Redis commands per edit (INFO commandstats), so a command every call pays shows up, and
+Redis commands per edit (INFO commandstats), so a command every call pays shows up (xrange =
+a worker reading a session's journal to take it over), the requests HAProxy sent each worker, and
 each worker's CPU seconds (an idle second worker means the routing sends it nothing).
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,22 +38,43 @@ def commandstats(url: str) -> dict[str, int]:
     return {k: v["calls"] for k, v in redis.Redis.from_url(url).info("commandstats").items()}
 
 
+def redis_cpu(url: str) -> float:
+    import redis
+    info = redis.Redis.from_url(url).info("cpu")
+    return info["used_cpu_user"] + info["used_cpu_sys"]
+
+
 def cpu_s(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def served(proxy) -> list[int]:
+    """Requests HAProxy sent to each worker so far (its stats page, stot column)."""
+    import httpx2
+    rows = [r.split(",") for r in httpx2.get(proxy.stats, timeout=5).text.splitlines()]
+    col = rows[0].index("stot")
+    return [int(r[col]) for r in rows[1:] if r[0] == "workers" and r[1] != "BACKEND"]
+
+
 def phase(n: int, state: str | None, folder: Path, seconds: float) -> tuple[float, dict[str, int], list[float]]:
     """Calls per second, Redis commands during the phase, and each worker's CPU seconds in it."""
+    if state:  # each phase starts from an empty store (the last phase's sessions count against the quota)
+        import redis
+        redis.Redis.from_url(state).flushall()
     before = commandstats(state) if state else {}
     with workers(n, folder, state) as ws:
         cpu0 = [cpu_s(w.proc.pid) for w in ws]
+        client0, redis0 = time.process_time(), redis_cpu(state) if state else 0.0
         if state:
             with haproxy(ws) as url:
                 rate = anyio.run(load, [url], folder, CLIENTS, seconds)
+                print(f"    HAProxy requests per worker: {' / '.join(map(str, served(url)))}")
         else:
             rate = anyio.run(load, [w.url for w in ws], folder, CLIENTS, seconds)
         cpu = [cpu_s(w.proc.pid) - c for w, c in zip(ws, cpu0)]
+        print(f"    CPU s besides the workers: clients (this process) {time.process_time() - client0:.1f}"
+              + (f", Redis {redis_cpu(state) - redis0:.1f}" if state else ""))
     after = commandstats(state) if state else {}
     return rate, {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}, cpu
 
@@ -78,7 +101,8 @@ def main() -> None:
                 print(f"  round {r + 1}: {n} worker(s) {'with' if with_state else 'without'} --state: "
                       f"{rate:.0f} calls/s, worker CPU {' + '.join(f'{c:.1f}' for c in cpu)} s "
                       f"({sum(cpu) * 1000 / max(edits, 1):.1f} ms a call)"
-                      + (f"; Redis commands per call: {per_edit}" if with_state else ""))
+                      + (f"; Redis commands per call: {per_edit}; journal reads (take-overs) "
+                         f"{cmds.get('cmdstat_xrange', 0)}" if with_state else ""))
             figure = (rates[2, True] / rates[1, True]) / (rates[2, False] / rates[1, False])
             figures.append(figure)
             print(f"  round {r + 1}: (2 with / 1 with) / (2 without / 1 without) = {figure:.2f}")

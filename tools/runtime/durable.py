@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -194,7 +195,8 @@ class Durable:
         held.stamps = dict(session.doc.package.stamps)
         self.backend.create(session.id, token, session.owner[0], session.owner[1], blob, self.key_ttl_s)
         self.held[session.id] = held
-        # The worker its ID hashes to (deploy/haproxy.cfg) takes it on its first call.
+        # Released at once: its own worker takes it back on its first call (deploy/haproxy.cfg routes by
+        # the worker named in the ID), or, when that one is down, the worker its ID hashes to.
         self.backend.release(session.id, token)
         held.token = None
 
@@ -554,6 +556,14 @@ class Durable:
             return None
 
 
+_ROUTABLE = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+def routed_id(sid: str, worker_id: str) -> str:
+    """The session ID with its home worker appended, when the worker ID is a plain name."""
+    return f"{sid}.{worker_id}" if _ROUTABLE.fullmatch(worker_id) else sid
+
+
 def session_head(session: Session) -> str:
     return getattr(session, "_head", "0-0")
 
@@ -631,6 +641,11 @@ class DurableStore(SessionStore):
     def local(self, sid: str) -> Session | None:
         with self._guard:
             return self._sessions.get(sid)
+
+    def new_id(self) -> str:
+        """``doc_<24 hex>.<worker ID>``: HAProxy sends its calls back to the worker that made it
+        (deploy/haproxy.cfg), so sessions spread over the workers as evenly as the creating calls."""
+        return routed_id(super().new_id(), self.durable.worker_id)
 
     def put(self, session: Session, replacing: Session | None, replay: bool = False) -> None:
         with self._guard:

@@ -141,9 +141,12 @@ class SessionStore:
                                          "limits.max_sessions_total in the config.")
             if mine >= per_owner:
                 raise quota_reached(mine, key)
-            session = Session(new_session_id(), doc, path, caller.tenant, owner=caller.owner, quota=caller.quota)
+            session = Session(self.new_id(), doc, path, caller.tenant, owner=caller.owner, quota=caller.quota)
             self._sessions[session.id] = session
         return session
+
+    def new_id(self) -> str:
+        return new_session_id()
 
     def get(self, who: Caller | str | None, session_id: str | None) -> Session:
         caller = caller_of(who)
