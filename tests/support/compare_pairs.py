@@ -76,7 +76,7 @@ class _Seeded:
 
 
 @contextmanager
-def _repeatable(seed: int):
+def repeatable(seed: int):
     from ooxml.xml import clock, minting
     saved = minting.secrets
     minting.secrets = _Seeded(seed)
@@ -113,7 +113,7 @@ def pairs(group: str) -> tuple[Pair, ...]:
         options = VARIANTS.get(group, {})
         pair = Pair(group, f.name, f, other or _folder() / f"{group}-{k}-b.docx", options=options)
         try:
-            with _repeatable(seed):
+            with repeatable(seed):
                 if other is None:
                     kinds = ("image",) if group == "image" else E.EDITS
                     pair.b.write_bytes(E.edited(data, seed, kinds=kinds, count=2 if group == "image" else 5))
