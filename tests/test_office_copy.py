@@ -86,7 +86,7 @@ class CopyKeeper:
     """Stands in for the warm worker: keeps the copy it is handed and writes a one-page PDF."""
     copies: list[dict[str, bytes]] = []
 
-    def __init__(self, python, soffice, profile):
+    def __init__(self, python, soffice, profile, start_timeout=None):
         self.profile = profile
 
     def alive(self):
