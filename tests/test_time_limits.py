@@ -171,6 +171,18 @@ async def next_call_works(c: DocxClient) -> float:
         await anyio.sleep(0.1)
 
 
+async def under_limit(services, c: DocxClient, name: str, args: dict):
+    """One call under LIMIT: its answer, the seconds it took, and the seconds until the session serves again."""
+    services.limit_overrides["call_timeout_s"] = LIMIT
+    try:
+        start = time.monotonic()
+        answer = await c.call(name, session_id=c.session_id, **args)
+        took = time.monotonic() - start
+        return answer, took, await next_call_works(c)
+    finally:
+        services.limit_overrides.clear()
+
+
 @pytest.mark.parametrize("case", CASES)
 async def test_the_largest_input_ends_within_the_time_limit(tmp_path, case):
     kind, name, arguments = CASES[case]
@@ -179,12 +191,7 @@ async def test_the_largest_input_ends_within_the_time_limit(tmp_path, case):
         ids = await prepared(c, tmp_path, kind)
         args = arguments(ids)
         before = part_bytes(services, c.session_id)
-        services.limit_overrides["call_timeout_s"] = LIMIT
-        start = time.monotonic()
-        answer = await c.call(name, session_id=c.session_id, **args)
-        took = time.monotonic() - start
-        freed = await next_call_works(c)
-        services.limit_overrides.clear()
+        answer, took, freed = await under_limit(services, c, name, args)
         after = part_bytes(services, c.session_id) if answer.is_error else None
     assert took < LIMIT + GRACE_S + MARGIN, f"{case}: answered after {took:.1f} s"
     assert not answer.is_error or answer.error_type == "LimitExceeded", answer.text[:600]
@@ -248,12 +255,7 @@ async def test_layouts_and_batches_end_with_limit_exceeded_within_the_time_limit
         if layout:
             await anyio.to_thread.run_sync(warm, services, tmp_path)
         before = part_bytes(services, c.session_id)
-        services.limit_overrides["call_timeout_s"] = LIMIT
-        start = time.monotonic()
-        answer = await c.call(name, session_id=c.session_id, **args)
-        took = time.monotonic() - start
-        freed = await next_call_works(c)
-        services.limit_overrides.clear()
+        answer, took, freed = await under_limit(services, c, name, args)
         after = part_bytes(services, c.session_id)
     assert answer.error_type == "LimitExceeded", answer.text[:600]
     assert took < LIMIT + GRACE_S + MARGIN, f"{case}: answered after {took:.1f} s"
