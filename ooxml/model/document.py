@@ -192,15 +192,16 @@ class Document:
     def id_of(self, el: etree._Element) -> str:
         """The element's stable ID, given now (and saved with its part) if it has none."""
         had = el.get(OX_ID)
-        if had is None and self._top(el) not in self._part_of_root:
+        if had is not None:  # the common case: read, no walk to the root
+            return self.ids.known(el, had)
+        top = self._top(el)
+        part = self._part_of_root.get(top)
+        if part is None:
             raise ValueError("id_of() needs an element inside the document: insert it first")
-        if had is None:
-            top = self._top(el)
-            if OX_PREFIX not in top.get(IGNORABLE, "").split():
-                self.history.will_change(top, for_id=True)  # the root gets our namespace listed
-        element_id = self.ids.id_of(el)
-        if had is None:
-            self.part_of(el).touch(ids_only=True)  # the new attribute must be saved
+        if OX_PREFIX not in top.get(IGNORABLE, "").split():
+            self.history.will_change(top, for_id=True)  # the root gets our namespace listed
+        element_id = self.ids.id_of(el, top)
+        part.touch(ids_only=True)  # the new attribute must be saved
         return element_id
 
     def register_stories(self) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import os
+from operator import attrgetter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ from ooxml.xml import clock
 from ooxml.xml.namespaces import OX_ID
 from ooxml.xml.unlink import move_children
 
+_SIZE = attrgetter("size")
 NODE_BYTES = 160  # rough memory of one lxml node (element or attribute) held by a record
 
 
@@ -69,6 +71,7 @@ class Recorder:
     # ---- recording --------------------------------------------------------------------------------
     def _reset(self) -> None:
         self._ops: list = []
+        self._changed = False  # a block was saved or removed (not only inserted): see changed_blocks
         self._snapped: dict = {}  # anchor -> its copy
         self._attrs: set = set()
         self._inserted: set = set()
@@ -131,6 +134,7 @@ class Recorder:
                     saved.attrib.pop(OX_ID, None)
         self._snapped[a] = dup
         self._ops.append(["swap", a, dup])
+        self._changed = True
         self._size += _nodes(dup)
 
     def will_insert(self, container: etree._Element) -> None:
@@ -153,6 +157,7 @@ class Recorder:
             self.will_change(parent)
             return
         self._ops.append(["del", el, parent, el.getprevious()])
+        self._changed = True
         self._size += _nodes(el)
 
     def check_changed(self, el: etree._Element, always: bool = False) -> None:
@@ -167,6 +172,10 @@ class Recorder:
             return
         raise AssertionError(f"{etree.QName(el).localname} changed without doc.will_change() first: "
                              "the change cannot be undone")
+
+    def changed_blocks(self) -> bool:
+        """Whether ``gone_and_changed`` may list anything: a call that only inserted blocks has none."""
+        return self._changed
 
     def gone_and_changed(self) -> list[tuple[etree._Element, etree._Element | None, etree._Element]]:
         """While a call records: (block as it was, the live block or None when removed, its top
@@ -221,7 +230,7 @@ class Recorder:
         now = package.parts
         if list(now.items()) != list(self._parts_at_start.items()):
             step.parts_before, step.parts_after = self._parts_at_start, dict(now)
-        stories = self.doc.story_parts()
+        stories = self.doc.story_parts() if self._touched else ()
         for name in sorted(self._touched):
             part = now.get(name)
             if part is None:
@@ -243,7 +252,7 @@ class Recorder:
             self._known[name] = after
 
     def _enforce_limits(self) -> None:
-        total = sum(s.size for s in self.undo_steps)
+        total = sum(map(_SIZE, self.undo_steps))
         while len(self.undo_steps) > 1 and (len(self.undo_steps) > self.max_steps or total > self.max_bytes):
             total -= self.undo_steps.pop(0).size
             self.dropped += 1

@@ -36,7 +36,13 @@ _TOC_GALLERY = etree.XPath("w:sdtPr/w:docPartObj/w:docPartGallery[@w:val='Table 
                            namespaces={"w": W})
 
 
+_W_PREFIXES = {f"{{{W}}}{name}": prefix for name, prefix in PREFIXES.items() if name != "sdt"}
+
+
 def prefix_for(el: etree._Element) -> str:
+    prefix = _W_PREFIXES.get(el.tag)  # the common kinds without parsing the tag
+    if prefix is not None:
+        return prefix
     q = etree.QName(el)
     if q.namespace == W:
         if q.localname == "sdt" and _TOC_GALLERY(el):
@@ -167,6 +173,7 @@ class IdIndex:
         self._by_id: dict[str, etree._Element] = {}
         self._roots: list[etree._Element] = []
         self._pending: list[etree._Element] = []
+        self._declared: set[etree._Element] = set()  # roots known to declare our namespace
 
     def add_root(self, root: etree._Element, may_have_ids: bool = True) -> None:
         self._roots.append(root)
@@ -199,8 +206,16 @@ class IdIndex:
             top = parent
         return any(top is r for r in self._roots)
 
-    def id_of(self, el: etree._Element) -> str:
-        """The element's ID, given now if it has none."""
+    def known(self, el: etree._Element, key: str) -> str:
+        """``el``'s ID when it carries ``key`` (``id_of`` without the look for a missing one)."""
+        if self._pending:  # the scan may find ``key`` a duplicate and take it off
+            return self.id_of(el)
+        if key not in self._by_id:
+            self._by_id[key] = el
+        return key
+
+    def id_of(self, el: etree._Element, root: etree._Element | None = None) -> str:
+        """The element's ID, given now if it has none (``root``: its tree's root, when known)."""
         self._build()
         existing = el.get(OX_ID)
         if existing is not None:
@@ -212,8 +227,14 @@ class IdIndex:
             candidate = f"{prefix}_{minting.token_hex(3)}"
             if candidate not in self._by_id:
                 break
-        root = el.getroottree().getroot()
-        declare_namespace(root)
+        if root is None:
+            root = el.getroottree().getroot()
+        if root not in self._declared:
+            declare_namespace(root)
+            if any(root is r for r in self._roots):  # a declaration stays: only the list in mc:Ignorable can go (undo)
+                self._declared.add(root)
+        elif OX_PREFIX not in root.get(_IGNORABLE, "").split():
+            declare_namespace(root)
         el.set(OX_ID, candidate)
         self._by_id[candidate] = el
         self._given.append(el)

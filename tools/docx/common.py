@@ -29,11 +29,13 @@ def session_of(ctx: CallContext, session_id: str | None) -> Session:
     """The call's session; IDs it gives from now on are taken back if the call fails."""
     session = ctx.services.sessions.get(ctx.caller, session_id)
     claim(ctx, session)  # one call at a time per session, within the call's budget
-    if not any(s is session for s in ctx.touched):  # a batch's later calls keep its earlier IDs marked
+    first = not any(s is session for s in ctx.touched)
+    if first:  # a batch's later calls keep its earlier IDs marked
         session.doc.ids.mark()
     text_changes.forget(session.doc)
     views.note_session(session.view)
-    history.begin(ctx, session)  # the call becomes an undo step if it changes the document
+    if first:
+        history.begin(ctx, session)  # the call becomes an undo step if it changes the document
     ctx.touched.append(session)
     return session
 
