@@ -91,7 +91,7 @@ class Recorder:
         package.touch_log = self._touched
 
     def _tops(self):
-        return self.doc.top_containers()
+        return self.doc._tops
 
     def anchor(self, el: etree._Element):
         """The top-level block holding ``el``; ``el`` itself when it is a top container; None when
@@ -201,8 +201,7 @@ class Recorder:
         step = Step(label=label, tool=tool, at=clock.now().timestamp(), ops=self._ops, state_before=state_before,
                     state_after=state_after, size=self._size)
         self._package_changes(step)
-        edits = any(not (op[0] == "attrs" and op[3]) for op in step.ops)
-        if not (edits or step.parts or step.parts_before is not None):
+        if not (_edits(step.ops) or step.parts or step.parts_before is not None):
             self._reset()
             return None  # a read: the IDs it gave stay, like any read's
         step.given = [(el, el.get(OX_ID)) for el in self.doc.ids.given() if el.get(OX_ID)]
@@ -356,6 +355,14 @@ class Recorder:
     # ---- listing ------------------------------------------------------------------------------------
     def memory(self) -> int:
         return sum(s.size for s in self.undo_steps) + sum(s.size for s in self.redo_steps)
+
+
+def _edits(ops: list) -> bool:
+    """Whether the records change the document (an ID's namespace listed on a root alone does not)."""
+    for op in ops:
+        if op[0] != "attrs" or not op[3]:
+            return True
+    return False
 
 
 def _nodes(el: etree._Element) -> int:

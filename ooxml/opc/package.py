@@ -112,7 +112,8 @@ class Part:
         ``ids_only``: the only change is our ID attributes (a save with strip_ids may then write
         the original bytes).
         """
-        self.tree
+        if self._tree is None:
+            self.tree
         self.dirty = True
         if not ids_only:
             self.content_changed = True

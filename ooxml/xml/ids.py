@@ -172,11 +172,13 @@ class IdIndex:
         self._given: list[etree._Element] = []  # IDs given since mark(), for rollback()
         self._by_id: dict[str, etree._Element] = {}
         self._roots: list[etree._Element] = []
+        self._root_set: set[etree._Element] = set()  # the same, for lookups (elements hash by identity)
         self._pending: list[etree._Element] = []
         self._declared: set[etree._Element] = set()  # roots known to declare our namespace
 
     def add_root(self, root: etree._Element, may_have_ids: bool = True) -> None:
         self._roots.append(root)
+        self._root_set.add(root)
         if may_have_ids and root.nsmap.get(OX_PREFIX) == OX:  # only files we saved carry IDs
             self._pending.append(root)
 
@@ -204,7 +206,7 @@ class IdIndex:
         top = el
         while (parent := top.getparent()) is not None:
             top = parent
-        return any(top is r for r in self._roots)
+        return top in self._root_set
 
     def known(self, el: etree._Element, key: str) -> str:
         """``el``'s ID when it carries ``key`` (``id_of`` without the look for a missing one)."""
@@ -231,7 +233,7 @@ class IdIndex:
             root = el.getroottree().getroot()
         if root not in self._declared:
             declare_namespace(root)
-            if any(root is r for r in self._roots):  # a declaration stays: only the list in mc:Ignorable can go (undo)
+            if root in self._root_set:  # a declaration stays: only the list in mc:Ignorable can go (undo)
                 self._declared.add(root)
         elif OX_PREFIX not in root.get(_IGNORABLE, "").split():
             declare_namespace(root)
