@@ -45,6 +45,8 @@ def claim(ctx, session: Session) -> None:
 
 def _acquire(session: Session, wait: float | None) -> bool:
     """The lock within ``wait`` seconds; SessionBusy once a call past its deadline holds it."""
+    if session.lock.acquire(blocking=False):  # the common case: nobody holds it
+        return True
     end = None if wait is None else time.monotonic() + wait
     while True:
         left = None if end is None else end - time.monotonic()
