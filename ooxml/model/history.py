@@ -90,13 +90,10 @@ class Recorder:
         self._dirty_at_start = {name for name, part in package.parts.items() if part.dirty}
         package.touch_log = self._touched
 
-    def _tops(self):
-        return self.doc._tops
-
     def anchor(self, el: etree._Element):
         """The top-level block holding ``el``; ``el`` itself when it is a top container; None when
         ``el`` is outside every story (detached, or in a part such as styles.xml)."""
-        tops = self._tops()
+        tops = self.doc._tops
         if el in tops:
             return el
         cur = el
@@ -114,7 +111,7 @@ class Recorder:
         a = self.anchor(el)
         if a is None:
             return
-        if a in self._tops():
+        if a in self.doc._tops:
             if a not in self._attrs:
                 self._attrs.add(a)
                 attrs = dict(a.attrib)
@@ -139,12 +136,12 @@ class Recorder:
 
     def will_insert(self, container: etree._Element) -> None:
         """Before a block goes into ``container``: inside a top-level block, that block is saved."""
-        if self.active and container not in self._tops():
+        if self.active and container not in self.doc._tops:
             self.will_change(container)
 
     def inserted(self, el: etree._Element) -> None:
         """After ``el`` went into a container (recorded when the container is a top container)."""
-        if self.active and el.getparent() in self._tops():
+        if self.active and el.getparent() in self.doc._tops:
             self._inserted.add(el)
             self._ops.append(["ins", el, el.getparent(), None])
 
@@ -153,7 +150,7 @@ class Recorder:
         if not self.active:
             return
         parent = el.getparent()
-        if parent not in self._tops():
+        if parent not in self.doc._tops:
             self.will_change(parent)
             return
         self._ops.append(["del", el, parent, el.getprevious()])
@@ -166,7 +163,7 @@ class Recorder:
         if not (self.active and (self.check or always)):
             return
         a = self.anchor(el)
-        if a is None or a in self._tops() or a in self._snapped or a in self._inserted:
+        if a is None or a in self.doc._tops or a in self._snapped or a in self._inserted:
             return
         if any(op[0] == "del" and op[1] is a for op in self._ops):
             return
@@ -201,9 +198,13 @@ class Recorder:
         step = Step(label=label, tool=tool, at=clock.now().timestamp(), ops=self._ops, state_before=state_before,
                     state_after=state_after, size=self._size)
         self._package_changes(step)
-        if not (_edits(step.ops) or step.parts or step.parts_before is not None):
-            self._reset()
-            return None  # a read: the IDs it gave stay, like any read's
+        for op in step.ops:  # an ID's namespace listed on a root alone changes nothing
+            if op[0] != "attrs" or not op[3]:
+                break
+        else:
+            if not (step.parts or step.parts_before is not None):
+                self._reset()
+                return None  # a read: the IDs it gave stay, like any read's
         step.given = [(el, el.get(OX_ID)) for el in self.doc.ids.given() if el.get(OX_ID)]
         step.size += NODE_BYTES * len(step.given)
         self._reset()
@@ -355,14 +356,6 @@ class Recorder:
     # ---- listing ------------------------------------------------------------------------------------
     def memory(self) -> int:
         return sum(s.size for s in self.undo_steps) + sum(s.size for s in self.redo_steps)
-
-
-def _edits(ops: list) -> bool:
-    """Whether the records change the document (an ID's namespace listed on a root alone does not)."""
-    for op in ops:
-        if op[0] != "attrs" or not op[3]:
-            return True
-    return False
 
 
 def _nodes(el: etree._Element) -> int:

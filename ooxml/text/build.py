@@ -33,7 +33,7 @@ def text_children(text: str) -> list[etree._Element]:
 def append_text(parent: etree._Element, text: str) -> None:
     """``text_children`` made as children of ``parent`` (an element made inside its parent costs
     less than one made alone and moved there: lxml gives a lone element a document of its own)."""
-    for i, piece in enumerate(_SPLIT.split(clean_text(text))):
+    for i, piece in enumerate(_SPLIT.split(_ILLEGAL.sub("", text))):  # clean_text
         if not piece:
             continue
         if not i % 8192:

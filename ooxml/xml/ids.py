@@ -218,7 +218,8 @@ class IdIndex:
 
     def id_of(self, el: etree._Element, root: etree._Element | None = None) -> str:
         """The element's ID, given now if it has none (``root``: its tree's root, when known)."""
-        self._build()
+        if self._pending:
+            self._build()
         existing = el.get(OX_ID)
         if existing is not None:
             if existing not in self._by_id:

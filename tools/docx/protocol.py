@@ -82,12 +82,6 @@ class Edit:
         """Elements a model operation changed and announced itself: reported changed at the end."""
         self._changing += [el for el in els if el is not None]
 
-    def _marks(self, inserted, updated) -> None:
-        if inserted is not None:
-            self.session.last_insert = self.doc.id_of(inserted)
-        if updated is not None:
-            self.session.last_update = self.doc.id_of(updated)
-
     def report(self) -> None:
         """Report the changes so far now (``doc.changed``), before reading what they affect (note
         numbers, list labels); the end of the block reports the rest."""
@@ -147,7 +141,10 @@ class Edit:
         self.report()
         r = self._result
         session = self.session
-        self._marks(r["inserted"], r["updated"])
+        if r["inserted"] is not None:
+            session.last_insert = self.doc.id_of(r["inserted"])
+        if r["updated"] is not None:
+            session.last_update = self.doc.id_of(r["updated"])
         if "plain" in r:
             self.answer = r["plain"]
             return

@@ -32,7 +32,7 @@ def commit(ctx, tool_name: str, arguments: dict) -> None:
     if not ctx.touched:
         return
     states = getattr(ctx, "recorded_states", {})
-    for session in _unique(ctx.touched):
+    for session in ctx.touched if len(ctx.touched) == 1 else _unique(ctx.touched):
         history = session.doc.history
         if tool_name in NOT_RECORDED:
             history.abandon()
@@ -130,8 +130,6 @@ def label(tool_name: str, arguments: dict) -> str:
 
 
 def _unique(sessions) -> list:
-    if len(sessions) == 1:  # one session: the common call
-        return sessions
     seen, out = set(), []
     for s in sessions:
         if id(s) not in seen:

@@ -35,7 +35,7 @@ LOCK_POLL_S = 0.1  # a waiting call looks this often whether the holder ran past
 def claim(ctx, session: Session) -> None:
     """Hold ``session``'s lock for the rest of the call (dispatch releases it)."""
     budget.check()  # a call past its deadline (maybe answered already: overrun.py) takes no lock
-    if not _acquire(session, budget.remaining()):
+    if not session.lock.acquire(blocking=False) and not _acquire(session, budget.remaining()):
         raise budget.exceeded(budget.current_limit() or 0, "waited for another call on this session")
     ctx.claimed.append(session)
     if session.ended:
@@ -45,8 +45,6 @@ def claim(ctx, session: Session) -> None:
 
 def _acquire(session: Session, wait: float | None) -> bool:
     """The lock within ``wait`` seconds; SessionBusy once a call past its deadline holds it."""
-    if session.lock.acquire(blocking=False):  # the common case: nobody holds it
-        return True
     end = None if wait is None else time.monotonic() + wait
     while True:
         left = None if end is None else end - time.monotonic()

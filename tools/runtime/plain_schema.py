@@ -16,7 +16,8 @@ _plans: dict = {}  # id(schema) -> (schema, plan): a schema is read once, not on
 
 
 def plainly_valid(schema: dict, arguments: dict) -> bool:
-    plan = _plan_of(schema)
+    known = _plans.get(id(schema))
+    plan = known[1] if known is not None and known[0] is schema else _plan_of(schema)
     if plan is None:
         return False
     required, props, extra = plan
@@ -34,9 +35,6 @@ def plainly_valid(schema: dict, arguments: dict) -> bool:
 
 
 def _plan_of(schema: dict):
-    known = _plans.get(id(schema))
-    if known is not None and known[0] is schema:
-        return known[1]
     if len(_plans) > 4096:  # schemas of reloaded configs: never unbounded
         _plans.clear()
     plan = _plan(schema)
