@@ -499,7 +499,8 @@ class Package:
         part = self.parts.get(name)
         if part is None:
             return []
-        root = part.tree.getroot()
+        tree = part._tree if part._tree is not None else part.tree  # loaded: without the prepare hook's calls
+        root = tree.getroot()
         # Read on every edit (list labels, link tidying): kept while the part, its tree, its touches
         # and its number of relationships stay the same (relate/unrelate touch the part).
         seen = self._rels_seen.get(name)
