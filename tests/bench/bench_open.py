@@ -167,8 +167,9 @@ def main(argv=None) -> None:
     path = gen_docs.ensure_docs([args.size])[args.size]
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.cpu:
-        from tools.runtime.memory import one_arena
+        from tools.runtime.memory import keep_freed, one_arena
         one_arena()  # as server.main does: the in-process pair runs in the server's memory set-up
+        keep_freed()
         c = run_cpu(path, args.repeats)
         print(f"in-process CPU time: bare parse {fmt_ms(median(c['floor']))} ms, docx_open + answer "
               f"{fmt_ms(median(c['open']))} ms, ratio {paired_ratio(c['open'], c['floor']):.2f}x")
