@@ -59,10 +59,11 @@ async def test_first_footnote_of_a_document_without_notes_is_numbered_without_sc
 
 def test_a_worker_loads_only_what_answering_initialize_needs(tmp_path):
     # Imported at their first use instead: the HTTP tools' config (httpx, pygments: 85 ms of CPU)
-    # without --config/--toolsets, markdown-it, pdfium and jsonschema (15-30 ms each).
+    # without --config/--toolsets, markdown-it, pdfium and jsonschema (15-30 ms each), the document
+    # model and lxml (15 ms).
     code = ("import sys, server; server.build_server(server.make_services(server.parse_args(['--root', sys.argv[1]])));"
-            "print(sorted(m for m in ('tools.config.loading', 'httpx', 'markdown_it', 'pypdfium2', 'jsonschema') "
-            "if m in sys.modules))")
+            "print(sorted(m for m in ('tools.config.loading', 'httpx', 'markdown_it', 'pypdfium2', 'jsonschema', "
+            "'lxml.etree', 'ooxml.model.document', 'ooxml.opc.package') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=Path(__file__).resolve().parent.parent,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
