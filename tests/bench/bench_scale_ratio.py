@@ -1,8 +1,12 @@
 """Two workers with --state against one, normalised by two workers without it against one (issue 21).
 
-    python tests/bench/bench_scale_ratio.py [--seconds 4] [--rounds 2]
+    python tests/bench/bench_scale_ratio.py [--seconds 4] [--rounds 2] [--client raw|sdk]
+    python tests/bench/bench_scale_ratio.py --client-cost   # CPU a call of the two load generators
 
-16 editing clients (2026-07-28 protocol, bench_scale.editing_client: docx_create, then inserts).
+16 editing clients (2026-07-28 protocol: docx_create, then inserts with full answers, each checked
+a success). By default they are tests/bench/rawload.py (raw HTTP/1.1 keep-alive, pre-serialised
+bodies: about 0.1 ms of CPU a call); ``--client sdk`` runs bench_scale.editing_client (the MCP SDK
+client, about as much CPU a call as a worker: on 2 cores it was the ceiling of every phase).
 With --state the clients go through HAProxy (deploy/haproxy.cfg routes by session_id); without it
 they go straight to the workers, split evenly (a session lives only where it was created). The
 four set-ups run in rotating order in each round; per round the figure is
@@ -24,9 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+import asyncio  # noqa: E402
+
 import anyio  # noqa: E402
 
-from tests.bench.bench_scale import load  # noqa: E402
+from tests.bench import rawload  # noqa: E402
+from tests.bench.bench_scale import load as sdk_load  # noqa: E402
 from tests.support.services import redis_server  # noqa: E402
 from tests.support.workers import haproxy, workers  # noqa: E402
 
@@ -57,7 +64,14 @@ def served(proxy) -> list[int]:
     return [int(r[col]) for r in rows[1:] if r[0] == "workers" and r[1] != "BACKEND"]
 
 
-def phase(n: int, state: str | None, folder: Path, seconds: float) -> tuple[float, dict[str, int], list[float]]:
+def run_load(urls: list[str], folder: Path, seconds: float, client: str) -> tuple[float, int]:
+    """Calls a second of the 16 clients and their SessionMoved retries (not counted by the SDK load)."""
+    if client == "sdk":
+        return anyio.run(sdk_load, urls, folder, CLIENTS, seconds), 0
+    return asyncio.run(rawload.load(urls, CLIENTS, seconds))
+
+
+def phase(n: int, state: str | None, folder: Path, seconds: float, client: str) -> tuple[float, dict[str, int], list[float]]:
     """Calls per second, Redis commands during the phase, and each worker's CPU seconds in it."""
     if state:  # each phase starts from an empty store (the last phase's sessions count against the quota)
         import redis
@@ -68,32 +82,52 @@ def phase(n: int, state: str | None, folder: Path, seconds: float) -> tuple[floa
         client0, redis0 = time.process_time(), redis_cpu(state) if state else 0.0
         if state:
             with haproxy(ws) as url:
-                rate = anyio.run(load, [url], folder, CLIENTS, seconds)
+                proxy0 = cpu_s(url.pid)
+                rate, moved = run_load([url], folder, seconds, client)
+                proxy = cpu_s(url.pid) - proxy0
                 print(f"    HAProxy requests per worker: {' / '.join(map(str, served(url)))}")
         else:
-            rate = anyio.run(load, [w.url for w in ws], folder, CLIENTS, seconds)
+            rate, moved = run_load([w.url for w in ws], folder, seconds, client)
         cpu = [cpu_s(w.proc.pid) - c for w, c in zip(ws, cpu0)]
-        print(f"    CPU s besides the workers: clients (this process) {time.process_time() - client0:.1f}"
-              + (f", Redis {redis_cpu(state) - redis0:.1f}" if state else ""))
+        print(f"    CPU s besides the workers: clients (this process) {time.process_time() - client0:.2f}"
+              + (f", HAProxy {proxy:.2f}, Redis {redis_cpu(state) - redis0:.2f}" if state else "")
+              + (f"; SessionMoved retries {moved}" if moved else ""))
     after = commandstats(state) if state else {}
     return rate, {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}, cpu
+
+
+def client_cost(folder: Path, seconds: float) -> None:
+    """CPU a call of each load generator against one worker without --state, alternating."""
+    for _ in range(2):
+        for client in ("sdk", "raw"):
+            with workers(1, folder, None) as ws:
+                w0, c0 = cpu_s(ws[0].proc.pid), time.process_time()
+                rate, _ = run_load([ws[0].url], folder, seconds, client)
+                calls = rate * seconds
+                c, w = time.process_time() - c0, cpu_s(ws[0].proc.pid) - w0
+                print(f"  {client}: {rate:.0f} calls/s; CPU a call: clients {c * 1000 / calls:.2f} ms, "
+                      f"worker {w * 1000 / calls:.2f} ms (load {os.getloadavg()[0]:.1f})")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=4.0)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--client", choices=("raw", "sdk"), default="raw")
+    ap.add_argument("--client-cost", action="store_true")
     args = ap.parse_args()
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {CLIENTS} clients, "
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {CLIENTS} clients ({args.client}), "
           f"{args.seconds:g} s a phase")
     folder = Path(tempfile.mkdtemp(prefix="oxm-bench-ratio-"))
+    if args.client_cost:
+        return client_cost(folder, args.seconds)
     setups = [(1, False), (2, False), (1, True), (2, True)]
     figures = []
     with redis_server() as redis_url:
         for r in range(args.rounds):
             rates = {}
             for n, with_state in setups[r % 4:] + setups[:r % 4]:
-                rate, cmds, cpu = phase(n, redis_url if with_state else None, folder, args.seconds)
+                rate, cmds, cpu = phase(n, redis_url if with_state else None, folder, args.seconds, args.client)
                 rates[n, with_state] = rate
                 edits = rate * args.seconds
                 per_edit = ", ".join(f"{k.removeprefix('cmdstat_')} {v / max(edits, 1):.2f}"

@@ -121,6 +121,7 @@ def haproxy(servers: list[Worker]) -> Iterator[Proxy]:
     try:
         wait_port(port)
         proxy = Proxy(f"http://127.0.0.1:{port}/mcp", f"http://127.0.0.1:{stats}/stats;csv")
+        proxy.pid = proc.pid  # its CPU time (benchmarks)
         proxy.wait_up(servers)
         yield proxy
     finally:
