@@ -7,8 +7,11 @@
 a success, then docx_close). By default they are tests/bench/rawload.py (raw HTTP/1.1 keep-alive,
 pre-serialised bodies: under 0.1 ms of CPU a call, one process); ``--client sdk`` runs the MCP SDK
 client, which spends about as much CPU a call as a worker: on 2 cores it was the ceiling of every phase.
-With --state the clients go through HAProxy (deploy/haproxy.cfg routes by session_id); without it
-they go straight to the workers, split evenly (a session lives only where it was created).
+The clients go through HAProxy (deploy/haproxy.cfg): with --state it routes by the worker named in
+the session ID; without it a session lives only on the worker that made it and its ID names none,
+so each client names its worker in an X-Home header that the bench's HAProxy honours first (the
+clients split evenly, as the round-robin creates split them with --state); ``--direct`` sends
+them straight to the workers without --state instead.
 The workers start once and are warmed up (tool modules imported, thread pools and Redis
 connections grown) before the first measured phase; the four set-ups run in rotating order in
 each round; per round the figure is (2 with / 1 with) / (2 without / 1 without), goal >= 0.9.
@@ -67,9 +70,9 @@ def served(proxy) -> list[int]:
     return [int(r[col]) for r in rows[1:] if r[0] == "workers" and r[1] != "BACKEND"]
 
 
-async def sdk_client(url: str, root: Path, seconds: float, counts: list[int]) -> None:
+async def sdk_client(url: str, home: str | None, root: Path, seconds: float, counts: list[int]) -> None:
     """The former load generator: the MCP SDK client (and its answer checks), then docx_close."""
-    async with http_client(url, "auto", [root]) as c:
+    async with http_client(url, "auto", [root], headers={"X-Home": home} if home else None) as c:
         sid = (await c.create()).head["Session ID"]
         done, deadline = 0, time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -79,39 +82,46 @@ async def sdk_client(url: str, root: Path, seconds: float, counts: list[int]) ->
         await c.ok("docx_close", session_id=sid)
 
 
-async def sdk_load(urls: list[str], root: Path, seconds: float) -> float:
+async def sdk_load(urls: list[str], homes: list[str] | None, root: Path, seconds: float) -> float:
     counts: list[int] = []
     async with anyio.create_task_group() as tg:
         for i in range(CLIENTS):
-            tg.start_soon(sdk_client, urls[i % len(urls)], root, seconds, counts)
+            tg.start_soon(sdk_client, urls[i % len(urls)], homes[i % len(homes)] if homes else None, root,
+                          seconds, counts)
     return sum(counts) / seconds
 
 
-def run_load(urls: list[str], folder: Path, seconds: float, client: str) -> tuple[float, int]:
-    """Calls a second of the 16 clients and their SessionMoved retries (the SDK load fails on one)."""
-    if client == "sdk":
-        return anyio.run(sdk_load, urls, folder, seconds), 0
-    return asyncio.run(rawload.load(urls, CLIENTS, seconds))
-
-
 class Setup:
-    """n workers with or without --state, the URLs the clients use, and the HAProxy in front (--state)."""
+    """n workers with or without --state, the URLs the clients use, and the HAProxy in front."""
 
     def __init__(self, n: int, state: bool, ws: list, proxy=None):
         self.n, self.state, self.ws, self.proxy = n, state, ws, proxy
         self.urls = [proxy] if proxy else [w.url for w in ws]
+        # Without --state a session lives only on the worker that made it, and its ID names no worker:
+        # each client names its worker in X-Home (HOME_RULE); with --state HAProxy routes by the ID.
+        self.homes = [w.name for w in ws] if proxy and not state else None
         self.name = f"{n} worker{'s' if n > 1 else ''} {'with' if state else 'without'} --state"
 
+    def run(self, folder: Path, seconds: float, client: str) -> tuple[float, int]:
+        """Calls a second of the 16 clients and their SessionMoved retries (the SDK load fails on one)."""
+        if client == "sdk":
+            return anyio.run(sdk_load, self.urls, self.homes, folder, seconds), 0
+        return asyncio.run(rawload.load(self.urls, CLIENTS, seconds, self.homes))
 
-def start_setups(stack: ExitStack, folder: Path, redis_url: str) -> list[Setup]:
-    """Four workers started once for the whole run (2 without --state, 2 with, clients direct to the
-    former, through HAProxy to the latter: one HAProxy over w1 alone, one over both), so the phases of
-    a round run back to back, minutes of the machine's drift apart no more."""
+
+HOME_RULE = "use-server %[req.hdr(x-home)] if { req.hdr(x-home) -m found }"
+
+
+def start_setups(stack: ExitStack, folder: Path, redis_url: str, direct: bool) -> list[Setup]:
+    """Four workers started once for the whole run (2 without --state, 2 with), each pair behind an
+    HAProxy over its first worker alone and one over both (``direct``: the clients call the workers
+    without --state straight), so the phases of a round run back to back."""
     plain = stack.enter_context(workers(2, folder, None))
     durable = stack.enter_context(workers(2, folder, redis_url))
+    proxies = [None, None] if direct else [stack.enter_context(haproxy(ws, HOME_RULE)) for ws in (plain[:1], plain)]
     one, two = stack.enter_context(haproxy(durable[:1])), stack.enter_context(haproxy(durable))
-    return [Setup(1, False, plain[:1]), Setup(2, False, plain), Setup(1, True, durable[:1], one),
-            Setup(2, True, durable, two)]
+    return [Setup(1, False, plain[:1], proxies[0]), Setup(2, False, plain, proxies[1]),
+            Setup(1, True, durable[:1], one), Setup(2, True, durable, two)]
 
 
 def quiet(pids: list[int], limit_s: float = 60.0) -> None:
@@ -124,12 +134,12 @@ def quiet(pids: list[int], limit_s: float = 60.0) -> None:
             return
 
 
-def phase(setup: Setup, redis_url: str, seconds: float, client: str) -> float:
+def phase(setup: Setup, folder: Path, redis_url: str, seconds: float, client: str) -> float:
     """One measured phase: prints calls/s and the CPU seconds of each process; returns calls/s."""
     pids = [w.proc.pid for w in setup.ws] + ([setup.proxy.pid] if setup.proxy else [])
     cpu0, served0 = [cpu_s(p) for p in pids], served(setup.proxy) if setup.proxy else []
     cmds0, redis0, client0 = commandstats(redis_url), redis_cpu(redis_url), time.process_time()
-    rate, moved = run_load(setup.urls, setup.folder, seconds, client)
+    rate, moved = setup.run(folder, seconds, client)
     cpu = [cpu_s(p) - c for p, c in zip(pids, cpu0)]
     client_s, redis_s = time.process_time() - client0, redis_cpu(redis_url) - redis0
     cmds = {k: v - cmds0.get(k, 0) for k, v in commandstats(redis_url).items() if v != cmds0.get(k, 0)}
@@ -139,10 +149,11 @@ def phase(setup: Setup, redis_url: str, seconds: float, client: str) -> float:
             f"({sum(workers_s) * 1000 / calls:.2f} ms a call), clients {client_s:.2f}")
     if setup.proxy:
         per_worker = [b - a for a, b in zip(served0, served(setup.proxy))]
+        line += f", HAProxy {cpu[-1]:.2f}; requests a worker {' / '.join(map(str, per_worker))}"
+    if setup.state:
         top = ", ".join(f"{k.removeprefix('cmdstat_')} {v / calls:.2f}"
                         for k, v in sorted(cmds.items(), key=lambda kv: -kv[1])[:4])
-        line += (f", HAProxy {cpu[-1]:.2f}, Redis {redis_s:.2f}; requests a worker {' / '.join(map(str, per_worker))}; "
-                 f"Redis commands a call: {top}; take-overs (journal reads) {cmds.get('cmdstat_xrange', 0)}")
+        line += (f"; Redis {redis_s:.2f} s, commands a call: {top}; take-overs (journal reads) {cmds.get('cmdstat_xrange', 0)}")
     print("    " + line + (f"; SessionMoved retries {moved}" if moved else ""))
     return rate
 
@@ -154,7 +165,7 @@ def client_cost(folder: Path, seconds: float) -> None:
         for _ in range(2):
             for client in ("sdk", "raw"):
                 w0, c0 = cpu_s(ws[0].proc.pid), time.process_time()
-                rate, _ = run_load([ws[0].url], folder, seconds, client)
+                rate, _ = Setup(1, False, ws).run(folder, seconds, client)
                 calls = rate * seconds
                 c, w = time.process_time() - c0, cpu_s(ws[0].proc.pid) - w0
                 print(f"  {client}: {rate:.0f} calls/s; CPU a call: clients {c * 1000 / calls:.2f} ms, "
@@ -167,6 +178,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--client", choices=("raw", "sdk"), default="raw")
     ap.add_argument("--client-cost", action="store_true")
+    ap.add_argument("--direct", action="store_true", help="clients straight to the workers without --state")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {CLIENTS} clients ({args.client}), "
           f"{args.seconds:g} s a phase")
@@ -175,19 +187,17 @@ def main() -> None:
         return client_cost(folder, args.seconds)
     figures, rates = [], {}
     with redis_server() as redis_url, ExitStack() as stack:
-        setups = start_setups(stack, folder, redis_url)
-        for setup in setups:
-            setup.folder = folder
+        setups = start_setups(stack, folder, redis_url, args.direct)
         every = [w.proc.pid for s in setups for w in s.ws]
         quiet(every)
         for setup in setups:  # warm-up, not counted: thread pools, Redis connections, first renders
-            run_load(setup.urls, folder, 1.0, args.client)
+            setup.run(folder, 1.0, args.client)
         quiet(every)
         for r in range(args.rounds):
             print(f"  round {r + 1} (load {os.getloadavg()[0]:.1f}):")
             got = {}
             for setup in setups[r % 4:] + setups[:r % 4]:
-                got[setup.n, setup.state] = rate = phase(setup, redis_url, args.seconds, args.client)
+                got[setup.n, setup.state] = rate = phase(setup, folder, redis_url, args.seconds, args.client)
                 rates.setdefault(setup.name, []).append(rate)
             figure = (got[2, True] / got[1, True]) / (got[2, False] / got[1, False])
             figures.append(figure)

@@ -43,7 +43,8 @@ def insert_template(sid: str) -> bytes:
 class Connection:
     """One keep-alive HTTP/1.1 connection to ``url`` (the worker's or HAProxy's /mcp)."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, home: str | None = None):
+        self.extra = f"X-Home: {home}\r\n" if home else ""  # the worker a benchmark's HAProxy sends it to
         parts = urlsplit(url)
         self.host, self.port, self.path = parts.hostname, parts.port or 80, parts.path or "/"
         self.reader = self.writer = None
@@ -58,7 +59,7 @@ class Connection:
     def _head(self, name: str, length: int) -> bytes:
         return (f"POST {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
                 f"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                f"Mcp-Protocol-Version: {VERSION}\r\nMcp-Method: tools/call\r\nMcp-Name: {name}\r\n"
+                f"Mcp-Protocol-Version: {VERSION}\r\nMcp-Method: tools/call\r\nMcp-Name: {name}\r\n{self.extra}"
                 f"Content-Length: {length}\r\n\r\n").encode()
 
     async def post(self, name: str, body: bytes) -> bytes:
@@ -99,11 +100,11 @@ def failure(payload: bytes) -> str | None:
     return f"{kind.group(1) if kind else 'error'}: {text[:300]}"
 
 
-async def editing_client(url: str, ready, start: asyncio.Event, window: list[float], counts: list[int],
-                         moved: list[int], cap: int = 5000) -> None:
+async def editing_client(url: str, home: str | None, ready, start: asyncio.Event, window: list[float],
+                         counts: list[int], moved: list[int], cap: int = 5000) -> None:
     """docx_create, then inserts with full answers until the window ends (each checked a success),
     then docx_close (after the window: the next phase on the same workers starts under the quota)."""
-    async with Connection(url) as conn:
+    async with Connection(url, home) as conn:
         created = await conn.post("docx_create", call_body(1, "docx_create", {}))
         why = failure(created)
         if why:
@@ -130,9 +131,10 @@ async def editing_client(url: str, ready, start: asyncio.Event, window: list[flo
             raise CallFailed(f"docx_close: {why}")
 
 
-async def load(urls: list[str], clients: int, seconds: float) -> tuple[float, int]:
-    """Calls a second of ``clients`` editing clients (spread over ``urls``) in a common window of
-    ``seconds`` that starts once every client has created its document; and the SessionMoved retries."""
+async def load(urls: list[str], clients: int, seconds: float, homes: list[str] | None = None) -> tuple[float, int]:
+    """Calls a second of ``clients`` editing clients (spread over ``urls``, and over ``homes`` in an
+    X-Home header) in a common window of ``seconds`` that starts once every client has created its
+    document; and the SessionMoved retries."""
     counts, moved, window = [], [], [0.0, 0.0, 0.0]
     start, waiting = asyncio.Event(), [clients]
 
@@ -143,7 +145,7 @@ async def load(urls: list[str], clients: int, seconds: float) -> tuple[float, in
             window[1] = window[0] + seconds
             start.set()
 
-    tasks = [asyncio.ensure_future(editing_client(urls[i % len(urls)], ready, start, window, counts, moved))
-             for i in range(clients)]
+    tasks = [asyncio.ensure_future(editing_client(urls[i % len(urls)], homes[i % len(homes)] if homes else None,
+                                                  ready, start, window, counts, moved)) for i in range(clients)]
     await asyncio.gather(*tasks)
     return sum(counts) / (window[2] - window[0]), sum(moved)  # to the last answer in the window
