@@ -31,7 +31,7 @@ class SlowHealth(BaseHTTPRequestHandler):
 
 
 def test_a_worker_slow_to_answer_its_health_check_under_load_stays_up():
-    """A worker answering /healthz in 0.4 s (16 clients keep it busy) is still up: marked down,
+    """A worker answering /healthz in 0.4 s (16 clients kept one as busy) is still up: marked down,
     its sessions went to another worker (a take-over each) or, alone, every call got 503 (issue 21)."""
     handler = type("Busy", (SlowHealth,), {})
     stub = ThreadingHTTPServer(("127.0.0.1", 0), handler)

@@ -203,8 +203,11 @@ def main() -> None:
             figures.append(figure)
             print(f"    2/1 without --state {got[2, False] / got[1, False]:.2f}, with {got[2, True] / got[1, True]:.2f}: "
                   f"(2 with / 1 with) / (2 without / 1 without) = {figure:.2f}")
+    med = {name: statistics.median(values) for name, values in rates.items()}
     for name, values in rates.items():
-        print(f"  {name}: median {statistics.median(values):.0f} calls/s ({min(values):.0f}-{max(values):.0f})")
+        print(f"  {name}: median {med[name]:.0f} calls/s ({min(values):.0f}-{max(values):.0f})")
+    n = [s.name for s in setups]  # 1 without, 2 without, 1 with, 2 with
+    print(f"the same figure from the set-ups' medians: {(med[n[3]] / med[n[2]]) / (med[n[1]] / med[n[0]]):.2f}")
     print(f"per-round ratios {' '.join(f'{f:.2f}' for f in figures)}; median {statistics.median(figures):.2f} "
           f"(goal >= 0.9); load average now {os.getloadavg()[0]:.1f}")
 
