@@ -117,6 +117,8 @@ async def editing_client(url: str, home: str | None, ready, start: asyncio.Event
             answer = await conn.post("docx_insert_paragraph", template % (done + 2, done))
             why = failure(answer)
             if why is None:
+                if b"**Element ID**" not in answer or b"Document Context" not in answer:
+                    raise CallFailed(f"docx_insert_paragraph: not a full answer: {answer[:300]!r}")
                 done += 1
             elif why.startswith("SessionMoved"):  # the routing sent it elsewhere: retried, counted
                 retried += 1
