@@ -1,6 +1,6 @@
 """Two workers with --state against one, normalised by two workers without it against one (issue 21).
 
-    python tests/bench/bench_scale_ratio.py [--seconds 4] [--rounds 4] [--client raw|sdk]
+    python tests/bench/bench_scale_ratio.py [--seconds 3] [--rounds 6] [--client raw|sdk] [--direct]   # ~1.5 min
     python tests/bench/bench_scale_ratio.py --client-cost   # CPU a call of the two load generators
 
 16 editing clients (2026-07-28 protocol: docx_create, then inserts with full answers, each checked
@@ -15,8 +15,8 @@ them straight to the workers without --state instead.
 The workers start once and are warmed up (tool modules imported, thread pools and Redis
 connections grown) before the first measured phase; the four set-ups run in rotating order in
 each round; per round the figure is (2 with / 1 with) / (2 without / 1 without), goal >= 0.9.
-Each phase prints the CPU seconds of the workers, the clients (this process), and with --state
-of HAProxy and Redis, the requests HAProxy sent each worker, the Redis commands a call (INFO
+Each phase prints the CPU seconds of the workers, the clients (this process), HAProxy, and with
+--state Redis, the requests HAProxy sent each worker, the Redis commands a call (INFO
 commandstats, Lua's inner commands included) and the take-overs (xrange: a worker reading a
 session's journal).
 """
@@ -174,8 +174,8 @@ def client_cost(folder: Path, seconds: float) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--seconds", type=float, default=4.0)
-    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--client", choices=("raw", "sdk"), default="raw")
     ap.add_argument("--client-cost", action="store_true")
     ap.add_argument("--direct", action="store_true", help="clients straight to the workers without --state")
