@@ -4,6 +4,7 @@ is reused by a parse in another, instead of being page-faulted in again (issue 2
 the thread)."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -113,6 +114,14 @@ def test_a_freed_tree_stays_mapped_for_the_next_parse():
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's heap trimming")
 def test_by_default_glibc_gives_a_freed_tree_back_and_the_next_parse_faults_it_in():
     assert refaults(keep=False) > 5000  # what keep_freed() saves
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's heap trimming")
+def test_an_operators_malloc_trim_threshold_wins_over_keeping_freed_memory():
+    env = os.environ | {"MALLOC_TRIM_THRESHOLD_": str(1 << 20)}
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from tools.runtime import memory; print(memory.keep_freed())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True, env=env)
+    assert out.stdout.strip() == "False"
 
 
 def test_the_server_keeps_freed_memory_right_after_limiting_arenas(monkeypatch):

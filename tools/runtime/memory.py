@@ -16,6 +16,7 @@ system time an open, in the server's steady state). The cost: the process keeps 
 """
 from __future__ import annotations
 
+import os
 import sys
 
 M_TRIM_THRESHOLD = -1  # glibc's mallopt parameter numbers
@@ -35,7 +36,10 @@ def keep_freed() -> bool:
     """Keep freed memory mapped, up to TRIM_THRESHOLD at the top of the heap, for the next
     document's tree. Setting it stops glibc from moving the mmap threshold itself, so that is set
     too: to where glibc would have moved it once the first large part's bytes were freed, not left
-    wherever the imports happened to leave it. False where the C library has no such settings."""
+    wherever the imports happened to leave it. False where the C library has no such settings, or
+    when the operator set glibc's own MALLOC_TRIM_THRESHOLD_ (their figure wins: a small container)."""
+    if os.environ.get("MALLOC_TRIM_THRESHOLD_"):
+        return False
     return _mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD) and _mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
 
 
