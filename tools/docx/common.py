@@ -144,8 +144,11 @@ def box_lines(doc, els: list[etree._Element | None]) -> list[str]:
     budget.check()  # drawing a huge block takes long: a late call is put back instead of drawn
     for el in els:
         if el is not None:
+            # The ID first: a neighbour drawn without one before the change and with one after
+            # would read as changed ("Paragraph (?)" -> "Paragraph (para_x)").
+            eid = doc.id_of(el)
             box = element_box(doc, el)
-            text_changes.record(doc, el, doc.id_of(el), box)
+            text_changes.record(doc, el, eid, box)
             lines += box
     return lines
 
