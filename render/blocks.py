@@ -11,7 +11,8 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.tabular.grid import TableGrid
 from ooxml.xml.namespaces import OX_ID, w
-from ooxml.lists.numbering import label_of
+from ooxml.lists.numbering import label_of, labels_now
+from render import text_changes
 from render.inline import marked_run_text, paragraph_line
 import render.equations  # noqa: F401  (draws equations as $…$ in lines)
 from render.width import cut, one_line, pad, plain, width
@@ -191,39 +192,97 @@ def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
 _NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 
 
-def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
-    drawn = _Drawn.of(doc)
-    parts = drawn.parts.get(el)
-    # A list label depends on other paragraphs, which a change to them does not drop: it is kept
-    # apart from the paragraph's own line (parts: title, lines, label, own line) and compared.
-    label = label_of(doc, el) if el.tag == B.W_P else None
-    # Redrawn: new, an ID given since, or holding note references, whose numbers follow the
-    # document order that a change elsewhere (a copied note before it) moves.
-    if parts is None or parts[0].find(element_id(el)) < 0 or \
-            (parts[5] and next(el.iter(*_NOTE_REFS), None) is not None):
-        own = _own_line(el, doc) if el.tag == B.W_P else None
+class _Box:
+    """What the cache keeps of a box: its title and lines, the list label and the paragraph's own
+    line (a label moves apart from the line), the frame and its text, the ID it was drawn with,
+    whether it holds any of BELOW_TAGS, whether it is a list paragraph under ``defs``, and the
+    element's text for the Changes (render/text_changes.py), read once."""
+    __slots__ = ("title", "lines", "label", "own", "frame", "text", "eid", "below", "defs", "numbered", "texts")
+
+    def __init__(self, title, lines, label, own, eid, below, defs, numbered):
+        self.title, self.lines, self.label, self.own, self.eid = title, lines, label, own, eid
+        self.frame = box(title, lines)
+        self.text = "\n".join(self.frame)
+        self.below, self.defs, self.numbered, self.texts = below, defs, numbered, None
+
+
+def _box(doc, drawn: "_Drawn", labels, el: etree._Element) -> _Box:
+    """The cached box of ``el`` (``drawn`` caught up, ``labels`` the document's list labels now)."""
+    b = drawn.parts.get(el)
+    eid = el.get(OX_ID)
+    is_p = el.tag == B.W_P
+    # Redrawn: new, an ID given or taken back since, or holding note references, whose numbers
+    # follow the document order that a change elsewhere (a copied note before it) moves.
+    if b is None or b.eid != eid or (b.below and next(el.iter(*_NOTE_REFS), None) is not None):
+        label = labels.label_of(doc, el) if is_p else None
+        own = _own_line(el, doc) if is_p else None
         grid = TableGrid(el) if el.tag == B.W_TBL else None
-        lines = _paragraph_box_line(label, own) if own is not None else body_lines(doc, el, grid)
-        parts = drawn.parts[el] = _parts(title_of(doc, el, grid), lines, label, own, _holds_below(el))
-    elif parts[2] != label:  # renumbered by a change elsewhere: only the label moves
-        parts = drawn.parts[el] = _parts(parts[0], _paragraph_box_line(label, parts[3]), label, parts[3], parts[5])
+        lines = _paragraph_box_line(label, own) if is_p else body_lines(doc, el, grid)
+        b = drawn.parts[el] = _Box(title_of(doc, el, grid), lines, label, own, eid, _holds_below(el),
+                                   labels.defs, is_p and labels.numbered(el))
+    elif is_p and (b.numbered or b.defs is not labels.defs):
+        # A list label depends on other paragraphs, which a change to them does not drop: it is
+        # compared; a paragraph that is no list item under the same definitions has none.
+        label = labels.label_of(doc, el)
+        if b.defs is not labels.defs:
+            b.defs, b.numbered = labels.defs, labels.numbered(el)
+        if b.label != label:  # renumbered by a change elsewhere: only the label moves
+            b = drawn.parts[el] = _Box(b.title, _paragraph_box_line(label, b.own), label, b.own, eid,
+                                       b.below, b.defs, b.numbered)
     if _Drawn.check:
-        assert parts[:2] == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
-        assert parts[4] == box(parts[0], parts[1])
-        assert parts[5] == _holds_below(el), f"stale BELOW_TAGS flag for {element_id(el)}"
+        assert (b.title, b.lines) == _draw(doc, el), f"stale box for {element_id(el)}: {b.title, b.lines} != {_draw(doc, el)}"
+        assert b.frame == box(b.title, b.lines) and b.text == "\n".join(b.frame)
+        assert b.below == _holds_below(el), f"stale BELOW_TAGS flag for {element_id(el)}"
+        assert b.texts is None or b.texts == text_changes.texts(doc, el), f"stale text for {element_id(el)}"
+    return b
+
+
+def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
+    b = _box(doc, _Drawn.of(doc), labels_now(doc), el)
     # The frame is kept with the parts (padding every line costs more than the rest of a cached box).
-    frame = parts[4] if marker is None else box(parts[0], parts[1], marker)
-    return frame + below_box(doc, el) if parts[5] else frame[:]
+    frame = b.frame if marker is None else box(b.title, b.lines, marker)
+    return frame + below_box(doc, el) if b.below else frame[:]
+
+
+def box_with_texts(doc, el: etree._Element) -> tuple[list[str], dict | None]:
+    """``element_box`` and, for a paragraph or table, its text as the Changes compare it
+    (render/text_changes.py), read once and kept with the box."""
+    b = _box(doc, _Drawn.of(doc), labels_now(doc), el)
+    if b.texts is None and el.tag in _TEXTS_KEPT:
+        b.texts = text_changes.texts(doc, el)
+    return (b.frame + below_box(doc, el) if b.below else b.frame[:]), b.texts
+
+
+_TEXTS_KEPT = (B.W_P, B.W_TBL)
+
+
+def boxes_text(doc, items: list[etree._Element], markers: dict[int, str]) -> list[str]:
+    """The boxes of a window, each one string (the lines joined): cached boxes are not re-split."""
+    drawn, labels = _Drawn.of(doc), labels_now(doc)
+    out = []
+    for i, el in enumerate(items):
+        b = _box(doc, drawn, labels, el)
+        marker = markers.get(i)
+        if marker is None and not b.below:
+            out.append(b.text)
+        else:
+            frame = b.frame if marker is None else box(b.title, b.lines, marker)
+            out.append("\n".join(frame + below_box(doc, el) if b.below else frame))
+    return out
+
+
+def box_title(doc, el: etree._Element) -> str:
+    """``title_of``, read from the box drawn of ``el`` if there is one."""
+    b = _Drawn.of(doc).parts.get(el)
+    if b is None or b.eid != el.get(OX_ID):
+        return title_of(doc, el)
+    if _Drawn.check:
+        assert b.title == title_of(doc, el), f"stale title for {element_id(el)}"
+    return b.title
 
 
 def _holds_below(el: etree._Element) -> bool:
     return next(el.iter(*BELOW_TAGS), None) is not None if BELOW_TAGS else False
-
-
-def _parts(title: str, lines: list[str], label, own, below: bool) -> tuple:
-    """What the cache keeps of a box: title, lines, list label, the paragraph's own line, the frame,
-    and whether it holds any of BELOW_TAGS."""
-    return title, lines, label, own, box(title, lines), below
 
 
 def below_box(doc, el: etree._Element) -> list[str]:

@@ -163,6 +163,15 @@ class _Labels:
         return lo
 
     # ---- labels ------------------------------------------------------------------------------------
+    def label_of(self, doc, p: etree._Element) -> str | None:
+        """``label_of`` for a paragraph, with this object already found."""
+        return self.label(doc, p) if self.defs.nums else None
+
+    def numbered(self, p: etree._Element) -> bool:
+        """Whether ``p`` is a list item under these definitions: if not, it has no label whatever
+        changes elsewhere (a change to it or to the definitions makes a new question)."""
+        return bool(self.defs.nums) and self.defs.para_num(p) is not None
+
     def label(self, doc, p: etree._Element) -> str | None:
         if p in self.memo:
             return self.memo[p]
@@ -316,6 +325,12 @@ def label_of(doc, p: etree._Element) -> str | None:
     if not lab.defs.nums:
         return None  # no lists at all: nothing to count
     return lab.label(doc, p)
+
+
+def labels_now(doc) -> _Labels:
+    """The document's list labels as they stand, for drawing many paragraphs at once (``label_of``'s
+    first steps done once). Valid until the document changes."""
+    return _Labels.of(doc)
 
 
 def definitions(doc) -> Definitions:
