@@ -28,10 +28,11 @@ def element_id(el: etree._Element) -> str:
     return el.get(OX_ID) or "?"
 
 
-def heading_level(doc, p: etree._Element) -> int | None:
+def heading_level(doc, p: etree._Element, sid: str | None | bool = False) -> int | None:
+    """``sid``: the paragraph's style ID, if the caller has read it already."""
     level = B.direct_outline_level(p)
     if level is None:
-        sid = B.style_id(p)
+        sid = B.style_id(p) if sid is False else sid
         level = doc.styles.outline_level(sid) if sid else None
     return level + 1 if level is not None and level < 9 else None
 
@@ -40,11 +41,12 @@ def title_of(doc, el: etree._Element, grid: TableGrid | None = None) -> str:
     """Box title: ``Heading 2 (para_x)``, ``Paragraph (para_y) [Quote]``, ``Table (table_z) 3×2``."""
     eid = element_id(el)
     if el.tag == B.W_P:
-        level = heading_level(doc, el)
+        sid = B.style_id(el)
+        level = heading_level(doc, el, sid)
         if level:
             return f"Heading {level} ({eid})"
-        sid = B.style_id(el)
-        style = f" [{cut(doc.styles.name(sid), 40)}]" if sid and doc.styles.name(sid).lower() != "normal" else ""
+        name = doc.styles.name(sid) if sid else None
+        style = f" [{cut(name, 40)}]" if name is not None and name.lower() != "normal" else ""
         return f"Paragraph ({eid}){style}"
     if el.tag == B.W_TBL:
         grid = grid or TableGrid(el)
