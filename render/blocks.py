@@ -212,17 +212,11 @@ def _box(doc, drawn: "_Drawn", labels, el: etree._Element) -> _Box:
     """The cached box of ``el`` (``drawn`` caught up, ``labels`` the document's list labels now)."""
     b = drawn.parts.get(el)
     eid = el.get(OX_ID)
-    is_p = el.tag == B.W_P
     # Redrawn: new, an ID given or taken back since, or holding note references, whose numbers
     # follow the document order that a change elsewhere (a copied note before it) moves.
     if b is None or b.eid != eid or (b.below and next(el.iter(*_NOTE_REFS), None) is not None):
-        label = labels.label_of(doc, el) if is_p else None
-        own = _own_line(el, doc) if is_p else None
-        grid = TableGrid(el) if el.tag == B.W_TBL else None
-        lines = _paragraph_box_line(label, own) if is_p else body_lines(doc, el, grid)
-        b = drawn.parts[el] = _Box(title_of(doc, el, grid), lines, label, own, eid, _holds_below(el),
-                                   labels.defs, is_p and labels.numbered(el))
-    elif is_p and (b.numbered or b.defs is not labels.defs):
+        b = drawn.parts[el] = _new_box(doc, labels, el, eid)
+    elif b.own is not None and (b.numbered or b.defs is not labels.defs):  # a paragraph's
         # A list label depends on other paragraphs, which a change to them does not drop: it is
         # compared; a paragraph that is no list item under the same definitions has none.
         label = labels.label_of(doc, el)
@@ -237,6 +231,17 @@ def _box(doc, drawn: "_Drawn", labels, el: etree._Element) -> _Box:
         assert b.below == _holds_below(el), f"stale BELOW_TAGS flag for {element_id(el)}"
         assert b.texts is None or b.texts == text_changes.texts(doc, el), f"stale text for {element_id(el)}"
     return b
+
+
+def _new_box(doc, labels, el: etree._Element, eid: str | None) -> _Box:
+    if el.tag == B.W_P:
+        label = labels.label_of(doc, el)
+        own = _own_line(el, doc)
+        return _Box(title_of(doc, el), _paragraph_box_line(label, own), label, own, eid, _holds_below(el),
+                    labels.defs, labels.numbered(el))
+    grid = TableGrid(el) if el.tag == B.W_TBL else None
+    return _Box(title_of(doc, el, grid), body_lines(doc, el, grid), None, None, eid, _holds_below(el),
+                labels.defs, False)
 
 
 def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
