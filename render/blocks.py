@@ -131,12 +131,19 @@ def box(title: str, lines: list[str], marker: str | None = None, indent: str = "
         head_width = len(title) + len(marker) + _STAR_WIDTH
     else:
         head_width = width(head)
-    shown = [one_line(line) for line in lines]
-    widths = [width(line) for line in shown]
-    inner = max(40, head_width, *widths)
+    shown, widths = [], []
+    inner = max(40, head_width)
+    for line in lines:
+        line = one_line(line)
+        wd = width(line)
+        shown.append(line)
+        widths.append(wd)
+        if wd > inner:
+            inner = wd
     rule = "─" * (inner + 2)
     out = [f"{indent}┌{rule}┐", f"{indent}│ {head}{' ' * (inner - head_width)} │", f"{indent}├{rule}┤"]
-    out += [f"{indent}│ {line}{' ' * (inner - w)} │" for line, w in zip(shown, widths)]
+    for line, wd in zip(shown, widths):
+        out.append(f"{indent}│ {line}{' ' * (inner - wd)} │")
     out.append(f"{indent}└{rule}┘")
     return out
 
@@ -165,22 +172,29 @@ class _Drawn:
         return drawn
 
     def catch_up(self, doc) -> None:
+        # Loops, not comprehensions: each is a function of its own in Python 3.11, and what a call
+        # runs for the first time in a while costs cache misses (see docs/performance.md).
         if self.version == doc.version:
             return
-        news = [(el, ancestors) for _, el, ancestors in doc.changes_since(self.version)]
-        if len(news) < doc.version - self.version or len(self.parts) > self.MAX:
+        news = doc.changes_since(self.version)
+        parts = self.parts
+        if len(news) < doc.version - self.version or len(parts) > self.MAX:
             self.parts = {}
         elif news:
-            changed = {el for el, _ in news}
-            gone = changed | {a for _, ancestors in news for a in ancestors}
-            # Boxes inside a changed element go too: walk the few changed subtrees rather than
-            # the ancestors of every cached box (a changed body or story root drops everything).
             tops = doc.top_containers()
-            if any(el in tops for el in changed):
-                self.parts = {}
+            gone: list = []
+            for _, el, ancestors in news:
+                if el in tops:  # a changed body or story root drops everything
+                    self.parts = {}
+                    break
+                gone.append(el)
+                gone += ancestors
+                # Boxes inside a changed element go too: walk the few changed subtrees rather than
+                # the ancestors of every cached box.
+                for d in el.iter():
+                    if d in parts:
+                        gone.append(d)
             else:
-                parts = self.parts
-                gone.update(d for el in changed for d in el.iter() if d in parts)
                 for el in gone:  # in place: a copy of up to MAX boxes on every call cost more
                     parts.pop(el, None)
         self.version = doc.version
