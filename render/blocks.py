@@ -12,7 +12,7 @@ from ooxml.text import body as B
 from ooxml.tabular.grid import TableGrid
 from ooxml.xml.namespaces import OX_ID, w
 from ooxml.lists.numbering import label_of, labels_now
-from render import text_changes
+from render import text_changes, views
 from render.inline import marked_run_text, paragraph_line
 import render.equations  # noqa: F401  (draws equations as $…$ in lines)
 from render.width import cut, one_line, pad, plain, width
@@ -289,6 +289,20 @@ def boxes_text(doc, items: list[etree._Element], markers: dict[int, str]) -> lis
         else:
             frame = b.frame if marker is None else box(b.title, b.lines, marker)
             out.append("\n".join(frame + below_box(doc, el) if b.below else frame))
+    return out
+
+
+def squeezed_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
+    """``views.squeeze(element_box(doc, el, marker))``, without drawing the frame it would read."""
+    b = _box(doc, _Drawn.of(doc), labels_now(doc), el)
+    head = one_line(f"{b.title} ⭐ {marker}" if marker else b.title)
+    text = []
+    for line in b.lines:
+        text.append(one_line(line).strip())
+    line = views.squeezed(head.strip(), text)
+    out = [line] + views.squeeze(below_box(doc, el)) if b.below else [line]
+    if _Drawn.check:
+        assert out == views.squeeze(element_box(doc, el, marker)), f"squeezed box of {element_id(el)}: {out}"
     return out
 
 

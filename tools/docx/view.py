@@ -10,9 +10,8 @@ from ooxml.text import body as B
 from ooxml.text.body import focus_block
 from ooxml.tabular.grid import TableGrid
 from ooxml.xml.namespaces import OX_ID, w
-from render.blocks import box_title, element_box
+from render.blocks import box_title, squeezed_box
 from render.context import Window, render_window
-from render.views import squeeze
 
 SIDE = 7  # elements each side; the window holds at most 2 * SIDE + 1
 _CONTAINER_LABELS = {
@@ -126,7 +125,7 @@ def compact_context(doc, target: etree._Element | None, marker: str | None) -> s
         return None
     focus = target if target.tag in (B.W_TC, w("hdr"), w("ftr")) else focus_block(target)
     doc.id_of(focus)
-    return "\n".join(squeeze(element_box(doc, focus, marker)))
+    return "\n".join(squeezed_box(doc, focus, marker))
 
 
 def empty_context(doc, container: etree._Element, cursor_here: bool) -> str:
