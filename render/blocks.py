@@ -265,13 +265,17 @@ def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]
     return frame + below_box(doc, el) if b.below else frame[:]
 
 
-def box_with_texts(doc, el: etree._Element) -> tuple[list[str], dict | None]:
-    """``element_box`` and, for a paragraph or table, its text as the Changes compare it
-    (render/text_changes.py), read once and kept with the box."""
-    b = _box(doc, _Drawn.of(doc), labels_now(doc), el)
-    if b.texts is None and el.tag in _TEXTS_KEPT:
-        b.texts = text_changes.texts(doc, el)
-    return (b.frame + below_box(doc, el) if b.below else b.frame[:]), b.texts
+def boxes_with_texts(doc, els: list[etree._Element]) -> list[tuple[list[str], dict | None]]:
+    """``element_box`` of each element and, for a paragraph or table, its text as the Changes
+    compare it (render/text_changes.py), read once and kept with the box."""
+    drawn, labels = _Drawn.of(doc), labels_now(doc)
+    out = []
+    for el in els:
+        b = _box(doc, drawn, labels, el)
+        if b.texts is None and el.tag in _TEXTS_KEPT:
+            b.texts = text_changes.texts(doc, el)
+        out.append(((b.frame + below_box(doc, el) if b.below else b.frame[:]), b.texts))
+    return out
 
 
 _TEXTS_KEPT = (B.W_P, B.W_TBL)

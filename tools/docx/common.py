@@ -12,7 +12,7 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.opc.package import Limits
 from render import views
 from render.answer import success_answer
-from render.blocks import box_with_texts
+from render.blocks import boxes_with_texts
 from render.diff import render_diff
 from render import text_changes
 from tools.runtime import history
@@ -142,19 +142,18 @@ def box_lines(doc, els: list[etree._Element | None]) -> list[str]:
     """Boxes of the given elements (None skipped), for the before/after of a diff."""
     lines: list[str] = []
     budget.check()  # drawing a huge block takes long: a late call is put back instead of drawn
-    if views.current() == "none":  # the answer shows no Changes: the IDs alone, as a drawing gives
-        for el in els:
-            if el is not None:
-                doc.id_of(el)
-        return lines
+    shown, ids = [], []
     for el in els:
         if el is not None:
-            # The ID first: a neighbour drawn without one before the change and with one after
+            # The IDs first: a neighbour drawn without one before the change and with one after
             # would read as changed ("Paragraph (?)" -> "Paragraph (para_x)").
-            eid = doc.id_of(el)
-            box, texts = box_with_texts(doc, el)
-            text_changes.record(doc, el, eid, box, texts)
-            lines += box
+            ids.append(doc.id_of(el))
+            shown.append(el)
+    if views.current() == "none":  # the answer shows no Changes: the IDs alone, as a drawing gives
+        return lines
+    for el, eid, (box, texts) in zip(shown, ids, boxes_with_texts(doc, shown)):
+        text_changes.record(doc, el, eid, box, texts)
+        lines += box
     return lines
 
 
