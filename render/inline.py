@@ -52,7 +52,7 @@ class Wrapper:
 def _on(rpr: etree._Element | None, name: str) -> bool:
     if rpr is None:
         return False
-    el = rpr.find(w(name))
+    el = next(rpr.iterchildren(w(name)), None)  # find() goes through lxml's Python path code
     return el is not None and el.get(w("val"), "true").lower() not in ("0", "false", "off", "none")
 
 
@@ -65,7 +65,7 @@ def colour_name(hex_value: str) -> str:
     return _COLOURS.get(hex_value.upper(), "#" + hex_value.upper())
 
 
-_W_BR, _W_TYPE, _W_RPR = w("br"), w("type"), w("rPr")
+_W_BR, _W_TYPE, _W_RPR, _W_COLOR, _W_HIGHLIGHT = w("br"), w("type"), w("rPr"), w("color"), w("highlight")
 
 
 def marked_run_text(r: etree._Element, ctx: LineContext | None = None) -> str:
@@ -73,17 +73,18 @@ def marked_run_text(r: etree._Element, ctx: LineContext | None = None) -> str:
     text = B.run_text(r, deleted=True).replace("\n", "↵").replace("\t", "→")
     for name in B.run_images(r):
         text += f"[IMG: {name}]"
-    if r.find(_W_BR) is not None and any(b.get(_W_TYPE) == "page" for b in r.findall(_W_BR)):
+    if next(r.iterchildren(_W_BR), None) is not None and \
+            any(b.get(_W_TYPE) == "page" for b in r.iterchildren(_W_BR)):
         text = text.replace("↵", "") + "[PAGE BREAK]"
     if not text.strip():
         return text
-    rpr = r.find(_W_RPR)
+    rpr = next(r.iterchildren(_W_RPR), None)
     core, lead, trail = text.strip(), text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
     if _on(rpr, "i"):
         core = f"*{core}*"
     if _on(rpr, "b"):
         core = f"**{core}**"
-    colour = rpr.find(w("color")) if rpr is not None else None
+    colour = next(rpr.iterchildren(_W_COLOR), None) if rpr is not None else None
     if colour is not None and colour.get(w("val"), "auto").lower() not in ("auto", "000000"):
         name = colour_name(colour.get(w("val")))
         core = f"[{name}]{core}[/{name}]"
@@ -101,7 +102,7 @@ def shown_effects(rpr: etree._Element | None, core: str) -> str:
     for prop, mark in _EFFECTS:
         if _on(rpr, prop):
             core = f"[{mark}]{core}[/{mark}]"
-    highlight = rpr.find(w("highlight"))
+    highlight = next(rpr.iterchildren(_W_HIGHLIGHT), None)
     if highlight is not None and highlight.get(w("val"), "none") != "none":
         core = f"[hl {highlight.get(w('val'))}]{core}[/hl]"
     return core
