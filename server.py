@@ -393,6 +393,7 @@ def serve_http(server: Server, services: Services, host: str, port: int) -> None
 
 def main(argv: list[str] | None = None) -> None:
     memory.one_arena()  # before any thread: documents freed in one worker thread are reused by the next
+    builtin.after_warm_up(memory.settle)  # the modules, once loaded, out of full GC collections
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     args = parse_args(argv)
     services = make_services(args)
