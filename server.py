@@ -184,8 +184,9 @@ def build_server(services: Services) -> Server:
     def input_schema_of(name: str) -> dict | None:
         # Without this the SDK runs tools/list (every tool, as models) before each 2026-07-28
         # tools/call with arguments, only to check Mcp-Param-* headers against one schema.
+        from tools.transport.param_headers import schema_to_check
         tool = services.tool_named(name)
-        return tool.input_schema if tool is not None else None
+        return schema_to_check(tool.input_schema) if tool is not None else None
 
     async def on_initialized(ctx, params) -> None:
         builtin.warm_up()  # the tool modules load while the client reads the initialize answer
