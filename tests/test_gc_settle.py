@@ -29,17 +29,18 @@ builtin.builtin()
 gc.collect()
 before = len(gc.get_objects())
 frozen = memory.settle()
-print(before, len(gc.get_objects()), frozen)
+print(before, len(gc.get_objects()), frozen, gc.get_threshold()[0])
 """
 
 
 def test_settled_objects_are_left_out_of_full_collections():
     out = subprocess.run([sys.executable, "-c", PROBE.format(root=str(ROOT))], capture_output=True, text=True,
                          timeout=120, check=True).stdout.split()
-    before, after, frozen = map(int, out)
+    before, after, frozen, young = map(int, out)
     assert before > 20_000  # the imports are what a full collection walked
     assert after < before / 20, (before, after)
     assert frozen > before * 0.9  # all of it, bar garbage settle() collected first
+    assert young == memory.YOUNG_THRESHOLD > 700  # young collections less often than CPython's default
 
 
 def test_the_server_settles_after_its_tools_are_loaded(monkeypatch):
