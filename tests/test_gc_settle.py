@@ -49,6 +49,7 @@ def test_the_server_settles_after_its_tools_are_loaded(monkeypatch):
     def stop(step):
         asked.append(step)
         raise SystemExit(0)
+    monkeypatch.setattr(memory, "one_arena", lambda: True)  # not in the test process
     monkeypatch.setattr(builtin, "after_warm_up", stop)
     with pytest.raises(SystemExit):
         server.main(["--root", str(ROOT)])
