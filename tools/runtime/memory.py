@@ -38,8 +38,9 @@ def settle() -> int:
     modules, ~100,000 objects) to the collector's permanent generation; returns how many.
 
     A full collection walks every tracked object. Over HTTP one ran every second or two under load
-    and took 55-70 ms of CPU (85-190 ms wall), all other clients waiting on the GIL meanwhile: the HTTP p99 stalls
-    and ~10% of the server's CPU (docs/performance.md). Modules live as long as the process, so
+    and took 55-70 ms of CPU (85-190 ms wall), all other clients waiting on the GIL meanwhile: the
+    HTTP p99 stalls, and up to ~10% of the server's CPU (docs/performance.md). Modules live as long
+    as the process, so
     there is nothing to find in them; what calls make afterwards is collected as before. Garbage
     alive now is collected first, or it would never be.
 
