@@ -40,9 +40,8 @@ def settle() -> int:
     A full collection walks every tracked object. Over HTTP one ran every second or two under load
     and took 55-70 ms of CPU (85-190 ms wall), all other clients waiting on the GIL meanwhile: the
     HTTP p99 stalls, and up to ~10% of the server's CPU (docs/performance.md). Modules live as long
-    as the process, so
-    there is nothing to find in them; what calls make afterwards is collected as before. Garbage
-    alive now is collected first, or it would never be.
+    as the process, so there is nothing to find in them; what calls make afterwards is collected as
+    before. Garbage alive now is collected first, or it would never be.
 
     Young collections run 10x less often: at 700 one ran every 4 calls and walked the objects of
     every call in flight; at 7,000 most of those are freed by their reference counts first (GC CPU
