@@ -147,3 +147,11 @@ async def test_save_reports_only_problems_the_original_lacked(docx, tmp_path):
     await docx.ok("docx_insert_paragraph", text="y", position="end:document_body")
     a = await docx.ok("docx_save", file_path="broken-saved.docx")
     assert a.head["Integrity"] == "ok"  # the dangling reference was there before: not ours
+
+
+async def test_open_counts_blocks_but_not_markers_comments_or_instructions_between_them(docx, tmp_path):
+    from tests.builders import build_docx, p, tbl
+    body = (p("one") + '<w:bookmarkStart w:id="0" w:name="b"/>' + p("two") + "<!-- a note -->" + tbl([["a"]])
+            + "<?app data?>" + '<w:bookmarkEnd w:id="0"/>' + p("three"))
+    a = await docx.open(build_docx(tmp_path / "marked.docx", body))
+    assert a.head["Blocks"] == "4"  # 3 paragraphs and a table; not the final sectPr either

@@ -26,7 +26,7 @@ from ooxml.xml.wordids import WordIds, doc_pr_floor, story_part_names
 
 IGNORABLE = f"{{{MC}}}Ignorable"
 # Children that are not blocks: range markers, comments, processing instructions.
-_NOT_BLOCKS = (*sorted(MARKERS), etree.Comment, etree.ProcessingInstruction)
+_NOT_BLOCKS = frozenset((*MARKERS, etree.Comment, etree.ProcessingInstruction))  # an lxml child's .tag
 RECENT_CHANGES = 128  # how many changed elements a view can catch up on
 _VERSION_OF = operator.itemgetter(0)
 
@@ -304,8 +304,10 @@ class Document:
         if order is not None:
             return len(order)
         version, count = self._counts.get(container, (-1, 0))
-        if version != self.version:  # len() and iterchildren() walk the children in C
-            count = len(container) - sum(1 for _ in container.iterchildren(*_NOT_BLOCKS))
+        if version != self.version:
+            # One walk of the children: each step is a cache miss (siblings lie far apart in memory),
+            # so len() and iterchildren() in C, two walks, cost more (issue 21, docs/performance.md).
+            count = sum(1 for child in container if child.tag not in _NOT_BLOCKS)
             self._counts[container] = (self.version, count)
         return count
 

@@ -17,7 +17,6 @@ import re
 import struct
 import zipfile
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
@@ -25,6 +24,7 @@ from lxml import etree
 from ooxml.xml.errors import InvalidDocument, LimitExceeded
 from ooxml.xml.namespaces import CT, PR, RT_OFFICE_DOCUMENT
 from ooxml.xml.safexml import parse_part, serialize
+from ooxml.opc.limits import DEFAULT_LIMITS, Limits  # noqa: F401 (imported from here too)
 from ooxml.opc.outfile import DOCUMENT, write_file
 from ooxml.opc.savefile import FileStamp, read_stamped
 from ooxml.opc.strict import is_strict_package, strict_bytes, to_transitional
@@ -32,18 +32,6 @@ from ooxml.opc.strict import is_strict_package, strict_bytes, to_transitional
 RELS_CT = "application/vnd.openxmlformats-package.relationships+xml"
 
 
-@dataclass(frozen=True)
-class Limits:
-    max_file_bytes: int = 512 * 1024 * 1024
-    max_total_uncompressed: int = 2 * 1024 * 1024 * 1024
-    max_part_uncompressed: int = 512 * 1024 * 1024
-    max_ratio: int = 200  # uncompressed/compressed, for parts over ratio_floor bytes
-    ratio_floor: int = 10 * 1024 * 1024
-    max_parts: int = 10_000
-    max_call_growth_bytes: int = 16 * 1024 * 1024  # bytes one call may add: replace text, copies (checked first)
-
-
-DEFAULT_LIMITS = Limits()
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
 _METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)  # the only ones OPC packages use
 # The XML declaration and the blank after it, kept byte for byte when a part is re-serialised.

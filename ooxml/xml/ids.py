@@ -102,7 +102,9 @@ def predeclare(data: bytes) -> tuple[bytes, Predeclared]:
     name_end = start + 1
     while name_end < end and data[name_end:name_end + 1] not in b" \t\r\n/>":
         name_end += 1
-    return data[:name_end] + b"".join(added) + data[name_end:], Predeclared(False, tuple(added))
+    # One copy of the part's bytes (slicing the rest, then concatenating, made two: 22 MB each
+    # for 50,000 paragraphs).
+    return b"".join((data[:name_end], *added, memoryview(data)[name_end:])), Predeclared(False, tuple(added))
 
 
 def undeclare(data: bytes, pre: Predeclared) -> bytes:

@@ -41,6 +41,19 @@ def floor_all(path: Path) -> list:
         return [etree.fromstring(z.read(n), FLOOR_PARSER) for n in z.namelist() if n.endswith((".xml", ".rels"))]
 
 
+def settle_heap() -> None:
+    """Allocate and free 4 MB before a bare parse, so that it always runs in the same memory mode.
+
+    Right after the previous bare parse's tree was freed, the next parse took 310 ms of user time
+    (no page faults); with any other step in between, or this allocation, 150 ms. Most likely glibc
+    leaves the freed tree's small chunks unmerged until a large request consolidates them, and a
+    parse into unmerged chunks lays its nodes out scattered (not proven). Without it every other
+    repeat of a run without --baseline (a floor right after the last round's floor) read 0.55-0.65.
+    """
+    buf = bytearray(4 << 20)
+    del buf
+
+
 def thread_times(pid: int) -> dict[str, int]:
     """Each thread of a child process: the scheduler's run time so far, in nanoseconds
     (/proc/PID/task/TID/schedstat; /proc/PID/stat counts 10 ms ticks)."""
@@ -109,6 +122,7 @@ async def run(path: Path, repeats: int, repos: dict[str, Path]) -> dict:
             await client.call_tool("docx_close", {"session_id": sid})
 
         async def floor():
+            settle_heap()
             c0, t0 = time.process_time(), now()
             trees = floor_all(path)
             t["floor"].append(ms(t0))
@@ -144,6 +158,8 @@ def run_cpu(path: Path, repeats: int) -> dict:
     for r in range(repeats):
         for side in (("floor", "open") if r % 2 == 0 else ("open", "floor")):
             gc.collect()
+            if side == "floor":
+                settle_heap()
             t0 = time.process_time()
             if side == "floor":
                 trees = floor_all(path)
@@ -167,8 +183,9 @@ def main(argv=None) -> None:
     path = gen_docs.ensure_docs([args.size])[args.size]
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.cpu:
-        from tools.runtime.memory import one_arena
+        from tools.runtime.memory import keep_freed, one_arena
         one_arena()  # as server.main does: the in-process pair runs in the server's memory set-up
+        keep_freed()
         c = run_cpu(path, args.repeats)
         print(f"in-process CPU time: bare parse {fmt_ms(median(c['floor']))} ms, docx_open + answer "
               f"{fmt_ms(median(c['open']))} ms, ratio {paired_ratio(c['open'], c['floor']):.2f}x")

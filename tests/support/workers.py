@@ -102,11 +102,14 @@ class Proxy(str):
 
 
 @contextmanager
-def haproxy(servers: list[Worker]) -> Iterator[Proxy]:
-    """deploy/haproxy.cfg with the test's workers and a free port; yields the /mcp URL (a Proxy)."""
+def haproxy(servers: list[Worker], first_rule: str = "") -> Iterator[Proxy]:
+    """deploy/haproxy.cfg with the test's workers and a free port; yields the /mcp URL (a Proxy).
+    ``first_rule``: a backend line put before the config's routing (a benchmark's own routing)."""
     binary = require("haproxy", "haproxy")
     port, stats = free_port(), free_port()
     text = HAPROXY_CFG.read_text()
+    if first_rule:
+        text = text.replace("    http-request set-var(txn.home)", f"    {first_rule}\n    http-request set-var(txn.home)", 1)
     lines = "\n".join(f"    server {w.name} 127.0.0.1:{w.port} check inter 200ms fall 2 rise 2"
                       for w in servers)
     text = text.replace("bind 127.0.0.1:8080", f"bind 127.0.0.1:{port}")
@@ -121,6 +124,7 @@ def haproxy(servers: list[Worker]) -> Iterator[Proxy]:
     try:
         wait_port(port)
         proxy = Proxy(f"http://127.0.0.1:{port}/mcp", f"http://127.0.0.1:{stats}/stats;csv")
+        proxy.pid = proc.pid  # its CPU time (benchmarks)
         proxy.wait_up(servers)
         yield proxy
     finally:

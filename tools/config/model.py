@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ooxml.opc.link_policy import DEFAULT as DEFAULT_LINK_POLICY, LinkPolicy
-from ooxml.opc.package import Limits as DocumentLimits
+from ooxml.opc.limits import Limits as DocumentLimits
 from tools.http.spec import HttpToolSpec
 from tools.runtime.limits import RuntimeLimits
 from tools.runtime.registry import Tool

@@ -20,7 +20,6 @@ import threading
 import time
 from pathlib import Path
 
-from ooxml.opc import office_copy
 from ooxml.xml import budget
 from ooxml.xml.errors import OoxmlError
 from tools.office import profile as office_profile
@@ -123,6 +122,7 @@ class Office:
         bounds everything: the wait behind other layouts, a start, the conversion."""
         end = time.monotonic() + min(render_timeout(), render_timeout() if timeout is None else timeout)
         soffice = find_soffice()  # checked on every call: a path that disappears gives the named error
+        from ooxml.opc import office_copy  # lxml: loaded at the first document, not before initialize
         office_copy.prepare(src)
         if not self._lock.acquire(timeout=_left(end)):
             error = RenderFailed("LibreOffice was busy with other layouts until the time allowed ran out.",

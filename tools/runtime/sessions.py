@@ -16,10 +16,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ooxml.model.document import Document
 from ooxml.xml.errors import LimitExceeded, OoxmlError, ValidationError
 from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
+
+if TYPE_CHECKING:  # the document model (lxml) loads at the first document, not before initialize
+    from ooxml.model.document import Document
 
 CURSOR_PLACES = ("before", "after", "inside_start", "inside_end")
 MAX_SESSIONS_PER_OWNER = DEFAULT_RUNTIME_LIMITS.max_sessions
