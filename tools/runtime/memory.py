@@ -60,18 +60,20 @@ YOUNG_THRESHOLD = 7000  # CPython's default 700: a young collection every few HT
 
 
 def settle() -> int:
-    """Move every object alive now (once the tool modules are imported: the SDK's models, schemas,
-    modules, ~100,000 objects) to the collector's permanent generation; returns how many.
+    """Move every object alive now to the collector's permanent generation (once the tool modules
+    are loaded: server.py froze the SDK's import-time objects, not the ~10,000 of the tool modules
+    nor the ~7,000 of uvicorn, Starlette and the SDK's HTTP handlers imported when serving starts);
+    returns how many are frozen.
 
-    A full collection walks every tracked object. Over HTTP one ran every second or two under load
-    and took 55-70 ms of CPU (85-190 ms wall), all other clients waiting on the GIL meanwhile: the
-    HTTP p99 stalls, and up to ~10% of the server's CPU (docs/performance.md). Modules live as long
-    as the process, so there is nothing to find in them; what calls make afterwards is collected as
-    before. Garbage alive now is collected first, or it would never be.
+    A full collection walks every tracked object, all other clients waiting on the GIL meanwhile.
+    Over HTTP under load one ran every second or two: 55-70 ms of CPU (85-190 ms wall) before
+    server.py froze its imports, 12-16 ms (13-33 ms wall) over what was left (docs/performance.md).
+    Modules live as long as the process, so there is nothing to find in them; what calls make
+    afterwards is collected as before. Garbage alive now is collected first, or it would never be.
 
     Young collections run 10x less often: at 700 one ran every 4 calls and walked the objects of
     every call in flight; at 7,000 most of those are freed by their reference counts first (GC CPU
-    a call about a quarter, each collection 2-3 ms).
+    0.07-0.09 ms a call -> 0.01-0.02 ms, each collection 2-3 ms).
     """
     gc.collect()
     gc.freeze()
