@@ -70,13 +70,12 @@ def squeeze(lines: list[str]) -> list[str]:
     with ``...``: a box's frame costs more bytes than its text. Other lines stay."""
     from render.width import cut
     out: list[str] = []
-    inside: list[str] | None = None
-    start = 0
+    start = None  # where the box being read began
     for i, line in enumerate(lines):
         mark = line.strip()[:1]
         if mark == "┌":
-            inside, start = [], i
-        elif inside is not None and mark == "└":
+            start = i
+        elif start is not None and mark == "└":
             # The same boxes come back call after call (kept by render/blocks.py): their lines are
             # the same strings, whose hashes Python keeps, so the box is looked up, not re-read.
             key = tuple(lines[start:i + 1])
@@ -87,10 +86,8 @@ def squeeze(lines: list[str]) -> list[str]:
                     _SQUEEZED.clear()
                 done = _SQUEEZED[key] = squeezed(title, text)
             out.append(done)
-            inside = None
-        elif inside is not None and mark == "│":
-            pass
-        elif inside is None:
+            start = None
+        elif start is None:
             out.append(cut(line, COMPACT_WIDTH))
     return out
 
