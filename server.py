@@ -188,8 +188,9 @@ def build_server(services: Services) -> Server:
     def input_schema_of(name: str) -> dict | None:
         # Without this the SDK runs tools/list (every tool, as models) before each 2026-07-28
         # tools/call with arguments, only to check Mcp-Param-* headers against one schema.
+        from tools.transport.param_headers import schema_to_check
         tool = services.tool_named(name)
-        return tool.input_schema if tool is not None else None
+        return schema_to_check(tool.input_schema) if tool is not None else None
 
     async def on_initialized(ctx, params) -> None:
         builtin.warm_up()  # the tool modules load while the client reads the initialize answer
@@ -398,6 +399,7 @@ def serve_http(server: Server, services: Services, host: str, port: int) -> None
 def main(argv: list[str] | None = None) -> None:
     memory.one_arena()  # before any thread: documents freed in one worker thread are reused by the next
     memory.keep_freed()  # ... without their pages going back to the system and faulting in again
+    builtin.after_warm_up(memory.settle)  # the tool modules, once loaded, out of full GC collections too
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     args = parse_args(argv)
     services = make_services(args)

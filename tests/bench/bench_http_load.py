@@ -1,6 +1,6 @@
 """HTTP load: concurrent clients editing their own documents, beside the trivial-call floor.
 
-Run: python tests/bench/bench_http_load.py [--clients 8,32] [--seconds 5] [--mode auto|legacy]
+Run: python tests/bench/bench_http_load.py [--clients 8,32] [--seconds 5] [--mode auto|legacy] [--baseline DIR]
 
 The server runs in its own process on a loopback port (as deployed); the clients run here,
 one MCP client each (Streamable HTTP). For every concurrency level, in the same run:
@@ -14,13 +14,20 @@ p99 above 5x the floor's p99). It never fails on a figure: it prints them.
 
 Floor and editing phases alternate for ``--rounds`` rounds; each figure is the median of the
 per-round ratios with their range. Beside the wall-clock throughput it prints the server's CPU
-per call (its process, /proc/PID/stat): the clients share the 2 cores with the server, so
-``floor CPU / editing CPU`` is the ratio a server with cores of its own would reach.
+per call (its threads, /proc/PID/task/*/schedstat; "loop" is the event loop's thread, "tools"
+the worker threads) and this process's (the clients'): the clients share the 2 cores with the
+server, so ``floor CPU / editing CPU`` is the ratio a server with cores of its own would reach.
+Only the timed calls are counted, in time and in CPU: connecting the clients, and the editing
+clients' docx_open and docx_close, happen before and after the timed window. The clients' own
+imports are frozen out of their garbage collector (a full collection stalls every client).
+``--baseline DIR`` runs a second server from another checkout (``git archive main``) in the same
+rounds, alternating with this one, and prints this / baseline editing CPU per call.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import shutil
 import statistics
@@ -67,6 +74,33 @@ def server_cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def thread_cpu(pid: int) -> dict[str, int]:
+    """Each thread of the server: its run time so far in ns (/proc/PID/task/TID/schedstat)."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            out[tid] = int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass  # a thread that ended meanwhile
+    return out
+
+
+class CpuMeter:
+    """The server's CPU (event loop thread, other threads) and this process's between start and stop."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+
+    def start(self) -> None:
+        self.threads, self.mine = thread_cpu(self.pid), time.process_time()
+
+    def stop(self) -> dict:
+        after, mine = thread_cpu(self.pid), time.process_time()
+        spent = {tid: ns - self.threads.get(tid, 0) for tid, ns in after.items()}
+        loop = spent.get(str(self.pid), 0) / 1e9
+        return {"loop_s": loop, "tools_s": sum(spent.values()) / 1e9 - loop, "client_s": mine - self.mine}
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
@@ -89,16 +123,16 @@ class Client1:
         return text
 
 
-async def floor_loop(c: Client1, stop: float, max_calls: int, n: int) -> None:
+async def floor_loop(c: Client1, stop: float, max_calls: int, n: int, sid: str | None) -> None:
     while time.monotonic() < stop and len(c.latencies) < max_calls:
         await c.call("docx_list_sessions")
 
 
-async def edit_loop(c: Client1, stop: float, max_calls: int, n: int, root: Path) -> None:
-    path = root / f"client{n}.docx"
-    c.latencies.clear()
-    sid = parse_head(await c.call("docx_open", file_path=str(path)))["Session ID"]
-    c.latencies.clear()  # the open is set-up, not part of the editing figures
+async def open_own(c: Client1, n: int, root: Path) -> str:
+    return parse_head(await c.call("docx_open", file_path=str(root / f"client{n}.docx")))["Session ID"]
+
+
+async def edit_loop(c: Client1, stop: float, max_calls: int, n: int, sid: str) -> None:
     i = 0
     while time.monotonic() < stop and len(c.latencies) < max_calls:
         kind = i % 3
@@ -112,25 +146,33 @@ async def edit_loop(c: Client1, stop: float, max_calls: int, n: int, root: Path)
             await c.call("docx_replace_text", session_id=sid, old_text=f"edited {i - 1}", new_text=f"done {i}",
                          scope_id=last)
         i += 1
-    await c.call("docx_close", session_id=sid)
-    c.latencies.pop()
 
 
 async def phase(url: str, mode: str, clients: int, seconds: float, max_calls: int, root: Path,
-                editing: bool) -> dict:
+                editing: bool, meter: CpuMeter) -> dict:
     async with contextlib_stack(url, mode, clients) as conns:
         for c in conns:  # warm-up: connections, tool lists
             await c.call("docx_list_sessions")
-            c.latencies.clear()
+        sids = await asyncio.gather(*(open_own(c, n, root) for n, c in enumerate(conns))) if editing \
+            else [None] * len(conns)
+        for c in conns:
+            c.latencies.clear()  # set-up, not part of the figures
+        loop = edit_loop if editing else floor_loop
+        meter.start()
         start = time.monotonic()
         stop = start + seconds
-        loop = edit_loop if editing else floor_loop
-        await asyncio.gather(*(loop(c, stop, max_calls, n, root) if editing else loop(c, stop, max_calls, n)
-                               for n, c in enumerate(conns)))
+        await asyncio.gather(*(loop(c, stop, max_calls, n, sid) for n, (c, sid) in enumerate(zip(conns, sids))))
         wall = time.monotonic() - start
-    every = [x for c in conns for x in c.latencies]
+        cpu = meter.stop()
+        latencies = [list(c.latencies) for c in conns]
+        if editing:
+            await asyncio.gather(*(c.call("docx_close", session_id=sid) for c, sid in zip(conns, sids)))
+    every = [x for lat in latencies for x in lat]
+    calls = max(len(every), 1)
     return {"calls": len(every), "throughput": len(every) / wall, "p50": statistics.median(every),
-            "p99": percentile(every, 0.99), "worst_client_p99": max(percentile(c.latencies, 0.99) for c in conns)}
+            "p99": percentile(every, 0.99), "worst_client_p99": max(percentile(lat, 0.99) for lat in latencies),
+            **{k.replace("_s", "_ms"): v * 1000 / calls for k, v in cpu.items()},
+            "cpu_ms": (cpu["loop_s"] + cpu["tools_s"]) * 1000 / calls}
 
 
 class contextlib_stack:
@@ -160,7 +202,52 @@ class contextlib_stack:
 def show(label: str, r: dict) -> None:
     print(f"  {label:<8} {r['calls']:6d} calls  {r['throughput']:7.1f} calls/s  p50 {r['p50'] * 1000:7.1f} ms  "
           f"p99 {r['p99'] * 1000:7.1f} ms  worst client p99 {r['worst_client_p99'] * 1000:7.1f} ms  "
-          f"server CPU {r.get('cpu_ms', float('nan')):.2f} ms/call")
+          f"server CPU {r['cpu_ms']:.2f} ms/call (loop {r['loop_ms']:.2f}, tools {r['tools_ms']:.2f}), "
+          f"clients {r['client_ms']:.2f}")
+
+
+class Target:
+    """One server under test (this checkout or the baseline) and its figures at one concurrency."""
+
+    def __init__(self, label: str, checkout: Path):
+        self.label = label
+        self.root = Path(tempfile.mkdtemp(prefix="ooxml-mcp-load-"))
+        self.proc, self.url = serve(self.root, checkout)
+        self.meter = CpuMeter(self.proc.pid)
+
+    def reset(self, clients: int) -> None:
+        for n in range(clients):
+            build_docx(self.root / f"client{n}.docx", "".join(p(f"Paragraph {i} of client {n}.") for i in range(60)))
+        self.ratios, self.cpu_ratios, self.worst, self.edit_cpu, self.floor_cpu = [], [], [], [], []
+
+    def round(self, r: int, args, clients: int) -> None:
+        got = {}
+        for editing in ((False, True) if r % 2 == 0 else (True, False)):  # alternating order
+            got[editing] = asyncio.run(phase(self.url, args.mode, clients, args.seconds, args.max_calls, self.root,
+                                             editing=editing, meter=self.meter))
+        floor, edit = got[False], got[True]
+        show(f"floor {r + 1}", floor)
+        show(f"edit {r + 1}", edit)
+        self.ratios.append(edit["throughput"] / floor["throughput"])
+        self.cpu_ratios.append(floor["cpu_ms"] / edit["cpu_ms"])
+        self.worst.append(edit["worst_client_p99"] / floor["p99"])
+        self.edit_cpu.append(edit["cpu_ms"])
+        self.floor_cpu.append(floor["cpu_ms"])
+
+    def summary(self, clients: int) -> None:
+        target = " (target >= 0.70)" if clients in (8, 32) else ""
+        print(f"  {self.label}: editing/floor throughput: median {spread(self.ratios)}{target}; CPU-normalised "
+              f"(floor CPU/call / editing CPU/call): {spread(self.cpu_ratios)}; worst editing client p99 / "
+              f"floor p99 {spread(self.worst)} (target <= 5)")
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]"
 
 
 def main() -> None:
@@ -170,40 +257,40 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="floor and editing phases, alternating")
     ap.add_argument("--max-calls", type=int, default=2000, help="per client and phase")
     ap.add_argument("--mode", default="auto", choices=["auto", "legacy"])
-    ap.add_argument("--checkout", type=Path, default=ROOT, help="run the server of another checkout (a baseline)")
+    ap.add_argument("--checkout", type=Path, default=ROOT, help="run the server of another checkout")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="also run the server of this checkout (e.g. git archive main), alternating with the other")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; protocol mode {args.mode}; "
           f"{args.seconds:g} s per phase")
-    root = Path(tempfile.mkdtemp(prefix="ooxml-mcp-load-"))
-    proc, url = serve(root, args.checkout.resolve())
+    # The clients' process holds ~100,000 objects of its imports: each full collection of them
+    # (60-220 ms, about one a phase) stalled every client's call in flight and counted as the server's p99.
+    gc.collect()
+    gc.freeze()
+    targets = [Target("this", args.checkout.resolve())]
     try:
+        if args.baseline is not None:
+            targets.append(Target("baseline", args.baseline.resolve()))
         for clients in [int(x) for x in args.clients.split(",")]:
-            for n in range(clients):
-                build_docx(root / f"client{n}.docx", "".join(p(f"Paragraph {i} of client {n}.") for i in range(60)))
             print(f"{clients} concurrent clients")
-            ratios, cpu_ratios, worst = [], [], []
+            for t in targets:
+                t.reset(clients)
             for r in range(args.rounds):
-                got = {}
-                for editing in ((False, True) if r % 2 == 0 else (True, False)):  # alternating order
-                    cpu0 = server_cpu_s(proc.pid)
-                    got[editing] = asyncio.run(phase(url, args.mode, clients, args.seconds, args.max_calls, root,
-                                                     editing=editing))
-                    got[editing]["cpu_ms"] = (server_cpu_s(proc.pid) - cpu0) * 1000 / max(got[editing]["calls"], 1)
-                floor, edit = got[False], got[True]
-                show(f"floor {r + 1}", floor)
-                show(f"edit {r + 1}", edit)
-                ratios.append(edit["throughput"] / floor["throughput"])
-                cpu_ratios.append(floor["cpu_ms"] / edit["cpu_ms"])
-                worst.append(edit["worst_client_p99"] / floor["p99"])
-            target = " (target >= 0.70)" if clients in (8, 32) else ""
-            print(f"  editing/floor throughput: median {statistics.median(ratios):.2f} "
-                  f"[{min(ratios):.2f}-{max(ratios):.2f}]{target}; CPU-normalised (floor CPU/call / editing "
-                  f"CPU/call): {statistics.median(cpu_ratios):.2f} [{min(cpu_ratios):.2f}-{max(cpu_ratios):.2f}]; "
-                  f"worst editing client p99 / floor p99 {statistics.median(worst):.2f} (target <= 5)")
+                for t in (targets if r % 2 == 0 else targets[::-1]):
+                    if len(targets) > 1:
+                        print(f"  [{t.label}]")
+                    t.round(r, args, clients)
+            for t in targets:
+                t.summary(clients)
+            if len(targets) > 1:
+                this, base = targets
+                print(f"  this / baseline server CPU per call: editing "
+                      f"{spread([a / b for a, b in zip(this.edit_cpu, base.edit_cpu)])}, floor "
+                      f"{spread([a / b for a, b in zip(this.floor_cpu, base.floor_cpu)])} (round by round)")
+            print(f"  load average {os.getloadavg()[0]:.2f}")
     finally:
-        proc.terminate()
-        proc.wait(10)
-        shutil.rmtree(root, ignore_errors=True)
+        for t in targets:
+            t.close()
 
 
 if __name__ == "__main__":
