@@ -367,25 +367,24 @@ def _by_line(parent: etree._Element, targets: list[tuple[int, str]], found: dict
     missing, new, ti = [], [], 0
     run: list[etree._Element] = []  # the last children, all on one line before the next target
     run_line = 0
-    for child in parent:
-        if not isinstance(child.tag, str):
-            continue
+    for child in parent.iterchildren(etree.Element):  # 51,000 in a large body: kept lean
         line = child.sourceline
+        if line == run_line:
+            run.append(child)
+            continue
         if line is None:
             new.append(child)
             continue
-        if line != run_line:
-            ti = _inside(run, targets, ti, line, found, missing)
-            if ti < len(targets) and targets[ti][0] == line:
-                if child.get(OX_ID) == targets[ti][1]:
-                    found[targets[ti][1]] = child
-                    ti += 1
-                else:  # it starts on the target's line after it: the target is in the run before
-                    ti = _inside(run, targets, ti, line + 1, found, missing)
-            if ti == len(targets):
-                break
-            run, run_line = [], line
-        run.append(child)
+        ti = _inside(run, targets, ti, line, found, missing)
+        if ti < len(targets) and targets[ti][0] == line:
+            if child.get(OX_ID) == targets[ti][1]:
+                found[targets[ti][1]] = child
+                ti += 1
+            else:  # it starts on the target's line after it: the target is in the run before
+                ti = _inside(run, targets, ti, line + 1, found, missing)
+        if ti == len(targets):
+            break
+        run, run_line = [child], line
     else:
         _inside(run, targets, ti, None, found, missing)
     for child in new:  # a wrapper made since (a tracked change around old runs): small, walked
