@@ -337,6 +337,7 @@ class IdIndex:
             key = sub.get(OX_ID) if isinstance(sub.tag, str) else None
             if key is not None:
                 self._by_id[key] = sub
+                self._old.pop(key, None)
 
     def forget(self, el: etree._Element) -> None:
         """Drop a removed subtree's IDs from the index."""
