@@ -21,8 +21,8 @@ HDR_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.header+
 SECT = '<w:sectPr><w:headerReference w:type="default" r:id="rIdH"/><w:pgSz w:w="12240" w:h="15840"/></w:sectPr>'
 
 
-def _source(tmp_path: Path) -> Path:
-    body = "".join(p(f"Paragraph {i}") for i in range(30))
+def _source(tmp_path: Path, n: int = 30) -> Path:
+    body = "".join(p(f"Paragraph {i}") for i in range(n))
     body += tbl([[tc(p("a1")), tc(p("b1"))], [tc(p("a2")), tc(p("b2") + p("b2 second"))]])
     body += p('Text that reads like ours: oxm:id="para_abcdef" and &lt;w:p oxm:id="para_abcdef"&gt;')
     body += "".join(p(f"Tail {i}") for i in range(10))
@@ -39,10 +39,10 @@ def _locator(el):
     return tuple(reversed(out))
 
 
-def _saved(tmp_path: Path, every: int = 1) -> tuple[Path, dict[str, tuple[str, tuple]]]:
+def _saved(tmp_path: Path, every: int = 1, n: int = 30) -> tuple[Path, dict[str, tuple[str, tuple]]]:
     """The source saved with IDs on every ``every``-th element of the body and on the header's
     root and paragraph; returns the file and ID -> (part, locator)."""
-    doc = Document.open(_source(tmp_path))
+    doc = Document.open(_source(tmp_path, n))
     doc.register_stories()
     given = {}
     for i, el in enumerate(doc.body.iter()):
@@ -126,30 +126,46 @@ def test_a_new_id_never_repeats_one_not_looked_up_yet(tmp_path, monkeypatch):
     assert doc.id_of(fresh) == "para_0a0b0c"
 
 
-def test_ids_resolve_after_edits_made_before_the_first_lookup(tmp_path):
+def _old_ids(doc: Document, given: dict, **blocks) -> dict:
+    """For each name -> body index: (the block's first child, its ID)."""
+    by_loc = {where: i for i, where in given.items()}
+    out = {}
+    for name, index in blocks.items():
+        block = doc.body[index]
+        out[name] = (block[0], by_loc[("main", _locator(block[0]))])
+    return out
+
+
+def test_ids_resolve_after_edits_made_before_the_first_lookup_without_a_walk(tmp_path, walks):
     saved, given = _saved(tmp_path)
     doc = Document.open(saved)
-    by_loc = {where: i for i, where in given.items()}
-    body_loc = _locator(doc.body)
-    moved = _at(doc, ("main", body_loc + (20,)))
-    copied = _at(doc, ("main", body_loc + (5,)))
-    wrapped_run = _at(doc, ("main", body_loc + (8, 0)))
-    gone = _at(doc, ("main", body_loc + (12,)))
-    ids = {name: by_loc[("main", _locator(el))] for name, el in
-           [("moved", moved[0]), ("copied", copied[0]), ("wrapped", wrapped_run), ("gone", gone[0])]}
-    doc.body.insert(0, moved)  # a block moved from further on
+    old = _old_ids(doc, given, copied=5, wrapped=8, gone=12, down=2, last=len(doc.body) - 2)
+    copied, run, gone, down, last = (old[k][0].getparent() if k != "wrapped" else old[k][0]
+                                     for k in ("copied", "wrapped", "gone", "down", "last"))
     twin = copy.deepcopy(copied)  # a copy right after its original keeps its line, not its IDs
     doc.ids.clear_ids(twin)
     copied.addnext(twin)
-    ins = wrapped_run.makeelement(f"{{{W}}}ins")  # a tracked change made around an old run
-    wrapped_run.addprevious(ins)
-    ins.append(wrapped_run)
+    ins = run.makeelement(f"{{{W}}}ins")  # a tracked change made around an old run
+    run.addprevious(ins)
+    ins.append(run)
     doc.remove_block(gone)
-    assert doc.find(ids["moved"]) is moved[0]
-    assert doc.find(ids["copied"]) is copied[0]
-    assert doc.find(ids["wrapped"]) is wrapped_run
+    last.addnext(down)  # a block moved to the end, after the last one with IDs
+    for name in ("copied", "wrapped", "down", "last"):
+        el, element_id = old[name]
+        assert doc.find(element_id) is el, name
     with pytest.raises(ElementNotFound):
-        doc.find(ids["gone"])
+        doc.find(old["gone"][1])
+    assert walks == []
+
+
+def test_ids_resolve_after_a_block_moved_up_before_the_first_lookup(tmp_path, walks):
+    saved, given = _saved(tmp_path, n=200)
+    doc = Document.open(saved)
+    old = _old_ids(doc, given, moved=120, stays=25, after=150)
+    doc.body.insert(0, old["moved"][0].getparent())  # its line is above its followers': they are walked
+    for el, element_id in old.values():
+        assert doc.find(element_id) is el
+    assert len(walks) == 1
 
 
 @pytest.mark.anyio

@@ -356,14 +356,17 @@ class IdIndex:
                 del sub.attrib[OX_ID]
 
 
+_FEW = 64  # children out of line searched one by one
+
+
 def _by_line(parent: etree._Element, targets: list[tuple[int, str]], found: dict) -> list[str]:
     """Find the elements of ``targets`` (line, ID; sorted) inside ``parent``; returns the IDs not found.
 
     Start tags come in document order, so the n-th marked element is the first to end on its line:
     the elements before it end on earlier lines, its ancestors among them. At each level it is the
     child on its line, or inside the last child ending on an earlier one (or one of the copies of
-    that child before it: a copy keeps its source's line). Elements made since the parse have no
-    line: they are searched whole, last. One pass over the children, stopping after the last line.
+    that child before it: a copy keeps its source's line). Elements made since the parse (no line)
+    and elements moved down (a line below their neighbours') are searched whole, last. One pass over the children, stopping after the last line.
     """
     missing, new, ti = [], [], 0
     run: list[etree._Element] = []  # the last children, all on one line before the next target
@@ -373,7 +376,7 @@ def _by_line(parent: etree._Element, targets: list[tuple[int, str]], found: dict
         if line == run_line:
             run.append(child)
             continue
-        if line is None:
+        if line is None or line < run_line:  # made since, or moved here from further up
             new.append(child)
             continue
         ti = _inside(run, targets, ti, line, found, missing)
@@ -388,7 +391,9 @@ def _by_line(parent: etree._Element, targets: list[tuple[int, str]], found: dict
         run, run_line = [child], line
     else:
         _inside(run, targets, ti, None, found, missing)
-    for child in new:  # a wrapper made since (a tracked change around old runs): small, walked
+    if missing and len(new) > _FEW:  # many out of line (a block moved up): the caller walks, in C
+        return missing
+    for child in new:  # made since (a tracked change around old runs) or moved: walked if need be
         if missing:
             wanted = set(missing)
             for sub in child.iter():
