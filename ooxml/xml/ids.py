@@ -9,7 +9,6 @@ when it re-saves).
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from lxml import etree
