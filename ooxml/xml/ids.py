@@ -365,7 +365,8 @@ def _by_line(parent: etree._Element, targets: list[tuple[int, str]], found: dict
     the elements before it end on earlier lines, its ancestors among them. At each level it is the
     child on its line, or inside the last child ending on an earlier one (or one of the copies of
     that child before it: a copy keeps its source's line). Elements made since the parse (no line)
-    and elements moved down (a line below their neighbours') are searched whole, last. One pass over the children, stopping after the last line.
+    and elements moved down (a line below their neighbours') are searched whole, last. One pass
+    over the children, stopping after the last target's line.
     """
     missing, new, ti = [], [], 0
     run: list[etree._Element] = []  # the last children, all on one line before the next target
