@@ -48,7 +48,7 @@ class Document:
             raise InvalidDocument(f"Main part '{self.main_name}' has no w:body.",
                                   hint="The file may be damaged; open it in Word and save it again.")
         self.ids = IdIndex()
-        self.ids.add_root(root, self.main.prepared.had_ids)
+        self.ids.add_root(root, self.main.prepared.had_ids, self.main.prepared.marks)
         self._part_of_root: dict[etree._Element, Part] = {root: self.main}
         self._orders: dict[etree._Element, BlockOrder] = {}
         self._counts: dict[etree._Element, tuple[int, int]] = {}  # container -> (version, blocks)
@@ -157,7 +157,8 @@ class Document:
         if root not in self._part_of_root:
             self._part_of_root[root] = part
             self._tops.add(root)
-            self.ids.add_root(root, part.prepared.had_ids if part.prepared else True)
+            pre = part.prepared
+            self.ids.add_root(root, pre.had_ids if pre else True, pre.marks if pre else None)
         return root
 
     @staticmethod
