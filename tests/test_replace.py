@@ -132,3 +132,27 @@ async def test_emptied_runs_are_removed(docx, tmp_path):
     await docx.ok("docx_replace_text", old_text="abcd", new_text="z")
     saved = await docx.save(tmp_path / "o.docx")
     assert [texts(r) for r in runs(saved)] == ["z"]
+
+
+# ---- finding: only paragraphs whose text holds the match are read for their segments ----------------
+
+_MIXED = (  # every way runs nest in a paragraph, and text a replace never reads
+    f'<w:document xmlns:w="{NS["w"]}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">'
+    '<w:body><w:p><w:r><w:t>ab</w:t></w:r><w:del><w:r><w:t>X</w:t></w:r></w:del><w:r><w:t>cd</w:t></w:r></w:p>'
+    '<w:p><w:hyperlink><w:r><w:t>a</w:t></w:r></w:hyperlink><w:sdt><w:sdtContent><w:r><w:t>bc</w:t></w:r>'
+    '</w:sdtContent></w:sdt><w:r><w:tab/><w:t>d</w:t></w:r></w:p>'
+    '<w:p><w:r><w:t>a</w:t><w:drawing><w:txbxContent><w:p><w:r><w:t>bcd abcd</w:t></w:r></w:p></w:txbxContent>'
+    '</w:drawing><w:t>bcd</w:t></w:r></w:p>'
+    '<w:p><w:r><mc:AlternateContent><mc:Choice><w:p><w:r><w:t>abcd</w:t></w:r></w:p></mc:Choice><mc:Fallback>'
+    '<w:p><w:r><w:t>abcd</w:t></w:r></w:p></mc:Fallback></mc:AlternateContent></w:r></w:p>'
+    '<w:tbl><w:tr><w:tc><w:p><w:ins><w:r><w:t>abc</w:t></w:r></w:ins><w:r><w:rPr/><w:t>d abcd</w:t></w:r></w:p>'
+    '</w:tc></w:tr></w:tbl></w:body></w:document>')
+
+
+@pytest.mark.parametrize("old", ["abcd", "bc", "d", "a", "ab", "bcd abc", "X", "cd"])
+def test_finding_reads_the_same_paragraphs_as_reading_every_one(old):
+    from ooxml.text import replace as RP
+    root = etree.fromstring(_MIXED)
+    for scope in [root[0], *root[0].iter(f"{{{NS['w']}}}tc"), *root[0].iter(f"{{{NS['w']}}}p")]:
+        want = [(m.p, m.spans) for m in RP.find_all(RP.paragraphs_of(scope), old)]
+        assert [(m.p, m.spans) for m in RP.find_in_scope(scope, old)] == want

@@ -183,7 +183,7 @@ def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, n
                              hint="Replace with a shorter text, or in several calls.")
         found = []
         for root in _scopes(session, scope_id):
-            found += RP.find_all(RP.paragraphs_of(root), old_text)
+            found += RP.find_in_scope(root, old_text)
         fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
         if not found:
             _no_match(e, fields)
