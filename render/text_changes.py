@@ -19,12 +19,8 @@ MAX_CHANGED = 60  # characters of the changed text itself
 MAX_ELEMENTS = 64  # elements remembered in one call
 MAX_CELLS = 5  # changed cells listed per table
 
-_KEY = "text_changes"  # doc.caches[_KEY]: {id: [(lines, texts)]}
-
-
-def forget(doc) -> None:
-    """A new call starts: what earlier calls drew does not count."""
-    doc.caches.pop(_KEY, None)
+KEY = "text_changes"  # doc.caches[KEY]: {id: [(lines, texts)]}; a call starts by dropping it
+# (tools/docx/common.py session_of): what earlier calls drew does not count
 
 
 def texts(doc, el: etree._Element) -> dict:
@@ -41,7 +37,7 @@ def record(doc, el: etree._Element, eid: str, lines: list[str], known: dict | No
     """Keep ``lines`` drawn of ``el`` with its text (``known``: its ``texts``, already read)."""
     if el.tag not in (B.W_P, B.W_TBL):
         return
-    memo = doc.caches.setdefault(_KEY, {})
+    memo = doc.caches.setdefault(KEY, {})
     if eid not in memo and len(memo) >= MAX_ELEMENTS:
         return
     memo.setdefault(eid, []).append((tuple(lines), texts(doc, el) if known is None else known))
@@ -66,7 +62,7 @@ def _cut(text: str, a: int, b: int) -> str:
 
 def hidden_changes(doc) -> list[str]:
     """Diff lines for the changes this call's boxes did not show (and forget the records)."""
-    memo = doc.caches.pop(_KEY, {})
+    memo = doc.caches.pop(KEY, {})
     out: list[str] = []
     for eid, records in memo.items():
         (lines_before, before), (lines_after, after) = records[0], records[-1]

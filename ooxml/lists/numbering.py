@@ -102,15 +102,17 @@ class _Labels:
 
     @classmethod
     def of(cls, doc) -> "_Labels":
-        lab = doc.caches.get("numbering.labels")
-        if lab is not None and lab.version == doc.version and lab.generation == _generation(doc) \
-                and lab.key[1] is doc.styles:
+        # Written out (no helpers): it runs on every call that draws a box, most often cold.
+        caches, styles = doc.caches, doc.styles
+        lab, generation = caches.get("numbering.labels"), caches.get(_GENERATION, 0)
+        if lab is not None and lab.version == doc.version and lab.key[2] == generation and lab.key[1] is styles:
             return lab  # nothing changed since the last label: the common case inside one answer
-        key = _defs_key(doc)
+        key = (_numbering_root(doc), styles, generation)
         if lab is None or lab.key != key:
             _watch_removals(doc)
-            lab = doc.caches["numbering.labels"] = cls(doc, key)
-        lab.catch_up(doc)
+            lab = caches["numbering.labels"] = cls(doc, key)
+        if lab.version != doc.version:
+            lab.catch_up(doc)
         return lab
 
     @property
@@ -124,7 +126,7 @@ class _Labels:
         if not self.defs.nums and not self.cps:  # no lists: no counts to drop, only the bookkeeping
             self.version, self.memo = doc.version, {}
             doc.caches.pop(_REMOVED_AT, None)
-            removed_elements(doc).clear()
+            doc.caches.pop(_REMOVED, None)
             return
         news = [el for _, el, _ in doc.changes_since(self.version)]
         missed = len(news) < doc.version - self.version  # the change log ran past us
@@ -243,8 +245,12 @@ class _Labels:
 _REMOVED_AT = "numbering.removed_at"
 
 
+_REMOVED = "numbering.removed"
+_GENERATION = "numbering.generation"
+
+
 def removed_elements(doc) -> set:
-    return doc.caches.setdefault("numbering.removed", set())
+    return doc.caches.setdefault(_REMOVED, set())
 
 
 def _watch_removals(doc) -> None:
@@ -263,14 +269,6 @@ def _watch_removals(doc) -> None:
         return remove(el)
 
     doc.remove_block = remove_block
-
-
-def _generation(doc) -> int:
-    return doc.caches.get("numbering.generation", 0)
-
-
-def _defs_key(doc):
-    return (_numbering_root(doc), doc.styles, _generation(doc))
 
 
 _SEEN = "numbering.part"  # doc.caches: what the last look at the main part's relationships found
@@ -349,10 +347,9 @@ def label_of(doc, p: etree._Element) -> str | None:
     return lab.label(doc, p)
 
 
-def labels_now(doc) -> _Labels:
-    """The document's list labels as they stand, for drawing many paragraphs at once (``label_of``'s
-    first steps done once). Valid until the document changes."""
-    return _Labels.of(doc)
+# The document's list labels as they stand, for drawing many paragraphs at once (``label_of``'s first
+# steps done once). Valid until the document changes.
+labels_now = _Labels.of
 
 
 def definitions(doc) -> Definitions:
@@ -361,7 +358,7 @@ def definitions(doc) -> Definitions:
 
 def invalidate(doc) -> None:
     """numbering.xml or styles.xml changed in place: read the definitions again."""
-    doc.caches["numbering.generation"] = _generation(doc) + 1
+    doc.caches[_GENERATION] = doc.caches.get(_GENERATION, 0) + 1
 
 
 def fallback_formats(doc) -> list[str]:

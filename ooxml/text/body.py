@@ -43,15 +43,15 @@ def iter_blocks(container: etree._Element) -> Iterator[etree._Element]:
 
 
 def next_block(el: etree._Element) -> etree._Element | None:
-    nxt = el.getnext()
-    while nxt is not None and not is_block(nxt):
+    nxt = el.getnext()  # is_block written out: every editing call's window asks
+    while nxt is not None and (nxt.tag in MARKERS or not isinstance(nxt.tag, str)):
         nxt = nxt.getnext()
     return nxt
 
 
 def prev_block(el: etree._Element) -> etree._Element | None:
     prv = el.getprevious()
-    while prv is not None and not is_block(prv):
+    while prv is not None and (prv.tag in MARKERS or not isinstance(prv.tag, str)):
         prv = prv.getprevious()
     return prv
 
@@ -121,7 +121,10 @@ def _symbol(code: str) -> str:
 
 
 def paragraph_text(p: etree._Element) -> str:
-    return "".join(run_text(r) for r in iter_runs(p))
+    parts = []  # a loop, not a generator expression: one function less on every editing call
+    for r in iter_runs(p):
+        parts.append(run_text(r))
+    return "".join(parts)
 
 
 def block_text(el: etree._Element, limit: int = 10_000) -> str:
@@ -173,10 +176,13 @@ def text_boxes(p: etree._Element) -> list[etree._Element]:
     return [t for t in p.iter(W_TXBX) if find_ancestor(t, W_P) is p and not in_fallback(t)]
 
 
+_DRAWINGS = (w("drawing"), w("pict"))
+
+
 def run_images(r: etree._Element) -> list[str]:
     """Names for the images of a run: the docPr name/descr, else the embedded target id."""
     names = []
-    for drawing in r.iter(w("drawing"), w("pict")):
+    for drawing in r.iter(_DRAWINGS):
         if in_fallback(drawing):
             continue
         doc_pr = next(drawing.iter(f"{{{WP}}}docPr"), None)
@@ -192,19 +198,23 @@ def run_images(r: etree._Element) -> list[str]:
 
 # ---- paragraphs: style, headings -------------------------------------------------------------
 
+# ``iterchildren(tag)`` is ``find(tag)``'s lookup without lxml's Python path code (drawn per box).
+W_PPR, W_PSTYLE, W_OUTLINELVL = w("pPr"), w("pStyle"), w("outlineLvl")
+
+
 def style_id(p: etree._Element) -> str | None:
-    ppr = p.find(w("pPr"))
-    if ppr is None:
+    for ppr in p.iterchildren(W_PPR):
+        for ps in ppr.iterchildren(W_PSTYLE):
+            return ps.get(W_VAL)
         return None
-    ps = ppr.find(w("pStyle"))
-    return ps.get(W_VAL) if ps is not None else None
+    return None
 
 
 def direct_outline_level(p: etree._Element) -> int | None:
-    ppr = p.find(w("pPr"))
-    if ppr is None:
-        return None
-    ol = ppr.find(w("outlineLvl"))
+    ol = None
+    for ppr in p.iterchildren(W_PPR):
+        ol = next(ppr.iterchildren(W_OUTLINELVL), None)
+        break
     if ol is None:
         return None
     level = file_int(ol.get(W_VAL), -1, -1, 9)

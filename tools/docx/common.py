@@ -32,7 +32,7 @@ def session_of(ctx: CallContext, session_id: str | None) -> Session:
     first = not ctx.touched or not any(s is session for s in ctx.touched)
     if first:  # a batch's later calls keep its earlier IDs marked
         session.doc.ids.mark()
-    text_changes.forget(session.doc)
+    session.doc.caches.pop(text_changes.KEY, None)  # what earlier calls drew does not count
     views.note_session(session.view)
     if first:
         history.begin(ctx, session)  # the call becomes an undo step if it changes the document
