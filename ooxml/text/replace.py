@@ -23,7 +23,9 @@ from ooxml.xml.namespaces import XML, w
 BARRIER = "\x00"  # stands for a tab, break, image ... in the searched text
 _XML_SPACE = f"{{{XML}}}space"
 _INVISIBLE = {w("rPr"), w("lastRenderedPageBreak")}  # neither text nor a barrier
-_SPECIAL = ("\n", "\r", "\t")
+def _special(text: str) -> bool:
+    """Whether ``text`` holds a tab or a line break (no generator: one function less a call)."""
+    return "\n" in text or "\r" in text or "\t" in text
 
 
 @dataclass
@@ -44,7 +46,7 @@ def check_old_text(old_text: str) -> None:
     if not old_text:
         raise ValidationError("old_text is empty: there is nothing to look for.",
                               hint="Pass the exact text to replace (case-sensitive).")
-    if BARRIER in old_text or any(ch in old_text for ch in _SPECIAL):
+    if BARRIER in old_text or _special(old_text):
         raise ValidationError("old_text cannot contain tabs, line breaks or NUL characters: a match never "
                               "spans a tab or a break.", hint="Replace the text on each side separately.")
 
@@ -199,7 +201,7 @@ def write_text(doc, t: etree._Element, text: str) -> None:
         if all(c.tag == w("rPr") for c in run) and run.getparent() is not None:
             doc.remove_block(run)  # the run held only this text: it goes too
         return
-    if any(ch in text for ch in _SPECIAL):  # new text with tabs/newlines: w:tab / w:br, never "\n" in w:t
+    if _special(text):  # new text with tabs/newlines: w:tab / w:br, never "\n" in w:t
         for child in reversed(text_children(text)):
             t.addnext(child)
         run.remove(t)
