@@ -23,6 +23,8 @@ from ooxml.xml.namespaces import XML, w
 BARRIER = "\x00"  # stands for a tab, break, image ... in the searched text
 _XML_SPACE = f"{{{XML}}}space"
 _INVISIBLE = {w("rPr"), w("lastRenderedPageBreak")}  # neither text nor a barrier
+
+
 def _special(text: str) -> bool:
     """Whether ``text`` holds a tab or a line break (no generator: one function less a call)."""
     return "\n" in text or "\r" in text or "\t" in text
