@@ -232,7 +232,9 @@ class Document:
 
         Inserts and removals through insert_block/remove_block need no call. Package parts changed
         outside an element (rels, content types, new parts) are announced with ``Part.touch()``.
-        The undo history (ooxml/model/history.py) saves the top-level block holding ``el`` once per call.
+        The undo history (ooxml/model/history.py) saves the top-level block holding ``el`` once per call,
+        or only the paragraph holding ``el`` when that paragraph is nested in the block (a table
+        cell's): an edit announced so must stay inside that paragraph.
         """
         self.history.will_change(el)
 

@@ -36,6 +36,8 @@ def extra_parts(rec: Recorder, package: Package) -> list[Part]:
 def _map_places(op: list, place) -> list:
     """An undo op with its element references mapped by ``place`` (elements to places, or back)."""
     kind = op[0]
+    if kind == "swap" and len(op) > 3:  # a paragraph saved alone: found by its place in its block at play
+        return [kind, None, place(op[2]), place(op[3]), list(op[4])]
     if kind == "swap":
         return [kind, place(op[1]), place(op[2])]
     if kind == "attrs":
@@ -80,7 +82,8 @@ class _Encoder:
     def step(self, s: Step) -> dict:
         return {"label": s.label, "tool": s.tool, "at": s.at, "size": s.size,
                 "ops": [self.op(o) for o in s.ops],
-                "given": [[self.place(el), key] for el, key in s.given],
+                "given": [[self.place(g[0]), g[1]] if len(g) == 2 else [None, g[1], self.place(g[2]), list(g[3])]
+                          for g in s.given],
                 "parts": [[n, self.blob(b), self.blob(a), d] for n, b, a, d in s.parts],
                 "before": self.table(s.parts_before), "after": self.table(s.parts_after),
                 "clean": [[self.part_keys[id(p)], t] for p, t in s.clean],
@@ -154,7 +157,8 @@ class _Decoder:
     def step(self, d: dict) -> Step:
         return Step(label=d["label"], tool=d["tool"], at=d["at"], size=d["size"],
                     ops=[self.op(o) for o in d["ops"]],
-                    given=[(self.place(p), key) for p, key in d["given"]],
+                    given=[(self.place(g[0]), g[1]) if len(g) == 2 else (None, g[1], self.place(g[2]), g[3])
+                           for g in d["given"]],
                     parts=[(n, self.blobs[b], self.blobs[a], dirty) for n, b, a, dirty in d["parts"]],
                     parts_before=self.table(d["before"]), parts_after=self.table(d["after"]),
                     clean=[(self.part(k), t) for k, t in d["clean"]],
