@@ -150,3 +150,22 @@ async def test_a_cells_text_edit_then_a_table_edit_are_undone_and_redone_one_by_
         for state in states[1:]:
             await docx.ok("docx_redo", session_id=sid)
             assert _parts(session) == state
+
+
+@pytest.mark.anyio
+async def test_a_text_box_in_a_cell_replaced_in_loses_its_stale_fallback_and_undo_brings_it_back(docx, tmp_path):
+    """The cell's paragraph saved alone holds the text box: the end of the call still sees its
+    stale fallback (ooxml/text/alt_content.py), and undo puts both back."""
+    from tests.builders import build_docx, p
+    from tests.test_text_boxes import alternate_text_box
+    cell = f"<w:tc><w:tcPr><w:tcW w:w='4000' w:type='dxa'/></w:tcPr>{alternate_text_box()}</w:tc>"
+    table = f"<w:tbl><w:tblGrid><w:gridCol w:w='4000'/></w:tblGrid><w:tr>{cell}</w:tr></w:tbl>"
+    await docx.open(build_docx(tmp_path / "in.docx", p("before") + table + p("after")))
+    session = docx.services.sessions.get(None, docx.session_id)
+    parts = _parts(session)
+    assert (await docx.ok("docx_replace_text", old_text="Datum", new_text="Zebra")).head["Replacements"] == "1"
+    xml = _parts(session)["word/document.xml"].decode()
+    assert "Datum" not in xml and "mc:Fallback" not in xml
+    assert [op[1].tag for op in session.doc.history.undo_steps[-1].ops if op[0] == "swap"] == [W + "p"]
+    await docx.ok("docx_undo")
+    assert _parts(session) == parts

@@ -110,10 +110,10 @@ class Recorder:
             return el, None
         cur, outer = el, None
         while (parent := cur.getparent()) is not None:
-            if parent in tops:
-                return cur, (outer if outer is not cur else None)
             if cur.tag == _P:
                 outer = cur
+            if parent in tops:  # a top-level paragraph is its own outermost paragraph: saved whole
+                return cur, (outer if outer is not cur else None)
             cur = parent
         return None, None
 
