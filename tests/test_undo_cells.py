@@ -169,3 +169,34 @@ async def test_a_text_box_in_a_cell_replaced_in_loses_its_stale_fallback_and_und
     assert [op[1].tag for op in session.doc.history.undo_steps[-1].ops if op[0] == "swap"] == [W + "p"]
     await docx.ok("docx_undo")
     assert _parts(session) == parts
+
+
+def test_the_part_table_keeps_itself_as_it_was_at_its_first_change_while_watched():
+    """What lets undo skip copying and comparing the package's part table on each call."""
+    from ooxml.opc.package import PartTable
+    table, log = PartTable(a="A", b="B"), {}
+    table["c"] = "C"  # not watched: nothing kept
+    assert table.before is None
+    table.watch(log)
+    table.pop("a")
+    table["d"] = "D"
+    assert table.before == {"a": "A", "b": "B", "c": "C"} and dict(table) == {"b": "B", "c": "C", "d": "D"}
+    table.unwatch()
+    assert table.before is None
+
+
+@pytest.mark.anyio
+async def test_a_call_that_adds_a_part_is_undone_to_the_same_part_table(docx, tmp_path):
+    from PIL import Image
+    image = tmp_path / "picture.png"
+    Image.new("RGB", (60, 30), (30, 120, 200)).save(image)
+    await docx.open(FIXTURE)
+    session = docx.services.sessions.get(None, docx.session_id)
+    package = session.doc.package
+    table, parts = dict(package.parts), _parts(session)
+    await docx.ok("docx_insert_image", image_path=str(image), position="end", width="2cm")
+    assert len(package.parts) == len(table) + 1
+    await docx.ok("docx_undo")
+    assert dict(package.parts) == table and _parts(session) == parts
+    await docx.ok("docx_redo")
+    assert len(package.parts) == len(table) + 1

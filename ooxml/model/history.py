@@ -29,6 +29,7 @@ from typing import Any
 
 from lxml import etree
 
+from ooxml.opc.package import PartTable
 from ooxml.xml import clock
 from ooxml.xml.namespaces import OX_ID, W
 from ooxml.xml.unlink import move_children
@@ -83,9 +84,7 @@ class Recorder:
         self._attrs: set = set()
         self._inserted: set = set()
         self._size = 0
-        self._touched: set[str] = set()
-        self._parts_at_start: dict = {}
-        self._dirty_at_start: set[str] = set()
+        self._touched: dict[str, bool] = {}  # part touched in the call -> whether it was dirty before
 
     def begin(self) -> None:
         """A tool call starts using this document."""
@@ -93,8 +92,10 @@ class Recorder:
         self.active = True
         self._modified_at_start = self.doc.modified
         package = self.doc.package
-        self._parts_at_start = dict(package.parts)
-        self._dirty_at_start = {name for name, part in package.parts.items() if part.dirty}
+        parts = package.parts
+        if type(parts) is not PartTable:  # a table set from outside (a snapshot restored)
+            parts = package.parts = PartTable(parts)
+        parts.watch(self._touched)  # it keeps itself as it was if the call adds or removes a part
         package.touch_log = self._touched
 
     def anchor(self, el: etree._Element):
@@ -274,26 +275,31 @@ class Recorder:
     def _package_changes(self, step: Step) -> None:
         package = self.doc.package
         now = package.parts
-        if list(now.items()) != list(self._parts_at_start.items()):
-            step.parts_before, step.parts_after = self._parts_at_start, dict(now)
+        start, dirty_then = getattr(now, "before", None), getattr(now, "dirty_then", None) or {}
+        if isinstance(now, PartTable):
+            now.unwatch()
+        if start is not None and list(now.items()) != list(start.items()):
+            step.parts_before, step.parts_after = start, dict(now)
+        at_start = now if start is None else start
         stories = self.doc.story_parts() if self._touched else ()
         for name in sorted(self._touched):
             part = now.get(name)
             if part is None:
                 continue
+            was_dirty = dirty_then[name] if name in dirty_then else self._touched[name]
             if part in stories:
-                if name not in self._dirty_at_start and name in self._parts_at_start:
+                if not was_dirty and name in at_start:
                     step.clean.append((part, part.touches))
                 continue
             after = part.data
-            if name not in self._parts_at_start:  # new in this call: the part table restores it
+            if name not in at_start:  # new in this call: the part table restores it
                 self._known[name] = after
                 continue
             before = self._known.get(name)
             if before is None:
                 before = part.original_data()
             if before != after:
-                step.parts.append((name, before, after, name in self._dirty_at_start))
+                step.parts.append((name, before, after, was_dirty))
                 step.size += len(before) + len(after)
             self._known[name] = after
 
@@ -407,6 +413,8 @@ class Recorder:
         self.active = False
         if self.doc is not None:
             self.doc.package.touch_log = None
+            if isinstance(self.doc.package.parts, PartTable):
+                self.doc.package.parts.unwatch()
         self.undo_steps.clear()
         self.redo_steps.clear()
         self._reset()  # _known stays: it is the parts' current bytes, still right
