@@ -173,14 +173,17 @@ async def test_a_text_box_in_a_cell_replaced_in_loses_its_stale_fallback_and_und
 
 def test_the_part_table_keeps_itself_as_it_was_at_its_first_change_while_watched():
     """What lets undo skip copying and comparing the package's part table on each call."""
+    from types import SimpleNamespace
     from ooxml.opc.package import PartTable
-    table, log = PartTable(a="A", b="B"), {}
-    table["c"] = "C"  # not watched: nothing kept
+    a, b, c, d = (SimpleNamespace(dirty=dirty) for dirty in (False, True, False, False))
+    table, log = PartTable(a=a, b=b), {"b": False}  # b: touched in the call before the table changed
+    table["c"] = c  # not watched: nothing kept
     assert table.before is None
     table.watch(log)
     table.pop("a")
-    table["d"] = "D"
-    assert table.before == {"a": "A", "b": "B", "c": "C"} and dict(table) == {"b": "B", "c": "C", "d": "D"}
+    table["d"] = d
+    assert table.before == {"a": a, "b": b, "c": c} and dict(table) == {"b": b, "c": c, "d": d}
+    assert table.dirty_then == {"a": False, "c": False}  # the touch log knows b's
     table.unwatch()
     assert table.before is None
 
@@ -190,11 +193,12 @@ async def test_a_call_that_adds_a_part_is_undone_to_the_same_part_table(docx, tm
     from PIL import Image
     image = tmp_path / "picture.png"
     Image.new("RGB", (60, 30), (30, 120, 200)).save(image)
-    await docx.open(FIXTURE)
+    import shutil
+    await docx.open(shutil.copy(FIXTURE, tmp_path / "report.docx"))
     session = docx.services.sessions.get(None, docx.session_id)
     package = session.doc.package
     table, parts = dict(package.parts), _parts(session)
-    await docx.ok("docx_insert_image", image_path=str(image), position="end", width="2cm")
+    await docx.ok("docx_insert_image", image_path=str(image), position="end:document_body", width="2cm")
     assert len(package.parts) == len(table) + 1
     await docx.ok("docx_undo")
     assert dict(package.parts) == table and _parts(session) == parts

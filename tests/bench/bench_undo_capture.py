@@ -7,7 +7,8 @@ docx_update_paragraph_text on a paragraph in the middle row of a 3-column table 
 undo step saves what the edit changes: before issue 21 it copied the whole table), on the middle
 paragraph of a document of ``--paragraphs`` paragraphs, and docx_insert_paragraph /
 docx_update_paragraph_text at 50 paragraphs. Prints the median [25th percentile] of each call's
-thread CPU; ``--baseline DIR`` runs the same in another checkout, alternating twice.
+thread CPU; ``--baseline DIR`` runs the same in another checkout (copy this file into its
+tests/bench first), alternating twice.
 """
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ def run(args) -> None:
         doc.save(work / f"t{rows}.docx")
         doc.close()
         cases.append((f"cell text, table {rows} rows", work / f"t{rows}.docx", pid, "update"))
-    for n in (args.paragraphs, 50):
+    for n in sorted({args.paragraphs, 50}, reverse=True):
         src = gen_docs.ensure_docs([n])[n]
         doc = Document.open(src)
         paras = [c for c in doc.body if c.tag == W + "p"]
@@ -121,7 +122,9 @@ def main() -> None:
     for _ in range(2):
         for label, repo in (("baseline", args.baseline), ("this", BENCH_DIR.parent.parent)):
             print(f"{label} ({repo})", flush=True)
-            subprocess.run([sys.executable, __file__, "--repo", str(repo), "--calls", str(args.calls),
+            # The checkout's own copy (copy this file there first): gen_docs puts its checkout first on sys.path.
+            script = Path(repo) / "tests/bench" / Path(__file__).name
+            subprocess.run([sys.executable, str(script), "--repo", str(repo), "--calls", str(args.calls),
                             "--rows", args.rows, "--paragraphs", str(args.paragraphs)], check=True)
 
 
