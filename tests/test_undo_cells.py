@@ -36,8 +36,11 @@ async def test_a_cell_text_edit_saves_the_cells_paragraph_not_the_table(tmp_path
         saved = [op[1] for op in step.ops if op[0] == "swap"]
         assert saved == [north]  # the paragraph itself, not the table holding it
         assert "".join(t.text for t in step.ops[-1][2].iter(W + "t")) == "North"
+        assert "South" in (await docx.ok("docx_get_context", session_id=sid, element_id=north_id)).text
         await docx.ok("docx_undo", session_id=sid)
         assert etree.tostring(tbl) == table_before
+        shown = (await docx.ok("docx_get_context", session_id=sid, element_id=north_id)).text  # drawn again
+        assert "North" in shown and "South" not in shown
 
 
 def _internal(text: str) -> bool:
@@ -59,6 +62,8 @@ async def test_every_editing_tool_aimed_at_a_cells_paragraph_is_undone_byte_iden
         # The recipes' texts ("bold", "plain") in the two cells.
         await docx.ok("docx_update_paragraph_text", session_id=sid, element_id=t["P"], new_text="North in bold")
         await docx.ok("docx_update_paragraph_text", session_id=sid, element_id=t["P2"], new_text="10, plain")
+        # Not the cell's last paragraph: deleting it, or putting a table after it, is allowed.
+        await docx.ok("docx_insert_paragraph", session_id=sid, text="Below", position=f"after:{t['P2']}")
         if tracked:
             await docx.ok("docx_set_track_changes", session_id=sid, enabled=True, author="Cells")
         for name in sorted(RECIPES):
@@ -204,3 +209,23 @@ async def test_a_call_that_adds_a_part_is_undone_to_the_same_part_table(docx, tm
     assert dict(package.parts) == table and _parts(session) == parts
     await docx.ok("docx_redo")
     assert len(package.parts) == len(table) + 1
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("decision", ["docx_accept_revisions", "docx_reject_revisions"])
+async def test_accepting_or_rejecting_a_cells_deleted_paragraph_is_undone_byte_identically(tmp_path, decision):
+    """Accepting a deleted paragraph mark joins the paragraph to the next one in the cell (both
+    change, one goes): the paragraphs saved alone and then the table, in one step."""
+    async with open_direct([FIXTURE.parent, tmp_path]) as docx:
+        sid, session = await _open(docx, tmp_path)
+        _, (north, ten) = _table_and_cell_paragraphs(session)
+        first = session.doc.id_of(ten)
+        await docx.ok("docx_insert_paragraph", session_id=sid, text="Below", position=f"after:{first}")
+        await docx.ok("docx_set_track_changes", session_id=sid, enabled=True, author="Cells")
+        await docx.ok("docx_update_paragraph_text", session_id=sid, element_id=first, new_text="10 and more")
+        await docx.ok("docx_delete", session_id=sid, element_id=first)
+        parts = _parts(session)
+        await docx.ok(decision, session_id=sid)
+        assert _parts(session) != parts
+        await docx.ok("docx_undo", session_id=sid)
+        assert _parts(session) == parts
