@@ -11,8 +11,9 @@
   A call whose entry cannot be written answers an error and the worker drops its copy.
 - **Snapshots** (tools/runtime/snapshots.py) on open/create, after a save, every
   ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (its MCP
-  session ended, or the worker drains). The journal is trimmed up to the snapshot. A snapshot
-  carries the undo history (ooxml/model/history_codec.py), so undo and redo after a take-over reach
+  session ended, or the worker drains). The journal is trimmed up to the snapshot. The package
+  (original part bytes) is sent only when it changed: the store keeps it apart as the snapshot's
+  base, named by hash. A snapshot carries the undo history (ooxml/model/history_codec.py), so undo and redo after a take-over reach
   exactly as far back as on the worker that made the steps.
 - **Recovery** = the snapshot, then each journal entry run again through the same tool code
   with its minted values and time pinned: byte-identical to the state the client was shown.
@@ -98,6 +99,7 @@ class Held:
     stamps: dict = field(default_factory=dict)  # the files the document was read from or saved to
     epoch: int = 0  # of the last lease this worker took: nobody else took it while it stays next
     used: float = 0.0  # the session's last use the store's quota was told of (monotonic)
+    base: str | None = None  # hash of the snapshot base the store holds, as far as this worker knows
 
 
 def epoch_of(token: str) -> int:
@@ -189,11 +191,12 @@ class Durable:
                              error_type="StateUnavailable") from None
 
     def _create(self, session: Session) -> None:
-        blob = snapshots.encode(session, "0-0")  # before the lease: a big document takes longer than one
+        blob, base, name = snapshots.split(session, "0-0")  # before the lease: a big document takes longer than one
         token = self.backend.acquire(session.id, self.worker_id, self.lease_ms, new=True)
         held = Held(token, time.monotonic() + self.lease_ms / 1000, sig=signature(session), epoch=epoch_of(token))
         held.stamps = dict(session.doc.package.stamps)
-        self.backend.create(session.id, token, session.owner[0], session.owner[1], blob, self.key_ttl_s)
+        self.backend.create(session.id, token, session.owner[0], session.owner[1], blob, self.key_ttl_s, (name, base))
+        held.base = name
         self.held[session.id] = held
         # Released at once: its own worker takes it back on its first call (deploy/haproxy.cfg routes by
         # the worker named in the ID), or, when that one is down, the worker its ID hashes to.
@@ -220,7 +223,11 @@ class Durable:
 
     def snapshot(self, session: Session) -> None:
         held = self.held[session.id]
-        self.backend.snapshot(session.id, held.token, snapshots.encode(session, held.head), held.head, self.key_ttl_s)
+        blob, base, name = snapshots.split(session, held.head)
+        ttl = self.key_ttl_s
+        if held.base != name or not self.backend.snapshot(session.id, held.token, blob, held.head, ttl, (name, None)):
+            self.backend.snapshot(session.id, held.token, blob, held.head, ttl, (name, base))
+        held.base = name
         held.since_snapshot, held.snapshot_at = 0, time.monotonic()
         held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
 
@@ -268,7 +275,7 @@ class Durable:
             session = local  # nobody changed it since this worker had it
         else:
             session = self.recover(sid)
-            held = self.held[sid] = Held(None, 0, head=session_head(session))
+            held = self.held[sid] = Held(None, 0, head=session_head(session), base=getattr(session, "_base", None))
             held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
             store.put(session, replacing=local)
         held.token, held.deadline, held.epoch = token, deadline, epoch_of(token)
@@ -409,9 +416,9 @@ class Durable:
         if loaded is None:
             raise _not_found(sid)
         limits = getattr(self.services.config, "document_limits", None) or snapshots.DEFAULT_LIMITS
-        session = snapshots.decode(loaded.snapshot, limits)
+        session = snapshots.decode(loaded.snapshot, limits, loaded.base)
         failed = replay(self.services, session, loaded.entries)
-        session._head = loaded.head
+        session._head, session._base = loaded.head, snapshots.base_of(loaded.snapshot)
         if failed:
             session._failed = failed
             lost = [{k: f[k] for k in ("entry", "tool", "why")} for f in failed]
