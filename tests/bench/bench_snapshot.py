@@ -61,18 +61,20 @@ def _worker(Driver, Durable, RedisState, args, src, **options):
     driver = Driver(root, sessions=durable.store(), state=durable)
     durable.attach(driver.services)
     driver.call("docx_open", file_path="a.docx")
+    _insert(driver, 0)  # the first call after open takes the lease: not counted
     return driver, durable, sent, root
 
 
 def _insert(driver, i: int) -> None:
-    driver.call("docx_insert_paragraph", text=f"Inserted paragraph {i}.", position="end:document_body")
+    driver.call("docx_insert_paragraph", text=f"Inserted paragraph {i}.",
+                position="after:last_insert" if i else "end:document_body")
 
 
 def snapshot_costs(Driver, Durable, RedisState, args, src) -> dict:
     driver, durable, sent, root = _worker(Driver, Durable, RedisState, args, src,
                                           snapshot_every=10 ** 9, snapshot_seconds=1e9)
     for i in range(args.inserts):
-        _insert(driver, i)
+        _insert(driver, i + 1)
     session = driver.session()
     cpu, sizes = [], []
     for r in range(args.repeats):
@@ -88,16 +90,27 @@ def snapshot_costs(Driver, Durable, RedisState, args, src) -> dict:
 
 def call_costs(Driver, Durable, RedisState, args, src) -> dict:
     driver, durable, sent, root = _worker(Driver, Durable, RedisState, args, src)
-    _insert(driver, -1)  # the first call after open takes the lease: not counted
     sent.clear()
-    per = []
-    for i in range(args.calls):
-        t = time.process_time()
-        _insert(driver, i)
-        per.append((time.process_time() - t) * 1e3)
+    per = _timed_inserts(driver, args.calls)
     shutil.rmtree(root, ignore_errors=True)
+    plain_root = Path(tempfile.mkdtemp(prefix="bench-snap-"))
+    shutil.copy(src, plain_root / "a.docx")
+    plain = Driver(plain_root)  # the same calls without --state
+    plain.call("docx_open", file_path="a.docx")
+    _insert(plain, 0)
+    without = _timed_inserts(plain, args.calls)
+    shutil.rmtree(plain_root, ignore_errors=True)
     return {"per_call_ms": sum(per) / len(per), "median_ms": statistics.median(per), "max_ms": max(per),
-            "snapshots": len(sent), "bytes": sum(sent)}
+            "snapshots": len(sent), "bytes": sum(sent), "plain_ms": sum(without) / len(without)}
+
+
+def _timed_inserts(driver, calls: int) -> list[float]:
+    per = []
+    for i in range(calls):
+        t = time.process_time()
+        _insert(driver, i + 1)
+        per.append((time.process_time() - t) * 1e3)
+    return per
 
 
 def run_tree(tree: Path, args, url: str) -> dict:
@@ -152,12 +165,13 @@ def report(results: dict, args) -> None:
             med = [run[size]["calls"]["median_ms"] for run in runs]
             top = [run[size]["calls"]["max_ms"] for run in runs]
             sent = [run[size]["calls"]["bytes"] / 1e6 for run in runs]
+            plain = [run[size]["calls"]["plain_ms"] for run in runs]
             summary[name, size] = statistics.median(cpu), statistics.median(size_b), statistics.median(per)
             print(f"{name:8} {size:6}p  snapshot CPU {statistics.median(cpu):7.1f} ms [{min(cpu):.1f}-{max(cpu):.1f}]"
                   f"  sent {statistics.median(size_b) / 1e6:6.2f} MB [{min(size_b) / 1e6:.2f}-{max(size_b) / 1e6:.2f}]"
-                  f" | {args.calls} inserts: {statistics.median(per):.2f} ms CPU/call (median call"
-                  f" {statistics.median(med):.2f}, slowest {statistics.median(top):.0f}) snapshots sent"
-                  f" {statistics.median(sent):.2f} MB")
+                  f"\n{'':16}{args.calls} inserts with --state: {statistics.median(per):.2f} ms CPU/call"
+                  f" (median call {statistics.median(med):.2f}, slowest {statistics.median(top):.0f}; without"
+                  f" --state {statistics.median(plain):.2f}), snapshots sent {statistics.median(sent):.2f} MB")
     if "baseline" in results:
         for size in args.sizes:
             (c1, b1, p1), (c0, b0, p0) = summary["this", size], summary["baseline", size]
