@@ -20,7 +20,7 @@ MAX_HEAD_VALUE = 500  # head values echo arguments: a 100,000-character argument
 def operation_title(tool_name: str) -> str:
     """``docx_insert_paragraph`` -> ``Insert Paragraph``."""
     words = tool_name.removeprefix("docx_").replace(".", "_").replace("-", "_").split("_")
-    return " ".join(w.capitalize() for w in words if w)
+    return " ".join([w.capitalize() for w in words if w])
 
 
 def head_line(key: str, value: object) -> str:

@@ -11,7 +11,8 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.tabular.grid import TableGrid
 from ooxml.xml.namespaces import OX_ID, w
-from ooxml.lists.numbering import label_of
+from ooxml.lists.numbering import label_of, labels_now
+from render import text_changes, views
 from render.inline import marked_run_text, paragraph_line
 import render.equations  # noqa: F401  (draws equations as $…$ in lines)
 from render.width import cut, one_line, pad, plain, width
@@ -27,10 +28,11 @@ def element_id(el: etree._Element) -> str:
     return el.get(OX_ID) or "?"
 
 
-def heading_level(doc, p: etree._Element) -> int | None:
+def heading_level(doc, p: etree._Element, sid: str | None | bool = False) -> int | None:
+    """``sid``: the paragraph's style ID, if the caller has read it already."""
     level = B.direct_outline_level(p)
     if level is None:
-        sid = B.style_id(p)
+        sid = B.style_id(p) if sid is False else sid
         level = doc.styles.outline_level(sid) if sid else None
     return level + 1 if level is not None and level < 9 else None
 
@@ -39,11 +41,12 @@ def title_of(doc, el: etree._Element, grid: TableGrid | None = None) -> str:
     """Box title: ``Heading 2 (para_x)``, ``Paragraph (para_y) [Quote]``, ``Table (table_z) 3×2``."""
     eid = element_id(el)
     if el.tag == B.W_P:
-        level = heading_level(doc, el)
+        sid = B.style_id(el)
+        level = heading_level(doc, el, sid)
         if level:
             return f"Heading {level} ({eid})"
-        sid = B.style_id(el)
-        style = f" [{cut(doc.styles.name(sid), 40)}]" if sid and doc.styles.name(sid).lower() != "normal" else ""
+        name = doc.styles.name(sid) if sid else None
+        style = f" [{cut(name, 40)}]" if name is not None and name.lower() != "normal" else ""
         return f"Paragraph ({eid}){style}"
     if el.tag == B.W_TBL:
         grid = grid or TableGrid(el)
@@ -128,12 +131,19 @@ def box(title: str, lines: list[str], marker: str | None = None, indent: str = "
         head_width = len(title) + len(marker) + _STAR_WIDTH
     else:
         head_width = width(head)
-    shown = [one_line(line) for line in lines]
-    widths = [width(line) for line in shown]
-    inner = max(40, head_width, *widths)
+    shown, widths = [], []
+    inner = max(40, head_width)
+    for line in lines:
+        line = one_line(line)
+        wd = width(line)
+        shown.append(line)
+        widths.append(wd)
+        if wd > inner:
+            inner = wd
     rule = "─" * (inner + 2)
     out = [f"{indent}┌{rule}┐", f"{indent}│ {head}{' ' * (inner - head_width)} │", f"{indent}├{rule}┤"]
-    out += [f"{indent}│ {line}{' ' * (inner - w)} │" for line, w in zip(shown, widths)]
+    for line, wd in zip(shown, widths):
+        out.append(f"{indent}│ {line}{' ' * (inner - wd)} │")
     out.append(f"{indent}└{rule}┘")
     return out
 
@@ -162,22 +172,29 @@ class _Drawn:
         return drawn
 
     def catch_up(self, doc) -> None:
+        # Loops, not comprehensions: each is a function of its own in Python 3.11, and what a call
+        # runs for the first time in a while costs cache misses (see docs/performance.md).
         if self.version == doc.version:
             return
-        news = [(el, ancestors) for _, el, ancestors in doc.changes_since(self.version)]
-        if len(news) < doc.version - self.version or len(self.parts) > self.MAX:
+        news = doc.changes_since(self.version)
+        parts = self.parts
+        if len(news) < doc.version - self.version or len(parts) > self.MAX:
             self.parts = {}
         elif news:
-            changed = {el for el, _ in news}
-            gone = changed | {a for _, ancestors in news for a in ancestors}
-            # Boxes inside a changed element go too: walk the few changed subtrees rather than
-            # the ancestors of every cached box (a changed body or story root drops everything).
             tops = doc.top_containers()
-            if any(el in tops for el in changed):
-                self.parts = {}
+            gone: list = []
+            for _, el, ancestors in news:
+                if el in tops:  # a changed body or story root drops everything
+                    self.parts = {}
+                    break
+                gone.append(el)
+                gone += ancestors
+                # Boxes inside a changed element go too: walk the few changed subtrees rather than
+                # the ancestors of every cached box.
+                for d in el.iter():
+                    if d in parts:
+                        gone.append(d)
             else:
-                parts = self.parts
-                gone.update(d for el in changed for d in el.iter() if d in parts)
                 for el in gone:  # in place: a copy of up to MAX boxes on every call cost more
                     parts.pop(el, None)
         self.version = doc.version
@@ -191,39 +208,120 @@ def _draw(doc, el: etree._Element) -> tuple[str, list[str]]:
 _NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 
 
-def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
-    drawn = _Drawn.of(doc)
-    parts = drawn.parts.get(el)
-    # A list label depends on other paragraphs, which a change to them does not drop: it is kept
-    # apart from the paragraph's own line (parts: title, lines, label, own line) and compared.
-    label = label_of(doc, el) if el.tag == B.W_P else None
-    # Redrawn: new, an ID given since, or holding note references, whose numbers follow the
-    # document order that a change elsewhere (a copied note before it) moves.
-    if parts is None or parts[0].find(element_id(el)) < 0 or \
-            (parts[5] and next(el.iter(*_NOTE_REFS), None) is not None):
-        own = _own_line(el, doc) if el.tag == B.W_P else None
-        grid = TableGrid(el) if el.tag == B.W_TBL else None
-        lines = _paragraph_box_line(label, own) if own is not None else body_lines(doc, el, grid)
-        parts = drawn.parts[el] = _parts(title_of(doc, el, grid), lines, label, own, _holds_below(el))
-    elif parts[2] != label:  # renumbered by a change elsewhere: only the label moves
-        parts = drawn.parts[el] = _parts(parts[0], _paragraph_box_line(label, parts[3]), label, parts[3], parts[5])
+class _Box:
+    """What the cache keeps of a box: its title and lines, the list label and the paragraph's own
+    line (a label moves apart from the line), the frame and its text, the ID it was drawn with,
+    whether it holds any of BELOW_TAGS, whether it is a list paragraph under ``defs``, and the
+    element's text for the Changes (render/text_changes.py), read once."""
+    __slots__ = ("title", "lines", "label", "own", "frame", "text", "eid", "below", "defs", "numbered", "texts")
+
+    def __init__(self, title, lines, label, own, eid, below, defs, numbered):
+        self.title, self.lines, self.label, self.own, self.eid = title, lines, label, own, eid
+        self.frame = box(title, lines)
+        self.text = "\n".join(self.frame)
+        self.below, self.defs, self.numbered, self.texts = below, defs, numbered, None
+
+
+def _box(doc, drawn: "_Drawn", labels, el: etree._Element) -> _Box:
+    """The cached box of ``el`` (``drawn`` caught up, ``labels`` the document's list labels now)."""
+    b = drawn.parts.get(el)
+    eid = el.get(OX_ID)
+    # Redrawn: new, an ID given or taken back since, or holding note references, whose numbers
+    # follow the document order that a change elsewhere (a copied note before it) moves.
+    if b is None or b.eid != eid or (b.below and next(el.iter(*_NOTE_REFS), None) is not None):
+        b = drawn.parts[el] = _new_box(doc, labels, el, eid)
+    elif b.own is not None and (b.numbered or b.defs is not labels.defs):  # a paragraph's
+        # A list label depends on other paragraphs, which a change to them does not drop: it is
+        # compared; a paragraph that is no list item under the same definitions has none.
+        label = labels.label_of(doc, el)
+        if b.defs is not labels.defs:
+            b.defs, b.numbered = labels.defs, labels.numbered(el)
+        if b.label != label:  # renumbered by a change elsewhere: only the label moves
+            b = drawn.parts[el] = _Box(b.title, _paragraph_box_line(label, b.own), label, b.own, eid,
+                                       b.below, b.defs, b.numbered)
     if _Drawn.check:
-        assert parts[:2] == _draw(doc, el), f"stale box for {element_id(el)}: {parts} != {_draw(doc, el)}"
-        assert parts[4] == box(parts[0], parts[1])
-        assert parts[5] == _holds_below(el), f"stale BELOW_TAGS flag for {element_id(el)}"
+        assert (b.title, b.lines) == _draw(doc, el), f"stale box for {element_id(el)}: {b.title, b.lines} != {_draw(doc, el)}"
+        assert b.frame == box(b.title, b.lines) and b.text == "\n".join(b.frame)
+        assert b.below == _holds_below(el), f"stale BELOW_TAGS flag for {element_id(el)}"
+        assert b.texts is None or b.texts == text_changes.texts(doc, el), f"stale text for {element_id(el)}"
+    return b
+
+
+def _new_box(doc, labels, el: etree._Element, eid: str | None) -> _Box:
+    if el.tag == B.W_P:
+        label = labels.label_of(doc, el)
+        own = _own_line(el, doc)
+        return _Box(title_of(doc, el), _paragraph_box_line(label, own), label, own, eid, _holds_below(el),
+                    labels.defs, labels.numbered(el))
+    grid = TableGrid(el) if el.tag == B.W_TBL else None
+    return _Box(title_of(doc, el, grid), body_lines(doc, el, grid), None, None, eid, _holds_below(el),
+                labels.defs, False)
+
+
+def element_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
+    b = _box(doc, _Drawn.of(doc), labels_now(doc), el)
     # The frame is kept with the parts (padding every line costs more than the rest of a cached box).
-    frame = parts[4] if marker is None else box(parts[0], parts[1], marker)
-    return frame + below_box(doc, el) if parts[5] else frame[:]
+    frame = b.frame if marker is None else box(b.title, b.lines, marker)
+    return frame + below_box(doc, el) if b.below else frame[:]
+
+
+def boxes_with_texts(doc, els: list[etree._Element]) -> list[tuple[list[str], dict | None]]:
+    """``element_box`` of each element and, for a paragraph or table, its text as the Changes
+    compare it (render/text_changes.py), read once and kept with the box."""
+    drawn, labels = _Drawn.of(doc), labels_now(doc)
+    out = []
+    for el in els:
+        b = _box(doc, drawn, labels, el)
+        if b.texts is None and el.tag in _TEXTS_KEPT:
+            b.texts = text_changes.texts(doc, el)
+        out.append(((b.frame + below_box(doc, el) if b.below else b.frame[:]), b.texts))
+    return out
+
+
+_TEXTS_KEPT = (B.W_P, B.W_TBL)
+
+
+def boxes_text(doc, items: list[etree._Element], markers: dict[int, str]) -> list[str]:
+    """The boxes of a window, each one string (the lines joined): cached boxes are not re-split."""
+    drawn, labels = _Drawn.of(doc), labels_now(doc)
+    out = []
+    for i, el in enumerate(items):
+        b = _box(doc, drawn, labels, el)
+        marker = markers.get(i)
+        if marker is None and not b.below:
+            out.append(b.text)
+        else:
+            frame = b.frame if marker is None else box(b.title, b.lines, marker)
+            out.append("\n".join(frame + below_box(doc, el) if b.below else frame))
+    return out
+
+
+def squeezed_box(doc, el: etree._Element, marker: str | None = None) -> list[str]:
+    """``views.squeeze(element_box(doc, el, marker))``, without drawing the frame it would read."""
+    b = _box(doc, _Drawn.of(doc), labels_now(doc), el)
+    head = one_line(f"{b.title} ⭐ {marker}" if marker else b.title)
+    text = []
+    for line in b.lines:
+        text.append(one_line(line).strip())
+    line = views.squeezed(head.strip(), text)
+    out = [line] + views.squeeze(below_box(doc, el)) if b.below else [line]
+    if _Drawn.check:
+        assert out == views.squeeze(element_box(doc, el, marker)), f"squeezed box of {element_id(el)}: {out}"
+    return out
+
+
+def box_title(doc, el: etree._Element) -> str:
+    """``title_of``, read from the box drawn of ``el`` if there is one."""
+    b = _Drawn.of(doc).parts.get(el)
+    if b is None or b.eid != el.get(OX_ID):
+        return title_of(doc, el)
+    if _Drawn.check:
+        assert b.title == title_of(doc, el), f"stale title for {element_id(el)}"
+    return b.title
 
 
 def _holds_below(el: etree._Element) -> bool:
     return next(el.iter(*BELOW_TAGS), None) is not None if BELOW_TAGS else False
-
-
-def _parts(title: str, lines: list[str], label, own, below: bool) -> tuple:
-    """What the cache keeps of a box: title, lines, list label, the paragraph's own line, the frame,
-    and whether it holds any of BELOW_TAGS."""
-    return title, lines, label, own, box(title, lines), below
 
 
 def below_box(doc, el: etree._Element) -> list[str]:

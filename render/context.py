@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from render.blocks import element_box
+from render.blocks import boxes_text
 
 CURSOR_MARK = ">>> [CURSOR] <<<"
 
@@ -36,11 +36,10 @@ def render_window(doc, win: Window) -> str:
         if win.cursor_before is not None:
             lines += [CURSOR_MARK, ""]
         lines += [f"  {win.empty_label}", ""]
-    for i, el in enumerate(win.items):
+    for i, text in enumerate(boxes_text(doc, win.items, win.markers)):
         if win.cursor_before == i:
             lines += [CURSOR_MARK, ""]
-        lines += element_box(doc, el, win.markers.get(i))
-        lines.append("")
+        lines += (text, "")
     if win.items and win.cursor_before == len(win.items):
         lines += [CURSOR_MARK, ""]
     lines.append(f"  ... ({win.below} more elements below) ..." if win.below else f"  {win.end_label}")

@@ -16,8 +16,13 @@ def _groups(before: list[str], after: list[str], context: int) -> list:
     if len(before) + len(after) > MAX_SHAPE_LINES:
         return list(difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_grouped_opcodes(context))
     seen: dict[str, int] = {}
-    key = (context, tuple(seen.setdefault(x, len(seen)) for x in before),
-           tuple(seen.setdefault(x, len(seen)) for x in after))
+    shape = [context]  # loops, not generators: each generator is a function call of its own
+    for x in before:
+        shape.append(seen.setdefault(x, len(seen)))
+    shape.append(-1)  # between the two lists
+    for x in after:
+        shape.append(seen.setdefault(x, len(seen)))
+    key = tuple(shape)
     groups = _SHAPES.get(key)
     if groups is None:
         if len(_SHAPES) >= MAX_SHAPES:
@@ -35,8 +40,11 @@ def render_diff(before: list[str], after: list[str], context: int = CONTEXT_LINE
             out.append("@@")
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
-                out += [" " + line for line in before[i1:i2]]
+                for line in before[i1:i2]:
+                    out.append(" " + line)
                 continue
-            out += ["-" + line for line in before[i1:i2]]
-            out += ["+" + line for line in after[j1:j2]]
+            for line in before[i1:i2]:
+                out.append("-" + line)
+            for line in after[j1:j2]:
+                out.append("+" + line)
     return "\n".join(out) if out else " (no visible change)"

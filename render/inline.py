@@ -52,7 +52,7 @@ class Wrapper:
 def _on(rpr: etree._Element | None, name: str) -> bool:
     if rpr is None:
         return False
-    el = rpr.find(w(name))
+    el = next(rpr.iterchildren(w(name)), None)  # find() goes through lxml's Python path code
     return el is not None and el.get(w("val"), "true").lower() not in ("0", "false", "off", "none")
 
 
@@ -65,22 +65,26 @@ def colour_name(hex_value: str) -> str:
     return _COLOURS.get(hex_value.upper(), "#" + hex_value.upper())
 
 
+_W_BR, _W_TYPE, _W_RPR, _W_COLOR, _W_HIGHLIGHT = w("br"), w("type"), w("rPr"), w("color"), w("highlight")
+
+
 def marked_run_text(r: etree._Element, ctx: LineContext | None = None) -> str:
     """A run's text with **bold**, *italic* and [colour] marks, images as [IMG: name]."""
     text = B.run_text(r, deleted=True).replace("\n", "↵").replace("\t", "→")
     for name in B.run_images(r):
         text += f"[IMG: {name}]"
-    if r.find(w("br")) is not None and any(b.get(w("type")) == "page" for b in r.findall(w("br"))):
+    if next(r.iterchildren(_W_BR), None) is not None and \
+            any(b.get(_W_TYPE) == "page" for b in r.iterchildren(_W_BR)):
         text = text.replace("↵", "") + "[PAGE BREAK]"
     if not text.strip():
         return text
-    rpr = r.find(w("rPr"))
+    rpr = next(r.iterchildren(_W_RPR), None)
     core, lead, trail = text.strip(), text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
     if _on(rpr, "i"):
         core = f"*{core}*"
     if _on(rpr, "b"):
         core = f"**{core}**"
-    colour = rpr.find(w("color")) if rpr is not None else None
+    colour = next(rpr.iterchildren(_W_COLOR), None) if rpr is not None else None
     if colour is not None and colour.get(w("val"), "auto").lower() not in ("auto", "000000"):
         name = colour_name(colour.get(w("val")))
         core = f"[{name}]{core}[/{name}]"
@@ -98,7 +102,7 @@ def shown_effects(rpr: etree._Element | None, core: str) -> str:
     for prop, mark in _EFFECTS:
         if _on(rpr, prop):
             core = f"[{mark}]{core}[/{mark}]"
-    highlight = rpr.find(w("highlight"))
+    highlight = next(rpr.iterchildren(_W_HIGHLIGHT), None)
     if highlight is not None and highlight.get(w("val"), "none") != "none":
         core = f"[hl {highlight.get(w('val'))}]{core}[/hl]"
     return core
@@ -130,7 +134,6 @@ WRAPPERS: dict[str, Wrapper] = {
 # and not in a markup-compatibility fallback (the choice is what a reader shows). Walked in Python,
 # not as one XPath union: libxml2 merges union node-sets in quadratic time (20,000 footnote marks: 2 s).
 _W_P, _FALLBACK = w("p"), f"{{{NSMAP['mc']}}}Fallback"
-_IN_FALLBACK = etree.XPath("boolean(ancestor::mc:Fallback)", namespaces=NSMAP)
 
 
 def _compile() -> dict:
@@ -144,7 +147,7 @@ def _compile() -> dict:
 
 def _matches(p: etree._Element) -> Iterator[etree._Element]:
     """The paragraph's inline elements of every kind, in document order, lazily."""
-    if _IN_FALLBACK(p):
+    if next(p.iterancestors(_FALLBACK), None) is not None:  # in C: an XPath costs twice as much
         return
     for el in p.iter(*_KIND_OF):
         a = el.getparent()
@@ -198,7 +201,7 @@ def paragraph_line(p: etree._Element, doc=None, limit: int | None = None) -> str
         text = kind.draw(el, ctx)
         if not text:
             continue
-        wanted = _wrappers(el, p)
+        wanted = () if el.getparent() is p else _wrappers(el, p)  # most runs sit in no wrapper
         keep = 0
         while keep < min(len(open_now), len(wanted)) and open_now[keep] is wanted[keep]:
             keep += 1

@@ -27,7 +27,7 @@ def forget(doc) -> None:
     doc.caches.pop(_KEY, None)
 
 
-def _texts(doc, el: etree._Element) -> dict:
+def texts(doc, el: etree._Element) -> dict:
     """What the element says, in pieces a change can be placed in: a paragraph whole, a table by cell."""
     if el.tag == B.W_P:  # plain text: drawing a long paragraph's marks costs a draw per run
         return {"": B.paragraph_text(el)}
@@ -37,13 +37,14 @@ def _texts(doc, el: etree._Element) -> dict:
     return {}
 
 
-def record(doc, el: etree._Element, eid: str, lines: list[str]) -> None:
+def record(doc, el: etree._Element, eid: str, lines: list[str], known: dict | None = None) -> None:
+    """Keep ``lines`` drawn of ``el`` with its text (``known``: its ``texts``, already read)."""
     if el.tag not in (B.W_P, B.W_TBL):
         return
     memo = doc.caches.setdefault(_KEY, {})
     if eid not in memo and len(memo) >= MAX_ELEMENTS:
         return
-    memo.setdefault(eid, []).append((tuple(lines), _texts(doc, el)))
+    memo.setdefault(eid, []).append((tuple(lines), texts(doc, el) if known is None else known))
 
 
 def window(old: str, new: str) -> tuple[str, str]:

@@ -70,17 +70,33 @@ def squeeze(lines: list[str]) -> list[str]:
     with ``...``: a box's frame costs more bytes than its text. Other lines stay."""
     from render.width import cut
     out: list[str] = []
-    inside: list[str] | None = None
-    for line in lines:
+    start = None  # where the box being read began
+    for i, line in enumerate(lines):
         mark = line.strip()[:1]
         if mark == "┌":
-            inside = []
-        elif inside is not None and mark == "└":
-            title, *text = inside or [""]
-            out.append(cut(f"  [{title}] " + " | ".join(text), COMPACT_WIDTH))
-            inside = None
-        elif inside is not None and mark == "│":
-            inside.append(line.strip()[1:-1].strip())
-        elif inside is None:
+            start = i
+        elif start is not None and mark == "└":
+            # The same boxes come back call after call (kept by render/blocks.py): their lines are
+            # the same strings, whose hashes Python keeps, so the box is looked up, not re-read.
+            key = tuple(lines[start:i + 1])
+            done = _SQUEEZED.get(key)
+            if done is None:
+                title, *text = [x.strip()[1:-1].strip() for x in key if x.strip()[:1] == "│"] or [""]
+                if len(_SQUEEZED) >= MAX_SQUEEZED:
+                    _SQUEEZED.clear()
+                done = _SQUEEZED[key] = squeezed(title, text)
+            out.append(done)
+            start = None
+        elif start is None:
             out.append(cut(line, COMPACT_WIDTH))
     return out
+
+
+_SQUEEZED: dict = {}
+MAX_SQUEEZED = 512
+
+
+def squeezed(title: str, text: list[str]) -> str:
+    """One box as one line: ``  [title] line | line``, cut to COMPACT_WIDTH."""
+    from render.width import cut
+    return cut(f"  [{title}] " + " | ".join(text), COMPACT_WIDTH)

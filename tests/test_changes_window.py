@@ -55,3 +55,16 @@ async def test_one_element_reads_whole(docx, tmp_path):
     assert LONG + " final sentence here." in whole.section("Content")
     switch = await docx.ok("docx_read_content", full_text=True)
     assert LONG + " final sentence here." in switch.section("Content")
+
+
+@pytest.mark.parametrize("tool, args", [
+    ("docx_insert_paragraph", {"text": "Added.", "position": "start:document_body"}),
+    ("docx_insert_table", {"rows": 1, "cols": 1, "position": "start:document_body"}),
+    ("docx_insert_page_break", {"position": "start:document_body"}),
+])
+async def test_a_neighbour_given_its_id_by_the_call_is_not_shown_as_changed(docx, tmp_path, tool, args):
+    # 30 paragraphs: the open's answer shows the last ones, so the first has no ID before the call.
+    await docx.open(build_docx(tmp_path / "in.docx", "".join(p(f"Line {i}") for i in range(30))))
+    changes = (await docx.ok(tool, **args)).section("Changes").splitlines()
+    assert not [line for line in changes if line.startswith("-")], changes
+    assert any(re.fullmatch(r" +│ Paragraph \(para_\w+\) +│", line) for line in changes), changes  # unchanged

@@ -163,6 +163,15 @@ class _Labels:
         return lo
 
     # ---- labels ------------------------------------------------------------------------------------
+    def label_of(self, doc, p: etree._Element) -> str | None:
+        """``label_of`` for a paragraph, with this object already found."""
+        return self.label(doc, p) if self.defs.nums else None
+
+    def numbered(self, p: etree._Element) -> bool:
+        """Whether ``p`` is a list item under these definitions: if not, it has no label whatever
+        changes elsewhere (a change to it or to the definitions makes a new question)."""
+        return bool(self.defs.nums) and self.defs.para_num(p) is not None
+
     def label(self, doc, p: etree._Element) -> str | None:
         if p in self.memo:
             return self.memo[p]
@@ -261,9 +270,31 @@ def _generation(doc) -> int:
 
 
 def _defs_key(doc):
+    return (_numbering_root(doc), doc.styles, _generation(doc))
+
+
+_SEEN = "numbering.part"  # doc.caches: what the last look at the main part's relationships found
+
+
+def _numbering_root(doc):
+    """numbering.xml's root, or None. Asked after every change; the main part's relationships are
+    read again (8 µs) only when a part was added, removed or replaced, a relationship added or
+    removed, or a tree parsed anew since the last look."""
+    pkg, seen = doc.package, doc.caches.get(_SEEN)
+    if seen is not None:
+        parts, count, rels_name, rels, rels_root, n_rels, part, root = seen
+        if pkg.parts is parts and len(parts) == count and parts.get(rels_name) is rels and \
+                (rels is None or (rels.tree.getroot() is rels_root and len(rels_root) == n_rels)) and \
+                (part is None or (parts.get(part.name) is part and part.tree.getroot() is root)):
+            return root
     part = doc.related_part(RT_NUMBERING)
     root = part.tree.getroot() if part is not None else None
-    return (root, doc.styles, _generation(doc))
+    rels_name = pkg.rels_name(doc.main_name)
+    rels = pkg.parts.get(rels_name)
+    rels_root = rels.tree.getroot() if rels is not None else None
+    doc.caches[_SEEN] = (pkg.parts, len(pkg.parts), rels_name, rels, rels_root,
+                         len(rels_root) if rels_root is not None else 0, part, root)
+    return root
 
 
 def _index(order, el) -> int:
@@ -316,6 +347,12 @@ def label_of(doc, p: etree._Element) -> str | None:
     if not lab.defs.nums:
         return None  # no lists at all: nothing to count
     return lab.label(doc, p)
+
+
+def labels_now(doc) -> _Labels:
+    """The document's list labels as they stand, for drawing many paragraphs at once (``label_of``'s
+    first steps done once). Valid until the document changes."""
+    return _Labels.of(doc)
 
 
 def definitions(doc) -> Definitions:

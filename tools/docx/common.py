@@ -12,7 +12,7 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.opc.package import Limits
 from render import views
 from render.answer import success_answer
-from render.blocks import element_box
+from render.blocks import boxes_with_texts
 from render.diff import render_diff
 from render import text_changes
 from tools.runtime import history
@@ -142,11 +142,18 @@ def box_lines(doc, els: list[etree._Element | None]) -> list[str]:
     """Boxes of the given elements (None skipped), for the before/after of a diff."""
     lines: list[str] = []
     budget.check()  # drawing a huge block takes long: a late call is put back instead of drawn
+    shown, ids = [], []
     for el in els:
         if el is not None:
-            box = element_box(doc, el)
-            text_changes.record(doc, el, doc.id_of(el), box)
-            lines += box
+            # The IDs first: a neighbour drawn without one before the change and with one after
+            # would read as changed ("Paragraph (?)" -> "Paragraph (para_x)").
+            ids.append(doc.id_of(el))
+            shown.append(el)
+    if views.current() == "none":  # the answer shows no Changes: the IDs alone, as a drawing gives
+        return lines
+    for el, eid, (box, texts) in zip(shown, ids, boxes_with_texts(doc, shown)):
+        text_changes.record(doc, el, eid, box, texts)
+        lines += box
     return lines
 
 
@@ -183,18 +190,25 @@ def answer(session: Session, operation: str, element: etree._Element | None, *, 
         context = context_text(doc, element, marker, session.cursor)
     else:
         context = empty_context(doc, doc.body, session.cursor.element_id is None)
+    if view == "none":  # the head alone (Tracked says whether the Changes were recorded)
+        changes = "" if before is not None and after is not None else changes
+        return success_answer(operation, element_id=eid, fields=_tracked(doc, fields, changes))
     if before is not None and after is not None:  # compact: each box one line, one line around
         changes = render_diff(*((views.squeeze(before), views.squeeze(after), 1) if view == "compact"
                                 else (before, after)))
         hidden = text_changes.hidden_changes(doc)
         if hidden:  # past a box's cut: a window around each change
             changes = "\n".join(hidden) if changes == render_diff([], []) else changes + "\n" + "\n".join(hidden)
+    return success_answer(operation, element_id=eid, fields=_tracked(doc, fields, changes), context=context,
+                          changes=changes, content=content, cursor=cursor_line(doc, session.cursor))
+
+
+def _tracked(doc, fields: dict | None, changes: str | None) -> dict | None:
     if changes is not None and getattr(doc, "tracker", None) is not None:
         fields = {**(fields or {})}
         if fields.get("Tracked") is None:  # recorded as revisions (a tool may say what it did not record)
             fields["Tracked"] = "yes"
-    return success_answer(operation, element_id=eid, fields=fields, context=context, changes=changes,
-                          content=content, cursor=cursor_line(doc, session.cursor))
+    return fields
 
 
 def call_limits(ctx: CallContext, doc) -> Limits:

@@ -10,9 +10,8 @@ from ooxml.text import body as B
 from ooxml.text.body import focus_block
 from ooxml.tabular.grid import TableGrid
 from ooxml.xml.namespaces import OX_ID, w
-from render.blocks import element_box, title_of
+from render.blocks import box_title, squeezed_box
 from render.context import Window, render_window
-from render.views import squeeze
 
 SIDE = 7  # elements each side; the window holds at most 2 * SIDE + 1
 _CONTAINER_LABELS = {
@@ -63,15 +62,8 @@ def window_around(doc, target: etree._Element, marker: str | None = None,
     container = focus.getparent()
     if container is None:
         return Window([], 0, 0)
-    before, after = [], []
-    prv = B.prev_block(focus)
-    while prv is not None and len(before) < 2 * SIDE:
-        before.append(prv)
-        prv = B.prev_block(prv)
-    nxt = B.next_block(focus)
-    while nxt is not None and len(after) < 2 * SIDE:
-        after.append(nxt)
-        nxt = B.next_block(nxt)
+    before, prv = _blocks(focus, "getprevious")
+    after, nxt = _blocks(focus, "getnext")
     n_after = min(len(after), max(SIDE, 2 * SIDE - len(before)))
     n_before = min(len(before), 2 * SIDE - n_after)
     items = before[:n_before][::-1] + [focus] + after[:n_after]
@@ -94,14 +86,31 @@ def window_around(doc, target: etree._Element, marker: str | None = None,
     return win
 
 
+def _blocks(focus: etree._Element, step: str) -> tuple[list, etree._Element | None]:
+    """Up to 2 * SIDE blocks from ``focus`` one way (``step``: getprevious or getnext), and the
+    next block past them (None: the container ends there)."""
+    out: list = []
+    el = getattr(focus, step)()
+    markers = B.MARKERS
+    while el is not None:
+        tag = el.tag
+        if isinstance(tag, str) and tag not in markers:  # B.is_block, inline: 28 steps a window
+            if len(out) == 2 * SIDE:
+                return out, el
+            out.append(el)
+        el = getattr(el, step)()
+    return out, None
+
+
 def place_cursor(doc, win: Window, cursor) -> None:
     if cursor is None or cursor.element_id is None:
         return
     el = doc.ids.get(cursor.element_id)
     if el is None:
         return
+    holder = focus_block(el) if el.tag != B.W_TC else None  # a cell's cursor is not its table's
     for i, item in enumerate(win.items):
-        if item is el or (el.tag != B.W_TC and focus_block(el) is item and el is not item):
+        if item is el or (holder is item and el is not item):
             win.cursor_before = i if cursor.place in ("before", "inside_start") else i + 1
             return
 
@@ -116,7 +125,7 @@ def compact_context(doc, target: etree._Element | None, marker: str | None) -> s
         return None
     focus = target if target.tag in (B.W_TC, w("hdr"), w("ftr")) else focus_block(target)
     doc.id_of(focus)
-    return "\n".join(squeeze(element_box(doc, focus, marker)))
+    return "\n".join(squeezed_box(doc, focus, marker))
 
 
 def empty_context(doc, container: etree._Element, cursor_here: bool) -> str:
@@ -132,7 +141,7 @@ def cursor_line(doc, cursor) -> str:
     el = doc.ids.get(cursor.element_id)
     if el is None:
         return f"Cursor: {cursor.place} {cursor.element_id} (element no longer exists)"
-    kind = title_of(doc, el).split(" (")[0]
+    kind = box_title(doc, el).split(" (")[0]
     if el.tag == B.W_TBL:
         kind = "Table"
     if cursor.place.startswith("inside"):
