@@ -45,7 +45,8 @@ def sent_by(driver) -> list[tuple[int, bool]]:
     return sent
 
 
-def test_a_second_snapshot_of_the_same_package_sends_no_base_and_recovers_the_same_session_and_undo(tmp_path, redis_url):
+def test_a_second_snapshot_of_the_same_package_sends_no_base_and_recovers_the_same_session_and_undo(
+        tmp_path, redis_url):
     driver = opened(tmp_path, redis_url)
     sent = sent_by(driver)
     session = driver.session()

@@ -13,8 +13,8 @@
   ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (its MCP
   session ended, or the worker drains). The journal is trimmed up to the snapshot. The package
   (original part bytes) is sent only when it changed: the store keeps it apart as the snapshot's
-  base, named by hash. A snapshot carries the undo history (ooxml/model/history_codec.py), so undo and redo after a take-over reach
-  exactly as far back as on the worker that made the steps.
+  base, named by hash. A snapshot carries the undo history (ooxml/model/history_codec.py), so
+  undo and redo after a take-over reach exactly as far back as on the worker that made the steps.
 - **Recovery** = the snapshot, then each journal entry run again through the same tool code
   with its minted values and time pinned: byte-identical to the state the client was shown.
   An entry that fails to replay ends the replay there: the session keeps what replayed, the
