@@ -87,3 +87,15 @@ def test_a_split_snapshot_restores_only_with_the_base_it_names(tmp_path, redis_u
     for wrong in (None, base[:-1] + bytes([base[-1] ^ 1])):
         with pytest.raises(ValueError, match="base"):
             snapshots.decode(blob, base=wrong)
+
+
+def test_a_session_whose_base_is_gone_from_the_store_is_not_found_as_an_expired_one(tmp_path, redis_url):
+    from render.head import parse_head
+    driver = opened(tmp_path, redis_url)
+    sid = driver.session().id
+    backend = driver.durable.backend
+    backend.redis.delete(backend.keys(sid)[7])  # evicted apart from the snapshot (maxmemory)
+    backend.redis.delete(backend.keys(sid)[0])  # and the worker that held it is gone
+    other = DurableDriver(tmp_path, redis_url, "w2")
+    answer = parse_head(other.call("docx_read_content", session_id=sid).text)
+    assert answer["Error Type"] == "SessionNotFound"

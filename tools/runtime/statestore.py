@@ -31,9 +31,11 @@ after, at once without trying: callers answer ``StateUnavailable`` instead of wa
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from dataclasses import dataclass
 
+log = logging.getLogger("ooxml_mcp")
 CONNECT_TIMEOUT_S = 1.0
 SOCKET_TIMEOUT_S = 2.0
 DOWN_FOR_S = 0.5  # after a failure, calls fail at once for this long (then one tries again)
@@ -308,6 +310,10 @@ class RedisState(StateBackend):
             pipe.hmget(keys[1], "tenant", "mcp", "head").get(keys[2]).get(keys[7])
             (tenant, mcp, head), blob, base = pipe.execute()
         if head is None or blob is None:
+            return None
+        from tools.runtime.snapshots import base_of
+        if base is None and base_of(blob) is not None:  # expired or evicted apart from the snapshot
+            log.warning("session %s: its snapshot's base is gone from the store", sid)
             return None
         # Entries after the snapshot's head (a snapshot trims the journal up to its head, inclusive of older).
         loaded = self._loaded(sid, tenant, mcp, blob)
