@@ -7,7 +7,8 @@ with Redis (tests/support/services.py starts one on loopback):
   insert then ``Durable.snapshot`` timed (process CPU), ``--repeats`` times; bytes = what was sent
   to the store (snapshot and, when sent, its base).
 - **per call**: ``--calls`` inserts on a worker with the default ``snapshot_every`` (200): process
-  CPU per call, snapshots included, and the slowest call (the one that snapshots).
+  CPU per call (all threads, snapshots included), the slowest call's wall time (the one that makes
+  a snapshot due), and the same inserts without ``--state``.
 
 Inserts go at the end of the body. The fixtures are tests/bench/gen_docs.py's.
 
@@ -91,26 +92,39 @@ def snapshot_costs(Driver, Durable, RedisState, args, src) -> dict:
 def call_costs(Driver, Durable, RedisState, args, src) -> dict:
     driver, durable, sent, root = _worker(Driver, Durable, RedisState, args, src)
     sent.clear()
-    per = _timed_inserts(driver, args.calls)
+    t = time.process_time()
+    per, wall, trigger = _timed_inserts(driver, args.calls, durable)
+    getattr(durable, "settle", lambda: None)()  # a snapshot made after the call (this branch)
+    total = time.process_time() - t
     shutil.rmtree(root, ignore_errors=True)
     plain_root = Path(tempfile.mkdtemp(prefix="bench-snap-"))
     shutil.copy(src, plain_root / "a.docx")
     plain = Driver(plain_root)  # the same calls without --state
     plain.call("docx_open", file_path="a.docx")
     _insert(plain, 0)
-    without = _timed_inserts(plain, args.calls)
+    t = time.process_time()
+    _timed_inserts(plain, args.calls, None)
+    plain_total = time.process_time() - t
     shutil.rmtree(plain_root, ignore_errors=True)
-    return {"per_call_ms": sum(per) / len(per), "median_ms": statistics.median(per), "max_ms": max(per),
-            "snapshots": len(sent), "bytes": sum(sent), "plain_ms": sum(without) / len(without)}
+    return {"per_call_ms": total * 1e3 / args.calls, "median_ms": statistics.median(per), "max_ms": max(wall),
+            "trigger_ms": wall[trigger] if trigger is not None else None,
+            "next_ms": wall[trigger + 1] if trigger is not None and trigger + 1 < len(wall) else None,
+            "snapshots": len(sent), "bytes": sum(sent), "plain_ms": plain_total * 1e3 / args.calls}
 
 
-def _timed_inserts(driver, calls: int) -> list[float]:
-    per = []
+def _timed_inserts(driver, calls: int, durable) -> tuple[list[float], list[float], int | None]:
+    """Process CPU (every thread) and wall time of each call, in ms; which call made a snapshot due."""
+    per, wall, fired = [], [], []
+    if durable is not None:  # within the call: this branch's _snapshot_due, main's snapshot
+        name = "_snapshot_due" if hasattr(durable, "_snapshot_due") else "snapshot"
+        real = getattr(durable, name)
+        setattr(durable, name, lambda *a: (fired.append(len(per)), real(*a))[1])
     for i in range(calls):
-        t = time.process_time()
+        t, w = time.process_time(), time.perf_counter()
         _insert(driver, i + 1)
         per.append((time.process_time() - t) * 1e3)
-    return per
+        wall.append((time.perf_counter() - w) * 1e3)
+    return per, wall, (fired[0] if fired else None)
 
 
 def run_tree(tree: Path, args, url: str) -> dict:
@@ -166,17 +180,22 @@ def report(results: dict, args) -> None:
             top = [run[size]["calls"]["max_ms"] for run in runs]
             sent = [run[size]["calls"]["bytes"] / 1e6 for run in runs]
             plain = [run[size]["calls"]["plain_ms"] for run in runs]
-            summary[name, size] = statistics.median(cpu), statistics.median(size_b), statistics.median(per)
+            trig = [run[size]["calls"]["trigger_ms"] or 0 for run in runs]
+            nxt = [run[size]["calls"]["next_ms"] or 0 for run in runs]
+            summary[name, size] = (statistics.median(cpu), statistics.median(size_b),
+                                   statistics.median(per) - statistics.median(plain))
             print(f"{name:8} {size:6}p  snapshot CPU {statistics.median(cpu):7.1f} ms [{min(cpu):.1f}-{max(cpu):.1f}]"
                   f"  sent {statistics.median(size_b) / 1e6:6.2f} MB [{min(size_b) / 1e6:.2f}-{max(size_b) / 1e6:.2f}]"
                   f"\n{'':16}{args.calls} inserts with --state: {statistics.median(per):.2f} ms CPU/call"
-                  f" (median call {statistics.median(med):.2f}, slowest {statistics.median(top):.0f}; without"
-                  f" --state {statistics.median(plain):.2f}), snapshots sent {statistics.median(sent):.2f} MB")
+                  f" (median call {statistics.median(med):.2f}, slowest call {statistics.median(top):.0f} ms wall; without"
+                  f" --state {statistics.median(plain):.2f}), snapshots sent {statistics.median(sent):.2f} MB"
+                  f"\n{'':16}the call that made the snapshot due: {statistics.median(trig):.0f} ms wall, the"
+                  f" next call (at once after it) {statistics.median(nxt):.0f} ms")
     if "baseline" in results:
         for size in args.sizes:
             (c1, b1, p1), (c0, b0, p0) = summary["this", size], summary["baseline", size]
             print(f"this / baseline at {size}p: snapshot CPU {c1 / c0:.2f}x, bytes {b1 / b0:.2f}x, "
-                  f"CPU per insert (snapshots amortised) {p1 / p0:.2f}x")
+                  f"what --state adds to an insert's CPU (snapshots amortised) {p1:.2f} / {p0:.2f} ms")
 
 
 if __name__ == "__main__":
