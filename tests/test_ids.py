@@ -65,3 +65,24 @@ def test_namespace_is_declared_in_the_root_tag_before_parsing(tmp_path, prolog):
     data, note = predeclare(xml)
     assert b'<w:document xmlns:oxm="urn:ooxml-mcp:ids:2026"' in data and not note.had_ids
     assert undeclare(data, note) == xml
+
+
+def test_an_id_given_after_undo_lists_our_prefix_on_the_root_again(tmp_path):
+    # The namespace declaration stays on the root once made; its mc:Ignorable listing goes with undo.
+    doc = Document.open(build_docx(tmp_path / "a.docx", p("one") + p("two")))
+    first, second = list(iter_blocks(doc.body))
+    ignorable = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Ignorable"
+    before = doc.root.get(ignorable, "")
+    doc.history.begin()
+    doc.will_change(first)
+    first.set("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}rsidR", "00AB12CD")
+    doc.id_of(first)
+    doc.changed(first)
+    doc.history.commit("edit", "")
+    assert "oxm" in doc.root.get(ignorable).split()
+    doc.history.undo(1)
+    assert doc.root.get(ignorable, "") == before and "oxm" not in before.split()
+    doc.id_of(second)
+    assert "oxm" in doc.root.get(ignorable).split()
+    doc.save(tmp_path / "b.docx")
+    assert "oxm" in Document.open(tmp_path / "b.docx").root.get(ignorable).split()

@@ -48,7 +48,7 @@ class Document:
             raise InvalidDocument(f"Main part '{self.main_name}' has no w:body.",
                                   hint="The file may be damaged; open it in Word and save it again.")
         self.ids = IdIndex()
-        self.ids.add_root(root, self.main.prepared.had_ids)
+        self.ids.add_root(root, self.main.prepared.had_ids, self.main.prepared.marks)
         self._part_of_root: dict[etree._Element, Part] = {root: self.main}
         self._orders: dict[etree._Element, BlockOrder] = {}
         self._counts: dict[etree._Element, tuple[int, int]] = {}  # container -> (version, blocks)
@@ -157,7 +157,8 @@ class Document:
         if root not in self._part_of_root:
             self._part_of_root[root] = part
             self._tops.add(root)
-            self.ids.add_root(root, part.prepared.had_ids if part.prepared else True)
+            pre = part.prepared
+            self.ids.add_root(root, pre.had_ids if pre else True, pre.marks if pre else None)
         return root
 
     @staticmethod
@@ -192,15 +193,16 @@ class Document:
     def id_of(self, el: etree._Element) -> str:
         """The element's stable ID, given now (and saved with its part) if it has none."""
         had = el.get(OX_ID)
-        if had is None and self._top(el) not in self._part_of_root:
+        if had is not None:  # the common case: read, no walk to the root
+            return self.ids.known(el, had)
+        top = self._top(el)
+        part = self._part_of_root.get(top)
+        if part is None:
             raise ValueError("id_of() needs an element inside the document: insert it first")
-        if had is None:
-            top = self._top(el)
-            if OX_PREFIX not in top.get(IGNORABLE, "").split():
-                self.history.will_change(top, for_id=True)  # the root gets our namespace listed
-        element_id = self.ids.id_of(el)
-        if had is None:
-            self.part_of(el).touch(ids_only=True)  # the new attribute must be saved
+        if OX_PREFIX not in top.get(IGNORABLE, "").split():
+            self.history.will_change(top, for_id=True)  # the root gets our namespace listed
+        element_id = self.ids.id_of(el, top)
+        part.touch(ids_only=True)  # the new attribute must be saved
         return element_id
 
     def register_stories(self) -> None:
@@ -276,7 +278,8 @@ class Document:
     def changed(self, el: etree._Element) -> None:
         """Record that ``el`` (or something inside it) changed: its part must be saved, and views
         drawn of it, its ancestors or its descendants are out of date."""
-        self.history.check_changed(el)
+        if self.history.check:  # OOXML_MCP_CHECK_UNDO=1 (tests)
+            self.history.check_changed(el)
         self.part_of(el).touch()
         self.modified = True
         self.version += 1

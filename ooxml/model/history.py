@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import os
+from operator import attrgetter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ from ooxml.xml import clock
 from ooxml.xml.namespaces import OX_ID
 from ooxml.xml.unlink import move_children
 
+_SIZE = attrgetter("size")
 NODE_BYTES = 160  # rough memory of one lxml node (element or attribute) held by a record
 
 
@@ -69,6 +71,7 @@ class Recorder:
     # ---- recording --------------------------------------------------------------------------------
     def _reset(self) -> None:
         self._ops: list = []
+        self._changed = False  # a block was saved or removed (not only inserted): see changed_blocks
         self._snapped: dict = {}  # anchor -> its copy
         self._attrs: set = set()
         self._inserted: set = set()
@@ -87,13 +90,10 @@ class Recorder:
         self._dirty_at_start = {name for name, part in package.parts.items() if part.dirty}
         package.touch_log = self._touched
 
-    def _tops(self):
-        return self.doc.top_containers()
-
     def anchor(self, el: etree._Element):
         """The top-level block holding ``el``; ``el`` itself when it is a top container; None when
         ``el`` is outside every story (detached, or in a part such as styles.xml)."""
-        tops = self._tops()
+        tops = self.doc._tops
         if el in tops:
             return el
         cur = el
@@ -111,7 +111,7 @@ class Recorder:
         a = self.anchor(el)
         if a is None:
             return
-        if a in self._tops():
+        if a in self.doc._tops:
             if a not in self._attrs:
                 self._attrs.add(a)
                 attrs = dict(a.attrib)
@@ -131,16 +131,17 @@ class Recorder:
                     saved.attrib.pop(OX_ID, None)
         self._snapped[a] = dup
         self._ops.append(["swap", a, dup])
+        self._changed = True
         self._size += _nodes(dup)
 
     def will_insert(self, container: etree._Element) -> None:
         """Before a block goes into ``container``: inside a top-level block, that block is saved."""
-        if self.active and container not in self._tops():
+        if self.active and container not in self.doc._tops:
             self.will_change(container)
 
     def inserted(self, el: etree._Element) -> None:
         """After ``el`` went into a container (recorded when the container is a top container)."""
-        if self.active and el.getparent() in self._tops():
+        if self.active and el.getparent() in self.doc._tops:
             self._inserted.add(el)
             self._ops.append(["ins", el, el.getparent(), None])
 
@@ -149,10 +150,11 @@ class Recorder:
         if not self.active:
             return
         parent = el.getparent()
-        if parent not in self._tops():
+        if parent not in self.doc._tops:
             self.will_change(parent)
             return
         self._ops.append(["del", el, parent, el.getprevious()])
+        self._changed = True
         self._size += _nodes(el)
 
     def check_changed(self, el: etree._Element, always: bool = False) -> None:
@@ -161,12 +163,16 @@ class Recorder:
         if not (self.active and (self.check or always)):
             return
         a = self.anchor(el)
-        if a is None or a in self._tops() or a in self._snapped or a in self._inserted:
+        if a is None or a in self.doc._tops or a in self._snapped or a in self._inserted:
             return
         if any(op[0] == "del" and op[1] is a for op in self._ops):
             return
         raise AssertionError(f"{etree.QName(el).localname} changed without doc.will_change() first: "
                              "the change cannot be undone")
+
+    def changed_blocks(self) -> bool:
+        """Whether ``gone_and_changed`` may list anything: a call that only inserted blocks has none."""
+        return self._changed
 
     def gone_and_changed(self) -> list[tuple[etree._Element, etree._Element | None, etree._Element]]:
         """While a call records: (block as it was, the live block or None when removed, its top
@@ -192,10 +198,13 @@ class Recorder:
         step = Step(label=label, tool=tool, at=clock.now().timestamp(), ops=self._ops, state_before=state_before,
                     state_after=state_after, size=self._size)
         self._package_changes(step)
-        edits = any(not (op[0] == "attrs" and op[3]) for op in step.ops)
-        if not (edits or step.parts or step.parts_before is not None):
-            self._reset()
-            return None  # a read: the IDs it gave stay, like any read's
+        for op in step.ops:  # an ID's namespace listed on a root alone changes nothing
+            if op[0] != "attrs" or not op[3]:
+                break
+        else:
+            if not (step.parts or step.parts_before is not None):
+                self._reset()
+                return None  # a read: the IDs it gave stay, like any read's
         step.given = [(el, el.get(OX_ID)) for el in self.doc.ids.given() if el.get(OX_ID)]
         step.size += NODE_BYTES * len(step.given)
         self._reset()
@@ -221,7 +230,7 @@ class Recorder:
         now = package.parts
         if list(now.items()) != list(self._parts_at_start.items()):
             step.parts_before, step.parts_after = self._parts_at_start, dict(now)
-        stories = self.doc.story_parts()
+        stories = self.doc.story_parts() if self._touched else ()
         for name in sorted(self._touched):
             part = now.get(name)
             if part is None:
@@ -243,7 +252,7 @@ class Recorder:
             self._known[name] = after
 
     def _enforce_limits(self) -> None:
-        total = sum(s.size for s in self.undo_steps)
+        total = sum(map(_SIZE, self.undo_steps))
         while len(self.undo_steps) > 1 and (len(self.undo_steps) > self.max_steps or total > self.max_bytes):
             total -= self.undo_steps.pop(0).size
             self.dropped += 1

@@ -9,6 +9,7 @@ through ``ooxml.opc.savefile`` (atomic, no lost updates, permissions kept).
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import io
 import os
@@ -99,7 +100,8 @@ class Part:
         ``ids_only``: the only change is our ID attributes (a save with strip_ids may then write
         the original bytes).
         """
-        self.tree
+        if self._tree is None:
+            self.tree
         self.dirty = True
         if not ids_only:
             self.content_changed = True
@@ -148,6 +150,22 @@ def _utf8_declaration(data: bytes) -> bytes | None:
     return m.group(0) if b"encoding" not in decl or re.search(rb"encoding\s*=\s*[\"']utf-8[\"']", decl) else None
 
 
+_RELATIONSHIP = f"{{{PR}}}Relationship"
+
+
+@functools.lru_cache(maxsize=4096)  # pure functions of part names, asked on every edit
+def _rels_name(part_name: str) -> str:
+    folder, base = posixpath.split(part_name.lstrip("/"))
+    return posixpath.join(folder, "_rels", base + ".rels")
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolve_target(part_name: str, target: str) -> str:
+    if target.startswith("/"):
+        return target.lstrip("/")
+    return posixpath.normpath(posixpath.join(posixpath.dirname(part_name.lstrip("/")), target))
+
+
 class Package:
     def __init__(self, path: Path | None, limits: Limits = DEFAULT_LIMITS):
         self.path = path
@@ -160,6 +178,7 @@ class Package:
         self._fp: io.BytesIO | None = None  # the file as opened, in memory
         self._verified: set[str] = set()  # members whose CRC-32 matched their data
         self.stamps: dict[str, FileStamp] = {}  # real path -> what we read or wrote there last
+        self._rels_seen: dict[str, tuple] = {}  # rels part name -> what rels() read (see there)
 
     # ---- opening -------------------------------------------------------------------------
     @classmethod
@@ -311,6 +330,7 @@ class Package:
             if obj is not None:
                 obj.close()
         self._zip = self._fp = None
+        self._rels_seen.clear()  # it holds parts, which point back here
 
     # ---- parts, content types, relationships --------------------------------------------------
     def part(self, name: str) -> Part:
@@ -454,8 +474,7 @@ class Package:
 
     @staticmethod
     def rels_name(part_name: str) -> str:
-        folder, base = posixpath.split(part_name.lstrip("/"))
-        return posixpath.join(folder, "_rels", base + ".rels")
+        return _rels_name(part_name)
 
     @staticmethod
     def source_of(rels_name: str) -> str:
@@ -464,15 +483,25 @@ class Package:
         return posixpath.join(posixpath.dirname(folder), base[: -len(".rels")])
 
     def rels(self, part_name: str) -> list[etree._Element]:
-        name = self.rels_name(part_name)
-        if name not in self.parts:
+        name = _rels_name(part_name)
+        part = self.parts.get(name)
+        if part is None:
             return []
-        return list(self.parts[name].tree.getroot().iter(f"{{{PR}}}Relationship"))
+        tree = part._tree if part._tree is not None else part.tree  # loaded: without the prepare hook's calls
+        root = tree.getroot()
+        # Read on every edit (list labels, link tidying): kept while the part, its tree, its touches
+        # and its number of relationships stay the same (relate/unrelate touch the part).
+        seen = self._rels_seen.get(name)
+        if seen is not None and seen[0] is part and seen[1] is root and seen[2] == part.touches \
+                and seen[3] == len(root):
+            return list(seen[4])
+        rels = list(root.iter(_RELATIONSHIP))
+        self._rels_seen[name] = (part, root, part.touches, len(root), rels)
+        return list(rels)
 
-    def resolve_target(self, part_name: str, target: str) -> str:
-        if target.startswith("/"):
-            return target.lstrip("/")
-        return posixpath.normpath(posixpath.join(posixpath.dirname(part_name.lstrip("/")), target))
+    @staticmethod
+    def resolve_target(part_name: str, target: str) -> str:
+        return _resolve_target(part_name, target)
 
     def main_part_name(self) -> str:
         if not self.has_part("[Content_Types].xml"):

@@ -14,6 +14,7 @@ from ooxml.xml.wordids import REVISIONS
 
 _SPLIT = re.compile(r"(\r\n|\r|\n|\t)")
 _XML_SPACE = f"{{{XML}}}space"
+_W_P, _W_R, _W_T, _W_TAB, _W_BR = w("p"), w("r"), w("t"), w("tab"), w("br")
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
@@ -24,23 +25,28 @@ def clean_text(text: str) -> str:
 
 def text_children(text: str) -> list[etree._Element]:
     """``w:t``/``w:tab``/``w:br`` for text: never a raw newline inside ``w:t`` (Word refuses it)."""
-    out = []
-    for i, piece in enumerate(_SPLIT.split(clean_text(text))):
+    holder = etree.Element(_W_R)
+    append_text(holder, text)
+    return list(holder)
+
+
+def append_text(parent: etree._Element, text: str) -> None:
+    """``text_children`` made as children of ``parent`` (an element made inside its parent costs
+    less than one made alone and moved there: lxml gives a lone element a document of its own)."""
+    for i, piece in enumerate(_SPLIT.split(_ILLEGAL.sub("", text))):  # clean_text
         if not piece:
             continue
         if not i % 8192:
             budget.check()  # a million characters of line breaks: 400,000 elements
         if piece == "\t":
-            out.append(etree.Element(w("tab")))
+            etree.SubElement(parent, _W_TAB)
         elif piece in ("\n", "\r\n", "\r"):
-            out.append(etree.Element(w("br")))
+            etree.SubElement(parent, _W_BR)
         else:
-            t = etree.Element(w("t"))
+            t = etree.SubElement(parent, _W_T)
             t.text = piece
             if piece != piece.strip():
                 t.set(_XML_SPACE, "preserve")  # else Word drops leading/trailing spaces
-            out.append(t)
-    return out
 
 
 def copy_props(props: etree._Element) -> etree._Element:
@@ -55,22 +61,25 @@ def copy_props(props: etree._Element) -> etree._Element:
 
 
 def make_run(text: str, rpr: etree._Element | None = None) -> etree._Element:
-    r = etree.Element(w("r"))
+    r = etree.Element(_W_R)
+    _fill_run(r, text, rpr)
+    return r
+
+
+def _fill_run(r: etree._Element, text: str, rpr: etree._Element | None) -> None:
     if rpr is not None and len(rpr):
         rpr = copy_props(rpr)
     if rpr is not None and len(rpr):
         r.append(rpr)
-    for child in text_children(text):
-        r.append(child)
-    return r
+    append_text(r, text)
 
 
 def make_paragraph(text: str = "", style_id: str | None = None, rpr: etree._Element | None = None) -> etree._Element:
-    p = etree.Element(w("p"))
+    p = etree.Element(_W_P)
     if style_id:
         set_child(get_or_add(p, "pPr"), "pStyle", val=style_id)
     if text:
-        p.append(make_run(text, rpr))
+        _fill_run(etree.SubElement(p, _W_R), text, rpr)
     return p
 
 

@@ -8,8 +8,6 @@ a context variable, so it follows the call into whatever thread runs it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ooxml.xml.errors import LimitExceeded
@@ -17,14 +15,21 @@ from ooxml.xml.errors import LimitExceeded
 _deadline: ContextVar[tuple[float, float] | None] = ContextVar("ooxml_call_deadline", default=None)
 
 
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
+class time_limit:  # noqa: N801 (used as a function); a class: no generator per call
     """Run the block under a deadline ``seconds`` from now (None: no limit)."""
-    token = _deadline.set(None if seconds is None else (time.monotonic() + seconds, seconds))
-    try:
-        yield
-    finally:
-        _deadline.reset(token)
+
+    __slots__ = ("seconds", "token")
+
+    def __init__(self, seconds: float | None):
+        self.seconds = seconds
+
+    def __enter__(self) -> None:
+        seconds = self.seconds
+        self.token = _deadline.set(None if seconds is None else (time.monotonic() + seconds, seconds))
+
+    def __exit__(self, *exc) -> bool:
+        _deadline.reset(self.token)
+        return False
 
 
 def remaining() -> float | None:

@@ -1,6 +1,6 @@
 """docx_open of the 50,000-paragraph document over stdio, with its answer, against the bare parse.
 
-    python tests/bench/bench_open.py [--size 50000] [--repeats 7] [--cpu] [--baseline DIR]
+    python tests/bench/bench_open.py [--size 50000] [--repeats 7] [--cpu] [--baseline DIR] [--saved]
 
 The bare parse is what any reader must do: zipfile reads every XML part (relationships included)
 and lxml parses it (``floor_all``). Each repeat times one bare parse and one docx_open + its answer
@@ -9,7 +9,9 @@ closes the session. Prints both medians and the median of the paired ratios, in 
 CPU time (the server's threads, /proc/PID/task/*/schedstat, against the bare parse's in this
 process: other processes' load disturbs it less). Target: <= 1.3x. ``--baseline DIR`` runs a
 second server from another checkout (e.g. ``git archive main``) in the same rounds, so a change is
-measured against it.
+measured against it. ``--saved`` opens instead a copy of the fixture this checkout's tools opened,
+read in the middle, edited and saved: a file that carries our element IDs, as one an agent comes
+back to does (made once, next to the fixture).
 """
 from __future__ import annotations
 
@@ -138,6 +140,38 @@ async def run(path: Path, repeats: int, repos: dict[str, Path]) -> dict:
     return t
 
 
+def saved_copy(path: Path) -> Path:
+    """The fixture as this checkout's tools save it after an open, a read and an edit (IDs in it)."""
+    out = path.with_name(path.stem + "-saved.docx")
+    if out.exists():
+        return out
+    import tools.catalog  # noqa: F401
+    from tools.runtime.dispatch import run_tool
+    from tools.runtime.registry import CallContext
+    from tools.services import Services
+
+    services = Services(roots=[path.parent])
+    tools = {t.name: t for t in services.tools_for(None)}
+
+    def call(name, **kw):
+        o = asyncio.run(run_tool(tools[name], name, kw, CallContext(None, services), list(tools)))
+        assert not o.is_error, o.text
+        return o.text
+
+    text = call("docx_open", file_path=str(path))
+    sid = text.split("**Session ID**: ")[1].split()[0]
+    first = text.split("para_")[1][:6]
+    call("docx_insert_paragraph", session_id=sid, text="Touched.", position=f"after:para_{first}")
+    from ooxml.text.body import iter_blocks
+    doc = services.sessions.get(None, sid).doc
+    for i, block in enumerate(iter_blocks(doc.body)):  # as reads further down would name them
+        if i % 1000 == 500:
+            doc.id_of(block)
+    call("docx_save", session_id=sid, file_path=str(out))
+    call("docx_close", session_id=sid)
+    return out
+
+
 def run_cpu(path: Path, repeats: int) -> dict:
     """The same pair in this process, in CPU seconds (less at the mercy of other processes' load)."""
     import time
@@ -179,8 +213,12 @@ def main(argv=None) -> None:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--cpu", action="store_true", help="also compare CPU time in one process")
     ap.add_argument("--baseline", type=Path, help="another checkout whose server runs in the same rounds")
+    ap.add_argument("--saved", action="store_true", help="open a copy saved by the product (IDs in it)")
     args = ap.parse_args(argv)
     path = gen_docs.ensure_docs([args.size])[args.size]
+    if args.saved:
+        path = saved_copy(path)
+        print(f"saved copy: {path}")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.cpu:
         from tools.runtime.memory import keep_freed, one_arena

@@ -29,11 +29,13 @@ def session_of(ctx: CallContext, session_id: str | None) -> Session:
     """The call's session; IDs it gives from now on are taken back if the call fails."""
     session = ctx.services.sessions.get(ctx.caller, session_id)
     claim(ctx, session)  # one call at a time per session, within the call's budget
-    if not any(s is session for s in ctx.touched):  # a batch's later calls keep its earlier IDs marked
+    first = not ctx.touched or not any(s is session for s in ctx.touched)
+    if first:  # a batch's later calls keep its earlier IDs marked
         session.doc.ids.mark()
     text_changes.forget(session.doc)
     views.note_session(session.view)
-    history.begin(ctx, session)  # the call becomes an undo step if it changes the document
+    if first:
+        history.begin(ctx, session)  # the call becomes an undo step if it changes the document
     ctx.touched.append(session)
     return session
 
@@ -71,7 +73,7 @@ def parse_position(session: Session, position: str) -> Position:
             raise InvalidPosition(f"'{mode}:document_body' is not a position: the body has no siblings.",
                                   hint="Valid positions for document_body: start:document_body, end:document_body.")
         return Position(mode, session.doc.body, raw)
-    return Position(mode, resolve(session, target_id, "position"), raw)
+    return Position(mode, resolve(session, target_id, "position", clean=False), raw)
 
 
 BLOCK_CONTAINERS = {w("body"), w("tc"), w("hdr"), w("ftr"), w("footnote"), w("endnote"), w("comment"),

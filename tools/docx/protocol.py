@@ -16,8 +16,6 @@ untouched: dispatch puts back whatever the call changed. Tracked changes are the
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 from lxml import etree
 
 from ooxml.review import revisions as REV
@@ -84,12 +82,6 @@ class Edit:
         """Elements a model operation changed and announced itself: reported changed at the end."""
         self._changing += [el for el in els if el is not None]
 
-    def _marks(self, inserted, updated) -> None:
-        if inserted is not None:
-            self.session.last_insert = self.doc.id_of(inserted)
-        if updated is not None:
-            self.session.last_update = self.doc.id_of(updated)
-
     def report(self) -> None:
         """Report the changes so far now (``doc.changed``), before reading what they affect (note
         numbers, list labels); the end of the block reports the rest."""
@@ -134,13 +126,25 @@ class Edit:
         self._result = {"plain": text, "inserted": inserted, "updated": updated}
 
     # ---- the end -----------------------------------------------------------------------------------
+    # A class, not @contextmanager: a generator per call costs microseconds on every edit.
+    def __enter__(self) -> "Edit":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if exc_type is None:  # an error leaves the block untouched: dispatch puts the call back
+            self._finish()
+        return False
+
     def _finish(self) -> None:
         if self._result is None:
             raise AssertionError(f"{self.operation}: the tool ended its edit without done()")
         self.report()
         r = self._result
         session = self.session
-        self._marks(r["inserted"], r["updated"])
+        if r["inserted"] is not None:
+            session.last_insert = self.doc.id_of(r["inserted"])
+        if r["updated"] is not None:
+            session.last_update = self.doc.id_of(r["updated"])
         if "plain" in r:
             self.answer = r["plain"]
             return
@@ -180,9 +184,6 @@ def _in_tree(el: etree._Element) -> bool:
     return el.getparent() is not None
 
 
-@contextmanager
-def editing(ctx: CallContext, session_id: str | None, operation: str):
-    """The unit of work of one editing call (see the module's docstring)."""
-    e = Edit(ctx, session_id, operation)
-    yield e
-    e._finish()
+def editing(ctx: CallContext, session_id: str | None, operation: str) -> Edit:
+    """The unit of work of one editing call (see the module's docstring): ``with editing(...) as e``."""
+    return Edit(ctx, session_id, operation)

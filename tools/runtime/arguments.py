@@ -17,7 +17,8 @@ _NAMES = {"\x0b": "a vertical tab", "\x0c": "a form feed", "\x00": "NUL"}
 
 def check_text_arguments(arguments: dict) -> None:
     for name, value in arguments.items():
-        _check(name, value)
+        if type(value) is not str or _NOT_XML.search(value):  # the common case: a clean string
+            _check(name, value)
 
 
 def _check(where: str, value) -> None:
@@ -39,12 +40,18 @@ def _check(where: str, value) -> None:
             _check(f"{where}.{key}", item)
 
 
+_NESTING = (list, dict)
 MAX_DEPTH = 32  # levels of lists and objects in one call's arguments (the deepest schema has 4)
 
 
 def too_deep(arguments: dict) -> str | None:
     """Where the arguments nest deeper than MAX_DEPTH, if they do (walked without recursion:
     the validators that come next recurse per level)."""
+    for value in arguments.values():
+        if isinstance(value, _NESTING):
+            break
+    else:
+        return None  # the common call: flat
     stack = [(value, 1, name) for name, value in arguments.items()]
     while stack:
         value, depth, where = stack.pop()

@@ -37,9 +37,9 @@ def resolve_special(session: Session, name: str) -> str:
     return session.cursor.element_id
 
 
-def resolve(session: Session, raw: str, arg: str = "element_id") -> etree._Element:
-    """An element from an ID, a special ID or an ID with trailing noise."""
-    token = clean_id(raw)
+def resolve(session: Session, raw: str, arg: str = "element_id", clean: bool = True) -> etree._Element:
+    """An element from an ID, a special ID or an ID with trailing noise (``clean``: not trimmed yet)."""
+    token = clean_id(raw) if clean else raw
     if not token:
         raise OoxmlError(f"{arg} is empty.", hint="Pass an element ID such as para_3f9a2c.",
                          error_type="ValidationError")

@@ -16,12 +16,12 @@ SHORT = 40  # characters of one argument shown in the history
 
 
 def begin(ctx, session) -> None:
-    """Called when a call first uses ``session`` (tools/docx/common.session_of)."""
-    if any(s is session for s in ctx.touched):
-        return
+    """Called when a call first uses ``session`` (tools/docx/common.session_of does the check)."""
     session.doc.history.begin()
-    ctx.recorded_states = getattr(ctx, "recorded_states", {})
-    ctx.recorded_states[id(session)] = state_of(session)
+    states = getattr(ctx, "recorded_states", None)
+    if states is None:
+        states = ctx.recorded_states = {}
+    states[id(session)] = state_of(session)
 
 
 def commit(ctx, tool_name: str, arguments: dict) -> None:
@@ -29,14 +29,18 @@ def commit(ctx, tool_name: str, arguments: dict) -> None:
     from tools.runtime.overrun import may_commit
     may_commit(ctx)  # not once dispatch answered LimitExceeded for it: then it is put back instead
     ctx.put_backs = []
-    for session in _unique(ctx.touched):
+    if not ctx.touched:
+        return
+    states = getattr(ctx, "recorded_states", {})
+    for session in ctx.touched if len(ctx.touched) == 1 else _unique(ctx.touched):
         history = session.doc.history
         if tool_name in NOT_RECORDED:
             history.abandon()
             continue
-        before = getattr(ctx, "recorded_states", {}).get(id(session))
-        _drop_unused_links(session)
-        _drop_stale_fallbacks(session)
+        before = states.get(id(session))
+        if history.changed_blocks():  # only changed or removed blocks can leave links or fallbacks behind
+            _drop_unused_links(session)
+            _drop_stale_fallbacks(session)
         dropped = history.dropped
         try:
             history.commit(tool_name, label(tool_name, arguments), before, state_of(session))
@@ -100,7 +104,9 @@ def restore_state(session, state) -> None:
 def state_of(session):
     # Tracking is part of the state: undoing docx_set_track_changes turns it back, with settings.xml.
     tracker = getattr(session.doc, "tracker", None)
-    return replace(session.cursor), session.last_insert, session.last_update, getattr(tracker, "author", None)
+    cursor = session.cursor
+    return (type(cursor)(cursor.element_id, cursor.place), session.last_insert, session.last_update,
+            getattr(tracker, "author", None))
 
 
 def _set_tracking(doc, author: str | None) -> None:

@@ -35,7 +35,7 @@ LOCK_POLL_S = 0.1  # a waiting call looks this often whether the holder ran past
 def claim(ctx, session: Session) -> None:
     """Hold ``session``'s lock for the rest of the call (dispatch releases it)."""
     budget.check()  # a call past its deadline (maybe answered already: overrun.py) takes no lock
-    if not _acquire(session, budget.remaining()):
+    if not session.lock.acquire(blocking=False) and not _acquire(session, budget.remaining()):
         raise budget.exceeded(budget.current_limit() or 0, "waited for another call on this session")
     ctx.claimed.append(session)
     if session.ended:
@@ -92,27 +92,45 @@ class InFlight:
         self._count: dict = {}
         self._guard = threading.Lock()
 
-    @contextmanager
-    def enter(self, ctx, tool, arguments: dict) -> Iterator[None]:
+    def enter(self, ctx, tool, arguments: dict) -> "_Entered":
+        """``with in_flight.enter(ctx, tool, arguments):`` around a call (LimitExceeded past the limit)."""
         sid = arguments.get("session_id")
         sid = sid.strip() if isinstance(sid, str) else None
         if "session_id" not in tool.input_schema.get("properties", {}) or (not sid and ctx.caller.anonymous):
-            yield  # no session to wait for (or one that is refused at once)
-            return
-        key = (ctx.caller.owner, sid)
+            return _Entered(self, None)  # no session to wait for (or one that is refused at once)
+        return _Entered(self, (ctx.caller.owner, sid))
+
+    def _add(self, key) -> None:
         with self._guard:
             if self._count.get(key, 0) >= self.limit:
                 raise LimitExceeded(f"{self.limit} calls on this session are already under way.",
                                     hint="Wait for their answers before sending more: calls on one session "
                                          "run one after another.")
             self._count[key] = self._count.get(key, 0) + 1
-        try:
-            yield
-        finally:
-            with self._guard:
-                self._count[key] -= 1
-                if not self._count[key]:
-                    del self._count[key]
+
+    def _remove(self, key) -> None:
+        with self._guard:
+            self._count[key] -= 1
+            if not self._count[key]:
+                del self._count[key]
+
+
+class _Entered:
+    """One call counted in InFlight while its block runs (a class: no generator on every call)."""
+
+    __slots__ = ("flight", "key")
+
+    def __init__(self, flight: InFlight, key):
+        self.flight, self.key = flight, key
+
+    def __enter__(self) -> None:
+        if self.key is not None:
+            self.flight._add(self.key)
+
+    def __exit__(self, *exc) -> bool:
+        if self.key is not None:
+            self.flight._remove(self.key)
+        return False
 
 
 # ---- ending sessions ------------------------------------------------------------------------------

@@ -152,7 +152,7 @@ class SessionStore:
         return new_session_id()
 
     def get(self, who: Caller | str | None, session_id: str | None) -> Session:
-        caller = caller_of(who)
+        caller = who if type(who) is Caller else caller_of(who)
         if session_id is not None and session_id and not session_id.strip():
             raise ValidationError("session_id is blank.",
                                   hint="Pass the Session ID from the answer of docx_open or docx_create, "
