@@ -229,3 +229,42 @@ async def test_accepting_or_rejecting_a_cells_deleted_paragraph_is_undone_byte_i
         assert _parts(session) != parts
         await docx.ok("docx_undo", session_id=sid)
         assert _parts(session) == parts
+
+
+def _doc_with_a_cell(monkeypatch):
+    from ooxml.model.document import Document
+    from ooxml.xml.namespaces import w
+    monkeypatch.setenv("OOXML_MCP_CHECK_UNDO", "1")
+    doc = Document.create()
+    tbl = etree.fromstring(f'<w:tbl xmlns:w="{W[1:-1]}"><w:tr><w:tc><w:tcPr/><w:p/></w:tc></w:tr></w:tbl>')
+    doc.insert_block(tbl, container=doc.body)
+    return doc, w, tbl.find(f".//{W}tc"), tbl.find(f".//{W}p")
+
+
+def test_announcing_a_cells_paragraph_then_changing_its_cell_is_caught_in_check_mode(monkeypatch):
+    """Only the paragraph is saved: a change beside it (here the cell's properties, reported on the
+    paragraph) could not be undone, and the suite's check mode fails the call at its end."""
+    doc, w, tc, p = _doc_with_a_cell(monkeypatch)
+    doc.history.begin()
+    doc.will_change(p)
+    p.set(w("rsidR"), "00AB12CD")
+    tc.find(w("tcPr")).set(w("x"), "1")
+    doc.changed(p)
+    with pytest.raises(AssertionError, match="changed outside the paragraphs announced"):
+        doc.history.commit("test", "")
+
+
+def test_announcing_a_cells_paragraph_then_its_cell_saves_the_table_and_undoes_both(monkeypatch):
+    doc, w, tc, p = _doc_with_a_cell(monkeypatch)
+    tbl = tc.getparent().getparent()
+    before = etree.tostring(tbl)
+    doc.history.begin()
+    doc.will_change(p)
+    p.set(w("rsidR"), "00AB12CD")
+    doc.will_change(tc)
+    tc.find(w("tcPr")).set(w("x"), "1")
+    doc.changed(tc)
+    step = doc.history.commit("test", "")
+    assert [op[1] for op in step.ops if op[0] == "swap"] == [tbl]  # one record: the table
+    doc.history.undo(1)
+    assert etree.tostring(tbl) == before

@@ -81,6 +81,7 @@ class Recorder:
         self._changed = False  # a block was saved or removed (not only inserted): see changed_blocks
         self._snapped: dict = {}  # anchor -> its copy
         self._nested: dict = {}  # a paragraph saved alone (nested in a block) -> its top-level block
+        self._blocks_then: dict = {}  # OOXML_MCP_CHECK_UNDO: such a block as it was, for check_nested
         self._attrs: set = set()
         self._inserted: set = set()
         self._size = 0
@@ -138,6 +139,8 @@ class Recorder:
             return
         if nested is not None:
             if nested not in self._snapped:
+                if self.check and a not in self._blocks_then:
+                    self._blocks_then[a] = _bare(a)
                 self._nested[nested] = a
                 self._save(nested, a)
             return
@@ -212,6 +215,24 @@ class Recorder:
         raise AssertionError(f"{etree.QName(el).localname} changed without doc.will_change() first: "
                              "the change cannot be undone")
 
+    def check_nested(self) -> None:
+        """OOXML_MCP_CHECK_UNDO=1: fail when a block whose paragraphs were saved alone changed outside
+        them (an edit announced a paragraph, then changed its cell or table: undo would miss it)."""
+        blocks, self._blocks_then = self._blocks_then, {}
+        for block, then in blocks.items():
+            if block in self._snapped:
+                continue  # saved whole later in the call
+            now = copy.deepcopy(block)
+            saved = {live: self._snapped[live] for live, top in self._nested.items() if top is block}
+            swaps = [(copied, saved[live]) for live, copied in zip(block.iter(), now.iter()) if live in saved]
+            for copied, before in swaps:
+                before = copy.deepcopy(before)
+                before.tail = copied.tail
+                copied.getparent().replace(copied, before)
+            if _bare(now) != then:
+                raise AssertionError(f"{etree.QName(block).localname} changed outside the paragraphs announced "
+                                     "with doc.will_change(): the change cannot be undone")
+
     def changed_blocks(self) -> bool:
         """Whether ``gone_and_changed`` may list anything: a call that only inserted blocks has none."""
         return self._changed
@@ -239,6 +260,8 @@ class Recorder:
         """End of a successful call: its records become a step (None if it changed nothing)."""
         if not self.active:
             return None
+        if self._blocks_then:
+            self.check_nested()
         self.active = False
         self.doc.package.touch_log = None
         # The call's clock: a journal replay pins it, so a replayed step has its first run's time.
@@ -452,6 +475,17 @@ def _up_to(el: etree._Element, top: etree._Element):
     while cur is not None and cur is not top:
         yield cur
         cur = cur.getparent()
+
+
+def _bare(el: etree._Element) -> bytes:
+    """``el`` written without our IDs (given at any time, they are no change of content), namespaces
+    declared where used (a copy declares them elsewhere than the tree it came from)."""
+    dup = copy.deepcopy(el)
+    dup.tail = None
+    for sub in dup.iter():
+        if isinstance(sub.tag, str):
+            sub.attrib.pop(OX_ID, None)
+    return etree.tostring(dup, method="c14n", exclusive=True)
 
 
 def _nodes(el: etree._Element) -> int:
