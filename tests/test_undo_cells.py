@@ -268,3 +268,18 @@ def test_announcing_a_cells_paragraph_then_its_cell_saves_the_table_and_undoes_b
     assert [op[1] for op in step.ops if op[0] == "swap"] == [tbl]  # one record: the table
     doc.history.undo(1)
     assert etree.tostring(tbl) == before
+
+
+@pytest.mark.anyio
+async def test_a_failed_call_after_a_cells_text_edit_leaves_the_document_byte_identical(tmp_path):
+    async with open_direct([FIXTURE.parent, tmp_path]) as docx:
+        sid, session = await _open(docx, tmp_path)
+        _, (north, ten) = _table_and_cell_paragraphs(session)
+        first, second = session.doc.id_of(north), session.doc.id_of(ten)
+        parts, steps = _parts(session), len(session.doc.history.undo_steps)
+        answer = await docx.call("docx_batch", session_id=sid, calls=[
+            {"tool": "docx_update_paragraph_text", "arguments": {"element_id": first, "new_text": "Nord"}},
+            {"tool": "docx_update_paragraph_text", "arguments": {"element_id": second, "new_text": "11"}},
+            {"tool": "docx_delete", "arguments": {"element_id": second}}])  # a cell's last paragraph: refused
+        assert answer.is_error and "Nothing in the batch was applied" in answer.text
+        assert _parts(session) == parts and len(session.doc.history.undo_steps) == steps
