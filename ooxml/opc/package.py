@@ -40,6 +40,66 @@ _DECL = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml\s[^?>]*\?>[ \t\r\n]*")
 KEEP = object()  # from a save transform: write the part's original bytes
 
 
+class PartTable(dict):
+    """The package's parts by name. While watched (an undo step records), its first change keeps a
+    copy of the table as it was, and the parts' dirty flags then: undo compares nothing and copies
+    nothing on the calls that add or remove no part (most), whatever the number of parts."""
+
+    __slots__ = ("before", "dirty_then", "_log")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.before: dict | None = None  # the table before its first change since watch()
+        self.dirty_then: dict | None = None  # name -> dirty, then, of parts not touched before
+        self._log: dict | None = None  # the recorder's touch log, while watched
+
+    def watch(self, touch_log: dict) -> None:
+        self.before = self.dirty_then = None
+        self._log = touch_log
+
+    def unwatch(self) -> None:
+        self.before = self.dirty_then = self._log = None
+
+    def _changing(self) -> None:
+        log = self._log
+        if log is not None and self.before is None:
+            self.before = dict(self)
+            self.dirty_then = {name: part.dirty for name, part in self.items() if name not in log}
+
+    def __setitem__(self, key, value):
+        self._changing()
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key):
+        self._changing()
+        super().__delitem__(key)
+
+    def pop(self, *args):
+        self._changing()
+        return super().pop(*args)
+
+    def popitem(self):
+        self._changing()
+        return super().popitem()
+
+    def clear(self):
+        self._changing()
+        super().clear()
+
+    def update(self, *args, **kwargs):
+        self._changing()
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self._changing()
+        return super().setdefault(key, default)
+
+    def __ior__(self, other):
+        self._changing()
+        return super().__ior__(other)
+
+
 class Part:
     """One zip member; its bytes and XML tree are loaded on first use."""
 
@@ -102,12 +162,13 @@ class Part:
         """
         if self._tree is None:
             self.tree
+        log = self.package.touch_log
+        if log is not None and self.name not in log:  # the undo history notes which parts a call
+            log[self.name] = self.dirty               # touched, and whether they were dirty before
         self.dirty = True
         if not ids_only:
             self.content_changed = True
         self.touches += 1
-        if self.package.touch_log is not None:  # the undo history notes which parts a call touched
-            self.package.touch_log.add(self.name)
 
     def original_data(self) -> bytes:
         """The bytes the part was opened (or created) with."""
@@ -170,10 +231,10 @@ class Package:
     def __init__(self, path: Path | None, limits: Limits = DEFAULT_LIMITS):
         self.path = path
         self.limits = limits
-        self.parts: dict[str, Part] = {}
+        self.parts: PartTable = PartTable()
         self.prepare_hook = None  # part name -> a bytes adjustment to make before parsing, or None
         self.strict = False  # ISO/IEC 29500 Strict: parts are mapped to Transitional URIs and back
-        self.touch_log: set[str] | None = None  # names of parts touched, while a call is recorded
+        self.touch_log: dict[str, bool] | None = None  # part touched -> dirty before, while a call records
         self._zip: zipfile.ZipFile | None = None
         self._fp: io.BytesIO | None = None  # the file as opened, in memory
         self._verified: set[str] = set()  # members whose CRC-32 matched their data

@@ -11,9 +11,13 @@
   A call whose entry cannot be written answers an error and the worker drops its copy.
 - **Snapshots** (tools/runtime/snapshots.py) on open/create, after a save, every
   ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (its MCP
-  session ended, or the worker drains). The journal is trimmed up to the snapshot. A snapshot
-  carries the undo history (ooxml/model/history_codec.py), so undo and redo after a take-over reach
-  exactly as far back as on the worker that made the steps.
+  session ended, or the worker drains). The journal is trimmed up to the snapshot. The package
+  (original part bytes) is sent only when it changed: the store keeps it apart as the snapshot's
+  base, named by hash. A snapshot due by count or time is made after the call, in a thread of
+  its own holding the session's lock (lxml's serialiser and zlib release the GIL): the call that
+  makes it due answers without waiting for it, and the journal holds every entry meanwhile.
+  A snapshot carries the undo history (ooxml/model/history_codec.py), so
+  undo and redo after a take-over reach exactly as far back as on the worker that made the steps.
 - **Recovery** = the snapshot, then each journal entry run again through the same tool code
   with its minted values and time pinned: byte-identical to the state the client was shown.
   An entry that fails to replay ends the replay there: the session keeps what replayed, the
@@ -29,6 +33,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -98,6 +103,8 @@ class Held:
     stamps: dict = field(default_factory=dict)  # the files the document was read from or saved to
     epoch: int = 0  # of the last lease this worker took: nobody else took it while it stays next
     used: float = 0.0  # the session's last use the store's quota was told of (monotonic)
+    base: str | None = None  # hash of the snapshot base the store holds, as far as this worker knows
+    due: bool = False  # a snapshot is waiting for the session's lock (Durable.snapshot_behind)
 
 
 def epoch_of(token: str) -> int:
@@ -113,7 +120,8 @@ def signature(session: Session) -> tuple:
 
 class Durable:
     def __init__(self, backend: StateBackend, worker_id: str, lease_ms: int = 1000,
-                 snapshot_every: int = 200, snapshot_seconds: float = 30.0, key_ttl_s: int = 86400):
+                 snapshot_every: int = 200, snapshot_seconds: float = 30.0, key_ttl_s: int = 86400,
+                 snapshot_behind: bool = True):
         self.backend, self.worker_id, self.lease_ms = backend, worker_id, lease_ms
         self.snapshot_every, self.snapshot_seconds, self.key_ttl_s = snapshot_every, snapshot_seconds, key_ttl_s
         self.services = None
@@ -127,6 +135,7 @@ class Durable:
         self._sid_locks: dict[str, threading.Lock] = {}
         self._stop = threading.Event()
         self._renewer: threading.Thread | None = None
+        self._behind = ThreadPoolExecutor(1, "ooxml-mcp-snapshots") if snapshot_behind else None
 
     def store(self) -> DurableStore:
         """The worker's session store: build its Services with ``sessions=durable.store(), state=durable``."""
@@ -189,11 +198,12 @@ class Durable:
                              error_type="StateUnavailable") from None
 
     def _create(self, session: Session) -> None:
-        blob = snapshots.encode(session, "0-0")  # before the lease: a big document takes longer than one
+        blob, base, name = snapshots.split(session, "0-0")  # before the lease: a big document takes longer than one
         token = self.backend.acquire(session.id, self.worker_id, self.lease_ms, new=True)
         held = Held(token, time.monotonic() + self.lease_ms / 1000, sig=signature(session), epoch=epoch_of(token))
         held.stamps = dict(session.doc.package.stamps)
-        self.backend.create(session.id, token, session.owner[0], session.owner[1], blob, self.key_ttl_s)
+        self.backend.create(session.id, token, session.owner[0], session.owner[1], blob, self.key_ttl_s, (name, base))
+        held.base = name
         self.held[session.id] = held
         # Released at once: its own worker takes it back on its first call (deploy/haproxy.cfg routes by
         # the worker named in the ID), or, when that one is down, the worker its ID hashes to.
@@ -216,11 +226,42 @@ class Durable:
         held.since_snapshot += 1
         held.sig = signature(session)
         if held.since_snapshot >= self.snapshot_every or time.monotonic() - held.snapshot_at >= self.snapshot_seconds:
+            self._snapshot_due(session, held)
+
+    def _snapshot_due(self, session: Session, held: Held) -> None:
+        if self._behind is None:
             self.snapshot(session)
+        elif not held.due:
+            held.due = True
+            self._behind.submit(self._snapshot_behind, session, held)
+
+    def _snapshot_behind(self, session: Session, held: Held) -> None:
+        """Once the call is over: the lock keeps the session still while it is read. A session
+        ended, dropped, parked or taken over since is left alone; a failure waits for the next
+        period (the journal holds every entry: nothing is lost, recovery replays more)."""
+        with session.lock:
+            held.due = False
+            if session.ended or self.held.get(session.id) is not held or held.token is None \
+                    or not held.since_snapshot:
+                return
+            try:
+                self.snapshot(session)
+            except Exception as e:
+                held.since_snapshot, held.snapshot_at = 0, time.monotonic()
+                log.warning("snapshot of session %s on worker %s: %s", session.id, self.worker_id, e)
+
+    def settle(self) -> None:
+        """Wait for the snapshots due so far."""
+        if self._behind is not None:
+            self._behind.submit(lambda: None).result()
 
     def snapshot(self, session: Session) -> None:
         held = self.held[session.id]
-        self.backend.snapshot(session.id, held.token, snapshots.encode(session, held.head), held.head, self.key_ttl_s)
+        blob, base, name = snapshots.split(session, held.head)
+        ttl = self.key_ttl_s
+        if held.base != name or not self.backend.snapshot(session.id, held.token, blob, held.head, ttl, (name, None)):
+            self.backend.snapshot(session.id, held.token, blob, held.head, ttl, (name, base))
+        held.base = name
         held.since_snapshot, held.snapshot_at = 0, time.monotonic()
         held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
 
@@ -268,7 +309,7 @@ class Durable:
             session = local  # nobody changed it since this worker had it
         else:
             session = self.recover(sid)
-            held = self.held[sid] = Held(None, 0, head=session_head(session))
+            held = self.held[sid] = Held(None, 0, head=session_head(session), base=getattr(session, "_base", None))
             held.stamps, held.sig = dict(session.doc.package.stamps), signature(session)
             store.put(session, replacing=local)
         held.token, held.deadline, held.epoch = token, deadline, epoch_of(token)
@@ -409,9 +450,9 @@ class Durable:
         if loaded is None:
             raise _not_found(sid)
         limits = getattr(self.services.config, "document_limits", None) or snapshots.DEFAULT_LIMITS
-        session = snapshots.decode(loaded.snapshot, limits)
+        session = snapshots.decode(loaded.snapshot, limits, loaded.base)
         failed = replay(self.services, session, loaded.entries)
-        session._head = loaded.head
+        session._head, session._base = loaded.head, snapshots.base_of(loaded.snapshot)
         if failed:
             session._failed = failed
             lost = [{k: f[k] for k in ("entry", "tool", "why")} for f in failed]
@@ -470,6 +511,8 @@ class Durable:
 
     def stop(self) -> None:
         self._stop.set()
+        if self._behind is not None:
+            self._behind.shutdown(wait=False, cancel_futures=True)  # parked sessions were snapshotted
         if self._renewer is not None and self._renewer is not threading.current_thread():
             self._renewer.join(5)
         self._quietly(self.backend.worker_gone, self.worker_id)  # its MCP sessions end with it

@@ -9,6 +9,8 @@ in one slot):
 - ``lease``: ``worker|epoch`` with a TTL; the owner renews it. Taking it bumps ``epoch``.
 - ``meta``: hash: ``tenant``, ``mcp`` (the owner), ``head`` (ID of the last journal entry).
 - ``snap``: the latest snapshot (bytes); ``journal``: a stream of the calls since.
+- ``base``: the package a v3 snapshot names by hash (tools/runtime/snapshots.py ``split``), its hash
+  in ``meta`` as ``base``: written only when it changed, in the same script as the snapshot.
 - ``want``: another worker got a call for the session: the owner lets it go when idle.
 - ``failed``: journal entries that could not be replayed (a list, kept for debugging until
   its TTL runs out, even after the session is gone).
@@ -29,9 +31,11 @@ after, at once without trying: callers answer ``StateUnavailable`` instead of wa
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from dataclasses import dataclass
 
+log = logging.getLogger("ooxml_mcp")
 CONNECT_TIMEOUT_S = 1.0
 SOCKET_TIMEOUT_S = 2.0
 DOWN_FOR_S = 0.5  # after a failure, calls fail at once for this long (then one tries again)
@@ -52,6 +56,7 @@ class Loaded:
     head: str
     snapshot: bytes
     entries: list[tuple[str, bytes]]
+    base: bytes | None = None  # the package of a v3 snapshot
 
 
 class StateBackend:
@@ -73,9 +78,15 @@ class StateBackend:
 
     def want(self, sid: str, worker: str, ttl_ms: int) -> None: ...
     def release(self, sid: str, token: str) -> None: ...
-    def create(self, sid: str, token: str, tenant, mcp, snapshot: bytes, ttl_s: int) -> None: ...
+    def create(self, sid: str, token: str, tenant, mcp, snapshot: bytes, ttl_s: int,
+               base: tuple[str, bytes] | None = None) -> None: ...
     def append(self, sid: str, token: str, entry: bytes, ttl_ms: int) -> str: ...
-    def snapshot(self, sid: str, token: str, blob: bytes, head: str, ttl_s: int) -> None: ...
+
+    def snapshot(self, sid: str, token: str, blob: bytes, head: str, ttl_s: int,
+                 base: tuple[str, bytes | None] | None = None) -> bool:
+        """Store ``blob`` as of journal entry ``head``. ``base``: (hash, bytes) of the package a v3
+        blob names, bytes None when the store should hold it already: False then if it does not
+        (nothing was written; send it again with its bytes)."""
     def set_owner(self, sid: str, token: str, tenant, mcp) -> None: ...
     def head(self, sid: str) -> tuple[str, str | None, str | None] | None: ...
     def load(self, sid: str) -> Loaded | None: ...
@@ -124,8 +135,9 @@ return 1
 """
 _CREATE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
-redis.call('HSET', KEYS[2], 'tenant', ARGV[2], 'mcp', ARGV[3], 'head', '0-0')
+redis.call('HSET', KEYS[2], 'tenant', ARGV[2], 'mcp', ARGV[3], 'head', '0-0', 'base', ARGV[6])
 redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5])
+if ARGV[6] ~= '' then redis.call('SET', KEYS[8], ARGV[7], 'EX', ARGV[5]) end
 redis.call('EXPIRE', KEYS[2], ARGV[5])
 redis.call('EXPIRE', KEYS[5], ARGV[5])
 return 1
@@ -141,6 +153,13 @@ return id
 _SNAPSHOT = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
 if redis.call('HGET', KEYS[2], 'head') ~= ARGV[3] then return redis.error_reply('FENCED') end
+if ARGV[5] ~= '' then
+  if ARGV[7] == '1' then
+    redis.call('SET', KEYS[8], ARGV[6], 'EX', ARGV[4])
+    redis.call('HSET', KEYS[2], 'base', ARGV[5])
+  elseif redis.call('HGET', KEYS[2], 'base') ~= ARGV[5] then return 0 end
+  redis.call('EXPIRE', KEYS[8], ARGV[4])
+end
 redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[4])
 redis.call('XTRIM', KEYS[4], 'MINID', ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
@@ -160,7 +179,7 @@ return 1
 """
 _DELETE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[8])
 return 1
 """
 
@@ -218,7 +237,7 @@ class RedisState(StateBackend):
     @staticmethod
     def keys(sid: str) -> list[str]:
         base = f"oxm:{{{sid}}}:"
-        return [base + k for k in ("lease", "meta", "snap", "journal", "epoch", "want", "failed")]
+        return [base + k for k in ("lease", "meta", "snap", "journal", "epoch", "want", "failed", "base")]
 
     @_guarded
     def _run(self, name: str, sid: str, *args):
@@ -249,7 +268,8 @@ class RedisState(StateBackend):
         for attempt in (1, 2):
             with self.redis.pipeline(transaction=False) as pipe:
                 for sid, token in leases:
-                    pipe.evalsha(sha, 7, *self.keys(sid), token, ttl_ms)
+                    keys = self.keys(sid)
+                    pipe.evalsha(sha, len(keys), *keys, token, ttl_ms)
                 out = pipe.execute(raise_on_error=False)
             if attempt == 1 and any(isinstance(r, redis.exceptions.NoScriptError) for r in out):
                 self.redis.script_load(_RENEW)  # the store restarted and forgot its scripts
@@ -263,14 +283,17 @@ class RedisState(StateBackend):
     def release(self, sid, token):
         self._run("release", sid, token)
 
-    def create(self, sid, token, tenant, mcp, snapshot, ttl_s):
-        self._run("create", sid, token, _enc(tenant), _enc(mcp), snapshot, ttl_s)
+    def create(self, sid, token, tenant, mcp, snapshot, ttl_s, base=None):
+        name, data = base or ("", b"")
+        self._run("create", sid, token, _enc(tenant), _enc(mcp), snapshot, ttl_s, name, data)
 
     def append(self, sid, token, entry, ttl_ms, ttl_s=86400):
         return self._run("append", sid, token, entry, ttl_ms, ttl_s).decode()
 
-    def snapshot(self, sid, token, blob, head, ttl_s):
-        self._run("snapshot", sid, token, blob, head, ttl_s)
+    def snapshot(self, sid, token, blob, head, ttl_s, base=None):
+        name, data = base or ("", None)
+        sent = "" if data is None else "1"
+        return bool(self._run("snapshot", sid, token, blob, head, ttl_s, name, data or b"", sent))
 
     def set_owner(self, sid, token, tenant, mcp):
         self._run("owner", sid, token, _enc(tenant), _enc(mcp))
@@ -282,14 +305,20 @@ class RedisState(StateBackend):
 
     @_guarded
     def load(self, sid):
-        lease, meta, snap, journal = self.keys(sid)[:4]
+        keys = self.keys(sid)
         with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hmget(meta, "tenant", "mcp", "head").get(snap)
-            (tenant, mcp, head), blob = pipe.execute()
+            pipe.hmget(keys[1], "tenant", "mcp", "head").get(keys[2]).get(keys[7])
+            (tenant, mcp, head), blob, base = pipe.execute()
         if head is None or blob is None:
             return None
+        from tools.runtime.snapshots import base_of
+        if base is None and base_of(blob) is not None:  # expired or evicted apart from the snapshot
+            log.warning("session %s: its snapshot's base is gone from the store", sid)
+            return None
         # Entries after the snapshot's head (a snapshot trims the journal up to its head, inclusive of older).
-        return self._loaded(sid, tenant, mcp, blob)
+        loaded = self._loaded(sid, tenant, mcp, blob)
+        loaded.base = base
+        return loaded
 
     def _loaded(self, sid, tenant, mcp, blob) -> Loaded:
         from tools.runtime.snapshots import snapshot_head
