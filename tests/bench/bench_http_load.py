@@ -46,6 +46,7 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
 from tests.support.answer_validator import parse_head  # noqa: E402
 from tests.bench.bench_http import free_port  # noqa: E402
+from tests.bench.bench_open import thread_times as thread_cpu  # noqa: E402
 from tests.builders import build_docx, p  # noqa: E402
 
 
@@ -72,17 +73,6 @@ def serve(root: Path, checkout: Path = ROOT) -> tuple[subprocess.Popen, str]:
 def server_cpu_s(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def thread_cpu(pid: int) -> dict[str, int]:
-    """Each thread of the server: its run time so far in ns (/proc/PID/task/TID/schedstat)."""
-    out = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            out[tid] = int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            pass  # a thread that ended meanwhile
-    return out
 
 
 class CpuMeter:
