@@ -13,7 +13,6 @@ tests/bench first), alternating twice.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import random
 import re

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ooxml.xml import budget
-from ooxml.xml.errors import LimitExceeded, OoxmlError
+from ooxml.xml.errors import LimitExceeded
 from tools.runtime.overrun import refuse_if_overrun
 from tools.runtime.recovery import write_recovery
 from tools.runtime.sessions import Session, SessionNotFound
