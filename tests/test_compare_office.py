@@ -39,7 +39,7 @@ def test_libreoffice_converts_redlines_and_shows_deleted_words(tmp_path):
         assert all(w in text for w in words), (path.name, text[:300])
     texts = pdf_texts(results[r] for r in pairs)
     unseen = {f"{p.group}/{p.name}": missing for r, p in pairs.items() if results[r] is not None
-              and (missing := _unseen(deleted_words(r), texts[results[r]])) != NOT_ONE_WORD.get(f"{p.group}/{p.name}", [])}
+              and not set(missing := _unseen(deleted_words(r), texts[results[r]])) <= NOT_ONE_WORD.get(f"{p.group}/{p.name}", set())}
     assert unseen == {}
 
 
@@ -47,9 +47,10 @@ def test_libreoffice_converts_redlines_and_shows_deleted_words(tmp_path):
 # whole, holding an anchored DrawingML group (wpg) (SwDoc::CopyPageDescHeaderFooterImpl; the same
 # redline converts with the group's VML fallback alone, or with the header not deleted).
 LIBREOFFICE_CRASHES = {"unrelated/onlyoffice-document-templates__sample_sample.docx"}
-# Deleted words the PDF's text does not hold as one word, though on the page: "CU Educator" in a
-# column 0.6 inch wide, its letters split across lines among other cells' text.
-NOT_ONE_WORD = {"unrelated/Open-XML-SDK__632399964516872542_1.docx": ["Educator"]}
+# Deleted words the PDF's text may not hold as one word, though on the page: "CU Educator" in a
+# column 0.6 inch wide, its letters split across lines among other cells' text with CI's fonts.
+# A known miss is allowed, never required: with other fonts the word fits and is found.
+NOT_ONE_WORD = {"unrelated/Open-XML-SDK__632399964516872542_1.docx": {"Educator"}}
 
 
 def deleted_words(redline_path) -> list[str]:
