@@ -40,12 +40,14 @@ log = logging.getLogger("ooxml_mcp")
 
 def to_mcp(tool: Tool) -> types.Tool:
     a = tool.annotations()
-    # Agents pay per byte of tools/list: hints equal to MCP's defaults (readOnly, idempotent false;
-    # destructive, openWorld true) and the title already on the tool are left out.
+    # Agents pay per byte of tools/list (tools/runtime/listed_schema.py): hints equal to MCP's
+    # defaults (readOnly, idempotent false; destructive, openWorld true) are left out, and so is
+    # destructiveHint on read-only tools (meaningless there) and the title (for people's UIs; the
+    # name and description say it to an agent).
     return types.Tool(
-        name=tool.name, title=a["title"], description=tool.description, input_schema=tool.input_schema,
+        name=tool.name, description=tool.description, input_schema=tool.listed_schema,
         annotations=types.ToolAnnotations(read_only_hint=a["readOnlyHint"] or None,
-                                          destructive_hint=None if a["destructiveHint"] else False,
+                                          destructive_hint=None if a["destructiveHint"] or a["readOnlyHint"] else False,
                                           idempotent_hint=a["idempotentHint"] or None,
                                           open_world_hint=None if a["openWorldHint"] else False))
 
@@ -56,7 +58,8 @@ Edit .docx files: docx_open (or docx_create) gives a Session ID; edit with the e
 - IDs: para_, run_, table_, row_, cell_, img_, sdt_, note_, comment_, hdr_, ftr_, sect_, link_, bkm_, toc_ ... Text after the ID is ignored.
 - Special IDs work wherever an ID does: last_insert, last_update, cursor.
 - position is MODE:TARGET; MODE before, after, start, end (inside = end); TARGET an ID, a special ID or document_body. Examples: after:para_3f9a2c, end:document_body, end:cell_81ab2c.
-- Lengths: a number of inches or '2.54cm', '25mm', '1in', '72pt'.
+- Lengths: a number of inches or '2.54cm', '25mm', '1in', '72pt'. Row, column and list indexes are 0-based.
+- section_id: a sect_… from docx_list_sections (left out: every section; a header or footer's: the first). scope_id: only inside that element. author: default the server's --author, else the config's, else ooxml-mcp. Paths: absolute or relative to the first root. Optional arguments left out change nothing.
 - Answers: a head of **Key**: value lines, then context, Changes and the cursor. view (on editing tools, or as the session's default on docx_open/docx_create): full (a page of context), compact (what changed), none (the head alone).
 - docx_batch runs many edits as one step; docx_toolsets lists more tools (toolsets: {toolsets}); a tool not listed can still be called."""
 

@@ -21,6 +21,7 @@ from tests.support.client import DocxClient
 pytestmark = pytest.mark.anyio
 DEFAULT_LIST_MAX = 24 * 1024
 TOOLSET_LIST_MAX = 40 * 1024
+ALL_LIST_MAX = 40 * 1024  # every toolset at once (issue 29)
 
 
 @asynccontextmanager
@@ -67,6 +68,33 @@ async def test_all_lists_every_tool_and_is_measured(tmp_path):
         names, size = await listed(docx.client)
     print(f"\ntools/list with all: {len(names)} tools, {size} bytes")
     assert names == list(BUILTIN)
+    assert size <= ALL_LIST_MAX
+
+
+async def test_listed_schemas_leave_out_null_but_calls_may_send_it(tmp_path):
+    async with listing_client(tmp_path, toolsets=["all"]) as docx:
+        page = await docx.client.list_tools()
+        own = [(t.name, k, p) for t in page.tools for k, p in t.input_schema["properties"].items()]
+        assert own and [x for x in own if "null" in json.dumps([x[2].get(k, "") for k in ("type", "enum", "anyOf")])] == []
+        fill = next(t for t in page.tools if t.name == "docx_fill_table")
+        assert "null" in fill.input_schema["properties"]["data"]["items"]["items"]["type"]  # null skips a cell
+        await docx.create()
+        a = await docx.ok("docx_insert_paragraph", text="x", position="end:document_body", style=None, view=None)
+        assert a.element_id.startswith("para_")
+
+
+async def test_an_unknown_argument_is_refused_by_name(tmp_path):
+    async with listing_client(tmp_path) as docx:
+        await docx.create()
+        bad = await docx.call("docx_insert_paragraph", text="x", position="end:document_body", colour="red")
+        assert bad.is_error and bad.error_type == "ValidationError" and "colour" in bad.text
+
+
+async def test_a_bad_view_names_the_views(tmp_path):
+    async with listing_client(tmp_path) as docx:
+        await docx.create()
+        bad = await docx.call("docx_insert_paragraph", text="x", position="end:document_body", view="short")
+        assert bad.is_error and all(v in bad.text for v in ("full", "compact", "none"))
 
 
 async def test_docx_toolsets_changes_the_list_and_tells_the_client(tmp_path):

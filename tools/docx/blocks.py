@@ -96,11 +96,10 @@ def place_blocks(e, blocks: list[etree._Element], pos, fields: dict | None = Non
 @tool(title="Copy a range of elements")
 def docx_copy_elements_range(ctx: CallContext, session_id: str | None, start_id: str, end_id: str,
                              position: str) -> str:
-    """Copy the blocks from start_id to end_id (inclusive, same container, in order) to a position.
+    """Copy the blocks from start_id to end_id (inclusive, one container) to a position.
 
     Args:
-        start_id: First block of the range.
-        end_id: Last block of the range, in the same container and not before start_id.
+        end_id: Last block; same container, not before start_id.
     """
     with editing(ctx, session_id, "Copy Elements Range") as e:
         session, doc = e.session, e.doc
@@ -166,14 +165,13 @@ def _spaced(paragraphs: list[etree._Element]) -> list:
 @tool(title="Replace text")
 def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, new_text: str,
                       scope_id: str | None = None) -> str:
-    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it across
-    runs.
+    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it
+    across runs.
 
     Args:
-        old_text: The text to find (not empty; no tabs or line breaks).
-        new_text: The replacement (may be empty to delete; newlines become line breaks).
-        scope_id: Only replace inside this element: a paragraph, table, cell, header ..., or 'document_body' for
-            the body alone.
+        old_text: Not empty; no tabs or line breaks.
+        new_text: May be empty (delete); newlines become line breaks.
+        scope_id: Only inside this element (paragraph, table, cell, header ...), or document_body.
     """
     with editing(ctx, session_id, "Replace Text") as e:
         session, doc = e.session, e.doc
@@ -218,11 +216,7 @@ def _context_element(session: Session) -> etree._Element | None:
 def docx_set_margins(ctx: CallContext, session_id: str | None, top: float | str | None = None,
                      bottom: float | str | None = None, left: float | str | None = None,
                      right: float | str | None = None, section_id: str | None = None) -> str:
-    """Set the page margins of every section, or of one; margins left out stay as they are.
-
-    Args:
-        section_id: Only this section (sect_… from docx_list_sections); omitted: every section.
-    """
+    """Set the page margins of every section, or of section_id's."""
     with editing(ctx, session_id, "Set Margins") as e:
         _set_margins(e, top, bottom, left, right, section_id)
     return e.answer

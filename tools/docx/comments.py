@@ -60,14 +60,12 @@ def _span(session: Session, el: etree._Element, end_id: str | None) -> etree._El
 def docx_add_comment(ctx: CallContext, session_id: str | None, element_id: str, text: str,
                      anchor_text: str | None = None, end_id: str | None = None,
                      author: str | None = None) -> str:
-    """Add a comment on a paragraph, a run, a span of text inside one, or a range of elements.
+    """Comment on a paragraph, run, span of text or range of elements.
 
     Args:
-        element_id: The paragraph, run or block commented on.
-        text: The comment's text (newlines make paragraphs).
-        anchor_text: Comment only this exact span of the element's text (first occurrence, case-sensitive).
-        end_id: Extend the comment from element_id to this element (same container, or same paragraph for runs).
-        author: Who comments (default: the server's --author, else the config's author, else ooxml-mcp).
+        text: Newlines make paragraphs.
+        anchor_text: Only this exact span (first occurrence).
+        end_id: Extend the range to this element (same container).
     """
     with editing(ctx, session_id, "Add Comment") as e:
         session, doc = e.session, e.doc
@@ -144,12 +142,7 @@ def _show_holder(e, holder: etree._Element | None) -> None:
 @tool(toolset="review", title="Reply to a comment")
 def docx_reply_comment(ctx: CallContext, session_id: str | None, comment_id: str, text: str,
                        author: str | None = None) -> str:
-    """Reply to a comment (Word shows the reply in the comment's thread).
-
-    Args:
-        comment_id: The comment replied to (comment_…).
-        author: Who replies (default: the server's --author, else the config's author, else ooxml-mcp).
-    """
+    """Reply to a comment, in its thread."""
     with editing(ctx, session_id, "Reply Comment") as e:
         session, doc = e.session, e.doc
         parent = _comment(session, comment_id)
@@ -167,11 +160,10 @@ def docx_reply_comment(ctx: CallContext, session_id: str | None, comment_id: str
 
 @tool(toolset="review", idempotent=True, title="Resolve a comment")
 def docx_resolve_comment(ctx: CallContext, session_id: str | None, comment_id: str, resolved: bool = True) -> str:
-    """Mark a comment's thread resolved (done), or open it again with resolved=false.
+    """Resolve a comment's thread, or reopen it with resolved=false.
 
     Args:
-        comment_id: The comment (a reply resolves its whole thread).
-        resolved: true to resolve, false to reopen.
+        comment_id: A reply resolves its thread.
     """
     with editing(ctx, session_id, "Resolve Comment") as e:
         comment = _comment(e.session, comment_id)
@@ -192,7 +184,7 @@ def docx_resolve_comment(ctx: CallContext, session_id: str | None, comment_id: s
 
 @tool(toolset="review", destructive=True, title="Delete a comment")
 def docx_delete_comment(ctx: CallContext, session_id: str | None, comment_id: str) -> str:
-    """Delete a comment with its replies, and its marks in the document."""
+    """Delete a comment with its replies and marks."""
     with editing(ctx, session_id, "Delete Comment") as e:
         session, doc = e.session, e.doc
         comment = _comment(session, comment_id)
@@ -215,11 +207,7 @@ def docx_delete_comment(ctx: CallContext, session_id: str | None, comment_id: st
 
 @tool(toolset="review", read_only=True, idempotent=True, title="List comments")
 def docx_list_comments(ctx: CallContext, session_id: str | None, scope_id: str | None = None) -> str:
-    """List comments as threads: ID, author, date, resolved, the commented text and the comment's text.
-
-    Args:
-        scope_id: Only comments anchored inside this element (paragraph, table, cell ...).
-    """
+    """List comment threads: ID, author, date, resolved, commented text, text."""
     session = session_of(ctx, session_id)
     doc = session.doc
     comments = C.Comments(doc)

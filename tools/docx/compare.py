@@ -23,18 +23,13 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
                  session_id: str | None = None, author: str | None = None, granularity: str = "word",
                  detect_moves: bool = False, ignore_formatting: bool = False,
                  existing_revisions: str = "accept") -> str:
-    """Open a NEW session holding a redline: the revised version with every difference as tracked
-    changes. Give both paths; or session_id (its current state is the revised version) with
-    original_path, or alone to compare the session as opened.
+    """Open a NEW session holding a redline: the revised version with every difference tracked. Give both paths;
+    or session_id (its current state is revised) with original_path, or alone (against the file as opened).
 
     Args:
-        original_path: The older version (.docx).
-        revised_path: The newer version (.docx).
-        author: Author of the revisions (default: the server's).
-        granularity: "word" or "character".
-        detect_moves: Record moved paragraphs as moves.
-        ignore_formatting: Record text changes only.
-        existing_revisions: "accept": compare as if revisions were accepted; "refuse": error on revisions.
+        granularity: word or character.
+        ignore_formatting: Text changes only.
+        existing_revisions: accept: as if accepted; refuse: error.
     """
     _check(original_path, revised_path, session_id, granularity, existing_revisions)
     doc_a, doc_b = _inputs(ctx, original_path, revised_path, session_id)

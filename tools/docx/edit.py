@@ -49,10 +49,10 @@ def style_id_for(session: Session, style: str) -> str:
 @tool(title="Insert a paragraph")
 def docx_insert_paragraph(ctx: CallContext, session_id: str | None, text: str, position: str,
                           style: str | None = None) -> str:
-    """Insert a paragraph of text. Newlines become line breaks and tabs become tabs.
+    """Insert a paragraph. Newlines become line breaks; tabs stay tabs.
 
     Args:
-        style: Paragraph style name or ID (e.g. 'Quote', 'List Paragraph'); default: the document's normal style.
+        style: Style name or ID (e.g. 'Quote'); default Normal.
     """
     with editing(ctx, session_id, "Insert Paragraph") as e:
         _check_text(text)
@@ -67,10 +67,10 @@ def docx_insert_paragraph(ctx: CallContext, session_id: str | None, text: str, p
 
 @tool(title="Insert a heading")
 def docx_insert_heading(ctx: CallContext, session_id: str | None, text: str, level: int, position: str) -> str:
-    """Insert a heading paragraph (style 'Heading N'; level 0 is the Title style).
+    """Insert a heading (style 'Heading N'; level 0 is Title).
 
     Args:
-        level: 0 (Title) to 9.
+        level: 0-9.
     """
     with editing(ctx, session_id, "Insert Heading") as e:
         if not 0 <= level <= 9:
@@ -86,7 +86,7 @@ def docx_insert_heading(ctx: CallContext, session_id: str | None, text: str, lev
 
 @tool(title="Insert a page break")
 def docx_insert_page_break(ctx: CallContext, session_id: str | None, position: str) -> str:
-    """Insert a page break (a paragraph holding a page break) at a block position."""
+    """Insert a paragraph holding a page break."""
     with editing(ctx, session_id, "Insert Page Break") as e:
         _insert(e, page_break_paragraph(), e.position(position))
     return e.answer
@@ -94,11 +94,7 @@ def docx_insert_page_break(ctx: CallContext, session_id: str | None, position: s
 
 @tool(title="Copy a paragraph")
 def docx_copy_paragraph(ctx: CallContext, session_id: str | None, element_id: str, position: str) -> str:
-    """Copy a paragraph with its formatting to a position; the copy gets new IDs.
-
-    Args:
-        element_id: The paragraph to copy.
-    """
+    """Copy a paragraph with its formatting to a position (new IDs)."""
     with editing(ctx, session_id, "Copy Paragraph") as e:
         doc = e.doc
         src = e.element(element_id, {B.W_P}, "paragraph")
@@ -118,8 +114,7 @@ def docx_update_paragraph_text(ctx: CallContext, session_id: str | None, element
     """Replace all text of a paragraph, keeping its paragraph style and the formatting of its first run.
 
     Args:
-        element_id: The paragraph.
-        new_text: The new text; newlines become line breaks.
+        new_text: Newlines become line breaks.
     """
     with editing(ctx, session_id, "Update Paragraph Text") as e:
         p = e.element(element_id, {B.W_P}, "paragraph")
@@ -133,7 +128,7 @@ def docx_update_paragraph_text(ctx: CallContext, session_id: str | None, element
 
 @tool(title="Insert a run")
 def docx_insert_run(ctx: CallContext, session_id: str | None, text: str, position: str) -> str:
-    """Insert a run of text into a paragraph ('end:para_…', 'start:para_…') or next to a run ('after:run_…')."""
+    """Insert a run into a paragraph ('end:para_…') or next to a run ('after:run_…')."""
     with editing(ctx, session_id, "Insert Run") as e:
         doc = e.doc
         _check_text(text)
@@ -165,11 +160,7 @@ def _run_place(doc, pos: Position) -> tuple:
 
 @tool(title="Replace a run's text")
 def docx_update_run_text(ctx: CallContext, session_id: str | None, element_id: str, new_text: str) -> str:
-    """Replace the text of one run, keeping its formatting.
-
-    Args:
-        element_id: The run.
-    """
+    """Replace one run's text, keeping its formatting."""
     with editing(ctx, session_id, "Update Run Text") as e:
         r = e.element(element_id, {B.W_R}, "run")
         _check_text(new_text, "new_text")
@@ -191,11 +182,8 @@ DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("cu
 
 @tool(destructive=True, title="Delete an element")
 def docx_delete(ctx: CallContext, session_id: str | None, element_id: str) -> str:
-    """Delete a paragraph, table, run, image or content control. A cell's last paragraph cannot be deleted.
-
-    Args:
-        element_id: The element to delete.
-    """
+    """Delete a paragraph, table, run, image, content control, note, link, bookmark ... A cell's last paragraph
+    stays."""
     with editing(ctx, session_id, "Delete") as e:
         el = e.element(element_id, deleted_ok=True)
         if el.tag in DELETERS:

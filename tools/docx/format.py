@@ -37,15 +37,14 @@ def docx_set_font(ctx: CallContext, session_id: str | None, element_id: str, siz
                   bold: bool | None = None, italic: bool | None = None, underline: bool | str | None = None,
                   color_hex: str | None = None, font_name: str | None = None,
                   east_asian_font: str | None = None) -> str:
-    """Set font properties of a run, or of every run of a paragraph. Omitted properties stay as they are.
+    """Set font properties of a run or of every run of a paragraph; omitted ones stay.
 
     Args:
-        element_id: A run or a paragraph.
-        size: Font size in points (e.g. 12 or '10.5pt').
-        underline: true/false, or a Word underline type such as 'double' or 'wave'.
-        color_hex: Colour as six hex digits ('FF0000'), or 'auto'.
-        font_name: Font for all scripts (Latin, complex and East Asian), e.g. 'Arial' or 'SimSun'.
-        east_asian_font: A different font for East Asian text only, e.g. 'MS Mincho'.
+        size: Points, e.g. 12 or '10.5pt'.
+        underline: true/false or a Word type ('double', 'wave').
+        color_hex: 'FF0000' or 'auto'.
+        font_name: For all scripts, e.g. 'Arial'.
+        east_asian_font: East Asian text only.
     """
     with editing(ctx, session_id, "Set Font") as e:
         el = e.element(element_id, {B.W_R, B.W_P}, "run or paragraph", deleted_ok=True)
@@ -64,11 +63,7 @@ def docx_set_font(ctx: CallContext, session_id: str | None, element_id: str, siz
 @tool(idempotent=True, toolset="format", title="Set alignment")
 def docx_set_alignment(ctx: CallContext, session_id: str | None, element_id: str,
                        alignment: Literal["left", "center", "right", "justify"]) -> str:
-    """Align a paragraph (a run's paragraph when given a run).
-
-    Args:
-        element_id: A paragraph or run.
-    """
+    """Align a paragraph (a run's paragraph when given a run)."""
     with editing(ctx, session_id, "Set Alignment") as e:
         p = _holder(_target(e, element_id))
         _start(e, p)
@@ -83,10 +78,9 @@ def docx_set_properties(ctx: CallContext, session_id: str | None, element_id: st
     """Set several properties at once on a paragraph (and its runs) or a run.
 
     Args:
-        element_id: A paragraph or run.
-        properties: Paragraph keys: alignment, space_before, space_after, left_indent, right_indent,
+        properties: Paragraph: alignment, space_before, space_after, left_indent, right_indent,
             first_line_indent (negative: hanging), line_spacing (1.5: multiple; '14pt': at least), keep_with_next,
-            keep_together, page_break_before, widow_control. Run keys: bold, italic, underline, size, color_hex,
+            keep_together, page_break_before, widow_control. Run: bold, italic, underline, size, color_hex,
             font_name, east_asian_font, strike, highlight, all_caps, small_caps, superscript, subscript.
     """
     with editing(ctx, session_id, "Set Properties") as e:
@@ -122,12 +116,7 @@ def check_properties(el, properties: dict) -> None:
 
 @tool(idempotent=True, toolset="format", title="Copy formatting")
 def docx_format_copy(ctx: CallContext, session_id: str | None, source_id: str, target_id: str) -> str:
-    """Copy formatting like Word's format painter: paragraph properties (from a paragraph) and run formatting.
-
-    Args:
-        source_id: Paragraph or run to copy the formatting from.
-        target_id: Paragraph or run to apply it to.
-    """
+    """Copy formatting like Word's format painter (paragraph properties and run formatting)."""
     with editing(ctx, session_id, "Format Copy") as e:
         src = _target(e, source_id, "source_id")
         dst = _target(e, target_id, "target_id")

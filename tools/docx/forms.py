@@ -85,11 +85,7 @@ def _describe(doc, ctrl: M.Control, stores: dict) -> str:
 
 @tool(toolset="forms", read_only=True, idempotent=True, title="List content controls")
 def docx_list_content_controls(ctx: CallContext, session_id: str | None, scope_id: str | None = None) -> str:
-    """List content controls with ID, kind, level, tag, alias, value, items, lock and data binding.
-
-    Args:
-        scope_id: Only the controls inside this element (a table, section control, header ...).
-    """
+    """List content controls: ID, kind, level, tag, alias, value, items, lock, binding."""
     session = session_of(ctx, session_id)
     doc = session.doc
     scope = resolve(session, scope_id, "scope_id") if scope_id else None
@@ -105,8 +101,8 @@ def docx_list_content_controls(ctx: CallContext, session_id: str | None, scope_i
 @tool(toolset="forms", title="Set a content control")
 def docx_set_content_control(ctx: CallContext, session_id: str | None, control_id: str,
                              value: str | bool | int | float) -> str:
-    """Set a control's value by its kind: text, Markdown for rich text, a boolean for a checkbox, an item for a
-    list, an ISO date, an image path for a picture; a bound control's custom XML node changes too."""
+    """Set a control's value by kind: text, Markdown (rich text), boolean (checkbox), an item (list), ISO date,
+    image path (picture); a bound control's XML node follows."""
     with editing(ctx, session_id, "Set Content Control") as e:
         _set_control(ctx, e, control_id, value)
     return e.answer
@@ -137,11 +133,11 @@ def _set_control(ctx, e, control_id: str, value) -> None:
 def docx_insert_content_control(ctx: CallContext, session_id: str | None, kind: KIND, position: str | None = None,
                                 element_id: str | None = None, tag: str | None = None, alias: str | None = None,
                                 items: list | None = None, value: str | bool | int | float | None = None) -> str:
-    """Insert a content control: around element_id (a paragraph, table, run, row or cell), or empty at position.
+    """Insert a content control around element_id (paragraph, table, run, row, cell), or empty at position.
 
     Args:
-        items: Choices of a dropdown or combo_box: strings or {"display", "value"} objects.
-        value: Set after inserting, as docx_set_content_control would.
+        items: Dropdown/combo choices: strings or {display, value}.
+        value: Set after inserting.
     """
     with editing(ctx, session_id, "Insert Content Control") as e:
         _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value)
@@ -241,10 +237,10 @@ def container_ends_ok(pos) -> bool:
 @tool(toolset="forms", title="Add a repeating section item")
 def docx_add_repeating_item(ctx: CallContext, session_id: str | None, control_id: str, after_item_id: str | None = None,
                             empty: bool = False) -> str:
-    """Add an item to a repeating section, copied (with fresh IDs) from after_item_id or the last item.
+    """Add a repeating section item copied from after_item_id or the last item.
 
     Args:
-        empty: Clear the copy's text instead of keeping the copied item's.
+        empty: Clear the copy's text.
     """
     with editing(ctx, session_id, "Add Repeating Item") as e:
         _add_item(ctx, e, control_id, after_item_id, empty)
@@ -283,11 +279,11 @@ def _add_item(ctx, e, control_id: str, after_item_id: str | None, empty: bool) -
 
 @tool(toolset="forms", title="Fill a template")
 def docx_fill_template(ctx: CallContext, session_id: str | None, data: dict, strict: bool = False) -> str:
-    """Fill the whole document from data by name: content controls by tag or alias, {{name}} and {{a.b}}
-    placeholders, MERGEFIELD fields; an array repeats a repeating section's item or the table row naming it.
+    """Fill the document from data by name: content controls (tag or alias), {{name}}/{{a.b}} placeholders,
+    MERGEFIELDs; an array repeats a repeating section's item or the table row naming it.
 
     Args:
-        strict: Refuse, changing nothing, when the document names something data lacks or data has unused names.
+        strict: Refuse, changing nothing, when data lacks a name the document uses or has unused names.
     """
     with editing(ctx, session_id, "Fill Template") as e:
         _fill(ctx, e, data, strict)

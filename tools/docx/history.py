@@ -55,11 +55,7 @@ def _moved(session, done: list, verb: str, operation: str, nothing: str) -> str:
 
 @tool(destructive=True, context=False, title="Undo tool calls")
 def docx_undo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
-    """Undo the last tool calls that changed the document, one step per call, whatever each touched.
-
-    Args:
-        steps: How many calls to undo (default 1).
-    """
+    """Undo the last calls that changed the document, one step per call."""
     session, done = _travel(ctx, session_id, steps, back=True)
     rec = session.doc.history
     nothing = "Nothing to undo." + (f" {rec.dropped} older step(s) were dropped by the history limit."
@@ -69,19 +65,14 @@ def docx_undo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
 
 @tool(destructive=True, context=False, title="Redo undone tool calls")
 def docx_redo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
-    """Redo calls undone by docx_undo (until a new edit clears them).
-
-    Args:
-        steps: How many undone calls to redo (default 1).
-    """
+    """Redo calls undone by docx_undo (until a new edit)."""
     session, done = _travel(ctx, session_id, steps, back=False)
     return _moved(session, done, "Redone", "Redo", "Nothing to redo.")
 
 
 @tool(read_only=True, idempotent=True, title="List the undo history")
 def docx_get_history(ctx: CallContext, session_id: str | None) -> str:
-    """List the recorded steps (newest first): time, tool and its arguments in short; undone steps (which
-    docx_redo can bring back) are listed first and marked."""
+    """List recorded steps, newest first: time, tool, arguments; undone steps first, marked."""
     session = session_of(ctx, session_id)
     rec = session.doc.history
     lines = [f"- (undone) {_line(s)[2:]}" for s in rec.redo_steps]

@@ -59,8 +59,8 @@ def _hf_summary(doc, sections: list, i: int) -> str:
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List sections")
 def docx_list_sections(ctx: CallContext, session_id: str | None) -> str:
-    """List the document's sections: ID, range (first and last element), page size, orientation, margins, columns,
-    how each starts, and its header and footer IDs for each `which` (default, first, even)."""
+    """List sections: ID, range, page size, orientation, margins, columns, start, header and footer IDs per
+    which."""
     session = session_of(ctx, session_id)
     doc = session.doc
     infos = PS.sections_with_ranges(doc)
@@ -88,11 +88,10 @@ def docx_list_sections(ctx: CallContext, session_id: str | None) -> str:
 @tool(toolset="layout", title="Insert a section break")
 def docx_insert_section_break(ctx: CallContext, session_id: str | None, position: str,
                               kind: Literal["next_page", "continuous", "even_page", "odd_page"] = "next_page") -> str:
-    """Insert a section break at a body position: the content before it becomes a section of its own.
+    """Insert a section break: the content before it becomes its own section.
 
     Args:
-        position: A body position: 'after:para_…', 'before:table_…', 'end:document_body'.
-        kind: How the section after the break starts: next_page, continuous, even_page or odd_page.
+        kind: How the next section starts.
     """
     with editing(ctx, session_id, "Insert Section Break") as e:
         _section_break(e, position, kind)
@@ -174,15 +173,13 @@ def docx_set_page_setup(ctx: CallContext, session_id: str | None, section_id: st
                         orientation: Literal["portrait", "landscape"] | None = None, page_size: str | None = None,
                         width: float | str | None = None, height: float | str | None = None,
                         columns: int | None = None, column_spacing: float | str | None = None) -> str:
-    """Set page size, orientation and text columns of one section or of every section.
+    """Set page size, orientation and columns of section_id's section, or of all.
 
     Args:
-        section_id: The section (sect_… from docx_list_sections); omitted: every section.
-        page_size: A4, A5, A3, Letter or Legal (kept in the section's orientation).
-        width: Page width (instead of page_size).
-        height: Page height (instead of page_size).
-        columns: Number of text columns (1 for none).
-        column_spacing: Space between columns.
+        page_size: A4, A5, A3, Letter or Legal.
+        width: Instead of page_size.
+        height: Instead of page_size.
+        columns: 1 for none.
     """
     with editing(ctx, session_id, "Set Page Setup") as e:
         _page_setup(e, section_id, orientation, page_size, width, height, columns, column_spacing)
@@ -231,12 +228,7 @@ def _hf_answer(session: Session, operation: str, root: etree._Element, fields: d
 def docx_get_header_footer(ctx: CallContext, session_id: str | None, kind: Literal["header", "footer"] = "header",
                            which: Literal["default", "first", "even"] = "default",
                            section_id: str | None = None) -> str:
-    """Show a section's header or footer with the IDs of its paragraphs and tables.
-
-    Args:
-        which: default, first (first page) or even (even pages).
-        section_id: The section (sect_… from docx_list_sections); omitted: the first section.
-    """
+    """Show a section's header or footer with IDs."""
     session = session_of(ctx, session_id)
     doc = session.doc
     H.check_kind(kind, which)
@@ -258,13 +250,7 @@ def docx_get_header_footer(ctx: CallContext, session_id: str | None, kind: Liter
 def docx_create_header_footer(ctx: CallContext, session_id: str | None, kind: Literal["header", "footer"] = "header",
                               which: Literal["default", "first", "even"] = "default",
                               section_id: str | None = None, text: str | None = None) -> str:
-    """Create a header or footer for a section (its own part, as Word writes it) with one paragraph.
-
-    Args:
-        which: default, first or even.
-        section_id: The section (sect_…); omitted: the first section.
-        text: Text of its paragraph (default: empty).
-    """
+    """Create a header or footer for a section with one paragraph."""
     with editing(ctx, session_id, "Create Header Footer") as e:
         _create_header_footer(e, kind, which, section_id, text)
     return e.answer

@@ -60,14 +60,13 @@ def _page_note(doc, name: str, para) -> tuple[bool, str | None]:
 @tool(toolset="layout", title="Insert a field")
 def docx_insert_field(ctx: CallContext, session_id: str | None, field: str, position: str,
                       instruction: str | None = None) -> str:
-    """Insert a Word field among a paragraph's runs, with its result already filled in; fields that read files or
-    fetch addresses (INCLUDETEXT, INCLUDEPICTURE, LINK, DDE ...) are refused unless the server allows them.
+    """Insert a field with its result filled in. Fields that read files or fetch (INCLUDETEXT, LINK ...) are
+    refused unless allowed.
 
     Args:
-        field: PAGE, NUMPAGES, DATE, TIME, SEQ, REF, or a raw field instruction.
-        position: start:/end: a paragraph, or before:/after: a run (e.g. 'end:para_…' of a footer paragraph).
-        instruction: For SEQ the sequence name, for REF the bookmark name, for DATE/TIME a picture switch
-            ('\\@ "d MMMM yyyy"'); or a whole raw instruction.
+        field: PAGE, NUMPAGES, DATE, TIME, SEQ, REF, or a raw instruction.
+        position: start:/end: a paragraph or before:/after: a run.
+        instruction: SEQ: sequence name; REF: bookmark; DATE/TIME: a picture switch; or a raw instruction.
     """
     with editing(ctx, session_id, "Insert Field") as e:
         doc = e.doc

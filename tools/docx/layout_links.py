@@ -31,13 +31,11 @@ def all_roots(doc) -> list[etree._Element]:
 @tool(toolset="layout", title="Insert a hyperlink")
 def docx_insert_hyperlink(ctx: CallContext, session_id: str | None, text: str, position: str, url: str | None = None,
                           bookmark: str | None = None) -> str:
-    """Insert a hyperlink among a paragraph's runs: to a web address (url) or to a bookmark in the document.
+    """Insert a hyperlink among a paragraph's runs, to url or to a bookmark.
 
     Args:
-        text: The link's visible text.
-        position: Among runs: end:para_…, start:para_…, after:run_….
-        url: An absolute address: https://…, http://…, mailto:… (other schemes only if the server allows them)
-        bookmark: The name of a bookmark to jump to (see docx_list_bookmarks), instead of url.
+        url: https, http, mailto (others if allowed).
+        bookmark: Instead of url.
     """
     with editing(ctx, session_id, "Insert Hyperlink") as e:
         _insert_hyperlink(ctx, e, text, position, url, bookmark)
@@ -72,7 +70,7 @@ def _insert_hyperlink(ctx, e, text: str, position: str, url: str | None, bookmar
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List hyperlinks")
 def docx_list_hyperlinks(ctx: CallContext, session_id: str | None) -> str:
-    """List the hyperlinks of the body, headers, footers and notes: ID, text, target, paragraph."""
+    """List hyperlinks of the body, headers, footers and notes."""
     session = session_of(ctx, session_id)
     doc = session.doc
     lines, total = [], 0
@@ -106,12 +104,11 @@ def _in_order(doc, start: etree._Element, end: etree._Element) -> bool:
 @tool(toolset="layout", title="Add a bookmark")
 def docx_add_bookmark(ctx: CallContext, session_id: str | None, name: str, element_id: str,
                       end_id: str | None = None) -> str:
-    """Bookmark a paragraph or run (or a range up to end_id), so links and REF fields can point at it.
+    """Bookmark a paragraph or run (to end_id), for links and REF fields.
 
     Args:
-        name: Up to 40 characters, a letter first, then letters, digits or underscores (no spaces).
-        element_id: The paragraph or run where the bookmark starts.
-        end_id: The paragraph or run where it ends (default: element_id), in the same part and not before it.
+        name: Up to 40 characters: a letter, then letters, digits, underscores.
+        end_id: Same part, not before element_id.
     """
     with editing(ctx, session_id, "Add Bookmark") as e:
         _add_bookmark(e, name, element_id, end_id)
@@ -148,7 +145,7 @@ def _add_bookmark(e, name: str, element_id: str, end_id: str | None) -> None:
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List bookmarks")
 def docx_list_bookmarks(ctx: CallContext, session_id: str | None) -> str:
-    """List bookmarks: named ones first, then hidden ones (_Toc…, _GoBack, _Ref…) marked hidden."""
+    """List bookmarks, named ones first, then hidden ones (_Toc, _Ref ...)."""
     session = session_of(ctx, session_id)
     doc = session.doc
     named, hidden = [], []

@@ -37,11 +37,11 @@ def _later_refs_changed(doc, kind: str, ref) -> None:
 def docx_insert_footnote(ctx: CallContext, session_id: str | None, element_id: str, text: str,
                          anchor_text: str | None = None,
                          kind: Literal["footnote", "endnote"] = "footnote") -> str:
-    """Add a footnote (or endnote) whose reference mark follows the element, or follows anchor_text in it.
+    """Add a footnote or endnote whose mark follows the element (or anchor_text in it).
 
     Args:
-        element_id: A paragraph (mark at its end) or a run (mark after it), in the body.
-        anchor_text: Put the mark right after the first occurrence of this text in the paragraph.
+        element_id: A body paragraph (mark at its end) or run.
+        anchor_text: Mark after its first occurrence.
     """
     with editing(ctx, session_id, "Insert Footnote") as e:
         _insert_note(e, element_id, text, anchor_text, kind)
@@ -94,10 +94,10 @@ def _insert_note(e, element_id: str, text: str, anchor_text: str | None, kind: s
 @tool(toolset="layout", read_only=True, idempotent=True, title="List footnotes and endnotes")
 def docx_list_notes(ctx: CallContext, session_id: str | None,
                     kind: Literal["footnote", "endnote"] | None = None) -> str:
-    """List footnotes and endnotes in the order Word numbers them: number, ID, text, where referenced.
+    """List footnotes and endnotes in Word's order: number, ID, text, reference.
 
     Args:
-        kind: footnote or endnote; omitted: both.
+        kind: Default both.
     """
     session = session_of(ctx, session_id)
     doc = session.doc

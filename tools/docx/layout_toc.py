@@ -40,12 +40,11 @@ def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, 
 def docx_insert_toc(ctx: CallContext, session_id: str | None,
                     position: str, levels: str = "1-3", title: str | None = None,
                     page_numbers: bool = True) -> str:
-    """Insert a table of contents: a real TOC field whose entries (one per heading, linked to it) are written in.
+    """Insert a table of contents: a TOC field with its linked entries written in.
 
     Args:
-        position: A body position, e.g. 'before:para_…' or 'start:document_body'.
-        levels: Heading levels to include, 'FROM-TO' (default '1-3').
-        title: A title paragraph above the entries (style TOC Heading), e.g. 'Contents'.
+        levels: 'FROM-TO'.
+        title: A TOC Heading paragraph above, e.g. 'Contents'.
     """
     with editing(ctx, session_id, "Insert Toc") as e:
         _insert_toc(ctx, e, position, levels, title, page_numbers)
@@ -97,11 +96,11 @@ def _toc_of(session: Session, toc_id: str | None) -> etree._Element:
 @tool(toolset="layout", title="Update a table of contents")
 def docx_update_toc(ctx: CallContext, session_id: str | None,
                     toc_id: str | None = None, page_numbers: bool = True) -> str:
-    """Rebuild a table of contents from the current headings (its levels, switches and title kept).
+    """Rebuild a table of contents from the headings.
 
     Args:
-        toc_id: The TOC (toc_…, or the fld_… of a TOC field); omitted: the document's first.
-        page_numbers: Ask LibreOffice for page numbers (default true).
+        toc_id: toc_… or fld_…; default the first.
+        page_numbers: From LibreOffice.
     """
     with editing(ctx, session_id, "Update Toc") as e:
         sdt = _toc_of(e.session, toc_id)

@@ -38,15 +38,13 @@ def _show(e, paragraphs) -> None:
 @tool(toolset="styles", title="Make paragraphs a list")
 def docx_set_list(ctx: CallContext, session_id: str | None, element_id: str, list_type: str, level: int = 0,
                   end_id: str | None = None, continue_list: bool = True) -> str:
-    """Make a paragraph (or the paragraphs from element_id to end_id) items of a real Word list, or take them out.
+    """Make paragraphs (element_id to end_id) items of a Word list, or take them out.
 
     Args:
-        element_id: The paragraph; the first of the range with end_id.
-        list_type: bullet, number, lower_letter, upper_letter, lower_roman, upper_roman, or none (out of the list).
-        level: List level, 0 (outermost) to 8.
-        end_id: Last paragraph of a range in the same container (optional).
-        continue_list: true: continue the nearest list before it of the same type (else start one); false: a new
+        list_type: bullet, number, lower_letter, upper_letter, lower_roman, upper_roman; none: out of the
             list.
+        level: 0-8.
+        continue_list: Continue the nearest list of the same type before it.
     """
     with editing(ctx, session_id, "Set List") as e:
         doc = e.doc
@@ -103,10 +101,10 @@ def flatten(items, depth: int = 0, out: list | None = None) -> list[tuple[str, i
 @tool(toolset="styles", title="Insert a list")
 def docx_insert_list(ctx: CallContext, session_id: str | None,
                      items: list, position: str, list_type: str = "bullet") -> str:
-    """Insert a new list: one paragraph per item; a nested list holds the items of the next level.
+    """Insert a list, one paragraph per item.
 
     Args:
-        items: Strings, and lists of strings for sub-items, e.g. ["Fruit", ["Apple", "Pear"], "Bread"].
+        items: Strings, and lists for sub-items: ["Fruit", ["Apple"], "Bread"].
         list_type: bullet, number, lower_letter, upper_letter, lower_roman or upper_roman.
     """
     with editing(ctx, session_id, "Insert List") as e:
@@ -130,12 +128,7 @@ def docx_insert_list(ctx: CallContext, session_id: str | None,
 
 @tool(toolset="styles", title="Restart list numbering")
 def docx_restart_numbering(ctx: CallContext, session_id: str | None, element_id: str, start: int = 1) -> str:
-    """Restart a numbered list at this paragraph (like Word's "Restart at 1"); later items follow on from it.
-
-    Args:
-        element_id: A numbered list paragraph.
-        start: The number this paragraph gets (default 1).
-    """
+    """Restart a numbered list at this paragraph (Word's "Restart at 1")."""
     with editing(ctx, session_id, "Restart Numbering") as e:
         _restart(e, element_id, start)
     return e.answer

@@ -60,13 +60,13 @@ def _take(el, n: int) -> tuple[list, object]:
 def docx_export_markdown(ctx: CallContext, session_id: str | None, start_element_id: str | None = None,
                                max_elements: int | None = None, file_path: str | None = None,
                                ids: bool = True, overwrite: bool = False) -> str:
-    """Export the body as GitHub-flavoured Markdown: a page in the answer, or the whole document to a file.
+    """Export the body as GitHub Markdown: a page in the answer, or all to a .md file.
 
     Args:
-        max_elements: Blocks to export: per page 1-200 (default 50); with file_path default all.
-        file_path: Write the Markdown to this .md file (inside the allowed folders) instead of the answer.
-        ids: Add each block's ID as an HTML comment (default true).
-        overwrite: Replace an existing file this session did not write.
+        max_elements: Per page 1-200; with file_path all.
+        file_path: Write to this .md file instead.
+        ids: Each block's ID as an HTML comment.
+        overwrite: Replace a file this session did not write.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -171,7 +171,7 @@ def _listing(doc, blocks) -> str:
 
 @tool(title="Insert Markdown")
 def docx_insert_markdown(ctx: CallContext, session_id: str | None, markdown: str, position: str) -> str:
-    """Insert Markdown (CommonMark with GFM tables and ~~strikethrough~~) as the document's own structures."""
+    """Insert Markdown (CommonMark, GFM tables, ~~strike~~) as the document's own structures."""
     with editing(ctx, session_id, "Insert Markdown") as e:
         _insert_markdown(ctx, e, markdown, position)
     return e.answer

@@ -54,12 +54,11 @@ def _check_args(page: int | None, dpi: int) -> None:
 @tool(read_only=True, idempotent=True, title="Render a page as an image")
 async def docx_render_page(ctx: CallContext, session_id: str | None, page: int | None = None,
                            element_id: str | None = None, dpi: int = 96) -> ToolResult:
-    """Render one page of the document's current state (unsaved edits included) as a PNG image.
+    """Render a page of the current state (unsaved edits included) as PNG.
 
     Args:
-        page: Page number, from 1 (default: the page of element_id, else page 1).
-        element_id: Render the page where this element starts.
-        dpi: Resolution, 24-600 (default 96: an A4 page is 794×1123 pixels).
+        page: From 1 (default: element_id's page, else 1).
+        dpi: 24-600 (96: A4 is 794×1123 px).
     """
     _check_args(page, dpi)
     office = ctx.services.office

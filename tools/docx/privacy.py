@@ -52,9 +52,9 @@ def docx_redact(ctx: CallContext, session_id: str | None, text: str | None = Non
     comments, text boxes, deleted text, alt text, fields, properties, charts), then prove nothing is left.
 
     Args:
-        pattern: A Python regular expression (no nested repetition).
-        element_ids: Elements whose text goes, with each other occurrence of it (4 characters or more).
-        replacement: One character is repeated per character removed; a longer text replaces each match.
+        pattern: A Python regular expression.
+        element_ids: Elements whose text goes everywhere it occurs (4+ characters).
+        replacement: One character repeats per character; longer text replaces each match.
     """
     with editing(ctx, session_id, "Redact") as e:
         _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, whole_word)
@@ -93,11 +93,10 @@ def _done(e, result: RX.Result, local: int, report: LC.Report, matcher) -> None:
 @tool(toolset="privacy", read_only=True, idempotent=True, title="Inspect what a document carries")
 def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = None) -> str:
     """What Word's Document Inspector reports, with counts and where: comments, revisions, properties, personal
-    information, custom XML, headers and footers, hidden and invisible content, embedded objects, chart data, alt
-    text, links.
+    info, custom XML, headers, hidden content, embedded objects, chart data, alt text, links.
 
     Args:
-        find: A text to search every part for (case-insensitive), as the leak check after docx_redact does.
+        find: Search every part for this text (case-insensitive), as the leak check does.
     """
     session = session_of(ctx, session_id)
     findings = IN.inspect(session.doc)
@@ -115,8 +114,8 @@ def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = No
 @tool(toolset="privacy", destructive=True, title="Scrub personal information")
 def docx_scrub(ctx: CallContext, session_id: str | None, categories: list[str] | None = None) -> str:
     """Remove Inspector categories: personal_info (authors become one alias), properties, comments, revisions
-    (accepted), custom_xml, hidden_text by default; also headers_footers, embedded_objects, chart_data, alt_text.
-    """
+    (accepted), custom_xml, hidden_text by default; or headers_footers, embedded_objects, chart_data,
+    alt_text."""
     with editing(ctx, session_id, "Scrub Document") as e:
         doc = e.doc
         chosen = SC.check(categories)

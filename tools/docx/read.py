@@ -49,13 +49,12 @@ def _full_text(doc, el) -> str:
 @tool(read_only=True, idempotent=True, title="Read document content")
 def docx_read_content(ctx: CallContext, session_id: str | None, start_element_id: str | None = None,
                       max_elements: int = 50, full_text: bool = False) -> str:
-    """Read the body's blocks in order, one line each with its ID, a page at a time; lines are cut at
-    200 characters unless full_text (or max_elements=1 with start_element_id).
+    """Read the body's blocks, one line each with its ID, a page at a time; lines cut at 200 characters unless
+    full_text.
 
     Args:
-        start_element_id: Start at this block (from a previous page); default: the first block.
-        max_elements: Blocks per page, 1-200 (default 50).
-        full_text: Each block's whole text, not cut (default false).
+        start_element_id: First block (from the previous page).
+        max_elements: 1-200.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -143,7 +142,7 @@ def _structure_lines(doc) -> list[str]:
 
 @tool(read_only=True, idempotent=True, title="Get document structure")
 def docx_get_structure(ctx: CallContext, session_id: str | None) -> str:
-    """A tree of the document: headings with their levels, and the tables and other blocks under them, with IDs."""
+    """A tree of headings with their levels and the blocks under them, with IDs."""
     session = session_of(ctx, session_id)
     doc = session.doc
     total = len(doc.order(doc.body))
@@ -157,7 +156,7 @@ def docx_get_structure(ctx: CallContext, session_id: str | None) -> str:
 
 @tool(read_only=True, idempotent=True, title="Find paragraphs")
 def docx_find_paragraphs(ctx: CallContext, session_id: str | None, query: str) -> str:
-    """Find paragraphs (in the body and its tables) whose text contains ``query``, case-insensitive."""
+    """Find paragraphs (body and tables) containing query, case-insensitive."""
     session = session_of(ctx, session_id)
     doc = session.doc
     if not query:
@@ -187,11 +186,7 @@ def _snippet(text: str, needle: str, span: int = 60) -> str:
 
 @tool(read_only=True, idempotent=True, title="Get context around an element")
 def docx_get_context(ctx: CallContext, session_id: str | None, element_id: str | None = None) -> str:
-    """Show about one page around an element (default: around the cursor).
-
-    Args:
-        element_id: Element to show.
-    """
+    """Show about a page around an element (default: the cursor)."""
     session = session_of(ctx, session_id)
     if element_id:
         el = resolve(session, element_id)
@@ -204,7 +199,7 @@ def docx_get_context(ctx: CallContext, session_id: str | None, element_id: str |
 
 @tool(read_only=True, idempotent=True, title="Get the cursor")
 def docx_cursor_get(ctx: CallContext, session_id: str | None) -> str:
-    """Where the cursor is, with the context around it."""
+    """Where the cursor is, with context."""
     session = session_of(ctx, session_id)
     el = resolve(session, "cursor") if session.cursor.element_id else None
     return answer(session, "Cursor Get", el, marker="CURRENT" if el is not None else None)
@@ -213,11 +208,7 @@ def docx_cursor_get(ctx: CallContext, session_id: str | None) -> str:
 @tool(idempotent=True, title="Move the cursor")
 def docx_cursor_move(ctx: CallContext, session_id: str | None, element_id: str,
                      position: Literal["before", "after", "inside_start", "inside_end"] = "after") -> str:
-    """Move the cursor to an element: before or after it, or inside it at its start or end.
-
-    Args:
-        position: before, after, inside_start or inside_end (inside: paragraphs, cells, the body).
-    """
+    """Move the cursor to an element."""
     session = session_of(ctx, session_id)
     el = resolve(session, element_id)
     if position.startswith("inside") and el.tag not in (B.W_P, *BLOCK_CONTAINERS):

@@ -39,14 +39,7 @@ def default_author(ctx: CallContext, author: str | None = None) -> str:
 
 @tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
 def docx_set_track_changes(ctx: CallContext, session_id: str | None, enabled: bool, author: str | None = None) -> str:
-    """Turn tracked changes on or off for this session: while on, every edit is recorded as Word revisions by
-    author, which docx_accept_revisions, docx_reject_revisions or Word resolve.
-
-    Args:
-        enabled: true to track changes, false to edit directly again.
-        author: Name recorded on the revisions (default: the server's --author, else the config's 'author', else
-            'ooxml-mcp').
-    """
+    """Turn tracked changes on or off: while on, every edit is recorded as a Word revision by author."""
     with editing(ctx, session_id, "Set Track Changes") as e:
         e.plain(_set_tracking(ctx, e.doc, enabled, author))
     return e.answer
@@ -124,11 +117,10 @@ def select(session: Session, revision_ids: list[str] | None, author: str | None,
 @tool(toolset="review", read_only=True, idempotent=True, title="List tracked changes")
 def docx_list_revisions(ctx: CallContext, session_id: str | None, scope_id: str | None = None,
                         author: str | None = None, start: int = 0) -> str:
-    """List tracked changes (revisions): ID, kind, author, date, the text concerned and the element it is in.
+    """List revisions: ID, kind, author, date, text and element.
 
     Args:
-        author: Only revisions by this author (exact name).
-        start: Index of the first revision to list (for the next page).
+        start: First index (next page).
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -227,10 +219,10 @@ def _boxes(doc, blocks: list[etree._Element]) -> list[str]:
 @tool(toolset="review", destructive=True, title="Accept tracked changes")
 def docx_accept_revisions(ctx: CallContext, session_id: str | None, revision_ids: list[str] | None = None,
                           author: str | None = None, scope_id: str | None = None) -> str:
-    """Accept tracked changes: insertions become plain text, deletions go, formatting changes stay.
+    """Accept revisions: insertions stay, deletions go, formatting changes stay.
 
     Args:
-        revision_ids: Revision IDs (rev_…) to accept.
+        revision_ids: rev_… IDs.
     """
     return _decide(ctx, session_id, revision_ids, author, scope_id, True)
 
@@ -238,9 +230,9 @@ def docx_accept_revisions(ctx: CallContext, session_id: str | None, revision_ids
 @tool(toolset="review", destructive=True, title="Reject tracked changes")
 def docx_reject_revisions(ctx: CallContext, session_id: str | None, revision_ids: list[str] | None = None,
                           author: str | None = None, scope_id: str | None = None) -> str:
-    """Reject tracked changes: insertions go, deleted text comes back, formatting returns to what it was.
+    """Reject revisions: insertions go, deletions come back, formatting reverts.
 
     Args:
-        revision_ids: Revision IDs (rev_…) to reject.
+        revision_ids: rev_… IDs.
     """
     return _decide(ctx, session_id, revision_ids, author, scope_id, False)

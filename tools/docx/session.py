@@ -26,11 +26,7 @@ log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notificatio
 
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
 def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact", "none"] | None = None) -> str:
-    """Open an existing .docx file and start an editing session on it.
-
-    Args:
-        file_path: Path of the .docx file, absolute or relative to the server's first root folder.
-    """
+    """Open a .docx file in a new editing session."""
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
     session = start_session(ctx, Document.open(path, limits), path, view)
@@ -84,10 +80,10 @@ def drop_session(ctx: CallContext, session: Session) -> None:
 @tool(title="Create a new Word document")
 def docx_create(ctx: CallContext, file_path: str | None = None,
                 view: Literal["full", "compact", "none"] | None = None) -> str:
-    """Start a session on a new, empty, valid document.
+    """Start a session on a new empty document.
 
     Args:
-        file_path: Where docx_save writes it by default (optional; can be given at save time instead).
+        file_path: Default path for docx_save.
     """
     path = resolve_save_target(file_path, ctx.services.roots) if file_path else None
     doc = Document.create()
@@ -101,12 +97,12 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
 @tool(idempotent=True, context=False, title="Save the document")
 def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = None, strip_ids: bool = False,
               overwrite: bool = False) -> str:
-    """Save the document atomically (temporary file, then rename): an error leaves the old file intact.
+    """Save atomically (temp file, then rename): an error leaves the old file intact.
 
     Args:
-        file_path: Target path; default: the path it was opened from or created with.
-        strip_ids: Write the file without this server's element IDs (they are kept in memory).
-        overwrite: Write even over a file another writer changed (their changes are lost).
+        file_path: Default: where it was opened or created.
+        strip_ids: Write without this server's element IDs.
+        overwrite: Write even over another writer's changes (lost).
     """
     session = session_of(ctx, session_id)
     if not file_path and session.path is None:
@@ -166,7 +162,7 @@ def integrity_news(session) -> list[str]:
 
 @tool(destructive=True, idempotent=False, context=False, title="Close a session")
 def docx_close(ctx: CallContext, session_id: str | None) -> str:
-    """Close a session and drop the document from memory; unsaved changes are lost (the answer says so)."""
+    """Close a session and drop it from memory; unsaved changes are lost (the answer says so)."""
     session = session_of(ctx, session_id)
     ctx.services.sessions.discard(session)
     unsaved = session.doc.modified
@@ -178,7 +174,7 @@ def docx_close(ctx: CallContext, session_id: str | None) -> str:
 
 @tool(read_only=True, idempotent=True, title="List open sessions")
 def docx_list_sessions(ctx: CallContext) -> str:
-    """List the open editing sessions with their files and unsaved state."""
+    """List open sessions: files and unsaved state."""
     sessions = ctx.services.sessions.list(ctx.caller)
     lines = ["| Session ID | File | Unsaved changes |", "|---|---|---|"]
     for s in sessions:

@@ -69,11 +69,10 @@ def _check_props(properties, style_type: str) -> None:
 
 @tool(toolset="styles", read_only=True, idempotent=True, title="List styles")
 def docx_list_styles(ctx: CallContext, session_id: str | None, style_type: str | None = None) -> str:
-    """List the document's styles: name, ID, type, what it is based on, whether it is used and by how many
-    paragraphs.
+    """List styles: name, ID, type, based on, use count.
 
     Args:
-        style_type: Only this type: paragraph, character, table or numbering (default: all).
+        style_type: paragraph, character, table or numbering.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -107,10 +106,10 @@ def docx_list_styles(ctx: CallContext, session_id: str | None, style_type: str |
 
 @tool(toolset="styles", read_only=True, idempotent=True, title="Show a style")
 def docx_get_style(ctx: CallContext, session_id: str | None, name: str) -> str:
-    """A style's own properties and its resolved ones (basedOn chain and document defaults applied).
+    """A style's own and resolved properties.
 
     Args:
-        name: Style name or ID, case-insensitive ('Heading 1', 'heading1', 'Quote').
+        name: Name or ID, case-insensitive.
     """
     session = session_of(ctx, session_id)
     doc = session.doc
@@ -160,14 +159,13 @@ def _latent_entry(root: etree._Element, name: str) -> str | None:
 def docx_create_style(ctx: CallContext, session_id: str | None, name: str, style_type: str = "paragraph",
                       based_on: str | None = None, next_style: str | None = None,
                       properties: dict | None = None) -> str:
-    """Create a style with docx_set_properties keys as its formatting.
+    """Create a style formatted with docx_set_properties keys.
 
     Args:
-        name: The new style's name (must not exist yet).
         style_type: paragraph, character or table.
-        based_on: Style it inherits from (default: Normal for paragraph styles).
-        next_style: Style of the paragraph after one in this style (paragraph styles).
-        properties: docx_set_properties keys, e.g. {"bold": true, "space_after": "6pt"}.
+        based_on: Default Normal (paragraph styles).
+        next_style: Style of the following paragraph.
+        properties: E.g. {"bold": true, "space_after": "6pt"}.
     """
     with editing(ctx, session_id, "Create Style") as e:
         _create_style(e, name, style_type, based_on, next_style, properties)
@@ -224,11 +222,10 @@ def _real(doc, found: tuple[str | None, str | None]) -> str:
 
 @tool(toolset="styles", idempotent=True, context=False, title="Change a style")
 def docx_modify_style(ctx: CallContext, session_id: str | None, name: str, properties: dict) -> str:
-    """Change a style's formatting with docx_set_properties keys; everything in the style changes with it.
+    """Change a style with docx_set_properties keys; all in the style follows.
 
     Args:
-        name: Style name or ID (a latent Word built-in is made real first).
-        properties: docx_set_properties keys, e.g. {"font_name": "Arial", "size": 12}.
+        name: Name or ID (a latent built-in is made real).
     """
     with editing(ctx, session_id, "Modify Style") as e:
         _modify_style(e, name, properties)
@@ -259,13 +256,7 @@ UNTRACKED = "Word does not record changes to style definitions as revisions"
 
 @tool(toolset="styles", idempotent=True, title="Apply a style")
 def docx_apply_style(ctx: CallContext, session_id: str | None, element_id: str, style: str) -> str:
-    """Apply a paragraph style (to a paragraph), a character style (to a run, or every run of a paragraph) or a
-    table style (to a table).
-
-    Args:
-        element_id: Paragraph, run or table.
-        style: Style name or ID, case-insensitive.
-    """
+    """Apply a paragraph, character (run or paragraph's runs) or table style."""
     with editing(ctx, session_id, "Apply Style") as e:
         _apply_style(e, element_id, style)
     return e.answer

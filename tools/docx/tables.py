@@ -134,12 +134,12 @@ def cell_at(tbl: etree._Element, row: int, col: int) -> tuple[TableGrid, Cell]:
 @tool(toolset="tables", title="Insert a table")
 def docx_insert_table(ctx: CallContext, session_id: str | None, rows: int, cols: int, position: str,
                       data: Cells | None = None) -> str:
-    """Insert a table of rows × cols, optionally filled from data, sized to the page's text width.
+    """Insert a rows × cols table sized to the text width, optionally filled.
 
     Args:
-        rows: Number of rows (1-10000).
-        cols: Number of columns (1-63).
-        data: Optional cell texts, a list of rows (each a list of strings); may be shorter than the table.
+        rows: 1-10000.
+        cols: 1-63.
+        data: Rows of cell texts; may be shorter than the table.
     """
     with editing(ctx, session_id, "Insert Table") as e:
         doc = e.doc
@@ -156,11 +156,7 @@ def docx_insert_table(ctx: CallContext, session_id: str | None, rows: int, cols:
 
 @tool(toolset="tables", title="Copy a table")
 def docx_copy_table(ctx: CallContext, session_id: str | None, table_id: str, position: str) -> str:
-    """Copy a table (content and formatting) to a position; the copy gets new IDs.
-
-    Args:
-        table_id: The table to copy.
-    """
+    """Copy a table to a position (new IDs)."""
     with editing(ctx, session_id, "Copy Table") as e:
         doc = e.doc
         tbl = table_of(e.session, table_id)
@@ -212,12 +208,7 @@ def cell_lines(doc, grid: TableGrid, r0: int, r1: int, c0: int, c1: int) -> list
 @tool(toolset="tables", read_only=True, idempotent=True, title="Show a table")
 def docx_get_table(ctx: CallContext, session_id: str | None, table_id: str, start_row: int = 0,
                    start_col: int = 0) -> str:
-    """Show a table as an ASCII grid with the ID of every cell, 20 rows × 8 columns a page.
-
-    Args:
-        start_row: First row to show (0-based; default 0).
-        start_col: First column to show (0-based; default 0).
-    """
+    """Show a table as an ASCII grid with cell IDs, 20 rows × 8 columns a page."""
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id, editing=False)
@@ -243,7 +234,7 @@ def docx_get_table(ctx: CallContext, session_id: str | None, table_id: str, star
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="List tables")
 def docx_list_tables(ctx: CallContext, session_id: str | None) -> str:
-    """List the document body's tables (nested ones indented under their cell) with IDs, sizes and first row."""
+    """List the body's tables (nested ones under their cell): IDs, sizes, first row."""
     session = session_of(ctx, session_id)
     doc = session.doc
     lines, total = [], 0
@@ -268,7 +259,7 @@ def docx_list_tables(ctx: CallContext, session_id: str | None) -> str:
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="Show a table cell")
 def docx_get_cell(ctx: CallContext, session_id: str | None, table_id: str, row: int, col: int) -> str:
-    """Show one cell (0-based row and col on the table's grid; any slot of a merged cell finds it)."""
+    """Show one cell by grid row and col (any slot of a merged cell finds it)."""
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id, editing=False)
@@ -309,7 +300,7 @@ def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
 @tool(toolset="tables", title="Insert a paragraph into a cell")
 def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str | None, text: str, table_id: str,
                                   row: int, col: int) -> str:
-    """Add a paragraph at the end of a cell (0-based row and col). An empty cell's paragraph gets the text."""
+    """Add a paragraph at the end of a cell (an empty cell's paragraph gets the text)."""
     with editing(ctx, session_id, "Insert Paragraph To Cell") as e:
         doc = e.doc
         tbl = table_of(e.session, table_id)
@@ -333,11 +324,11 @@ def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str | None, text
 
 @tool(toolset="tables", destructive=True, idempotent=True, title="Fill a table")
 def docx_fill_table(ctx: CallContext, session_id: str | None, table_id: str, data: Cells, start_row: int = 0) -> str:
-    """Write texts into a table's cells row by row, from start_row (0-based). Adds rows when data is longer.
+    """Write texts into cells row by row from start_row, adding rows when data is longer.
 
     Args:
-        data: A list of rows, each a list of cell texts (strings; numbers are written as text; null skips).
-        start_row: Row to start at, 0-based (default 0); may equal the row count to append rows.
+        data: Rows of cell texts (numbers as text; null skips).
+        start_row: May equal the row count (append).
     """
     with editing(ctx, session_id, "Fill Table") as e:
         tbl = table_of(e.session, table_id)
@@ -354,11 +345,11 @@ def docx_fill_table(ctx: CallContext, session_id: str | None, table_id: str, dat
 @tool(toolset="tables", title="Insert a table row")
 def docx_insert_row_at(ctx: CallContext, session_id: str | None, table_id: str, position: str,
                        copy_format: bool = True) -> str:
-    """Insert an empty row. position: 'before:N', 'after:N' (N a 0-based row index), 'start' or 'end'.
+    """Insert an empty row into a table.
 
     Args:
-        position: before:N, after:N, start or end (N is 0-based).
-        copy_format: Copy the neighbour row's row, cell and paragraph formatting (default true).
+        position: before:N, after:N, start or end.
+        copy_format: Copy the neighbour row's formatting.
     """
     with editing(ctx, session_id, "Insert Row At") as e:
         doc = e.doc
@@ -374,11 +365,11 @@ def docx_insert_row_at(ctx: CallContext, session_id: str | None, table_id: str, 
 @tool(toolset="tables", title="Insert a table column")
 def docx_insert_col_at(ctx: CallContext, session_id: str | None, table_id: str, position: str,
                        copy_format: bool = True) -> str:
-    """Insert an empty column. position: 'before:N', 'after:N' (N a 0-based column index), 'start' or 'end'.
+    """Insert an empty column into a table.
 
     Args:
-        position: before:N or after:N (N a 0-based column), start or end.
-        copy_format: Copy the neighbour column's cell and paragraph formatting (default true).
+        position: before:N, after:N (a column), start or end.
+        copy_format: Copy the neighbour column's formatting.
     """
     with editing(ctx, session_id, "Insert Col At") as e:
         doc = e.doc
@@ -395,21 +386,13 @@ def docx_insert_col_at(ctx: CallContext, session_id: str | None, table_id: str, 
 
 @tool(toolset="tables", destructive=True, title="Delete a table row")
 def docx_delete_row(ctx: CallContext, session_id: str | None, table_id: str, row_index: int) -> str:
-    """Delete a row (0-based). A vertically merged cell that starts in it moves its start (and content) down.
-
-    Args:
-        row_index: The row to delete, 0-based.
-    """
+    """Delete a row; a vertical merge starting in it moves down."""
     return _delete_line(ctx, session_id, table_id, row_index, column=False)
 
 
 @tool(toolset="tables", destructive=True, title="Delete a table column")
 def docx_delete_col(ctx: CallContext, session_id: str | None, table_id: str, col_index: int) -> str:
-    """Delete a grid column (0-based). A merged cell spanning it becomes one column narrower.
-
-    Args:
-        col_index: The column to delete, 0-based.
-    """
+    """Delete a grid column; a merged cell spanning it narrows."""
     return _delete_line(ctx, session_id, table_id, col_index, column=True)
 
 
@@ -429,14 +412,7 @@ def _delete_line(ctx: CallContext, session_id: str | None, table_id: str, index:
 @tool(toolset="tables", destructive=True, title="Merge table cells")
 def docx_merge_cells(ctx: CallContext, session_id: str | None, table_id: str, start_row: int, start_col: int,
                      end_row: int, end_col: int) -> str:
-    """Merge the rectangle from (start_row, start_col) to (end_row, end_col), inclusive, 0-based.
-
-    Args:
-        start_row: Top row, 0-based.
-        start_col: Left column, 0-based.
-        end_row: Bottom row, 0-based, inclusive.
-        end_col: Right column, 0-based, inclusive.
-    """
+    """Merge the rectangle (start_row, start_col)-(end_row, end_col), inclusive."""
     with editing(ctx, session_id, "Merge Cells") as e:
         doc = e.doc
         tbl = table_of(e.session, table_id)

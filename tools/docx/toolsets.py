@@ -9,9 +9,7 @@ from tools.runtime.registry import CallContext, tool
 
 @tool(idempotent=True, context=False, title="List more or fewer tools")
 def docx_toolsets(ctx: CallContext, enable: list[str] | None = None, disable: list[str] | None = None) -> str:
-    """List or change the toolsets tools/list offers this connection; the client is told the list changed.
-    Toolsets: core, tables, format, styles, layout, review, and more where installed; 'all' is every one.
-    """
+    """List or change the toolsets tools/list offers this connection ('all': every one); the client is told."""
     known = T.names()
     every = frozenset(known) | {"http"}
     for name in [*(enable or []), *(disable or [])]:

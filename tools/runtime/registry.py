@@ -11,9 +11,11 @@ import re
 import types
 import typing
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, Literal
 
 from ooxml.xml.errors import OoxmlError
+from tools.runtime.listed_schema import listed
 from tools.runtime.toolsets import NAMES as TOOLSETS
 
 
@@ -70,6 +72,11 @@ class Tool:
     long_running: bool = False  # a sync handler run in a thread with progress heartbeats (docx_open)
     positional_optional: frozenset = frozenset()  # typed "X | None" without a default: None when left out
     answers_context: bool = False  # answers with Document Context: takes a view (render/views.py)
+
+    @cached_property
+    def listed_schema(self) -> dict:
+        """The schema tools/list shows; arguments are validated against input_schema."""
+        return listed(self.input_schema)
 
     def annotations(self) -> dict:
         return {
