@@ -30,7 +30,7 @@ from tools import builtin  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
-from tools.runtime import memory, notices, protocol, tasks, toolsets  # noqa: E402
+from tools.runtime import instructions, memory, notices, protocol, tasks, toolsets  # noqa: E402
 gc.freeze()  # nor later: they live as long as the process, so no collection walks them again
 gc.enable()
 
@@ -50,18 +50,6 @@ def to_mcp(tool: Tool) -> types.Tool:
                                           destructive_hint=None if a["destructiveHint"] or a["readOnlyHint"] else False,
                                           idempotent_hint=a["idempotentHint"] or None,
                                           open_world_hint=None if a["openWorldHint"] else False))
-
-
-INSTRUCTIONS = """\
-Edit .docx files: docx_open (or docx_create) gives a Session ID; edit with the element IDs each answer shows; docx_save.
-- session_id may be left out while one session is open.
-- IDs: para_, run_, table_, row_, cell_, img_, sdt_, note_, comment_, hdr_, ftr_, sect_, link_, bkm_, toc_ ... Text after the ID is ignored.
-- Special IDs work wherever an ID does: last_insert, last_update, cursor.
-- position is MODE:TARGET; MODE before, after, start, end (inside = end); TARGET an ID, a special ID or document_body. Examples: after:para_3f9a2c, end:document_body, end:cell_81ab2c.
-- Lengths: a number of inches or '2.54cm', '25mm', '1in', '72pt'. Row, column and list indexes are 0-based.
-- section_id: a sect_… from docx_list_sections (left out: every section; a header or footer's: the first). scope_id: only inside that element. author: default the server's --author, else the config's, else ooxml-mcp. Paths: absolute or relative to the first root. Optional arguments left out change nothing.
-- Answers: a head of **Key**: value lines, then context, Changes and the cursor. view (on editing tools, or as the session's default on docx_open/docx_create): full (a page of context), compact (what changed), none (the head alone).
-- docx_batch runs many edits as one step; docx_toolsets lists more tools (toolsets: {toolsets}); a tool not listed can still be called."""
 
 
 class DocxServer(Server):
@@ -200,7 +188,7 @@ def build_server(services: Services) -> Server:
 
     server = DocxServer("ooxml-mcp", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
                         get_tool_input_schema=input_schema_of, **protocol.handlers(services, caller_of, connection_of),
-                        instructions=INSTRUCTIONS.format(toolsets=", ".join(toolsets.names())))
+                        instructions=instructions.text())
     protocol.attach(server, services, connection_state)
     server.add_notification_handler("notifications/initialized", types.NotificationParams, on_initialized)
     tasks.attach(server, services, caller_of, connection_of)
