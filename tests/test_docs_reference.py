@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tools.runtime import reference
+from tools import reference
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -13,7 +13,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 def test_docs_tools_md_is_the_registry_as_it_is():
     assert reference.TARGET.read_text(encoding="utf-8") == reference.reference(), \
-        "docs/tools.md is stale: run python3 -m tools.runtime.reference"
+        "docs/tools.md is stale: run python3 -m tools.reference"
 
 
 def test_every_registered_tool_and_argument_is_in_the_reference():

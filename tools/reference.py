@@ -1,5 +1,5 @@
 """docs/tools.md: the tool reference, written from the registry so it cannot drift from what the
-server lists (tests/test_tools_reference.py compares them). Run `python3 -m tools.runtime.reference`
+server lists (tests/test_tools_reference.py compares them). Run `python3 -m tools.reference`
 to rewrite it after changing a tool."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-TARGET = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
+TARGET = Path(__file__).resolve().parents[1] / "docs" / "tools.md"
 
 
 def reference() -> str:
@@ -16,7 +16,7 @@ def reference() -> str:
     tools = builtin()
     conventions = instructions.text()
     out = ["# Tool reference", "",
-           "Generated from the registry by `python3 -m tools.runtime.reference`; do not edit by hand.",
+           "Generated from the registry by `python3 -m tools.reference`; do not edit by hand.",
            "Every tool answers in Markdown: a head of `**Key**: value` lines, then the view (docs/protocol.md).",
            "", "## Conventions (the server's instructions)", "", conventions, ""]
     for name in toolsets.names():
