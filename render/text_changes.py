@@ -22,10 +22,10 @@ MAX_CHANGED = 60  # characters of the changed text itself
 MAX_ELEMENTS = 64  # elements remembered in one call
 MAX_CELLS = 5  # changed cells listed per table
 MAX_HUNKS = 3  # windows per paragraph
-MAX_TOKENS = 6000  # words and spaces of a paragraph diffed word by word; longer: one window
+MAX_TOKENS = 2000  # words of both sides diffed word by word (about 70 ms at worst); more: one window
 CELL_SHOWN = 10  # characters of a cell's text a table's box surely shows (it cuts at 14)
 SHOWN = 60  # characters of a cut box's text surely shown (its line holds a title, a label, marks)
-_TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
+_TOKENS = re.compile(r"\w+\s*|[^\w\s]\s*|\s+")  # a word with the spaces after it
 
 KEY = "text_changes"  # doc.caches[KEY]: {id: [(lines, texts)]}; a call starts by dropping it
 # (tools/docx/common.py session_of): what earlier calls drew does not count
@@ -70,11 +70,15 @@ def _span(old: str, new: str) -> tuple[int, int, int, int]:
 
 def hunks(old: str, new: str) -> list[tuple[int, int, int, int]]:
     """Where the texts differ, word by word, as (old start, old end, new start, new end); changes
-    closer than two windows' context are one hunk."""
-    a, b = _TOKENS.findall(old), _TOKENS.findall(new)
+    closer than two windows' context are one hunk. Only the part between the common start and end
+    is diffed, and only up to MAX_TOKENS words (difflib grows fast on repeated words): past that,
+    the first difference and the last."""
+    a0, a1, b0, b1 = _span(old, new)
+    cut = min(_word_start(old, a0), _word_start(new, b0))  # whole words: the same cut on both sides
+    a, b = _TOKENS.findall(old[cut:a1]), _TOKENS.findall(new[cut:b1])
     if len(a) + len(b) > MAX_TOKENS:
-        return [_span(old, new)]
-    at_a, at_b = _offsets(a), _offsets(b)
+        return [(a0, a1, b0, b1), (max(a0, a1 - MAX_CHANGED), a1, max(b0, b1 - MAX_CHANGED), b1)]
+    at_a, at_b = _offsets(a, cut), _offsets(b, cut)
     out: list[list[int]] = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
         if tag == "equal":
@@ -83,11 +87,17 @@ def hunks(old: str, new: str) -> list[tuple[int, int, int, int]]:
             out[-1][1], out[-1][3] = at_a[i2], at_b[j2]
         else:
             out.append([at_a[i1], at_a[i2], at_b[j1], at_b[j2]])
-    return [tuple(h) for h in out]
+    return [tuple(h) for h in out] or [(a0, a1, b0, b1)]
 
 
-def _offsets(tokens: list[str]) -> list[int]:
-    out = [0]
+def _word_start(text: str, i: int) -> int:
+    while i > 0 and not text[i - 1].isspace():
+        i -= 1
+    return i
+
+
+def _offsets(tokens: list[str], start: int) -> list[int]:
+    out = [start]
     for t in tokens:
         out.append(out[-1] + len(t))
     return out
