@@ -99,7 +99,7 @@ class Exporter:
             chunks.append(("code", self._comment_line(p) + [fence, *text.split("\n"), fence]))
             return
         text = self.inline(p).strip(" \t")  # leading spaces would make code, trailing ones breaks
-        label = _escaped(label_of(self.doc, p))  # the one label the views show (render/blocks.py with_label)
+        label, item = self.numbered(p)
         level = heading_level_of(self.doc, p)
         comment = f" <!-- {self.id_of(p)} -->" if self.id_of else ""
         if level:
@@ -107,8 +107,7 @@ class Exporter:
             line = with_label(label, text.replace("\\\n", " "))
             chunks.append(("heading", ["#" * min(level, 6) + " " + line + comment]))
             return
-        item = self.list_item(p) if label else None
-        if item is not None:
+        if label:
             marker = _marker(item, label)
             kind = f"list:{item.num_id}" if marker else "para"  # a label Markdown cannot write: a paragraph
             chunks.append((kind, self.list_lines(item, _guard_line_start(with_label(None if marker else label, text))
@@ -133,14 +132,16 @@ class Exporter:
             return
         chunks.append(("para", lines))
 
-    def list_item(self, p) -> ListItem | None:
-        """The paragraph's list and level as the labels count them (ooxml/lists/numbering.py)."""
+    def numbered(self, p, table=_ESCAPE) -> tuple[str | None, ListItem | None]:
+        """The label the views show before ``p`` (render/blocks.py with_label), escaped, and its list
+        and level as the labels count them (ooxml/lists/numbering.py); (None, None) for no label."""
         defs = definitions(self.doc)
-        ref = defs.para_num(p)
-        if ref is None:
-            return None
+        ref = defs.para_num(p)  # cheap: most paragraphs are no list item, and need no label_of
+        label = label_of(self.doc, p) if ref is not None else None
+        if not label:
+            return None, None
         level = defs.level(*ref)
-        return ListItem(str(ref[0]), ref[1], level is None or level.fmt != "bullet")
+        return label.translate(table), ListItem(str(ref[0]), ref[1], level is None or level.fmt != "bullet")
 
     def list_lines(self, item, text: str, marker: str | None) -> list[str]:
         """A list item's lines. Its marker is its label (``- `` for a bullet, Word's own ``3.``,
@@ -184,10 +185,9 @@ class Exporter:
         for child in container:
             if child.tag == B.W_P:
                 text = self.inline(child, cell=True)
-                label = _escaped(label_of(self.doc, child), _ESCAPE_CELL) if text else None
+                label, item = self.numbered(child, _ESCAPE_CELL) if text else (None, None)
                 if label:  # GFM cells hold no lists: the label goes in front of the text
-                    item = self.list_item(child)
-                    text = "\u00a0" * (2 * (item.level if item else 0)) + with_label(label, text)
+                    text = "\u00a0" * (2 * item.level) + with_label(label, text)
                 parts.append(text)
                 for box in B.text_boxes(child):
                     self._cell_parts(box, parts)
@@ -362,10 +362,6 @@ def _marker(item: ListItem, label: str) -> str | None:
     if not item.ordered:
         return "- "
     return label + " " if _MD_ORDERED.fullmatch(label) else None
-
-
-def _escaped(label: str | None, table=_ESCAPE) -> str | None:
-    return label.translate(table) if label else label
 
 
 def _on(rpr, name: str) -> bool:
