@@ -17,9 +17,10 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.tabular.grid import TableGrid
-from ooxml.markdown.mdlists import ListFormats, list_item
-from ooxml.lists.numbering import label_of
+from ooxml.markdown.mdlists import ListItem
+from ooxml.lists.numbering import definitions, label_of
 from ooxml.xml.namespaces import A, M, R, WP, w
+from render.blocks import heading_level, with_label
 
 RT_FOOTNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"
 RT_ENDNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/endnotes"
@@ -51,14 +52,9 @@ class Segment:
 class Exporter:
     doc: object
     id_of: Callable | None = None  # element -> ID, when block IDs are wanted
-    formats: ListFormats | None = None
     notes: list = field(default_factory=list)  # (label, kind, note id) in order of reference
     _rels: dict | None = None
-    _counters: dict = field(default_factory=dict)
     _indents: dict = field(default_factory=dict)
-
-    def __post_init__(self):
-        self.formats = self.formats or ListFormats(self.doc)
 
     # ---- blocks ------------------------------------------------------------------------------
     def blocks(self, els) -> str:
@@ -103,18 +99,22 @@ class Exporter:
             chunks.append(("code", self._comment_line(p) + [fence, *text.split("\n"), fence]))
             return
         text = self.inline(p).strip(" \t")  # leading spaces would make code, trailing ones breaks
+        label, item = self.numbered(p)
         level = heading_level_of(self.doc, p)
         comment = f" <!-- {self.id_of(p)} -->" if self.id_of else ""
         if level:
             self._indents.clear()
-            chunks.append(("heading", ["#" * min(level, 6) + " " + text.replace("\\\n", " ") + comment]))
+            line = with_label(label, text.replace("\\\n", " "))
+            chunks.append(("heading", ["#" * min(level, 6) + " " + line + comment]))
             return
-        item = list_item(self.doc, self.formats, p)
-        if item is not None:
-            chunks.append((f"list:{item.num_id}", self.list_lines(item, _guard_line_start(text) + comment,
-                                                                          label_of(self.doc, p))))
+        if label:
+            marker = _marker(item, label)
+            kind = f"list:{item.num_id}" if marker else "para"  # a label Markdown cannot write: a paragraph
+            chunks.append((kind, self.list_lines(item, _guard_line_start(with_label(None if marker else label, text))
+                                                 + comment, marker)))
             return
         self._indents.clear()
+        text = with_label(label, text)
         if not text.strip() and self._is_rule(p):
             # '***', not '---': answers use '---' lines as section separators.
             chunks.append(("rule", self._comment_line(p) + ["***"]))
@@ -132,26 +132,27 @@ class Exporter:
             return
         chunks.append(("para", lines))
 
-    def list_lines(self, item, text: str, label: str | None = None) -> list[str]:
-        """A list item's lines. An ordered item shows Word's own number (ooxml/lists/numbering.py) as its
-        marker when Markdown can write it (``3.``, ``3)``); other labels (``a)``, ``2.1.``, ``iv.``)
-        go in front of the text, after a counted marker."""
+    def numbered(self, p, table=_ESCAPE) -> tuple[str | None, ListItem | None]:
+        """The label the views show before ``p`` (render/blocks.py with_label), escaped, and its list
+        and level as the labels count them (ooxml/lists/numbering.py); (None, None) for no label."""
+        defs = definitions(self.doc)
+        ref = defs.para_num(p)  # cheap: most paragraphs are no list item, and need no label_of
+        label = label_of(self.doc, p) if ref is not None else None
+        if not label:
+            return None, None
+        level = defs.level(*ref)
+        return label.translate(table), ListItem(str(ref[0]), ref[1], level is None or level.fmt != "bullet")
+
+    def list_lines(self, item, text: str, marker: str | None) -> list[str]:
+        """A list item's lines. Its marker is its label (``- `` for a bullet, Word's own ``3.``,
+        ``3)``); an item whose label Markdown cannot write as a marker (``a)``, ``2.1.``, ``iv.``)
+        is a paragraph holding its label, indented under its parent item."""
         level = item.level
         for deeper in [k for k in self._indents if k > level]:
             del self._indents[deeper]
-            self._counters.pop((item.num_id, deeper), None)
         parent = max((k for k in self._indents if k < level), default=None)
         base = self._indents[parent][1] if parent is not None else 0
-        if item.ordered:
-            n = self._counters.get((item.num_id, level), 0) + 1
-            self._counters[(item.num_id, level)] = n
-            marker = f"{n}. "
-            if label and _MD_ORDERED.fullmatch(label):
-                marker = label + " "
-            elif label:
-                text = f"{label} {text}"
-        else:
-            marker = "- "
+        marker = marker or ""
         self._indents[level] = (base, base + len(marker))
         lines = text.split("\n") if text else [""]
         pad = " " * (base + len(marker))
@@ -176,26 +177,24 @@ class Exporter:
 
     def cell(self, tc) -> str:
         parts: list[str] = []
-        self._cell_parts(tc, parts, {})
+        self._cell_parts(tc, parts)
         return "<br>".join(p for p in parts if p) if any(parts) else ""
 
-    def _cell_parts(self, container, parts: list, counts: dict) -> None:
+    def _cell_parts(self, container, parts: list) -> None:
         """A cell's lines: its paragraphs, those of content controls and text boxes; nested tables as text."""
         for child in container:
             if child.tag == B.W_P:
                 text = self.inline(child, cell=True)
-                item = list_item(self.doc, self.formats, child) if text else None
-                if item is not None:  # GFM cells hold no lists: the label goes in front of the text
-                    counts[(item.num_id, item.level)] = counts.get((item.num_id, item.level), 0) + 1
-                    label = f"{counts[(item.num_id, item.level)]}." if item.ordered else "•"
-                    text = "\u00a0" * (2 * item.level) + f"{label} {text}"
+                label, item = self.numbered(child, _ESCAPE_CELL) if text else (None, None)
+                if label:  # GFM cells hold no lists: the label goes in front of the text
+                    text = "\u00a0" * (2 * item.level) + with_label(label, text)
                 parts.append(text)
                 for box in B.text_boxes(child):
-                    self._cell_parts(box, parts, counts)
+                    self._cell_parts(box, parts)
             elif child.tag in (B.W_SDT, w("customXml")):
                 content = child.find(B.W_SDTCONTENT) if child.tag == B.W_SDT else child
                 if content is not None:
-                    self._cell_parts(content, parts, counts)
+                    self._cell_parts(content, parts)
             elif child.tag == B.W_TBL:
                 parts.append(B.block_text(child, limit=1_000_000).replace("\n", " ").replace("\t", " ")
                              .translate(_ESCAPE_CELL))
@@ -355,8 +354,14 @@ class Exporter:
 
 
 def heading_level_of(doc, p) -> int | None:
-    from render.blocks import heading_level
     return heading_level(doc, p)
+
+
+def _marker(item: ListItem, label: str) -> str | None:
+    """The Markdown marker that is the item's label, or None when Markdown has none for it."""
+    if not item.ordered:
+        return "- "
+    return label + " " if _MD_ORDERED.fullmatch(label) else None
 
 
 def _on(rpr, name: str) -> bool:
@@ -392,8 +397,10 @@ def _guard_line_start(text: str) -> str:
 
 
 def _ordered_marker(text: str) -> bool:
+    """CommonMark's ordered list marker: 1-9 digits, '.' or ')', then white space or the end
+    ('2.2.2 Term' and '1.1.' start no list)."""
     digits = text.lstrip("0123456789")
-    return digits[:1] in (".", ")") and len(text) - len(digits) <= 9
+    return digits[:1] in (".", ")") and len(text) - len(digits) <= 9 and digits[1:2] in ("", " ", "\t", "\n")
 
 
 def _merged(segments: list[Segment]) -> list[Segment]:

@@ -97,6 +97,7 @@ async def every_editing_tool(docx: DocxClient, tmp_path: Path, view: str) -> dic
     await ok("docx_scrub", categories=["properties"])
     await docx.save(tmp_path / "views.docx")
     await ok("docx_open", file_path=str(tmp_path / "views.docx"))
+    await ok("docx_compare", original_path=str(tmp_path / "views.docx"), revised_path=str(tmp_path / "views.docx"))
     return out
 
 

@@ -63,8 +63,41 @@ async def test_one_element_reads_whole(docx, tmp_path):
     ("docx_insert_page_break", {"position": "start:document_body"}),
 ])
 async def test_a_neighbour_given_its_id_by_the_call_is_not_shown_as_changed(docx, tmp_path, tool, args):
-    # 30 paragraphs: the open's answer shows the last ones, so the first has no ID before the call.
-    await docx.open(build_docx(tmp_path / "in.docx", "".join(p(f"Line {i}") for i in range(30))))
-    changes = (await docx.ok(tool, **args)).section("Changes").splitlines()
+    # Opened with view none: no box is drawn, so the first paragraph has no ID before the call.
+    opened = await docx.ok("docx_open", file_path=str(build_docx(tmp_path / "in.docx", p("Line 0") + p("Line 1"))),
+                           view="none")
+    docx.session_id = opened.head["Session ID"]
+    changes = (await docx.ok(tool, view="full", **args)).section("Changes").splitlines()
     assert not [line for line in changes if line.startswith("-")], changes
     assert any(re.fullmatch(r" +│ Paragraph \(para_\w+\) +│", line) for line in changes), changes  # unchanged
+
+
+async def test_a_long_paragraph_changed_before_and_past_its_cut_shows_the_new_words(docx, tmp_path):
+    """Issue 29 (7): a change inside the box and one past its cut gave two cut boxes and no new text."""
+    para = await _open_long(docx, tmp_path)
+    new = LONG.replace("word0 ", "FIRST ").replace("word400 ", "LATE CHANGE ") + " final sentence here."
+    changes = (await docx.ok("docx_update_paragraph_text", element_id=para, new_text=new)).section("Changes")
+    assert re.search(r"^\+ +│ FIRST word1 ", changes, re.M)  # the boxes show the first change
+    assert re.search(r"^-….*word399 word400 word401.*…$", changes, re.M)
+    assert re.search(r"^\+….*word399 LATE CHANGE word401.*…$", changes, re.M)
+    assert len(max(changes.splitlines(), key=len)) < 200
+
+
+async def test_two_changes_far_apart_past_the_cut_show_two_windows(docx, tmp_path):
+    para = await _open_long(docx, tmp_path)
+    new = LONG.replace("word100 ", "ONE ").replace("word400 ", "TWO ") + " final sentence here."
+    changes = (await docx.ok("docx_update_paragraph_text", element_id=para, new_text=new)).section("Changes")
+    assert re.search(r"^\+….*word99 ONE word101.*…$", changes, re.M)
+    assert re.search(r"^\+….*word399 TWO word401.*…$", changes, re.M)
+
+
+async def test_compact_fill_table_says_which_cells_changed(docx, tmp_path):
+    """Issue 29 (7): compact docx_fill_table answered '(no visible change)' after changing cells."""
+    await docx.open(build_docx(tmp_path / "in.docx", tbl([[tc(p(f"r{r}c{c}")) for c in range(3)] for r in range(3)])))
+    table_id = re.search(r"table_\w+", (await docx.ok("docx_list_tables")).text).group(0)
+    done = await docx.ok("docx_fill_table", table_id=table_id, data=[["Paid", "Open", "Done"]], start_row=2,
+                         view="compact")
+    changes = done.section("Changes")
+    assert "no visible change" not in changes
+    assert f"@@ {table_id} row 2, col 1\n-r2c1\n+Open" in changes
+    assert len(done.text) < 1500

@@ -109,11 +109,14 @@ def _rezip(path: Path, styles: str) -> None:
             z.writestr(info, data)
 
 
-def pstyle(sid: str, name: str, nid: int | None = None, ilvl: int | None = None, based_on: str = "Normal") -> str:
+def pstyle(sid: str, name: str, nid: int | None = None, ilvl: int | None = None, based_on: str = "Normal",
+           outline_level: int | None = None) -> str:
     numpr = ""
     if nid is not None:
         numpr = "<w:numPr>" + (f'<w:ilvl w:val="{ilvl}"/>' if ilvl is not None else "") + \
                 f'<w:numId w:val="{nid}"/></w:numPr>'
+    if outline_level is not None:  # a heading
+        numpr += f'<w:outlineLvl w:val="{outline_level}"/>'
     return (f'<w:style w:type="paragraph" w:styleId="{sid}"><w:name w:val="{name}"/>'
             f'<w:basedOn w:val="{based_on}"/><w:pPr>{numpr}</w:pPr></w:style>')
 
@@ -207,6 +210,7 @@ def cases() -> dict[str, tuple[str, bytes | None, str]]:
     c["table"] = (table_body, numbering_xml([abstract(0, outline())], [num(1, 0)]), "")
     c["no_num_zero"] = (_items("nz", [(1, 0), (0, 0), (1, 0), (99, 0), (1, 0)]),
                         numbering_xml([abstract(0, outline())], [num(1, 0)]), "")
+    c["numbered_headings"] = numbered_headings()
     c.update(override_cases())
     zh_starts = (1, 10, 19, 100, 110, 1001, 1010, 10010, 20300, 32760)  # two items from each start
     c["chinese_counting"] = (
@@ -215,6 +219,32 @@ def cases() -> dict[str, tuple[str, bytes | None, str]]:
                                         start=s)] + outline()[1:]) for i, s in enumerate(zh_starts)],
                       [num(i + 1, i) for i in range(len(zh_starts))]), "")
     return c
+
+
+def numbered_headings() -> tuple[str, bytes, str]:
+    """A contract: headings numbered through their styles ('1.', '1.1'), clauses under them
+    ('1.1.1', '(a)'), a '1.'/'2.1.' list, bullets, and a numbered list in a table cell."""
+    styles = (pstyle("CH1", "Clause Heading 1", 5, 0, outline_level=0)
+              + pstyle("CH2", "Clause Heading 2", 5, 1, outline_level=1))
+    outline_levels = [lvl(0, "decimal", "%1.", pstyle="CH1"), lvl(1, "decimal", "%1.%2", pstyle="CH2"),
+                      lvl(2, "decimal", "%1.%2.%3"), lvl(3, "lowerLetter", "(%4)")] + outline()[4:]
+    bullets = [lvl(0, "bullet", "\u2022"), lvl(1, "bullet", "o", font="Courier New")] + outline()[2:]
+    body = "".join([
+        para("Definitions and Interpretation", style="CH1"), para("Definitions", style="CH2"),
+        para("Agreement means this agreement.", 5, 2), para("Business Day means a weekday.", 5, 2),
+        para("excluding public holidays;", 5, 3), para("and weekends.", 5, 3),
+        para("Term", style="CH1"), para("Commencement", style="CH2"), para("Renewal", style="CH2"),
+        para("Either party may renew.", 5, 2), para("Notice of renewal is given in writing.", 5, 2),
+        para("A plain paragraph between the lists."),
+        para("First step", 6, 0), para("Second step", 6, 0), para("A sub-step", 6, 1), para("Third step", 6, 0),
+        para("A point", 7, 0), para("A sub-point", 7, 1),
+        '<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid>'
+        '<w:tr><w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>'
+        f'{para("cell one", 5, 2)}{para("cell two", 5, 2)}</w:tc></w:tr></w:tbl>',
+        para("After the table", 5, 2),
+    ])
+    return body, numbering_xml([abstract(4, outline_levels), abstract(6, outline()), abstract(7, bullets)],
+                               [num(5, 4), num(6, 6), num(7, 7)]), styles
 
 
 ALL_LEVELS = {i: 1 for i in range(9)}  # Word's "Restart at 1": a startOverride on all nine levels

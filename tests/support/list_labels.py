@@ -146,39 +146,45 @@ def _align(pairs: list[tuple[int, int]]) -> dict[int, int]:
     return out
 
 
+def lo_labels(doc, txt: Path) -> list[tuple[object, str, str | None, str | None, str | None]]:
+    """(paragraph, its text, LibreOffice's line, its label, ours) for each body paragraph with text
+    (the line and LibreOffice's label None when no line was found)."""
+    lines = lo_lines(txt)
+    found = _Lines(lines)
+    paras, pairs = [], []
+    cap = ""
+    for p in doc.body.iter(B.W_P):
+        if any(a.tag in _ASIDE for a in p.iterancestors()):
+            continue  # text boxes: LibreOffice writes them elsewhere (and mc:Fallback repeats them)
+        if _drop_cap(p):
+            cap = full_text(p)
+            continue
+        text, cap = cap + full_text(p), ""
+        seg = text.split("\n")[0].strip()
+        if not seg:
+            continue
+        whole = "\n" not in text
+        lines_of = found.candidates(seg, whole)
+        head = head_text(p)
+        if not lines_of and len(head) >= 3 and head != seg:  # LibreOffice writes note marks, field results
+            seg, whole, lines_of = head, False, sorted(set(found.holding(head)), reverse=True)
+        n = len(paras)
+        paras.append((p, seg, whole, label_of(doc, p)))
+        pairs.extend((n, i) for i in lines_of)
+    matched = _align(pairs)
+    return [(p, seg, lines[matched[n]], _prefix(lines[matched[n]], seg, whole), ours) if n in matched
+            else (p, seg, None, None, ours) for n, (p, seg, whole, ours) in enumerate(paras)]
+
+
 def compare(docx: Path, txt: Path) -> Comparison:
     doc = Document.open(docx)
     try:
-        lines = lo_lines(txt)
-        found = _Lines(lines)
         defs = N.definitions(doc)
         out = Comparison()
-        paras, pairs = [], []
-        cap = ""
-        for p in doc.body.iter(B.W_P):
-            if any(a.tag in _ASIDE for a in p.iterancestors()):
-                continue  # text boxes: LibreOffice writes them elsewhere (and mc:Fallback repeats them)
-            if _drop_cap(p):
-                cap = full_text(p)
-                continue
-            text, cap = cap + full_text(p), ""
-            seg = text.split("\n")[0].strip()
-            if not seg:
-                continue
-            whole = "\n" not in text
-            lines_of = found.candidates(seg, whole)
-            head = head_text(p)
-            if not lines_of and len(head) >= 3 and head != seg:  # LibreOffice writes note marks, field results
-                seg, whole, lines_of = head, False, sorted(set(found.holding(head)), reverse=True)
-            n = len(paras)
-            paras.append((p, seg, whole, label_of(doc, p)))
-            pairs.extend((n, i) for i in lines_of)
-        matched = _align(pairs)
-        for n, (p, seg, whole, ours) in enumerate(paras):
-            if n not in matched:
+        for p, seg, line, lo, ours in lo_labels(doc, txt):
+            if line is None:
                 out.unmatched += ours is not None
                 continue
-            lo = _prefix(lines[matched[n]], seg, whole)
             if ours is None and lo is None:
                 continue
             out.compared += 1

@@ -198,7 +198,7 @@ def answer(session: Session, operation: str, element: etree._Element | None, *, 
     if before is not None and after is not None:  # compact: each box one line, one line around
         changes = render_diff(*((views.squeeze(before), views.squeeze(after), 1) if view == "compact"
                                 else (before, after)))
-        hidden = text_changes.hidden_changes(doc)
+        hidden = text_changes.hidden_changes(doc, views.squeeze if view == "compact" else None)
         if hidden:  # past a box's cut: a window around each change
             changes = "\n".join(hidden) if changes == render_diff([], []) else changes + "\n" + "\n".join(hidden)
     return success_answer(operation, element_id=eid, fields=_tracked(doc, fields, changes), context=context,

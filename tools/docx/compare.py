@@ -18,7 +18,8 @@ _KINDS = ("insertions", "deletions", "moves", "formatting changes", "table chang
 
 
 @tool(toolset="review", read_only=True, idempotent=False, title="Compare two documents into a redline",
-      long_running=True)  # read-only: it changes no document or file (the redline is a new session)
+      long_running=True, context=True)  # read-only: it changes no document or file (the redline is a new
+# session); context: it answers with the redline's first change, so it takes a view (compact: the counts)
 def docx_compare(ctx: CallContext, original_path: str | None = None, revised_path: str | None = None,
                  session_id: str | None = None, author: str | None = None, granularity: str = "word",
                  detect_moves: bool = False, ignore_formatting: bool = False,

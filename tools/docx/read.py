@@ -19,6 +19,7 @@ from tools.docx.view import focus_block
 MAX_PAGE = 200
 MAX_CHARS = 30_000
 MAX_TREE_LINES = 400
+TREE_PAGE = 100  # tree lines per docx_get_structure page: about 8 KB
 MAX_MATCHES = 50
 
 
@@ -103,55 +104,95 @@ def tree_lines(entries: list[tuple[int, str]]) -> list[str]:
     return lines
 
 
-def _structure_lines(doc) -> list[str]:
-    entries: list[tuple[int, str]] = []  # (depth, label)
-    depth, pending = -1, 0  # before any heading, blocks are top-level
+def _depth_before(doc, el) -> int:
+    """The tree depth blocks at ``el`` stand under: that of the last heading before it (-1: none)."""
+    prev = B.prev_block(el) if el is not None else None
+    while prev is not None:
+        level = heading_level(doc, prev) if prev.tag == B.W_P else None
+        if level:
+            return level - 1
+        prev = B.prev_block(prev)
+    return -1
 
-    def flush():
-        nonlocal pending
-        if pending:
-            entries.append((depth + 1, f"({pending} paragraph{'s' if pending > 1 else ''})"))
-            pending = 0
 
-    for el in B.iter_blocks(doc.body):
-        if len(entries) > MAX_TREE_LINES:
-            break
-        if el.tag == B.W_P:
-            level = heading_level(doc, el)
-            if level:
-                flush()
-                depth = level - 1
-                label = label_of(doc, el)
-                text = f"{label} {B.paragraph_text(el)}" if label else B.paragraph_text(el)
-                entries.append((depth, f"H{level} {cut(text, 70)} ({doc.id_of(el)})"))
-            else:
-                pending += 1
+def _structure_page(doc, first, limit: int) -> tuple[list[tuple[int, str]], object]:
+    """(depth, label) entries from block ``first`` on, at most about ``limit``, and the block the
+    next page starts at (None at the end). Runs of paragraphs are one entry."""
+    entries: list[tuple[int, str]] = []
+    depth, pending, run_start = _depth_before(doc, first), 0, None
+    el = first
+    while el is not None:
+        level = heading_level(doc, el) if el.tag == B.W_P else None
+        if el.tag == B.W_P and not level:
+            run_start = run_start if pending else el
+            pending += 1
+            el = B.next_block(el)
             continue
-        flush()
-        if el.tag == B.W_TBL:
+        if len(entries) + 1 + bool(pending) > limit and (entries or pending):
+            if pending and len(entries) < limit:
+                entries.append(_run(depth, pending))
+                return entries, el
+            return entries, run_start if pending else el
+        if pending:
+            entries.append(_run(depth, pending))
+            pending = 0
+        if level:
+            depth = level - 1
+            label = label_of(doc, el)
+            text = f"{label} {B.paragraph_text(el)}" if label else B.paragraph_text(el)
+            entries.append((depth, f"H{level} {cut(text, 70)} ({doc.id_of(el)})"))
+        elif el.tag == B.W_TBL:
             grid = TableGrid(el)
             entries.append((depth + 1, f"Table {doc.id_of(el)} ({grid.n_rows}×{grid.n_cols})"))
         else:
             entries.append((depth + 1, f"{B.kind(el)} {doc.id_of(el)}"))
-    flush()
-    lines = tree_lines(entries[:MAX_TREE_LINES])
-    if len(entries) > MAX_TREE_LINES:
-        lines.append(f"... (structure cut at {MAX_TREE_LINES} entries; use docx_read_content to page through)")
-    return lines
+        el = B.next_block(el)
+    if pending:
+        entries.append(_run(depth, pending))
+    return entries, None
+
+
+def _run(depth: int, n: int) -> tuple[int, str]:
+    return depth + 1, f"({n} paragraph{'s' if n > 1 else ''})"
 
 
 @tool(read_only=True, idempotent=True, title="Get document structure")
-def docx_get_structure(ctx: CallContext, session_id: str | None) -> str:
-    """A tree of headings with their levels and the blocks under them, with IDs."""
+def docx_get_structure(ctx: CallContext, session_id: str | None, start_element_id: str | None = None,
+                       max_entries: int = TREE_PAGE) -> str:
+    """A tree of headings with their levels and the blocks under them, with IDs, a page at a time.
+
+    Args:
+        start_element_id: First block (the previous answer's Next Page).
+        max_entries: Tree lines per page, 1-400.
+    """
     session = session_of(ctx, session_id)
     doc = session.doc
-    total = len(doc.order(doc.body))
-    tree = ["📄 Document" + (f" ({session.path.name})" if session.path else "")] + _structure_lines(doc)
-    fields = {"Session ID": session.id, "Blocks": total}
+    if not 1 <= max_entries <= MAX_TREE_LINES:
+        raise OoxmlError(f"max_entries must be between 1 and {MAX_TREE_LINES}, not {max_entries}.",
+                         error_type="ValidationError", hint="Use 1 to the maximum; page with start_element_id.")
+    first = _body_block(session, start_element_id) if start_element_id else next(B.iter_blocks(doc.body), None)
+    entries, nxt = _structure_page(doc, first, max_entries)
+    order = doc.order(doc.body)
+    total = len(order)
+    start = order.index(first) if first is not None else 0
+    end = order.index(nxt) if nxt is not None else total
+    head = "📄 Document" + (f" ({session.path.name})" if session.path else "")
+    tree = ([head] if start == 0 else [f"📄 … from block {start + 1}"]) + tree_lines(entries)
+    fields = {"Session ID": session.id, "Blocks": total, "Range": f"{start + 1}-{end} of {total}" if total else None}
+    if nxt is not None:
+        fields["Next Page"] = f"start_element_id={doc.id_of(nxt)}"
     fallback = fallback_formats(doc)
     if fallback:
         fields["List formats shown as decimal"] = ", ".join(fallback)
     return success_answer("Get Structure", fields=fields, content="```\n" + "\n".join(tree) + "\n```")
+
+
+def _body_block(session, element_id: str):
+    el = focus_block(resolve(session, element_id, "start_element_id"))
+    if el.getparent() is not session.doc.body:
+        raise InvalidPosition("start_element_id must be a block of the document body.",
+                              hint="Use the 'Next Page' value of the last answer, or a block ID from it.")
+    return el
 
 
 @tool(read_only=True, idempotent=True, title="Find paragraphs")

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Literal
 
 from ooxml.model.document import Document
+from ooxml.text import body as B
 from ooxml.opc.filekinds import check_save_name
 from ooxml.model.integrity import check_package, summarize, unreadable_parts
 from ooxml.opc.package import DEFAULT_LIMITS
@@ -48,7 +49,9 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
         author = tracking_from_settings(ctx, doc)
         if author is not None:
             fields["Tracking"] = f"on (the file's Track Changes setting), author '{author}'"
-        return answer(session, "Open Document", last, fields=fields, head_id=False)
+        # The first page, where a reader starts; the cursor stays after the last block (SPEC §5).
+        first = next(B.iter_blocks(doc.body), None)
+        return answer(session, "Open Document", first, fields=fields, head_id=False)
     except BaseException:
         drop_session(ctx, session)  # a failed open leaves no session behind (nor the file held)
         raise

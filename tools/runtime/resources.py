@@ -103,7 +103,9 @@ def _markdown(ctx, target: Target, seconds: float) -> str:
 
 async def _by_tool(ctx, target: Target) -> types.ReadResourceResult:
     from tools.runtime.dispatch import run_tool
-    name, arguments = ("docx_get_structure", {"session_id": target.session_id}) if target.kind == "outline" else \
+    # The outline is read whole, as far as one page of the tool goes (400 entries).
+    name, arguments = ("docx_get_structure", {"session_id": target.session_id, "max_entries": 400}) \
+        if target.kind == "outline" else \
         ("docx_render_page", {"session_id": target.session_id, "page": target.page})
     tool = ctx.services.tool_named(name)
     outcome = await run_tool(tool, name, arguments, ctx)
