@@ -17,6 +17,7 @@ from tools.docx.common import call_limits
 from tools.docx.protocol import editing
 from tools.runtime import history
 from tools.runtime.registry import BUILTIN, CallContext, ToolResult, tool
+from tools.runtime.sessions import session_key
 
 # Session lifecycle, files, history, listing and the batch itself: not edits of the session's document.
 REFUSED = {"docx_open", "docx_create", "docx_save", "docx_close", "docx_batch", "docx_render_page",
@@ -62,10 +63,9 @@ def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
                                   hint="Each call is an object with 'tool' and 'arguments' only.")
         checked.append(BatchCall(i, batch_tool(i, call["tool"]), dict(call.get("arguments") or {})))
         args = checked[-1].arguments
-        if args.get("session_id") not in (None, session.id):
-            raise ValidationError(f"calls[{i}] names another session ({args['session_id']}).",
+        if not _same_session(args.pop("session_id", None), session):
+            raise ValidationError(f"calls[{i}] names another session ({str(call['arguments']['session_id'])[:80]}).",
                                   hint="A batch works on one session: leave session_id out of its calls.")
-        args.pop("session_id", None)
         args.pop("view", None)
         problems = argument_problems(checked[-1].tool, args)
         if problems:
@@ -73,6 +73,13 @@ def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
                                   hint=f"See the inputSchema of '{call['tool']}' in tools/list.")
     check_growth(ctx, session, calls)
     return checked
+
+
+def _same_session(named, session) -> bool:
+    try:
+        return session_key(named) in (None, session.id)
+    except ValidationError:
+        return False
 
 
 def batch_tool(i: int, name):
