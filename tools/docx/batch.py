@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from ooxml.xml import growth
 from ooxml.xml.errors import LimitExceeded, OoxmlError, ValidationError
 from render.head import parse_head
 from render import views
@@ -93,12 +94,11 @@ def batch_tool(i: int, name):
 
 
 def check_growth(ctx: CallContext, session, calls: list) -> None:
-    """What the calls bring in (their arguments) counts against one call's growth limit, before any runs."""
+    """What the calls bring in (their arguments) counts against one call's growth limit, before any runs;
+    what each call adds besides (copies, replacements) counts on in the same call (ooxml/xml/growth.py)."""
     size = len(json.dumps(calls, ensure_ascii=False).encode())
-    limit = call_limits(ctx, session.doc).max_call_growth_bytes
-    if size > limit:
-        raise LimitExceeded(f"The batch's calls hold {size} bytes; one call may add at most {limit} "
-                            "(limits.max_call_growth_bytes).", hint="Split the work into several batches.")
+    growth.spend(size, call_limits(ctx, session.doc).max_call_growth_bytes, "The batch's calls",
+                 hint="Split the work into several batches.")
 
 
 def run_one(ctx: CallContext, session, call: BatchCall, state) -> tuple[BatchCall, str]:
