@@ -78,8 +78,10 @@ def _describe(doc, ctrl: M.Control, stores: dict) -> str:
     if ctrl.lock:
         bits.append(f"lock={ctrl.lock}")
     if ctrl.binding is not None:
-        found = BIND.bound_node(doc.package, ctrl.binding, stores)
-        node = f' = "{cut(BIND.read_node(found[1]), 40)}"' if found else " (node not found)"
+        why = BIND.not_evaluated(ctrl.binding)
+        found = None if why else BIND.bound_node(doc.package, ctrl.binding, stores)
+        node = f' = "{cut(BIND.read_node(found[1]), 40)}"' if found else \
+            f" (binding not evaluated: {cut(why, 60)})" if why else " (node not found)"
         bits.append(f"bound {cut(ctrl.binding.xpath, 60)}{node}")
     return " ".join(bits)
 
