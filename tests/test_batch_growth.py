@@ -81,3 +81,30 @@ async def test_copies_of_what_the_batch_made_count_too(tmp_path):
         await docx.save(tmp_path / "after.docx", strip_ids=True)
     assert answer.error_type == "LimitExceeded" and "calls[2]" in answer.head["Message"], answer.text[:500]
     assert read_part(tmp_path / "after.docx") == read_part(tmp_path / "before.docx")
+
+
+async def test_images_and_tables_a_batch_makes_count_against_the_one_limit(tmp_path):
+    """Arguments a few bytes long that add much: an image file, a table of rows × cols."""
+    import random
+    from PIL import Image
+    image = tmp_path / "noise.png"  # noise: about 720 KB, it does not compress
+    Image.frombytes("RGB", (600, 400), random.Random(29).randbytes(600 * 400 * 3)).save(image)
+    _, client, services = await opened(tmp_path, 1)
+    path, client, services = await opened(tmp_path, 1_000_000)
+    insert_image = {"tool": "docx_insert_image", "arguments": {"image_path": str(image), "position": "end:document_body"}}
+    table = {"tool": "docx_insert_table", "arguments": {"rows": 200, "cols": 50, "position": "end:document_body"}}
+    async with client:
+        docx = DocxClient(client, [tmp_path], services)
+        await docx.open(path)
+        one = image.stat().st_size
+        await docx.save(tmp_path / "before.docx", strip_ids=True)
+        assert 500_000 < one < 1_000_000
+        images = await docx.call("docx_batch", calls=[insert_image] * 2)
+        tables = await docx.call("docx_batch", calls=[table] * 2)
+        alone = await docx.call("docx_insert_table", rows=200, cols=50, position="end:document_body")
+        await docx.save(tmp_path / "after.docx", strip_ids=True)
+    assert images.error_type == "LimitExceeded" and "limits.max_call_growth_bytes" in images.head["Message"], \
+        images.text[:400]
+    assert tables.error_type == "LimitExceeded" and "calls[1]" in tables.head["Message"], tables.text[:400]
+    assert not alone.is_error, alone.text[:400]
+    assert read_part(tmp_path / "after.docx") != read_part(tmp_path / "before.docx")  # the table alone went in
