@@ -43,7 +43,9 @@ def parse(xpath: str, prefixes: dict[str, str]) -> list[Step] | str:
     """The steps of a simple path, or why it is not one."""
     if len(xpath) > MAX_XPATH:
         return f"it is over {MAX_XPATH:,} characters"
-    if not xpath.startswith("/") or xpath.startswith("//"):
+    if "//" in xpath:
+        return "'//' (a search at any depth) is not evaluated"
+    if not xpath.startswith("/"):
         return "it is not an absolute path of child steps (/a[1]/b[1])"
     steps = []
     for i, text in enumerate(xpath[1:].split("/")):
@@ -88,7 +90,7 @@ def select(tree: etree._ElementTree, path: list[Step]):
         budget.check()
         if step.attribute:
             name = step.local if step.namespace is None else f"{{{step.namespace}}}{step.local}"
-            return next((Attribute(el, name) for el in nodes if el.get(name) is not None), None)
+            return next((Attribute(el, name) for el in nodes if el is not None and el.get(name) is not None), None)
         found = []
         for parent in nodes:
             children = [tree.getroot()] if parent is None else parent
