@@ -70,8 +70,9 @@ async def test_scrubbing_comments_grows_near_linearly(docx, tmp_path):
         assert answer.head.get("Left") == "nothing" or "comments" in answer.text, answer.text[:600]
         await docx.save(tmp_path / f"out{n}.docx")
         await docx.ok("docx_close")
-    assert cpu[1600] / max(cpu[400], 1e-3) < 8, cpu  # linear: about 4 (quadratic: 16); margin for noise
-    assert cpu[800] / max(cpu[400], 1e-3) < 4, cpu
+    print("scrub CPU s", cpu)  # shown with -s; a floor of 20 ms: a GC pause is not growth
+    assert cpu[1600] / max(cpu[400], 0.02) < 8, cpu  # linear: about 4 (quadratic: 16); margin for noise
+    assert cpu[800] / max(cpu[400], 0.02) < 4, cpu
     body = read_part(tmp_path / "out1600.docx").decode()
     assert "commentReference" not in body and "commentRange" not in body and "Clause 1599 text" in body
     ids = read_part(tmp_path / "out1600.docx", "word/commentsIds.xml").decode()
