@@ -152,3 +152,12 @@ async def test_a_failure_takes_back_ids_earlier_calls_gave(docx, tmp_path):
     assert a.is_error
     await docx.save(tmp_path / "after.docx")
     assert parts(tmp_path / "after.docx") == parts(tmp_path / "before.docx")
+
+
+async def test_a_call_naming_the_batch_session_with_noise_is_the_same_session(docx):
+    """Issue 29 #15: a session_id argument is read one way everywhere ("doc_1 (report)" is doc_1)."""
+    start = await started(docx)
+    a = await docx.ok("docx_batch", session_id=f"{docx.session_id} (report)", calls=[
+        {"tool": "docx_insert_paragraph",
+         "arguments": {"session_id": f"{docx.session_id} (report)", "text": "One", "position": f"after:{start}"}}])
+    assert a.head["Calls"] == "1"

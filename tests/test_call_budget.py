@@ -243,3 +243,32 @@ async def test_stdio_keeps_one_client_semantics(docx):
     listed = await docx.ok("docx_list_sessions")
     assert omitted.element_id and docx.session_id in listed.text
 
+
+
+async def test_the_in_flight_limit_counts_a_session_named_with_noise_as_the_same_session(tmp_path, monkeypatch):
+    """Issue 29 #15: "doc_1" and "doc_1 (report)" are one session, for the store and for the in-flight count."""
+    slowed(monkeypatch, "docx_get_structure", 0.5)
+    services = Services(roots=[tmp_path])
+    answers = []
+    async with in_process(services) as c:
+        sid = (await c.ok("docx_create")).head["Session ID"]
+
+        async def structure(named):
+            answers.append(await c.call("docx_get_structure", session_id=named))
+        async with anyio.create_task_group() as tg:
+            for i in range(7):
+                tg.start_soon(structure, sid if i % 2 else f"{sid} (report)")
+    refused = [a for a in answers if a.is_error]
+    assert len(answers) - len(refused) == 4, [a.text[:200] for a in answers]
+    assert {a.error_type for a in refused} == {"LimitExceeded"} and "already under way" in refused[0].text
+
+
+def test_a_session_id_argument_is_read_by_one_function():
+    """Issue 29 #15: the store split the argument, the in-flight count stripped it. Only
+    tools/runtime/sessions.session_key takes a session_id string apart now."""
+    root = Path(__file__).resolve().parent.parent
+    shapes = re.compile(r"\b(?:session_id|sid)\w*\)?\s*(?:or\s*\"\"\)?)?\.(?:split|strip|partition)\(")
+    found = [f"{path.relative_to(root)}:{n}" for path in [root / "server.py", *(root / "tools").rglob("*.py")]
+             if path.name != "sessions.py"
+             for n, line in enumerate(path.read_text().splitlines(), 1) if shapes.search(line)]
+    assert not found, found

@@ -3,7 +3,7 @@
 Seed files (the fixtures, a table-heavy built document, and small corpus files) are broken
 by seeded mutations (tests/support/mutations.py: byte flips, truncation, XML damage, absurd
 numbers, tables without rows or cells without paragraphs, unsupported compression, missing
-parts). Each is opened, read, edited and saved in a child process limited to 2 GB of address
+parts, content controls bound by costly or deep XPaths). Each is opened, read, edited and saved in a child process limited to 2 GB of address
 space. The test fails on a crash, a hang over 30 s, an InternalError, an answer the validator
 rejects (or an error answer without a hint), a saved file we cannot open again, or one
 LibreOffice cannot convert where it converted the broken input (inputs with absurd numbers are

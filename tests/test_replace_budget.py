@@ -90,8 +90,8 @@ async def test_copies_over_the_growth_limit_are_refused_before_copying(tmp_path,
     async with client_with_limits(tmp_path, max_call_growth_bytes=20_000) as docx:
         await docx.create()
         para = (await docx.ok("docx_insert_paragraph", text="x" * 30_000, position="end:document_body")).element_id
-        table = (await docx.ok("docx_insert_table", rows=40, cols=10, position="end:document_body",
-                               data=[["y" * 50] * 10] * 40)).element_id
+        table = (await docx.ok("docx_insert_table", rows=40, cols=5, position="end:document_body",  # 200 cells:
+                               data=[["y" * 50] * 5] * 40)).element_id  # within the limit as new, over it copied
         await docx.save(tmp_path / "before.docx")
         args = {"docx_copy_elements_range": {"start_id": para, "end_id": table},
                 "docx_copy_paragraph": {"element_id": para},

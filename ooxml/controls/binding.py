@@ -9,7 +9,9 @@ import posixpath
 
 from lxml import etree
 
-from ooxml.controls.model import MAX_XPATH, Binding
+from ooxml.controls import binding_path as PATH
+
+from ooxml.controls.model import Binding
 from ooxml.xml.errors import ValidationError
 
 DS = "http://schemas.openxmlformats.org/officeDocument/2006/customXml"
@@ -41,30 +43,39 @@ def store_parts(package) -> dict[str, str]:
 
 
 def bound_node(package, binding: Binding, stores: dict[str, str] | None = None):
-    """(part, node) the binding points at, or None when the part or node is not there."""
-    if len(binding.xpath) > MAX_XPATH:
+    """(part, node) the binding points at, or None when the part or node is not there (or the XPath is
+    not a simple path: ``not_evaluated`` says why). The node is an element or an ``Attribute``."""
+    steps = PATH.steps(binding)
+    if steps is None:
         return None
     stores = stores if stores is not None else store_parts(package)
     name = stores.get(_norm(binding.store_item))
     if name is None:
         return None
     part = package.part(name)
-    try:
-        found = part.tree.xpath(binding.xpath, namespaces=binding.prefixes or None)
-    except (etree.XPathError, TypeError, ValueError):
-        return None
-    if not isinstance(found, list) or not found:
-        return None
-    node = found[0]
-    if isinstance(node, etree._Element) or getattr(node, "is_attribute", False):
-        return part, node
-    return None
+    node = PATH.select(part.tree, steps)
+    return None if node is None else (part, node)
+
+
+def not_evaluated(binding: Binding) -> str | None:
+    """Why the binding's XPath is not evaluated (None: it is a simple path)."""
+    return PATH.why_not(binding)
+
+
+def refuse_unevaluated(binding: Binding | None, label: str) -> None:
+    """A value for a control whose bound node we cannot find would be undone by Word's refresh: refuse."""
+    why = None if binding is None else not_evaluated(binding)
+    if why:
+        raise ValidationError(f"The data binding of {label} was not evaluated: {why} "
+                              f"(XPath {binding.xpath[:120]!r}). Nothing was changed.",
+                              hint="Word writes simple paths such as /ns0:root[1]/ns0:name[1]: fix the binding in "
+                                   "Word, or remove bindings with docx_scrub(categories=['custom_xml']).")
 
 
 def read_node(node) -> str:
     if isinstance(node, etree._Element):
         return "".join(node.itertext())
-    return str(node)
+    return node.value
 
 
 def write_node(part, node, text: str) -> None:
@@ -74,12 +85,5 @@ def write_node(part, node, text: str) -> None:
             node.remove(child)
         node.text = text
     else:
-        owner = node.getparent()
-        owner.set(node.attrname, text)
+        node.owner.set(node.name, text)
     part.touch()
-
-
-def check_writable(node) -> None:
-    if not isinstance(node, etree._Element) and not getattr(node, "is_attribute", False):
-        raise ValidationError("The control's data binding points at no element or attribute.",
-                              hint="Fix the control's w:dataBinding XPath, or remove the binding.")

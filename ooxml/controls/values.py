@@ -70,8 +70,9 @@ def _text_value(ctrl: Control, value) -> str:
 
 
 def plan(ctrl: Control, value, read_image=None, check_url=None) -> Planned:
-    """Check ``value`` against the control's kind and lock; nothing is changed."""
+    """Check ``value`` against the control's kind, lock and binding; nothing is changed."""
     check_lock(ctrl)
+    BIND.refuse_unevaluated(ctrl.binding, label(ctrl))
     kind = ctrl.kind
     if kind in ("text", "rich_text"):
         text = _text_value(ctrl, value)

@@ -95,7 +95,8 @@ class Fill:
     def _grow(self, n: int) -> None:
         self.report.growth += n
         if self.dry and self.report.growth > self.max_growth:
-            raise LimitExceeded(f"The fill would add more than {self.max_growth:,} bytes, the limit a call may add.",
+            raise LimitExceeded(f"The fill would add more than {self.max_growth:,} bytes, what the call may still "
+                                "add (limits.max_call_growth_bytes; a batch's calls count together).",
                                 hint="Fill fewer items per call; the operator sets limits.max_call_growth_bytes.")
 
     # ---- arrays: repeating sections ------------------------------------------------------------

@@ -98,8 +98,7 @@ def _comments(doc) -> int:
         marks = list(root.iter(C.START, C.END, C.REF))
         for t in dict.fromkeys(_top(doc, m) for m in marks):
             doc.will_change(t)
-        for wid in {m.get(C.W_ID) for m in marks}:
-            C.remove_anchor(doc, root, wid)
+        C.remove_markers(doc, marks)  # one pass: by comment ID it was a search of the story per comment
         for t in dict.fromkeys(_top(doc, m) for m in marks):
             doc.changed(t)
     comments.remove(found)

@@ -229,21 +229,25 @@ class Comments:
         return out
 
     def remove(self, comments: list[etree._Element]) -> None:
+        """The comments and their entries in the extended and IDs parts (each part read once: linear)."""
         root = self.part_root("comments")
         self.touch(root)
         ext = self.extended()
         ids_root = self.part_root("ids")
+        durable: dict[str, list] = {}
+        for e in ids_root.iterchildren(f"{{{W16CID}}}commentId") if ids_root is not None else ():
+            durable.setdefault(e.get(f"{{{W16CID}}}paraId", "").upper(), []).append(e)
+        touched = set()
         for c in comments:
             pid = self.last_para_id(c)
             entry = ext.get(pid or "")
-            if entry is not None:
-                self.touch(entry.getroottree().getroot())
-                entry.getparent().remove(entry)
-            if ids_root is not None and pid:
-                for e in ids_root.findall(f"{{{W16CID}}}commentId"):
-                    if e.get(f"{{{W16CID}}}paraId", "").upper() == pid:
-                        self.touch(ids_root)
-                        ids_root.remove(e)
+            gone = ([entry] if entry is not None else []) + (durable.pop(pid, []) if pid else [])
+            for e in gone:
+                part_root = e.getroottree().getroot()
+                if part_root not in touched:
+                    touched.add(part_root)
+                    self.touch(part_root)
+                e.getparent().remove(e)
             self.doc.ids.forget(c)
             self.doc.history.will_remove(c)  # undo puts it back in its place
             root.remove(c)
@@ -324,7 +328,12 @@ def copy_anchor(doc_root: etree._Element, parent_wid: str, wid: str) -> bool:
 
 
 def remove_anchor(doc, doc_root: etree._Element, wid: str) -> None:
-    for m in markers(doc_root, wid):
+    remove_markers(doc, markers(doc_root, wid))
+
+
+def remove_markers(doc, found: list[etree._Element]) -> None:
+    """Comment range marks and references gone (a reference's run too, when nothing else is in it)."""
+    for m in found:
         if m.tag == REF:
             run = m.getparent()
             run.remove(m)

@@ -26,6 +26,7 @@ from ooxml.xml.order import get_or_add, insert_child, remove_child, set_child
 
 MAX_ROWS = 10_000
 MAX_CELLS = 200_000
+CELL_BYTES = 60  # at least what an empty cell's XML takes: what a new table or column adds per cell
 # Revision records are not formatting: a copied row or cell must not repeat them (their ids
 # would clash and Word would show changes nobody made).
 _TRPR_REVISIONS = ("ins", "del", "trPrChange")

@@ -18,8 +18,7 @@ import posixpath
 from lxml import etree
 
 from ooxml.text import body as B
-from ooxml.xml import budget
-from ooxml.xml.errors import LimitExceeded
+from ooxml.xml import budget, growth
 from ooxml.xml.namespaces import R, w
 from ooxml.text.notes import copy_references
 from ooxml.xml.order import remove_child
@@ -30,14 +29,14 @@ _TYPE = w("fldCharType")
 
 
 def check_copy_size(blocks: list[etree._Element], limit: int) -> None:
-    """Refuse, before copying, blocks whose XML is over ``limit`` bytes (what the copy would add)."""
-    size = 0
+    """Refuse, before copying, blocks whose XML is over what the call may still add (``growth``)."""
+    allowed, size = growth.left(limit), 0
     for el in blocks:
         size += len(etree.tostring(el))
-        if size > limit:
-            raise LimitExceeded(f"The copy would add over {limit:,} bytes of XML, the limit a call may add.",
-                                hint="Copy a smaller range; the operator sets the limit "
-                                     "(limits.max_call_growth_bytes).")
+        if size > allowed:
+            break
+    growth.spend(size, limit, "The copy", hint="Copy a smaller range, or in several calls; the operator sets "
+                                               "the limit (limits.max_call_growth_bytes).")
 
 
 def copy_blocks(doc, blocks: list[etree._Element], target: etree._Element,

@@ -16,8 +16,9 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.xml import budget
+from ooxml.xml import growth as GROWTH
 from ooxml.text.build import text_children
-from ooxml.xml.errors import LimitExceeded, ValidationError
+from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import XML, w
 
 BARRIER = "\x00"  # stands for a tab, break, image ... in the searched text
@@ -153,13 +154,10 @@ def growth(found: list[ParagraphMatches], old: str, new: str) -> int:
 
 def check_growth(found: list[ParagraphMatches], old: str, new: str, limit: int) -> None:
     """Refuse, before any change, a replace that would add more than ``limit`` bytes."""
-    added = growth(found, old, new)
-    if added > limit:
-        count = sum(len(m.spans) for m in found)
-        raise LimitExceeded(f"Replacing {count:,} occurrence(s) would add {added:,} bytes of text, over the limit "
-                            f"of {limit:,} bytes a call may add.",
-                            hint="Narrow the replace with scope_id, or use a shorter new_text; the operator sets "
-                                 "the limit (limits.max_call_growth_bytes).")
+    count = sum(len(m.spans) for m in found)
+    GROWTH.spend(growth(found, old, new), limit, f"Replacing {count:,} occurrence(s)",
+                 hint="Narrow the replace with scope_id, or use a shorter new_text; the operator sets "
+                      "the limit (limits.max_call_growth_bytes).")
 
 
 def apply(doc, found: ParagraphMatches, new: str) -> int:

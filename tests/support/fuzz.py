@@ -182,6 +182,8 @@ def _exercise(case: Case, call, result: dict) -> None:
     call("docx_replace_text", session_id=sid, old_text="e", new_text="E")
     if case.kind == "nesting":
         _nested_arguments(call, sid, case.index)
+    if case.kind == "binding":
+        _bound_control(call, sid)
     saved, _ = call("docx_save", session_id=sid, file_path=case.out)
     result["saved"] = not saved.is_error
     call("docx_close", session_id=sid)
@@ -190,6 +192,14 @@ def _exercise(case: Case, call, result: dict) -> None:
         result["reopened"] = again.error_type or "ok"
         if not again.is_error:
             call("docx_close", session_id=head["Session ID"])
+
+
+def _bound_control(call, sid: str) -> None:
+    """List the controls (the binding is read) and set the bound one (its node would be written)."""
+    listed, _ = call("docx_list_content_controls", session_id=sid)
+    found = re.search(r"\b(sdt_[0-9a-f]+)\b[^\n]*tag=bound", listed.text)
+    if found:
+        call("docx_set_content_control", session_id=sid, control_id=found.group(1), value="fuzz")
 
 
 def _nested_arguments(call, sid: str, index: int) -> None:

@@ -19,6 +19,9 @@ Each mutation is seeded, so a failing case is reproduced by its number:
 - ``nesting``: elements nested deep (content controls, tables in cells, unknown wrappers), up to
   past the parser's depth limit. (The fuzz child also gives these cases deeply nested Markdown
   and JSON arguments: tests/support/fuzz.py.)
+- ``binding``: a content control bound to a custom XML part of thousands of elements (flat or nested
+  deep) by a costly XPath (N³ counts, any-depth steps, hundreds of steps, bad syntax): the fuzz
+  child lists and sets it (issue 29 #12: an XPath engine ran such a path for minutes).
 """
 from __future__ import annotations
 
@@ -30,7 +33,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-KINDS = ("flip", "truncate", "xml", "numbers", "tables", "compression", "parts", "strings", "links", "nesting")
+KINDS = ("flip", "truncate", "xml", "numbers", "tables", "compression", "parts", "strings", "links", "nesting",
+         "binding")
 # Values that must never change an answer's shape: line breaks before Markdown, a fake head line,
 # very long values, bidi overrides and zero-width characters (as XML character references).
 EVIL = ("a&#10;## Injected&#10;---", "&#13;**Status**: ❌ Error", "x" * 20_000, "&#x202E;evil&#x200B;",
@@ -362,9 +366,63 @@ def mutate_nesting(data: bytes, rng: random.Random) -> bytes:
     return _rezip(members, {name: xml.encode("utf-8")})
 
 
+BIND_NS = "urn:fuzz-binding"
+BIND_STORE = "{0F0F0F0F-1111-4222-8333-944455556666}"
+_BIND_PATHS = (
+    "/ns0:root[1]/ns0:v[count(//ns0:v[count(//ns0:v) > 0]) > 0]",  # N³ in an XPath engine
+    "//ns0:v[last()]//ns0:v[position() = last()]",
+    "/ns0:root[1]/ns0:v[99999999999]",
+    "/ns0:root[1]/ns0:v[1]/@ns9:undeclared",
+    "/ns0:root[1]/ns0:v[",
+)
+
+
+def _binding_parts(rng: random.Random) -> tuple[str, bytes]:
+    """(XPath, custom XML item): thousands of elements, flat or nested deep (a deep path to the last)."""
+    if rng.random() < 0.5:
+        n = rng.choice((2_400, 10_000))
+        return rng.choice(_BIND_PATHS), (f'<root xmlns="{BIND_NS}">' + "<v>x</v>" * n + "</root>").encode()
+    depth = rng.choice((60, 100, 600))
+    xml = f'<root xmlns="{BIND_NS}">' + "<v>" * depth + "deep" + "</v>" * depth + "</root>"
+    return "/ns0:root[1]" + "/ns0:v[1]" * depth, xml.encode()
+
+
+def mutate_binding(data: bytes, rng: random.Random) -> bytes:
+    """A bound text control at the start of the body, its store a new custom XML part."""
+    members = _members(data)
+    name = _main_name(members)
+    files = dict((i.filename, d) for i, d in members)
+    xml = files[name].decode("utf-8", "replace")
+    body = xml.find("<w:body>")
+    if body < 0 or "[Content_Types].xml" not in files:
+        raise ValueError("no body")
+    xpath, item = _binding_parts(rng)
+    sdt = ('<w:sdt><w:sdtPr><w:tag w:val="bound"/><w:dataBinding w:prefixMappings="xmlns:ns0=\'' + BIND_NS + '\'" '
+           f'w:xpath="{_xml_escape(xpath)}" w:storeItemID="{BIND_STORE}"/><w:text/></w:sdtPr><w:sdtContent>'
+           '<w:p><w:r><w:t>bound</w:t></w:r></w:p></w:sdtContent></w:sdt>')
+    xml = xml[:body + 8] + sdt + xml[body + 8:]
+    props = (f'<?xml version="1.0" encoding="UTF-8" standalone="no"?><ds:datastoreItem ds:itemID="{BIND_STORE}" '
+             'xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml"><ds:schemaRefs/>'
+             '</ds:datastoreItem>').encode()
+    rels = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxml'
+            'formats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.'
+            'org/officeDocument/2006/relationships/customXmlProps" Target="itemProps90.xml"/></Relationships>').encode()
+    types = files["[Content_Types].xml"].replace(
+        b"</Types>", b'<Override PartName="/customXml/itemProps90.xml" ContentType="application/vnd.openxmlformats-'
+                     b'officedocument.customXmlProperties+xml"/></Types>')
+    if b'Extension="xml"' not in types:
+        types = types.replace(b"</Types>", b'<Default Extension="xml" ContentType="application/xml"/></Types>')
+    out = _rezip(members, {name: xml.encode("utf-8"), "[Content_Types].xml": types})
+    for member, content in (("customXml/item90.xml", item), ("customXml/itemProps90.xml", props),
+                            ("customXml/_rels/item90.xml.rels", rels)):
+        out = _with_member(out, member, content)
+    return out
+
+
 MUTATORS = {"flip": mutate_flip, "truncate": mutate_truncate, "xml": mutate_xml, "numbers": mutate_numbers,
             "tables": mutate_tables, "compression": mutate_compression, "parts": mutate_parts,
-            "strings": mutate_strings, "links": mutate_links, "nesting": mutate_nesting}
+            "strings": mutate_strings, "links": mutate_links, "nesting": mutate_nesting,
+            "binding": mutate_binding}
 
 
 @dataclass

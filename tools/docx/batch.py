@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from ooxml.xml import growth
 from ooxml.xml.errors import LimitExceeded, OoxmlError, ValidationError
 from render.head import parse_head
 from render import views
@@ -17,6 +18,7 @@ from tools.docx.common import call_limits
 from tools.docx.protocol import editing
 from tools.runtime import history
 from tools.runtime.registry import BUILTIN, CallContext, ToolResult, tool
+from tools.runtime.sessions import session_key
 
 # Session lifecycle, files, history, listing and the batch itself: not edits of the session's document.
 REFUSED = {"docx_open", "docx_create", "docx_save", "docx_close", "docx_batch", "docx_render_page",
@@ -62,10 +64,9 @@ def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
                                   hint="Each call is an object with 'tool' and 'arguments' only.")
         checked.append(BatchCall(i, batch_tool(i, call["tool"]), dict(call.get("arguments") or {})))
         args = checked[-1].arguments
-        if args.get("session_id") not in (None, session.id):
-            raise ValidationError(f"calls[{i}] names another session ({args['session_id']}).",
+        if not _same_session(args.pop("session_id", None), session):
+            raise ValidationError(f"calls[{i}] names another session ({str(call['arguments']['session_id'])[:80]}).",
                                   hint="A batch works on one session: leave session_id out of its calls.")
-        args.pop("session_id", None)
         args.pop("view", None)
         problems = argument_problems(checked[-1].tool, args)
         if problems:
@@ -73,6 +74,13 @@ def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
                                   hint=f"See the inputSchema of '{call['tool']}' in tools/list.")
     check_growth(ctx, session, calls)
     return checked
+
+
+def _same_session(named, session) -> bool:
+    try:
+        return session_key(named) in (None, session.id)
+    except ValidationError:
+        return False
 
 
 def batch_tool(i: int, name):
@@ -86,12 +94,11 @@ def batch_tool(i: int, name):
 
 
 def check_growth(ctx: CallContext, session, calls: list) -> None:
-    """What the calls bring in (their arguments) counts against one call's growth limit, before any runs."""
+    """What the calls bring in (their arguments) counts against one call's growth limit, before any runs;
+    what each call adds besides (copies, replacements) counts on in the same call (ooxml/xml/growth.py)."""
     size = len(json.dumps(calls, ensure_ascii=False).encode())
-    limit = call_limits(ctx, session.doc).max_call_growth_bytes
-    if size > limit:
-        raise LimitExceeded(f"The batch's calls hold {size} bytes; one call may add at most {limit} "
-                            "(limits.max_call_growth_bytes).", hint="Split the work into several batches.")
+    growth.spend(size, call_limits(ctx, session.doc).max_call_growth_bytes, "The batch's calls",
+                 hint="Split the work into several batches.")
 
 
 def run_one(ctx: CallContext, session, call: BatchCall, state) -> tuple[BatchCall, str]:

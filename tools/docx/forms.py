@@ -14,7 +14,8 @@ from ooxml.controls import binding as BIND
 from ooxml.controls import create as C
 from ooxml.controls import model as M
 from ooxml.controls import values as V
-from ooxml.xml.errors import InvalidElementType, InvalidPosition, LimitExceeded, ValidationError
+from ooxml.xml import growth
+from ooxml.xml.errors import InvalidElementType, InvalidPosition, ValidationError
 from ooxml.fill import engine
 from ooxml.text.images import add_image_part, read_image
 from ooxml.opc.link_policy import policy_of
@@ -77,8 +78,10 @@ def _describe(doc, ctrl: M.Control, stores: dict) -> str:
     if ctrl.lock:
         bits.append(f"lock={ctrl.lock}")
     if ctrl.binding is not None:
-        found = BIND.bound_node(doc.package, ctrl.binding, stores)
-        node = f' = "{cut(BIND.read_node(found[1]), 40)}"' if found else " (node not found)"
+        why = BIND.not_evaluated(ctrl.binding)
+        found = None if why else BIND.bound_node(doc.package, ctrl.binding, stores)
+        node = f' = "{cut(BIND.read_node(found[1]), 40)}"' if found else \
+            f" (binding not evaluated: {cut(why, 60)})" if why else " (node not found)"
         bits.append(f"bound {cut(ctrl.binding.xpath, 60)}{node}")
     return " ".join(bits)
 
@@ -115,9 +118,7 @@ def _set_control(ctx, e, control_id: str, value) -> None:
     planned = V.plan(ctrl, value, _image_reader(ctx), _url_check(ctx))
     added = len(planned.display.encode()) + (len(planned.image.data) if planned.image else 0)
     limit = call_limits(ctx, doc).max_call_growth_bytes
-    if added > limit:
-        raise LimitExceeded(f"The value adds {added:,} bytes, over the limit of {limit:,} a call may add.",
-                            hint="Pass a smaller value; the operator sets limits.max_call_growth_bytes.")
+    growth.spend(added, limit, "The value", hint="Pass a smaller value; the operator sets limits.max_call_growth_bytes.")
     shown = _shown_block(doc, ctrl.el)
     e.show(shown)
     # Everything is checked: from here on the document changes.
@@ -264,9 +265,7 @@ def _add_item(ctx, e, control_id: str, after_item_id: str | None, empty: bool) -
                                      hint="docx_list_content_controls with scope_id=the section lists its items.")
     limit = call_limits(ctx, doc).max_call_growth_bytes
     size = len(etree.tostring(after if after is not None else section.content))
-    if size > limit:
-        raise LimitExceeded(f"Copying the item adds about {size:,} bytes, over the limit of {limit:,}.",
-                            hint="The operator sets limits.max_call_growth_bytes.")
+    growth.spend(size, limit, "Copying the item", hint="The operator sets limits.max_call_growth_bytes.")
     shown = _shown_block(doc, section.el)
     e.show(shown)
     e.change(section.el)
@@ -293,8 +292,10 @@ def docx_fill_template(ctx: CallContext, session_id: str | None, data: dict, str
 def _fill(ctx, e, data: dict, strict: bool) -> None:
     doc = e.doc
     limit = call_limits(ctx, doc).max_call_growth_bytes
-    report = engine.fill(doc, data, strict=strict, read_image=_image_reader(ctx), max_growth=limit,
+    report = engine.fill(doc, data, strict=strict, read_image=_image_reader(ctx), max_growth=growth.left(limit),
                          check_url=_url_check(ctx))
+    growth.spend(report.growth, limit, "The fill", hint="Fill fewer items per call; the operator sets "
+                                                        "limits.max_call_growth_bytes.")
     tops = _top_blocks(doc, report.changed)
     fields = {"Filled": sum(report.filled.values()), "Missing": len(report.missing), "Unused": len(report.unused),
               **{k.replace("_", " ").title(): v for k, v in report.counts.items() if v}}

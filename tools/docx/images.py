@@ -6,11 +6,12 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.text import images as I
 from ooxml.review import edits
+from ooxml.xml import growth
 from ooxml.xml.errors import InvalidPosition
 from ooxml.xml.namespaces import w
 from ooxml.layout.sections import page_box, section_of
 from ooxml.xml.units import emu
-from tools.docx.common import block_insertion, valid_positions
+from tools.docx.common import block_insertion, call_limits, valid_positions
 from tools.docx.protocol import editing
 from tools.docx.tables import available_width
 from tools.runtime.registry import CallContext, tool
@@ -55,6 +56,8 @@ def _insert_image(ctx, e, image_path: str, position: str, width, height) -> None
     I.check_length(cy_req, "height")
     path = resolve_in_roots(image_path, ctx.services.roots, must_exist=True)
     image = I.read_image(path)
+    growth.spend(len(image.data), call_limits(ctx, doc).max_call_growth_bytes, f"The image {path.name}",
+                 hint="Insert fewer or smaller images per call; the operator sets limits.max_call_growth_bytes.")
     pos = e.position(position)
     run_mode = _run_mode(pos)
     if run_mode and pos.target.tag == B.W_R and pos.mode not in ("before", "after"):

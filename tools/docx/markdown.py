@@ -6,7 +6,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ooxml.text import body as B
-from ooxml.xml import budget
+from ooxml.xml import budget, growth
 from ooxml.text import images as I
 from ooxml.xml.errors import InvalidPosition, OoxmlError
 from ooxml.opc.link_policy import policy_of
@@ -19,7 +19,7 @@ from render.blocks import heading_level
 from render.markdown import Exporter, _longest_run
 from render.width import cut
 from tools.docx.blocks import SHOWN, keep_tables_apart
-from tools.docx.common import block_insertion, insertion_neighbours, parse_position, resolve, session_of
+from tools.docx.common import block_insertion, call_limits, insertion_neighbours, parse_position, resolve, session_of
 from tools.docx.images import EMU_PER_TWIP
 from tools.docx.tables import available_width
 from tools.docx.protocol import editing
@@ -141,13 +141,16 @@ def _to_file(ctx, session, exporter, first, max_elements, target: Path, first_in
 SHOWN_IDS = 100
 
 
-def _images(ctx: CallContext, tree) -> dict:
+def _images(ctx: CallContext, doc, tree) -> dict:
     """Every image the Markdown names, checked (inside the roots, readable) before any change."""
     found = {}
     for src in image_sources(tree):
         if src not in found:
             path = resolve_in_roots(unquote(src), ctx.services.roots, must_exist=True)
             found[src] = I.read_image(path)
+            growth.spend(len(found[src].data), call_limits(ctx, doc).max_call_growth_bytes,
+                         f"The image {path.name}", hint="Insert fewer or smaller images per call; the operator "
+                                                        "sets limits.max_call_growth_bytes.")
     return found
 
 
@@ -192,7 +195,7 @@ def _insert_markdown(ctx, e, markdown: str, position: str) -> None:
         policy.check_url(href)
     pos = parse_position(session, position)
     container, where = block_insertion(doc, pos, _last_kind(tree))
-    images = _images(ctx, tree)
+    images = _images(ctx, doc, tree)
     anchor = pos.target  # section_of() takes the body too (its last section)
     width = available_width(doc, container, anchor)
     # Everything is checked: from here on the document changes.

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ooxml.text import body as B
-from ooxml.xml.errors import LimitExceeded, ValidationError
+from ooxml.xml import growth
+from ooxml.xml.errors import ValidationError
 from ooxml.privacy import inspect as IN
 from ooxml.privacy import leak_check as LC
 from ooxml.privacy import matcher as MT
@@ -69,9 +70,8 @@ def _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, who
     local = sum(RX.redact_element(doc, el, replacer) for el in elements)
     result = RX.redact_package(doc, matcher, replacer)
     limit = call_limits(ctx, doc).max_call_growth_bytes
-    if replacer.growth > limit:
-        raise LimitExceeded(f"The replacements would add {replacer.growth:,} bytes, over the {limit:,} a call may add.",
-                            hint="Use a shorter replacement, or redact in parts of the document.")
+    growth.spend(replacer.growth, limit, "The replacements",
+                 hint="Use a shorter replacement, or redact in parts of the document.")
     report = LC.check_package(doc.package, matcher, result.serialized)
     session.leak_warning = None if report.clean else report.verdict()
     _done(e, result, local, report, matcher)

@@ -12,6 +12,7 @@ from ooxml.tabular import tables as T
 from ooxml.review.revisions import refuse_deleted, refuse_when_tracking
 from ooxml.text.build import copy_props, make_run
 from ooxml.text.copies import check_copy_size, copy_blocks
+from ooxml.xml import growth
 from ooxml.xml.errors import ElementNotFound, ValidationError
 from ooxml.tabular.grid import Cell, TableGrid, counted
 from ooxml.xml.namespaces import w
@@ -144,6 +145,9 @@ def docx_insert_table(ctx: CallContext, session_id: str | None, rows: int, cols:
     with editing(ctx, session_id, "Insert Table") as e:
         doc = e.doc
         T.check_size(rows, cols)
+        growth.spend(rows * cols * T.CELL_BYTES, call_limits(ctx, doc).max_call_growth_bytes,
+                     f"A table of {rows}×{cols} cells", hint="Insert a smaller table, or fewer per call; the "
+                                                             "operator sets limits.max_call_growth_bytes.")
         if data is not None:
             T.check_data(data, rows, cols)
         pos = e.position(position)
@@ -376,6 +380,9 @@ def docx_insert_col_at(ctx: CallContext, session_id: str | None, table_id: str, 
         tbl = table_of(e.session, table_id)
         refuse_when_tracking(doc, "Inserting a column")
         at, template = T.parse_row_col_position(position, TableGrid(tbl).n_cols, "column")
+        growth.spend(len(B.table_rows(tbl)) * T.CELL_BYTES, call_limits(ctx, doc).max_call_growth_bytes,
+                     "The column's cells", hint="Insert fewer columns per call; the operator sets "
+                                                "limits.max_call_growth_bytes.")
         show_table(e, tbl, 0)
         created = T.insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
         fields = {"Table": doc.id_of(tbl), "Column Index": at, "Position": position, "New Cells": len(created)}

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import anyio
 
-from ooxml.xml import budget
+from ooxml.xml import budget, growth
 from ooxml.xml.errors import OoxmlError
 from render.answer import cut_answer, error_answer, operation_title
 from tools.runtime import history, overrun
@@ -95,7 +95,7 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
 
 def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallContext, seconds: float) -> Outcome:
     """A document tool in a worker thread, under the call's time budget (ooxml/xml/budget.py)."""
-    with budget.time_limit(seconds):
+    with budget.time_limit(seconds), growth.per_call():
         ctx.touched.clear()
         try:
             invalid = checked(tool, name, operation, arguments)  # in the budget: 200,000 table cells take seconds

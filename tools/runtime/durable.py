@@ -45,7 +45,7 @@ from tools.runtime import history, snapshots
 from render.answer import with_head_line
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import (MAX_SESSIONS_PER_OWNER, MAX_SESSIONS_TOTAL, Caller, Session, SessionNotFound,
-                                    SessionStore, _not_found, caller_of, quota_reached)
+                                    SessionStore, _not_found, caller_of, quota_reached, session_key)
 from tools.runtime.statestore import Fenced, StateBackend, StoreDown
 
 log = logging.getLogger("ooxml_mcp")
@@ -718,17 +718,16 @@ class DurableStore(SessionStore):
 
     def get(self, who, session_id):
         if _replaying.get():
-            sid = (session_id or "").split()[0] if session_id else None
+            sid = session_key(session_id)
             with self._guard:
                 session = self._replay.get(sid) if sid else next(iter(self._replay.values()), None)
             if session is None:
                 raise _not_found(sid or "")
             return session
         caller = caller_of(who)
-        if not session_id or not session_id.strip():
-            sid = super().get(who, session_id).id  # the caller's only session on this worker
-        else:
-            sid = session_id.split()[0]
+        sid = session_key(session_id)
+        if sid is None:
+            sid = super().get(who, None).id  # the caller's only session on this worker
         local = self.local(sid)
         if local is not None and self.durable.holds(sid) and local.owner == caller.owner:
             return local

@@ -20,10 +20,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ooxml.xml import budget
-from ooxml.xml.errors import LimitExceeded
+from ooxml.xml.errors import LimitExceeded, ValidationError
 from tools.runtime.overrun import refuse_if_overrun
 from tools.runtime.recovery import write_recovery
-from tools.runtime.sessions import Session, SessionNotFound
+from tools.runtime.sessions import Session, SessionNotFound, session_key
 
 log = logging.getLogger("ooxml_mcp")
 MAX_CALLS_PER_SESSION = 4  # one running, three waiting
@@ -94,8 +94,10 @@ class InFlight:
 
     def enter(self, ctx, tool, arguments: dict) -> "_Entered":
         """``with in_flight.enter(ctx, tool, arguments):`` around a call (LimitExceeded past the limit)."""
-        sid = arguments.get("session_id")
-        sid = sid.strip() if isinstance(sid, str) else None
+        try:
+            sid = session_key(arguments.get("session_id"))  # the store's reading: "doc_1 (x)" is doc_1
+        except ValidationError:
+            sid = None  # refused by the call itself
         if "session_id" not in tool.input_schema.get("properties", {}) or (not sid and ctx.caller.anonymous):
             return _Entered(self, None)  # no session to wait for (or one that is refused at once)
         return _Entered(self, (ctx.caller.owner, sid))

@@ -18,6 +18,7 @@ from mcp.shared.exceptions import MCPError
 
 from ooxml.xml.errors import OoxmlError
 from tools.runtime.lifetime import holding
+from tools.runtime.sessions import session_key
 
 RESOURCE_NOT_FOUND = -32002  # MCP's code for a resource that does not exist (or is not yours)
 PREFIX = "docx://sessions/"
@@ -136,6 +137,13 @@ def _remember_pages(session_id: str, answer: str) -> None:
         _pages[session_id] = int(m[1])
 
 
+def _session_key(raw) -> str | None:
+    try:
+        return session_key(raw)
+    except OoxmlError:
+        return None
+
+
 def complete(services, caller, params: types.CompleteRequestParams) -> types.CompleteResult:
     ref, arg = params.ref, params.argument
     values: list[str] = []
@@ -143,7 +151,7 @@ def complete(services, caller, params: types.CompleteRequestParams) -> types.Com
         if arg.name == "session_id":
             values = [s.id for s in services.sessions.list(caller) if s.id.startswith(arg.value)]
         elif arg.name == "n":
-            sid = (params.context.arguments or {}).get("session_id") if params.context else None
+            sid = _session_key((params.context.arguments or {}).get("session_id") if params.context else None)
             mine = {s.id for s in services.sessions.list(caller)}
             count = _pages.get(sid, 1) if sid in mine else 1
             values = [str(n) for n in range(1, count + 1) if str(n).startswith(arg.value)]

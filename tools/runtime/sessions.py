@@ -109,6 +109,20 @@ def new_session_id() -> str:
     return "doc_" + secrets.token_hex(12)  # 96 random bits: unguessable, so naming one proves access
 
 
+def session_key(raw) -> str | None:
+    """THE reading of a ``session_id`` argument, wherever one is read (the store, the in-flight count,
+    a batch's calls): None when left out, else the ID without what agents add after it
+    (``"doc_1 (report)"`` -> ``"doc_1"``). Blank or not a string: ValidationError."""
+    if raw is None or raw == "":
+        return None
+    token = raw.split()[0].strip(",;.") if isinstance(raw, str) and raw.split() else ""
+    if not token:
+        raise ValidationError("session_id is blank." if isinstance(raw, str) else "session_id is not a string.",
+                              hint="Pass the Session ID from the answer of docx_open or docx_create, "
+                                   "e.g. doc_3f9a…, or leave session_id out.")
+    return token
+
+
 def quota_reached(open_now: int, key: str) -> QuotaReached:
     return QuotaReached(f"{open_now} sessions are open, the limit per client ({key}).",
                         hint="Close sessions you no longer need with docx_close (idle sessions "
@@ -153,13 +167,9 @@ class SessionStore:
 
     def get(self, who: Caller | str | None, session_id: str | None) -> Session:
         caller = who if type(who) is Caller else caller_of(who)
-        if session_id is not None and session_id and not session_id.strip():
-            raise ValidationError("session_id is blank.",
-                                  hint="Pass the Session ID from the answer of docx_open or docx_create, "
-                                       "e.g. doc_3f9a…, or leave session_id out.")
-        if not session_id:
+        sid = session_key(session_id)
+        if sid is None:
             return self._the_only_one(caller)
-        sid = session_id.split()[0]  # agents add noise after IDs
         with self._guard:
             session = self._sessions.get(sid)
         if session is None or session.owner != caller.owner:
