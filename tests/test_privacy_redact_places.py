@@ -32,7 +32,7 @@ async def redacted(docx, tmp_path: Path, place: str, builder=None, **args):
         builder().write(src)
     assert planted.leaks(src, re.compile(args.get("pattern") or SECRET)), "nothing planted"
     await docx.open(src)
-    a = await docx.ok("docx_redact", **(args or {"text": SECRET}))
+    a = await docx.ok("docx_redact", session_id=docx.session_id, **(args or {"text": SECRET}))
     out = tmp_path / f"{place}-redacted.docx"
     await docx.save(out, strip_ids=True)
     assert a.head["Leak Check"].startswith("nothing left"), a.text
@@ -150,7 +150,7 @@ async def test_style_ids_a_pattern_makes_equal_stay_distinct(docx, tmp_path):
     ids, refs, names = _style_refs(out)
     assert len(set(ids)) == len(ids) and set(refs) <= set(ids)
     styles = {s.get(f"{W}styleId"): s for s in xml(out, "word/styles.xml").iter(f"{W}style")}
-    used = [styles[r].find(f"{W}rPr")[0].tag for r in refs]
+    used = [styles[p.get(f"{W}val")].find(f"{W}rPr")[0].tag for p in xml(out).iter(f"{W}pStyle")]
     assert used == [f"{W}i", f"{W}b"]  # each paragraph keeps its own style (the body lists the second first)
 
 
@@ -215,8 +215,20 @@ async def test_every_place_redacted_still_validates(docx, tmp_path):
     for place in PP.PLACES:
         src, out, _ = await redacted(docx, tmp_path, place)
         pairs.append((src, out))
-    pairs.append(await redacted(docx, tmp_path, "two_styles", _two_styles, pattern=r"\d{10}")[:2])
+    pairs.append((await redacted(docx, tmp_path, "two_styles", _two_styles, pattern=r"\d{10}"))[:2])
     found = sdk_validator.validate_files([f for pair in pairs for f in pair])
     new = {r.name: sorted(sdk_validator.kinds(found[r.resolve()]) - sdk_validator.kinds(found[o.resolve()]))
            for o, r in pairs}
     assert {k: v for k, v in new.items() if v} == {}
+
+
+@pytest.mark.parametrize("place", list(PP.PLACES))
+async def test_undo_puts_every_place_back(docx, tmp_path, place):
+    options = {"beside_root": False} if place == "xml_comment" else {}
+    await docx.open(PP.build(tmp_path / f"{place}.docx", place, SECRET, **options))
+    await docx.save(tmp_path / "before.docx")
+    await docx.ok("docx_redact", text=SECRET)
+    await docx.ok("docx_undo")
+    await docx.save(tmp_path / "after.docx")
+    before, after = (dict(planted.members((tmp_path / n).read_bytes())) for n in ("before.docx", "after.docx"))
+    assert before == after

@@ -187,8 +187,9 @@ def workbook_sheet(d: Parts, s: str) -> None:
     d.body(_p(_r("Chart: ") + _chart_ref("Sales").replace("rIdChart", rid)))
 
 
-def xml_comment(d: Parts, s: str) -> None:
-    d.parts["word/document.xml"] = d.parts["word/document.xml"].replace(DECL, f"{DECL}<!-- template by {s} -->", 1)
+def xml_comment(d: Parts, s: str, beside_root: bool = True) -> None:
+    if beside_root:  # outside the story's tree: undo does not reach it (docs/privacy.md)
+        d.parts["word/document.xml"] = d.parts["word/document.xml"].replace(DECL, f"{DECL}<!-- template by {s} -->", 1)
     d.body(f"<!-- drafted by {s} -->" + _p(_r("Text") + f"<!--{s}-->"))
     d.insert("word/styles.xml", "</w:styles>", f"<!-- styles of {s} -->")
 
@@ -216,8 +217,8 @@ PLACES = {  # place -> (builder, the part the answer lists)
 }
 
 
-def build(path: Path, place: str, secret: str) -> Path:
+def build(path: Path, place: str, secret: str, **options) -> Path:
     d = Parts()
     d.body(_p(_r("Opening words stay.")))
-    PLACES[place][0](d, secret)
+    PLACES[place][0](d, secret, **options)
     return d.write(path)
