@@ -232,3 +232,11 @@ async def test_undo_puts_every_place_back(docx, tmp_path, place):
     await docx.save(tmp_path / "after.docx")
     before, after = (dict(planted.members((tmp_path / n).read_bytes())) for n in ("before.docx", "after.docx"))
     assert before == after
+
+
+async def test_the_leak_check_reads_a_comment_beside_the_root_of_an_open_part(docx, tmp_path):
+    d = PP.Parts()
+    d.parts["word/document.xml"] = d.parts["word/document.xml"].replace(PP.DECL, f"{PP.DECL}<!-- by {SECRET} -->", 1)
+    await docx.open(d.write(tmp_path / "beside.docx"))
+    a = await docx.ok("docx_inspect", find=SECRET)
+    assert a.head["Leak Check"].startswith("FAILED") and "still there: word/document.xml" in a.text
