@@ -240,3 +240,12 @@ async def test_the_leak_check_reads_a_comment_beside_the_root_of_an_open_part(do
     await docx.open(d.write(tmp_path / "beside.docx"))
     a = await docx.ok("docx_inspect", find=SECRET)
     assert a.head["Leak Check"].startswith("FAILED") and "still there: word/document.xml" in a.text
+
+
+async def test_views_after_the_redaction_show_the_redacted_list_label(docx, tmp_path):
+    """The list definitions are read again: a view drawn after the call does not show the old label."""
+    await docx.open(PP.build(tmp_path / "n.docx", "numbering_text", SECRET))
+    assert f"{SECRET} 1." in (await docx.ok("docx_read_content")).text
+    await docx.ok("docx_redact", text=SECRET)
+    seen = (await docx.ok("docx_read_content")).text
+    assert f"{MARKS} 1." in seen and SECRET not in seen

@@ -12,6 +12,7 @@ a rewritten binary part is a new Part object in the package's table, which undo 
 from __future__ import annotations
 
 import bisect
+import html
 import re
 from dataclasses import dataclass, field
 
@@ -20,6 +21,7 @@ from lxml import etree
 from ooxml.xml import budget
 from ooxml.xml.errors import OoxmlError
 from ooxml.opc.package import Part, _utf8_declaration
+from ooxml.lists import numbering as N
 from ooxml.privacy import reading as RD
 from ooxml.privacy import style_ids as SI
 from ooxml.privacy import zipped as Z
@@ -72,6 +74,9 @@ def redact_package(doc, matcher: Matcher, replacement: Replacer) -> Result:
         else:
             count = _redact_binary_part(package, name, matcher, replacement)
         _counted(result, name, count)
+    if result.matches:  # style names and IDs, list texts: read again
+        doc.reset_styles()
+        N.invalidate(doc)
     return result
 
 
@@ -85,7 +90,8 @@ def _rename_style_ids(doc, xml_names: set[str], stories: set[str], matcher, repl
     """Style IDs first, with every reference (see style_ids): WordprocessingML parts only."""
     package = doc.package
     kinds = {n: (package.content_type_of(n) or "").lower() for n in xml_names}
-    styles = [n for n in sorted(xml_names) if "styles" in kinds[n] and matcher.loose.search(_text_of(package.parts[n]))]
+    styles = [n for n in sorted(xml_names)
+              if "styles" in kinds[n] and matcher.loose.search(html.unescape(_text_of(package.parts[n])))]
     roots = [r for r in (_root_of(doc, package.parts[n], n in stories) for n in styles) if r is not None]
     renamed = SI.renames(roots, matcher, lambda value, spans: _replaced(value, spans, replacement))
     if not renamed:

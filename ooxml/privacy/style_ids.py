@@ -29,13 +29,13 @@ def renames(styles_roots: Iterable[etree._Element], matcher, replace: Callable[[
         spans = matcher.spans(old)
         if spans:
             out[old] = None
-    taken = ids - out.keys()
+    taken = {i.lower() for i in ids - out.keys()}  # Word compares style IDs ignoring case
     for old in out:
         base = new = replace(old, matcher.spans(old))
         n = 2
-        while new in taken:
+        while new.lower() in taken:
             new, n = f"{base}{n}", n + 1
-        taken.add(new)
+        taken.add(new.lower())
         out[old] = new
     return out
 
