@@ -74,10 +74,13 @@ def redact_package(doc, matcher: Matcher, replacement: Replacer) -> Result:
         else:
             count = _redact_binary_part(package, name, matcher, replacement)
         _counted(result, name, count)
-    if result.matches:  # style names and IDs, list texts: read again
-        doc.reset_styles()
+    if any(_DEFINITIONS.search(package.content_type_of(n) or "") for n in result.parts):
+        doc.reset_styles()  # style names and IDs, list texts: read again
         N.invalidate(doc)
     return result
+
+
+_DEFINITIONS = re.compile(r"(styles|numbering)\+xml$", re.IGNORECASE)
 
 
 def _counted(result: Result, name: str, count: int) -> None:
