@@ -216,6 +216,7 @@ async def test_every_place_redacted_still_validates(docx, tmp_path):
         src, out, _ = await redacted(docx, tmp_path, place)
         pairs.append((src, out))
     pairs.append((await redacted(docx, tmp_path, "two_styles", _two_styles, pattern=r"\d{10}"))[:2])
+    pairs.append((await redacted(docx, tmp_path, "equal_items", _equal_items, text=SECRET, case_sensitive=False))[:2])
     found = sdk_validator.validate_files([f for pair in pairs for f in pair])
     new = {r.name: sorted(sdk_validator.kinds(found[r.resolve()]) - sdk_validator.kinds(found[o.resolve()]))
            for o, r in pairs}
@@ -249,3 +250,20 @@ async def test_views_after_the_redaction_show_the_redacted_list_label(docx, tmp_
     await docx.ok("docx_redact", text=SECRET)
     seen = (await docx.ok("docx_read_content")).text
     assert f"{MARKS} 1." in seen and SECRET not in seen
+
+
+def _equal_items() -> PP.Parts:
+    """A dropdown whose items differ only in the case of the secret."""
+    d = PP.Parts()
+    d.body('<w:sdt><w:sdtPr><w:id w:val="5"/><w:dropDownList w:lastValue="Acme">'
+           f'<w:listItem w:displayText="{SECRET}" w:value="{SECRET}"/>'
+           f'<w:listItem w:displayText="{SECRET.upper()}" w:value="{SECRET.upper()}"/>'
+           '<w:listItem w:displayText="Acme" w:value="Acme"/></w:dropDownList></w:sdtPr>'
+           f'<w:sdtContent>{PP._p(PP._r("Acme"))}</w:sdtContent></w:sdt>')
+    return d
+
+
+async def test_dropdown_items_the_redaction_makes_equal_stay_distinct(docx, tmp_path):
+    _, out, _ = await redacted(docx, tmp_path, "equal_items", _equal_items, text=SECRET, case_sensitive=False)
+    items = [(i.get(f"{W}displayText"), i.get(f"{W}value")) for i in xml(out).iter(f"{W}listItem")]
+    assert items == [(MARKS, MARKS), (f"{MARKS} 2", f"{MARKS} 2"), ("Acme", "Acme")]

@@ -208,6 +208,7 @@ def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, b
     paragraphs = count
     attributes = list(RD.word_attributes(root)) if in_attr else []
     texts = list(RD.other_texts(root)) if in_other else []
+    lists: dict[etree._Element, None] = {}
     for el, name in attributes:
         value = el.get(name)
         spans = matcher.spans(value)
@@ -218,6 +219,10 @@ def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, b
                 el.set(_INITIALS, initials(el.get(name)))
             after(el)
             count += len(spans)
+            if el.tag == _LIST_ITEM:
+                lists[el.getparent()] = None
+    for box in lists:
+        _distinct_items(box, before, after)
     for el, tail in texts:
         value = el.tail if tail else el.text
         spans = matcher.spans(value)
@@ -234,6 +239,26 @@ def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, b
 
 
 _AUTHOR, _INITIALS = f"{{{RD.W}}}author", f"{{{RD.W}}}initials"
+_LIST_ITEM = f"{{{RD.W}}}listItem"
+_ITEM_ATTRS = (f"{{{RD.W}}}displayText", f"{{{RD.W}}}value")
+
+
+def _distinct_items(box: etree._Element, before, after) -> None:
+    """A dropdown's items that the redaction made equal get a number: Word wants each text and value once."""
+    for name in _ITEM_ATTRS:
+        seen: set[str] = set()
+        for item in box.iter(_LIST_ITEM):
+            base = new = item.get(name)
+            if base is None:
+                continue
+            n = 2
+            while new in seen:
+                new, n = f"{base} {n}", n + 1
+            seen.add(new)
+            if new != base:
+                before(item)
+                item.set(name, new)
+                after(item)
 _FORMULAS = {f"{{{RD.X}}}f", f"{{{RD.C}}}f", f"{{{RD.X}}}definedName"}
 # a sheet name before "!" that is not quoted: not after a letter, a quote or an external book's "]"
 _SHEET_REF = re.compile(r"(?<![\w.'\]])([^\s'!(),=+\-*/&^<>:;\"{}\[\]]+)!")
