@@ -116,6 +116,14 @@ async def test_dropdown_items_are_redacted_and_stay_distinct(docx, tmp_path):
     assert [e.get(f"{W}val") for e in root.iter(f"{W}listEntry")] == ["Acme", f"{MARKS} Ltd"]
 
 
+async def test_a_placeholders_building_block_is_renamed_with_the_reference_to_it(docx, tmp_path):
+    _, out, a = await redacted(docx, tmp_path, "building_block")
+    assert lists_part(a, "building_block") and "- word/document.xml: " in a.text
+    names = [n.get(f"{W}val") for n in xml(out, "word/glossary/document.xml").iter(f"{W}name")]
+    assert names == [f"{MARKS}Placeholder", "General"]
+    assert [p.get(f"{W}val") for p in xml(out).iter(f"{W}docPart")] == [f"{MARKS}Placeholder"]
+
+
 def _style_refs(out: Path) -> tuple[list[str], list[str], list[str]]:
     """The style IDs defined, the IDs referred to (body and styles), the style names."""
     styles, body = xml(out, "word/styles.xml"), xml(out)

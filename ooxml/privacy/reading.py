@@ -38,7 +38,8 @@ WORD_ATTRS = {"descr", "title", "alt", "tooltip", "instr", "author", "initials",
 # the text replaced, so the fields, anchors and formulas naming them are redacted to the same new name.
 NAME_ON = {"bookmarkStart", "docPr", "cNvPr", "docVar", "sheet", "definedName", "lsdException"}
 VAL_ON = {"alias", "tag", "docVar", "statusText", "helpText", "default", "listEntry", "tblCaption", "tblDescription",
-          "name", "aliases", "lvlText", "entryMacro", "exitMacro"}  # name: form fields, styles, lists
+          "name", "aliases", "lvlText", "entryMacro", "exitMacro",  # name: form fields, styles, lists, blocks
+          "docPart", "dateFormat"}  # a placeholder's building block; a date format may quote words
 ON = {("anchor", "hyperlink"), ("docLocation", "hyperlink"), ("value", "listItem"), ("sheet", "worksheetSource")}
 _NUMERIC = {WP, WP14}  # positions and sizes: never words
 _PROPERTIES = {"http://schemas.openxmlformats.org/package/2006/metadata/core-properties",

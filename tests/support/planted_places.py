@@ -1,6 +1,6 @@
 """Documents holding a secret in one place each that names, links or lists refer to (issue 29, defect 10):
 table alt text, a form field's name, a document variable, a bookmark that hyperlinks and fields target,
-dropdown items, styles (IDs and names), numbering text, an embedded workbook's sheet names, formulas and
+dropdown items, a placeholder's building block, styles (IDs and names), numbering text, an embedded workbook's sheet names, formulas and
 cell comments, XML comments, a comment author's initials. ``build(path, place, secret)``; ``PLACES``
 maps each place to the part the redaction answer must list.
 """
@@ -109,6 +109,19 @@ def dropdown(d: Parts, s: str) -> None:
                 '<w:r><w:fldChar w:fldCharType="end"/></w:r>'))
 
 
+def building_block(d: Parts, s: str) -> None:
+    """A content control's placeholder: a glossary building block named with the secret."""
+    ns = f'xmlns:w="{W_NS}"'
+    d.add("word/glossary/document.xml", f'{DECL}<w:glossaryDocument {ns}><w:docParts><w:docPart><w:docPartPr>'
+          f'<w:name w:val="{s}Placeholder"/><w:category><w:name w:val="General"/><w:gallery w:val="placeholder"/>'
+          '</w:category><w:behaviors><w:behavior w:val="content"/></w:behaviors>'
+          '<w:guid w:val="{AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE}"/></w:docPartPr>'
+          f'<w:docPartBody>{_p(_r("Click to enter a name."))}</w:docPartBody></w:docPart></w:docParts>'
+          '</w:glossaryDocument>', f"{CT}wordprocessingml.document.glossary+xml", f"{RT}glossaryDocument")
+    d.body(f'<w:sdt><w:sdtPr><w:id w:val="7"/><w:placeholder><w:docPart w:val="{s}Placeholder"/></w:placeholder>'
+           f'<w:showingPlcHdr/><w:text/></w:sdtPr><w:sdtContent>{_p(_r("Click to enter a name."))}</w:sdtContent></w:sdt>')
+
+
 def style_name(d: Parts, s: str) -> None:
     d.insert("word/styles.xml", "</w:styles>",
              f'<w:style w:type="paragraph" w:customStyle="1" w:styleId="{s}Heading"><w:name w:val="{s} Heading"/>'
@@ -162,7 +175,7 @@ def workbook(s: str) -> bytes:
         f'Type="{RT}comments" Target="../comments1.xml"/></Relationships>',
         "xl/worksheets/sheet2.xml": f'{DECL}<worksheet {x}><sheetData><row r="1"><c r="A1"><f>SUM({s}!B2:B3)+'
         f"'{s} notes'!A2</f><v>9</v></c></row></sheetData></worksheet>",
-        "xl/comments1.xml": f'{DECL}<comments {x}><authors><author>Jane {s}</author></authors><commentList>'
+        "xl/comments1.xml": f'{DECL}<!-- reviewed by {s} --><comments {x}><authors><author>Jane {s}</author></authors><commentList>'
         f'<comment ref="B2" authorId="0"><text><r><t>Checked by </t></r><r><rPr><b/></rPr><t>{s}</t></r></text>'
         '</comment></commentList></comments>',
     }
@@ -209,6 +222,7 @@ PLACES = {  # place -> (builder, the part the answer lists)
     "document_variable": (document_variable, "word/settings.xml"),
     "hyperlink_anchor": (hyperlink_anchor, "word/document.xml"),
     "dropdown": (dropdown, "word/document.xml"),
+    "building_block": (building_block, "word/glossary/document.xml"),
     "style_name": (style_name, "word/styles.xml"),
     "numbering_text": (numbering_text, "word/numbering.xml"),
     "workbook_sheet": (workbook_sheet, EMBEDDED),
