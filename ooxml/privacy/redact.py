@@ -259,6 +259,8 @@ def _distinct_items(box: etree._Element, before, after) -> None:
                 before(item)
                 item.set(name, new)
                 after(item)
+
+
 _FORMULAS = {f"{{{RD.X}}}f", f"{{{RD.C}}}f", f"{{{RD.X}}}definedName"}
 # a sheet name before "!" that is not quoted: not after a letter, a quote or an external book's "]"
 _SHEET_REF = re.compile(r"(?<![\w.'\]])([^\s'!(),=+\-*/&^<>:;\"{}\[\]]+)!")

@@ -24,14 +24,11 @@ REFS = tuple(f"{{{W}}}{n}" for n in ("pStyle", "rStyle", "tblStyle", "basedOn", 
 def renames(styles_roots: Iterable[etree._Element], matcher, replace: Callable[[str, list], str]) -> dict[str, str]:
     """Old ID -> new ID for each ID holding a match; a new ID taken by another style gets a number."""
     ids = {s.get(STYLE_ID) for root in styles_roots for s in root.iter(STYLE) if s.get(STYLE_ID)}
+    hit = {old: spans for old in sorted(ids) if (spans := matcher.spans(old))}
+    taken = {i.lower() for i in ids - hit.keys()}  # Word compares style IDs ignoring case
     out: dict[str, str] = {}
-    for old in sorted(ids):
-        spans = matcher.spans(old)
-        if spans:
-            out[old] = None
-    taken = {i.lower() for i in ids - out.keys()}  # Word compares style IDs ignoring case
-    for old in out:
-        base = new = replace(old, matcher.spans(old))
+    for old, spans in hit.items():
+        base = new = replace(old, spans)
         n = 2
         while new.lower() in taken:
             new, n = f"{base}{n}", n + 1
