@@ -206,5 +206,18 @@ def loose_nodes(root: etree._Element, xml: str | None) -> Iterator[etree._Elemen
     for node in (*root.itersiblings(preceding=True), *root.itersiblings()):
         if node.text:
             yield node
-    if xml is None or "<!--" in xml or "<?" in xml:
+    if xml is None or _opens(xml, "<!--") or _opens(xml, "<?"):
         yield from (n for n in root.iter(etree.Comment, etree.ProcessingInstruction) if n.text)
+
+
+def _opens(xml: str, mark: str, most: int = 10_000) -> bool:
+    """Whether ``xml`` holds ``mark`` ("<!--", "<?"), found by its rare second character: a search for a
+    text led by "<" costs 100 ms in a 26 MB part, one for "!" a millisecond."""
+    at = xml.find(mark[1])
+    for _ in range(most):
+        if at == -1:
+            return False
+        if xml.startswith(mark, at - 1):
+            return True
+        at = xml.find(mark[1], at + 1)
+    return True
