@@ -136,3 +136,16 @@ async def test_scrub_personal_info_leaves_no_author_name_or_comment_date_in_any_
     assert "people.xml" not in read_part(out, "word/_rels/document.xml.rels").decode()
     assert 'w16cex:durableId="2A3B4C5D"/>' in read_part(out, "word/commentsExtensible.xml").decode()
     assert "w15:paraIdParent" in read_part(out, "word/commentsExtended.xml").decode()
+
+
+async def test_scrub_alt_text_removes_a_tables_caption_and_description(docx, tmp_path):
+    """Issue 29 #10: a table's alt text (w:tblCaption, w:tblDescription) is alt text too."""
+    from tests.support import planted_places
+    await docx.open(planted_places.build(tmp_path / "t.docx", "table_alt_text", SECRET))
+    assert counts((await docx.ok("docx_inspect")).text)["alt_text"] == 2
+    a = await docx.ok("docx_scrub", categories=["alt_text"])
+    assert a.head["Left"] == "nothing" and a.head["Removed"] == "2"
+    out = tmp_path / "s.docx"
+    await docx.save(out)
+    body = read_part(out).decode()
+    assert "tblCaption" not in body and "tblDescription" not in body and SECRET not in body

@@ -302,10 +302,14 @@ def _alt_text(roots, stories) -> Finding:
 
 
 def alt_text_elements(root: etree._Element) -> list[etree._Element]:
-    """Drawings and pictures with a description or title, VML shapes with alt text."""
+    """Drawings and pictures with a description or title, VML shapes with alt text, tables' captions and
+    descriptions (elements of their own)."""
     els = [el for el in root.iter(f"{{{WP}}}docPr", f"{{{PIC}}}cNvPr") if el.get("descr") or el.get("title")]
     vml = [el for el in root.iter() if isinstance(el.tag, str) and el.tag.startswith(f"{{{V}}}") and el.get("alt")]
-    return els + vml
+    return els + vml + list(root.iter(*TABLE_ALT))
+
+
+TABLE_ALT = (f"{{{W}}}tblCaption", f"{{{W}}}tblDescription")
 
 
 def _links(doc, roots, stories) -> Finding:

@@ -68,6 +68,9 @@ def _check_xml(place: str, data: bytes | None, root, matcher: Matcher, report: R
     read across runs (bytes parsed only when the text with tags gone may hold a match)."""
     if xml is None:
         xml = etree.tostring(root, encoding=str) if root is not None else _decoded(data)
+    if root is not None:  # comments and instructions beside the root are saved with the part
+        xml += "".join(etree.tostring(n, encoding=str) for n in (*root.itersiblings(preceding=True),
+                                                                 *root.itersiblings()))
     if matcher.search(html.unescape(xml)):
         report.holding.append(f"{place} (its XML text)")
         return

@@ -12,6 +12,8 @@ a rewritten binary part is a new Part object in the package's table, which undo 
 from __future__ import annotations
 
 import bisect
+import html
+import re
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -19,7 +21,9 @@ from lxml import etree
 from ooxml.xml import budget
 from ooxml.xml.errors import OoxmlError
 from ooxml.opc.package import Part, _utf8_declaration
+from ooxml.lists import numbering as N
 from ooxml.privacy import reading as RD
+from ooxml.privacy import style_ids as SI
 from ooxml.privacy import zipped as Z
 from ooxml.privacy.matcher import Matcher
 from ooxml.xml.safexml import parse_part, serialize
@@ -61,6 +65,7 @@ def redact_package(doc, matcher: Matcher, replacement: Replacer) -> Result:
     result = Result()
     stories = set(story_part_names(package, doc.main_name))
     xml_names = set(xml_part_names(package))
+    _rename_style_ids(doc, xml_names, stories, matcher, replacement, result)
     for name in list(package.parts):
         budget.check()
         part = package.parts[name]
@@ -68,28 +73,78 @@ def redact_package(doc, matcher: Matcher, replacement: Replacer) -> Result:
             count = _redact_xml_part(doc, part, name in stories, matcher, replacement, result)
         else:
             count = _redact_binary_part(package, name, matcher, replacement)
-        if count:
-            result.parts[name] = count
-            result.matches += count
+        _counted(result, name, count)
+    if any(_DEFINITIONS.search(package.content_type_of(n) or "") for n in result.parts):
+        doc.reset_styles()  # style names and IDs, list texts: read again
+        N.invalidate(doc)
     return result
+
+
+_DEFINITIONS = re.compile(r"(styles|numbering)\+xml$", re.IGNORECASE)
+
+
+def _counted(result: Result, name: str, count: int) -> None:
+    if count:
+        result.parts[name] = result.parts.get(name, 0) + count
+        result.matches += count
+
+
+def _rename_style_ids(doc, xml_names: set[str], stories: set[str], matcher, replacement, result: Result) -> None:
+    """Style IDs first, with every reference (see style_ids): WordprocessingML parts only."""
+    package = doc.package
+    kinds = {n: (package.content_type_of(n) or "").lower() for n in xml_names}
+    styles = [n for n in sorted(xml_names)
+              if "styles" in kinds[n] and matcher.loose.search(html.unescape(_text_of(package.parts[n])))]
+    roots = [r for r in (_root_of(doc, package.parts[n], n in stories) for n in styles) if r is not None]
+    renamed = SI.renames(roots, matcher, lambda value, spans: _replaced(value, spans, replacement))
+    if not renamed:
+        return
+    for name in sorted(n for n in xml_names if "wordprocessingml" in kinds[n] or "ms-word" in kinds[n]):
+        part = package.parts[name]
+        root = _root_of(doc, part, name in stories)
+        if root is None:
+            continue
+        before, after = _hooks(doc, name in stories, result)
+        count = SI.apply(root, renamed, before, after)
+        if count and name not in stories:
+            part.touch()
+        _counted(result, name, count)
+
+
+def _text_of(part: Part) -> str:
+    if part.loaded:
+        return etree.tostring(part.tree.getroot(), encoding=str)
+    return part.data.decode("utf-8", "replace")
+
+
+def _root_of(doc, part: Part, story: bool):
+    try:
+        return doc.register_part_root(part) if story else part.tree.getroot()
+    except OoxmlError:  # a damaged part is saved as it came; the leak check reads its bytes
+        return None
+
+
+def _hooks(doc, story: bool, result: Result):
+    """before(el)/after(el) around a change: undo and redraw for story parts, nothing for others."""
+    if not story:
+        return _nothing, _nothing
+
+    def before(el):
+        doc.will_change(el)
+
+    def after(el):
+        doc.changed(el)
+        if el.tag == RD.W_P and el.getparent() is doc.body:
+            result.changed.append(el)
+    return before, after
 
 
 def _redact_xml_part(doc, part: Part, story: bool, matcher, replacement, result: Result) -> int:
     was_loaded = part.loaded
-    try:
-        root = doc.register_part_root(part) if story else part.tree.getroot()
-    except OoxmlError:  # a damaged part is saved as it came; the leak check reads its bytes
+    root = _root_of(doc, part, story)
+    if root is None:
         return 0
-    if story:
-        def before(el):
-            doc.will_change(el)
-
-        def after(el):
-            doc.changed(el)
-            if el.tag == RD.W_P and el.getparent() is doc.body:
-                result.changed.append(el)
-    else:
-        before = after = _nothing
+    before, after = _hooks(doc, story, result)
     count, xml = redact_tree(root, matcher, replacement, before, after)
     if xml is not None:
         result.serialized[part.name] = xml
@@ -153,14 +208,21 @@ def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, b
     paragraphs = count
     attributes = list(RD.word_attributes(root)) if in_attr else []
     texts = list(RD.other_texts(root)) if in_other else []
+    lists: dict[etree._Element, None] = {}
     for el, name in attributes:
         value = el.get(name)
         spans = matcher.spans(value)
         if spans:
             before(el)
             el.set(name, _replaced(value, spans, replacement))
+            if name == _AUTHOR and el.get(_INITIALS) is not None:
+                el.set(_INITIALS, initials(el.get(name)))
             after(el)
             count += len(spans)
+            if el.tag == _LIST_ITEM:
+                lists[el.getparent()] = None
+    for box in lists:
+        _distinct_items(box, before, after)
     for el, tail in texts:
         value = el.tail if tail else el.text
         spans = matcher.spans(value)
@@ -169,10 +231,75 @@ def redact_tree(root: etree._Element, matcher: Matcher, replacement: Replacer, b
             if tail:
                 el.tail = _replaced(value, spans, replacement)
             else:
-                el.text = _replaced(value, spans, replacement)
+                el.text = _formula(el, _replaced(value, spans, replacement))
             after(el)
             count += len(spans)
+    count += _redact_loose(root, xml, matcher, replacement, before, after)
     return count, xml if count == paragraphs else None
+
+
+_AUTHOR, _INITIALS = f"{{{RD.W}}}author", f"{{{RD.W}}}initials"
+_LIST_ITEM = f"{{{RD.W}}}listItem"
+_ITEM_ATTRS = (f"{{{RD.W}}}displayText", f"{{{RD.W}}}value")
+
+
+def _distinct_items(box: etree._Element, before, after) -> None:
+    """A dropdown's items that the redaction made equal get a number: Word wants each text and value once."""
+    for name in _ITEM_ATTRS:
+        seen: set[str] = set()
+        for item in box.iter(_LIST_ITEM):
+            base = new = item.get(name)
+            if base is None:
+                continue
+            n = 2
+            while new in seen:
+                new, n = f"{base} {n}", n + 1
+            seen.add(new)
+            if new != base:
+                before(item)
+                item.set(name, new)
+                after(item)
+
+
+_FORMULAS = {f"{{{RD.X}}}f", f"{{{RD.C}}}f", f"{{{RD.X}}}definedName"}
+# a sheet name before "!" that is not quoted: not after a letter, a quote or an external book's "]"
+_SHEET_REF = re.compile(r"(?<![\w.'\]])([^\s'!(),=+\-*/&^<>:;\"{}\[\]]+)!")
+_PLAIN_SHEET = re.compile(r"[^\W\d][\w.]*")
+
+
+def initials(author: str) -> str:
+    """A redacted author's initials, from the new name (Word shows them beside the comment)."""
+    return "".join(word[0] for word in author.split())[:9] or author[:1]
+
+
+def _formula(el: etree._Element, text: str) -> str:
+    """A redacted formula (cell, defined name, chart reference) with each sheet name the redaction made
+    other than a plain name quoted, as Excel needs it."""
+    if el.tag not in _FORMULAS:
+        return text
+
+    def quoted(m: re.Match) -> str:
+        name = m.group(1)
+        return m.group(0) if _PLAIN_SHEET.fullmatch(name) else "'" + name + "'!"
+    return _SHEET_REF.sub(quoted, text)
+
+
+def _redact_loose(root: etree._Element, xml: str | None, matcher, replacement, before, after) -> int:
+    """XML comments and processing instructions; one that cannot hold the replacement ("--" in a
+    comment, "?>" in an instruction) is emptied."""
+    count = 0
+    for node in list(RD.loose_nodes(root, xml)):
+        spans = matcher.spans(node.text)
+        if not spans:
+            continue
+        before(node)
+        try:
+            node.text = _replaced(node.text, spans, replacement)
+        except ValueError:
+            node.text = ""
+        after(node)
+        count += len(spans)
+    return count
 
 
 def _replaced(value: str, spans: list[tuple[int, int]], replacement: Replacer) -> str:

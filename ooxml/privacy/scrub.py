@@ -192,9 +192,15 @@ def _rels_or_empty(doc, name):
 
 
 def _alt_text(doc) -> int:
-    return sum(_edit_attrs(doc, I.alt_text_elements(root), lambda el: [el.attrib.pop(a, None) for a in
-                                                                        ("descr", "title", "alt")])
-               for root in story_roots(doc))
+    return sum(_edit_attrs(doc, I.alt_text_elements(root), _drop_alt_text) for root in story_roots(doc))
+
+
+def _drop_alt_text(el) -> None:
+    if el.tag in I.TABLE_ALT:
+        el.getparent().remove(el)
+    else:
+        for name in ("descr", "title", "alt"):
+            el.attrib.pop(name, None)
 
 
 def _properties(doc) -> int:
