@@ -289,6 +289,9 @@ def _version_tag() -> str:
         key = f"{real}:{st.st_mtime_ns}:{st.st_size}"
     except OSError:
         key = str(real)
+    # LibreOffice computes DATE/TIME fields as it converts: a conversion cached on another day would
+    # differ from one made today (a scrubbed copy against its original), so the day is in the key.
+    key += ":" + time.strftime("%Y-%m-%d", time.gmtime())
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
@@ -303,7 +306,7 @@ def _sha(path: Path) -> str:
 def convert_cached(files: Iterable[Path | str], *, label: str = "files", target: str = "pdf",
                    **kw) -> dict[Path, Path | None]:
     """Like :func:`convert_to_pdf`, but each distinct file (by sha256) is converted once:
-    results are kept in this process and on disk under ``$OOXML_MCP_CACHE/lo-<version>/``.
+    results are kept in this process and on disk under ``$OOXML_MCP_CACHE/lo-<version, day>/``.
 
     A file LibreOffice refused is cached as refused; timeouts and crashes are not cached.
     """
