@@ -20,8 +20,9 @@ _NESTED = re.compile(r"\((?:[^()\\]|\\.)*(?:[+*?]|\{\d*,?\d*\})\)(?:[+*]|\{\d*,\
 
 class Matcher:
     def __init__(self, regex: re.Pattern, label: str, loose: re.Pattern | None = None,
-                 needles: list[str] | None = None):
+                 needles: list[str] | None = None, spec: list | None = None):
         self.regex = regex
+        self.spec = spec  # what was asked, to build the same matcher again (from_spec)
         self.loose = loose or regex  # without word boundaries: finds a superset, to skip what cannot match
         self.needles = needles  # literal texts (lower-cased when the case is ignored); None for a pattern
         self.case_sensitive = not regex.flags & re.IGNORECASE
@@ -37,10 +38,11 @@ class Matcher:
 
 
 def for_texts(texts: list[str], case_sensitive: bool = True, whole_word: bool = False) -> Matcher:
-    texts = sorted({t for t in texts if t}, key=len, reverse=True)
+    texts = sorted({t for t in texts if t}, key=lambda t: (-len(t), t))  # the same order in every process
     body = "|".join(re.escape(t) for t in texts)
     return Matcher(_compile(body, case_sensitive, whole_word), ", ".join(repr(t) for t in texts[:3]),
-                   _compile(body, case_sensitive, False), texts if case_sensitive else [t.lower() for t in texts])
+                   _compile(body, case_sensitive, False), texts if case_sensitive else [t.lower() for t in texts],
+                   ["text", texts, case_sensitive, whole_word])
 
 
 def for_pattern(pattern: str, case_sensitive: bool = True, whole_word: bool = False) -> Matcher:
@@ -53,7 +55,7 @@ def for_pattern(pattern: str, case_sensitive: bool = True, whole_word: bool = Fa
                                    "instead of (\\w+\\.?)+@.")
     try:
         regex = _compile(pattern, case_sensitive, whole_word)
-        m = Matcher(regex, f"/{pattern}/", _without_context(regex))
+        m = Matcher(regex, f"/{pattern}/", _without_context(regex), spec=["pattern", pattern, case_sensitive, whole_word])
     except re.error as e:
         raise ValidationError(f"pattern is not a valid regular expression: {e}.",
                               hint="Python syntax; escape literal characters such as . ( [ with a backslash.")
@@ -61,6 +63,14 @@ def for_pattern(pattern: str, case_sensitive: bool = True, whole_word: bool = Fa
         raise ValidationError("pattern matches empty text or the redaction mark itself.",
                               hint="Make it need at least one character, e.g. \\d+ instead of \\d*.")
     return m
+
+
+def from_spec(spec: list) -> Matcher:
+    """The matcher ``Matcher.spec`` describes (known_leaks: a secret checked again at save)."""
+    kind, what, case_sensitive, whole_word = spec
+    if kind == "pattern":
+        return for_pattern(what, case_sensitive, whole_word)
+    return for_texts(what, case_sensitive, whole_word)
 
 
 def _without_context(regex: re.Pattern) -> re.Pattern:

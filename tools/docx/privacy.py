@@ -4,6 +4,7 @@ from __future__ import annotations
 from ooxml.text import body as B
 from ooxml.xml.errors import LimitExceeded, ValidationError
 from ooxml.privacy import inspect as IN
+from ooxml.privacy import known_leaks as KL
 from ooxml.privacy import leak_check as LC
 from ooxml.privacy import matcher as MT
 from ooxml.privacy import redact as RX
@@ -73,7 +74,7 @@ def _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, who
         raise LimitExceeded(f"The replacements would add {replacer.growth:,} bytes, over the {limit:,} a call may add.",
                             hint="Use a shorter replacement, or redact in parts of the document.")
     report = LC.check_package(doc.package, matcher, result.serialized)
-    session.leak_warning = None if report.clean else report.verdict()
+    KL.record(session.leaks, matcher, report)
     _done(e, result, local, report, matcher)
 
 
@@ -105,8 +106,9 @@ def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = No
     lines = [f.line() for f in findings]
     if find:
         MT.check_text(find)
-        report = LC.check_package(session.doc.package, MT.for_texts([find], case_sensitive=False))
-        session.leak_warning = None if report.clean else report.verdict()
+        matcher = MT.for_texts([find], case_sensitive=False)
+        report = LC.check_package(session.doc.package, matcher)
+        KL.record(session.leaks, matcher, report)
         fields["Leak Check"] = report.verdict()
         lines += report.lines()
     return success_answer("Inspect Document", fields=fields, content="\n".join(lines))
