@@ -53,7 +53,7 @@ def docx_redact(ctx: CallContext, session_id: str | None, text: str | None = Non
     comments, text boxes, deleted text, alt text, fields, properties, charts), then prove nothing is left.
 
     Args:
-        pattern: A Python regular expression (no nested repetition).
+        pattern: A Python regular expression; one whose match runs too long ends the call (LimitExceeded).
         element_ids: Elements whose text goes, with each other occurrence of it (4 characters or more).
         replacement: One character is repeated per character removed; a longer text replaces each match.
     """
