@@ -18,6 +18,10 @@ from ooxml.xml.errors import LimitExceeded, ValidationError
 BARRIER = "\x00"  # stands for a tab, break, image ... in a paragraph's text: no match spans it
 MAX_TEXT = 1000
 MAX_PATTERN = 500
+# Characters that show nothing (soft hyphen, zero-width space / (non-)joiner, word joiner, BOM): a text
+# looked for matches with any of them between its characters
+INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+_GAP = f"[{INVISIBLE}]*"
 UNBOUNDED_S = 30.0  # a pattern's time when the call has no limit (scripts, tests)
 
 
@@ -76,10 +80,17 @@ class Matcher:
 
 def for_texts(texts: list[str], case_sensitive: bool = True, whole_word: bool = False) -> Matcher:
     texts = sorted({t for t in texts if t}, key=lambda t: (-len(t), t))  # the same order in every process
-    body = "|".join(re.escape(t) for t in texts)
+    body = "|".join(_literal(t) for t in texts)
     return Matcher(_compile(body, case_sensitive, whole_word), ", ".join(repr(t) for t in texts[:3]),
                    _compile(body, case_sensitive, False), texts if case_sensitive else [t.lower() for t in texts],
                    ["text", texts, case_sensitive, whole_word])
+
+
+def _literal(text: str) -> str:
+    """``text`` with any invisible characters between its characters: a soft hyphen or a zero-width space
+    inside a name hides nothing from a reader."""
+    chars = [c for c in text if c not in INVISIBLE]
+    return _GAP.join(re.escape(c) for c in chars) if chars else re.escape(text)
 
 
 def for_pattern(pattern: str, case_sensitive: bool = True, whole_word: bool = False) -> Matcher:
