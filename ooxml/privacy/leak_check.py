@@ -111,8 +111,9 @@ def _paragraphs_hold(root: etree._Element, matcher: Matcher) -> bool:
 
 
 def _check_binary(place: str, data: bytes, matcher: Matcher, report: Report, max_bytes: int, depth: int) -> None:
+    read = 0
     if Z.is_zip(data) and depth < Z.MAX_DEPTH:
-        for member in Z.members(data, max_bytes):
+        for read, member in enumerate(Z.members(data, max_bytes), 1):
             budget.check()
             inner = f"{place} > {member.name}"
             if member.body is None:
@@ -121,6 +122,7 @@ def _check_binary(place: str, data: bytes, matcher: Matcher, report: Report, max
                 _check_xml(inner, member.body, None, matcher, report)
             else:
                 _check_binary(inner, member.body, matcher, report, max_bytes, depth + 1)
+    if read:
         return
     if any(matcher.search(data.decode(codec, "ignore")) for codec in ("latin-1", "utf-8", "utf-16-le")) \
             or matcher.search(data[1:].decode("utf-16-le", "ignore")):
