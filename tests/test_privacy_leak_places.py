@@ -77,3 +77,18 @@ async def test_a_member_that_cannot_be_read_is_named_as_not_checked(docx, tmp_pa
     await docx.open(docx_with(tmp_path, oleObject1=member))
     a = await docx.ok(call, **args)
     assert f"not checked: word/embeddings/oleObject1.bin > secret.xml ({why}" in a.text, a.text
+
+
+async def test_an_embedded_zip_with_an_unreadable_member_is_kept_whole_and_named(docx, tmp_path):
+    """Rewriting it would drop the member it cannot read: it stays as it came, and the check says so."""
+    package = patched(embedded("packed.xml", "other words", zipfile.ZIP_STORED), 8, 10, 9)
+    buf = io.BytesIO(package)
+    with zipfile.ZipFile(buf, "a", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("word/document.xml", f"<?xml version='1.0'?><doc><t>Client {SECRET}</t></doc>")
+    package = buf.getvalue()
+    await docx.open(docx_with(tmp_path, oleObject1=package))
+    a = await docx.ok("docx_redact", text=SECRET)
+    assert "still there: word/embeddings/oleObject1.bin > word/document.xml" in a.text, a.text
+    assert "not checked: word/embeddings/oleObject1.bin > packed.xml (Deflate64" in a.text
+    await docx.save(tmp_path / "out.docx")
+    assert read_part(tmp_path / "out.docx", "word/embeddings/oleObject1.bin") == package
