@@ -41,12 +41,13 @@ def patched(data: bytes, offset_local: int, offset_central: int, value: int) -> 
 
 async def test_invisible_characters_inside_the_secret_do_not_hide_it(docx, tmp_path):
     src = docx_with(tmp_path, "<w:p><w:r><w:t>Client Quill\u200bfeather signed.</w:t></w:r></w:p>"
-                              "<w:p><w:r><w:t>Also Quill\u00adfea</w:t></w:r><w:r><w:t>ther here.</w:t></w:r></w:p>")
+                              "<w:p><w:r><w:t>Also Quill\u00adfea</w:t></w:r><w:r><w:t>ther here.</w:t></w:r></w:p>"
+                              "<w:p><w:r><w:t>Quill</w:t></w:r><w:r><w:softHyphen/></w:r><w:r><w:t>feather</w:t></w:r></w:p>")
     await docx.open(src)
     found = await docx.ok("docx_inspect", find=SECRET)
     assert found.head["Leak Check"].startswith("FAILED")
     a = await docx.ok("docx_redact", text=SECRET)
-    assert a.head["Matches"] == "2" and a.head["Leak Check"].startswith("nothing left"), a.text
+    assert a.head["Matches"] == "3" and a.head["Leak Check"].startswith("nothing left"), a.text
     await docx.save(tmp_path / "out.docx")
     assert SECRET not in INVISIBLE.sub("", read_part(tmp_path / "out.docx").decode())
 
