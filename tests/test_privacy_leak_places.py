@@ -42,7 +42,8 @@ def patched(data: bytes, offset_local: int, offset_central: int, value: int) -> 
 async def test_invisible_characters_inside_the_secret_do_not_hide_it(docx, tmp_path):
     src = docx_with(tmp_path, "<w:p><w:r><w:t>Client Quill\u200bfeather signed.</w:t></w:r></w:p>"
                               "<w:p><w:r><w:t>Also Quill\u00adfea</w:t></w:r><w:r><w:t>ther here.</w:t></w:r></w:p>"
-                              "<w:p><w:r><w:t>Quill</w:t></w:r><w:r><w:softHyphen/></w:r><w:r><w:t>feather</w:t></w:r></w:p>")
+                              "<w:p><w:r><w:t>Quill</w:t></w:r><w:r><w:softHyphen/></w:r>"
+                              "<w:r><w:t>feather</w:t></w:r></w:p>")
     await docx.open(src)
     found = await docx.ok("docx_inspect", find=SECRET)
     assert found.head["Leak Check"].startswith("FAILED")

@@ -104,7 +104,8 @@ def for_pattern(pattern: str, case_sensitive: bool = True, whole_word: bool = Fa
     except (rx.error, re.error, ValueError, OverflowError) as e:
         raise ValidationError(f"pattern is not a valid regular expression: {e}.",
                               hint="Python syntax; escape literal characters such as . ( [ with a backslash.")
-    m = Matcher(regex, f"/{pattern}/", _without_context(body, flags), spec=["pattern", pattern, case_sensitive, whole_word])
+    m = Matcher(regex, f"/{pattern}/", _without_context(body, flags),
+                spec=["pattern", pattern, case_sensitive, whole_word])
     if m.regex.fullmatch("") is not None or m.regex.search("\u2588") is not None:
         raise ValidationError("pattern matches empty text or the redaction mark itself.",
                               hint="Make it need at least one character, e.g. \\d+ instead of \\d*.")

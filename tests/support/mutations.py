@@ -417,7 +417,8 @@ def mutate_secrets(data: bytes, rng: random.Random) -> bytes:
     return out
 
 
-MUTATORS = {"secrets": mutate_secrets, "flip": mutate_flip, "truncate": mutate_truncate, "xml": mutate_xml, "numbers": mutate_numbers,
+MUTATORS = {"secrets": mutate_secrets, "flip": mutate_flip, "truncate": mutate_truncate, "xml": mutate_xml,
+            "numbers": mutate_numbers,
             "tables": mutate_tables, "compression": mutate_compression, "parts": mutate_parts,
             "strings": mutate_strings, "links": mutate_links, "nesting": mutate_nesting}
 
