@@ -51,3 +51,20 @@ async def test_a_catastrophic_pattern_ends_within_the_limit_and_changes_nothing(
     assert took < LIMIT + GRACE_S + MARGIN and freed < FREE_WITHIN, (took, freed)
     before, after = (dict(planted.members((tmp_path / n).read_bytes())) for n in ("before.docx", "after.docx"))
     assert after == before
+
+
+@pytest.mark.parametrize("pattern", [
+    USERS_EMAILS, r"[^\]\\x-]{3}q", r"(?i)straße|ÉCOLE", r"a(?-i:B)c", r"(\d)\1{2}", r"(a)?(?(1)b|c)d",
+    r"(?>ab|a)+c", r"x{2,}?y", r"\bword\b", r"[\w\s]+!", r"(?P<n>\.)(?P=n)", r"(?s:a.b)", r"(?m)^z$"])
+def test_the_paragraph_filter_is_written_back_exactly_for_regex(pattern):
+    """The filter (the pattern without assertions, written back from re's parse for the regex module)
+    compiles, is no match-anything fallback, and finds every match the pattern finds."""
+    from ooxml.privacy import matcher as MT
+    m = MT.for_pattern(pattern, case_sensitive=False)
+    assert m.loose.pattern != "(?s:.+)"
+    texts = ["jane.doe@mail.example.org", "abcq ]]]q", "STRASSE école", "aBc", "x111y", "abd cd", "ababac",
+             "xxxy", "a word here", "a b&c!", "..", "a\nb", "y\nz\nw"]
+    for text in texts:
+        for hit in m.regex.finditer(text):
+            assert any(s < hit.end() and hit.start() < e for s, e in (x.span() for x in m.loose.finditer(text))), \
+                (pattern, text)
