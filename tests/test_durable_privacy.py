@@ -40,3 +40,16 @@ def test_a_failed_leak_check_is_repeated_by_save_after_a_take_over(tmp_path, red
     other = take_over(driver, sid, tmp_path, redis_url)
     saved = other.call("docx_save", session_id=sid, file_path=str(tmp_path / "out.docx"))
     assert parse_head(saved.text)["Leak Check"] == warning
+
+
+def test_a_failed_leak_check_outlives_a_pass_for_another_text_after_a_take_over(tmp_path, redis_url):  # noqa: F811
+    """Issue 29 #8: the warning is kept per secret, in the snapshot the other worker restores."""
+    driver = DurableDriver(tmp_path, redis_url, snapshot_every=1)
+    driver.call("docx_open", file_path=str(_with_secret_in_a_binary(tmp_path / "p.docx")))
+    warning = parse_head(driver.call("docx_redact", text=SECRET).text)["Leak Check"]
+    sid = driver.session().id
+    other = take_over(driver, sid, tmp_path, redis_url)
+    passed = parse_head(other.call("docx_inspect", session_id=sid, find="no such words here").text)["Leak Check"]
+    assert passed.startswith("nothing left")
+    saved = other.call("docx_save", session_id=sid, file_path=str(tmp_path / "out.docx"))
+    assert parse_head(saved.text)["Leak Check"] == warning

@@ -3,7 +3,9 @@
 Seed files (the fixtures, a table-heavy built document, and small corpus files) are broken
 by seeded mutations (tests/support/mutations.py: byte flips, truncation, XML damage, absurd
 numbers, tables without rows or cells without paragraphs, unsupported compression, missing
-parts, content controls bound by costly or deep XPaths). Each is opened, read, edited and saved in a child process limited to 2 GB of address
+parts, content controls bound by costly or deep XPaths, a secret hidden by invisible characters, in w:binData or in an embedded zip with a damaged
+directory or odd compression: docx_redact must remove it or its leak check must say where it is or
+where it could not look). Each is opened, read, edited and saved in a child process limited to 2 GB of address
 space. The test fails on a crash, a hang over 30 s, an InternalError, an answer the validator
 rejects (or an error answer without a hint), a saved file we cannot open again, or one
 LibreOffice cannot convert where it converted the broken input (inputs with absurd numbers are
@@ -66,6 +68,8 @@ def failures_of(outcomes: list[Outcome]) -> list[str]:
         if o.result.get("saved") and o.result.get("reopened") != "ok":
             out.append(f"{name}: our saved result does not open again ({o.result.get('reopened')})")
         out += [f"{name}: invalid answer {e}" for e in o.result["bad_answers"]]
+        if o.result.get("leak_ok") is False:
+            out.append(f"{name}: docx_redact's leak check said nothing of a secret the file still holds")
     return out
 
 

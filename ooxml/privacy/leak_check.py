@@ -7,7 +7,10 @@ nothing (their text may be compressed), so they are listed as places that could 
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import html
+import re
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -21,6 +24,9 @@ from ooxml.privacy.redact import xml_part_names
 from ooxml.xml.safexml import parse_part
 
 SHOWN = 8
+# Base64 data inside XML (w:binData: a picture or OLE object of a VML shape): read decoded
+_BINDATA = re.compile(r"<(?:[\w.-]+:)?binData\b[^>]*>([^<]*)<")
+_MAX_BYTES = 256 * 1024 * 1024  # an embedded package's size when the package's own limit is not at hand
 
 
 @dataclass
@@ -35,7 +41,7 @@ class Report:
     def verdict(self) -> str:
         if self.holding:
             return f"FAILED: {len(self.holding)} place(s) still hold it"
-        return "nothing left" + (f" ({len(self.unchecked)} binary part(s) not checkable)" if self.unchecked else "")
+        return "nothing left" + (f" ({len(self.unchecked)} place(s) not checkable)" if self.unchecked else "")
 
     def lines(self) -> list[str]:
         out = [f"- still there: {p}" for p in self.holding[:SHOWN]]
@@ -71,6 +77,8 @@ def _check_xml(place: str, data: bytes | None, root, matcher: Matcher, report: R
     if root is not None:  # comments and instructions beside the root are saved with the part
         xml += "".join(etree.tostring(n, encoding=str) for n in (*root.itersiblings(preceding=True),
                                                                  *root.itersiblings()))
+    if "binData" in xml:
+        _check_bin_data(place, xml, matcher, report)
     if matcher.search(html.unescape(xml)):
         report.holding.append(f"{place} (its XML text)")
         return
@@ -86,6 +94,17 @@ def _check_xml(place: str, data: bytes | None, root, matcher: Matcher, report: R
         report.holding.append(f"{place} (text read across runs)")
 
 
+def _check_bin_data(place: str, xml: str, matcher: Matcher, report: Report) -> None:
+    for k, m in enumerate(_BINDATA.finditer(xml), 1):
+        budget.check()
+        try:
+            data = base64.b64decode("".join(m.group(1).split()))
+        except (binascii.Error, ValueError):
+            report.unchecked.append(f"{place} > w:binData #{k} (not valid base64)")
+            continue
+        _check_binary(f"{place} > w:binData #{k}", data, matcher, report, _MAX_BYTES, 0)
+
+
 def _paragraphs_hold(root: etree._Element, matcher: Matcher) -> bool:
     for p in RD.candidates(root, matcher):
         budget.check()
@@ -95,13 +114,18 @@ def _paragraphs_hold(root: etree._Element, matcher: Matcher) -> bool:
 
 
 def _check_binary(place: str, data: bytes, matcher: Matcher, report: Report, max_bytes: int, depth: int) -> None:
+    read = 0
     if Z.is_zip(data) and depth < Z.MAX_DEPTH:
-        for info, body in Z.members(data, max_bytes):
-            inner = f"{place} > {info.filename}"
-            if Z.is_xml_name(info.filename):
-                _check_xml(inner, body, None, matcher, report)
+        for read, member in enumerate(Z.members(data, max_bytes), 1):
+            budget.check()
+            inner = f"{place} > {member.name}"
+            if member.body is None:
+                report.unchecked.append(f"{inner} ({member.why})")
+            elif Z.is_xml_name(member.name.removesuffix(Z.SALVAGED)):
+                _check_xml(inner, member.body, None, matcher, report)
             else:
-                _check_binary(inner, body, matcher, report, max_bytes, depth + 1)
+                _check_binary(inner, member.body, matcher, report, max_bytes, depth + 1)
+    if read:
         return
     if any(matcher.search(data.decode(codec, "ignore")) for codec in ("latin-1", "utf-8", "utf-16-le")) \
             or matcher.search(data[1:].decode("utf-16-le", "ignore")):

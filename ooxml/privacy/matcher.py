@@ -1,27 +1,69 @@
 """What a redaction looks for: literal texts or one regular expression, as one compiled pattern.
 
-Python's ``re`` has no timeout, so a pattern is bounded instead: its length, no nested quantifiers
-(the shape of catastrophic backtracking), no empty match; and it only ever runs on one paragraph
-or one part's text at a time, with the call budget checked between them.
+Literal texts are an alternation of escaped strings (Python's ``re``: linear). A pattern is run by the
+``regex`` module with the call's time left as its timeout (``Bounded``), so any pattern users write
+is accepted and a match that runs too long ends the call with LimitExceeded, before it changed
+anything it would not put back; the matching lets go of the GIL, so the server answers meanwhile.
+It only ever runs on one paragraph or one part's text at a time.
 """
 from __future__ import annotations
 
 import re
 
-from ooxml.xml.errors import ValidationError
+import regex as rx
+
+from ooxml.xml import budget
+from ooxml.xml.errors import LimitExceeded, ValidationError
 
 BARRIER = "\x00"  # stands for a tab, break, image ... in a paragraph's text: no match spans it
 MAX_TEXT = 1000
 MAX_PATTERN = 500
-# A group holding a quantifier, itself quantified: (a+)+, (\w*x)*, (a|aa){2,} ...
-_NESTED = re.compile(r"\((?:[^()\\]|\\.)*(?:[+*?]|\{\d*,?\d*\})\)(?:[+*]|\{\d*,\d*\})|"
-                     r"\((?:[^()\\]|\\.)*\|(?:[^()\\]|\\.)*\)(?:[+*]|\{\d*,\d*\})")
+# Characters that show nothing (soft hyphen, zero-width space / (non-)joiner, word joiner, BOM): a text
+# looked for matches with any of them between its characters
+INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+_GAP = f"[{INVISIBLE}]*"
+UNBOUNDED_S = 30.0  # a pattern's time when the call has no limit (scripts, tests)
+
+
+class Bounded:
+    """A ``regex`` pattern with ``re.Pattern``'s search/finditer/fullmatch, each run with the call's
+    time left as its timeout."""
+
+    def __init__(self, compiled):
+        self.compiled = compiled
+        self.pattern, self.flags = compiled.pattern, compiled.flags
+
+    def search(self, text: str):
+        return self._run(self.compiled.search, text)
+
+    def fullmatch(self, text: str):
+        return self._run(self.compiled.fullmatch, text)
+
+    def finditer(self, text: str) -> list:
+        return self._run(lambda t, **kw: list(self.compiled.finditer(t, **kw)), text)
+
+    def _run(self, method, text: str):
+        left = budget.remaining()
+        if left is not None and left <= 0:
+            budget.check()
+        try:
+            return method(text, timeout=UNBOUNDED_S if left is None else left, concurrent=True)
+        except TimeoutError:
+            raise _too_long(budget.current_limit()) from None
+
+
+def _too_long(limit: float | None) -> LimitExceeded:
+    return LimitExceeded(f"The pattern ran past the call's time limit{f' of {limit:g} s' if limit else ''} "
+                         "(it backtracks without end on this text); nothing was changed.",
+                         hint="Write it without nested or overlapping repetition, e.g. [a-z0-9.]+@[a-z0-9.]+ "
+                              "instead of (\\w+\\.?)+@, or redact literal texts with text=.")
 
 
 class Matcher:
     def __init__(self, regex: re.Pattern, label: str, loose: re.Pattern | None = None,
-                 needles: list[str] | None = None):
+                 needles: list[str] | None = None, spec: list | None = None):
         self.regex = regex
+        self.spec = spec  # what was asked, to build the same matcher again (from_spec)
         self.loose = loose or regex  # without word boundaries: finds a superset, to skip what cannot match
         self.needles = needles  # literal texts (lower-cased when the case is ignored); None for a pattern
         self.case_sensitive = not regex.flags & re.IGNORECASE
@@ -37,48 +79,64 @@ class Matcher:
 
 
 def for_texts(texts: list[str], case_sensitive: bool = True, whole_word: bool = False) -> Matcher:
-    texts = sorted({t for t in texts if t}, key=len, reverse=True)
-    body = "|".join(re.escape(t) for t in texts)
+    texts = sorted({t for t in texts if t}, key=lambda t: (-len(t), t))  # the same order in every process
+    body = "|".join(_literal(t) for t in texts)
     return Matcher(_compile(body, case_sensitive, whole_word), ", ".join(repr(t) for t in texts[:3]),
-                   _compile(body, case_sensitive, False), texts if case_sensitive else [t.lower() for t in texts])
+                   _compile(body, case_sensitive, False), texts if case_sensitive else [t.lower() for t in texts],
+                   ["text", texts, case_sensitive, whole_word])
+
+
+def _literal(text: str) -> str:
+    """``text`` with any invisible characters between its characters: a soft hyphen or a zero-width space
+    inside a name hides nothing from a reader."""
+    chars = [c for c in text if c not in INVISIBLE]
+    return _GAP.join(re.escape(c) for c in chars) if chars else re.escape(text)
 
 
 def for_pattern(pattern: str, case_sensitive: bool = True, whole_word: bool = False) -> Matcher:
     if len(pattern) > MAX_PATTERN:
         raise ValidationError(f"pattern is {len(pattern)} characters, over {MAX_PATTERN}.",
                               hint="Use a shorter regular expression, or redact literal texts with text=.")
-    if _NESTED.search(pattern):
-        raise ValidationError("pattern nests a quantifier inside a quantified group, which can run without end.",
-                              hint="Write it without nested repetition, e.g. [a-z0-9.]+@[a-z0-9.]+ "
-                                   "instead of (\\w+\\.?)+@.")
+    body = rf"(?<!\w)(?:{pattern})(?!\w)" if whole_word else pattern
+    flags = 0 if case_sensitive else rx.IGNORECASE
     try:
-        regex = _compile(pattern, case_sensitive, whole_word)
-        m = Matcher(regex, f"/{pattern}/", _without_context(regex))
-    except re.error as e:
+        regex = Bounded(rx.compile(body, flags))
+    except (rx.error, re.error, ValueError, OverflowError) as e:
         raise ValidationError(f"pattern is not a valid regular expression: {e}.",
                               hint="Python syntax; escape literal characters such as . ( [ with a backslash.")
+    m = Matcher(regex, f"/{pattern}/", _without_context(body, flags),
+                spec=["pattern", pattern, case_sensitive, whole_word])
     if m.regex.fullmatch("") is not None or m.regex.search("\u2588") is not None:
         raise ValidationError("pattern matches empty text or the redaction mark itself.",
                               hint="Make it need at least one character, e.g. \\d+ instead of \\d*.")
     return m
 
 
-def _without_context(regex: re.Pattern) -> re.Pattern:
+def from_spec(spec: list) -> Matcher:
+    """The matcher ``Matcher.spec`` describes (known_leaks: a secret checked again at save)."""
+    kind, what, case_sensitive, whole_word = spec
+    if kind == "pattern":
+        return for_pattern(what, case_sensitive, whole_word)
+    return for_texts(what, case_sensitive, whole_word)
+
+
+def _without_context(pattern: str, flags: int) -> Bounded:
     """The pattern with its anchors, word boundaries and lookarounds taken out: it matches wherever
     the pattern does, whatever stands around, so a search of many paragraphs' texts joined in one
     string finds every paragraph that may hold a match (``\\b\\d{10}\\b`` misses digits that
     a neighbour's digits touch there). A group captured inside a lookaround taken out is referred
     to by its own pattern instead (``(?=(Q))\\1`` reads as ``(?:Q)``): what a reference matched, the
-    group's pattern matched. Read through ``re``'s own parser; unknown: match anything."""
+    group's pattern matched. Read through ``re``'s own parser, written back for ``regex``
+    (``unparse``); unknown: match anything."""
     try:
-        from re import _compiler, _parser  # noqa: PLC2701 (CPython's own parser, no public twin)
-        tree = _parser.parse(regex.pattern, regex.flags)
+        from re import _parser  # noqa: PLC2701 (CPython's own parser, no public twin)
+        tree = _parser.parse(pattern, flags)
         lost: dict[int, object] = {}
         _strip(tree, lost)
         _inline(tree, lost, 0)
-        return _compiler.compile(tree, regex.flags)
+        return Bounded(rx.compile(unparse(tree)))
     except Exception:  # another Python's internals, references nested too deep: every paragraph
-        return re.compile("(?s:.+)")
+        return Bounded(rx.compile("(?s:.+)"))
 
 
 def _strip(sub, lost: dict) -> None:
@@ -157,6 +215,94 @@ def _children(op, av) -> list:
     if op is P.GROUPREF_EXISTS:
         return [b for b in av[1:] if b is not None]
     return []
+
+
+# ---- a parsed pattern written back as text (the ``regex`` module's syntax) --------------------------
+_FLAG_LETTERS = ((re.IGNORECASE, "i"), (re.MULTILINE, "m"), (re.DOTALL, "s"), (re.ASCII, "a"))
+
+
+def unparse(tree) -> str:
+    """``re._parser``'s tree of a whole pattern as a pattern: groups named ``g<n>`` (numbers kept
+    whatever groups were taken out), every other character by its code point."""
+    letters = "".join(c for f, c in _FLAG_LETTERS if tree.state.flags & f)
+    return (f"(?{letters})" if letters else "") + _seq(tree)
+
+
+def _seq(sub) -> str:
+    return "".join(_item(op, av) for op, av in sub.data)
+
+
+def _char(code: int) -> str:
+    ch = chr(code)
+    return ch if ch.isalnum() and ch.isascii() else f"\\U{code:08x}"
+
+
+def _item(op, av) -> str:  # noqa: C901 (one branch per opcode)
+    from re import _constants as K
+    if op is K.LITERAL:
+        return _char(av)
+    if op is K.NOT_LITERAL:
+        return f"[^{_char(av)}]"
+    if op is K.ANY:
+        return "."
+    if op is K.IN:
+        neg = "^" if av and av[0][0] is K.NEGATE else ""
+        return f"[{neg}{''.join(_class_item(o, a) for o, a in av if o is not K.NEGATE)}]"
+    if op is K.AT:
+        return _AT[av]
+    if op is K.BRANCH:
+        return "(?:" + "|".join(_seq(b) for b in av[1]) + ")"
+    if op is K.SUBPATTERN:
+        group, add, drop, body = av
+        if group is not None:
+            return f"(?P<g{group}>{_seq(body)})" if not (add or drop) else f"(?P<g{group}>{_flagged(add, drop, body)})"
+        return _flagged(add, drop, body)
+    if op in (K.MAX_REPEAT, K.MIN_REPEAT, K.POSSESSIVE_REPEAT):
+        lo, hi, body = av
+        count = {(0, K.MAXREPEAT): "*", (1, K.MAXREPEAT): "+", (0, 1): "?"}.get(
+            (lo, hi), f"{{{lo},{'' if hi is K.MAXREPEAT else hi}}}")
+        return f"(?:{_seq(body)}){count}" + ("?" if op is K.MIN_REPEAT else "+" if op is K.POSSESSIVE_REPEAT else "")
+    if op is K.ATOMIC_GROUP:
+        return f"(?>{_seq(av)})"
+    if op in (K.ASSERT, K.ASSERT_NOT):
+        direction, body = av
+        kind = ("=" if op is K.ASSERT else "!")
+        return f"(?{'<' if direction < 0 else ''}{kind}{_seq(body)})"
+    if op is K.GROUPREF:
+        return f"(?P=g{av})"
+    if op is K.GROUPREF_EXISTS:
+        group, yes, no = av
+        return f"(?(g{group}){_seq(yes)}" + (f"|{_seq(no)}" if no is not None else "") + ")"
+    raise ValueError(f"opcode {op}")
+
+
+def _flagged(add: int, drop: int, body) -> str:
+    on = "".join(c for f, c in _FLAG_LETTERS if add & f)
+    off = "".join(c for f, c in _FLAG_LETTERS if drop & f)
+    return f"(?{on}{'-' + off if off else ''}:{_seq(body)})"
+
+
+def _class_item(op, av) -> str:
+    from re import _constants as K
+    if op is K.LITERAL:
+        return _char(av)
+    if op is K.RANGE:
+        return f"{_char(av[0])}-{_char(av[1])}"
+    if op is K.CATEGORY:
+        return _CATEGORY[av]
+    raise ValueError(f"class opcode {op}")
+
+
+def _tables():
+    from re import _constants as K
+    at = {K.AT_BEGINNING: "^", K.AT_BEGINNING_STRING: "\\A", K.AT_END: "$", K.AT_END_STRING: "\\Z",
+          K.AT_BOUNDARY: "\\b", K.AT_NON_BOUNDARY: "\\B"}
+    cat = {K.CATEGORY_DIGIT: "\\d", K.CATEGORY_NOT_DIGIT: "\\D", K.CATEGORY_SPACE: "\\s",
+           K.CATEGORY_NOT_SPACE: "\\S", K.CATEGORY_WORD: "\\w", K.CATEGORY_NOT_WORD: "\\W"}
+    return at, cat
+
+
+_AT, _CATEGORY = _tables()
 
 
 def _compile(body: str, case_sensitive: bool, whole_word: bool) -> re.Pattern:

@@ -157,6 +157,8 @@ def _exercise(case: Case, call, result: dict) -> None:
     if opened.is_error:
         return
     sid = head["Session ID"]
+    if case.kind == "secrets":
+        _redact_secret(call, sid, case, result)
     call("docx_get_structure", session_id=sid)
     content, _ = call("docx_read_content", session_id=sid)
     tables_answer, _ = call("docx_list_tables", session_id=sid)
@@ -200,6 +202,35 @@ def _bound_control(call, sid: str) -> None:
     found = re.search(r"\b(sdt_[0-9a-f]+)\b[^\n]*tag=bound", listed.text)
     if found:
         call("docx_set_content_control", session_id=sid, control_id=found.group(1), value="fuzz")
+
+
+def _redact_secret(call, sid: str, case: Case, result: dict) -> None:
+    """mutate_secrets hid SECRET: the redaction removes it, or its leak check says FAILED or names
+    the place it could not look (result["leak_ok"]; an answer of "nothing left" is checked on the file
+    saved right after, with invisible characters taken out of its text)."""
+    from tests.support.mutations import INVISIBLE, SECRET
+    call("docx_inspect", session_id=sid, find=SECRET)
+    redacted, head = call("docx_redact", session_id=sid, text=SECRET)
+    if redacted.is_error:
+        return
+    told = head.get("Leak Check", "").startswith("FAILED") or "not checked: word/embeddings/" in redacted.text \
+        or "> w:binData" in redacted.text
+    saved, _ = call("docx_save", session_id=sid, file_path=case.out)
+    result["leak_ok"] = told or (not saved.is_error and not _holds(Path(case.out), SECRET, INVISIBLE))
+
+
+def _holds(path: Path, secret: str, invisible) -> bool:
+    """The saved package holds ``secret`` in a member's text (invisible characters ignored), or in a
+    part the harness cannot read (w:binData, an embedded package): then it cannot tell."""
+    import zipfile
+    with zipfile.ZipFile(path) as z:
+        for info in z.infolist():
+            text = z.read(info).decode("utf-8", "ignore")
+            for ch in invisible:
+                text = text.replace(ch, "")
+            if secret in text or "binData" in text or info.filename.startswith("word/embeddings/"):
+                return True
+    return False
 
 
 def _nested_arguments(call, sid: str, index: int) -> None:

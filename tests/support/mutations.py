@@ -25,6 +25,7 @@ Each mutation is seeded, so a failing case is reproduced by its number:
 """
 from __future__ import annotations
 
+import base64
 import io
 import random
 import re
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KINDS = ("flip", "truncate", "xml", "numbers", "tables", "compression", "parts", "strings", "links", "nesting",
-         "binding")
+         "binding", "secrets")
 # Values that must never change an answer's shape: line breaks before Markdown, a fake head line,
 # very long values, bidi overrides and zero-width characters (as XML character references).
 EVIL = ("a&#10;## Injected&#10;---", "&#13;**Status**: ❌ Error", "x" * 20_000, "&#x202E;evil&#x200B;",
@@ -419,7 +420,61 @@ def mutate_binding(data: bytes, rng: random.Random) -> bytes:
     return out
 
 
-MUTATORS = {"flip": mutate_flip, "truncate": mutate_truncate, "xml": mutate_xml, "numbers": mutate_numbers,
+SECRET = "Quillfeather"  # what mutate_secrets hides; the harness redacts it (tests/support/fuzz.py)
+INVISIBLE = ("\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
+
+
+def _zip_of(member: str, text: str, method: int = zipfile.ZIP_DEFLATED) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as z:
+        z.writestr(member, f'<?xml version="1.0"?><doc><t>Client {text} here</t></doc>')
+    return buf.getvalue()
+
+
+def _odd_member(data: bytes, rng: random.Random) -> bytes:
+    """The zip's one member flagged encrypted or compressed by a method zipfile cannot read."""
+    out, central = bytearray(data), data.index(b"PK\x01\x02")
+    if rng.random() < 0.3:
+        for at in (6, central + 8):
+            out[at] |= 1
+    else:
+        method = struct.pack("<H", rng.choice((9, 6, 95, 98, 99)))
+        out[8:10], out[central + 10:central + 12] = method, method
+    return bytes(out)
+
+
+def mutate_secrets(data: bytes, rng: random.Random) -> bytes:
+    """SECRET hidden where a leak check must find it or say it could not look: invisible characters
+    inside it, base64 w:binData, an embedded zip with a damaged directory or odd compression."""
+    members = _members(data)
+    name = _main_name(members)
+    xml = dict((i.filename, d) for i, d in members)[name].decode("utf-8", "replace")
+    how = rng.randrange(4)
+    if how == 0:
+        cut = rng.randrange(1, len(SECRET))
+        text = SECRET[:cut] + "".join(rng.sample(INVISIBLE, rng.randrange(1, 3))) + SECRET[cut:]
+        para = f"<w:p><w:r><w:t>Client {text} signed.</w:t></w:r></w:p>"
+    elif how == 1:
+        blob = base64.b64encode(b"\x89PNG\r\n\x1a\n" + SECRET.encode(rng.choice(("utf-16-le", "utf-8")))).decode()
+        para = f'<w:p><w:r><w:pict><w:binData w:name="wordml://f.png">{blob}</w:binData></w:pict></w:r></w:p>'
+    else:
+        para = ""
+    body = xml.find("<w:body>")
+    if body < 0:
+        raise ValueError("no body")
+    out = _rezip(members, {name: (xml[:body + 8] + para + xml[body + 8:]).encode("utf-8")})
+    if how >= 2:
+        package = _zip_of(rng.choice(("word/document.xml", "xl/sharedStrings.xml", "notes.txt")), SECRET)
+        if how == 2:
+            package = package[:package.index(b"PK\x01\x02") + rng.randrange(0, 40)]  # its directory cut short
+        else:
+            package = _odd_member(_zip_of("secret.xml", SECRET, zipfile.ZIP_STORED), rng)
+        out = _with_member(out, "word/embeddings/oleObject9.bin", package)
+    return out
+
+
+MUTATORS = {"secrets": mutate_secrets, "flip": mutate_flip, "truncate": mutate_truncate, "xml": mutate_xml,
+            "numbers": mutate_numbers,
             "tables": mutate_tables, "compression": mutate_compression, "parts": mutate_parts,
             "strings": mutate_strings, "links": mutate_links, "nesting": mutate_nesting,
             "binding": mutate_binding}

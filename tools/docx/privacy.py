@@ -5,6 +5,7 @@ from ooxml.text import body as B
 from ooxml.xml import growth
 from ooxml.xml.errors import ValidationError
 from ooxml.privacy import inspect as IN
+from ooxml.privacy import known_leaks as KL
 from ooxml.privacy import leak_check as LC
 from ooxml.privacy import matcher as MT
 from ooxml.privacy import redact as RX
@@ -53,7 +54,7 @@ def docx_redact(ctx: CallContext, session_id: str | None, text: str | None = Non
     comments, text boxes, deleted text, alt text, fields, properties, charts), then prove nothing is left.
 
     Args:
-        pattern: A Python regular expression.
+        pattern: A Python regular expression; a match running too long ends the call (LimitExceeded).
         element_ids: Elements whose text goes everywhere it occurs (4+ characters).
         replacement: One character repeats per character; longer text replaces each match.
     """
@@ -73,7 +74,7 @@ def _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, who
     growth.spend(replacer.growth, limit, "The replacements",
                  hint="Use a shorter replacement, or redact in parts of the document.")
     report = LC.check_package(doc.package, matcher, result.serialized)
-    session.leak_warning = None if report.clean else report.verdict()
+    KL.record(session.leaks, matcher, report)
     _done(e, result, local, report, matcher)
 
 
@@ -104,8 +105,9 @@ def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = No
     lines = [f.line() for f in findings]
     if find:
         MT.check_text(find)
-        report = LC.check_package(session.doc.package, MT.for_texts([find], case_sensitive=False))
-        session.leak_warning = None if report.clean else report.verdict()
+        matcher = MT.for_texts([find], case_sensitive=False)
+        report = LC.check_package(session.doc.package, matcher)
+        KL.record(session.leaks, matcher, report)
         fields["Leak Check"] = report.verdict()
         lines += report.lines()
     return success_answer("Inspect Document", fields=fields, content="\n".join(lines))

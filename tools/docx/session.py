@@ -120,6 +120,10 @@ def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = 
     if new_problems:
         log.warning("%s saved with %d integrity problem(s) the original did not have: %s", path.name,
                     len(new_problems), "; ".join(summarize(new_problems)[:3]))
+    leak = None
+    if session.leaks:  # checked again before writing (a check may run out of time: then nothing is written)
+        from ooxml.privacy.known_leaks import recheck
+        leak = recheck(session.leaks, doc.package)
     doc.save(path, strip=strip_ids, overwrite=overwrite, check_dir=folder_check(ctx.services.roots))
     if session.path is None or file_path:
         session.path = path
@@ -131,8 +135,8 @@ def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = 
     if damaged:
         fields["Integrity"] = damaged_note(damaged, "copied unchanged") + \
             ("" if not new_problems else "; and " + fields["Integrity"])
-    if session.leak_warning:  # the last docx_redact left text it could not remove (privacy.py)
-        fields["Leak Check"] = session.leak_warning
+    if leak:  # a secret a leak check found is still there (privacy.py)
+        fields["Leak Check"] = leak
     return success_answer("Save Document", fields=fields)
 
 

@@ -113,9 +113,9 @@ def epoch_of(token: str) -> int:
 
 def signature(session: Session) -> tuple:
     """What a read-only call may change besides the XML: then it is journaled too (docx_inspect's
-    find= sets the leak warning docx_save repeats)."""
+    find= records the leak warning docx_save repeats)."""
     c = session.cursor
-    return (c.element_id, c.place, session.last_insert, session.last_update, session.leak_warning)
+    return (c.element_id, c.place, session.last_insert, session.last_update, tuple(session.leaks.items()))
 
 
 class Durable:

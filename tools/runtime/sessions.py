@@ -98,7 +98,9 @@ class Session:
     ended: bool = False  # removed from the store: a call that waited for the lock must not go on
     unreplayed: list | None = None  # --state: acknowledged calls a take-over could not replay (told once)
     overrun: bool = False  # a call past its deadline still holds the lock (tools/runtime/overrun.py)
-    leak_warning: str | None = None  # the last leak check failed (docx_redact): docx_save repeats it
+    # secret (a matcher's spec as JSON) -> its last failed leak check, None once one passed: docx_save
+    # checks them all again and repeats what fails (ooxml/privacy/known_leaks.py)
+    leaks: dict = field(default_factory=dict)
 
     @property
     def label(self) -> str:
