@@ -301,6 +301,7 @@ def _fill(ctx, e, data: dict, strict: bool) -> None:
                          check_url=_url_check(ctx))
     tops = _top_blocks(doc, report.changed)
     fields = {"Filled": sum(report.filled.values()), "Missing": len(report.missing), "Unused": len(report.unused),
+              "Unsupported": sum(report.unsupported.values()) or None,
               **{k.replace("_", " ").title(): v for k, v in report.counts.items() if v}}
     if REV.tracker(doc) is not None and tops:
         fields["Tracked"] = "yes"
@@ -336,4 +337,5 @@ def _listing(book, limit: int = 30) -> str:
 
 def _report_text(report: engine.Report) -> str:
     return "\n".join([f"Filled: {_listing(report.filled) or '-'}", f"Missing (no data): {_listing(report.missing) or '-'}",
-                      f"Unused (no place): {_listing(report.unused) or '-'}"])
+                      f"Unused (no place): {_listing(report.unused) or '-'}"]
+                     + ([f"Unsupported (left as written): {_listing(report.unsupported)}"] if report.unsupported else []))
