@@ -61,6 +61,9 @@ def _describe(doc, ctrl: M.Control, stores: dict) -> str:
         bits.append(f"tag={ctrl.tag}")
     if ctrl.alias:
         bits.append(f"alias={ctrl.alias}")
+    gallery = M.gallery(ctrl)
+    if gallery:
+        bits.append(f"gallery={gallery}")
     if ctrl.kind == "checkbox":
         bits.append("☒ checked" if ctrl.checked else "☐ unchecked")
     elif ctrl.kind not in ("repeating_section", "group"):
@@ -93,7 +96,7 @@ def docx_list_content_controls(ctx: CallContext, session_id: str | None, scope_i
     session = session_of(ctx, session_id)
     doc = session.doc
     scope = resolve(session, scope_id, "scope_id") if scope_id else None
-    controls = [c for c in M.all_controls(doc, scope) if not M.is_toc(c)]
+    controls = M.all_controls(doc, scope)  # a table of contents too: its toc_ ID is what docx_update_toc takes
     stores = BIND.store_parts(doc.package)
     lines = [_describe(doc, c, stores) for c in controls[:MAX_LISTED]]
     if len(controls) > MAX_LISTED:
