@@ -117,3 +117,12 @@ async def test_new_row_keeps_neighbour_run_formatting(docx, tmp_path, tracked):
         assert _on(rpr, "b"), "the new row's text is bold like its neighbour's"
         assert rpr.find(f"{{{W}}}rFonts").get(f"{{{W}}}ascii") == "Arial"
     assert "Pears" in answer.text and "4.50" in answer.text
+
+
+async def test_text_removed_from_a_link_takes_the_emptied_link_with_it(docx, tmp_path):
+    link = ('<w:p>' + run("Visit ") + '<w:hyperlink w:anchor="top">' + run("our site", "<w:u w:val=\"single\"/>")
+            + "</w:hyperlink>" + run(" today, ") + run("please", "<w:b/>") + "</w:p>")
+    answer, p = await _edit(docx, tmp_path, link, "Visit today, please", tracked=False)
+    assert not p.xpath(".//w:hyperlink", namespaces=NS), "an emptied link goes, as accepting its deletion does"
+    assert formatted(p) == [("Visit today, ", False, False, None), ("please", True, False, None)]
+    assert "Visit today, **please**" in answer.text

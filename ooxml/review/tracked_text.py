@@ -18,6 +18,7 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.review import revisions as R
+from ooxml.review import review_ops as RO
 from ooxml.text.build import clean_text, copy_props, make_run, mark_rpr
 from ooxml.text.replace import segment_at as _index
 from ooxml.xml.errors import ValidationError
@@ -218,8 +219,8 @@ _REFERENCES = {w(n) for n in "footnoteReference endnoteReference commentReferenc
 
 
 def _remove_runs(doc, runs: list[etree._Element]) -> None:
-    """Untracked: the runs go; a run holding a note or comment reference keeps it (and only it), so
-    notes and comments do not dangle."""
+    """Untracked: the runs go as an accepted deletion takes them; a run holding a note or comment
+    reference keeps it (and only it), so notes and comments do not dangle."""
     for r in runs:
         if r.getparent() is None:
             continue
@@ -227,7 +228,7 @@ def _remove_runs(doc, runs: list[etree._Element]) -> None:
             for c in [c for c in r if c.tag != w("rPr") and c.tag not in _REFERENCES]:
                 r.remove(c)
             continue
-        R.remove_run(doc, r)
+        RO.remove_as_accepted(doc, r)
 
 
 def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: etree._Element,
