@@ -336,3 +336,15 @@ async def test_undo_and_redo_of_a_w15_control_keep_every_ignorable_prefix_declar
 async def saved(docx, path):
     await docx.ok("docx_save", session_id=docx.session_id, file_path=str(path))
     return path
+
+
+async def test_list_includes_a_table_of_contents_control(docx, tmp_path):
+    await docx.create()
+    await docx.ok("docx_insert_heading", text="Scope", level=1, position="end:document_body")
+    toc = (await docx.ok("docx_insert_toc", position="start:document_body", page_numbers=False)).element_id
+    assert toc.startswith("toc_")
+    listed = await docx.ok("docx_list_content_controls")
+    assert listed.head["Controls"] == "1"
+    assert re.search(rf"^- {toc} \[doc_part, block\] gallery=Table of Contents", listed.text, re.M), listed.text
+    again = await docx.ok("docx_update_toc", toc_id=toc, page_numbers=False)  # the listed ID is the one the TOC tools take
+    assert not again.is_error

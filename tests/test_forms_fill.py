@@ -223,3 +223,28 @@ async def test_an_array_of_plain_values_repeats_its_row(docx, tmp_path):
     assert a.head["Rows"] == "3"
     body = await docx.save(tmp_path / "out.docx")
     assert [c for c in body.xpath("//w:tc//w:t/text()", namespaces=NS)] == ["Tag", "red", "green", "blue"]
+
+
+def _filters_doc(tmp_path):
+    from tests.builders import build_docx, p
+    return build_docx(tmp_path / "filters.docx", p("Dear {{ name | upper }}, from {{ company }}.")
+                      + p("{% if vip %}Welcome back.{% endif %}"))
+
+
+async def test_unsupported_placeholders_are_reported_not_skipped(docx, tmp_path):
+    await docx.open(_filters_doc(tmp_path))
+    a = await docx.ok("docx_fill_template", data={"name": "Ada", "company": "Engines"})
+    assert a.head["Unsupported"] == "3"
+    assert "Unsupported (left as written): {{ name | upper }}, {% if vip %}, {% endif %}" in a.section("Content")
+    body = await docx.save(tmp_path / "out.docx")
+    text = "".join(body.xpath("//w:t/text()", namespaces=NS))
+    assert "Dear {{ name | upper }}, from Engines." in text  # left for the user to see, not silently dropped
+
+
+async def test_strict_refuses_unsupported_placeholders(docx, tmp_path):
+    await docx.open(_filters_doc(tmp_path))
+    bad = await docx.call("docx_fill_template", data={"name": "Ada", "company": "Engines", "vip": True},
+                          strict=True)
+    assert bad.error_type == "ValidationError" and "{{ name | upper }}" in bad.head["Message"]
+    body = await docx.save(tmp_path / "out.docx")
+    assert "{{ company }}" in "".join(body.xpath("//w:t/text()", namespaces=NS))

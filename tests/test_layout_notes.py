@@ -107,3 +107,28 @@ async def test_missing_anchor_text_is_refused_unchanged(docx, tmp_path):
     await docx.save(out)
     import zipfile
     assert "word/footnotes.xml" not in zipfile.ZipFile(out).namelist()
+
+
+def _note_ids(path, kind: str) -> list[str]:
+    root = etree.fromstring(read_part(path, f"word/{kind}s.xml"))
+    return [n.get(f"{W}id") for n in root if n.get(f"{W}type") is None]
+
+
+@pytest.mark.parametrize("tracked", [False, True], ids=["untracked", "tracked"])
+async def test_deleting_a_reference_deletes_its_note_as_word_does(docx, tmp_path, tracked):
+    from tests.support.feature_doc import feature_doc
+    opened = await docx.open(feature_doc(tmp_path / "f.docx"))
+    pid = next(m for m in re.finditer(r"Paragraph \((para_\w+)\)[^\n]*\n[^\n]*\n([^\n]*)\n", opened.text)
+               if "Endnoted" in m.group(2)).group(1)
+    if tracked:
+        await docx.ok("docx_set_track_changes", session_id=docx.session_id, enabled=True, author="Ann")
+    await docx.ok("docx_delete", session_id=docx.session_id, element_id=pid)
+    await docx.save(tmp_path / "deleted.docx")
+    assert _note_ids(tmp_path / "deleted.docx", "endnote") == ([] if not tracked else ["1"])
+    assert _note_ids(tmp_path / "deleted.docx", "footnote") == ["1"]  # other notes stay
+    if tracked:
+        await docx.ok("docx_accept_revisions", session_id=docx.session_id)
+    else:
+        await docx.ok("docx_undo", session_id=docx.session_id)
+    await docx.save(tmp_path / "after.docx")
+    assert _note_ids(tmp_path / "after.docx", "endnote") == ([] if tracked else ["1"])

@@ -365,10 +365,8 @@ def paragraphs(path: Path) -> list[tuple[str, str, tuple]]:
     """Each body paragraph as it reads: (text, paragraph properties, (text, run properties) stretches).
     A paragraph someone else deleted whole (mark deleted, no text) is not read, nor a copy in an
     mc:Fallback (an edit of its Choice drops a fallback gone stale, by design: ooxml/text/alt_content.py). The paragraph
-    docx_update_paragraph_text rewrites (and its copies: its text ends with REWRITTEN) is read without
-    its runs' formatting: untracked, the tool gives all the new text its first run's formatting;
-    tracked, a word diff keeps each unchanged word's own (as Word does), so the two differ by design
-    wherever the old text mixed formats."""
+    docx_update_paragraph_text rewrites is read with its runs' formatting too: tracked or not, the same
+    word diff keeps each unchanged word's own."""
     out = []
     for p in shown_paragraphs(_main_root(path).find(q("body"))):
         text = paragraph_text(p)
@@ -383,8 +381,6 @@ def paragraphs(path: Path) -> list[tuple[str, str, tuple]]:
                 stretches[-1][0] += words
             else:
                 stretches.append([words, props])
-        if REWRITTEN in text:
-            stretches = []
         out.append((text, _props(p.find(q("pPr"))), tuple(map(tuple, stretches))))
     return out
 

@@ -181,7 +181,16 @@ def all_controls(doc, scope: etree._Element | None = None) -> list[Control]:
     return [read(sdt) for root in roots for sdt in iter_sdts(root)]
 
 
-def is_toc(ctrl: Control) -> bool:
+def gallery(ctrl: Control) -> str | None:
+    """A building-block control's gallery ('Table of Contents', 'Cover Pages' ...), else None."""
     pr = ctrl.pr
-    gallery = pr.find(f"{w('docPartObj')}/{w('docPartGallery')}") if pr is not None else None
-    return gallery is not None and (gallery.get(w("val")) or "").startswith("Table of Contents")
+    if pr is None:
+        return None
+    el = pr.find(f"{w('docPartObj')}/{w('docPartGallery')}")
+    if el is None:
+        el = pr.find(f"{w('docPartList')}/{w('docPartGallery')}")
+    return el.get(w("val")) if el is not None else None
+
+
+def is_toc(ctrl: Control) -> bool:
+    return (gallery(ctrl) or "").startswith("Table of Contents")

@@ -33,6 +33,7 @@ class Report:
     filled: dict[str, int] = field(default_factory=dict)  # data name -> places filled
     missing: dict[str, int] = field(default_factory=dict)  # document name -> places without data
     unused: list[str] = field(default_factory=list)
+    unsupported: dict[str, int] = field(default_factory=dict)  # tags PH.PATTERN does not take, as written
     counts: dict[str, int] = field(default_factory=lambda: {"controls": 0, "placeholders": 0, "merge_fields": 0,
                                                             "items": 0, "rows": 0})
     changed: list = field(default_factory=list)  # elements changed, in order (for the answer)
@@ -255,6 +256,8 @@ class Fill:
 
     def _placeholders(self, p: etree._Element, scope: D.Scope) -> None:
         segs, text, matches = PH.find(p)
+        for tag in PH.unsupported(text, matches):
+            self.report.unsupported[tag] = self.report.unsupported.get(tag, 0) + 1
         edits = []
         for m in matches:
             found, value, name = scope.get(m.group(1))
@@ -310,12 +313,15 @@ def fill(doc, data: dict, *, strict: bool, read_image, max_growth: int, check_ur
     """Check (dry run), refuse in strict mode, then fill. Raises before any change."""
     D.check(data, max_growth)
     dry = Fill(doc, data, dry=True, read_image=read_image, max_growth=max_growth, check_url=check_url).run()
-    if strict and (dry.missing or dry.unused):
+    if strict and (dry.missing or dry.unused or dry.unsupported):
         parts = []
+        if dry.unsupported:
+            parts.append("unsupported placeholders " + ", ".join(list(dry.unsupported)[:20]))
         if dry.missing:
             parts.append("no data for " + ", ".join(list(dry.missing)[:20]))
         if dry.unused:
             parts.append("unused data " + ", ".join(dry.unused[:20]))
         raise ValidationError("strict fill refused: " + "; ".join(parts) + ". Nothing was changed.",
-                              hint="Add the missing names to data and drop the unused ones, or pass strict=false.")
+                              hint="Add the missing names to data and drop the unused ones; write placeholders as {{name}} or "
+                                   "{{a.b}} (no filters or expressions); or pass strict=false.")
     return Fill(doc, data, dry=False, read_image=read_image, max_growth=max_growth, check_url=check_url).run()

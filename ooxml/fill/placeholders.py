@@ -15,6 +15,9 @@ from ooxml.text import replace as R
 from ooxml.xml.namespaces import w
 
 PATTERN = re.compile(r"\{\{\s*([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\}\}")
+# Anything written as a template tag, bounded (no quadratic scan of an unclosed "{{"): what PATTERN
+# does not take (filters, expressions, Jinja blocks) is reported as unsupported, never skipped silently.
+TAG_LIKE = re.compile(r"\{\{[^{}\n]{0,200}\}\}|\{%[^{}\n]{0,200}%\}")
 BARRIER = "\x00"
 _FLD = w("fldChar")
 _INSTR = w("instrText")
@@ -65,6 +68,15 @@ def segments(p: etree._Element) -> tuple[list[TT.Seg], str]:
 def find(p: etree._Element) -> tuple[list[TT.Seg], str, list[re.Match]]:
     segs, text = segments(p)
     return segs, text, list(PATTERN.finditer(text)) if "{{" in text else []
+
+
+def unsupported(text: str, matches: list[re.Match]) -> list[str]:
+    """The template tags in ``text`` that no placeholder match covers, as written."""
+    if "{{" not in text and "{%" not in text:
+        return []
+    taken = [(m.start(), m.end()) for m in matches]
+    return [t.group(0) for t in TAG_LIKE.finditer(text)
+            if not any(lo < t.end() and t.start() < hi for lo, hi in taken)]
 
 
 def write(doc, p: etree._Element, segs: list[TT.Seg], edits: list[tuple[int, int, str]], tracked: bool) -> None:

@@ -52,11 +52,9 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
 
 
 def set_paragraph_text(doc, p: etree._Element, text: str) -> None:
-    """A paragraph's whole text; tracked, a word-level w:del/w:ins."""
-    if tracking(doc):
-        TT.set_paragraph_text(doc, p, text)
-    else:
-        build.set_paragraph_text(p, text)
+    """A paragraph's whole text by a word diff: unchanged words keep their runs and formatting;
+    tracked, the changed words become w:del/w:ins."""
+    TT.set_paragraph_text(doc, p, text, track=tracking(doc))
 
 
 def set_run_text(doc, r: etree._Element, text: str) -> bool:

@@ -128,6 +128,13 @@ def _drop(doc, el: etree._Element) -> None:
 _EMPTIED_GO = EMPTIED_GO - {W_INS}  # an insertion of another author goes by its own rule above
 
 
+def remove_as_accepted(doc, el: etree._Element) -> None:
+    """Remove ``el`` as accepting its deletion does: range markers stay, its notes go, and so do the
+    wrappers it leaves empty (a link, another author's insertion, an inline content control). Untracked
+    edits remove text this way, so that they give what our tracked edits give once accepted."""
+    _drop(doc, el)
+
+
 def _inline(sdt: etree._Element | None) -> bool:
     holder = sdt.getparent() if sdt is not None else None
     return holder is not None and (holder.tag == B.W_P or holder.tag in B.RUN_CONTAINERS)

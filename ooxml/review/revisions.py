@@ -299,9 +299,7 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
         if parent.tag == W_DEL:
             continue  # already deleted
         if parent.tag == W_INS and is_ours(doc, parent):
-            doc.ids.forget(r)
-            _remove_keeping_markers(r)
-            _drop_emptied(parent)
+            remove_run(doc, r)
             current = None
             continue
         _to_deleted_text(r)
@@ -312,6 +310,14 @@ def delete_runs(doc, runs: list[etree._Element]) -> None:
         current = stamp(doc, W_DEL, r)
         r.addprevious(current)
         current.append(r)
+
+
+def remove_run(doc, r: etree._Element) -> None:
+    """Take a run out of the tree (range markers stay), then the wrappers it leaves empty."""
+    parent = r.getparent()
+    doc.ids.forget(r)
+    _remove_keeping_markers(r)
+    _drop_emptied(parent)
 
 
 def _delete_box_text(doc, r: etree._Element) -> None:

@@ -18,7 +18,8 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.review import revisions as R
-from ooxml.text.build import clean_text, copy_props, make_run
+from ooxml.review import review_ops as RO
+from ooxml.text.build import clean_text, copy_props, make_run, mark_rpr
 from ooxml.text.replace import segment_at as _index
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import OX_ID, XML, w
@@ -187,9 +188,13 @@ def split_after(doc, p: etree._Element, anchor_text: str) -> etree._Element:
 
 # ---- applying edits ----------------------------------------------------------------------------------
 
-def _model_rpr(run: etree._Element | None) -> etree._Element | None:
+def _model_rpr(run: etree._Element | None, para: etree._Element) -> etree._Element | None:
+    """The formatting new text takes: the run's, else (an empty paragraph) its first run's or,
+    as Word types there, its paragraph mark's."""
+    if run is None:
+        run = next(B.iter_runs(para), None)
     rpr = run.find(w("rPr")) if run is not None else None
-    return copy_props(rpr) if rpr is not None else None
+    return copy_props(rpr) if rpr is not None else mark_rpr(para)
 
 
 def _holder(run: etree._Element) -> etree._Element:
@@ -200,9 +205,37 @@ def _holder(run: etree._Element) -> etree._Element:
     return holder
 
 
+def _place(doc, run: etree._Element, *, after=None, before=None, para=None) -> None:
+    """Untracked: the new run goes where a tracked one would, without a w:ins of its own."""
+    if after is not None:
+        after.addnext(run)
+    elif before is not None:
+        before.addprevious(run)
+    else:
+        para.append(run)
+
+
+_REFERENCES = {w(n) for n in "footnoteReference endnoteReference commentReference".split()}
+
+
+def _remove_runs(doc, runs: list[etree._Element]) -> None:
+    """Untracked: the runs go as an accepted deletion takes them; a run holding a note or comment
+    reference keeps it (and only it), so notes and comments do not dangle."""
+    for r in runs:
+        if r.getparent() is None:
+            continue
+        if any(c.tag in _REFERENCES for c in r):
+            for c in [c for c in r if c.tag != w("rPr") and c.tag not in _REFERENCES]:
+                r.remove(c)
+            continue
+        RO.remove_as_accepted(doc, r)
+
+
 def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: etree._Element,
-                empty_anchor: etree._Element | None = None) -> None:
-    """Apply non-overlapping edits (start, end, text) right to left as tracked changes."""
+                empty_anchor: etree._Element | None = None, track: bool = True) -> None:
+    """Apply non-overlapping edits (start, end, text) right to left: tracked changes, or (``track``
+    False) the same edits made outright, so unchanged words keep their runs either way."""
+    place = R.place_inserted_run if track else _place
     for lo, hi, text in sorted(edits, reverse=True):
         split_at(doc, segs, hi)
         first = split_at(doc, segs, lo) if hi > lo else None
@@ -218,26 +251,26 @@ def apply_edits(doc, segs: list[Seg], edits: list[tuple[int, int, str]], para: e
         if text:
             left = _run_at(segs, lo - 1) if lo > 0 else None
             model = doomed[0] if doomed else left if left is not None else _run_at(segs, lo)
-            new = make_run(text, _model_rpr(model))
+            new = make_run(text, _model_rpr(model if model is not None else empty_anchor, para))
             if doomed:  # after the deleted text, in the container where it starts (not inside a link it enters)
-                R.place_inserted_run(doc, new, after=[r for r in doomed if _holder(r) is _holder(doomed[0])][-1])
+                place(doc, new, after=[r for r in doomed if _holder(r) is _holder(doomed[0])][-1])
             elif left is not None:
-                R.place_inserted_run(doc, new, after=left)
+                place(doc, new, after=left)
             elif _run_at(segs, lo) is not None:
                 right = split_at(doc, segs, lo)
-                R.place_inserted_run(doc, new, before=right if right is not None else _run_at(segs, lo))
+                place(doc, new, before=right if right is not None else _run_at(segs, lo))
             elif empty_anchor is not None:
-                R.place_inserted_run(doc, new, after=empty_anchor)
+                place(doc, new, after=empty_anchor)
             else:
-                R.place_inserted_run(doc, new, para=para)
+                place(doc, new, para=para)
         if doomed:
-            R.delete_runs(doc, doomed)
+            (R.delete_runs if track else _remove_runs)(doc, doomed)
 
 
-def set_paragraph_text(doc, p: etree._Element, new_text: str) -> None:
-    """docx_update_paragraph_text, tracked."""
+def set_paragraph_text(doc, p: etree._Element, new_text: str, track: bool = True) -> None:
+    """docx_update_paragraph_text: a word diff, tracked or (``track`` False) made outright."""
     segs, old = segments(B.iter_runs(p))
-    apply_edits(doc, segs, word_edits(old, clean_text(new_text)), p)
+    apply_edits(doc, segs, word_edits(old, clean_text(new_text)), p, track=track)
 
 
 def set_run_text(doc, r: etree._Element, new_text: str) -> None:

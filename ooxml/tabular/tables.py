@@ -16,7 +16,7 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.xml import budget
-from ooxml.text.build import copy_props, make_run, set_paragraph_text
+from ooxml.text.build import MARK_RPR_DROP, copy_props, make_run
 from ooxml.xml.errors import InvalidPosition, ValidationError
 from ooxml.tabular.grid import MAX_COLS, Cell, TableGrid, counted
 from ooxml.xml.ids import IdIndex
@@ -32,7 +32,6 @@ CELL_BYTES = 60  # at least what an empty cell's XML takes: what a new table or 
 _TRPR_REVISIONS = ("ins", "del", "trPrChange")
 _TCPR_REVISIONS = ("cellIns", "cellDel", "cellMerge", "tcPrChange")
 _TCPR_MERGES = ("gridSpan", "hMerge", "vMerge")
-_MARK_RPR_DROP = {w(n) for n in ("ins", "del", "moveFrom", "moveTo", "rPrChange")}
 
 
 # ---- building -------------------------------------------------------------------------------
@@ -138,21 +137,9 @@ def is_empty_cell(tc: etree._Element) -> bool:
     return True
 
 
-def mark_rpr(p: etree._Element) -> etree._Element | None:
-    """The paragraph-mark run properties (``w:pPr/w:rPr``) as a run rPr, revision marks left out."""
-    ppr = p.find(w("pPr"))
-    rpr = ppr.find(w("rPr")) if ppr is not None else None
-    if rpr is None:
-        return None
-    out = etree.Element(w("rPr"))
-    for child in rpr:
-        if child.tag not in _MARK_RPR_DROP:
-            out.append(copy.deepcopy(child))
-    return out if len(out) else None
-
-
 def set_cell_text(doc, tc: etree._Element, text: str) -> None:
-    """Make the cell hold one paragraph with ``text``, formatted like the cell's first paragraph."""
+    """Make the cell hold one paragraph with ``text``: unchanged words keep their runs, new text is formatted
+    like the text it replaces (an empty cell: its paragraph mark)."""
     doc.will_change(tc)
     if getattr(doc, "tracker", None) is not None:
         from ooxml.review.tracked_text import set_cell_text as tracked
@@ -163,12 +150,8 @@ def set_cell_text(doc, tc: etree._Element, text: str) -> None:
     for child in cell_blocks(tc):
         if child is not keep and child.tag not in B.MARKERS:
             doc.remove_block(child)
-    had_runs = next(B.iter_runs(keep), None) is not None
-    set_paragraph_text(keep, text)
-    run = next(B.iter_runs(keep), None)
-    model = mark_rpr(keep)
-    if not had_runs and run is not None and model is not None and run.find(w("rPr")) is None:
-        run.insert(0, model)  # an empty cell's typing formatting is its paragraph mark's
+    from ooxml.review.tracked_text import set_paragraph_text as by_words
+    by_words(doc, keep, text, track=False)  # unchanged words keep their runs, as tracked
     doc.forget_order(tc)
 
 
@@ -204,13 +187,13 @@ def carry_run_format(p: etree._Element, model_rpr: etree._Element | None) -> Non
     ppr = p.find(w("pPr"))
     mark = ppr.find(w("rPr")) if ppr is not None else None
     if mark is not None:
-        for child in [c for c in mark if c.tag in _MARK_RPR_DROP]:
+        for child in [c for c in mark if c.tag in MARK_RPR_DROP]:
             mark.remove(child)
     if model_rpr is not None:
         mark = mark if mark is not None else insert_child(get_or_add(p, "pPr"), etree.Element(w("rPr")))
         for child in model_rpr:
             name = etree.QName(child).localname if isinstance(child.tag, str) else ""
-            if child.tag != w(name) or child.tag in _MARK_RPR_DROP:
+            if child.tag != w(name) or child.tag in MARK_RPR_DROP:
                 continue
             old = mark.find(child.tag)
             try:

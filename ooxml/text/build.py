@@ -110,39 +110,18 @@ def set_run_text(r: etree._Element, text: str) -> None:
             r.insert(0, child)
 
 
-_KEEP_IN_PARAGRAPH = {w("pPr")} | B.MARKERS
-_REFERENCE_TAGS = {w(n) for n in "footnoteReference endnoteReference commentReference".split()}
+MARK_RPR_DROP = {w(n) for n in ("ins", "del", "moveFrom", "moveTo", "rPrChange")}
 
 
-def first_text_run(p: etree._Element) -> etree._Element | None:
-    for r in B.iter_runs(p):
-        if B.run_text(r):
-            return r
-    return next(B.iter_runs(p), None)
-
-
-def set_paragraph_text(p: etree._Element, text: str) -> None:
-    """Replace a paragraph's text with one run formatted like its first text run.
-
-    Paragraph properties, bookmarks and comment ranges stay; runs holding note or comment
-    references are kept (after the new text) so notes and comments do not dangle.
-    """
-    model = first_text_run(p)
-    rpr = model.find(w("rPr")) if model is not None else None
-    new = make_run(text, rpr)
-    kept_refs = []
-    for child in list(p):
-        if child.tag in _KEEP_IN_PARAGRAPH:
-            continue
-        refs = [r for r in child.iter(w("r")) if any(c.tag in _REFERENCE_TAGS for c in r)]
-        kept_refs += refs
-        p.remove(child)
+def mark_rpr(p: etree._Element) -> etree._Element | None:
+    """The paragraph-mark run properties (``w:pPr/w:rPr``) as a run rPr, revision marks left out."""
     ppr = p.find(w("pPr"))
-    if ppr is not None:
-        ppr.addnext(new)
-    else:
-        p.insert(0, new)
-    anchor = new
-    for r in kept_refs:
-        anchor.addnext(r)
-        anchor = r
+    rpr = ppr.find(w("rPr")) if ppr is not None else None
+    if rpr is None:
+        return None
+    out = etree.Element(w("rPr"))
+    for child in rpr:
+        if child.tag not in MARK_RPR_DROP:
+            out.append(copy.deepcopy(child))
+    return out if len(out) else None
+

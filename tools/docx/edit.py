@@ -111,7 +111,7 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str | None, element_id: st
 
 @tool(title="Replace a paragraph's text")
 def docx_update_paragraph_text(ctx: CallContext, session_id: str | None, element_id: str, new_text: str) -> str:
-    """Replace all text of a paragraph, keeping its paragraph style and the formatting of its first run.
+    """Replace all text of a paragraph; unchanged words keep their runs and formatting.
 
     Args:
         new_text: Newlines become line breaks.

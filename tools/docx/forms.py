@@ -62,6 +62,9 @@ def _describe(doc, ctrl: M.Control, stores: dict) -> str:
         bits.append(f"tag={ctrl.tag}")
     if ctrl.alias:
         bits.append(f"alias={ctrl.alias}")
+    gallery = M.gallery(ctrl)
+    if gallery:
+        bits.append(f"gallery={gallery}")
     if ctrl.kind == "checkbox":
         bits.append("☒ checked" if ctrl.checked else "☐ unchecked")
     elif ctrl.kind not in ("repeating_section", "group"):
@@ -92,7 +95,7 @@ def docx_list_content_controls(ctx: CallContext, session_id: str | None, scope_i
     session = session_of(ctx, session_id)
     doc = session.doc
     scope = resolve(session, scope_id, "scope_id") if scope_id else None
-    controls = [c for c in M.all_controls(doc, scope) if not M.is_toc(c)]
+    controls = M.all_controls(doc, scope)  # a table of contents too: its toc_ ID is what docx_update_toc takes
     stores = BIND.store_parts(doc.package)
     lines = [_describe(doc, c, stores) for c in controls[:MAX_LISTED]]
     if len(controls) > MAX_LISTED:
@@ -298,6 +301,7 @@ def _fill(ctx, e, data: dict, strict: bool) -> None:
                                                         "limits.max_call_growth_bytes.")
     tops = _top_blocks(doc, report.changed)
     fields = {"Filled": sum(report.filled.values()), "Missing": len(report.missing), "Unused": len(report.unused),
+              "Unsupported": sum(report.unsupported.values()) or None,
               **{k.replace("_", " ").title(): v for k, v in report.counts.items() if v}}
     if REV.tracker(doc) is not None and tops:
         fields["Tracked"] = "yes"
@@ -333,4 +337,5 @@ def _listing(book, limit: int = 30) -> str:
 
 def _report_text(report: engine.Report) -> str:
     return "\n".join([f"Filled: {_listing(report.filled) or '-'}", f"Missing (no data): {_listing(report.missing) or '-'}",
-                      f"Unused (no place): {_listing(report.unused) or '-'}"])
+                      f"Unused (no place): {_listing(report.unused) or '-'}"]
+                     + ([f"Unsupported (left as written): {_listing(report.unsupported)}"] if report.unsupported else []))

@@ -10,7 +10,7 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.tabular import tables as T
 from ooxml.review.revisions import refuse_deleted, refuse_when_tracking
-from ooxml.text.build import copy_props, make_run
+from ooxml.text.build import copy_props, make_run, mark_rpr
 from ooxml.text.copies import check_copy_size, copy_blocks
 from ooxml.xml import growth
 from ooxml.xml.errors import ElementNotFound, ValidationError
@@ -296,7 +296,7 @@ def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
             remove_child(ppr, "sectPr")
             p.append(ppr)
         model = next((r for r in B.iter_runs(last) if B.run_text(r)), None)
-        rpr = model.find(w("rPr")) if model is not None else T.mark_rpr(last)
+        rpr = model.find(w("rPr")) if model is not None else mark_rpr(last)
     p.append(make_run(text, rpr))
     return p
 

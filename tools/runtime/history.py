@@ -40,6 +40,7 @@ def commit(ctx, tool_name: str, arguments: dict) -> None:
         before = states.get(id(session))
         if history.changed_blocks():  # only changed or removed blocks can leave links or fallbacks behind
             _drop_unused_links(session)
+            _drop_lost_notes(session)
             _drop_stale_fallbacks(session)
         dropped = history.dropped
         try:
@@ -61,6 +62,15 @@ def _drop_unused_links(session) -> None:
         drop_unused(session.doc)
     except Exception:  # tidying must not turn a done edit into an error
         log.exception("unused hyperlink relationships of %s not removed after the call", session.id)
+
+
+def _drop_lost_notes(session) -> None:
+    """Notes whose reference the call removed go with it, inside the call's step (ooxml/text/lost_notes.py)."""
+    from ooxml.text.lost_notes import drop_lost
+    try:
+        drop_lost(session.doc)
+    except Exception:  # tidying must not turn a done edit into an error
+        log.exception("notes left without a reference in %s not removed after the call", session.id)
 
 
 def _drop_stale_fallbacks(session) -> None:
