@@ -131,6 +131,7 @@ class Durable:
         self._mcp_told: set[str] = set()  # those the store knows of
         self._mcp_refreshed = 0.0
         self.draining = False
+        self.parked = 0  # sessions drain() handed to the store (the stop's log line counts them)
         self._guard = threading.Lock()
         self._sid_locks: dict[str, threading.Lock] = {}
         self._stop = threading.Event()
@@ -501,6 +502,7 @@ class Durable:
         for session in self.services.sessions.all():
             with session.lock:
                 self.park(session, "the worker drains")
+                self.parked += 1
         self.stop()
 
     # ---- lease renewal -----------------------------------------------------------------------------

@@ -193,13 +193,18 @@ def reap_idle(services, now: float | None = None) -> int:
     return ended
 
 
-def end_all(services, reason: str) -> None:
+def end_all(services, reason: str) -> list[Path]:
+    """Every session ends (the server stops); returns the recovery files written."""
     if getattr(services, "state", None) is not None:
         services.state.drain()  # parked in the store, not ended: other workers go on with them
-        return
+        return []
+    kept = []
     for session in services.sessions.all():
-        with session.lock:
-            end_session(services, session, reason)
+        with session.lock:  # a call under way finishes first: its change is kept too
+            recovery = end_session(services, session, reason)
+        if recovery is not None:
+            kept.append(recovery)
+    return kept
 
 
 class Reaper:
