@@ -10,8 +10,8 @@
   tool, arguments, the random values it minted (ooxml/xml/minting.py) and its time (ooxml/xml/clock.py).
   A call whose entry cannot be written answers an error and the worker drops its copy.
 - **Snapshots** (tools/runtime/snapshots.py) on open/create, after a save, every
-  ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (its MCP
-  session ended, or the worker drains). The journal is trimmed up to the snapshot. The package
+  ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (the worker
+  drains; a session whose MCP session ended is ended, tools/runtime/lifetime.py). The journal is trimmed up to the snapshot. The package
   (original part bytes) is sent only when it changed: the store keeps it apart as the snapshot's
   base, named by hash. A snapshot due by count or time is made after the call, in a thread of
   its own holding the session's lock (lxml's serialiser and zlib release the GIL): the call that
