@@ -74,9 +74,11 @@ def unavailable(why: str = "") -> StateUnavailable:
 
 MCP_KEY_TTL_S = 300  # oxm:mcp:<id> (refreshed every MCP_REFRESH_S while the MCP session lives)
 MCP_REFRESH_S = 60.0
-# A worker's MCP sessions count as ended this long after its last heartbeat. Longer than a lease:
-# a lost lease is safe (fenced), an MCP session wrongly thought ended lets another one adopt.
-MIN_HEARTBEAT_MS = 10_000
+# A worker's MCP sessions count as ended this many leases after its last heartbeat (sent with every
+# round of renewals, three a lease): they go with its leases, so a new MCP session adopts a dead
+# worker's sessions as soon as another worker could take them (issue 29: a 10 s TTL made failover
+# 10 s). Half a lease more than the leases: a renewer late by a beat loses neither.
+HEARTBEAT_LEASES = 1.5
 
 
 def quota_key(quota) -> str:
@@ -125,7 +127,7 @@ class Durable:
         self.backend, self.worker_id, self.lease_ms = backend, worker_id, lease_ms
         self.snapshot_every, self.snapshot_seconds, self.key_ttl_s = snapshot_every, snapshot_seconds, key_ttl_s
         self.services = None
-        self.heartbeat_ms = max(5 * lease_ms, MIN_HEARTBEAT_MS)
+        self.heartbeat_ms = max(1, round(HEARTBEAT_LEASES * lease_ms))
         self.held: dict[str, Held] = {}
         self.live_mcp: set[str] = set()  # MCP sessions open on this worker (shared in the store: adoption checks)
         self._mcp_told: set[str] = set()  # those the store knows of
