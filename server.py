@@ -343,7 +343,7 @@ async def stop_when_asked(stopping) -> None:
     asked, loop = anyio.Event(), asyncio.get_running_loop()
     stopping.on_request = lambda sig: loop.call_soon_threadsafe(asked.set)  # from a signal handler
     try:
-        while not asked.is_set():
+        while not asked.is_set() and stopping.why is None:  # asked before we listened, too
             with anyio.move_on_after(PARENT_POLL_S):
                 await asked.wait()
             if stopping.parent_gone():
@@ -393,7 +393,7 @@ def _draining_server_class():
             self.services, self.stopping = services, stopping
             # Signals uvicorn does not catch (SIGHUP without a config; any before it starts) stop it too.
             stopping.on_request = lambda sig: None if self.should_exit else self.handle_exit(sig, None)
-
+            self.should_exit = stopping.why is not None  # asked to stop before it started
         async def startup(self, sockets=None) -> None:
             await super().startup(sockets=sockets)
             for listening in self.servers:
