@@ -386,7 +386,8 @@ def _draining_server_class():
     import uvicorn
 
     class DrainingServer(uvicorn.Server):
-        """On SIGTERM/SIGINT: /healthz turns 503 and no new document session starts (--state)."""
+        """On SIGTERM/SIGINT (SIGHUP without a config): /healthz turns 503 and no new document session
+        starts (--state); the sessions end at once (tools/runtime/stopping.py)."""
 
         def __init__(self, config, services: Services, stopping):
             super().__init__(config)
@@ -420,8 +421,8 @@ def serve_http(server: Server, services: Services, host: str, port: int, stoppin
     DrainingServer = _draining_server_class()
     reaper = Reaper(services).start()  # idle document sessions end, in both protocol generations
     try:
-        # SIGTERM: uvicorn stops accepting and finishes the calls under way; then end_all drains
-        # (with --state: every session snapshotted and its lease released for the other workers).
+        # SIGTERM: uvicorn stops accepting and finishes the calls under way while the sessions end
+        # (tools/runtime/stopping.py; with --state: snapshotted, leases released for the other workers).
         # proxy_headers off: only the config's trusted proxies may say who the client is (client_address.py).
         config = uvicorn.Config(http_app(server, services, host), host=host, port=port, log_level="warning",
                                 timeout_graceful_shutdown=10, proxy_headers=False)

@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 
+import anyio
 import pytest
 
 from tests.builders import build_docx, p
@@ -127,3 +128,24 @@ def test_stdio_server_whose_launcher_dies_keeps_unsaved_work(tmp_path):
         log = server.output()
     assert gone, f"the server still runs {EXIT_S} s after its parent died; log:\n{log}"
     assert_kept(tmp_path, log, "Unsaved edit")
+
+
+async def test_sighup_with_a_config_reloads_it_and_the_server_keeps_its_sessions(tmp_path):
+    """With --config SIGHUP is the operator's reload (docs/config.md), not a stop."""
+    path = document(tmp_path)
+    config = tmp_path / "config.yaml"
+    config.write_text("limits:\n  call_timeout_s: 60\n")
+    worker = Worker("w1", tmp_path, None, extra=("--config", str(config))).wait()
+    try:
+        async with http_client(worker.url, "auto", [tmp_path]) as client:
+            await client.open(path)
+            worker.proc.send_signal(signal.SIGHUP)
+            await anyio.sleep(1.0)
+            still = await client.call("docx_insert_paragraph", session_id=client.session_id, text="After the reload",
+                                      position="end:document_body")
+        running = worker.proc.poll() is None
+        ended = (tmp_path / "~$report.recovered.docx").exists()
+    finally:
+        worker.stop()  # SIGTERM: now the session ends, with its recovery file
+    assert running and not still.is_error, still.text
+    assert not ended
