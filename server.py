@@ -24,7 +24,8 @@ from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from ooxml.opc.tempfiles import clean_stale_temp_files_in_background  # noqa: E402
 from tools.runtime.dispatch import Outcome, run_tool  # noqa: E402
-from tools.runtime.lifetime import Reaper, end_all, end_mcp_session  # noqa: E402
+from tools.runtime.lifetime import Reaper, end_mcp_session  # noqa: E402
+from tools.runtime.stopping import PARENT_POLL_S, Stopping  # noqa: E402
 from tools.runtime.progress import reporter_for  # noqa: E402
 from tools import builtin  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
@@ -316,11 +317,33 @@ def reload_on_sighup(services: Services, config_path: str | None) -> None:
         signal.signal(signal.SIGHUP, lambda *_: (builtin.builtin(), reload_config(services, config_path)))
 
 
-async def serve_stdio(server: Server) -> None:
+async def serve_stdio(server: Server, stopping) -> None:
+    """Serve until stdin ends (the caller then ends the sessions), or until a stop signal or the
+    launching process's death: then the sessions end here and the process exits (the SDK's thread
+    reading stdin cannot be cancelled)."""
     from mcp.server.stdio import stdio_server
     from tools.transport.stdio_lines import AnsweringReader
-    async with stdio_server() as (read, write):
+    async with stdio_server() as (read, write), anyio.create_task_group() as tg:
+        tg.start_soon(stop_when_asked, stopping)
         await server.run(AnsweringReader(read, write), write, server.create_initialization_options())
+        tg.cancel_scope.cancel()
+
+
+async def stop_when_asked(stopping) -> None:
+    import asyncio
+    asked, loop = anyio.Event(), asyncio.get_running_loop()
+    stopping.on_request = lambda sig: loop.call_soon_threadsafe(asked.set)  # from a signal handler
+    try:
+        while not asked.is_set() and stopping.why is None:  # asked before we listened, too
+            with anyio.move_on_after(PARENT_POLL_S):
+                await asked.wait()
+            if stopping.parent_gone():
+                stopping.request("the process that launched the server is gone")
+                break
+    finally:
+        stopping.on_request = None  # stdin ended: the loop closes, the caller ends the sessions
+    await anyio.to_thread.run_sync(stopping.finish, "stopped")
+    stopping.exit_now()
 
 
 def http_app(server: Server, services: Services, host: str):
@@ -354,37 +377,50 @@ def _draining_server_class():
     import uvicorn
 
     class DrainingServer(uvicorn.Server):
-        """On SIGTERM/SIGINT: /healthz turns 503 and no new document session starts (--state)."""
+        """On SIGTERM/SIGINT (SIGHUP without a config): /healthz turns 503 and no new document session
+        starts (--state); the sessions end at once (tools/runtime/stopping.py)."""
 
-        def __init__(self, config, services: Services):
+        def __init__(self, config, services: Services, stopping):
             super().__init__(config)
-            self.services = services
-
+            self.services, self.stopping = services, stopping
+            # Signals uvicorn does not catch (SIGHUP without a config; any before it starts) stop it too.
+            stopping.on_request = lambda sig: None if self.should_exit else self.handle_exit(sig, None)
+            self.should_exit = stopping.why is not None  # asked to stop before it started
         async def startup(self, sockets=None) -> None:
             await super().startup(sockets=sockets)
+            for listening in self.servers:
+                for sock in listening.sockets:
+                    print(f"ooxml-mcp: listening on {url_of(sock.getsockname())}", file=sys.stderr, flush=True)
             builtin.warm_up()  # listening first; the tool modules load before the first call needs them
 
         def handle_exit(self, sig, frame) -> None:
             if self.services.state is not None:
                 self.services.state.draining = True
             super().handle_exit(sig, frame)
+            # The sessions end now (unsaved work kept) while uvicorn lets the calls under way finish.
+            self.stopping.request(signal.Signals(sig).name if sig else "stop requested")
     return DrainingServer
 
 
-def serve_http(server: Server, services: Services, host: str, port: int) -> None:
+def url_of(address: tuple) -> str:
+    host, port = address[0], address[1]
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/mcp"
+
+
+def serve_http(server: Server, services: Services, host: str, port: int, stopping) -> None:
     import uvicorn
     DrainingServer = _draining_server_class()
     reaper = Reaper(services).start()  # idle document sessions end, in both protocol generations
     try:
-        # SIGTERM: uvicorn stops accepting and finishes the calls under way; then end_all drains
-        # (with --state: every session snapshotted and its lease released for the other workers).
+        # SIGTERM: uvicorn stops accepting and finishes the calls under way while the sessions end
+        # (tools/runtime/stopping.py; with --state: snapshotted, leases released for the other workers).
         # proxy_headers off: only the config's trusted proxies may say who the client is (client_address.py).
         config = uvicorn.Config(http_app(server, services, host), host=host, port=port, log_level="warning",
                                 timeout_graceful_shutdown=10, proxy_headers=False)
-        DrainingServer(config, services).run()
+        DrainingServer(config, services, stopping).run()
     finally:
         reaper.stop()
-        end_all(services, "the server stopped")  # unsaved changes go to recovery files
+        stopping.finish("stopped")  # unsaved changes go to recovery files (tools/runtime/stopping.py)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -395,12 +431,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     services = make_services(args)
     clean_stale_temp_files_in_background(services.roots)  # what a killed save left (ooxml/opc/tempfiles.py)
+    stopping = Stopping(services)
+    stopping.install(hup_reloads=bool(args.config))  # SIGTERM, SIGINT (and SIGHUP) keep unsaved work
     reload_on_sighup(services, args.config)
     server = build_server(services)
     if args.transport == "stdio":
-        anyio.run(serve_stdio, server)
+        anyio.run(serve_stdio, server, stopping)
+        stopping.finish("the client closed stdin")
     else:
-        serve_http(server, services, args.host, args.port)
+        serve_http(server, services, args.host, args.port, stopping)
 
 
 if __name__ == "__main__":

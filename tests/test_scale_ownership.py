@@ -99,7 +99,7 @@ async def test_when_the_owner_s_worker_dies_another_mcp_session_adopts_the_sessi
             os.kill(w1.proc.pid, signal.SIGKILL)
         async with http_client(w2.url, "legacy", [tmp_path]) as adopter:
             deadline, read = time.monotonic() + 60, None
-            while time.monotonic() < deadline:  # polled: refused until the heartbeat's TTL (10 s) has run out
+            while time.monotonic() < deadline:  # polled: refused until the heartbeat's TTL (1.5 leases) has run out
                 read = await adopter.call("docx_read_content", session_id=owner.session_id)
                 if not read.is_error:
                     break

@@ -9,7 +9,8 @@ baseline measured in the same run.
 2. throughput: 16 editing clients (2026-07-28 protocol) through HAProxy with 1 and 2 workers
    (--state), vs the ceiling: 2 independent workers without --state, 8 clients each, direct.
 3. failover: kill -9 of the owner while its client edits; time from the kill to the first
-   successful call of the adopting client (tests/support/failover.py), p50 / p99.
+   successful call of the adopting client (tests/support/failover.py), p50 / p99; 2026-07-28 clients
+   and 2025-11-25 clients (a new MCP session adopts: `--failover-clients auto,legacy`).
 4. recovery: a 50,000-paragraph session with 1,000 journal entries recovered from Redis.
 """
 from __future__ import annotations
@@ -149,13 +150,14 @@ def throughput(redis_url: str, folder: Path, seconds: float) -> None:
 
 # ---- 3. failover ------------------------------------------------------------------------------
 
-def failover(folder: Path, trials: int) -> None:
+def failover(folder: Path, trials: int, mode: str = "auto") -> None:
+    """``mode`` 'auto': 2026-07-28 clients; 'legacy': 2025-11-25 clients (a new MCP session adopts)."""
     from tests.support.failover import run_trial
 
     async def go(url, state, ws):
         out = []
         for n in range(trials):
-            out.append(await run_trial(url, folder, state, ws, f"bench{n}", signal.SIGKILL))
+            out.append(await run_trial(url, folder, state, ws, f"bench{n}", signal.SIGKILL, mode))
             for w in ws:
                 if w.proc.poll() is not None:
                     w.restart()
@@ -165,7 +167,7 @@ def failover(folder: Path, trials: int) -> None:
         results = anyio.run(go, url, RedisState(redis_url), ws)
     times = [r.failover_s for r in results]
     print("   every trial (s): " + " ".join(f"{t:.2f}" for t in times))
-    print(f"3. failover over {trials} kill -9 trials (lease 800 ms): p50 {pct(times, 0.5):.2f} s, "
+    print(f"3. failover ({mode} clients) over {trials} kill -9 trials (lease 800 ms): p50 {pct(times, 0.5):.2f} s, "
           f"p99 {pct(times, 0.99):.2f} s (target p99 <= 2 s: {verdict(pct(times, 0.99) <= 2)}); "
           f"{sum(len(r.acknowledged) for r in results)} acknowledged edits, none lost")
 
@@ -202,6 +204,7 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true")
     p.add_argument("--only", default="overhead,throughput,failover,recovery")
+    p.add_argument("--failover-clients", default="auto,legacy", help="auto (2026-07-28), legacy (2025-11-25) or both")
     args = p.parse_args()
     only = set(args.only.split(","))
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
@@ -215,7 +218,8 @@ def main() -> None:
             if "recovery" in only:
                 recovery(redis_url, folder, 1000)
         if "failover" in only:
-            failover(folder, 5 if args.quick else 20)
+            for mode in args.failover_clients.split(","):
+                failover(folder, 5 if args.quick else 20, mode)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

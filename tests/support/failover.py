@@ -70,26 +70,71 @@ async def until_ok(url: str, roots: list[Path], sid: str, name: str, seconds: fl
     raise AssertionError(f"no successful {name} on {sid} within {seconds} s: {last}")
 
 
-async def run_trial(url: str, root: Path, state: RedisState, workers, tag: str, sig=signal.SIGKILL) -> Trial:
+async def run_trial(url: str, root: Path, state: RedisState, workers, tag: str, sig=signal.SIGKILL,
+                    mode: str = "auto") -> Trial:
+    """``mode`` 'auto': 2026-07-28 clients (no MCP session); 'legacy': 2025-11-25 clients, whose
+    MCP session dies with the worker, so a new MCP session adopts the document session."""
     trial = Trial()
-    created = await until_ok(url, [root], None, "docx_create")
-    sid = created.head["Session ID"]
+    sid = None
+    if mode == "auto":
+        created = await until_ok(url, [root], None, "docx_create")
+        sid = created.head["Session ID"]
     try:
-        async with http_client(url, "auto", [root]) as client, anyio.create_task_group() as tg:
-            tg.start_soon(kill_owner, state, sid, workers, trial, sig)
-            await edit_until_broken(client, sid, trial, tag)
+        async with http_client(url, mode, [root]) as client:
+            if sid is None:  # its document session must be the editing MCP session's own
+                sid = (await client.create()).head["Session ID"]
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(kill_owner, state, sid, workers, trial, sig)
+                await edit_until_broken(client, sid, trial, tag)
     except Exception:  # the client's transport breaks with the worker: a new MCP session adopts
         pass
     assert trial.killed is not None, "the owner was never killed (see the kill_owner assertion)"
-    adopted = await until_ok(url, [root], sid, "docx_cursor_get")
-    assert not adopted.is_error, adopted.text
-    trial.failover_s = time.monotonic() - trial.failover_s
     out = root / f"{tag}.docx"
-    saved = await until_ok(url, [root], sid, "docx_save", file_path=str(out))
-    assert not saved.is_error, saved.text
+    if mode == "legacy":
+        await adopt_save_close(url, root, sid, out, trial)
+    else:
+        adopted = await until_ok(url, [root], sid, "docx_cursor_get")
+        assert not adopted.is_error, adopted.text
+        trial.failover_s = time.monotonic() - trial.failover_s
+        saved = await until_ok(url, [root], sid, "docx_save", file_path=str(out))
+        assert not saved.is_error, saved.text
+        await until_ok(url, [root], sid, "docx_close")
     check_saved(out, trial)
-    await until_ok(url, [root], sid, "docx_close")
     return trial
+
+
+async def adopt_save_close(url: str, root: Path, sid: str, out: Path, trial: Trial) -> None:
+    """One new 2025-11-25 MCP session adopts, saves and closes (its end would end the session).
+    Until the dead worker's MCP session counts as ended its sessions answer SessionNotFound."""
+    deadline, last = time.monotonic() + ADOPT_S, None
+    while time.monotonic() < deadline:
+        try:
+            with anyio.fail_after(CALL_TIMEOUT_S):  # one try: a client stuck on the dead worker is replaced
+                async with http_client(url, "legacy", [root]) as client:
+                    adopted = await _retried(client, deadline, "docx_cursor_get", session_id=sid)
+                    assert not adopted.is_error, adopted.text
+                    trial.failover_s = time.monotonic() - trial.failover_s
+                    saved = await _retried(client, deadline, "docx_save", session_id=sid, file_path=str(out))
+                    assert not saved.is_error, saved.text
+                    await _retried(client, deadline, "docx_close", session_id=sid)
+                    return
+        except AssertionError:
+            raise
+        except Exception as e:  # HAProxy may still send a request to the dead worker once
+            while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+                e = e.exceptions[0]
+            last = e
+            await anyio.sleep(0.05)
+    raise AssertionError(f"no adoption of {sid} within {ADOPT_S} s: {last!r}")
+
+
+async def _retried(client, deadline: float, name: str, **args):
+    while True:
+        with anyio.fail_after(CALL_TIMEOUT_S):
+            answer = await client.call(name, **args)
+        if answer.error_type not in ("SessionMoved", "SessionNotFound") or time.monotonic() > deadline:
+            return answer
+        await anyio.sleep(0.05)
 
 
 async def kill_owner(state: RedisState, sid: str, workers, trial: Trial, sig) -> None:

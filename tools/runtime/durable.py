@@ -10,8 +10,8 @@
   tool, arguments, the random values it minted (ooxml/xml/minting.py) and its time (ooxml/xml/clock.py).
   A call whose entry cannot be written answers an error and the worker drops its copy.
 - **Snapshots** (tools/runtime/snapshots.py) on open/create, after a save, every
-  ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (its MCP
-  session ended, or the worker drains). The journal is trimmed up to the snapshot. The package
+  ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (the worker
+  drains; a session whose MCP session ended is ended, tools/runtime/lifetime.py). The journal is trimmed up to the snapshot. The package
   (original part bytes) is sent only when it changed: the store keeps it apart as the snapshot's
   base, named by hash. A snapshot due by count or time is made after the call, in a thread of
   its own holding the session's lock (lxml's serialiser and zlib release the GIL): the call that
@@ -74,9 +74,11 @@ def unavailable(why: str = "") -> StateUnavailable:
 
 MCP_KEY_TTL_S = 300  # oxm:mcp:<id> (refreshed every MCP_REFRESH_S while the MCP session lives)
 MCP_REFRESH_S = 60.0
-# A worker's MCP sessions count as ended this long after its last heartbeat. Longer than a lease:
-# a lost lease is safe (fenced), an MCP session wrongly thought ended lets another one adopt.
-MIN_HEARTBEAT_MS = 10_000
+# A worker's MCP sessions count as ended this many leases after its last heartbeat (sent with every
+# round of renewals, three a lease): they go with its leases, so a new MCP session adopts a dead
+# worker's sessions as soon as another worker could take them (issue 29: a 10 s TTL made failover
+# 10 s). Half a lease more than the leases: a renewer late by a beat loses neither.
+HEARTBEAT_LEASES = 1.5
 
 
 def quota_key(quota) -> str:
@@ -125,12 +127,13 @@ class Durable:
         self.backend, self.worker_id, self.lease_ms = backend, worker_id, lease_ms
         self.snapshot_every, self.snapshot_seconds, self.key_ttl_s = snapshot_every, snapshot_seconds, key_ttl_s
         self.services = None
-        self.heartbeat_ms = max(5 * lease_ms, MIN_HEARTBEAT_MS)
+        self.heartbeat_ms = max(1, round(HEARTBEAT_LEASES * lease_ms))
         self.held: dict[str, Held] = {}
         self.live_mcp: set[str] = set()  # MCP sessions open on this worker (shared in the store: adoption checks)
         self._mcp_told: set[str] = set()  # those the store knows of
         self._mcp_refreshed = 0.0
         self.draining = False
+        self.parked = 0  # sessions drain() handed to the store (the stop's log line counts them)
         self._guard = threading.Lock()
         self._sid_locks: dict[str, threading.Lock] = {}
         self._stop = threading.Event()
@@ -501,6 +504,7 @@ class Durable:
         for session in self.services.sessions.all():
             with session.lock:
                 self.park(session, "the worker drains")
+                self.parked += 1
         self.stop()
 
     # ---- lease renewal -----------------------------------------------------------------------------

@@ -162,20 +162,22 @@ def end_session(services, session: Session, reason: str) -> Path | None:
 
 
 def end_mcp_session(services, mcp_session: str) -> None:
-    """Its MCP session ended (DELETE, idle, crash): so do the document sessions it opened."""
+    """Its MCP session ended (DELETE, idle, crash): so do the document sessions it opened, with
+    ``--state`` too (recovery file, gone from the store). Only a draining worker parks them instead:
+    its clients come back on another worker and adopt them there."""
     durable = getattr(services, "state", None)
-    if durable is not None:
-        durable.mcp_ended(mcp_session)  # on every worker: its sessions may be adopted now
     for session in services.sessions.of_mcp_session(mcp_session):
         # A running call finishes first (its own budget bounds it); a stuck one is left to the reaper.
         if session.lock.acquire(timeout=services.limits.call_timeout_s + 5):
             try:
-                if durable is not None:  # kept in the store: a new MCP session may adopt it
-                    durable.park(session, "its MCP session ended")
+                if durable is not None and durable.draining:
+                    durable.park(session, "the worker drains")
                 else:
                     end_session(services, session, "its MCP session ended")
             finally:
                 session.lock.release()
+    if durable is not None:
+        durable.mcp_ended(mcp_session)  # on every worker: what is left of it may be adopted now
 
 
 def reap_idle(services, now: float | None = None) -> int:
@@ -195,13 +197,18 @@ def reap_idle(services, now: float | None = None) -> int:
     return ended
 
 
-def end_all(services, reason: str) -> None:
+def end_all(services, reason: str) -> list[Path]:
+    """Every session ends (the server stops); returns the recovery files written."""
     if getattr(services, "state", None) is not None:
         services.state.drain()  # parked in the store, not ended: other workers go on with them
-        return
+        return []
+    kept = []
     for session in services.sessions.all():
-        with session.lock:
-            end_session(services, session, reason)
+        with session.lock:  # a call under way finishes first: its change is kept too
+            recovery = end_session(services, session, reason)
+        if recovery is not None:
+            kept.append(recovery)
+    return kept
 
 
 class Reaper:
