@@ -97,7 +97,9 @@ class Comparer:
         if xml_a is None or xml_b is None or ca.nsmap != cb.nsmap:
             xml_a = xml_b = None
         pairs = self.pairs(blocks_a, blocks_b, cb.tag in R.KEEPS_LAST, xml_a, xml_b)
-        moved = moves.find(pairs, blocks_a, blocks_b, self.key) if self.opts.moves else set()
+        # moves are looked for in the flow of the text, not inside text boxes
+        moved = moves.find(pairs, blocks_a, blocks_b, self.key) \
+            if self.opts.moves and B.find_ancestor(cb, B.W_TXBX) is None and cb.tag != B.W_TXBX else set()
         names = {}
         for i, j in moved:
             names[("a", i)] = names[("b", j)] = self.move_writer.name()
@@ -190,13 +192,27 @@ class Comparer:
         if a.tag == B.W_P and _maths(a) != _maths(b):
             self._new_content(a, b)
         elif a.tag == B.W_P:
-            diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier)
+            for box_a, box_b in diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier):
+                self.text_box(box_a, box_b)
         elif a.tag == B.W_TBL:
             self.table(a, b)
         elif a.tag == B.W_SDT and a.find(_SDT_CONTENT) is not None and b.find(_SDT_CONTENT) is not None:
             self.container(a.find(_SDT_CONTENT), b.find(_SDT_CONTENT))
         elif self.key(a) != self.key(b):
             self._replaced(a, b)
+
+    def text_box(self, box_a: etree._Element, box_b: etree._Element) -> None:
+        """A text box kept in place is compared like the body. Its VML copy for older readers
+        (``mc:Fallback``) would keep the revised text whatever is decided: a box that got
+        revisions loses it, as an edit of a box does (ooxml/text/alt_content.py)."""
+        before = sum(self.marks.counts.values())
+        self.container(box_a, box_b)
+        if sum(self.marks.counts.values()) == before:
+            return
+        alt = next(box_b.iterancestors(B.MC_ALT), None)
+        fallback = alt.find(B.MC_FALLBACK) if alt is not None else None
+        if fallback is not None:
+            alt.remove(fallback)
 
     def _replaced(self, a: etree._Element, b: etree._Element) -> None:
         """A block that cannot be diffed inside (an embedded document ...): deleted, then inserted."""

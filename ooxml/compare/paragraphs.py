@@ -30,8 +30,9 @@ class Options:
 
 
 def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.Text, tb: T.Text,
-                   opts: Options, copier) -> None:
-    """Record in ``pb`` what changed from ``pa`` (``ta``/``tb``: their texts, read before)."""
+                   opts: Options, copier) -> list[tuple[etree._Element, etree._Element]]:
+    """Record in ``pb`` what changed from ``pa`` (``ta``/``tb``: their texts, read before); the
+    text boxes of items kept in place, (original's, revised's), for the caller to compare."""
     if opts.formatting:
         diff_props(marks, pa, pb)
     if ta.keys == tb.keys:
@@ -39,15 +40,17 @@ def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.T
     else:
         ops = _opcodes(ta.keys, tb.keys)
     comments = anchors.comment_marks(pa, ta.segs) if len(ops) > 1 or ops[0][0] != "equal" else []
+    boxes: list[tuple[etree._Element, etree._Element]] = []
     for tag, i1, i2, j1, j2 in reversed(ops):
         a_lo, a_hi = ta.starts[i1], ta.starts[i2]
         b_lo, b_hi = tb.starts[j1], tb.starts[j2]
         if tag == "equal":
             if opts.formatting and a_hi > a_lo:
                 _formatting(marks, ta, tb, a_lo, b_lo, b_hi)
-            _pair_notes(marks, ta, tb, a_lo, a_hi, b_lo)
+            _pair_items(marks, ta, tb, a_lo, a_hi, b_lo, boxes)
             continue
         _replace(marks, pb, ta, tb, (a_lo, a_hi, b_lo, b_hi), copier, comments)
+    return boxes
 
 
 def _replace(marks, pb, ta, tb, span, copier, comments) -> None:
@@ -118,18 +121,26 @@ def _cut_runs(segs, lo: int, hi: int, starts: list[int]) -> list[etree._Element]
     return out
 
 
-def _pair_notes(marks: Marks, ta, tb, a_lo: int, a_hi: int, b_lo: int) -> None:
-    """Note references kept in place: their notes are the ones to compare."""
+def _pair_items(marks: Marks, ta, tb, a_lo: int, a_hi: int, b_lo: int, boxes: list) -> None:
+    """Items kept in place: the notes of their references, and their text boxes (added to
+    ``boxes``), are the ones to compare."""
     for seg in ta.segs[_index(ta.segs, a_lo):] if ta.segs else ():
         if seg.start >= a_hi:
             break
-        if seg.child.tag in _NOTE_REFS and seg.start >= a_lo:
+        tag = seg.child.tag
+        if (tag in _NOTE_REFS or tag in _BOX_HOLDERS) and seg.start >= a_lo:
             other = tb.segs[_index(tb.segs, seg.start - a_lo + b_lo)].child
-            if other.tag == seg.child.tag:
-                marks.note_pairs.append((seg.child.tag, seg.child.get(w("id")), other.get(w("id"))))
+            if other.tag != tag:
+                continue
+            if tag in _NOTE_REFS:
+                marks.note_pairs.append((tag, seg.child.get(w("id")), other.get(w("id"))))
+            else:
+                found = list(zip(T.boxes(seg.child), T.boxes(other)))  # as many: the items are equal
+                boxes.extend(found)
 
 
 _NOTE_REFS = {w("footnoteReference"), w("endnoteReference")}
+_BOX_HOLDERS = {w("drawing"), w("pict"), w("object"), B.MC_ALT}
 
 
 # ---- formatting ---------------------------------------------------------------------------------

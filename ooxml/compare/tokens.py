@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from ooxml.text import body as B
-from ooxml.xml.namespaces import A, R, WP, w
+from ooxml.xml.namespaces import A, R, W, WP, w
 from ooxml.review.tracked_text import BARRIER, Seg, segments
 
 ITEM = BARRIER  # stands for a non-text item in the text (clean text never holds NUL)
@@ -74,6 +74,10 @@ def signature(el: etree._Element, images=None) -> str:
         return tag
     if tag in ("drawing", "pict", "object"):
         return tag + ":" + _drawing_sig(el, images)
+    if tag == "AlternateContent":  # what readers draw: the Choice (else the Fallback)
+        shown = next((c for c in el.iterchildren(B.MC_CHOICE, B.MC_FALLBACK) if len(c)), None)
+        return "alt:" + "".join(signature(c, images) for c in shown.iterchildren() if isinstance(c.tag, str)) \
+            if shown is not None else "alt:"
     return tag + ":" + ",".join(f"{etree.QName(k).localname}={v}" for k, v in sorted(el.attrib.items())
                                 if etree.QName(k).localname not in _SKIP_ATTRS)
 
@@ -81,6 +85,26 @@ def signature(el: etree._Element, images=None) -> str:
 def _drawing_sig(el: etree._Element, images=None) -> str:
     extent = el.find(f".//{{{WP}}}extent")
     size = f"{extent.get('cx')}x{extent.get('cy')}" if extent is not None else ""
-    texts = "".join(t.strip() for t in el.itertext())  # not the layout between a copy's elements
+    # not the layout between a copy's elements, nor the text of its text boxes (compared as containers:
+    # a box is known by how many there are)
+    texts = "".join(t.strip() for t in _OUTSIDE_BOXES(el)) + f"|{len(boxes(el))}"
     blips = [images(b) if images else "" for b in el.iter(f"{{{A}}}blip")]
     return size + ":" + hashlib.sha1((texts + "|" + str(len(blips)) + "|" + ",".join(blips)).encode()).hexdigest()[:12]
+
+
+_OUTSIDE_BOXES = etree.XPath(".//text()[not(ancestor::w:txbxContent)]", namespaces={"w": W})
+
+
+def boxes(item: etree._Element) -> list[etree._Element]:
+    """The text boxes an inline item (drawing, VML picture, alternate content) shows, in order:
+    not its fallback copies, nor boxes inside its boxes."""
+    return [t for t in item.iter(B.W_TXBX) if _outermost(t, item)]
+
+
+def _outermost(box: etree._Element, item: etree._Element) -> bool:
+    for up in box.iterancestors():
+        if up is item:
+            return True
+        if up.tag == B.W_TXBX or up.tag == B.MC_FALLBACK:
+            return False
+    return False

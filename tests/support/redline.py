@@ -110,7 +110,7 @@ def _blank(p) -> bool:
 def _block(el, formatting):
     if el.tag == B.W_P:
         return ("p", props_key(el.find(R.W_PPR), _PPR_SKIP) if formatting else b"", _runs(el, formatting),
-                [_math(m) for m in equations(el)])
+                [_math(m) for m in equations(el)], [_container(box, formatting) for box in B.text_boxes(el)])
     if el.tag == B.W_TBL:
         return ("tbl", props_key(el.find(w("tblPr")), {w("tblPrChange")}) if formatting else "",
                 [(_props(tr, "trPr", formatting), [(_props(tc, "tcPr", formatting), _container(tc, formatting))
