@@ -108,3 +108,20 @@ def test_libreoffice_converts_the_redlines(built):
     reds = [red for _, _, red, _ in built.values()]
     results = convert_cached(reds, label="text box redlines")
     assert [r.name for r in reds if results[r.resolve()] is None] == []
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("accept", [True, False])
+async def test_through_the_client_decided_boxes_read_as_each_version(docx, tmp_path, accept):
+    from tests.support.client import read_part
+    pair = next(x for x in PAIRS if x.name == "body-alt-words")
+    a, b = pair.write(tmp_path)
+    ans = await docx.ok("docx_compare", original_path=str(a), revised_path=str(b))
+    assert (ans.head["Insertions"], ans.head["Deletions"]) == ("2", "2")
+    sid = ans.head["Session ID"]
+    await docx.ok("docx_accept_revisions" if accept else "docx_reject_revisions", session_id=sid)
+    await docx.ok("docx_save", session_id=sid, file_path=str(tmp_path / "out.docx"))
+    root = etree.fromstring(read_part(tmp_path / "out.docx"))
+    shown = [t.text for t in root.xpath("//w:txbxContent[not(ancestor::mc:Fallback)]//w:t", namespaces=NS)]
+    assert "".join(shown).startswith(BP.WORDS[0] if accept else BP.OLD[0])
+    assert not root.xpath("//w:ins | //w:del", namespaces=NS)

@@ -103,6 +103,7 @@ class Comparer:
         names = {}
         for i, j in moved:
             names[("a", i)] = names[("b", j)] = self.move_writer.name()
+        appended = _append_partner(pairs, blocks_a, blocks_b) if cb.tag in R.KEEPS_LAST else None
         prev = None  # the last revised block placed: original-only blocks go after it
         for i, j in pairs:
             if i is not None and j is not None:
@@ -123,6 +124,8 @@ class Comparer:
                 prev = blocks_b[j]
             elif j is None:
                 prev = self.deleted_block(blocks_a[i], cb, prev, blocks_b)
+            elif appended is not None and j == len(blocks_b) - 1:
+                self._append(blocks_a[-1], blocks_b[appended], blocks_b[j])
             else:
                 self.marks.mark_block(blocks_b[j], W_INS)
                 self.marks.note("insertions", blocks_b[j])
@@ -151,8 +154,37 @@ class Comparer:
         else:
             pairs = refine(align(xml_a[:n], xml_b[:m]), by_text)
         if last:
-            pairs.append((n, m))
+            pairs = self._appended(pairs, blocks_a, blocks_b) or [*pairs, (n, m)]
         return pairs
+
+    def _appended(self, pairs: list, blocks_a: list, blocks_b: list) -> list | None:
+        """Paragraphs appended after the original's last: that one pairs with the block it matches
+        best among them, not with the container's last; the rest are insertions (the alignment
+        then ends in an insertion: ``container`` marks it as Word does, see ``_append``)."""
+        a_last, b_last = blocks_a[-1], blocks_b[-1]
+        run = 0
+        while run < len(pairs) and pairs[-1 - run][0] is None:
+            run += 1
+        if not run or self.opts.moves or self.key(b_last) == self.key(a_last):
+            return None
+        kept, tail = pairs[:len(pairs) - run], [j for _, j in pairs[len(pairs) - run:]]
+        best = max(tail, key=lambda j: (self.key(blocks_b[j]) == self.key(a_last), self.similar(a_last, blocks_b[j])))
+        if blocks_b[best].tag != B.W_P or self.key(blocks_b[best]) != self.key(a_last) and \
+                self.similar(a_last, blocks_b[best]) < max(THRESHOLD, self.similar(a_last, b_last)):
+            return None
+        return [*kept, *((None, j) for j in tail if j < best), (len(blocks_a) - 1, best),
+                *((None, j) for j in tail if j > best), (None, len(blocks_b) - 1)]
+
+    def _append(self, a_last, partner, b_last) -> None:
+        """The container's last paragraph, after paragraphs appended to the original's last (which
+        ``partner`` shows): its mark stays (Word never removes a container's last mark), its content
+        is inserted and ``partner``'s mark is the inserted one. Rejected, ``partner``'s text joins
+        this mark, which then has the original's paragraph properties back."""
+        self.marks.wrap(own_runs(b_last), W_INS)
+        self.marks.mark_paragraph(partner, W_INS)
+        if self.opts.formatting:
+            diff_props(self.marks, a_last, b_last)
+        self.marks.note("insertions", b_last)
 
     def moved_from(self, el_a, cb, prev, blocks_b, name: str) -> etree._Element:
         el = copy.deepcopy(el_a)
@@ -296,6 +328,18 @@ class Comparer:
             tb.append(tr)
         self.marks.note("table changes", tr)
         return tr
+
+
+def _append_partner(pairs: list, blocks_a: list, blocks_b: list) -> int | None:
+    """The revised paragraph paired with the original's last when the alignment ends in insertions
+    after it, the last of them the container's last paragraph (``Comparer._appended``); else None."""
+    if not pairs or pairs[-1] != (None, len(blocks_b) - 1) or blocks_b[-1].tag != B.W_P:
+        return None
+    for i, j in reversed(pairs):
+        if i is not None:
+            ok = j is not None and i == len(blocks_a) - 1 and blocks_a[i].tag == blocks_b[j].tag == B.W_P
+            return j if ok else None
+    return None
 
 
 _SERIALIZE_FROM = 8  # children: below this, one serialization per block costs no more

@@ -45,12 +45,28 @@ def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.T
         a_lo, a_hi = ta.starts[i1], ta.starts[i2]
         b_lo, b_hi = tb.starts[j1], tb.starts[j2]
         if tag == "equal":
-            if opts.formatting and a_hi > a_lo:
-                _formatting(marks, ta, tb, a_lo, b_lo, b_hi)
-            _pair_items(marks, ta, tb, a_lo, a_hi, b_lo, boxes)
+            for a_lo, a_hi, b_lo, b_hi in _same_lengths(ta, tb, i1, i2, j1, j2):
+                if opts.formatting and a_hi > a_lo:
+                    _formatting(marks, ta, tb, a_lo, b_lo, b_hi)
+                _pair_items(marks, ta, tb, a_lo, a_hi, b_lo, boxes)
             continue
         _replace(marks, pb, ta, tb, (a_lo, a_hi, b_lo, b_hi), copier, comments)
     return boxes
+
+
+def _same_lengths(ta, tb, i1: int, i2: int, j1: int, j2: int) -> list[tuple[int, int, int, int]]:
+    """An equal stretch as offsets (a_lo, a_hi, b_lo, b_hi), cut around its tokens of other lengths
+    on each side (cached field results, equal by their field): those stay as the revised has them."""
+    sa, sb = ta.starts, tb.starts
+    if sa[i2] - sa[i1] == sb[j2] - sb[j1] and (not ta.cached or i2 - i1 == 1):
+        return [(sa[i1], sa[i2], sb[j1], sb[j2])]
+    out, lo = [], 0
+    for k in range(i2 - i1 + 1):
+        if k == i2 - i1 or sa[i1 + k + 1] - sa[i1 + k] != sb[j1 + k + 1] - sb[j1 + k]:
+            if k > lo:
+                out.append((sa[i1 + lo], sa[i1 + k], sb[j1 + lo], sb[j1 + k]))
+            lo = k + 1
+    return out
 
 
 def _replace(marks, pb, ta, tb, span, copier, comments) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from ooxml.text import body as B
+from ooxml.compare import fields as F
 from ooxml.xml.namespaces import A, R, W, WP, w
 from ooxml.review.tracked_text import BARRIER, Seg, segments
 
@@ -31,6 +32,7 @@ class Text:
     sigs: list[str]  # the signature of each ITEM, in order
     keys: list[str] = field(default_factory=list)  # token keys
     starts: list[int] = field(default_factory=list)  # token start offsets (+ the end)
+    cached: set[int] = field(default_factory=set)  # indices of segs: computed fields' cached results
 
 
 def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
@@ -39,18 +41,40 @@ def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
     sigs: list[str] = []
     segs, text = segments(B.iter_runs(p), _ZERO, lambda child: sigs.append(signature(child, images)))
     out = Text(segs, text, sigs)
+    out.cached = F.cached_segments(segs)
     _tokenize(out, granularity)
     return out
 
 
+_CACHED = "\x01"  # a cached field result's token (text in XML never holds it)
+
+
+def _pieces(t: Text, granularity: str) -> list[str]:
+    """The tokens' texts; each cached field result one token, marked (compared by its field)."""
+    def split(text):
+        return WORD.findall(text) if granularity == "word" else list(text)
+    if not t.cached:
+        return split(t.text)
+    out, pos = [], 0
+    for s, e in F.masked_ranges(t.segs, t.cached):
+        out += split(t.text[pos:s])
+        out.append(_CACHED + t.text[s:e])
+        pos = e
+    return out + split(t.text[pos:])
+
+
 def _tokenize(t: Text, granularity: str) -> None:
-    pieces = WORD.findall(t.text) if granularity == "word" else list(t.text)
-    if ITEM not in t.text:
+    pieces = _pieces(t, granularity)
+    if ITEM not in t.text and not t.cached:
         t.keys, t.starts = pieces, [0, *accumulate(map(len, pieces))]
         return
     keys, starts, pos, item = [], [], 0, 0
     for piece in pieces:
         starts.append(pos)
+        if piece[:1] == _CACHED:
+            pos += len(piece) - 1
+            keys.append(_CACHED)
+            continue
         pos += len(piece)
         if ITEM in piece:
             n = piece.count(ITEM)
