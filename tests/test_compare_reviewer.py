@@ -99,3 +99,28 @@ async def test_an_appended_paragraph_of_other_formatting_rejects_to_the_original
                     + p("Left note", '><w:pPr><w:jc w:val="right"/></w:pPr'))
     await compare(docx, a, b)
     RL.check(a.read_bytes(), b.read_bytes())
+
+
+async def test_a_header_with_its_last_paragraph_removed_shows_one_deletion(docx, tmp_path):
+    a = with_header(tmp_path / "a.docx", p("Body."), p("Acme Corporation - Confidential") + p("Draft for review"))
+    b = with_header(tmp_path / "b.docx", p("Body."), p("Acme Corporation - Confidential"))
+    ans = await compare(docx, a, b)
+    assert ans.head["Changes"] == "1" and ans.head["Deletions"] == "1"
+    out = tmp_path / "red.docx"
+    await docx.ok("docx_save", session_id=ans.head["Session ID"], file_path=str(out))
+    from lxml import etree
+    header = etree.fromstring(read_part(out, "word/header1.xml"))
+    assert not header.xpath("//w:ins[w:r]", namespaces=NS)  # the kept line is not inserted again
+    assert [t.text for t in header.xpath("//w:delText", namespaces=NS)] == ["Draft for review"]
+    RL.check(a.read_bytes(), b.read_bytes())
+
+
+async def test_removed_last_paragraphs_of_other_formatting_hold_both_ways(docx, tmp_path):
+    a = build_docx(tmp_path / "a.docx", tbl([[tc(p("Kept line", '><w:pPr><w:jc w:val="center"/></w:pPr')
+                                                 + p("Gone one") + p("Gone two", '><w:pPr><w:jc w:val="right"/></w:pPr')),
+                                              tc(p("x"))]]) + p())
+    b = build_docx(tmp_path / "b.docx", tbl([[tc(p("Kept line", '><w:pPr><w:jc w:val="center"/></w:pPr')),
+                                              tc(p("x"))]]) + p())
+    ans = await compare(docx, a, b)
+    assert ans.head["Deletions"] == "2" and "Insertions" not in ans.head
+    RL.check(a.read_bytes(), b.read_bytes())
