@@ -124,3 +124,12 @@ async def test_removed_last_paragraphs_of_other_formatting_hold_both_ways(docx, 
     ans = await compare(docx, a, b)
     assert ans.head["Deletions"] == "2" and "Insertions" not in ans.head
     RL.check(a.read_bytes(), b.read_bytes())
+
+
+async def test_words_changed_side_by_side_are_one_deletion_and_one_insertion(docx, tmp_path):
+    a = build_docx(tmp_path / "a.docx", p("The quick brown fox jumps over the lazy dog."))
+    b = build_docx(tmp_path / "b.docx", p("The slow red fox jumps over the lazy dog."))
+    ans = await compare(docx, a, b)
+    assert (ans.head["Deletions"], ans.head["Insertions"]) == ("1", "1")
+    assert "[-quick brown-]" in ans.text and "[+slow red+]" in ans.text
+    RL.check(a.read_bytes(), b.read_bytes())

@@ -39,6 +39,8 @@ def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.T
         ops = [("equal", 0, len(ta.keys), 0, len(tb.keys))]
     else:
         ops = _opcodes(ta.keys, tb.keys)
+        if opts.granularity == "word":
+            ops = _grouped(ops, ta.keys)
     comments = anchors.comment_marks(pa, ta.segs) if len(ops) > 1 or ops[0][0] != "equal" else []
     boxes: list[tuple[etree._Element, etree._Element]] = []
     for tag, i1, i2, j1, j2 in reversed(ops):
@@ -52,6 +54,20 @@ def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.T
             continue
         _replace(marks, pb, ta, tb, (a_lo, a_hi, b_lo, b_hi), copier, comments)
     return boxes
+
+
+def _grouped(ops: list, keys_a: list[str]) -> list:
+    """Changes apart by spaces alone are one change ("quick brown" -> "slow red": one deletion and
+    one insertion, as Word's Compare shows it, not two of each around a kept space)."""
+    out: list = []
+    for op in ops:
+        if op[0] != "equal" and len(out) >= 2 and out[-1][0] == "equal" and out[-2][0] != "equal" \
+                and all(k.isspace() for k in keys_a[out[-1][1]:out[-1][2]]):
+            out.pop()
+            first = out.pop()
+            op = ("replace", first[1], op[2], first[3], op[4])
+        out.append(op)
+    return out
 
 
 def _same_lengths(ta, tb, i1: int, i2: int, j1: int, j2: int) -> list[tuple[int, int, int, int]]:
