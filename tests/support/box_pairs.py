@@ -118,5 +118,7 @@ def pairs() -> list[BoxPair]:
                 p("x") + f'<w:p>{box_run("alt", OLD, 1)}{box_run("vml", WORDS, 2)}</w:p>'),
         BoxPair("cell-alt-added", _cell("alt", OLD), _cell("alt", ADDED)),
         BoxPair("header-alt-removed", p("Body."), p("Body."), anchor("alt", OLD), anchor("alt", GONE)),
+        BoxPair("body-alt-box-deleted", _body("alt", OLD), p("Before the box.") + p("After the box.")),
+        BoxPair("body-vml-box-inserted", p("Before the box.") + p("After the box."), _body("vml", OLD)),
     ]
     return out
