@@ -133,3 +133,17 @@ async def test_words_changed_side_by_side_are_one_deletion_and_one_insertion(doc
     assert (ans.head["Deletions"], ans.head["Insertions"]) == ("1", "1")
     assert "[-quick brown-]" in ans.text and "[+slow red+]" in ans.text
     RL.check(a.read_bytes(), b.read_bytes())
+
+
+def test_a_simple_field_in_deleted_words_comes_back_as_the_field():
+    """Its result is compared by the field (its instruction), so rejecting must give the field back."""
+    import tempfile
+    from pathlib import Path
+    folder = Path(tempfile.mkdtemp())
+    a = build_docx(folder / "a.docx", '<w:p><w:r><w:t xml:space="preserve">Alpha beta delta zeta </w:t></w:r>'
+                   + simple_field("PAGE", "3") + '<w:r><w:t xml:space="preserve"> gamma</w:t></w:r></w:p>')
+    b = build_docx(folder / "b.docx", '<w:p><w:r><w:t xml:space="preserve">Alpha beta delta epsilon</w:t></w:r>'
+                   + simple_field("STYLEREF Heading1", "Intro") + '<w:r><w:t xml:space="preserve"> gamma</w:t></w:r></w:p>')
+    parts, counts = RL.build(a.read_bytes(), b.read_bytes())
+    assert counts == {"deletions": 1, "insertions": 1}
+    RL.check_parts(parts, a.read_bytes(), b.read_bytes())

@@ -24,9 +24,10 @@ def computed(instr: str) -> bool:
     return bool(words) and (words[0].upper() in COMPUTED or words[0].startswith("="))
 
 
-def cached_segments(segs) -> set[int]:
-    """Indices of ``segs`` (tracked_text.Seg) holding the cached result of a computed field."""
-    out: set[int] = set()
+def cached_segments(segs) -> dict[int, str]:
+    """Indices of ``segs`` (tracked_text.Seg) holding the cached result of a computed field, each
+    with what names its field where no item does: a simple field's instruction (else "")."""
+    out: dict[int, str] = {}
     stack: list[list] = []  # per open complex field: [instruction pieces, past its separator]
     for k, seg in enumerate(segs):
         tag = seg.child.tag
@@ -41,25 +42,30 @@ def cached_segments(segs) -> set[int]:
         elif tag == _INSTR:
             if stack and not stack[-1][1]:
                 stack[-1][0].append(seg.child.text or "")
-        elif tag in _TEXT and (_in_computed_simple(seg.child)
-                               or any(past and computed("".join(instr)) for instr, past in stack)):
-            out.add(k)
+        elif tag in _TEXT:
+            simple = simple_field(seg.child)
+            if simple is not None and computed(simple.get(_INSTR_ATTR, "")):
+                out[k] = " ".join(simple.get(_INSTR_ATTR, "").split())
+            elif any(past and computed("".join(instr)) for instr, past in stack):
+                out[k] = ""
     return out
 
 
-def _in_computed_simple(child: etree._Element) -> bool:
+def simple_field(child: etree._Element) -> etree._Element | None:
+    """The w:fldSimple directly holding the run of ``child``, if any."""
     run = child.getparent()
     holder = run.getparent() if run is not None else None
-    return holder is not None and holder.tag == _SIMPLE and computed(holder.get(_INSTR_ATTR, ""))
+    return holder if holder is not None and holder.tag == _SIMPLE else None
 
 
-def masked_ranges(segs, cached: set[int]) -> list[tuple[int, int]]:
-    """The text offsets [start, end) the cached results cover, adjacent ones joined."""
-    out: list[tuple[int, int]] = []
+def masked_ranges(segs, cached: dict[int, str]) -> list[tuple[int, int, str]]:
+    """The text offsets [start, end) the cached results cover (adjacent ones of one field joined),
+    with their field's name (``cached_segments``)."""
+    out: list[tuple[int, int, str]] = []
     for k in sorted(cached):
         s, e = segs[k].start, segs[k].start + len(segs[k].text)
-        if out and out[-1][1] == s:
-            out[-1] = (out[-1][0], e)
+        if out and out[-1][1] == s and out[-1][2] == cached[k]:
+            out[-1] = (out[-1][0], e, cached[k])
         else:
-            out.append((s, e))
+            out.append((s, e, cached[k]))
     return out

@@ -15,6 +15,7 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.review import revisions as R
 from ooxml.compare import anchors
+from ooxml.compare import fields as F
 from ooxml.compare import tokens as T
 from ooxml.compare.marks import W_DEL, W_INS, Marks, to_deleted
 from ooxml.xml.namespaces import OX_ID, XML, w
@@ -93,11 +94,15 @@ def _replace(marks, pb, ta, tb, span, copier, comments) -> None:
     if a_hi > a_lo:
         deleted = marks.stamp(W_DEL, pb)
         starts: list[int] = []
-        deleted.extend(_cut_runs(ta.segs, a_lo, a_hi, starts))
+        fields: dict = {}
+        deleted.extend(_cut_runs(ta.segs, a_lo, a_hi, starts, fields))
         if comments:  # the original's comments on the deleted words come back with them
             anchors.place(deleted, starts, anchors.within(comments, a_lo, a_hi))
         copier(deleted, pb)
-        _place(pb, tb.segs, first, deleted)
+        pieces = _in_fields(marks, deleted, fields, pb) if fields else [deleted]
+        _place(pb, tb.segs, first, pieces[0])
+        for before, piece in zip(pieces, pieces[1:]):
+            before.addnext(piece)
         marks.note("deletions", deleted)
     if inserted:
         marks.wrap(inserted, W_INS)
@@ -125,9 +130,29 @@ def _runs_between(segs, lo: int, hi: int) -> list[etree._Element]:
     return runs
 
 
-def _cut_runs(segs, lo: int, hi: int, starts: list[int]) -> list[etree._Element]:
+def _in_fields(marks, deleted, fields: dict, pb) -> list[etree._Element]:
+    """``deleted`` cut where its runs came from simple fields: those go back into a copy of their
+    field (``w:fldSimple`` holding a ``w:del``), so a reject gives the field back, not its text."""
+    pieces: list[tuple] = []  # (simple field or None, its w:del)
+    for child in list(deleted):
+        holder = fields.get(child) if child.tag == B.W_R else pieces[-1][0] if pieces else None
+        if not pieces or holder is not pieces[-1][0]:
+            pieces.append((holder, deleted if not pieces else marks.stamp(W_DEL, pb)))
+        if pieces[-1][1] is not deleted:
+            pieces[-1][1].append(child)
+    out = []
+    for holder, wrapper in pieces:
+        if holder is not None:
+            shell = etree.Element(holder.tag, {k: v for k, v in holder.attrib.items() if k != OX_ID})
+            shell.append(wrapper)
+            wrapper = shell
+        out.append(wrapper)
+    return out
+
+
+def _cut_runs(segs, lo: int, hi: int, starts: list[int], fields: dict | None = None) -> list[etree._Element]:
     """Copies of the original's runs holding [lo, hi), cut at the edges, as deleted runs (the
-    offset each starts at added to ``starts``)."""
+    offset each starts at added to ``starts``; in ``fields``, copy -> the simple field it was in)."""
     out: list[etree._Element] = []
     current_run = None
     for seg in segs[_index(segs, lo):]:
@@ -138,6 +163,9 @@ def _cut_runs(segs, lo: int, hi: int, starts: list[int]) -> list[etree._Element]
             current_run = run
             out.append(_shell(run))
             starts.append(max(lo, seg.start))
+            holder = F.simple_field(seg.child) if fields is not None else None
+            if holder is not None:
+                fields[out[-1]] = holder
         s, e = max(lo, seg.start) - seg.start, min(hi, seg.start + len(seg.text)) - seg.start
         if seg.child.tag == B.W_T:  # text is cut at the edges; an item (field code, image) goes whole
             el = etree.SubElement(out[-1], seg.child.tag)

@@ -32,7 +32,7 @@ class Text:
     sigs: list[str]  # the signature of each ITEM, in order
     keys: list[str] = field(default_factory=list)  # token keys
     starts: list[int] = field(default_factory=list)  # token start offsets (+ the end)
-    cached: set[int] = field(default_factory=set)  # indices of segs: computed fields' cached results
+    cached: dict[int, str] = field(default_factory=dict)  # segs of computed fields' results (fields.py)
 
 
 def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
@@ -49,16 +49,16 @@ def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
 _CACHED = "\x01"  # a cached field result's token (text in XML never holds it)
 
 
-def _pieces(t: Text, granularity: str) -> list[str]:
-    """The tokens' texts; each cached field result one token, marked (compared by its field)."""
+def _pieces(t: Text, granularity: str) -> list:
+    """The tokens' texts; each cached field result one token, (key, text): compared by its field."""
     def split(text):
         return WORD.findall(text) if granularity == "word" else list(text)
     if not t.cached:
         return split(t.text)
     out, pos = [], 0
-    for s, e in F.masked_ranges(t.segs, t.cached):
+    for s, e, name in F.masked_ranges(t.segs, t.cached):
         out += split(t.text[pos:s])
-        out.append(_CACHED + t.text[s:e])
+        out.append((_CACHED + name, t.text[s:e]))
         pos = e
     return out + split(t.text[pos:])
 
@@ -71,9 +71,9 @@ def _tokenize(t: Text, granularity: str) -> None:
     keys, starts, pos, item = [], [], 0, 0
     for piece in pieces:
         starts.append(pos)
-        if piece[:1] == _CACHED:
-            pos += len(piece) - 1
-            keys.append(_CACHED)
+        if isinstance(piece, tuple):  # (key, text)
+            pos += len(piece[1])
+            keys.append(piece[0])
             continue
         pos += len(piece)
         if ITEM in piece:
