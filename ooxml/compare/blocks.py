@@ -97,10 +97,13 @@ class Comparer:
         if xml_a is None or xml_b is None or ca.nsmap != cb.nsmap:
             xml_a = xml_b = None
         pairs = self.pairs(blocks_a, blocks_b, cb.tag in R.KEEPS_LAST, xml_a, xml_b)
-        moved = moves.find(pairs, blocks_a, blocks_b, self.key) if self.opts.moves else set()
+        # moves are looked for in the flow of the text, not inside text boxes
+        moved = moves.find(pairs, blocks_a, blocks_b, self.key) \
+            if self.opts.moves and B.find_ancestor(cb, B.W_TXBX) is None and cb.tag != B.W_TXBX else set()
         names = {}
         for i, j in moved:
             names[("a", i)] = names[("b", j)] = self.move_writer.name()
+        end = _story_end(pairs, blocks_a, blocks_b) if cb.tag in R.KEEPS_LAST else None
         prev = None  # the last revised block placed: original-only blocks go after it
         for i, j in pairs:
             if i is not None and j is not None:
@@ -119,8 +122,12 @@ class Comparer:
             elif ("b", j) in names and i is None:
                 self.move_writer.mark(blocks_b[j], moves.W_MOVE_TO, names[("b", j)])
                 prev = blocks_b[j]
+            elif j is None and end is not None and end[0] == "a" and i == len(blocks_a) - 1:
+                prev = self._remove(blocks_a[i], cb, prev, blocks_b)
             elif j is None:
                 prev = self.deleted_block(blocks_a[i], cb, prev, blocks_b)
+            elif end is not None and end[0] == "b" and j == len(blocks_b) - 1:
+                self._append(blocks_a[-1], blocks_b[end[1]], blocks_b[j])
             else:
                 self.marks.mark_block(blocks_b[j], W_INS)
                 self.marks.note("insertions", blocks_b[j])
@@ -149,8 +156,72 @@ class Comparer:
         else:
             pairs = refine(align(xml_a[:n], xml_b[:m]), by_text)
         if last:
-            pairs.append((n, m))
+            pairs = self._story_end(pairs, blocks_a, blocks_b) or [*pairs, (n, m)]
         return pairs
+
+    def _story_end(self, pairs: list, blocks_a: list, blocks_b: list) -> list | None:
+        """Paragraphs appended after the original's last (or removed after the one the revised
+        ends with): that one pairs with the block it matches best among them, not with the
+        container's last; the rest are insertions (deletions). The alignment then ends in one:
+        ``container`` marks it as Word does (``_append``, ``_remove``)."""
+        a_last, b_last = blocks_a[-1], blocks_b[-1]
+        if self.opts.moves or self.key(a_last) == self.key(b_last):
+            return None
+        for side in (1, 0):  # 1: blocks only in the revised end the alignment; 0: only in the original
+            run = 0
+            while run < len(pairs) and pairs[-1 - run][1 - side] is None:
+                run += 1
+            if not run:
+                continue
+            mine, other = (blocks_b, a_last) if side else (blocks_a, b_last)
+            tail = [pair[side] for pair in pairs[len(pairs) - run:]]
+            best = max(tail, key=lambda k: (self.key(mine[k]) == self.key(other), self.similar(other, mine[k])))
+            if mine[best].tag != B.W_P or self.key(mine[best]) != self.key(other) and \
+                    self.similar(other, mine[best]) < max(THRESHOLD, self.similar(a_last, b_last)):
+                continue
+
+            def lone(k, side=side):
+                return (None, k) if side else (k, None)
+            paired = (len(blocks_a) - 1, best) if side else (best, len(blocks_b) - 1)
+            return [*pairs[:len(pairs) - run], *(lone(k) for k in tail if k < best), paired,
+                    *(lone(k) for k in tail if k > best), lone(len(mine) - 1)]
+        return None
+
+    def _append(self, a_last, partner, b_last) -> None:
+        """The container's last paragraph, after paragraphs appended to the original's last (which
+        ``partner`` shows): its mark stays (Word never removes a container's last mark), its content
+        is inserted and ``partner``'s mark is the inserted one. Rejected, ``partner``'s text joins
+        this mark, which then has the original's paragraph properties back."""
+        self.marks.wrap(own_runs(b_last), W_INS)
+        self.marks.mark_paragraph(partner, W_INS)
+        if self.opts.formatting:
+            diff_props(self.marks, a_last, b_last)
+        self.marks.note("insertions", b_last)
+
+    def _remove(self, a_last, cb, prev, blocks_b) -> etree._Element:
+        """The original's last paragraph, removed with others after the one the revised ends with
+        (the revised container's last, ``b_last``): a deleted copy ends the container, its mark
+        kept with ``b_last``'s paragraph properties, and ``b_last``'s mark is the deleted one.
+        Accepted, ``b_last``'s text joins this mark; rejected, all stand as they were."""
+        b_last = blocks_b[-1]
+        el = copy.deepcopy(a_last)
+        self.copier(el, cb)
+        self.marks.wrap(own_runs(el), W_DEL)
+        old = el.find(R.W_PPR)
+        if old is not None:
+            el.remove(old)
+        new = b_last.find(R.W_PPR)
+        if new is not None:
+            new = copy.deepcopy(new)
+            for change in new.findall(w("pPrChange")):
+                new.remove(change)
+            el.insert(0, new)
+        self.marks.mark_paragraph(b_last, W_DEL)
+        if self.opts.formatting:
+            diff_props(self.marks, a_last, el)
+        _place_after(cb, prev, el, blocks_b)
+        self.marks.note("deletions", el)
+        return el
 
     def moved_from(self, el_a, cb, prev, blocks_b, name: str) -> etree._Element:
         el = copy.deepcopy(el_a)
@@ -190,13 +261,27 @@ class Comparer:
         if a.tag == B.W_P and _maths(a) != _maths(b):
             self._new_content(a, b)
         elif a.tag == B.W_P:
-            diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier)
+            for box_a, box_b in diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier):
+                self.text_box(box_a, box_b)
         elif a.tag == B.W_TBL:
             self.table(a, b)
         elif a.tag == B.W_SDT and a.find(_SDT_CONTENT) is not None and b.find(_SDT_CONTENT) is not None:
             self.container(a.find(_SDT_CONTENT), b.find(_SDT_CONTENT))
         elif self.key(a) != self.key(b):
             self._replaced(a, b)
+
+    def text_box(self, box_a: etree._Element, box_b: etree._Element) -> None:
+        """A text box kept in place is compared like the body. Its VML copy for older readers
+        (``mc:Fallback``) would keep the revised text whatever is decided: a box that got
+        revisions loses it, as an edit of a box does (ooxml/text/alt_content.py)."""
+        before = sum(self.marks.counts.values())
+        self.container(box_a, box_b)
+        if sum(self.marks.counts.values()) == before:
+            return
+        alt = next(box_b.iterancestors(B.MC_ALT), None)
+        fallback = alt.find(B.MC_FALLBACK) if alt is not None else None
+        if fallback is not None:
+            alt.remove(fallback)
 
     def _replaced(self, a: etree._Element, b: etree._Element) -> None:
         """A block that cannot be diffed inside (an embedded document ...): deleted, then inserted."""
@@ -280,6 +365,24 @@ class Comparer:
             tb.append(tr)
         self.marks.note("table changes", tr)
         return tr
+
+
+def _story_end(pairs: list, blocks_a: list, blocks_b: list) -> tuple[str, int] | None:
+    """How the alignment ends when ``Comparer._story_end`` made it: ("b", j) when paragraphs were
+    appended after the original's last (paired with ``blocks_b[j]``), ("a", i) when paragraphs were
+    removed after the revised's last (paired with ``blocks_a[i]``); else None."""
+    if not pairs or not blocks_a or not blocks_b or not blocks_a[-1].tag == blocks_b[-1].tag == B.W_P:
+        return None
+    n, m = len(blocks_a) - 1, len(blocks_b) - 1
+    for side, lone in ((1, (None, m)), (0, (n, None))):
+        if pairs[-1] != lone:
+            continue
+        for pair in reversed(pairs):
+            if pair[1 - side] is not None:
+                ok = pair[side] is not None and pair[1 - side] == (n if side else m) \
+                    and (blocks_b if side else blocks_a)[pair[side]].tag == B.W_P
+                return ("b" if side else "a", pair[side]) if ok else None
+    return None
 
 
 _SERIALIZE_FROM = 8  # children: below this, one serialization per block costs no more

@@ -38,13 +38,17 @@ class Marks:
 
     # ---- runs ------------------------------------------------------------------------------------
     def wrap(self, runs: list[etree._Element], tag: str) -> None:
-        """Runs into w:ins / w:del: one wrapper per group of adjacent siblings."""
+        """Runs into w:ins / w:del: one wrapper per group of adjacent siblings. The runs of text
+        boxes they anchor get the same revision (as tracked deletions do: revisions.py)."""
         current = None
         for r in runs:
             if r.getparent() is not None and r.getparent().tag in _WRAPPERS:
                 continue
             if tag in (W_DEL, W_MOVE_FROM):
                 to_deleted(r)
+            if len(r) and next(r.iter(B.W_TXBX), None) is not None:
+                self.wrap([x for x in r.iter(B.W_R) if x is not r], W_DEL if tag == W_MOVE_FROM else
+                          W_INS if tag == w("moveTo") else tag)
             if current is not None and r.getprevious() is current:
                 current.append(r)
                 continue

@@ -15,6 +15,7 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.review import revisions as R
 from ooxml.compare import anchors
+from ooxml.compare import fields as F
 from ooxml.compare import tokens as T
 from ooxml.compare.marks import W_DEL, W_INS, Marks, to_deleted
 from ooxml.xml.namespaces import OX_ID, XML, w
@@ -30,24 +31,59 @@ class Options:
 
 
 def diff_paragraph(marks: Marks, pa: etree._Element, pb: etree._Element, ta: T.Text, tb: T.Text,
-                   opts: Options, copier) -> None:
-    """Record in ``pb`` what changed from ``pa`` (``ta``/``tb``: their texts, read before)."""
+                   opts: Options, copier) -> list[tuple[etree._Element, etree._Element]]:
+    """Record in ``pb`` what changed from ``pa`` (``ta``/``tb``: their texts, read before); the
+    text boxes of items kept in place, (original's, revised's), for the caller to compare."""
     if opts.formatting:
         diff_props(marks, pa, pb)
     if ta.keys == tb.keys:
         ops = [("equal", 0, len(ta.keys), 0, len(tb.keys))]
     else:
         ops = _opcodes(ta.keys, tb.keys)
+        if opts.granularity == "word":
+            ops = _grouped(ops, ta.keys)
     comments = anchors.comment_marks(pa, ta.segs) if len(ops) > 1 or ops[0][0] != "equal" else []
+    boxes: list[tuple[etree._Element, etree._Element]] = []
     for tag, i1, i2, j1, j2 in reversed(ops):
         a_lo, a_hi = ta.starts[i1], ta.starts[i2]
         b_lo, b_hi = tb.starts[j1], tb.starts[j2]
         if tag == "equal":
-            if opts.formatting and a_hi > a_lo:
-                _formatting(marks, ta, tb, a_lo, b_lo, b_hi)
-            _pair_notes(marks, ta, tb, a_lo, a_hi, b_lo)
+            for a_lo, a_hi, b_lo, b_hi in _same_lengths(ta, tb, i1, i2, j1, j2):
+                if opts.formatting and a_hi > a_lo:
+                    _formatting(marks, ta, tb, a_lo, b_lo, b_hi)
+                _pair_items(marks, ta, tb, a_lo, a_hi, b_lo, boxes)
             continue
         _replace(marks, pb, ta, tb, (a_lo, a_hi, b_lo, b_hi), copier, comments)
+    return boxes
+
+
+def _grouped(ops: list, keys_a: list[str]) -> list:
+    """Changes apart by spaces alone are one change ("quick brown" -> "slow red": one deletion and
+    one insertion, as Word's Compare shows it, not two of each around a kept space)."""
+    out: list = []
+    for op in ops:
+        if op[0] != "equal" and len(out) >= 2 and out[-1][0] == "equal" and out[-2][0] != "equal" \
+                and all(k.isspace() for k in keys_a[out[-1][1]:out[-1][2]]):
+            out.pop()
+            first = out.pop()
+            op = ("replace", first[1], op[2], first[3], op[4])
+        out.append(op)
+    return out
+
+
+def _same_lengths(ta, tb, i1: int, i2: int, j1: int, j2: int) -> list[tuple[int, int, int, int]]:
+    """An equal stretch as offsets (a_lo, a_hi, b_lo, b_hi), cut around its tokens of other lengths
+    on each side (cached field results, equal by their field): those stay as the revised has them."""
+    sa, sb = ta.starts, tb.starts
+    if sa[i2] - sa[i1] == sb[j2] - sb[j1] and (not ta.cached or i2 - i1 == 1):
+        return [(sa[i1], sa[i2], sb[j1], sb[j2])]
+    out, lo = [], 0
+    for k in range(i2 - i1 + 1):
+        if k == i2 - i1 or sa[i1 + k + 1] - sa[i1 + k] != sb[j1 + k + 1] - sb[j1 + k]:
+            if k > lo:
+                out.append((sa[i1 + lo], sa[i1 + k], sb[j1 + lo], sb[j1 + k]))
+            lo = k + 1
+    return out
 
 
 def _replace(marks, pb, ta, tb, span, copier, comments) -> None:
@@ -58,11 +94,15 @@ def _replace(marks, pb, ta, tb, span, copier, comments) -> None:
     if a_hi > a_lo:
         deleted = marks.stamp(W_DEL, pb)
         starts: list[int] = []
-        deleted.extend(_cut_runs(ta.segs, a_lo, a_hi, starts))
+        fields: dict = {}
+        deleted.extend(_cut_runs(ta.segs, a_lo, a_hi, starts, fields))
         if comments:  # the original's comments on the deleted words come back with them
             anchors.place(deleted, starts, anchors.within(comments, a_lo, a_hi))
         copier(deleted, pb)
-        _place(pb, tb.segs, first, deleted)
+        pieces = _in_fields(marks, deleted, fields, pb) if fields else [deleted]
+        _place(pb, tb.segs, first, pieces[0])
+        for before, piece in zip(pieces, pieces[1:]):
+            before.addnext(piece)
         marks.note("deletions", deleted)
     if inserted:
         marks.wrap(inserted, W_INS)
@@ -90,9 +130,29 @@ def _runs_between(segs, lo: int, hi: int) -> list[etree._Element]:
     return runs
 
 
-def _cut_runs(segs, lo: int, hi: int, starts: list[int]) -> list[etree._Element]:
+def _in_fields(marks, deleted, fields: dict, pb) -> list[etree._Element]:
+    """``deleted`` cut where its runs came from simple fields: those go back into a copy of their
+    field (``w:fldSimple`` holding a ``w:del``), so a reject gives the field back, not its text."""
+    pieces: list[tuple] = []  # (simple field or None, its w:del)
+    for child in list(deleted):
+        holder = fields.get(child) if child.tag == B.W_R else pieces[-1][0] if pieces else None
+        if not pieces or holder is not pieces[-1][0]:
+            pieces.append((holder, deleted if not pieces else marks.stamp(W_DEL, pb)))
+        if pieces[-1][1] is not deleted:
+            pieces[-1][1].append(child)
+    out = []
+    for holder, wrapper in pieces:
+        if holder is not None:
+            shell = etree.Element(holder.tag, {k: v for k, v in holder.attrib.items() if k != OX_ID})
+            shell.append(wrapper)
+            wrapper = shell
+        out.append(wrapper)
+    return out
+
+
+def _cut_runs(segs, lo: int, hi: int, starts: list[int], fields: dict | None = None) -> list[etree._Element]:
     """Copies of the original's runs holding [lo, hi), cut at the edges, as deleted runs (the
-    offset each starts at added to ``starts``)."""
+    offset each starts at added to ``starts``; in ``fields``, copy -> the simple field it was in)."""
     out: list[etree._Element] = []
     current_run = None
     for seg in segs[_index(segs, lo):]:
@@ -103,6 +163,9 @@ def _cut_runs(segs, lo: int, hi: int, starts: list[int]) -> list[etree._Element]
             current_run = run
             out.append(_shell(run))
             starts.append(max(lo, seg.start))
+            holder = F.simple_field(seg.child) if fields is not None else None
+            if holder is not None:
+                fields[out[-1]] = holder
         s, e = max(lo, seg.start) - seg.start, min(hi, seg.start + len(seg.text)) - seg.start
         if seg.child.tag == B.W_T:  # text is cut at the edges; an item (field code, image) goes whole
             el = etree.SubElement(out[-1], seg.child.tag)
@@ -118,18 +181,26 @@ def _cut_runs(segs, lo: int, hi: int, starts: list[int]) -> list[etree._Element]
     return out
 
 
-def _pair_notes(marks: Marks, ta, tb, a_lo: int, a_hi: int, b_lo: int) -> None:
-    """Note references kept in place: their notes are the ones to compare."""
+def _pair_items(marks: Marks, ta, tb, a_lo: int, a_hi: int, b_lo: int, boxes: list) -> None:
+    """Items kept in place: the notes of their references, and their text boxes (added to
+    ``boxes``), are the ones to compare."""
     for seg in ta.segs[_index(ta.segs, a_lo):] if ta.segs else ():
         if seg.start >= a_hi:
             break
-        if seg.child.tag in _NOTE_REFS and seg.start >= a_lo:
+        tag = seg.child.tag
+        if (tag in _NOTE_REFS or tag in _BOX_HOLDERS) and seg.start >= a_lo:
             other = tb.segs[_index(tb.segs, seg.start - a_lo + b_lo)].child
-            if other.tag == seg.child.tag:
-                marks.note_pairs.append((seg.child.tag, seg.child.get(w("id")), other.get(w("id"))))
+            if other.tag != tag:
+                continue
+            if tag in _NOTE_REFS:
+                marks.note_pairs.append((tag, seg.child.get(w("id")), other.get(w("id"))))
+            else:
+                found = list(zip(T.boxes(seg.child), T.boxes(other)))  # as many: the items are equal
+                boxes.extend(found)
 
 
 _NOTE_REFS = {w("footnoteReference"), w("endnoteReference")}
+_BOX_HOLDERS = {w("drawing"), w("pict"), w("object"), B.MC_ALT}
 
 
 # ---- formatting ---------------------------------------------------------------------------------

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from ooxml.text import body as B
-from ooxml.xml.namespaces import A, R, WP, w
+from ooxml.compare import fields as F
+from ooxml.xml.namespaces import A, R, W, WP, w
 from ooxml.review.tracked_text import BARRIER, Seg, segments
 
 ITEM = BARRIER  # stands for a non-text item in the text (clean text never holds NUL)
@@ -31,6 +32,7 @@ class Text:
     sigs: list[str]  # the signature of each ITEM, in order
     keys: list[str] = field(default_factory=list)  # token keys
     starts: list[int] = field(default_factory=list)  # token start offsets (+ the end)
+    cached: dict[int, str] = field(default_factory=dict)  # segs of computed fields' results (fields.py)
 
 
 def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
@@ -39,18 +41,40 @@ def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
     sigs: list[str] = []
     segs, text = segments(B.iter_runs(p), _ZERO, lambda child: sigs.append(signature(child, images)))
     out = Text(segs, text, sigs)
+    out.cached = F.cached_segments(segs)
     _tokenize(out, granularity)
     return out
 
 
+_CACHED = "\x01"  # a cached field result's token (text in XML never holds it)
+
+
+def _pieces(t: Text, granularity: str) -> list:
+    """The tokens' texts; each cached field result one token, (key, text): compared by its field."""
+    def split(text):
+        return WORD.findall(text) if granularity == "word" else list(text)
+    if not t.cached:
+        return split(t.text)
+    out, pos = [], 0
+    for s, e, name in F.masked_ranges(t.segs, t.cached):
+        out += split(t.text[pos:s])
+        out.append((_CACHED + name, t.text[s:e]))
+        pos = e
+    return out + split(t.text[pos:])
+
+
 def _tokenize(t: Text, granularity: str) -> None:
-    pieces = WORD.findall(t.text) if granularity == "word" else list(t.text)
-    if ITEM not in t.text:
+    pieces = _pieces(t, granularity)
+    if ITEM not in t.text and not t.cached:
         t.keys, t.starts = pieces, [0, *accumulate(map(len, pieces))]
         return
     keys, starts, pos, item = [], [], 0, 0
     for piece in pieces:
         starts.append(pos)
+        if isinstance(piece, tuple):  # (key, text)
+            pos += len(piece[1])
+            keys.append(piece[0])
+            continue
         pos += len(piece)
         if ITEM in piece:
             n = piece.count(ITEM)
@@ -74,6 +98,10 @@ def signature(el: etree._Element, images=None) -> str:
         return tag
     if tag in ("drawing", "pict", "object"):
         return tag + ":" + _drawing_sig(el, images)
+    if tag == "AlternateContent":  # what readers draw: the Choice (else the Fallback)
+        shown = next((c for c in el.iterchildren(B.MC_CHOICE, B.MC_FALLBACK) if len(c)), None)
+        return "alt:" + "".join(signature(c, images) for c in shown.iterchildren() if isinstance(c.tag, str)) \
+            if shown is not None else "alt:"
     return tag + ":" + ",".join(f"{etree.QName(k).localname}={v}" for k, v in sorted(el.attrib.items())
                                 if etree.QName(k).localname not in _SKIP_ATTRS)
 
@@ -81,6 +109,26 @@ def signature(el: etree._Element, images=None) -> str:
 def _drawing_sig(el: etree._Element, images=None) -> str:
     extent = el.find(f".//{{{WP}}}extent")
     size = f"{extent.get('cx')}x{extent.get('cy')}" if extent is not None else ""
-    texts = "".join(t.strip() for t in el.itertext())  # not the layout between a copy's elements
+    # not the layout between a copy's elements, nor the text of its text boxes (compared as containers:
+    # a box is known by how many there are)
+    texts = "".join(t.strip() for t in _OUTSIDE_BOXES(el)) + f"|{len(boxes(el))}"
     blips = [images(b) if images else "" for b in el.iter(f"{{{A}}}blip")]
     return size + ":" + hashlib.sha1((texts + "|" + str(len(blips)) + "|" + ",".join(blips)).encode()).hexdigest()[:12]
+
+
+_OUTSIDE_BOXES = etree.XPath(".//text()[not(ancestor::w:txbxContent)]", namespaces={"w": W})
+
+
+def boxes(item: etree._Element) -> list[etree._Element]:
+    """The text boxes an inline item (drawing, VML picture, alternate content) shows, in order:
+    not its fallback copies, nor boxes inside its boxes."""
+    return [t for t in item.iter(B.W_TXBX) if _outermost(t, item)]
+
+
+def _outermost(box: etree._Element, item: etree._Element) -> bool:
+    for up in box.iterancestors():
+        if up is item:
+            return True
+        if up.tag == B.W_TXBX or up.tag == B.MC_FALLBACK:
+            return False
+    return False
