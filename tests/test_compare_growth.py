@@ -1,0 +1,54 @@
+"""docx_compare's work grows about linearly with a paragraph's words (issue 29, defect 14).
+
+One paragraph whose every second word changed: the word diff was cubic (difflib's longest
+match over a space token common on both sides), 1,000 words ran past the call's time limit.
+The CPU of the call is measured at N, 2N and 4N words (the best of two runs each) and the
+ratios asserted, not the times: linear doubles, the old diff multiplied by about eight.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.builders import build_docx, p
+from tests.support.client import NS, read_body
+
+pytestmark = pytest.mark.anyio
+
+
+def alternating(tmp_path, n: int):
+    a = " ".join(f"w{i}" for i in range(n))
+    b = " ".join(f"w{i}" if i % 2 else f"x{i}" for i in range(n))
+    return build_docx(tmp_path / f"a{n}.docx", p(a)), build_docx(tmp_path / f"b{n}.docx", p(b))
+
+
+async def compare_cpu(docx, a, b) -> tuple[float, str]:
+    best, sid = float("inf"), ""
+    for _ in range(2):
+        t0 = time.process_time()  # every thread of this process: the client and the server's worker
+        ans = await docx.ok("docx_compare", original_path=str(a), revised_path=str(b))
+        best = min(best, time.process_time() - t0)
+        if sid:
+            await docx.ok("docx_close", session_id=sid)
+        sid = ans.head["Session ID"]
+    return best, sid
+
+
+async def test_compare_of_a_paragraph_with_every_second_word_changed_grows_linearly(docx, tmp_path):
+    sizes = (400, 800, 1600)
+    cpu = {}
+    for n in sizes:
+        a, b = alternating(tmp_path, n)
+        cpu[n], sid = await compare_cpu(docx, a, b)
+        if n == sizes[-1]:  # the redline is right: half the words replaced, reject-all is the original
+            listing = await docx.ok("docx_list_revisions", session_id=sid)
+            assert int(listing.head["Revisions"]) >= n  # a deletion and an insertion per changed word
+            await docx.ok("docx_reject_revisions", session_id=sid)
+            await docx.ok("docx_save", session_id=sid, file_path=str(tmp_path / "rejected.docx"))
+            from ooxml.text.body import paragraph_text
+            body = read_body(tmp_path / "rejected.docx")
+            assert [paragraph_text(x) for x in body.iter(f"{{{NS['w']}}}p")] == [" ".join(f"w{i}" for i in range(n))]
+        await docx.ok("docx_close", session_id=sid)
+    ratios = (cpu[800] / cpu[400], cpu[1600] / cpu[400])
+    assert ratios[0] < 3.0 and ratios[1] < 6.0, (cpu, ratios)  # linear: 2 and 4; the cubic diff: 8 and 64
