@@ -22,8 +22,8 @@ from ooxml.compare import tokens as T
 from ooxml.compare.align import align, refine
 from ooxml.compare.marks import MATH, W_DEL, W_INS, Marks, own_runs
 from ooxml.compare.paragraphs import Options, diff_paragraph, diff_props, props_key
-from ooxml.compare.serial import child_strings
-from ooxml.xml.namespaces import A, w
+from ooxml.compare.serial import child_strings, without_save_marks
+from ooxml.xml.namespaces import A, W14 as W14_NS, W as W_NS, w
 from ooxml.xml.order import get_or_add
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
@@ -96,6 +96,8 @@ class Comparer:
         (blocks_a, xml_a), (blocks_b, xml_b) = _blocks(ca), _blocks(cb)
         if xml_a is None or xml_b is None or ca.nsmap != cb.nsmap:
             xml_a = xml_b = None
+        elif ca.nsmap.get("w") == W_NS and ca.nsmap.get("w14", W14_NS) == W14_NS:
+            xml_a, xml_b = _Plain(xml_a), _Plain(xml_b)  # equal without save marks counts as equal
         pairs = self.pairs(blocks_a, blocks_b, cb.tag in R.KEEPS_LAST, xml_a, xml_b)
         moved = moves.find(pairs, blocks_a, blocks_b, self.key) if self.opts.moves else set()
         names = {}
@@ -105,7 +107,7 @@ class Comparer:
         for i, j in pairs:
             if i is not None and j is not None:
                 self.matched += 1
-                if xml_a is not None and xml_a[i] == xml_b[j] and (
+                if xml_a is not None and _same(xml_a, xml_b, i, j) and (
                         "blip" not in xml_a[i] or self._same_images(blocks_a[i], blocks_b[j])):
                     self._unchanged(blocks_a[i], blocks_b[j])
                 else:
@@ -144,10 +146,17 @@ class Comparer:
             found = align([self.key(x) for x in part_a], [self.key(x) for x in part_b],
                           lambda i, j: self.similar(part_a[i], part_b[j]), THRESHOLD)
             return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in found]
+        def by_plain(lo_a, hi_a, lo_b, hi_b) -> list:
+            """A gap on the blocks' XML without save marks, what still differs on text."""
+            if not isinstance(xml_a, _Plain) or hi_a - lo_a == 1 == hi_b - lo_b:
+                return by_text(lo_a, hi_a, lo_b, hi_b)
+            found = align(xml_a.plain(lo_a, hi_a), xml_b.plain(lo_b, hi_b))
+            found = [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in found]
+            return refine(found, by_text)
         if xml_a is None:
             pairs = by_text(0, n, 0, m)
         else:
-            pairs = refine(align(xml_a[:n], xml_b[:m]), by_text)
+            pairs = refine(align(xml_a[:n], xml_b[:m]), by_plain)
         if last:
             pairs.append((n, m))
         return pairs
@@ -183,8 +192,9 @@ class Comparer:
         if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
             self._replaced(a, b)
             return
-        xml = etree.tostring(a)
-        if xml == etree.tostring(b) and (b"blip" not in xml or self._same_images(a, b)):
+        xml, xml_b = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
+        if (xml == xml_b or without_save_marks(xml) == without_save_marks(xml_b)) and (
+                "blip" not in xml or self._same_images(a, b)):
             self._unchanged(a, b)
             return
         if a.tag == B.W_P and _maths(a) != _maths(b):
@@ -280,6 +290,26 @@ class Comparer:
             tb.append(tr)
         self.marks.note("table changes", tr)
         return tr
+
+
+class _Plain(list):
+    """A container's blocks' XML, and (made when first asked) the same without save marks."""
+    _plain: dict[int, str] | None = None
+
+    def one(self, k: int) -> str:
+        if self._plain is None:
+            self._plain = {}
+        x = self._plain.get(k)
+        if x is None:
+            x = self._plain[k] = without_save_marks(self[k])
+        return x
+
+    def plain(self, lo: int, hi: int) -> list[str]:
+        return [self.one(k) for k in range(lo, hi)]
+
+
+def _same(xml_a, xml_b, i: int, j: int) -> bool:
+    return xml_a[i] == xml_b[j] or isinstance(xml_a, _Plain) and xml_a.one(i) == xml_b.one(j)
 
 
 _SERIALIZE_FROM = 8  # children: below this, one serialization per block costs no more
