@@ -320,7 +320,7 @@ def _blocks(container: etree._Element) -> tuple[list, list[str] | None]:
     kids = list(container)
     markers = B.MARKERS
     keep = [n for n, el in enumerate(kids) if isinstance(el.tag, str) and el.tag not in markers]  # B.is_block
-    pieces = child_strings(container) if len(kids) >= _SERIALIZE_FROM else None
+    pieces = child_strings(container, kids=kids) if len(kids) >= _SERIALIZE_FROM else None
     return [kids[n] for n in keep], None if pieces is None else [pieces[n] for n in keep]
 
 _LOCAL: dict[str, str] = {}

@@ -14,9 +14,10 @@ from lxml import etree
 _CUT = "\ue000"  # a private-use character: between children, only ever there for the moment
 
 
-def child_strings(parent: etree._Element, method: str = "xml") -> list[str] | None:
-    """Each child of ``parent`` serialized (``method``: "xml" or "text"), without its tail."""
-    kids = list(parent)
+def child_strings(parent: etree._Element, method: str = "xml", kids: list | None = None) -> list[str] | None:
+    """Each child of ``parent`` serialized (``method``: "xml" or "text"), without its tail
+    (``kids``: ``list(parent)``, when the caller has it)."""
+    kids = list(parent) if kids is None else kids
     text, tails = parent.text, [k.tail for k in kids]
     parent.text = _CUT
     try:
