@@ -96,7 +96,7 @@ class Comparer:
         (blocks_a, xml_a), (blocks_b, xml_b) = _blocks(ca), _blocks(cb)
         if xml_a is None or xml_b is None or ca.nsmap != cb.nsmap:
             xml_a = xml_b = None
-        elif ca.nsmap.get("w") == W_NS and ca.nsmap.get("w14", W14_NS) == W14_NS:
+        elif _word_prefixes(ca):
             xml_a, xml_b = _Plain(xml_a), _Plain(xml_b)  # equal without save marks counts as equal
         pairs = self.pairs(blocks_a, blocks_b, cb.tag in R.KEEPS_LAST, xml_a, xml_b)
         moved = moves.find(pairs, blocks_a, blocks_b, self.key) if self.opts.moves else set()
@@ -146,6 +146,7 @@ class Comparer:
             found = align([self.key(x) for x in part_a], [self.key(x) for x in part_b],
                           lambda i, j: self.similar(part_a[i], part_b[j]), THRESHOLD)
             return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in found]
+
         def by_plain(lo_a, hi_a, lo_b, hi_b) -> list:
             """A gap on the blocks' XML without save marks, what still differs on text."""
             if not isinstance(xml_a, _Plain) or hi_a - lo_a == 1 == hi_b - lo_b:
@@ -193,7 +194,7 @@ class Comparer:
             self._replaced(a, b)
             return
         xml, xml_b = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
-        if (xml == xml_b or without_save_marks(xml) == without_save_marks(xml_b)) and (
+        if (xml == xml_b or _word_prefixes(a) and without_save_marks(xml) == without_save_marks(xml_b)) and (
                 "blip" not in xml or self._same_images(a, b)):
             self._unchanged(a, b)
             return
@@ -306,6 +307,12 @@ class _Plain(list):
 
     def plain(self, lo: int, hi: int) -> list[str]:
         return [self.one(k) for k in range(lo, hi)]
+
+
+def _word_prefixes(el: etree._Element) -> bool:
+    """Whether the save marks' prefixes (w, w14) name Word's namespaces where ``el`` is."""
+    ns = el.nsmap
+    return ns.get("w") == W_NS and ns.get("w14", W14_NS) == W14_NS
 
 
 def _same(xml_a, xml_b, i: int, j: int) -> bool:
