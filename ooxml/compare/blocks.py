@@ -22,8 +22,8 @@ from ooxml.compare import tokens as T
 from ooxml.compare.align import align, refine
 from ooxml.compare.marks import MATH, W_DEL, W_INS, Marks, own_runs
 from ooxml.compare.paragraphs import Options, diff_paragraph, diff_props, props_key
-from ooxml.compare.serial import child_strings
-from ooxml.xml.namespaces import A, w
+from ooxml.compare.serial import child_strings, without_save_marks
+from ooxml.xml.namespaces import A, W14 as W14_NS, W as W_NS, w
 from ooxml.xml.order import get_or_add
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
@@ -96,6 +96,8 @@ class Comparer:
         (blocks_a, xml_a), (blocks_b, xml_b) = _blocks(ca), _blocks(cb)
         if xml_a is None or xml_b is None or ca.nsmap != cb.nsmap:
             xml_a = xml_b = None
+        elif _word_prefixes(ca):
+            xml_a, xml_b = _Plain(xml_a), _Plain(xml_b)  # equal without save marks counts as equal
         pairs = self.pairs(blocks_a, blocks_b, cb.tag in R.KEEPS_LAST, xml_a, xml_b)
         # moves are looked for in the flow of the text, not inside text boxes
         moved = moves.find(pairs, blocks_a, blocks_b, self.key) \
@@ -108,7 +110,7 @@ class Comparer:
         for i, j in pairs:
             if i is not None and j is not None:
                 self.matched += 1
-                if xml_a is not None and xml_a[i] == xml_b[j] and (
+                if xml_a is not None and _same(xml_a, xml_b, i, j) and (
                         "blip" not in xml_a[i] or self._same_images(blocks_a[i], blocks_b[j])):
                     self._unchanged(blocks_a[i], blocks_b[j])
                 else:
@@ -151,10 +153,18 @@ class Comparer:
             found = align([self.key(x) for x in part_a], [self.key(x) for x in part_b],
                           lambda i, j: self.similar(part_a[i], part_b[j]), THRESHOLD)
             return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in found]
+
+        def by_plain(lo_a, hi_a, lo_b, hi_b) -> list:
+            """A gap on the blocks' XML without save marks, what still differs on text."""
+            if not isinstance(xml_a, _Plain) or hi_a - lo_a == 1 == hi_b - lo_b:
+                return by_text(lo_a, hi_a, lo_b, hi_b)
+            found = align(xml_a.plain(lo_a, hi_a), xml_b.plain(lo_b, hi_b))
+            found = [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in found]
+            return refine(found, by_text)
         if xml_a is None:
             pairs = by_text(0, n, 0, m)
         else:
-            pairs = refine(align(xml_a[:n], xml_b[:m]), by_text)
+            pairs = refine(align(xml_a[:n], xml_b[:m]), by_plain)
         if last:
             pairs = self._story_end(pairs, blocks_a, blocks_b) or [*pairs, (n, m)]
         return pairs
@@ -254,8 +264,9 @@ class Comparer:
         if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
             self._replaced(a, b)
             return
-        xml = etree.tostring(a)
-        if xml == etree.tostring(b) and (b"blip" not in xml or self._same_images(a, b)):
+        xml, xml_b = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
+        if (xml == xml_b or _word_prefixes(a) and without_save_marks(xml) == without_save_marks(xml_b)) and (
+                "blip" not in xml or self._same_images(a, b)):
             self._unchanged(a, b)
             return
         if a.tag == B.W_P and _maths(a) != _maths(b):
@@ -385,6 +396,32 @@ def _story_end(pairs: list, blocks_a: list, blocks_b: list) -> tuple[str, int] |
     return None
 
 
+class _Plain(list):
+    """A container's blocks' XML, and (made when first asked) the same without save marks."""
+    _plain: dict[int, str] | None = None
+
+    def one(self, k: int) -> str:
+        if self._plain is None:
+            self._plain = {}
+        x = self._plain.get(k)
+        if x is None:
+            x = self._plain[k] = without_save_marks(self[k])
+        return x
+
+    def plain(self, lo: int, hi: int) -> list[str]:
+        return [self.one(k) for k in range(lo, hi)]
+
+
+def _word_prefixes(el: etree._Element) -> bool:
+    """Whether the save marks' prefixes (w, w14) name Word's namespaces where ``el`` is."""
+    ns = el.nsmap
+    return ns.get("w") == W_NS and ns.get("w14", W14_NS) == W14_NS
+
+
+def _same(xml_a, xml_b, i: int, j: int) -> bool:
+    return xml_a[i] == xml_b[j] or isinstance(xml_a, _Plain) and xml_a.one(i) == xml_b.one(j)
+
+
 _SERIALIZE_FROM = 8  # children: below this, one serialization per block costs no more
 
 
@@ -393,7 +430,7 @@ def _blocks(container: etree._Element) -> tuple[list, list[str] | None]:
     kids = list(container)
     markers = B.MARKERS
     keep = [n for n, el in enumerate(kids) if isinstance(el.tag, str) and el.tag not in markers]  # B.is_block
-    pieces = child_strings(container) if len(kids) >= _SERIALIZE_FROM else None
+    pieces = child_strings(container, kids=kids) if len(kids) >= _SERIALIZE_FROM else None
     return [kids[n] for n in keep], None if pieces is None else [pieces[n] for n in keep]
 
 _LOCAL: dict[str, str] = {}

@@ -217,8 +217,17 @@ def _el_key(el: etree._Element) -> str:
     return f"<{el.tag}{sorted(el.attrib.items()) if len(el.attrib) else ''}>{inner}{el.text or ''}"
 
 
-def _rkey(run: etree._Element) -> str:
-    return props_key(run.find(R.W_RPR), R._RPR_NOT_FORMAT)  # noqa: SLF001
+def _rkey(marks: Marks, run: etree._Element) -> str:
+    """The run's formatting as comparable text, worked out once per distinct ``w:rPr`` (its
+    serialization says all it holds; a document has few kinds of runs)."""
+    rpr = run.find(R.W_RPR)
+    if rpr is None:
+        return ""
+    xml = etree.tostring(rpr, with_tail=False)
+    key = marks.rkeys.get(xml)
+    if key is None:
+        key = marks.rkeys[xml] = props_key(rpr, R._RPR_NOT_FORMAT)  # noqa: SLF001
+    return key
 
 
 def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
@@ -239,7 +248,7 @@ def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
     for s, e in zip(points, points[1:]):
         run_a = ta.segs[_index(ta.segs, s + shift)].child.getparent()
         run_b = tb.segs[_index(tb.segs, s)].child.getparent()
-        if _rkey(run_a) != _rkey(run_b):
+        if _rkey(marks, run_a) != _rkey(marks, run_b):
             if changed and changed[-1][1] == s and changed[-1][2] is run_a:
                 changed[-1] = (changed[-1][0], e, run_a)
             else:

@@ -7,14 +7,17 @@ is left as it was; a container whose content already holds the separator is not 
 """
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 _CUT = "\ue000"  # a private-use character: between children, only ever there for the moment
 
 
-def child_strings(parent: etree._Element, method: str = "xml") -> list[str] | None:
-    """Each child of ``parent`` serialized (``method``: "xml" or "text"), without its tail."""
-    kids = list(parent)
+def child_strings(parent: etree._Element, method: str = "xml", kids: list | None = None) -> list[str] | None:
+    """Each child of ``parent`` serialized (``method``: "xml" or "text"), without its tail
+    (``kids``: ``list(parent)``, when the caller has it)."""
+    kids = list(parent) if kids is None else kids
     text, tails = parent.text, [k.tail for k in kids]
     parent.text = _CUT
     try:
@@ -27,3 +30,14 @@ def child_strings(parent: etree._Element, method: str = "xml") -> list[str] | No
             k.tail = tail
     pieces = whole.split(_CUT)
     return pieces[1:-1] if len(pieces) == len(kids) + 2 else None
+
+
+# Save marks: revision-session IDs and Word's paragraph IDs, new on every save by another program;
+# never content or formatting. Only inside a tag (the next '<' or '>' is a '>': text escapes '>').
+_SAVE_MARKS = re.compile(r' w(?:14:(?:paraId|textId)|:rsid\w*)="[^"]*"(?=[^<>]*>)')
+
+
+def without_save_marks(xml: str) -> str:
+    """A block's XML (as ``child_strings`` gives it) without its save marks: two blocks equal so
+    are the same content, formatting and all, written again by another program."""
+    return _SAVE_MARKS.sub("", xml)

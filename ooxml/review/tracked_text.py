@@ -2,7 +2,7 @@
 
 The old text is the text as it reads with every revision accepted (deleted text is never
 matched or edited). It is cut into word, space and punctuation tokens and compared with the
-new text by ``difflib.SequenceMatcher``; each differing stretch becomes a deletion of the old
+new text (``ooxml.text.sequence_diff``: bounded work); each differing stretch becomes a deletion of the old
 characters (runs split at its edges, so the words around keep their runs and formatting)
 followed by an insertion formatted like the text it replaces.
 """
@@ -11,12 +11,12 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Iterable
 
 from lxml import etree
 
 from ooxml.text import body as B
+from ooxml.text import sequence_diff
 from ooxml.review import revisions as R
 from ooxml.review import review_ops as RO
 from ooxml.text.build import clean_text, copy_props, make_run, mark_rpr
@@ -96,25 +96,8 @@ def word_edits(old: str, new: str, offset: int = 0) -> list[tuple[int, int, str]
 
 
 def _opcodes(a: list[str], b: list[str]) -> list[tuple]:
-    """SequenceMatcher's opcodes, with the common head and tail matched first (cheap, and most
-    edits leave most of a paragraph alone)."""
-    head = 0
-    while head < len(a) and head < len(b) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < len(a) - head and tail < len(b) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    out = [("equal", 0, head, 0, head)] if head else []
-    mid_a, mid_b = a[head:len(a) - tail], b[head:len(b) - tail]
-    if len(mid_a) <= 1 and len(mid_b) <= 1:  # one word changed, added or gone: no matcher needed
-        middle = [("replace" if mid_a and mid_b else "delete" if mid_a else "insert", 0, len(mid_a), 0, len(mid_b))]
-    else:
-        middle = SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes()
-    out += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle
-            if i1 != i2 or j1 != j2]
-    if tail:
-        out.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
-    return out
+    """The token lists' opcodes (SequenceMatcher's where that is cheap; bounded work always)."""
+    return sequence_diff.opcodes(a, b)
 
 
 # ---- splitting runs -------------------------------------------------------------------------------
