@@ -8,9 +8,10 @@ the gaps, not with the product of the sequences' sizes.
 """
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections import Counter
 from typing import Callable, Hashable, Sequence
+
+from ooxml.text.sequence_diff import longest_increasing
 
 Pair = tuple[int | None, int | None]  # (index in a, index in b); None: only on the other side
 # Gaps whose product of sizes is over this are not paired by similarity (delete + insert).
@@ -77,31 +78,7 @@ def _anchors(a, b, lo_a, hi_a, lo_b, hi_b) -> list[tuple[int, int]]:
     count_b = Counter(b[lo_b:hi_b])
     where_b = {b[j]: j for j in range(lo_b, hi_b) if count_b[b[j]] == 1}
     pairs = [(i, where_b[a[i]]) for i in range(lo_a, hi_a) if count_a[a[i]] == 1 and a[i] in where_b]
-    return _lis(pairs)
-
-
-def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The longest subsequence of ``pairs`` (sorted by their first item) increasing in the second."""
-    if all(x[1] < y[1] for x, y in zip(pairs, pairs[1:])):  # the usual case: nothing moved
-        return pairs
-    tails: list[int] = []  # smallest second item ending a run of each length
-    tail_at: list[int] = []
-    back = [-1] * len(pairs)
-    for k, (_, j) in enumerate(pairs):
-        n = bisect_left(tails, j)
-        if n == len(tails):
-            tails.append(j)
-            tail_at.append(k)
-        else:
-            tails[n] = j
-            tail_at[n] = k
-        back[k] = tail_at[n - 1] if n else -1
-    run = []
-    k = tail_at[-1] if tail_at else -1
-    while k >= 0:
-        run.append(pairs[k])
-        k = back[k]
-    return run[::-1]
+    return longest_increasing(pairs)
 
 
 def _pair_gap(lo_a, hi_a, lo_b, hi_b, similar, threshold, out) -> None:

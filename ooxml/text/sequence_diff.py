@@ -99,10 +99,10 @@ def _anchors(a, b, lo_a, hi_a, lo_b, hi_b) -> list[tuple[int, int]]:
             if js and nth[a[i]] < len(js):
                 pairs.append((i, js[nth[a[i]]]))
                 nth[a[i]] += 1
-    return _increasing(pairs)
+    return longest_increasing(pairs)
 
 
-def _increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest subsequence of ``pairs`` (in order of their first item) rising in the second."""
     if all(x[1] < y[1] for x, y in zip(pairs, pairs[1:])):
         return pairs
