@@ -8,7 +8,7 @@ from latex2mathml.converter import convert as to_mathml
 from latex2mathml.exceptions import NoAvailableTokensError
 from lxml import etree
 
-from ooxml.xml.errors import ValidationError
+from ooxml.xml.errors import LimitExceeded, ValidationError
 from ooxml.math import mathml
 from ooxml.xml import safexml
 from ooxml.xml.namespaces import M
@@ -75,7 +75,10 @@ def parse(latex: str) -> etree._Element:
     except Exception as exc:  # latex2mathml's own errors: name the first command it complains of
         raise _fail(latex, _position_of(latex, str(exc)), type(exc).__name__) from None
     text = text.replace(">&<", ">&amp;<")  # latex2mathml leaves an alignment '&' unescaped
-    tree = safexml.parse_part(text.encode("utf-8"), "latex").getroot()
+    try:
+        tree = safexml.parse_part(text.encode("utf-8"), "latex").getroot()
+    except LimitExceeded:
+        raise ValidationError(f"latex nests deeper than {safexml.MAX_DEPTH // 2} levels.", hint=_HINT) from None
     _check_tree(latex, tree)
     return tree
 
