@@ -101,8 +101,8 @@ def _one(items: list, i: int, out: etree._Element) -> int:
         _delimited(out, "(", ")", [nxt])
         return i + 3
     if _nary_op(el) is not None:
-        _nary(el, out, nxt)
-        return i + 2 if nxt is not None else i + 1
+        body = _nary(el, out)
+        return _one(items, i + 1, body) if nxt is not None else i + 1
     _RULES.get(name, _unknown)(el, out)
     return i + 1
 
@@ -116,7 +116,8 @@ def _nary_op(el: etree._Element) -> str | None:
     return None
 
 
-def _nary(el: etree._Element, out: etree._Element, operand: etree._Element | None) -> None:
+def _nary(el: etree._Element, out: etree._Element) -> etree._Element:
+    """The n-ary operator; its empty operand box (m:e), which the next item fills."""
     op, name = _nary_op(el), _local(el)
     sub = el[1] if name in ("msub", "msubsup", "munder", "munderover") else None
     sup = el[2] if name in ("msubsup", "munderover") else el[1] if name in ("msup", "mover") else None
@@ -130,7 +131,7 @@ def _nary(el: etree._Element, out: etree._Element, operand: etree._Element | Non
     _pr(nary, "naryPr", **props)
     _arg(nary, "sub", sub)
     _arg(nary, "sup", sup)
-    _arg(nary, "e", operand)
+    return m("e", nary)
 
 
 def _delimited(out: etree._Element, beg: str, end: str, content: list) -> None:
@@ -152,7 +153,7 @@ def _token(el: etree._Element, out: etree._Element) -> None:
     name = _local(el)
     if name == "mtext":
         m("rPr", r).append(m("nor"))
-    elif (len(text) > 1 and text.isalpha()) or el.get("mathvariant") == "normal" or \
+    elif (len(text) > 1 and "".join(text.split()).isalpha()) or el.get("mathvariant") == "normal" or \
             (name == "mi" and text in FUNCTIONS):
         rpr = m("rPr", r)
         etree.SubElement(rpr, f"{_M}sty").set(f"{_M}val", "p")
@@ -179,7 +180,7 @@ def _frac(el: etree._Element, out: etree._Element) -> None:
 def _script(el: etree._Element, out: etree._Element) -> None:
     name = _local(el)
     base = el[0]
-    if _local(base) == "mo" and _text(base) in _LIMIT_OPS and name == "msub":
+    if _local(base) == "mo" and "".join(_text(base).split()) in _LIMIT_OPS and name == "msub":
         return _limit(base, el[1], out, "limLow")
     tag = {"msub": "sSub", "msup": "sSup", "msubsup": "sSubSup"}[name]
     s = m(tag, out)

@@ -23,6 +23,9 @@ _ALPHA_STYLES = (("BOLD ITALIC", r"\boldsymbol"), ("DOUBLE-STRUCK", r"\mathbb"),
                  ("MONOSPACE", r"\mathtt"), ("BOLD", r"\mathbf"))
 
 
+_ASCII = {"{": r"\{", "}": r"\}", "~": r"\sim", "#": r"\#", "%": r"\%", "$": r"\$", "\\": r"\backslash"}
+
+
 @cache
 def _commands() -> dict[str, str]:
     table: dict[str, str] = {}
@@ -61,7 +64,9 @@ def _alphanumeric(char: str) -> str | None:
 def latex_of_char(char: str) -> str:
     """One character as LaTeX: a command (followed by nothing: the caller spaces it) or itself."""
     if char.isascii():
-        return r"\{" if char == "{" else r"\}" if char == "}" else char
+        return _ASCII.get(char, char)
+    if char in _PREFERRED:
+        return _PREFERRED[char]
     styled = _alphanumeric(char)
     if styled is not None:
         return styled
@@ -71,8 +76,8 @@ def latex_of_char(char: str) -> str:
 def latex_of_text(text: str) -> str:
     """Math text as LaTeX: each character mapped, a space after a command that a letter follows."""
     out: list[str] = []
-    for char in text:
-        piece = latex_of_char(char)
+    for char in text.replace("\u2003\u2003", "\ue000"):
+        piece = r"\qquad" if char == "\ue000" else latex_of_char(char)
         if out and _COMMAND.fullmatch(out[-1]) and piece[:1].isalpha():
             out.append(" ")
         out.append(piece)

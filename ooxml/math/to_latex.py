@@ -108,8 +108,9 @@ def _run(r: etree._Element) -> str:
         return ""
     if _on(r, "rPr", "nor") or r.find(f"{_M}rPr/{_M}lit") is not None and text.isalpha():
         return rf"\text{{{text}}}"
-    if _prop(r, "rPr", "sty") == "p" and len(text) > 1 and text.isalpha():
-        return "\\" + text if text in FUNCTIONS else rf"\operatorname{{{text}}}"
+    word = "".join(text.split())
+    if _prop(r, "rPr", "sty") == "p" and len(word) > 1 and word.isalpha():
+        return "\\" + word if word in FUNCTIONS else rf"\operatorname{{{text}}}"
     return latex_of_text(text)
 
 
@@ -174,7 +175,13 @@ def _delimiter(el: etree._Element) -> str:
                 _prop(only[0], "fPr", "type") == "noBar":
             return args[0]
     middle = f" {_fence(sep, _MIDDLE)} ".join(args) if len(args) > 1 else (args[0] if args else "")
-    return rf"\left{_fence(beg)}{middle}\right{_fence(end)}"
+    return _joined(rf"\left{_fence(beg)}", middle) + rf"\right{_fence(end)}"
+
+
+def _joined(left: str, right: str) -> str:
+    """``left`` then ``right``, a space between when a command would run into a letter."""
+    gap = " " if right[:1].isalpha() and _ends_command(left) else ""
+    return left + gap + right
 
 
 def _fence(char: str, prefix: str = "") -> str:

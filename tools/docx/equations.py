@@ -9,7 +9,7 @@ from ooxml.review import edits
 from ooxml.text import body as B
 from ooxml.xml.errors import InvalidElementType
 from ooxml.xml.namespaces import M
-from tools.docx.edit import _run_place
+from tools.docx.edit import run_place
 from tools.docx.protocol import Edit, editing
 from tools.runtime.registry import CallContext, tool
 
@@ -38,7 +38,7 @@ def docx_insert_equation(ctx: CallContext, session_id: str | None, latex: str, p
 
 
 def _place_inline(e: Edit, math: etree._Element, pos) -> None:
-    para, _ = _run_place(e.doc, pos)
+    para, _ = run_place(e.doc, pos)
     e.show(para)
     e.change(para)
     edits.place_run(e.doc, para, math, pos.mode, pos.target)
