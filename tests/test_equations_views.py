@@ -88,3 +88,20 @@ def test_corpus_equations_read_as_latex(path):
     has_text = [m for m, s in zip(maths, shown) if "".join(m.itertext()).strip()]
     assert has_text and all(s for m, s in zip(maths, shown) if m in has_text)
     assert any("\\" in s or "^" in s or "_" in s for s in shown)
+
+
+async def test_insert_markdown_reads_dollar_math_as_equations(docx, tmp_path):
+    await _open(docx, tmp_path)
+    await docx.ok("docx_insert_markdown", markdown="Area $\\pi r^2$ here.\n\n$$\\int_0^1 x dx$$\n\nCosts $5 and $10.",
+                  position="end:document_body")
+    text = (await docx.ok("docx_read_content")).text
+    assert "Area $\\pi r^{2}$ here." in text and "$$\\int_{0}^{1} xdx$$" in text and "Costs $5 and $10." in text
+
+
+async def test_markdown_export_reads_back_the_same_equations(docx, tmp_path):
+    await _open(docx, tmp_path)
+    out = tmp_path / "eq.md"
+    await docx.ok("docx_export_markdown", file_path=str(out), ids=False)
+    await docx.ok("docx_insert_markdown", markdown=out.read_text(encoding="utf-8"), position="end:document_body")
+    text = (await docx.ok("docx_read_content")).text
+    assert text.count(r"$\frac{a}{\beta^{2}}$") == 2 and text.count(r"$$\sum_{i=1}^{n} x_{i}$$") == 2
