@@ -38,7 +38,7 @@ _MATRIX_FENCES = {("(", ")"): "pmatrix", ("[", "]"): "bmatrix", ("|", "|"): "vma
 def to_latex(math: etree._Element) -> str:
     """An ``m:oMath`` or ``m:oMathPara`` (or any OMML element) as LaTeX."""
     if math.tag == f"{_M}oMathPara":
-        return r" \\ ".join(_row(o) for o in math.iter(f"{_M}oMath") if _outermost(o, math))
+        return r" \\ ".join(_row(o).strip() for o in math.iter(f"{_M}oMath") if _outermost(o, math))
     return _row(math).strip()
 
 
