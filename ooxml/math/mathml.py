@@ -35,7 +35,8 @@ def _pr(parent: etree._Element, tag: str, **vals: str) -> None:
 
 
 def _local(el: etree._Element) -> str:
-    return etree.QName(el).localname
+    tag = el.tag  # a comment or processing instruction has a function as its tag
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
 
 
 def convert(math: etree._Element) -> etree._Element:

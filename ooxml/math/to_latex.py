@@ -14,6 +14,7 @@ from ooxml.xml.namespaces import M, W
 
 _M = f"{{{M}}}"
 _VAL = f"{_M}val"
+_T, _RPR = f"{_M}t", f"{_M}rPr"
 FUNCTIONS = frozenset("sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth log ln lg exp "
                       "det dim gcd hom ker deg arg inf sup lim liminf limsup max min Pr".split())
 _LIMIT_OPS = frozenset("lim liminf limsup max min sup inf det gcd Pr".split())
@@ -103,10 +104,13 @@ def _group(text: str) -> str:
 
 
 def _run(r: etree._Element) -> str:
-    text = "".join(t.text or "" for t in r.iter(f"{_M}t"))
+    text = "".join(t.text or "" for t in r.iter(_T))
     if not text:
         return ""
-    if _on(r, "rPr", "nor") or r.find(f"{_M}rPr/{_M}lit") is not None and text.isalpha():
+    rpr = next(r.iterchildren(_RPR), None)  # most runs have none: no path lookups then
+    if rpr is None:
+        return latex_of_text(text)
+    if _on(r, "rPr", "nor") or rpr.find(f"{_M}lit") is not None and text.isalpha():
         return rf"\text{{{text}}}"
     word = "".join(text.split())
     if _prop(r, "rPr", "sty") == "p" and len(word) > 1 and word.isalpha():
