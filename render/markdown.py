@@ -19,6 +19,7 @@ from ooxml.text import body as B
 from ooxml.tabular.grid import TableGrid
 from ooxml.markdown.mdlists import ListItem
 from ooxml.lists.numbering import definitions, label_of
+from ooxml.math.legacy import is_legacy_equation
 from ooxml.xml.namespaces import A, M, R, WP, w
 from render.blocks import heading_level, with_label
 from render.equations import shown as shown_equation
@@ -257,6 +258,8 @@ class Exporter:
                 out.append(Segment("text", "\u2011", marks, link, rev))
             elif tag in (w("drawing"), w("pict")):
                 out.append(Segment("image", self._image(child), marks, link, rev))
+            elif tag == w("object") and is_legacy_equation(child):  # its formula is binary: never nothing
+                out.append(Segment("text", "[equation]", marks, link, rev))
             elif tag in (w("footnoteReference"), w("endnoteReference")):
                 kind = "footnote" if tag == w("footnoteReference") else "endnote"
                 label = child.get(w("id"), "?") if kind == "footnote" else "e" + child.get(w("id"), "?")

@@ -46,6 +46,13 @@ async def test_legacy_equation_object_shows_as_placeholder(docx, tmp_path):
     assert "Old: [equation]" in (await docx.ok("docx_read_content")).text
 
 
+async def test_markdown_export_shows_legacy_equation_as_placeholder(docx, tmp_path):
+    await _open(docx, tmp_path)
+    out = tmp_path / "eq.md"
+    await docx.ok("docx_export_markdown", file_path=str(out), ids=False)
+    assert "Old: \\[equation\\]" in out.read_text(encoding="utf-8")  # escaped: Markdown shows [equation]
+
+
 async def test_find_paragraphs_sees_equation_latex(docx, tmp_path):
     await _open(docx, tmp_path)
     found = await docx.ok("docx_find_paragraphs", query=r"\beta^{2}")
