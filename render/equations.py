@@ -1,24 +1,32 @@
-"""Equations in a paragraph's line: ``$x^2$``, their text as Word's linear form would read (m:t runs).
+"""Equations in a paragraph's line as LaTeX: ``$…$`` inline, ``$$…$$`` display (``m:oMathPara``);
+an old ``Equation.3`` object as ``[equation]``.
 
-Registered as an inline kind of render/inline.py at import (render/blocks.py imports this module).
+Registered as inline kinds of render/inline.py at import (render/blocks.py imports this module).
 """
 from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.math.legacy import is_legacy_equation
+from ooxml.math.text import equation_text
 from ooxml.xml.namespaces import M
 from render.inline import InlineKind, LineContext, register
 
-_M_T = f"{{{M}}}t"
+_OMATH = f"{{{M}}}oMath"
 
 
-def equation_text(math: etree._Element) -> str:
-    return "".join(t.text or "" for t in math.iter(_M_T))
+shown = equation_text  # an equation as a reader sees it in text: ``$latex$`` or ``$$latex$$``
 
 
 def _draw(math: etree._Element, ctx: LineContext) -> str:
-    text = equation_text(math)
-    return f"${text}$" if text else ""
+    if next(math.iterancestors(_OMATH), None) is not None:  # drawn with its outer equation
+        return ""
+    return shown(math)
 
 
-register(InlineKind("equation", ".//m:oMath[not(ancestor::m:oMath)]", _draw))
+def _draw_object(obj: etree._Element, ctx: LineContext) -> str:
+    return "[equation]" if is_legacy_equation(obj) else ""
+
+
+register(InlineKind("equation", ".//m:oMath", _draw))
+register(InlineKind("legacy_equation", ".//w:object", _draw_object))

@@ -19,8 +19,10 @@ from ooxml.text import body as B
 from ooxml.tabular.grid import TableGrid
 from ooxml.markdown.mdlists import ListItem
 from ooxml.lists.numbering import definitions, label_of
+from ooxml.math.legacy import is_legacy_equation
 from ooxml.xml.namespaces import A, M, R, WP, w
 from render.blocks import heading_level, with_label
+from render.equations import shown as shown_equation
 
 RT_FOOTNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"
 RT_ENDNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/endnotes"
@@ -225,11 +227,11 @@ class Exporter:
                     self._collect(content, out, marks, link, rev)
             elif tag in _RUNLIKE:
                 self._collect(child, out, marks, link, rev)
-            elif tag in (OMATH, OMATH_PARA):  # equations: their text, as GitHub's $…$ math
-                text = "".join(t.text or "" for t in child.iter(f"{{{M}}}t"))
+            elif tag in (OMATH, OMATH_PARA):  # equations as LaTeX, GitHub's $…$ / $$…$$ math
+                text = shown_equation(child)
                 if text:
                     gap = " " if out and out[-1].text.endswith("$") else ""  # '$$' would open display math
-                    out.append(Segment("image", f"{gap}${text}$", frozenset(), link, rev))
+                    out.append(Segment("image", f"{gap}{text}", frozenset(), link, rev))
 
     def _run(self, r, out, link, rev) -> None:
         self._run_children(r, self._marks(r), out, link, rev)
@@ -256,6 +258,8 @@ class Exporter:
                 out.append(Segment("text", "\u2011", marks, link, rev))
             elif tag in (w("drawing"), w("pict")):
                 out.append(Segment("image", self._image(child), marks, link, rev))
+            elif tag == w("object") and is_legacy_equation(child):  # its formula is binary: never nothing
+                out.append(Segment("text", "[equation]", marks, link, rev))
             elif tag in (w("footnoteReference"), w("endnoteReference")):
                 kind = "footnote" if tag == w("footnoteReference") else "endnote"
                 label = child.get(w("id"), "?") if kind == "footnote" else "e" + child.get(w("id"), "?")

@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 APT = {"soffice": "libreoffice-writer-nogui", "pdftotext": "poppler-utils", "node": "nodejs", "npm": "npm",
        "redis-server": "redis-server", "haproxy": "haproxy"}  # the last two: scale-out tests (issue 13)
 # Packages without a command: LibreOffice's Python bridge keeps one LibreOffice warm for docx_render_page.
-APT_FILES = {"/usr/lib/python3/dist-packages/uno.py": "python3-uno"}
+APT_FILES = {"/usr/lib/python3/dist-packages/uno.py": "python3-uno",
+             # LibreOffice's equation module: without it Office Math is dropped from its layouts (issue 31)
+             "/usr/lib/libreoffice/program/libsmlo.so": "libreoffice-math-nogui"}
 
 
 def install_system_packages() -> None:

@@ -68,6 +68,8 @@ def table_markdown() -> str:
 # name -> (document body, tool, arguments from the ids: first/last paragraph, table, comment)
 CASES = {
     "insert_paragraph": ("small", "docx_insert_paragraph", lambda i: {"text": LINES, "position": "end:document_body"}),
+    "insert_equation": ("small", "docx_insert_equation",
+                        lambda i: {"latex": "x+" * 9_999 + "x", "position": "end:document_body"}),
     "insert_run": ("small", "docx_insert_run", lambda i: {"text": LINES, "position": f"end:{i['first']}"}),
     "insert_heading": ("small", "docx_insert_heading",
                        lambda i: {"text": "h " * 499_999, "level": 1, "position": "end:document_body"}),
@@ -279,6 +281,10 @@ async def with_run(c: DocxClient, ids: dict, tmp_path: Path) -> None:
     ids["run"] = (await c.ok("docx_insert_run", text="r", position=f"end:{ids['first']}")).element_id
 
 
+async def with_equation(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    ids["equation"] = (await c.ok("docx_insert_equation", latex="x", position="end:document_body")).element_id
+
+
 async def with_control(c: DocxClient, ids: dict, tmp_path: Path) -> None:
     control = await c.ok("docx_insert_content_control", kind="rich_text", element_id=ids["first"])
     ids["control"] = control.element_id
@@ -336,6 +342,8 @@ OTHER_CASES = {
     "copy_paragraph": ("tracked", "docx_copy_paragraph", lambda i: {"element_id": i["first"],
                                                                     "position": "end:document_body"}, None),
     "create": ("small", "docx_create", lambda i: {}, None),
+    "set_equation": ("big", "docx_set_equation", lambda i: {"element_id": i["equation"],
+                                                            "latex": "x+" * 9_999 + "x"}, with_equation),
     "create_style": ("small", "docx_create_style", lambda i: {"name": "Mine", "properties": {"bold": True}}, None),
     "cursor_get": ("big", "docx_cursor_get", lambda i: {}, None),
     "cursor_move": ("big", "docx_cursor_move", lambda i: {"element_id": i["2000th"]}, None),

@@ -118,6 +118,10 @@ RECIPES: dict[str, Recipe] = {
                            lambda t: dict(element_id=t["HF"])),
     "docx_delete#run": ([("docx_insert_run", lambda t: dict(text=" more", position=f"end:{t['P2']}"), "R")],
                         lambda t: dict(element_id=t["R"])),
+    "docx_insert_equation": ([], lambda t: dict(latex=r"\frac{a}{b}", position=f"after:{t['P']}")),
+    "docx_insert_equation#inline": ([], lambda t: dict(latex="x^2", position=f"end:{t['P']}", display=False)),
+    "docx_set_equation": ([("docx_insert_equation", lambda t: dict(latex="x", position=f"after:{t['P2']}"), "EQ")],
+                          lambda t: dict(element_id=t["EQ"], latex=r"\sqrt{y}")),
     "docx_batch": ([], lambda t: dict(calls=[
         {"tool": "docx_insert_paragraph", "arguments": {"text": "Batched", "position": f"after:{t['P']}"}},
         {"tool": "docx_set_font", "arguments": {"element_id": "last_insert", "bold": True}}])),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 from lxml import etree
 
+from ooxml.math.from_latex import to_omml
 from ooxml.xml import budget
 from ooxml.text import images as I
 from ooxml.text.build import make_run
@@ -49,12 +50,14 @@ def _budget_rule(state, *args) -> bool:
 def _parser():
     """Built on first use, not at start-up (markdown-it's import is 15 ms of a worker's start)."""
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
     from mdit_py_plugins.footnote import footnote_plugin
 
     # maxNesting above MAX_NESTING: markdown-it silently drops what is nested past its own limit,
     # so anything it could drop is refused first (parse).
     parser = MarkdownIt("commonmark", {"html": True, "maxNesting": 40}).enable(["table", "strikethrough"]) \
-        .use(footnote_plugin)
+        .use(footnote_plugin) \
+        .use(dollarmath_plugin, allow_labels=False, allow_space=False, allow_digits=False)  # $x$, $$x$$: equations
     parser.validateLink = lambda url: True  # every link becomes a link node: ooxml/opc/link_policy.py decides
     for ruler in (parser.block.ruler, parser.inline.ruler):
         ruler.before(ruler.get_all_rules()[0], "call_budget", _budget_rule)
@@ -169,6 +172,10 @@ class Builder:
             self.blocks.append(p)
         elif kind == "table":
             self.blocks.append(self.table(node))
+        elif kind == "math_block":
+            p = self._styled_p(ctx.get("style"))
+            p.append(to_omml(node.content.strip(), display=True))
+            self.blocks.append(p)
         elif kind == "hr":
             p = etree.Element(w("p"))
             set_child(get_or_add(get_or_add(p, "pPr"), "pBdr"), "bottom", val="single", sz="6", space="1",
@@ -243,6 +250,8 @@ class Builder:
                 out.append(self.image(child))
             elif kind == "footnote_ref":
                 out.append(self.footnote(child))
+            elif kind in ("math_inline", "math_inline_double"):
+                out.append(to_omml(child.content.strip(), display=False))
             elif kind == "html_inline":
                 if not child.content.startswith("<!--"):
                     out.append(self.run(child.content, marks))

@@ -48,7 +48,7 @@ def prefix_for(el: etree._Element) -> str:
         if q.localname == "sdt" and _TOC_GALLERY(el):
             return "toc"  # Word wraps a table of contents in a content control of this gallery
         return PREFIXES.get(q.localname, "el")
-    return "math" if q.localname in ("oMath", "oMathPara") else "el"
+    return "eq" if q.localname in ("oMath", "oMathPara") else "el"
 
 
 # A start tag: name, then anything but '>' outside quoted attribute values.

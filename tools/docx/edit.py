@@ -133,7 +133,7 @@ def docx_insert_run(ctx: CallContext, session_id: str | None, text: str, positio
         doc = e.doc
         _check_text(text)
         pos = e.position(position)
-        para, model = _run_place(doc, pos)
+        para, model = run_place(doc, pos)
         run = make_run(text, model.find(w("rPr")) if model is not None else None)
         e.show(para)
         e.change(para)
@@ -142,7 +142,7 @@ def docx_insert_run(ctx: CallContext, session_id: str | None, text: str, positio
     return e.answer
 
 
-def _run_place(doc, pos: Position) -> tuple:
+def run_place(doc, pos: Position) -> tuple:
     """(paragraph, run whose formatting a new run takes or None) for a run position."""
     t = pos.target
     if pos.mode in ("start", "end"):

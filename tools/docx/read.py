@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ooxml.text import body as B
+from ooxml.math import text as math_text
 from ooxml.xml import budget
 from ooxml.xml.errors import InvalidPosition, OoxmlError
 from ooxml.tabular.grid import TableGrid
@@ -206,7 +207,7 @@ def docx_find_paragraphs(ctx: CallContext, session_id: str | None, query: str) -
     found, total = [], 0
     for p in B.shown_paragraphs(doc.body):
         budget.check()
-        text = B.paragraph_text(p)
+        text = math_text.paragraph_text(p)
         if needle in text.casefold():
             total += 1
             if len(found) < MAX_MATCHES:
