@@ -43,13 +43,13 @@ def to_mcp(tool: Tool) -> types.Tool:
     a = tool.annotations()
     # Agents pay per byte of tools/list (tools/runtime/listed_schema.py): hints equal to MCP's
     # defaults (readOnly, idempotent false; destructive, openWorld true) are left out, and so is
-    # destructiveHint on read-only tools (meaningless there) and the title (for people's UIs; the
+    # destructiveHint and idempotentHint on read-only tools (meaningless there) and the title (for people's UIs; the
     # name and description say it to an agent).
     return types.Tool(
         name=tool.name, description=tool.description, input_schema=tool.listed_schema,
         annotations=types.ToolAnnotations(read_only_hint=a["readOnlyHint"] or None,
                                           destructive_hint=None if a["destructiveHint"] or a["readOnlyHint"] else False,
-                                          idempotent_hint=a["idempotentHint"] or None,
+                                          idempotent_hint=(a["idempotentHint"] and not a["readOnlyHint"]) or None,
                                           open_world_hint=None if a["openWorldHint"] else False))
 
 

@@ -41,8 +41,8 @@ def _limits(doc, pos, run_mode: bool) -> tuple[int, int]:
 @tool(title="Insert an image")
 def docx_insert_image(ctx: CallContext, session_id: str | None, image_path: str, position: str,
                       width: float | str | None = None, height: float | str | None = None) -> str:
-    """Insert a PNG, JPEG or GIF inline: a new paragraph at a block position, or among runs. One of width/height
-    keeps the aspect ratio; neither, its own size."""
+    """Insert a PNG, JPEG or GIF: a new paragraph at a block position, or among runs. One of width/height keeps
+    the aspect ratio."""
     with editing(ctx, session_id, "Insert Image") as e:
         _insert_image(ctx, e, image_path, position, width, height)
     return e.answer

@@ -60,8 +60,8 @@ def _page_note(doc, name: str, para) -> tuple[bool, str | None]:
 @tool(toolset="layout", title="Insert a field")
 def docx_insert_field(ctx: CallContext, session_id: str | None, field: str, position: str,
                       instruction: str | None = None) -> str:
-    """Insert a field with its result filled in. Fields that read files or fetch (INCLUDETEXT, LINK ...) are
-    refused unless allowed.
+    """Insert a field with its result filled in; fields that read files or fetch (INCLUDETEXT, LINK ...) need the
+    server's leave.
 
     Args:
         field: PAGE, NUMPAGES, DATE, TIME, SEQ, REF, or a raw instruction.

@@ -50,8 +50,8 @@ def _check_replacement(replacement: str, matcher) -> None:
 def docx_redact(ctx: CallContext, session_id: str | None, text: str | None = None, pattern: str | None = None,
                 element_ids: list[str] | None = None, replacement: str = "█", case_sensitive: bool = True,
                 whole_word: bool = False) -> str:
-    """Remove a text, a regular expression's matches or elements' text from every part of the package (notes,
-    comments, text boxes, deleted text, alt text, fields, properties, charts), then prove nothing is left.
+    """Remove a text, a pattern's matches or elements' text from every part of the package (notes, comments,
+    boxes, properties ...), then prove nothing is left.
 
     Args:
         pattern: A Python regular expression; a match running too long ends the call (LimitExceeded).

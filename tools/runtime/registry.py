@@ -179,7 +179,7 @@ def split_docstring(doc: str) -> tuple[str, dict[str, str]]:
             arg_docs[current] = m.group(2).strip()
         elif current and line.strip():
             arg_docs[current] += " " + line.strip()
-    return head.strip(), arg_docs
+    return " ".join(head.split()), arg_docs  # one line: a docstring's wrapping is no news to an agent
 
 
 def schema_from_signature(fn: Callable, arg_docs: dict[str, str]) -> dict:
