@@ -59,3 +59,24 @@ def save(book) -> bytes:
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def fit_tables(ws, cols: int, rows: int) -> None:
+    """Word's data table (and its filter) spans the new block A1:(cols, rows), columns named by row 1."""
+    from openpyxl.worksheet.table import TableColumn
+    ref = f"A1:{get_column_letter(cols)}{rows}"
+    for table in ws.tables.values():
+        table.ref = ref
+        if table.autoFilter is not None:
+            table.autoFilter.ref = ref
+        names, seen = [], set()
+        for col in range(1, cols + 1):
+            cell = ws.cell(row=1, column=col)
+            if cell.value is None:  # a table's header cells hold its columns' names
+                cell.value = " " if col == 1 else f"Column{col}"
+            name = str(cell.value)
+            while name in seen:
+                name += " "
+            seen.add(name)
+            names.append(name)
+        table.tableColumns = [TableColumn(id=i + 1, name=n) for i, n in enumerate(names)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 ALL = "all"
 # Every built-in toolset, declared (registry.tool refuses others): named in the server's instructions
 # before the tool modules are imported (tools/builtin.py).
-NAMES = ("core", "format", "forms", "layout", "privacy", "review", "styles", "tables")
+NAMES = ("core", "content", "format", "forms", "layout", "privacy", "review", "styles", "tables")
 DEFAULT = ("core", "http")
 KEY = "ooxml_mcp_toolsets"  # in the connection's state: the toolsets docx_toolsets chose
 CHANGED = "ooxml_mcp_tools_changed"  # in the connection's state: tell the client (list_changed)
