@@ -18,7 +18,7 @@ MAX_LISTED = 200
 
 @tool(toolset="content", title="List charts")
 def docx_list_charts(ctx: CallContext, session_id: str | None) -> str:
-    """List charts: ID, kind, title, series × categories."""
+    """List charts: ID, kind, title, size."""
     doc = session_of(ctx, session_id).doc
     refs = locate.references(doc)
     lines = [f"- {V.headline(locate.read(doc, r), doc.id_of(r))}" for r in refs[:MAX_LISTED]]
@@ -30,7 +30,7 @@ def docx_list_charts(ctx: CallContext, session_id: str | None) -> str:
 
 @tool(toolset="content", title="Get a chart")
 def docx_get_chart(ctx: CallContext, session_id: str | None, chart_id: str) -> str:
-    """A chart's kind, title, axes, series names, categories and values (JSON)."""
+    """A chart's kind, title, axes and data (JSON)."""
     doc = session_of(ctx, session_id).doc
     ref = locate.find(doc, chart_id)
     chart = _read(doc, ref)
@@ -46,11 +46,7 @@ def docx_get_chart(ctx: CallContext, session_id: str | None, chart_id: str) -> s
 @tool(toolset="content", title="Update a chart's data")
 def docx_update_chart(ctx: CallContext, session_id: str | None, chart_id: str, categories: list | None = None,
                       series: list[dict] | None = None, title: str | None = None) -> str:
-    """Write new data to a chart's caches and embedded workbook (Word's Edit Data).
-
-    Args:
-        series: [{"name", "values"}], one value per category; replaces every series (add or remove).
-    """
+    """Set a chart's data (caches and workbook). series: [{name, values}], replaces all."""
     with editing(ctx, session_id, "Update Chart") as e:
         doc = e.doc
         ref = locate.find(doc, chart_id)
