@@ -362,6 +362,7 @@ OTHER_CASES = {
     "list_bookmarks": ("big", "docx_list_bookmarks", lambda i: {}, None),
     "list_comments": ("commented", "docx_list_comments", lambda i: {}, None),
     "list_content_controls": ("big", "docx_list_content_controls", lambda i: {}, None),
+    "list_charts": ("big", "docx_list_charts", lambda i: {}, None),
     "list_hyperlinks": ("big", "docx_list_hyperlinks", lambda i: {}, None),
     "list_notes": ("big", "docx_list_notes", lambda i: {}, None),
     "list_sections": ("big", "docx_list_sections", lambda i: {}, None),

@@ -16,7 +16,7 @@ from tools.runtime.registry import CallContext, tool
 MAX_LISTED = 200
 
 
-@tool(toolset="content", title="List charts")
+@tool(toolset="content", read_only=True, idempotent=True, title="List charts")
 def docx_list_charts(ctx: CallContext, session_id: str | None) -> str:
     """List charts: ID, kind, title, size."""
     doc = session_of(ctx, session_id).doc
@@ -28,7 +28,7 @@ def docx_list_charts(ctx: CallContext, session_id: str | None) -> str:
                           content="\n".join(lines) or "The document has no charts.")
 
 
-@tool(toolset="content", title="Get a chart")
+@tool(toolset="content", read_only=True, idempotent=True, title="Get a chart")
 def docx_get_chart(ctx: CallContext, session_id: str | None, chart_id: str) -> str:
     """A chart's kind, title, axes and data (JSON)."""
     doc = session_of(ctx, session_id).doc
