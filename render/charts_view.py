@@ -40,6 +40,20 @@ def table(chart: model.Chart) -> list[str]:
     return rows
 
 
+def markdown_table(chart: model.Chart) -> list[str]:
+    """The same bounded table as GFM: a header of categories, a row per series."""
+    esc = str.maketrans({"|": "\\|", "\\": "\\\\"})
+    cats = chart.categories
+    head = ["", *cats[:MAX_CATEGORIES]] + (["…"] if len(cats) > MAX_CATEGORIES else [])
+    rows = [head, ["---"] * len(head)]
+    for s in chart.series[:MAX_SERIES]:
+        cells = [s.name or "", *s.values[:MAX_CATEGORIES]] + (["…"] if len(s.values) > MAX_CATEGORIES else [])
+        rows.append((cells + [""] * len(head))[:len(head)])
+    if len(chart.series) > MAX_SERIES:
+        rows.append([f"… {len(chart.series) - MAX_SERIES} more series"] + [""] * (len(head) - 1))
+    return ["| " + " | ".join(_cell(v).translate(esc) if v != "---" else v for v in r) + " |" for r in rows]
+
+
 def _draw(el: etree._Element, ctx: LineContext) -> str:
     if ctx.doc is None:
         return "[CHART]"

@@ -59,3 +59,26 @@ def test_a_missing_cache_is_read_from_the_embedded_workbook(tmp_path):
     from_book = locate.read(doc, ref)
     assert [s.values for s in from_book.series] == [s.values for s in cached.series]
     assert from_book.series[1].values == [2.4, 4.4, 1.8, 2.8]
+
+
+@pytest.mark.parametrize("kind", ["column", "bar", "line", "pie", "scatter"])
+def test_a_built_chart_reads_as_written(tmp_path, kind):
+    from tests.builders import build_chart_docx
+    cats = [1, 2, 3] if kind == "scatter" else ["Q1", "Q2", "Q3"]
+    series = [("North", [4.3, 2.5, None]), ("South", [2, 4, 1.5])]
+    doc = Document.open(build_chart_docx(tmp_path / "c.docx", kind, cats, series, title="Sales & costs"))
+    chart = locate.read(doc, locate.references(doc)[0])
+    assert (chart.kind, chart.title, chart.categories) == (kind, "Sales & costs", cats)
+    assert [(s.name, s.values) for s in chart.series] == series
+    assert chart.workbook == "word/embeddings/Microsoft_Excel_Worksheet.xlsx"
+
+
+def test_multi_level_categories_join_their_labels():
+    from ooxml.charts import model
+    cache = etree.fromstring(
+        f'<c:multiLvlStrCache xmlns:c="{NS["c"]}"><c:ptCount val="3"/>'
+        '<c:lvl><c:pt idx="0"><c:v>Q1</c:v></c:pt><c:pt idx="1"><c:v>Q2</c:v></c:pt><c:pt idx="2"><c:v>Q1</c:v></c:pt></c:lvl>'
+        '<c:lvl><c:pt idx="0"><c:v>2024</c:v></c:pt><c:pt idx="2"><c:v>2025</c:v></c:pt></c:lvl></c:multiLvlStrCache>')
+    holder = etree.Element(f"{{{NS['c']}}}cat")
+    holder.append(cache)
+    assert model.ref_values(holder) == ["2024 / Q1", "2024 / Q2", "2025 / Q1"]
