@@ -9,6 +9,7 @@ from numbers import Real
 from lxml import etree
 
 from ooxml.charts import model, sheets
+from ooxml.charts.build import KINDS
 from ooxml.charts.model import c
 from ooxml.opc.package import Part
 from ooxml.xml.errors import ValidationError
@@ -21,31 +22,46 @@ _DROP_ON_COPY = ("spPr", "dPt", "dLbls", "trendline", "errBars", "extLst")
 
 def plan(chart: model.Chart, categories: list | None, series: list | None) -> tuple[list, list[tuple]]:
     """The categories and (name, values) pairs to write, checked; nothing is changed."""
-    cats = list(chart.categories) if categories is None else list(categories)
+    cats = list(chart.categories) if categories is None else categories
+    pairs = [(s.name, list(s.values)) for s in chart.series] if series is None else _pairs(series)
+    check(chart.kind, cats, pairs)
+    return list(cats), pairs
+
+
+def new_data(kind: str, categories, series) -> tuple[list, list[tuple]]:
+    """A new chart's data, checked."""
+    if kind not in KINDS:
+        raise ValidationError(f"Unknown chart kind '{kind}'.", hint="kind is one of: " + ", ".join(KINDS) + ".")
+    pairs = _pairs(series)
+    check(kind, categories, pairs)
+    return list(categories), pairs
+
+
+def _pairs(series) -> list[tuple]:
+    if not isinstance(series, list) or not series or len(series) > MAX_SERIES:
+        raise ValidationError(f"series must be a list of 1 to {MAX_SERIES} series.", hint=_HINT)
+    pairs = []
+    for i, s in enumerate(series):
+        if not isinstance(s, dict) or not isinstance(s.get("values"), list) or \
+                not isinstance(s.get("name", ""), (str, type(None))):
+            raise ValidationError(f"series[{i}] must be {{\"name\": text, \"values\": [numbers]}}.", hint=_HINT)
+        pairs.append((s.get("name") or f"Series {i + 1}", s["values"]))
+    return pairs
+
+
+def check(kind: str, cats, pairs: list[tuple]) -> None:
     if not isinstance(cats, list) or len(cats) > MAX_POINTS or not cats:
         raise ValidationError(f"categories must be a list of 1 to {MAX_POINTS} labels.", hint=_HINT)
     if any(not isinstance(v, (str, Real)) or isinstance(v, bool) for v in cats):
         raise ValidationError("Each category must be a text or a number.", hint=_HINT)
-    if series is None:
-        pairs = [(s.name, list(s.values)) for s in chart.series]
-    else:
-        if not series or len(series) > MAX_SERIES:
-            raise ValidationError(f"series must be a list of 1 to {MAX_SERIES} series.", hint=_HINT)
-        pairs = []
-        for i, s in enumerate(series):
-            if not isinstance(s, dict) or not isinstance(s.get("values"), list) or \
-                    not isinstance(s.get("name", ""), (str, type(None))):
-                raise ValidationError(f"series[{i}] must be {{\"name\": text, \"values\": [numbers]}}.", hint=_HINT)
-            pairs.append((s.get("name") or f"Series {i + 1}", s["values"]))
     for i, (name, values) in enumerate(pairs):
         if len(values) != len(cats):
             raise ValidationError(f"Series {i} ('{name}') has {len(values)} values for {len(cats)} categories.",
                                   hint="Give each series one value per category (null for a gap).")
         if any(v is not None and (isinstance(v, bool) or not isinstance(v, Real)) for v in values):
             raise ValidationError(f"Series {i} ('{name}') has a value that is not a number.", hint=_HINT)
-    if chart.kind in ("scatter", "bubble") and any(not isinstance(v, Real) for v in cats):
+    if kind in ("scatter", "bubble") and any(isinstance(v, bool) or not isinstance(v, Real) for v in cats):
         raise ValidationError("A scatter chart's categories are its x values: numbers.", hint=_HINT)
-    return cats, pairs
 
 
 def sheet_name(chart: model.Chart) -> str:

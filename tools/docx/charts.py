@@ -5,11 +5,16 @@ from __future__ import annotations
 import json
 
 import render.charts_view as V
-from ooxml.charts import locate, update
+from lxml import etree
+
+from ooxml.charts import build, locate, model, update
+from ooxml.xml import growth
+from ooxml.xml.errors import InvalidPosition
+from ooxml.xml.namespaces import w
 from ooxml.text import body as B
 from ooxml.xml.errors import InvalidDocument
 from render.answer import success_answer
-from tools.docx.common import session_of
+from tools.docx.common import block_insertion, call_limits, session_of
 from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 
@@ -18,7 +23,7 @@ MAX_LISTED = 200
 
 @tool(toolset="content", read_only=True, idempotent=True, title="List charts")
 def docx_list_charts(ctx: CallContext, session_id: str | None) -> str:
-    """List charts: ID, kind, title, size."""
+    """List charts: ID, kind, title, data size."""
     doc = session_of(ctx, session_id).doc
     refs = locate.references(doc)
     lines = [f"- {V.headline(locate.read(doc, r), doc.id_of(r))}" for r in refs[:MAX_LISTED]]
@@ -30,7 +35,7 @@ def docx_list_charts(ctx: CallContext, session_id: str | None) -> str:
 
 @tool(toolset="content", read_only=True, idempotent=True, title="Get a chart")
 def docx_get_chart(ctx: CallContext, session_id: str | None, chart_id: str) -> str:
-    """A chart's kind, title, axes and data (JSON)."""
+    """A chart's kind, title, axes and data, as JSON."""
     doc = session_of(ctx, session_id).doc
     ref = locate.find(doc, chart_id)
     chart = _read(doc, ref)
@@ -45,8 +50,8 @@ def docx_get_chart(ctx: CallContext, session_id: str | None, chart_id: str) -> s
 
 @tool(toolset="content", title="Update a chart's data")
 def docx_update_chart(ctx: CallContext, session_id: str | None, chart_id: str, categories: list | None = None,
-                      series: list[dict] | None = None, title: str | None = None) -> str:
-    """Set a chart's data (caches and workbook). series: [{name, values}], replaces all."""
+                      series: list | None = None, title: str | None = None) -> str:
+    """Set a chart's data in its caches and workbook; series replaces every series."""
     with editing(ctx, session_id, "Update Chart") as e:
         doc = e.doc
         ref = locate.find(doc, chart_id)
@@ -67,7 +72,37 @@ def docx_update_chart(ctx: CallContext, session_id: str | None, chart_id: str, c
         fields = {"Series": len(pairs), "Categories": len(cats)}
         if not book:
             fields["Workbook"] = "none: caches updated only"
+        fields.update(e.not_tracked("Word records no revision for chart data"))
         e.done(para, updated=para, fields=fields)
+    return e.answer
+
+
+@tool(toolset="content", title="Insert a chart")
+def docx_insert_chart(ctx: CallContext, session_id: str | None, kind: str, categories: list, series: list,
+                      position: str, title: str | None = None) -> str:
+    """Insert a chart with its workbook as a new paragraph."""
+    with editing(ctx, session_id, "Insert Chart") as e:
+        doc = e.doc
+        cats, pairs = update.new_data(kind, categories, series)
+        chart = build.chart_xml(kind, cats, pairs, title)
+        book = build.workbook(cats, pairs)
+        growth.spend(len(chart) + len(book), call_limits(ctx, doc).max_call_growth_bytes, "The chart",
+                     hint="Insert fewer points per call; the operator sets limits.max_call_growth_bytes.")
+        pos = e.position(position)
+        if pos.target.tag != B.W_P and B.find_ancestor(pos.target, B.W_P) is not None:
+            raise InvalidPosition("A chart goes in a paragraph of its own: use a block position.",
+                                  hint="Pass before:/after: a paragraph or table, or start:/end:document_body.")
+        container, _ = block_insertion(doc, pos, "paragraph")
+        para = etree.Element(w("p"))
+        run = etree.SubElement(para, w("r"))
+        # Everything is checked: from here on the document changes.
+        rid = build.add_parts(doc.package, doc.part_of(container).name, chart, book)
+        doc_pr = doc.word_ids(container).new_doc_pr()
+        run.append(build.inline_chart(rid, 5486400, 3200400, doc_pr, f"Chart {doc_pr}"))
+        e.insert(para, pos)
+        ref = next(para.iter(model.c("chart")))
+        e.done(para, marker="NEW", inserted=para, element_id=doc.id_of(ref),
+               fields={"Kind": kind, "Series": len(pairs), "Categories": len(cats)})
     return e.answer
 
 
