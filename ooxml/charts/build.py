@@ -9,6 +9,7 @@ from xml.sax.saxutils import escape
 from lxml import etree
 
 from ooxml.charts import sheets
+from ooxml.xml import budget
 from ooxml.charts.model import C, RT_CHART
 from ooxml.xml.namespaces import A, R, WP, w
 from ooxml.xml.safexml import parse_part
@@ -57,6 +58,7 @@ def chart_xml(kind: str, categories: list, pairs: list[tuple[str, list]], title:
     cat_f = sheets.formula(SHEET, 1, 2, 1, n + 1)
     sers = []
     for j, (name, values) in enumerate(pairs):
+        budget.check()
         col = j + 2
         cat_tag, val_tag = ("xVal", "yVal") if xy else ("cat", "val")
         extra = ('<c:invertIfNegative val="0"/>' if group == "barChart" else "") + \
@@ -93,6 +95,7 @@ def workbook(categories: list, pairs: list[tuple[str, list]]) -> bytes:
     for i, cat in enumerate(categories):
         ws.cell(row=i + 2, column=1, value=cat)
     for j, (name, values) in enumerate(pairs):
+        budget.check()
         ws.cell(row=1, column=j + 2, value=name)
         for i, v in enumerate(values):
             ws.cell(row=i + 2, column=j + 2, value=v)

@@ -12,10 +12,11 @@ from ooxml.charts import model, sheets
 from ooxml.charts.build import KINDS
 from ooxml.charts.model import c
 from ooxml.opc.package import Part
+from ooxml.xml import budget
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import A
 
-MAX_SERIES, MAX_POINTS = 255, 10_000
+MAX_SERIES, MAX_POINTS, MAX_VALUES = 255, 10_000, 100_000
 _HINT = "Pass categories as a list and series as [{\"name\": …, \"values\": [numbers, one per category]}]."
 _DROP_ON_COPY = ("spPr", "dPt", "dLbls", "trendline", "errBars", "extLst")
 
@@ -54,6 +55,9 @@ def check(kind: str, cats, pairs: list[tuple]) -> None:
         raise ValidationError(f"categories must be a list of 1 to {MAX_POINTS} labels.", hint=_HINT)
     if any(not isinstance(v, (str, Real)) or isinstance(v, bool) for v in cats):
         raise ValidationError("Each category must be a text or a number.", hint=_HINT)
+    if len(cats) * len(pairs) > MAX_VALUES:
+        raise ValidationError(f"A chart holds at most {MAX_VALUES:,} values ({len(cats)} categories × "
+                              f"{len(pairs)} series given).", hint="Chart fewer points: aggregate the data first.")
     for i, (name, values) in enumerate(pairs):
         if len(values) != len(cats):
             raise ValidationError(f"Series {i} ('{name}') has {len(values)} values for {len(cats)} categories.",
@@ -62,6 +66,12 @@ def check(kind: str, cats, pairs: list[tuple]) -> None:
             raise ValidationError(f"Series {i} ('{name}') has a value that is not a number.", hint=_HINT)
     if kind in ("scatter", "bubble") and any(isinstance(v, bool) or not isinstance(v, Real) for v in cats):
         raise ValidationError("A scatter chart's categories are its x values: numbers.", hint=_HINT)
+
+
+def size_estimate(cats: list, pairs: list[tuple]) -> int:
+    """The bytes the chart part and workbook take, about (checked against the call's growth first)."""
+    text = sum(len(str(v)) for v in cats) * (len(pairs) + 1)
+    return 200 * len(pairs) + 60 * len(cats) * (len(pairs) + 1) + 2 * text + 8000
 
 
 def sheet_name(chart: model.Chart) -> str:
@@ -155,6 +165,7 @@ def _insert_val(ser, holder) -> None:
 
 
 def _points(cache, values: list, numeric: bool) -> None:
+    budget.check()
     etree.SubElement(cache, c("ptCount"), val=str(len(values)))
     for i, v in enumerate(values):
         if v is None:
@@ -204,6 +215,7 @@ def write_workbook(package, name: str, chart: model.Chart, cats: list, pairs: li
     for i, cat in enumerate(cats):
         ws.cell(row=i + 2, column=1, value=cat)
     for j, (series_name, values) in enumerate(pairs):
+        budget.check()
         ws.cell(row=1, column=j + 2, value=series_name)
         for i, v in enumerate(values):
             ws.cell(row=i + 2, column=j + 2, value=v)

@@ -57,6 +57,7 @@ def docx_update_chart(ctx: CallContext, session_id: str | None, chart_id: str, c
         ref = locate.find(doc, chart_id)
         chart = _read(doc, ref)
         cats, pairs = update.plan(chart, categories, series)
+        _spend(ctx, doc, update.size_estimate(cats, pairs))
         sheet = update.sheet_name(chart)
         para = B.find_ancestor(ref, B.W_P)
         e.show(para)
@@ -84,10 +85,9 @@ def docx_insert_chart(ctx: CallContext, session_id: str | None, kind: str, categ
     with editing(ctx, session_id, "Insert Chart") as e:
         doc = e.doc
         cats, pairs = update.new_data(kind, categories, series)
+        _spend(ctx, doc, update.size_estimate(cats, pairs))
         chart = build.chart_xml(kind, cats, pairs, title)
         book = build.workbook(cats, pairs)
-        growth.spend(len(chart) + len(book), call_limits(ctx, doc).max_call_growth_bytes, "The chart",
-                     hint="Insert fewer points per call; the operator sets limits.max_call_growth_bytes.")
         pos = e.position(position)
         if pos.target.tag != B.W_P and B.find_ancestor(pos.target, B.W_P) is not None:
             raise InvalidPosition("A chart goes in a paragraph of its own: use a block position.",
@@ -104,6 +104,11 @@ def docx_insert_chart(ctx: CallContext, session_id: str | None, kind: str, categ
         e.done(para, marker="NEW", inserted=para, element_id=doc.id_of(ref),
                fields={"Kind": kind, "Series": len(pairs), "Categories": len(cats)})
     return e.answer
+
+
+def _spend(ctx, doc, size: int) -> None:
+    growth.spend(size, call_limits(ctx, doc).max_call_growth_bytes, "The chart's data",
+                 hint="Chart fewer points per call; the operator sets limits.max_call_growth_bytes.")
 
 
 def _read(doc, ref):
