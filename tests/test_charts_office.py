@@ -69,3 +69,33 @@ async def test_updated_charts_validate_and_libreoffice_shows_the_new_values(docx
         z = zipfile.ZipFile(odt)
         charts = b"".join(z.read(n) for n in z.namelist() if n.startswith("Object") and n.endswith("content.xml"))
         assert b"8882" in charts and b"East" in charts and b"7771" in charts
+
+
+async def test_inserted_charts_of_every_kind_validate_and_libreoffice_shows_them(docx, tmp_path):
+    sdk_validator.require()
+    require_soffice()
+    await docx.create()
+    for kind in ("column", "bar", "line", "pie", "area", "scatter"):
+        cats = [1, 2, 3] if kind == "scatter" else ["Red", "Green", "Blue"]
+        answer = await docx.ok("docx_insert_chart", session_id=docx.session_id, kind=kind, categories=cats,
+                               series=[{"name": f"{kind}Series", "values": [6661, None, 6663]}],
+                               position="end:document_body", title=f"{kind} & co")
+        assert answer.element_id.startswith("chart_")
+    out = tmp_path / "inserted.docx"
+    await docx.ok("docx_save", session_id=docx.session_id, file_path=str(out))
+    assert check_package(Document.open(out)) == []
+    assert sdk_validator.validate_files([out])[out.resolve()] == []
+    odt = convert_cached([out], label="inserted charts", target="odt")[out.resolve()]
+    assert odt is not None
+    z = zipfile.ZipFile(odt)
+    objects = [z.read(n) for n in z.namelist() if n.startswith("Object") and n.endswith("content.xml")]
+    assert len(objects) == 6 and all(b"6663" in o for o in objects)
+
+
+async def test_an_unknown_kind_is_refused_and_changes_nothing(docx, tmp_path):
+    await docx.create()
+    bad = await docx.call("docx_insert_chart", session_id=docx.session_id, kind="donut", categories=["a"],
+                          series=[{"name": "s", "values": [1]}], position="end:document_body")
+    assert bad.is_error and "Unknown chart kind 'donut'" in bad.text
+    listed = await docx.ok("docx_list_charts", session_id=docx.session_id)
+    assert "no charts" in listed.text
