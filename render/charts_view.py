@@ -1,5 +1,5 @@
 """Charts in a paragraph's line (``[CHART chart_…: column "Sales", 2 series × 4]``) and a small table
-of their data under the box, at most MAX_SERIES × MAX_CATEGORIES cells ("…" beyond). Reads, never edits."""
+of their data under the box: MAX_SERIES rows of series, MAX_CATEGORIES values each ("…" beyond). Reads, never edits."""
 from __future__ import annotations
 
 from lxml import etree
@@ -24,34 +24,37 @@ def _cell(value) -> str:
     return text if len(text) <= CELL else text[:CELL - 1] + "…"
 
 
-def _row(cells: list, total: int) -> str:
-    shown = [_cell(v) for v in cells[:MAX_CATEGORIES]]
-    return " | ".join(shown + (["…"] if total > MAX_CATEGORIES else []))
+def _cells(label, values: list) -> list[str]:
+    """A label, then at most MAX_CATEGORIES values, "…" for the rest."""
+    return [_cell(label), *(_cell(v) for v in values[:MAX_CATEGORIES])] + \
+        (["…"] if len(values) > MAX_CATEGORIES else [])
+
+
+def _shown(chart: model.Chart, most: int) -> tuple[list, int]:
+    """The series shown (one row less when a "more series" row is needed) and how many are not."""
+    if len(chart.series) <= most:
+        return chart.series, 0
+    return chart.series[:most - 1], len(chart.series) - most + 1
 
 
 def table(chart: model.Chart) -> list[str]:
-    """The data as rows: categories first, then one row per series (name: values)."""
-    cats = chart.categories
-    rows = [f"| {_row([''] + list(cats), len(cats) + 1)} |"]
-    for s in chart.series[:MAX_SERIES]:
-        rows.append(f"| {_row([s.name or ''] + list(s.values), len(s.values) + 1)} |")
-    if len(chart.series) > MAX_SERIES:
-        rows.append(f"| … {len(chart.series) - MAX_SERIES} more series |")
-    return rows
+    """The data as rows under a box (MAX_BELOW lines at most): categories, then a row per series."""
+    shown, more = _shown(chart, MAX_SERIES)
+    rows = [_cells("", chart.categories)] + [_cells(s.name or "", s.values) for s in shown]
+    out = ["| " + " | ".join(r) + " |" for r in rows]
+    return out + ([f"| … {more} more series |"] if more else [])
 
 
 def markdown_table(chart: model.Chart) -> list[str]:
-    """The same bounded table as GFM: a header of categories, a row per series."""
+    """The same bounded table as GFM (one series more: no line cap), a header of categories."""
     esc = str.maketrans({"|": "\\|", "\\": "\\\\"})
-    cats = chart.categories
-    head = ["", *cats[:MAX_CATEGORIES]] + (["…"] if len(cats) > MAX_CATEGORIES else [])
-    rows = [head, ["---"] * len(head)]
-    for s in chart.series[:MAX_SERIES]:
-        cells = [s.name or "", *s.values[:MAX_CATEGORIES]] + (["…"] if len(s.values) > MAX_CATEGORIES else [])
-        rows.append((cells + [""] * len(head))[:len(head)])
-    if len(chart.series) > MAX_SERIES:
-        rows.append([f"… {len(chart.series) - MAX_SERIES} more series"] + [""] * (len(head) - 1))
-    return ["| " + " | ".join(_cell(v).translate(esc) if v != "---" else v for v in r) + " |" for r in rows]
+    shown, more = _shown(chart, MAX_SERIES + 1)
+    head = _cells("", chart.categories)
+    rows = [head, ["---"] * len(head)] + [(_cells(s.name or "", s.values) + [""] * len(head))[:len(head)]
+                                          for s in shown]
+    if more:
+        rows.append([f"… {more} more series"] + [""] * (len(head) - 1))
+    return ["| " + " | ".join(c if c == "---" else c.translate(esc) for c in r) + " |" for r in rows]
 
 
 def _draw(el: etree._Element, ctx: LineContext) -> str:
