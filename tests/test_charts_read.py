@@ -82,3 +82,35 @@ def test_multi_level_categories_join_their_labels():
     holder = etree.Element(f"{{{NS['c']}}}cat")
     holder.append(cache)
     assert model.ref_values(holder) == ["2024 / Q1", "2024 / Q2", "2025 / Q1"]
+
+
+@pytest.mark.parametrize("path", corpus_params(CHART_FILES))
+def test_corpus_charts_update_caches_and_workbook_together(path):
+    """Every chart of the file gets new data: read back equal, the workbook (when it has one) holding the
+    numbers where the formulas point, and the package still sound."""
+    import io
+
+    import openpyxl
+
+    from ooxml.charts import sheets, update
+    from ooxml.model.integrity import check_package
+    doc = Document.open(path)
+    known = set(check_package(Document.open(path)))
+    for n, ref in enumerate(locate.references(doc)):
+        chart = locate.read(doc, ref)
+        cats = [1.5, 2.5, 3.5] if chart.kind in ("scatter", "bubble") else ["A", "B", "C"]
+        pairs = [(f"S{j}", [n * 10 + j, None, 7.25]) for j in range(len(chart.series) + 1)]
+        space = doc.package.part(chart.part_name).tree.getroot()
+        sheet = update.sheet_name(chart)
+        update.write_chart(space, chart, cats, pairs, sheet)
+        wrote = chart.workbook and update.write_workbook(doc.package, chart.workbook, chart, cats, pairs, sheet)
+        doc.package.part(chart.part_name).touch()
+        again = locate.read(doc, ref)
+        assert [(s.name, s.values) for s in again.series] == pairs and again.categories == cats
+        if wrote:
+            book = openpyxl.load_workbook(io.BytesIO(doc.package.part(chart.workbook).data))
+            for s, (_, values) in zip(again.series, pairs):
+                f = s.element.find("c:val//c:f", NS)
+                f = f if f is not None else s.element.find("c:yVal//c:f", NS)
+                assert sheets.read_range(book, f.text) == values
+    assert set(check_package(doc)) - known == set()

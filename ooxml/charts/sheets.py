@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 
 from openpyxl.utils.cell import column_index_from_string, get_column_letter
 
@@ -38,7 +39,9 @@ def load(data: bytes):
     """The workbook in ``data`` (an .xlsx), or None when openpyxl cannot read it."""
     from openpyxl import load_workbook  # only charts need it: the server starts without its import
     try:
-        return load_workbook(io.BytesIO(data))
+        with warnings.catch_warnings():  # "Unknown extension ... will be removed": Excel's extras, not data
+            warnings.simplefilter("ignore", UserWarning)
+            return load_workbook(io.BytesIO(data))
     except Exception:  # openpyxl raises many kinds for a damaged or foreign file
         return None
 
