@@ -121,6 +121,7 @@ RECIPES: dict[str, Recipe] = {
                             lambda t: dict(element_id=t["SB"])),
     "docx_delete#header": ([("docx_create_header_footer", lambda t: dict(kind="header", text="Head"), "HF")],
                            lambda t: dict(element_id=t["HF"])),
+    "docx_delete#chart": ([CHART], lambda t: dict(element_id=t["CH"])),
     "docx_delete#run": ([("docx_insert_run", lambda t: dict(text=" more", position=f"end:{t['P2']}"), "R")],
                         lambda t: dict(element_id=t["R"])),
     "docx_batch": ([], lambda t: dict(calls=[

@@ -11,6 +11,9 @@ import warnings
 from openpyxl.utils.cell import column_index_from_string, get_column_letter
 
 MAX_CELLS = 100_000
+# "Unknown extension ... will be removed": Excel's extras, not chart data (set once: catch_warnings is
+# not thread-safe, and calls run in worker threads).
+warnings.filterwarnings("ignore", message="Unknown extension", category=UserWarning, module="openpyxl")
 _REF = re.compile(r"^(?:'((?:[^']|'')+)'|([^!]+))!\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$")
 
 
@@ -39,9 +42,7 @@ def load(data: bytes):
     """The workbook in ``data`` (an .xlsx), or None when openpyxl cannot read it."""
     from openpyxl import load_workbook  # only charts need it: the server starts without its import
     try:
-        with warnings.catch_warnings():  # "Unknown extension ... will be removed": Excel's extras, not data
-            warnings.simplefilter("ignore", UserWarning)
-            return load_workbook(io.BytesIO(data))
+        return load_workbook(io.BytesIO(data))
     except Exception:  # openpyxl raises many kinds for a damaged or foreign file
         return None
 

@@ -9,12 +9,13 @@ from lxml import etree
 
 from ooxml.charts import build, locate, model, update
 from ooxml.xml import growth
-from ooxml.xml.errors import InvalidPosition
+from ooxml.xml.errors import InvalidElementType, InvalidPosition
 from ooxml.xml.namespaces import w
 from ooxml.text import body as B
 from ooxml.xml.errors import InvalidDocument
 from render.answer import success_answer
 from tools.docx.common import block_insertion, call_limits, session_of
+from tools.docx.edit import DELETERS, delete_inline
 from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 
@@ -104,6 +105,18 @@ def docx_insert_chart(ctx: CallContext, session_id: str | None, kind: str, categ
         e.done(para, marker="NEW", inserted=para, element_id=doc.id_of(ref),
                fields={"Kind": kind, "Series": len(pairs), "Categories": len(cats)})
     return e.answer
+
+
+def delete_chart(e, ref) -> None:
+    """docx_delete of a chart ID: its drawing goes, as an image's does (tracked while tracking)."""
+    drawing = B.find_ancestor(ref, w("drawing"))
+    if drawing is None:
+        raise InvalidElementType("This chart is not in a drawing and cannot be deleted here.",
+                                 hint="Delete the paragraph holding it with docx_delete.")
+    delete_inline(e, drawing)
+
+
+DELETERS[model.c("chart")] = delete_chart
 
 
 def _spend(ctx, doc, size: int) -> None:
