@@ -14,6 +14,7 @@ Edit .docx files: docx_open (or docx_create) gives a Session ID; edit with the e
 - section_id: a sect_… from docx_list_sections (left out: every section; a header or footer's: the first). scope_id: only inside that element. author: default the server's --author, else the config's, else ooxml-mcp. Paths: absolute or relative to the first root. Optional arguments left out change nothing.
 - Answers: a head of **Key**: value lines, then context, Changes and the cursor. view (on editing tools, or as the session's default on docx_open/docx_create): full (a page of context), compact (what changed), none (the head alone).
 - properties (docx_set_properties, styles): paragraph: alignment, space_before, space_after, left_indent, right_indent, first_line_indent (negative: hanging), line_spacing (1.5: multiple; '14pt': at least), keep_with_next, keep_together, page_break_before, widow_control; run: bold, italic, underline, size, color_hex, font_name, east_asian_font, strike, highlight, all_caps, small_caps, superscript, subscript.
+- list_type: bullet, number, lower_letter, upper_letter, lower_roman or upper_roman.
 - Charts (chart_…): kind column, bar, line, pie, area or scatter; series [{{"name", "values"}}], a value per category.
 - docx_batch runs many edits as one step; docx_toolsets lists more tools (toolsets: {toolsets}); a tool not listed can still be called."""
 
