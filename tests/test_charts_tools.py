@@ -76,3 +76,20 @@ async def test_a_series_of_the_wrong_length_is_refused_and_changes_nothing(docx,
     assert bad.is_error and "2 values for 4 categories" in bad.text
     got = await docx.ok("docx_get_chart", session_id=docx.session_id, chart_id=chart_id)
     assert '"Series 3"' in got.text
+
+
+async def test_an_inserted_chart_is_tracked_and_undo_removes_its_parts(docx, tmp_path):
+    await docx.create()
+    await docx.ok("docx_set_track_changes", session_id=docx.session_id, enabled=True, author="T")
+    await docx.ok("docx_insert_chart", session_id=docx.session_id, kind="area", categories=["a", "b"],
+                  series=[{"name": "s", "values": [1, 2]}], position="end:document_body")
+    out = tmp_path / "tracked.docx"
+    await docx.ok("docx_save", session_id=docx.session_id, file_path=str(out))
+    body = etree.fromstring(zipfile.ZipFile(out).read("word/document.xml"))
+    W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    chart = next(body.iter("{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"))
+    assert any(a.tag == f"{W}ins" for a in chart.iterancestors())
+    await docx.ok("docx_undo", session_id=docx.session_id)
+    await docx.ok("docx_save", session_id=docx.session_id, file_path=str(tmp_path / "undone.docx"))
+    names = zipfile.ZipFile(tmp_path / "undone.docx").namelist()
+    assert not [n for n in names if "charts/" in n or "embeddings/" in n]
