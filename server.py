@@ -41,16 +41,16 @@ log = logging.getLogger("ooxml_mcp")
 
 def to_mcp(tool: Tool) -> types.Tool:
     a = tool.annotations()
-    # Agents pay per byte of tools/list (tools/runtime/listed_schema.py): hints equal to MCP's
-    # defaults (readOnly, idempotent false; destructive, openWorld true) are left out, and so is
-    # destructiveHint and idempotentHint on read-only tools (meaningless there) and the title (for people's UIs; the
-    # name and description say it to an agent).
+    # Agents pay per byte of tools/list (tools/runtime/listed_schema.py). Hints equal to MCP's defaults
+    # (readOnly, idempotent false; destructive true) are left out, so is destructiveHint/idempotentHint on
+    # read-only tools (meaningless there), the title (for people's UIs; name and description say it to
+    # an agent) and openWorldHint: its default (true) is the cautious reading for a client, and listing
+    # false on every tool cost 2 KB; what the tools may touch is said in the instructions.
     return types.Tool(
         name=tool.name, description=tool.description, input_schema=tool.listed_schema,
         annotations=types.ToolAnnotations(read_only_hint=a["readOnlyHint"] or None,
                                           destructive_hint=None if a["destructiveHint"] or a["readOnlyHint"] else False,
-                                          idempotent_hint=(a["idempotentHint"] and not a["readOnlyHint"]) or None,
-                                          open_world_hint=None if a["openWorldHint"] else False))
+                                          idempotent_hint=(a["idempotentHint"] and not a["readOnlyHint"]) or None))
 
 
 class DocxServer(Server):

@@ -21,6 +21,8 @@ from ooxml.markdown.mdlists import ListItem
 from ooxml.lists.numbering import definitions, label_of
 from ooxml.math.legacy import is_legacy_equation
 from ooxml.xml.namespaces import A, M, R, WP, w
+from ooxml.charts import locate
+from render import charts_view
 from render.blocks import heading_level, with_label
 from render.equations import shown as shown_equation
 
@@ -35,6 +37,7 @@ DELIM = {"b": "**", "i": "*", "s": "~~"}
 _ESCAPE = str.maketrans({c: "\\" + c for c in "\\`*_[]<~"})
 _ESCAPE_CELL = str.maketrans({**{c: "\\" + c for c in "\\`*_[]<~"}, "|": "\\|"})
 OMATH, OMATH_PARA = f"{{{M}}}oMath", f"{{{M}}}oMathPara"
+CHART = "{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"
 _RUNLIKE = {w(n) for n in "smartTag customXml fldSimple bdo dir sdtContent".split()}
 
 
@@ -85,6 +88,10 @@ class Exporter:
             for child in B.iter_blocks(content) if content is not None else ():
                 self.block(child, chunks)
         if el.tag == B.W_P:
+            for ref in el.iter(CHART):  # a chart's data follows the paragraph holding it
+                chart = locate.read(self.doc, ref) if self.doc is not None else None
+                if chart is not None and chart.series:
+                    chunks.append(("table", charts_view.markdown_table(chart)))
             for box in B.text_boxes(el):  # a text box's paragraphs follow the one anchoring it
                 for child in B.iter_blocks(box):
                     self.block(child, chunks)
@@ -305,6 +312,12 @@ class Exporter:
         return "#" + anchor if anchor else None
 
     def _image(self, drawing) -> str:
+        ref = next(drawing.iter(CHART), None)
+        if ref is not None:
+            chart = locate.read(self.doc, ref) if self.doc is not None else None
+            kind = chart.kind if chart is not None else "chart"
+            title = f": {chart.title}" if chart is not None and chart.title else ""
+            return f"*Chart ({kind}){title.translate(_ESCAPE)}*"
         doc_pr = next(drawing.iter(f"{{{WP}}}docPr"), None)
         alt = (doc_pr.get("descr") or "") if doc_pr is not None else ""
         name = (doc_pr.get("name") or "") if doc_pr is not None else ""

@@ -317,6 +317,21 @@ async def with_image(c: DocxClient, ids: dict, tmp_path: Path) -> None:
     Image.effect_noise((700, 700), 100).convert("RGB").save(tmp_path / "noise.png")  # ~1.5 MB: under the growth limit
 
 
+# the most values a chart may hold (ooxml/charts/update.py MAX_VALUES), names of 10 characters
+BIG_CHART = {"categories": [f"cat {n:06d}" for n in range(1000)],
+             "series": [{"name": f"series {j:03d}", "values": [n * 1.5 for n in range(1000)]} for j in range(100)]}
+
+
+async def with_chart(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    ids["chart"] = (await c.ok("docx_insert_chart", kind="column", categories=["a", "b"], position="end:document_body",
+                               series=[{"name": "s", "values": [1, 2]}])).element_id
+
+
+async def with_big_chart(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    ids["chart"] = (await c.ok("docx_insert_chart", kind="column", position="end:document_body",
+                               **{k: v[:20] if k == "series" else v for k, v in BIG_CHART.items()})).element_id
+
+
 async def with_header(c: DocxClient, ids: dict, tmp_path: Path) -> None:
     await c.ok("docx_create_header_footer", kind="header", which="default", text=LINES)
 
@@ -370,6 +385,11 @@ OTHER_CASES = {
     "list_bookmarks": ("big", "docx_list_bookmarks", lambda i: {}, None),
     "list_comments": ("commented", "docx_list_comments", lambda i: {}, None),
     "list_content_controls": ("big", "docx_list_content_controls", lambda i: {}, None),
+    "list_charts": ("big", "docx_list_charts", lambda i: {}, None),
+    "insert_chart": ("small", "docx_insert_chart", lambda i: {"kind": "line", **BIG_CHART,
+                                                              "position": "end:document_body"}, None),
+    "update_chart": ("small", "docx_update_chart", lambda i: {"chart_id": i["chart"], **BIG_CHART}, with_chart),
+    "get_chart": ("small", "docx_get_chart", lambda i: {"chart_id": i["chart"]}, with_big_chart),
     "list_hyperlinks": ("big", "docx_list_hyperlinks", lambda i: {}, None),
     "list_notes": ("big", "docx_list_notes", lambda i: {}, None),
     "list_sections": ("big", "docx_list_sections", lambda i: {}, None),

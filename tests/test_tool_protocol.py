@@ -43,6 +43,8 @@ LIST = ("docx_insert_list", lambda t: dict(items=["one", "two"], position=f"afte
 COMMENT = ("docx_add_comment", lambda t: dict(element_id=t["P"], text="Note", anchor_text="bold"), "C")
 CONTROL = ("docx_insert_content_control", lambda t: dict(kind="text", position=f"after:{t['P2']}", tag="Tag",
                                                          value="Value"), "CC")
+CHART = ("docx_insert_chart", lambda t: dict(kind="column", categories=["a", "b"], position=f"after:{t['P2']}",
+                                             series=[{"name": "S", "values": [1, 2]}]), "CH")
 TOC = ("docx_insert_toc", lambda t: dict(position=f"before:{t['H']}", page_numbers=False), "TOC")
 RECIPES: dict[str, Recipe] = {
     "docx_insert_paragraph": ([], lambda t: dict(text="New words", position=f"after:{t['P']}")),
@@ -67,6 +69,9 @@ RECIPES: dict[str, Recipe] = {
     "docx_format_copy": ([], lambda t: dict(source_id=t["H"], target_id=t["P2"])),
     "docx_insert_content_control": ([], lambda t: dict(kind="text", position=f"after:{t['P2']}", tag="Tag",
                                                        value="Value")),
+    "docx_insert_chart": ([], CHART[1]),
+    "docx_update_chart": ([CHART], lambda t: dict(chart_id=t["CH"], series=[{"name": "T", "values": [3, 4]}],
+                                                  title="New")),
     "docx_set_content_control": ([CONTROL], lambda t: dict(control_id=t["CC"], value="Other")),
     "docx_add_repeating_item": ([("docx_insert_content_control", lambda t: dict(
         kind="repeating_section", element_id=t["P2"], tag="Items"), "RS")], lambda t: dict(control_id=t["RS"])),
@@ -116,6 +121,7 @@ RECIPES: dict[str, Recipe] = {
                             lambda t: dict(element_id=t["SB"])),
     "docx_delete#header": ([("docx_create_header_footer", lambda t: dict(kind="header", text="Head"), "HF")],
                            lambda t: dict(element_id=t["HF"])),
+    "docx_delete#chart": ([CHART], lambda t: dict(element_id=t["CH"])),
     "docx_delete#run": ([("docx_insert_run", lambda t: dict(text=" more", position=f"end:{t['P2']}"), "R")],
                         lambda t: dict(element_id=t["R"])),
     "docx_insert_equation": ([], lambda t: dict(latex=r"\frac{a}{b}", position=f"after:{t['P']}")),

@@ -179,12 +179,15 @@ def text_boxes(p: etree._Element) -> list[etree._Element]:
 _DRAWINGS = (w("drawing"), w("pict"))
 
 
+_CHART_REF = "{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"
+
+
 def run_images(r: etree._Element) -> list[str]:
     """Names for the images of a run: the docPr name/descr, else the embedded target id."""
     names = []
     for drawing in r.iter(_DRAWINGS):
-        if in_fallback(drawing):
-            continue
+        if in_fallback(drawing) or next(drawing.iter(_CHART_REF), None) is not None:
+            continue  # a chart is drawn as one (render/charts_view.py)
         doc_pr = next(drawing.iter(f"{{{WP}}}docPr"), None)
         blip = next(drawing.iter(f"{{{A}}}blip"), None)
         name = None

@@ -25,6 +25,7 @@ PREFIXES = {
     "tblGridChange": "rev", "numberingChange": "rev", "cellIns": "rev", "cellDel": "rev", "cellMerge": "rev",
     "customXml": "cxml", "altChunk": "chunk", "fldSimple": "fld", "fldChar": "fld",
 }
+_CHART_NS = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 _OUR_ID = re.compile(r"[a-z]{1,16}_[0-9a-f]{6,32}")  # what id_of writes (prefix_token)
 _IGNORABLE = f"{{{MC}}}Ignorable"
 _XPATH_WITH_ID = etree.XPath("//*[@oxm:id]", namespaces={"oxm": OX})
@@ -48,6 +49,8 @@ def prefix_for(el: etree._Element) -> str:
         if q.localname == "sdt" and _TOC_GALLERY(el):
             return "toc"  # Word wraps a table of contents in a content control of this gallery
         return PREFIXES.get(q.localname, "el")
+    if q.localname == "chart" and q.namespace == _CHART_NS:  # the c:chart reference in a w:drawing
+        return "chart"
     return "eq" if q.localname in ("oMath", "oMathPara") else "el"
 
 

@@ -25,7 +25,7 @@ RT_STYLES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships
 RT_IMAGE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/image"
 
 NSMAP = {"w": W, "r": R, "wp": WP, "a": A, "pic": PIC, "mc": MC, "w14": W14, "v": V, "m": M,
-         OX_PREFIX: OX}
+         "c": "http://schemas.openxmlformats.org/drawingml/2006/chart", OX_PREFIX: OX}
 
 
 def w(tag: str) -> str:

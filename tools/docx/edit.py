@@ -196,11 +196,11 @@ def docx_delete(ctx: CallContext, session_id: str | None, element_id: str) -> st
             if el.getparent().tag in BLOCK_CONTAINERS:
                 _delete_block(e, el)
             else:
-                _delete_inline(e, el)
+                delete_inline(e, el)
     return e.answer
 
 
-def _delete_inline(e: Edit, el: etree._Element) -> None:
+def delete_inline(e: Edit, el: etree._Element) -> None:
     doc = e.doc
     eid = doc.id_of(el)
     holder = B.find_ancestor(el, B.W_P)

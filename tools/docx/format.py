@@ -78,10 +78,7 @@ def docx_set_properties(ctx: CallContext, session_id: str | None, element_id: st
     """Set several properties at once on a paragraph (and its runs) or a run.
 
     Args:
-        properties: Paragraph: alignment, space_before, space_after, left_indent, right_indent,
-            first_line_indent (negative: hanging), line_spacing (1.5: multiple; '14pt': at least), keep_with_next,
-            keep_together, page_break_before, widow_control. Run: bold, italic, underline, size, color_hex,
-            font_name, east_asian_font, strike, highlight, all_caps, small_caps, superscript, subscript.
+        properties: Keys as the server's instructions list them.
     """
     with editing(ctx, session_id, "Set Properties") as e:
         el = _target(e, element_id)

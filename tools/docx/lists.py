@@ -41,8 +41,7 @@ def docx_set_list(ctx: CallContext, session_id: str | None, element_id: str, lis
     """Make paragraphs (element_id to end_id) items of a Word list, or take them out.
 
     Args:
-        list_type: bullet, number, lower_letter, upper_letter, lower_roman, upper_roman; none: out of the
-            list.
+        list_type: none: out of the list.
         level: 0-8.
         continue_list: Continue the nearest list of the same type before it.
     """
@@ -105,7 +104,6 @@ def docx_insert_list(ctx: CallContext, session_id: str | None,
 
     Args:
         items: Strings, and lists for sub-items: ["Fruit", ["Apple"], "Bread"].
-        list_type: bullet, number, lower_letter, upper_letter, lower_roman or upper_roman.
     """
     with editing(ctx, session_id, "Insert List") as e:
         doc = e.doc
