@@ -85,6 +85,11 @@ async def every_editing_tool(docx: DocxClient, tmp_path: Path, view: str) -> dic
                        tag="people")
     await ok("docx_add_repeating_item", control_id=section)
     await ok("docx_fill_template", data={"name": "Bo"})
+    eq = await ok("docx_insert_equation", latex=r"x^2", position="end:document_body")
+    await ok("docx_set_equation", element_id=eq, latex=r"\frac{a}{b}")
+    chart = await ok("docx_insert_chart", kind="column", categories=["a", "b"],
+                     series=[{"name": "S", "values": [1, 2]}], position="end:document_body")
+    await ok("docx_update_chart", chart_id=chart, title="T")
     await docx.ok("docx_set_track_changes", enabled=True)
     await ok("docx_insert_paragraph", text="Tracked", position="end:document_body")
     await ok("docx_reject_revisions")
