@@ -100,3 +100,19 @@ async def test_a_deeply_nested_request_over_stdio_gets_a_parse_error_and_the_ser
             after = await client.call_tool("docx_list_sessions", {})
     assert "Parse error" in str(refused.value) and "nested too deeply" in str(refused.value)
     assert not after.is_error
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, "-1"], ids=["5000 digits", "negative"])
+async def test_an_absurd_outline_level_in_a_style_opens(docx, tmp_path, value):
+    """Found by the fuzz test: int() of 5,000 digits raised inside the first page's view."""
+    src = REPO / "fixtures" / "report.docx"
+    path = tmp_path / "outline.docx"
+    with zipfile.ZipFile(src) as z, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in z.infolist():
+            data = z.read(info)
+            if info.filename == "word/styles.xml":
+                data = data.replace(b'<w:outlineLvl w:val="0"/>', f'<w:outlineLvl w:val="{value}"/>'.encode(), 1)
+                assert value.encode() in data
+            out.writestr(info, data)
+    answer = await docx.open(path)
+    assert "Heading 1 (para_" in answer.text  # the name says heading 1; the outline level is ignored

@@ -57,14 +57,14 @@ def renumber_whole_lists(doc, originals: list[etree._Element], copies: list[etre
     for el in originals:
         for numid in el.iter(W_NUMID):
             key = numid.get(w("val"))
-            if key and key.isdigit() and int(key):
+            if key and key.isdigit() and len(key) < 10 and int(key):
                 in_range[int(key)] = in_range.get(int(key), 0) + 1
     if not in_range:
         return 0
     everywhere: dict[int, int] = {}
     for numid in doc.body.iter(W_NUMID):
         key = numid.get(w("val"))
-        if key and key.isdigit() and int(key) in in_range:
+        if key and key.isdigit() and len(key) < 10 and int(key) in in_range:
             everywhere[int(key)] = everywhere.get(int(key), 0) + 1
     whole = [nid for nid, n in in_range.items() if everywhere.get(nid) == n and nid in N.definitions(doc).nums]
     first = _first_levels(copies)
@@ -73,7 +73,7 @@ def renumber_whole_lists(doc, originals: list[etree._Element], copies: list[etre
     for el in copies:
         for numid in el.iter(W_NUMID):
             key = numid.get(w("val"))
-            if key and key.isdigit() and int(key) in mapping:
+            if key and key.isdigit() and len(key) < 10 and int(key) in mapping:
                 numid.set(w("val"), str(mapping[int(key)]))
     return len(mapping)
 

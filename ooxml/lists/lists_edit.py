@@ -151,7 +151,7 @@ def _num_ids(elements) -> set[int]:
     for el in elements:
         for numid in el.iter(w("numId")):
             raw = numid.get(w("val"), "")
-            if raw.isdigit() and int(raw):
+            if raw.isdigit() and len(raw) < 10 and int(raw):
                 out.add(int(raw))
     return out
 

@@ -96,7 +96,7 @@ def read_level(lvl: etree._Element) -> Level:
 
 def _ilvl(lvl: etree._Element) -> int | None:
     raw = lvl.get(w("ilvl"), "")
-    return int(raw) if raw.isdigit() and int(raw) < LEVELS else None
+    return int(raw) if raw.isdigit() and len(raw) < 10 and int(raw) < LEVELS else None
 
 
 @dataclass

@@ -6,6 +6,7 @@ import re
 from lxml import etree
 
 from ooxml.xml.namespaces import w
+from ooxml.xml.numbers import file_int
 
 W_VAL = w("val")
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.I)
@@ -54,8 +55,9 @@ class Styles:
         if st is not None:
             ppr = st.find(w("pPr"))
             ol = ppr.find(w("outlineLvl")) if ppr is not None else None
-            if ol is not None and ol.get(W_VAL, "9").isdigit() and int(ol.get(W_VAL)) < 9:
-                level = int(ol.get(W_VAL))
+            outline = file_int(ol.get(W_VAL), 9, -1, 9) if ol is not None else 9
+            if 0 <= outline < 9:
+                level = outline
             elif m:
                 level = int(m.group(1)) - 1
             elif depth < 10:
