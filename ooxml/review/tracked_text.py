@@ -176,8 +176,10 @@ def _model_rpr(run: etree._Element | None, para: etree._Element) -> etree._Eleme
     as Word types there, its paragraph mark's."""
     if run is None:
         run = next(B.iter_runs(para), None)
-    rpr = run.find(w("rPr")) if run is not None else None
-    return copy_props(rpr) if rpr is not None else mark_rpr(para)
+        if run is None:
+            return mark_rpr(para)
+    rpr = run.find(w("rPr"))
+    return copy_props(rpr) if rpr is not None else None  # a run formatted by its style alone stays so
 
 
 def _holder(run: etree._Element) -> etree._Element:
