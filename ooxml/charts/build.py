@@ -92,13 +92,7 @@ def workbook(categories: list, pairs: list[tuple[str, list]]) -> bytes:
     book = Workbook()
     ws = book.active
     ws.title = SHEET
-    for i, cat in enumerate(categories):
-        ws.cell(row=i + 2, column=1, value=cat)
-    for j, (name, values) in enumerate(pairs):
-        budget.check()
-        ws.cell(row=1, column=j + 2, value=name)
-        for i, v in enumerate(values):
-            ws.cell(row=i + 2, column=j + 2, value=v)
+    sheets.write_data(ws, categories, pairs)
     return sheets.save(book)
 
 

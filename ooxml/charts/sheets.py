@@ -10,6 +10,8 @@ import warnings
 
 from openpyxl.utils.cell import column_index_from_string, get_column_letter
 
+from ooxml.xml import budget
+
 MAX_CELLS = 100_000
 # "Unknown extension ... will be removed": Excel's extras, not chart data (set once: catch_warnings is
 # not thread-safe, and calls run in worker threads).
@@ -63,6 +65,18 @@ def save(book) -> bytes:
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def write_data(ws, categories: list, pairs: list[tuple[str, list]]) -> None:
+    """Word's layout of a chart's data: categories in column A from row 2, one series a column from
+    B with its name in row 1 (the series formulas point there)."""
+    for i, cat in enumerate(categories):
+        ws.cell(row=i + 2, column=1, value=cat)
+    for j, (name, values) in enumerate(pairs):
+        budget.check()
+        ws.cell(row=1, column=j + 2, value=name)
+        for i, v in enumerate(values):
+            ws.cell(row=i + 2, column=j + 2, value=v)
 
 
 def fit_tables(ws, cols: int, rows: int) -> None:

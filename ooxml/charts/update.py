@@ -212,13 +212,7 @@ def write_workbook(package, name: str, chart: model.Chart, cats: list, pairs: li
                 for row in ws.iter_rows(min_row=ref[2], max_row=ref[4], min_col=ref[1], max_col=ref[3]):
                     for cell in row:
                         cell.value = None
-    for i, cat in enumerate(cats):
-        ws.cell(row=i + 2, column=1, value=cat)
-    for j, (series_name, values) in enumerate(pairs):
-        budget.check()
-        ws.cell(row=1, column=j + 2, value=series_name)
-        for i, v in enumerate(values):
-            ws.cell(row=i + 2, column=j + 2, value=v)
+    sheets.write_data(ws, cats, pairs)
     sheets.fit_tables(ws, len(pairs) + 1, len(cats) + 1)
     old = package.parts[name]
     package.parts[name] = Part(package, old.info, sheets.save(book))
