@@ -212,3 +212,25 @@ async def test_a_saved_session_that_ends_leaves_no_recovery_file(tmp_path):
             await a.ok("docx_save")
         assert await wait_until(lambda: not services.sessions.all())
     assert not list(tmp_path.glob("~$*")) and "Saved work" in texts(read_body(path))
+
+
+async def test_a_file_reopened_while_its_recovery_file_is_written_is_told_of_it(tmp_path, monkeypatch):
+    """The old session is gone from the list before its recovery file is written: the reopen waits."""
+    import tools.runtime.lifetime as lifetime
+    real = lifetime.write_recovery
+
+    def slow_write_recovery(services, session):
+        time.sleep(1.5)
+        return real(services, session)
+
+    monkeypatch.setattr(lifetime, "write_recovery", slow_write_recovery)
+    path = document(tmp_path)
+    services = services_in(tmp_path)
+    with http_server(services) as url:
+        async with http_client(url, "legacy", [tmp_path]) as a:
+            await a.open(path)
+            await a.ok("docx_insert_paragraph", text="Unsaved work", position="end:document_body")
+        assert await wait_until(lambda: not services.sessions.all())
+        async with http_client(url, "legacy", [tmp_path]) as b:
+            reopened = await b.open(path)
+    assert "~$report.recovered.docx" in reopened.head["Recovered"], reopened.text[:400]

@@ -3,6 +3,7 @@ past the time limit. CPU at N, 2N and 4N comments (each anchored in its paragrap
 commentsExtended and commentsIds parts) must grow near linearly."""
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
@@ -57,10 +58,17 @@ def _with_rels(path, rels):
 
 
 async def scrub_cpu(docx, path) -> tuple[float, object]:
+    """The least CPU of three scrubs (each undone but the last): one GC pause or busy neighbour is not growth."""
     await docx.open(path)
-    t0 = time.process_time()
-    answer = await docx.ok("docx_scrub", categories=["comments"])
-    return time.process_time() - t0, answer
+    best = float("inf")
+    for attempt in range(3):
+        if attempt:
+            await docx.ok("docx_undo")
+        gc.collect()
+        t0 = time.process_time()
+        answer = await docx.ok("docx_scrub", categories=["comments"])
+        best = min(best, time.process_time() - t0)
+    return best, answer
 
 
 async def test_scrubbing_comments_grows_near_linearly(docx, tmp_path):

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # only with --state: not imported at start-up
 
 class Services:
     __slots__ = ("roots", "sessions", "live", "office", "state", "worker_id", "stdio_tenant", "author", "toolsets",
-                 "limit_overrides", "client_roots", "recovered", "in_flight", "stdio_connection", "watchers", "tasks")
+                 "limit_overrides", "client_roots", "recovered", "recovering", "in_flight", "stdio_connection", "watchers", "tasks")
 
     def __init__(self, roots: list[Path], *, sessions: SessionStore | None = None, config: Config | None = None,
                  audit: AuditLog | None = None, office: Office | None = None, state: Durable | None = None,
@@ -49,6 +49,7 @@ class Services:
         fix(self, "limit_overrides", dict(limit_overrides or {}))  # from the command line; beat the config
         fix(self, "client_roots", client_roots)  # --roots-from-client (stdio)
         fix(self, "recovered", {})  # original path -> (recovery path, why) this run
+        fix(self, "recovering", {})  # original path -> Event set once its recovery file is written
         fix(self, "in_flight", InFlight())  # calls under way per session
         fix(self, "stdio_connection", {})  # what docx_toolsets keeps for the stdio client
         fix(self, "watchers", Watchers())  # resource subscriptions (tools/runtime/protocol.py)

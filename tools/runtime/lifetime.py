@@ -139,6 +139,30 @@ class _Entered:
 
 def end_session(services, session: Session, reason: str) -> Path | None:
     """End a session its client did not close; the caller holds its lock. Returns the recovery file."""
+    # Marked before it leaves the registry: whoever sees it gone and reopens the file at once is
+    # told of the recovery file (docx_open waits for it).
+    writing = services.recovering[session.path] = threading.Event() if session.path and session.doc.modified else None
+    try:
+        ended = _discard_and_recover(services, session, reason)
+    finally:
+        if writing is not None:
+            writing.set()
+            if services.recovering.get(session.path) is writing:
+                del services.recovering[session.path]
+    if ended is None:
+        return None
+    recovery, problem = ended
+    log.warning("session %s (%s) ended: %s%s", session.id, session.path or "new document", reason,
+                f"; unsaved changes saved to {recovery}" if recovery else "")
+    if services.audit is not None:
+        services.audit.event("session_ended", tenant=session.tenant, session_id=session.id, reason=reason,
+                             file=str(session.path) if session.path else None,
+                             recovery=str(recovery) if recovery else None, error=problem)
+    return recovery
+
+
+def _discard_and_recover(services, session: Session, reason: str) -> tuple[Path | None, str | None] | None:
+    """(recovery file, what went wrong writing it); None when the session was gone already."""
     if not services.sessions.discard(session):
         return None
     recovery, problem = None, None
@@ -152,13 +176,7 @@ def end_session(services, session: Session, reason: str) -> Path | None:
         session.doc.close()
     if recovery is not None and session.path is not None:
         services.recovered[session.path] = (recovery, reason)
-    log.warning("session %s (%s) ended: %s%s", session.id, session.path or "new document", reason,
-                f"; unsaved changes saved to {recovery}" if recovery else "")
-    if services.audit is not None:
-        services.audit.event("session_ended", tenant=session.tenant, session_id=session.id, reason=reason,
-                             file=str(session.path) if session.path else None,
-                             recovery=str(recovery) if recovery else None, error=problem)
-    return recovery
+    return recovery, problem
 
 
 def end_mcp_session(services, mcp_session: str) -> None:

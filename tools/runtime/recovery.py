@@ -28,6 +28,7 @@ from tools.runtime.sandbox import folder_check, resolve_in_roots
 log = logging.getLogger("ooxml_mcp")
 RECOVERED = ".recovered"
 FOLDER = ".ooxml-mcp-recovered"
+RECOVERY_WAIT_S = 10  # docx_open waits this long at most for a recovery file being written
 MAX_NUMBER = 9999  # numbered names ".2" .. ".9999" before a place is given up
 _NUMBER_ROOM = len(".9999")
 _IN_FOLDER = re.compile(r"^~\$.*\.([0-9a-f]{8})\.([0-9a-f]{8})\.recovered(?:\.\d+)?\.(?:docx|docm|dotx|dotm)$")
@@ -54,6 +55,9 @@ def write_recovery(services, session) -> Path:
 
 def recovery_note(services, path: Path, content_sha: str | None) -> str | None:
     """What docx_open says about recovery files of ``path`` (beside it or in the recovery folder)."""
+    writing = services.recovering.get(path)
+    if writing is not None:  # an ending session is writing one now
+        writing.wait(RECOVERY_WAIT_S)
     found = _beside(path) + _in_recovery_folder(services, path, content_sha)
     if not found:
         return None
