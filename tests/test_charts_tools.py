@@ -93,3 +93,12 @@ async def test_an_inserted_chart_is_tracked_and_undo_removes_its_parts(docx, tmp
     await docx.ok("docx_save", session_id=docx.session_id, file_path=str(tmp_path / "undone.docx"))
     names = zipfile.ZipFile(tmp_path / "undone.docx").namelist()
     assert not [n for n in names if "charts/" in n or "embeddings/" in n]
+
+
+async def test_find_sees_a_chart_by_its_title_and_series_names(docx, tmp_path):
+    _, chart_id = await _open(docx, tmp_path)
+    await docx.ok("docx_update_chart", session_id=docx.session_id, chart_id=chart_id, title="Quarterly Zeta")
+    by_title = await docx.ok("docx_find_paragraphs", session_id=docx.session_id, query="zeta")
+    by_series = await docx.ok("docx_find_paragraphs", session_id=docx.session_id, query="Series 2")
+    assert by_title.head["Matches"] == "1" and "[chart: Quarterly Zeta; Series 1, Series 2" in by_title.text
+    assert by_series.head["Matches"] == "1"

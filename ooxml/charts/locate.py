@@ -11,7 +11,7 @@ from ooxml.xml.namespaces import MC
 from ooxml.xml.wordids import story_part_names
 
 _CHART = model.c("chart")
-_FALLBACK = f"{{{MC}}}Fallback"
+FALLBACK = f"{{{MC}}}Fallback"
 RT_PACKAGE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/package"
 _NOT_FOUND_HINT = "Call docx_list_charts for the charts' IDs."
 
@@ -23,7 +23,7 @@ def references(doc) -> list[etree._Element]:
     for name in story_part_names(doc.package, doc.main_name):
         root = doc.package.part(name).tree.getroot()
         out.extend(ref for ref in root.iter(_CHART)
-                   if next(ref.iterancestors(_FALLBACK), None) is None)
+                   if next(ref.iterancestors(FALLBACK), None) is None)
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ooxml.text import body as B
+from ooxml.charts.text import charts_text
 from ooxml.math import text as math_text
 from ooxml.xml import budget
 from ooxml.xml.errors import InvalidPosition, OoxmlError
@@ -198,7 +199,8 @@ def _body_block(session, element_id: str):
 
 @tool(read_only=True, idempotent=True, title="Find paragraphs")
 def docx_find_paragraphs(ctx: CallContext, session_id: str | None, query: str) -> str:
-    """Find paragraphs (body and tables) containing query, case-insensitive."""
+    """Find paragraphs (body and tables) containing query, case-insensitive; equations as LaTeX,
+    charts by title and series."""
     session = session_of(ctx, session_id)
     doc = session.doc
     if not query:
@@ -207,7 +209,7 @@ def docx_find_paragraphs(ctx: CallContext, session_id: str | None, query: str) -
     found, total = [], 0
     for p in B.shown_paragraphs(doc.body):
         budget.check()
-        text = math_text.paragraph_text(p)
+        text = _searched_text(doc, p)
         if needle in text.casefold():
             total += 1
             if len(found) < MAX_MATCHES:
@@ -217,6 +219,12 @@ def docx_find_paragraphs(ctx: CallContext, session_id: str | None, query: str) -
         fields["Shown"] = f"first {len(found)}; refine the query to see others"
     content = "\n".join(found) if found else f"No paragraph contains '{query}'."
     return success_answer("Find Paragraphs", fields=fields, content=content)
+
+
+def _searched_text(doc, p) -> str:
+    """The runs, equations as LaTeX and charts' titles and series names (``[chart: …]``)."""
+    charts = charts_text(doc, p)
+    return f"{math_text.paragraph_text(p)} {charts}".lstrip() if charts else math_text.paragraph_text(p)
 
 
 def _snippet(text: str, needle: str, span: int = 60) -> str:
