@@ -36,6 +36,12 @@ _TR_PR, _TC_PR = w("trPr"), w("tcPr")
 _TR_PR_SKIP = {w("ins"), w("del"), w("trPrChange")}  # a row's own revision marks are no formatting
 _TC_PR_SKIP = {w(n) for n in ("tcPrChange", "cellIns", "cellDel", "cellMerge")}
 _BLIP = f"{{{A}}}blip"
+_CHART = "{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"
+
+
+def _has_media(xml: str) -> bool:
+    """Whether a block's XML may show a picture or chart whose part differs under the same IDs."""
+    return "blip" in xml or "drawingml/2006/chart" in xml
 SECT_SKIP = {w("headerReference"), w("footerReference"), w("sectPrChange")}
 _WORDS = re.compile(r"\w+|[^\w\s\x00-\x1f]", re.U)  # what similarity counts (not spaces, not our separators)
 
@@ -111,7 +117,7 @@ class Comparer:
             if i is not None and j is not None:
                 self.matched += 1
                 if xml_a is not None and _same(xml_a, xml_b, i, j) and (
-                        "blip" not in xml_a[i] or self._same_images(blocks_a[i], blocks_b[j])):
+                        not _has_media(xml_a[i]) or self._same_images(blocks_a[i], blocks_b[j])):
                     self._unchanged(blocks_a[i], blocks_b[j])
                 else:
                     budget.check()
@@ -253,7 +259,8 @@ class Comparer:
         media name, can hold another picture's bytes in the other file)."""
         if self.images is None:
             return True
-        return [self.images(x) for x in a.iter(_BLIP)] == [self.images(x) for x in b.iter(_BLIP)]
+        return [self.images(x) for x in a.iter(_BLIP)] == [self.images(x) for x in b.iter(_BLIP)] and \
+            [self.images.chart(x) for x in a.iter(_CHART)] == [self.images.chart(x) for x in b.iter(_CHART)]
 
     def _unchanged(self, a: etree._Element, b: etree._Element) -> None:
         """A block byte for byte the same: its notes (by their references) are still compared."""
@@ -266,7 +273,7 @@ class Comparer:
             return
         xml, xml_b = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
         if (xml == xml_b or _word_prefixes(a) and without_save_marks(xml) == without_save_marks(xml_b)) and (
-                "blip" not in xml or self._same_images(a, b)):
+                not _has_media(xml) or self._same_images(a, b)):
             self._unchanged(a, b)
             return
         if a.tag == B.W_P and _maths(a) != _maths(b):

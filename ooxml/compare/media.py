@@ -1,11 +1,13 @@
 """The images a comparison sees, by the hash of their bytes: a picture swapped for another of the
-same size is a different item, and two saves of one picture (new relationship IDs) are the same."""
+same size is a different item, and two saves of one picture (new relationship IDs) are the same.
+A chart is seen by what it shows (kind, title, series, categories, values), not by its XML."""
 from __future__ import annotations
 
 import hashlib
 
 from lxml import etree
 
+from ooxml.charts import model as charts
 from ooxml.xml.namespaces import R
 
 
@@ -30,6 +32,19 @@ class Images:
         key = (package, target)
         if key not in self._hashes:
             self._hashes[key] = hashlib.sha1(package.part(target).data).hexdigest()[:12]
+        return self._hashes[key]
+
+    def chart(self, ref: etree._Element) -> str:
+        """The hash of what the chart a ``c:chart`` reference names shows ("" when its part is missing)."""
+        part = self._part_of(ref)
+        target = self._targets(part.package, part.name).get(charts.chart_rid(ref) or "") if part else None
+        if target is None or not part.package.has_part(target):
+            return ""
+        key = (part.package, target)
+        if key not in self._hashes:
+            c = charts.read(part.package.part(target).tree.getroot(), target, None, lambda: None)
+            shown = repr((c.kinds, c.title, [(s.name, s.values, s.categories) for s in c.series]))
+            self._hashes[key] = hashlib.sha1(shown.encode()).hexdigest()[:12]
         return self._hashes[key]
 
     def _part_of(self, el: etree._Element):

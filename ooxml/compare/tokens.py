@@ -113,9 +113,11 @@ def _drawing_sig(el: etree._Element, images=None) -> str:
     # a box is known by how many there are)
     texts = "".join(t.strip() for t in _OUTSIDE_BOXES(el)) + f"|{len(boxes(el))}"
     blips = [images(b) if images else "" for b in el.iter(f"{{{A}}}blip")]
+    blips += [images.chart(ref) if images else "" for ref in el.iter(_CHART)]
     return size + ":" + hashlib.sha1((texts + "|" + str(len(blips)) + "|" + ",".join(blips)).encode()).hexdigest()[:12]
 
 
+_CHART = "{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"
 _OUTSIDE_BOXES = etree.XPath(".//text()[not(ancestor::w:txbxContent)]", namespaces={"w": W})
 
 
