@@ -102,3 +102,28 @@ async def test_find_sees_a_chart_by_its_title_and_series_names(docx, tmp_path):
     by_series = await docx.ok("docx_find_paragraphs", session_id=docx.session_id, query="Series 2")
     assert by_title.head["Matches"] == "1" and "[chart: Quarterly Zeta; Series 1, Series 2" in by_title.text
     assert by_series.head["Matches"] == "1"
+
+
+async def test_replace_text_renames_a_series_in_the_cache_and_the_workbook(docx, tmp_path):
+    _, chart_id = await _open(docx, tmp_path)
+    ans = await docx.ok("docx_replace_text", session_id=docx.session_id, old_text="Series 2", new_text="Costs")
+    assert ans.head["Charts Changed"] == "1" and ans.head["Replacements"] == "1", ans.text[:600]
+    out = tmp_path / "out.docx"
+    await docx.ok("docx_save", session_id=docx.session_id, file_path=str(out))
+    z = zipfile.ZipFile(out)
+    space = etree.fromstring(z.read("word/charts/chart1.xml"))
+    ser = space.findall(".//c:ser", NS)[1]
+    book = openpyxl.load_workbook(io.BytesIO(z.read("word/embeddings/Microsoft_Excel_Worksheet1.xlsx")))
+    assert ser.findtext("c:tx//c:v", namespaces=NS) == "Costs"
+    assert sheets.read_range(book, ser.findtext("c:tx//c:f", namespaces=NS)) == ["Costs"]
+
+
+async def test_replace_text_in_a_chart_title_is_undone_with_its_part(docx, tmp_path):
+    path, chart_id = await _open(docx, tmp_path)
+    await docx.ok("docx_update_chart", session_id=docx.session_id, chart_id=chart_id, title="Sales 2025")
+    before = await docx.ok("docx_get_chart", session_id=docx.session_id, chart_id=chart_id)
+    await docx.ok("docx_replace_text", session_id=docx.session_id, old_text="2025", new_text="2026")
+    after = await docx.ok("docx_get_chart", session_id=docx.session_id, chart_id=chart_id)
+    await docx.ok("docx_undo", session_id=docx.session_id)
+    undone = await docx.ok("docx_get_chart", session_id=docx.session_id, chart_id=chart_id)
+    assert '"title":"Sales 2026"' in after.text and undone.text == before.text

@@ -5,6 +5,7 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.text import replace as RP
+from ooxml.charts import rename as chart_text
 from ooxml.review import revisions as REV
 from ooxml.layout import sections as S
 from ooxml.review import edits
@@ -166,7 +167,7 @@ def _spaced(paragraphs: list[etree._Element]) -> list:
 def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, new_text: str,
                       scope_id: str | None = None) -> str:
     """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it
-    across runs.
+    across runs; in chart titles and series names too.
 
     Args:
         old_text: Not empty; no tabs or line breaks.
@@ -179,21 +180,33 @@ def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, n
         if len(new_text) > MAX_TEXT:
             raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded",
                              hint="Replace with a shorter text, or in several calls.")
-        found = []
+        found, charts = [], []
         for root in _scopes(session, scope_id):
             found += RP.find_in_scope(root, old_text)
+            charts += chart_text.matching(doc, root, old_text)
         fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
-        if not found:
-            _no_match(e, fields)
+        if found or charts:
+            _replace(ctx, e, found, charts, old_text, new_text, fields)
         else:
-            RP.check_growth(found, old_text, new_text, call_limits(ctx, doc).max_call_growth_bytes)
-            more = f"  ... ({len(found) - SHOWN} more changed paragraphs not shown) ..."
-            e.show(*_spaced([m.p for m in found[:SHOWN]]), note=["", more] if len(found) > SHOWN else None)
-            e.change(*[m.p for m in found])
-            total = edits.replace_matches(doc, found, old_text, new_text)
-            fields.update({"Replacements": total, "Paragraphs Changed": len(found)})
-            e.done(found[-1].p, marker="UPDATED", updated=found[-1].p, fields=fields)
+            _no_match(e, fields)
     return e.answer
+
+
+def _replace(ctx, e, found: list, charts: list, old_text: str, new_text: str, fields: dict) -> None:
+    doc = e.doc
+    RP.check_growth(found, old_text, new_text, call_limits(ctx, doc).max_call_growth_bytes)
+    changed = list(dict.fromkeys([m.p for m in found] + [B.find_ancestor(ref, B.W_P) for ref, _ in charts]))
+    more = f"  ... ({len(changed) - SHOWN} more changed paragraphs not shown) ..."
+    e.show(*_spaced(changed[:SHOWN]), note=["", more] if len(changed) > SHOWN else None)
+    e.change(*changed)
+    total = edits.replace_matches(doc, found, old_text, new_text) if found else 0
+    total += sum(chart_text.replace(doc, chart, old_text, new_text) for _, chart in charts)
+    fields.update({"Replacements": total, "Paragraphs Changed": len(changed)})
+    if charts:
+        fields["Charts Changed"] = len(charts)
+        if e.not_tracked(""):  # tracking: the text's replacements are revisions, the charts' are not
+            fields["Tracked"] = "not in charts: Word records no revision there"
+    e.done(changed[-1], marker="UPDATED", updated=changed[-1], fields=fields)
 
 
 def _no_match(e, fields: dict) -> None:
