@@ -6,6 +6,7 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.text import replace as RP
 from ooxml.charts import rename as chart_text
+from ooxml.math import replace as math_text
 from ooxml.review import revisions as REV
 from ooxml.layout import sections as S
 from ooxml.review import edits
@@ -167,7 +168,7 @@ def _spaced(paragraphs: list[etree._Element]) -> list:
 def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, new_text: str,
                       scope_id: str | None = None) -> str:
     """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it
-    across runs; in chart titles and series names too.
+    across runs; in equations (as LaTeX), chart titles and series names too.
 
     Args:
         old_text: Not empty; no tabs or line breaks.
@@ -180,32 +181,39 @@ def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, n
         if len(new_text) > MAX_TEXT:
             raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded",
                              hint="Replace with a shorter text, or in several calls.")
-        found, charts = [], []
+        found, maths, charts = [], [], []
         for root in _scopes(session, scope_id):
             found += RP.find_in_scope(root, old_text)
+            maths += math_text.planned(root, old_text, new_text)
             charts += chart_text.matching(doc, root, old_text)
         fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
-        if found or charts:
-            _replace(ctx, e, found, charts, old_text, new_text, fields)
+        if found or maths or charts:
+            _replace(ctx, e, (found, maths, charts), old_text, new_text, fields)
         else:
             _no_match(e, fields)
     return e.answer
 
 
-def _replace(ctx, e, found: list, charts: list, old_text: str, new_text: str, fields: dict) -> None:
-    doc = e.doc
+def _replace(ctx, e, matches: tuple, old_text: str, new_text: str, fields: dict) -> None:
+    """The runs' matches, equations (in LaTeX) and charts (titles, series names) replaced."""
+    doc, (found, maths, charts) = e.doc, matches
     RP.check_growth(found, old_text, new_text, call_limits(ctx, doc).max_call_growth_bytes)
-    changed = list(dict.fromkeys([m.p for m in found] + [B.find_ancestor(ref, B.W_P) for ref, _ in charts]))
+    changed = list(dict.fromkeys([m.p for m in found] + [B.find_ancestor(x, B.W_P) for x, *_ in maths + charts]))
     more = f"  ... ({len(changed) - SHOWN} more changed paragraphs not shown) ..."
     e.show(*_spaced(changed[:SHOWN]), note=["", more] if len(changed) > SHOWN else None)
     e.change(*changed)
     total = edits.replace_matches(doc, found, old_text, new_text) if found else 0
+    for math, built, count in maths:
+        math.getparent().replace(math, built)
+        total += count
     total += sum(chart_text.replace(doc, chart, old_text, new_text) for _, chart in charts)
     fields.update({"Replacements": total, "Paragraphs Changed": len(changed)})
+    if maths:
+        fields["Equations Changed"] = len(maths)
     if charts:
         fields["Charts Changed"] = len(charts)
-        if e.not_tracked(""):  # tracking: the text's replacements are revisions, the charts' are not
-            fields["Tracked"] = "not in charts: Word records no revision there"
+    if (maths or charts) and e.not_tracked(""):  # the runs' replacements are revisions, these are not
+        fields["Tracked"] = "not in equations or charts: Word records no revision there"
     e.done(changed[-1], marker="UPDATED", updated=changed[-1], fields=fields)
 
 
