@@ -407,6 +407,7 @@ OTHER_CASES = {
     "scrub": ("big", "docx_scrub", lambda i: {}, None),
     "set_alignment": ("runs", "docx_set_alignment", lambda i: {"element_id": i["first"], "alignment": "center"},
                       None),
+    "set_alt_text": ("table", "docx_set_alt_text", lambda i: {"element_id": i["table"], "text": "x" * 4000}, None),
     "set_content_control": ("small", "docx_set_content_control", lambda i: {"control_id": i["control"],
                                                                           "value": lines(100_000)}, with_control),
     "set_font": ("runs", "docx_set_font", lambda i: {"element_id": i["first"], "bold": True, "size": 9}, None),
