@@ -1,0 +1,205 @@
+"""What a session changed since it opened (or since a step of its undo history), block by block.
+
+The earlier state comes from the undo history itself: the steps since then are undone, the blocks
+those steps touched are read, and the steps are redone (undo and redo keep each top-level block's
+identity, and redo puts back the very bytes). Blocks are then paired by identity, with
+``align`` (anchors on unique keys): a block in both states but out of order moved; one only
+before was deleted, one only after inserted (a deletion and an insertion of the same text are one
+move); a block a step touched that is in both states had its text and/or formatting changed.
+No copy of the document is made or compared: the work grows with what the steps touched (and one
+pass over each story's block list), so it holds after undo, redo and a journal replay alike.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from ooxml.compare.align import align
+from ooxml.text import body as B
+from ooxml.xml.namespaces import OX_ID, W, w
+
+_PROPS = {w("pPr"): "paragraph", w("rPr"): "run", w("tblPr"): "table", w("trPr"): "row", w("tcPr"): "cell"}
+# Revision marks and save marks inside properties: not formatting a reader sees.
+_NOT_FORMAT = {w(n) for n in ("ins del moveFrom moveTo rPrChange pPrChange tblPrChange trPrChange tcPrChange "
+                              "sectPr rPr cellIns cellDel cellMerge").split()}
+_CHANGES = {w(n) for n in "rPrChange pPrChange tblPrChange trPrChange tcPrChange".split()}
+_RSID = f"{{{W}}}rsid"
+
+
+@dataclass
+class Change:
+    change: str  # inserted, deleted, moved, text, formatting
+    kind: str  # Paragraph, Table ... (body.kind)
+    element_id: str | None
+    before: str | None = None
+    after: str | None = None
+    formatting: list[str] = field(default_factory=list)  # "run b: none -> on"
+    was_id: str | None = None  # a move: the ID of the block that went
+
+    def as_dict(self) -> dict:
+        out = {"change": self.change, "kind": self.kind, "id": self.element_id}
+        if self.was_id:
+            out["from_id"] = self.was_id
+        if self.before is not None:
+            out["before"] = self.before
+        if self.after is not None:
+            out["after"] = self.after
+        if self.formatting:
+            out["formatting"] = self.formatting
+        return out
+
+
+@dataclass
+class _Shot:
+    """What a touched block read as at one state."""
+    kind: str
+    text: str
+    props: Counter
+
+
+def first_step(history, since: int | None) -> tuple[int, int]:
+    """(steps to undo, number of the first step listed). ``since``: a step number as docx_get_history
+    numbers them (the first kept step is ``dropped + 1``); None: since open, as far as the kept steps go."""
+    first = history.dropped + 1
+    return (len(history.undo_steps) if since is None else len(history.undo_steps) - (since - first)), \
+        (first if since is None else since)
+
+
+def changes(doc, steps: int) -> list[Change]:
+    """The changes of the last ``steps`` steps of ``doc``'s undo history, in document order."""
+    history = doc.history
+    if steps <= 0:
+        return []
+    touched = _touched(history.undo_steps[-steps:])
+    after_lists = {c: list(B.iter_blocks(c)) for c in _containers(doc)}
+    after = {b: _shot(b) for blocks in after_lists.values() for b in blocks if b in touched}
+    modified = doc.modified
+    undone = history.undo(steps)
+    try:
+        before_lists = {c: list(B.iter_blocks(c)) for c in _containers(doc)}
+        before = {b: _shot(b) for blocks in before_lists.values() for b in blocks if b in touched}
+    finally:
+        history.redo(len(undone))
+        doc.modified = modified
+    out: list[Change] = []
+    for container in [*after_lists, *(c for c in before_lists if c not in after_lists)]:
+        out += _compare(doc, before_lists.get(container, []), after_lists.get(container, []), before, after)
+    return _moves(out)
+
+
+def _containers(doc) -> list[etree._Element]:
+    """The body first, then the other stories loaded (a story never loaded was never edited)."""
+    return [doc.body, *(c for c in doc.top_containers() if c is not doc.body)]
+
+
+def _touched(steps) -> set:
+    """The top-level blocks the steps saved, inserted or removed."""
+    out = set()
+    for step in steps:
+        for op in step.ops:
+            if op[0] == "swap":
+                out.add(op[3] if len(op) > 3 else op[1])
+            elif op[0] in ("ins", "del"):
+                out.add(op[1])
+    return out
+
+
+def _compare(doc, old: list, new: list, before: dict, after: dict) -> list[Change]:
+    out = []
+    in_old, in_new = set(old), set(new)
+    for i, j in align(old, new):
+        if i is not None and j is not None:
+            el = new[j]
+            if el in after and el in before:
+                change = _changed(doc, el, before[el], after[el])
+                if change is not None:
+                    out.append(change)
+        elif j is not None:
+            el = new[j]
+            shot = after.get(el) or _shot(el)
+            if el in in_old:  # the same block, elsewhere: moved (its text may have changed too)
+                was = before.get(el) or shot
+                out.append(Change("moved", shot.kind, doc.id_of(el), was.text, shot.text))
+            else:
+                out.append(Change("inserted", shot.kind, doc.id_of(el), None, shot.text))
+        elif old[i] not in in_new:
+            el = old[i]
+            shot = before.get(el) or _shot(el)
+            out.append(Change("deleted", shot.kind, el.get(OX_ID), shot.text, None))
+    return out
+
+
+def _changed(doc, el, was: _Shot, now: _Shot) -> Change | None:
+    same_text = was.text == now.text
+    formatting = _formatting(was.props, now.props, same_text)
+    if same_text and not formatting:
+        return None
+    change = "formatting" if same_text else "text"
+    return Change(change, now.kind, doc.id_of(el), was.text, now.text, formatting)
+
+
+def _moves(changes: list[Change]) -> list[Change]:
+    """A deletion and an insertion of the same text (a copy, then the original deleted) are one move."""
+    gone: dict[str, list[int]] = {}
+    for i, c in enumerate(changes):
+        if c.change == "deleted" and c.before and c.before.strip():
+            gone.setdefault(c.before, []).append(i)
+    drop = set()
+    for c in changes:
+        if c.change == "inserted" and c.after and len(gone.get(c.after, ())) == 1:
+            i = gone.pop(c.after)[0]
+            drop.add(i)
+            c.change, c.before, c.was_id = "moved", changes[i].before, changes[i].element_id
+    return [c for i, c in enumerate(changes) if i not in drop]
+
+
+# ---- what a block reads as ---------------------------------------------------------------------
+
+def _shot(el: etree._Element) -> _Shot:
+    return _Shot(B.kind(el), B.block_text(el), _props(el))
+
+
+def _props(el: etree._Element) -> Counter:
+    """(scope, property, value) -> weight: the characters a run property covers, one for the others
+    (run splits from text edits change no weight)."""
+    out: Counter = Counter()
+    for pr in el.iter(*_PROPS):
+        parent = pr.getparent()
+        if parent is None or parent.tag in _CHANGES or (pr.tag == w("rPr") and parent.tag != w("r")):
+            continue  # the properties before a tracked change, or a paragraph mark's run properties
+        scope = _PROPS[pr.tag]
+        weight = max(1, len(B.run_text(parent))) if scope == "run" else 1
+        for prop in pr:
+            if isinstance(prop.tag, str) and prop.tag not in _NOT_FORMAT:
+                out[(scope, etree.QName(prop).localname, _value(prop))] += weight
+    return out
+
+
+def _value(prop: etree._Element) -> str:
+    attrs = [(etree.QName(k).localname, v) for k, v in prop.attrib.items() if not k.startswith(_RSID)]
+    if not attrs:
+        return "on"
+    if len(attrs) == 1:
+        return attrs[0][1]
+    return " ".join(f"{k}={v}" for k, v in sorted(attrs))
+
+
+def _formatting(was: Counter, now: Counter, same_text: bool) -> list[str]:
+    """What changed, per property: ``run b: none -> on``. With the text changed too, only values that
+    came or went count (a value's reach changes with the text)."""
+    keys = {(s, p) for s, p, _ in was} | {(s, p) for s, p, _ in now}
+    out = []
+    for scope, prop in sorted(keys):
+        old = {v: n for (s, p, v), n in was.items() if (s, p) == (scope, prop)}
+        new = {v: n for (s, p, v), n in now.items() if (s, p) == (scope, prop)}
+        if old == new or (not same_text and set(old) == set(new)):
+            continue
+        shown = (lambda d: ", ".join(sorted(d)) or "none")
+        if set(old) == set(new):
+            reach = "characters" if scope == "run" else "places"
+            out.append(f"{scope} {prop}: {shown(old)} ({sum(old.values())} -> {sum(new.values())} {reach})")
+        else:
+            out.append(f"{scope} {prop}: {shown(old)} -> {shown(new)}")
+    return out
