@@ -352,6 +352,7 @@ OTHER_CASES = {
                                                             "end_id": i["2000th"]}, None),
     "add_repeating_item": ("table", "docx_add_repeating_item", lambda i: {"control_id": i["control"]}, with_repeating),
     "apply_style": ("tracked", "docx_apply_style", lambda i: {"element_id": i["first"], "style": "Heading 1"}, None),
+    "changes": ("big", "docx_changes", lambda i: {"format": "json"}, with_history),
     "close": ("big", "docx_close", lambda i: {}, None),
     "compare": ("big", "docx_compare", lambda i: {"original_path": "original.docx"}, with_original),
     "copy_paragraph": ("tracked", "docx_copy_paragraph", lambda i: {"element_id": i["first"],

@@ -149,3 +149,19 @@ async def test_a_step_that_is_not_in_the_history_is_refused(docx, tmp_path):
     await docx.ok("docx_delete", element_id=ids["Charlie"], session_id=docx.session_id)
     a = await docx.call("docx_changes", session_id=docx.session_id, since="3")
     assert a.is_error and a.error_type == "ValidationError" and "docx_get_history" in a.head["Hint"]
+
+
+async def test_json_comes_as_structured_content_too(tmp_path):
+    from mcp import Client
+    from tests.test_protocol_structured import structured_services
+    import server
+    build_docx(tmp_path / "in.docx", p("One.") + p("Two."))
+    async with Client(server.build_server(structured_services(tmp_path)), cache=None) as client:
+        opened = await client.call_tool("docx_open", {"file_path": str(tmp_path / "in.docx")})
+        sid = opened.structured_content["sessionId"]
+        await client.call_tool("docx_insert_paragraph", {"session_id": sid, "text": "Three.",
+                                                         "position": "end:document_body"})
+        a = await client.call_tool("docx_changes", {"session_id": sid, "format": "json"})
+    data = a.structured_content["data"]
+    assert data == json.loads(re.search(r"```json\n(.*)\n```", a.content[0].text, re.S).group(1))
+    assert [(c["change"], c["after"]) for c in data["changes"]] == [("inserted", "Three.")]
