@@ -21,6 +21,15 @@ def _quoted(text: str | None) -> str:
 
 
 def _line(c) -> str:
+    if c.kind == "Part":  # styles, list definitions, settings: no block to name
+        return f"- {c.after} {c.change} ({c.story})"
+    line = _block_line(c)
+    if c.inline:
+        line += f"; inline: {', '.join(c.inline)}"
+    return line + (f" (in {c.story})" if c.story else "")
+
+
+def _block_line(c) -> str:
     what = f"{c.kind} ({c.element_id or 'no ID'})"
     if c.change == "inserted":
         return f"- inserted {what}: {_quoted(c.after)}"
@@ -30,8 +39,11 @@ def _line(c) -> str:
         was = f" (was {c.was_id or 'a block without ID'})" if c.was_id or c.before != c.after else ""
         text = _quoted(c.after) if c.before == c.after else f"{_quoted(c.before)} -> {_quoted(c.after)}"
         return f"- moved {what}{was}: {text}"
-    line = f"- {c.change} changed {what}: "
-    line += f"{_quoted(c.before)} -> {_quoted(c.after)}" if c.change == "text" else _quoted(c.after)
+    line = f"- {c.change} changed {what}"
+    if c.change == "text":
+        line += f": {_quoted(c.before)} -> {_quoted(c.after)}"
+    elif c.after:  # a section's properties have no text
+        line += f": {_quoted(c.after)}"
     return line + (f"; formatting: {'; '.join(c.formatting)}" if c.formatting else "")
 
 

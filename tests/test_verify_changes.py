@@ -165,3 +165,22 @@ async def test_json_comes_as_structured_content_too(tmp_path):
     data = a.structured_content["data"]
     assert data == json.loads(re.search(r"```json\n(.*)\n```", a.content[0].text, re.S).group(1))
     assert [(c["change"], c["after"]) for c in data["changes"]] == [("inserted", "Three.")]
+
+
+async def test_notes_headers_comments_sections_and_styles_are_listed_where_they_are(docx, tmp_path):
+    ids = await start(docx, tmp_path)
+    sid = docx.session_id
+    note = (await docx.ok("docx_insert_footnote", element_id=ids["Alpha"], text="A note", session_id=sid)).element_id
+    await docx.ok("docx_create_header_footer", kind="header", text="Head", session_id=sid)
+    await docx.ok("docx_set_margins", top="2cm", session_id=sid)
+    await docx.ok("docx_modify_style", name="Normal", properties={"italic": True}, session_id=sid)
+    found = listed(await docx.ok("docx_changes", session_id=sid, format="json"))
+    by_id = {c["id"]: c for c in found if c["id"]}
+    assert by_id[ids["Alpha"]]["change"] == "content" and by_id[ids["Alpha"]]["inline"] == ["+1 footnote"]
+    assert by_id[note]["change"] == "inserted" and by_id[note]["part"] == "word/footnotes.xml"
+    header = [c for c in found if c.get("part", "").startswith("word/header")]
+    assert [(c["change"], c["after"]) for c in header] == [("inserted", "Head")]
+    section = [c for c in found if c["kind"] == "Section"]
+    assert len(section) == 1 and any(f.startswith("section pgMar:") and "top=1134" in f
+                                     for f in section[0]["formatting"])
+    assert {"change": "changed", "kind": "Part", "id": None, "part": "word/styles.xml", "after": "styles"} in found

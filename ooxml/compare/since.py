@@ -20,12 +20,22 @@ from ooxml.compare.align import align
 from ooxml.text import body as B
 from ooxml.xml.namespaces import OX_ID, W, w
 
-_PROPS = {w("pPr"): "paragraph", w("rPr"): "run", w("tblPr"): "table", w("trPr"): "row", w("tcPr"): "cell"}
-# Revision marks and save marks inside properties: not formatting a reader sees.
+_PROPS = {w("pPr"): "paragraph", w("rPr"): "run", w("tblPr"): "table", w("trPr"): "row", w("tcPr"): "cell",
+          w("sectPr"): "section"}
+# Revision marks, a paragraph mark's own section and run properties, a section's header and footer
+# references (their parts are listed by their blocks): not formatting a reader sees.
 _NOT_FORMAT = {w(n) for n in ("ins del moveFrom moveTo rPrChange pPrChange tblPrChange trPrChange tcPrChange "
-                              "sectPr rPr cellIns cellDel cellMerge").split()}
-_CHANGES = {w(n) for n in "rPrChange pPrChange tblPrChange trPrChange tcPrChange".split()}
+                              "sectPrChange sectPr rPr cellIns cellDel cellMerge headerReference "
+                              "footerReference").split()}
+_CHANGES = {w(n) for n in "rPrChange pPrChange tblPrChange trPrChange tcPrChange sectPrChange".split()}
 _RSID = f"{{{W}}}rsid"
+_M = "http://schemas.openxmlformats.org/officeDocument/2006/math"
+# Inline content besides text, by what a reader calls it (a field counts once, at its begin mark).
+_INLINE = {w("drawing"): "image", w("pict"): "image", w("object"): "object", w("footnoteReference"): "footnote",
+           w("endnoteReference"): "endnote", w("commentReference"): "comment", w("fldSimple"): "field",
+           w("fldChar"): "field", w("hyperlink"): "link", w("bookmarkStart"): "bookmark", w("sdt"): "content control",
+           f"{{{_M}}}oMath": "equation"}
+_BEGIN = f"{{{W}}}fldCharType"
 
 
 @dataclass
@@ -37,9 +47,13 @@ class Change:
     after: str | None = None
     formatting: list[str] = field(default_factory=list)  # "run b: none -> on"
     was_id: str | None = None  # a move: the ID of the block that went
+    inline: list[str] = field(default_factory=list)  # inline content that came or went: "+1 footnote"
+    story: str | None = None  # the part, outside the main document part
 
     def as_dict(self) -> dict:
         out = {"change": self.change, "kind": self.kind, "id": self.element_id}
+        if self.story:
+            out["part"] = self.story
         if self.was_id:
             out["from_id"] = self.was_id
         if self.before is not None:
@@ -48,6 +62,8 @@ class Change:
             out["after"] = self.after
         if self.formatting:
             out["formatting"] = self.formatting
+        if self.inline:
+            out["inline"] = self.inline
         return out
 
 
@@ -57,6 +73,7 @@ class _Shot:
     kind: str
     text: str
     props: Counter
+    inline: Counter
 
 
 def first_step(history, since: int | None) -> tuple[int, int]:
@@ -72,21 +89,69 @@ def changes(doc, steps: int) -> list[Change]:
     history = doc.history
     if steps <= 0:
         return []
-    touched = _touched(history.undo_steps[-steps:])
-    after_lists = {c: list(B.iter_blocks(c)) for c in _containers(doc)}
+    undoing = history.undo_steps[-steps:]
+    touched = _touched(undoing)
+    part_names = _part_names(undoing)
+    after_parts = _part_bytes(doc, part_names)
+    after_lists = {c: _blocks(c) for c in _containers(doc)}
     after = {b: _shot(b) for blocks in after_lists.values() for b in blocks if b in touched}
     modified = doc.modified
     undone = history.undo(steps)
     try:
-        before_lists = {c: list(B.iter_blocks(c)) for c in _containers(doc)}
+        before_lists = {c: _blocks(c) for c in _containers(doc)}
         before = {b: _shot(b) for blocks in before_lists.values() for b in blocks if b in touched}
+        before_parts = _part_bytes(doc, part_names)
     finally:
         history.redo(len(undone))
         doc.modified = modified
     out: list[Change] = []
     for container in [*after_lists, *(c for c in before_lists if c not in after_lists)]:
-        out += _compare(doc, before_lists.get(container, []), after_lists.get(container, []), before, after)
-    return _moves(out)
+        found = _compare(doc, before_lists.get(container, []), after_lists.get(container, []), before, after)
+        if container is not doc.body:
+            story = _story_name(doc, container)
+            for change in found:
+                change.story = story
+        out += found
+    return _moves(out) + _parts(before_parts, after_parts)
+
+
+def _blocks(container: etree._Element) -> list[etree._Element]:
+    """The blocks of a story and its section properties (the body's last ``w:sectPr``: page setup)."""
+    return [c for c in container if B.is_block(c) or c.tag == B.W_SECTPR]
+
+
+def _story_name(doc, container) -> str | None:
+    try:
+        return doc.part_of(container).name
+    except Exception:  # a story part the steps removed: its root is in no part now
+        return None
+
+
+# ---- parts that hold no blocks: styles, list definitions, settings ... ----------------------------
+
+_LISTED_PARTS = {"word/styles.xml": "styles", "word/numbering.xml": "list definitions",
+                 "word/settings.xml": "settings", "docProps/core.xml": "document properties",
+                 "docProps/app.xml": "application properties", "docProps/custom.xml": "custom properties"}
+
+
+def _part_names(steps) -> set[str]:
+    return {name for step in steps for name, *_ in step.parts if name in _LISTED_PARTS}
+
+
+def _part_bytes(doc, names: set[str]) -> dict[str, bytes | None]:
+    parts = doc.package.parts
+    return {name: (parts[name].data if name in parts else None) for name in names}
+
+
+def _parts(before: dict, after: dict) -> list[Change]:
+    out = []
+    for name in sorted(after):
+        old, new = before.get(name), after[name]
+        if old == new:
+            continue
+        change = "inserted" if old is None else "deleted" if new is None else "changed"
+        out.append(Change(change, "Part", None, story=name, before=None, after=_LISTED_PARTS[name]))
+    return out
 
 
 def _containers(doc) -> list[etree._Element]:
@@ -121,7 +186,8 @@ def _compare(doc, old: list, new: list, before: dict, after: dict) -> list[Chang
             shot = after.get(el) or _shot(el)
             if el in in_old:  # the same block, elsewhere: moved (its text may have changed too)
                 was = before.get(el) or shot
-                out.append(Change("moved", shot.kind, doc.id_of(el), was.text, shot.text))
+                out.append(Change("moved", shot.kind, doc.id_of(el), was.text, shot.text,
+                                  inline=_inline(was.inline, shot.inline)))
             else:
                 out.append(Change("inserted", shot.kind, doc.id_of(el), None, shot.text))
         elif old[i] not in in_new:
@@ -134,10 +200,21 @@ def _compare(doc, old: list, new: list, before: dict, after: dict) -> list[Chang
 def _changed(doc, el, was: _Shot, now: _Shot) -> Change | None:
     same_text = was.text == now.text
     formatting = _formatting(was.props, now.props, same_text)
-    if same_text and not formatting:
+    inline = _inline(was.inline, now.inline)
+    if same_text and not formatting and not inline:
         return None
-    change = "formatting" if same_text else "text"
-    return Change(change, now.kind, doc.id_of(el), was.text, now.text, formatting)
+    change = "text" if not same_text else "content" if inline else "formatting"
+    return Change(change, now.kind, doc.id_of(el), was.text, now.text, formatting, inline=inline)
+
+
+def _inline(was: Counter, now: Counter) -> list[str]:
+    """``+1 footnote``, ``-2 image``: inline content that came or went."""
+    out = []
+    for name in sorted(set(was) | set(now)):
+        n = now[name] - was[name]
+        if n:
+            out.append(f"{n:+d} {name}")
+    return out
 
 
 def _moves(changes: list[Change]) -> list[Change]:
@@ -158,7 +235,15 @@ def _moves(changes: list[Change]) -> list[Change]:
 # ---- what a block reads as ---------------------------------------------------------------------
 
 def _shot(el: etree._Element) -> _Shot:
-    return _Shot(B.kind(el), B.block_text(el), _props(el))
+    return _Shot(B.kind(el), B.block_text(el), _props(el), _inline_content(el))
+
+
+def _inline_content(el: etree._Element) -> Counter:
+    out: Counter = Counter()
+    for found in el.iter(*_INLINE):
+        if found.tag != w("fldChar") or found.get(_BEGIN) == "begin":
+            out[_INLINE[found.tag]] += 1
+    return out
 
 
 def _props(el: etree._Element) -> Counter:
@@ -167,14 +252,25 @@ def _props(el: etree._Element) -> Counter:
     out: Counter = Counter()
     for pr in el.iter(*_PROPS):
         parent = pr.getparent()
-        if parent is None or parent.tag in _CHANGES or (pr.tag == w("rPr") and parent.tag != w("r")):
-            continue  # the properties before a tracked change, or a paragraph mark's run properties
+        if parent is None or (pr.tag == w("rPr") and parent.tag != w("r")) or _in_change(pr, el):
+            continue  # a paragraph mark's run properties, or the properties before a tracked change
         scope = _PROPS[pr.tag]
-        weight = max(1, len(B.run_text(parent))) if scope == "run" else 1
+        weight = len(B.run_text(parent)) if scope == "run" else 1
+        if not weight:
+            continue  # a run without text (a note's reference, an image): its formatting is no one's to read
         for prop in pr:
             if isinstance(prop.tag, str) and prop.tag not in _NOT_FORMAT:
                 out[(scope, etree.QName(prop).localname, _value(prop))] += weight
     return out
+
+
+def _in_change(pr: etree._Element, top: etree._Element) -> bool:
+    for up in pr.iterancestors():
+        if up.tag in _CHANGES:
+            return True
+        if up is top:
+            return False
+    return False
 
 
 def _value(prop: etree._Element) -> str:
