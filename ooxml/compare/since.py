@@ -95,14 +95,14 @@ def changes(doc, steps: int) -> list[Change]:
     after_parts = _part_bytes(doc, part_names)
     after_lists = {c: _blocks(c) for c in _containers(doc)}
     after = {b: _shot(b) for blocks in after_lists.values() for b in blocks if b in touched}
-    modified = doc.modified
-    undone = history.undo(steps)
+    modified, redo_then = doc.modified, len(history.redo_steps)
     try:
+        history.undo(steps)
         before_lists = {c: _blocks(c) for c in _containers(doc)}
         before = {b: _shot(b) for blocks in before_lists.values() for b in blocks if b in touched}
         before_parts = _part_bytes(doc, part_names)
-    finally:
-        history.redo(len(undone))
+    finally:  # whatever happened, every step undone here is redone: the document is as it was
+        history.redo(len(history.redo_steps) - redo_then)
         doc.modified = modified
     out: list[Change] = []
     for container in [*after_lists, *(c for c in before_lists if c not in after_lists)]:
