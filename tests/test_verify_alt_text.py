@@ -93,10 +93,12 @@ async def test_decorative_writes_words_marker_and_the_view_says_so(docx, tmp_pat
     assert marks == ["1"]
 
 
-async def test_the_decorative_marker_validates(docx, kinds_doc, tmp_path):
+async def test_the_decorative_marker_and_a_tracked_table_description_validate(docx, kinds_doc, tmp_path):
     from tests.support.sdk_validator import new_error_kinds, require
     require()
     await docx.open(kinds_doc)
+    await docx.ok("docx_set_track_changes", enabled=True, author="Ann", session_id=docx.session_id)
+    await docx.ok("docx_set_alt_text", element_id=TABLE, text="Price list", session_id=docx.session_id)
     await docx.ok("docx_set_alt_text", element_id=SHAPE, text="", decorative=True, session_id=docx.session_id)
     await docx.ok("docx_set_alt_text", element_id=CHART, text="Sales", decorative=True, session_id=docx.session_id)
     await docx.save(tmp_path / "out.docx")
