@@ -139,7 +139,7 @@ async def test_since_a_step_lists_that_step_and_later_ones(docx, tmp_path):
     await docx.ok("docx_delete", element_id=ids["Charlie"], session_id=docx.session_id)
     history = (await docx.ok("docx_get_history", session_id=docx.session_id)).text
     step = re.search(r"^- #(\d+) \S+ docx_delete\(", history, re.M).group(1)
-    a = await docx.ok("docx_changes", session_id=docx.session_id, since=step, format="json")
+    a = await docx.ok("docx_changes", session_id=docx.session_id, since=int(step), format="json")
     assert a.head["Since"] == f"step {step}"
     assert [(c["id"], c["change"]) for c in listed(a)] == [(ids["Charlie"], "deleted")]
 
@@ -184,3 +184,14 @@ async def test_notes_headers_comments_sections_and_styles_are_listed_where_they_
     assert len(section) == 1 and any(f.startswith("section pgMar:") and "top=1134" in f
                                      for f in section[0]["formatting"])
     assert {"change": "changed", "kind": "Part", "id": None, "part": "word/styles.xml", "after": "styles"} in found
+
+
+async def test_steps_dropped_by_the_history_limit_are_said_not_listed(docx, tmp_path, monkeypatch):
+    monkeypatch.setenv("OOXML_MCP_UNDO_STEPS", "2")
+    ids = await start(docx, tmp_path)
+    for name in ("Alpha", "Bravo", "Charlie"):
+        await docx.ok("docx_update_paragraph_text", element_id=ids[name], new_text=f"{name} new.",
+                      session_id=docx.session_id)
+    a = await docx.ok("docx_changes", session_id=docx.session_id, format="json")
+    assert a.head["Since"].startswith("step 2: the 1 oldest step(s) were dropped")
+    assert [c["id"] for c in listed(a)] == [ids["Bravo"], ids["Charlie"]]

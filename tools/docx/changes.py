@@ -12,7 +12,7 @@ from tools.runtime.registry import CallContext, tool
 
 
 @tool(read_only=True, idempotent=True, title="List what changed")
-def docx_changes(ctx: CallContext, session_id: str | None, since: str = "open",
+def docx_changes(ctx: CallContext, session_id: str | None, since: str | int = "open",
                  format: Literal["markdown", "json"] = "markdown") -> str:
     """What changed since open or since a step: each block inserted, deleted, moved, its text or formatting
     changed, with ID, before and after.
@@ -22,6 +22,7 @@ def docx_changes(ctx: CallContext, session_id: str | None, since: str = "open",
     """
     session = session_of(ctx, session_id)
     history = session.doc.history
+    since = str(since)
     steps, first = S.first_step(history, _step_number(since, history))
     found = S.changes(session.doc, steps)
     fields = {"Session ID": session.id, "Since": "open" if since.strip() == "open" else f"step {first}",
