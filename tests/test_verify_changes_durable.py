@@ -37,3 +37,19 @@ def test_changes_after_a_take_over_are_those_of_one_worker(tmp_path, redis_url):
     assert [(c["change"], c.get("before"), c["after"]) for c in found] == [
         ("text", "A plain paragraph", "A simple paragraph"), ("inserted", None, "1st")], found
     assert pair.call("docx_changes", format="json") == answer  # listing them changed nothing
+
+
+def test_the_hash_of_the_file_read_survives_a_take_over(tmp_path, redis_url):  # noqa: F811
+    import hashlib
+    from render.head import parse_head
+    pair = Pair(tmp_path, redis_url)
+    pair.start("docx_open", file_path="report.docx")
+    read = hashlib.sha256((pair.root / "report.docx").read_bytes()).hexdigest()
+    pair.call("docx_insert_paragraph", text="new", position="end:document_body")
+    pair.snapshot()
+    pair.take_over()
+    pair.call("docx_read_content")  # the new worker recovers the session here
+    saved = pair.worker.call("docx_save", session_id=pair.sid, file_path=str(pair.root / "out.docx"))
+    head = parse_head(saved.text)
+    assert pair.worker.durable.worker_id == "w2" and head["Read SHA"] == read
+    assert head["Written SHA"] == hashlib.sha256((pair.root / "out.docx").read_bytes()).hexdigest()
