@@ -14,11 +14,10 @@ from tools.runtime.registry import CallContext, tool
 @tool(read_only=True, idempotent=True, title="List what changed")
 def docx_changes(ctx: CallContext, session_id: str | None, since: str | int = "open",
                  format: Literal["markdown", "json"] = "markdown") -> str:
-    """What changed since open or since a step: each block inserted, deleted, moved, its text or formatting
-    changed, with ID, before and after.
+    """Blocks inserted, deleted, moved or changed (text, formatting) since open or a step: IDs, before, after.
 
     Args:
-        since: "open", or a step number from docx_get_history (its changes and later ones).
+        since: "open", or a docx_get_history step number (that step on).
     """
     session = session_of(ctx, session_id)
     history = session.doc.history
