@@ -84,6 +84,24 @@ async def test_a_tables_alt_text_is_its_description_and_shows_under_its_box(docx
         "Price list"
 
 
+async def test_a_text_boxs_vml_fallback_gets_the_same_alt_text(docx, tmp_path):
+    from tests.builders import build_docx
+    run = box_run("alt", ["Boxed words"]).replace("<w:drawing>", f'<w:drawing oxm:id="{SHAPE}">', 1)
+    path = build_docx(tmp_path / "alt.docx", f"<w:p>{run}</w:p>")
+    with zipfile.ZipFile(path) as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    parts["word/document.xml"] = parts["word/document.xml"].replace(b"<w:document ", f"<w:document {OX} ".encode(), 1)
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    await docx.open(path)
+    await docx.ok("docx_set_alt_text", element_id=SHAPE, text="A callout", session_id=docx.session_id)
+    body = await docx.save(tmp_path / "out.docx")
+    vml = body.xpath("//mc:Fallback//w:pict/*", namespaces={**NS, "mc": "http://schemas.openxmlformats.org/"
+                                                                         "markup-compatibility/2006"})
+    assert [s.get("alt") for s in vml] == ["A callout"] and doc_pr(body, SHAPE).get("descr") == "A callout"
+
+
 async def test_decorative_writes_words_marker_and_the_view_says_so(docx, tmp_path):
     img = await image_doc(docx, tmp_path)
     a = await docx.ok("docx_set_alt_text", element_id=img, text="", decorative=True, session_id=docx.session_id)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from ooxml.xml.errors import InvalidElementType, ValidationError
-from ooxml.xml.namespaces import A, WP, w
+from ooxml.xml.namespaces import A, MC, V, WP, w
 from ooxml.xml.order import get_or_add, set_child
 
 DECORATIVE_URI = "{C183D7F6-B498-43B3-948B-1728B52AA6E4}"
@@ -77,6 +77,21 @@ def write(holder: etree._Element, text: str, title: str | None, decorative: bool
         elif value is not None:
             holder.attrib.pop(name, None)
     _set_decorative(holder, decorative)
+    for shape in _fallback_shapes(holder):  # the VML copy older readers see says the same
+        if text:
+            shape.set("alt", text)
+        else:
+            shape.attrib.pop("alt", None)
+
+
+def _fallback_shapes(doc_pr: etree._Element) -> list[etree._Element]:
+    """The VML shapes of the ``mc:Fallback`` beside the ``mc:Choice`` holding ``doc_pr``, if any."""
+    choice = next(doc_pr.iterancestors(f"{{{MC}}}Choice"), None)
+    fallback = choice.getnext() if choice is not None else None
+    if fallback is None or fallback.tag != f"{{{MC}}}Fallback":
+        return []
+    return [el for pict in fallback.iter(w("pict")) for el in pict
+            if isinstance(el.tag, str) and el.tag.startswith(f"{{{V}}}") and el.tag != f"{{{V}}}shapetype"]
 
 
 def _write_table(tbl: etree._Element, text: str, title: str | None) -> None:
