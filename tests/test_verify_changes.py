@@ -195,3 +195,41 @@ async def test_steps_dropped_by_the_history_limit_are_said_not_listed(docx, tmp_
     a = await docx.ok("docx_changes", session_id=docx.session_id, format="json")
     assert a.head["Since"].startswith("step 2: the 1 oldest step(s) were dropped")
     assert [c["id"] for c in listed(a)] == [ids["Bravo"], ids["Charlie"]]
+
+
+@pytest.mark.parametrize("tracked", [False, True], ids=["untracked", "tracked"])
+async def test_after_every_editing_tool_listing_changes_changes_nothing(tmp_path, tracked):
+    """Every editing tool's recipe (tests/test_tool_protocol.py) in turn, docx_changes every ten calls: the
+    document's parts stay as they were (IDs the listing gives aside) and each element is listed once. A list
+    made by undoing the steps and redoing them broke here (a nested paragraph's place, tracked)."""
+    from PIL import Image
+    from tests.support.client import open_direct
+    from tests.test_tool_protocol import FIXTURE, RECIPES, _targets, _tool
+
+    def parts(session) -> dict:
+        return {n: re.sub(rb' ?oxm:id="[^"]*"', b"", p.data) for n, p in session.doc.package.parts.items()}
+
+    Image.new("RGB", (60, 30), (30, 120, 200)).save(tmp_path / "picture.png")
+    async with open_direct([FIXTURE.parent, tmp_path], check_answers=True) as docx:
+        await docx.open(FIXTURE)
+        sid = docx.session_id
+        session = docx.services.sessions.get(None, sid)
+        t = _targets((await docx.ok("docx_read_content", session_id=sid)).text) | {"image": str(tmp_path / "picture.png")}
+        if tracked:
+            await docx.ok("docx_set_track_changes", session_id=sid, enabled=True, author="A")
+        done = 0
+        for name, (setup, call) in sorted(RECIPES.items()):
+            if name.split("#")[0] in ("docx_set_track_changes", "docx_accept_revisions", "docx_reject_revisions"):
+                continue
+            for tool, args, keep in setup:
+                t[keep] = (await docx.call(tool, session_id=sid, **args(t))).element_id
+            if (await docx.call(_tool(name), session_id=sid, **call(t))).is_error:
+                continue  # refused while tracking (REFUSED_TRACKED): nothing to list
+            done += 1
+            if done % 10 == 0 or done == 1:
+                before = parts(session)
+                found = listed(await docx.ok("docx_changes", session_id=sid, format="json"))
+                assert parts(session) == before, f"docx_changes changed the document after {name}"
+                ids = [c["id"] for c in found if c["id"]]
+                assert len(ids) == len(set(ids)), f"an element listed twice after {name}"
+    assert done > 35  # the recipes that ran (some refuse on what an earlier one left)

@@ -1,16 +1,18 @@
 """What a session changed since it opened (or since a step of its undo history), block by block.
 
-The earlier state comes from the undo history itself: the steps since then are undone, the blocks
-those steps touched are read, and the steps are redone (undo and redo keep each top-level block's
-identity, and redo puts back the very bytes). Blocks are then paired by identity, with
-``align`` (anchors on unique keys): a block in both states but out of order moved; one only
-before was deleted, one only after inserted (a deletion and an insertion of the same text are one
-move); a block a step touched that is in both states had its text and/or formatting changed.
-No copy of the document is made or compared: the work grows with what the steps touched (and one
-pass over each story's block list), so it holds after undo, redo and a journal replay alike.
+The earlier state is read from the undo history's records, without changing the document: each
+record of the steps since then is played backwards on lists of the containers' children and on
+copies of the blocks the records saved (``_Before``). Blocks are then paired by identity (a
+top-level block keeps its identity through every step) with ``align`` (anchors on unique keys): a
+block in both states but out of order moved; one only before was deleted, one only after inserted
+(a deletion and an insertion of the same text are one move); a block a step touched that is in both
+states had its text, formatting or inline content (notes, images, fields ...) changed. No copy of the
+document is made or compared: the work grows with what the steps touched (and one pass over each
+story's children), and it holds after undo, redo and a journal replay alike (the history is the same).
 """
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -86,38 +88,116 @@ def first_step(history, since: int | None) -> tuple[int, int]:
 
 def changes(doc, steps: int) -> list[Change]:
     """The changes of the last ``steps`` steps of ``doc``'s undo history, in document order."""
-    history = doc.history
     if steps <= 0:
         return []
-    undoing = history.undo_steps[-steps:]
+    undoing = doc.history.undo_steps[-steps:]
     touched = _touched(undoing)
-    part_names = _part_names(undoing)
-    after_parts = _part_bytes(doc, part_names)
     after_lists = {c: _blocks(c) for c in _containers(doc)}
     after = {b: _shot(b) for blocks in after_lists.values() for b in blocks if b in touched}
-    modified, redo_then = doc.modified, len(history.redo_steps)
-    try:
-        history.undo(steps)
-        before_lists = {c: _blocks(c) for c in _containers(doc)}
-        before = {b: _shot(b) for blocks in before_lists.values() for b in blocks if b in touched}
-        before_parts = _part_bytes(doc, part_names)
-    finally:  # whatever happened, every step undone here is redone: the document is as it was
-        history.redo(len(history.redo_steps) - redo_then)
-        doc.modified = modified
+    then = _Before(doc, undoing)
     out: list[Change] = []
-    for container in [*after_lists, *(c for c in before_lists if c not in after_lists)]:
-        found = _compare(doc, before_lists.get(container, []), after_lists.get(container, []), before, after)
+    for container, blocks in after_lists.items():
+        old = _blocks_of(then.children(container)) if then.existed(container) else []
+        before = {b: _shot(then.state(b)) for b in old if b in touched}
+        found = _compare(doc, old, blocks, before, after)
         if container is not doc.body:
             story = _story_name(doc, container)
             for change in found:
                 change.story = story
         out += found
-    return _moves(out) + _parts(before_parts, after_parts)
+    return _moves(out) + _parts(then.part_bytes(), _part_bytes(doc, set(then.part_bytes())))
+
+
+class _Before:
+    """The state before ``steps`` (oldest first), read from their records without changing anything:
+    each record is played backwards on a list of each container's children (blocks in and out) and on
+    copies of the blocks a step saved (a nested paragraph saved alone is put into a copy of its block),
+    as undo would play it on the document."""
+
+    def __init__(self, doc, steps):
+        self.doc, self.steps = doc, steps
+        self._lists: dict = {}
+        self._state: dict = {}  # block -> what it held before (a record's copy, or a copy of ours)
+        self._ours: set = set()  # copies made here (the records' own copies are never changed)
+        for step in reversed(steps):
+            for op in reversed(step.ops):
+                self._back(op)
+
+    def _list(self, container) -> list:
+        if container not in self._lists:
+            self._lists[container] = [c for c in container if isinstance(c.tag, str)]
+        return self._lists[container]
+
+    def _back(self, op: list) -> None:
+        kind = op[0]
+        if kind == "swap" and len(op) > 3:  # a paragraph nested in block op[3], at place op[4]
+            state = self._own(op[3])
+            try:
+                target = _at(state, op[4])
+            except IndexError:
+                return  # a place the record no longer names: the block reads as it does now
+            copied = copy.deepcopy(op[2])
+            copied.tail = target.tail
+            target.getparent().replace(target, copied)
+        elif kind == "swap":
+            self._state[op[1]] = op[2]
+            self._ours.discard(op[1])
+        elif kind == "ins":
+            children = self._list(op[2])
+            if any(c is op[1] for c in children):
+                children.pop(next(i for i, c in enumerate(children) if c is op[1]))
+        elif kind == "del":
+            children, prev = self._list(op[2]), op[3]
+            at = next((i + 1 for i, c in enumerate(children) if c is prev), 0) if prev is not None else 0
+            children.insert(at, op[1])
+
+    def _own(self, block):
+        """A copy of ``block``'s earlier state this reading may change."""
+        if block not in self._ours:
+            self._state[block] = copy.deepcopy(self._state.get(block, block))
+            self._ours.add(block)
+        return self._state[block]
+
+    def state(self, block):
+        return self._state.get(block, block)
+
+    def children(self, container) -> list:
+        return self._list(container)
+
+    def existed(self, container) -> bool:
+        """False for a story whose part a step added (its blocks are all new)."""
+        table = next((s.parts_before for s in self.steps if s.parts_before is not None), None)
+        if table is None or container is self.doc.body:
+            return True
+        try:
+            part = self.doc.part_of(container)
+        except Exception:
+            return True
+        return any(p is part for p in table.values())
+
+    def part_bytes(self) -> dict[str, bytes | None]:
+        """Listed parts the steps changed: their bytes before the first step that changed them."""
+        out: dict = {}
+        for step in self.steps:
+            for name, old, *_ in step.parts:
+                if name in _LISTED_PARTS and name not in out:
+                    out[name] = old
+        return out
+
+
+def _at(top: etree._Element, path: list[int]) -> etree._Element:
+    for i in path:
+        top = top[i]
+    return top
+
+
+def _blocks_of(children: list) -> list:
+    return [c for c in children if B.is_block(c) or c.tag == B.W_SECTPR]
 
 
 def _blocks(container: etree._Element) -> list[etree._Element]:
     """The blocks of a story and its section properties (the body's last ``w:sectPr``: page setup)."""
-    return [c for c in container if B.is_block(c) or c.tag == B.W_SECTPR]
+    return _blocks_of([c for c in container if isinstance(c.tag, str)])
 
 
 def _story_name(doc, container) -> str | None:
@@ -132,10 +212,6 @@ def _story_name(doc, container) -> str | None:
 _LISTED_PARTS = {"word/styles.xml": "styles", "word/numbering.xml": "list definitions",
                  "word/settings.xml": "settings", "docProps/core.xml": "document properties",
                  "docProps/app.xml": "application properties", "docProps/custom.xml": "custom properties"}
-
-
-def _part_names(steps) -> set[str]:
-    return {name for step in steps for name, *_ in step.parts if name in _LISTED_PARTS}
 
 
 def _part_bytes(doc, names: set[str]) -> dict[str, bytes | None]:
