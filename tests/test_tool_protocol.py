@@ -128,6 +128,9 @@ RECIPES: dict[str, Recipe] = {
     "docx_insert_equation#inline": ([], lambda t: dict(latex="x^2", position=f"end:{t['P']}", display=False)),
     "docx_set_equation": ([("docx_insert_equation", lambda t: dict(latex="x", position=f"after:{t['P2']}"), "EQ")],
                           lambda t: dict(element_id=t["EQ"], latex=r"\sqrt{y}")),
+    "docx_set_alt_text": ([], lambda t: dict(element_id=t["T"], text="Figures by region")),
+    "docx_set_alt_text#image": ([("docx_insert_image", lambda t: dict(image_path=t["image"], position=f"after:{t['P']}"),
+                                  "IMG")], lambda t: dict(element_id=t["IMG"], text="", decorative=True)),
     "docx_batch": ([], lambda t: dict(calls=[
         {"tool": "docx_insert_paragraph", "arguments": {"text": "Batched", "position": f"after:{t['P']}"}},
         {"tool": "docx_set_font", "arguments": {"element_id": "last_insert", "bold": True}}])),

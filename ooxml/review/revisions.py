@@ -417,6 +417,7 @@ def delete_inline(doc, el: etree._Element) -> None:
 _RPR_NOT_FORMAT = {W_INS, W_DEL, w("moveFrom"), w("moveTo"), w("rPrChange")}
 _PPR_NOT_FORMAT = {W_RPR, w("sectPr"), w("pPrChange")}
 _SECT_NOT_FORMAT = {w("headerReference"), w("footerReference"), w("sectPrChange")}
+_TBL_PR_NOT_FORMAT = {w("tblPrChange")}
 
 
 def _snapshot(props: etree._Element | None, skip: set[str], tag: str) -> etree._Element:
@@ -430,12 +431,14 @@ def _snapshot(props: etree._Element | None, skip: set[str], tag: str) -> etree._
 
 class PropertyChanges:
     """``with PropertyChanges(doc, runs, paragraphs):`` around a formatting edit records it as
-    ``w:rPrChange``/``w:pPrChange`` holding the properties from before (when tracking is on)."""
+    ``w:rPrChange``/``w:pPrChange`` (``w:sectPrChange``, ``w:tblPrChange``) holding the properties
+    from before (when tracking is on)."""
 
-    def __init__(self, doc, runs=(), paragraphs=(), sections=()):
+    def __init__(self, doc, runs=(), paragraphs=(), sections=(), tables=()):
         self.doc = doc
         self.on = tracker(doc) is not None
         self.runs, self.paragraphs, self.sections = list(runs), list(paragraphs), list(sections)
+        self.tables = list(tables)
 
     def __enter__(self):
         if self.on:
@@ -445,6 +448,8 @@ class PropertyChanges:
                               _existing(p.find(W_PPR), "pPrChange")) for p in self.paragraphs]
             self.before_s = [(s, _snapshot(s, _SECT_NOT_FORMAT, w("sectPr")), _existing(s, "sectPrChange"))
                              for s in self.sections]
+            self.before_t = [(t, _snapshot(t.find(w("tblPr")), _TBL_PR_NOT_FORMAT, w("tblPr")),
+                              _existing(t.find(w("tblPr")), "tblPrChange")) for t in self.tables]
         return self
 
     def __exit__(self, exc_type, *_):
@@ -464,6 +469,10 @@ class PropertyChanges:
             if _same(old, _snapshot(sect, _SECT_NOT_FORMAT, w("sectPr"))) and existing is None:
                 continue
             self._record(sect, "sectPrChange", old, existing, sect)
+        for t, old, existing in self.before_t:
+            if _same(old, _snapshot(t.find(w("tblPr")), _TBL_PR_NOT_FORMAT, w("tblPr"))) and existing is None:
+                continue
+            self._record(get_or_add(t, "tblPr"), "tblPrChange", old, existing, t)
         return False
 
     def _record(self, props: etree._Element, name: str, old: etree._Element,

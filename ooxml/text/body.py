@@ -13,6 +13,7 @@ from lxml import etree
 
 from ooxml.xml.namespaces import A, M, MC, R, W, WP, w
 from ooxml.xml.numbers import file_int
+from ooxml.text.alt_text import is_decorative
 
 W_P, W_R, W_T, W_TBL, W_TR, W_TC = w("p"), w("r"), w("t"), w("tbl"), w("tr"), w("tc")
 W_SDT, W_SDTCONTENT, W_BODY, W_SECTPR = w("sdt"), w("sdtContent"), w("body"), w("sectPr")
@@ -192,7 +193,7 @@ def run_images(r: etree._Element) -> list[str]:
         blip = next(drawing.iter(f"{{{A}}}blip"), None)
         name = None
         if doc_pr is not None:
-            name = doc_pr.get("descr") or doc_pr.get("name")
+            name = "decorative" if is_decorative(doc_pr) else doc_pr.get("descr") or doc_pr.get("name")
         if not name and blip is not None:
             name = blip.get(f"{{{R}}}embed")
         names.append(name or "image")

@@ -72,11 +72,12 @@ def docx_redo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
 
 @tool(read_only=True, idempotent=True, title="List the undo history")
 def docx_get_history(ctx: CallContext, session_id: str | None) -> str:
-    """List recorded steps, newest first: time, tool, arguments; undone steps first, marked."""
+    """List recorded steps, newest first: number, time, tool, arguments; undone steps first, marked."""
     session = session_of(ctx, session_id)
     rec = session.doc.history
     lines = [f"- (undone) {_line(s)[2:]}" for s in rec.redo_steps]
-    lines += [_line(s) for s in reversed(rec.undo_steps)]
+    # numbered from the first step since open: docx_changes(since=N) names them so
+    lines += [f"- #{rec.dropped + i + 1} {_line(s)[2:]}" for i, s in reversed(list(enumerate(rec.undo_steps)))]
     more = len(lines) - SHOWN
     lines = lines[:SHOWN] + ([f"... ({more} older steps)"] if more > 0 else [])
     if rec.dropped:

@@ -34,6 +34,7 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
     try:
         session.opened_from = path
         doc = session.doc
+        session.read_sha256 = _read_sha(doc, path)
         last = last_block(doc.body)
         if last is not None:
             session.cursor = Cursor(doc.id_of(last), "after")
@@ -100,7 +101,8 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
 @tool(idempotent=True, context=False, title="Save the document")
 def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = None, strip_ids: bool = False,
               overwrite: bool = False) -> str:
-    """Save atomically (temp file, then rename): an error leaves the old file intact.
+    """Save atomically (temp file, then rename): an error leaves the old file intact; answers the SHA-256
+    of the file read and of the one written.
 
     Args:
         file_path: Default: where it was opened or created.
@@ -124,10 +126,11 @@ def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = 
     if session.leaks:  # checked again before writing (a check may run out of time: then nothing is written)
         from ooxml.privacy.known_leaks import recheck
         leak = recheck(session.leaks, doc.package)
-    doc.save(path, strip=strip_ids, overwrite=overwrite, check_dir=folder_check(ctx.services.roots))
+    stamp = doc.save(path, strip=strip_ids, overwrite=overwrite, check_dir=folder_check(ctx.services.roots))
     if session.path is None or file_path:
         session.path = path
     fields = {"Session ID": session.id, "File": str(path), "Size": f"{path.stat().st_size} bytes",
+              "Read SHA": session.read_sha256 or "none (not opened from a file)", "Written SHA": stamp.sha256,
               "IDs": "stripped" if strip_ids else "kept",
               "Integrity": "ok" if not new_problems else
               f"{len(new_problems)} problem(s) the original did not have: " + "; ".join(summarize(new_problems)[:3])}

@@ -89,6 +89,7 @@ class Session:
     opened_at: float = field(default_factory=time.time)
     opened_from: Path | None = None  # the file docx_open read (baseline for integrity checks)
     baseline_problems: list[str] | None = None  # integrity problems the original already had
+    read_sha256: str | None = None  # SHA-256 of the file docx_open read (docx_save reports it)
     owner: tuple[str | None, str | None] = (None, None)
     quota: tuple = ()  # Caller.quota of the caller that opened it
     made_room: str | None = None  # the answer's note when opening it ended an idle session of the caller

@@ -1,8 +1,14 @@
 """Opt-in structured output (config ``answers.structured: true``): the answer's head as
-``structuredContent`` under one shared ``outputSchema``, beside the Markdown text (which stays whole)."""
+``structuredContent`` under one shared ``outputSchema``, beside the Markdown text (which stays whole);
+an answer asked for as JSON (``**Format**: json``, e.g. docx_changes) adds its JSON document as ``data``."""
 from __future__ import annotations
 
+import json
+import re
+
 from render.head import parse_head
+
+_FENCED_JSON = re.compile(r"^```json\n(.*?)\n```$", re.S | re.M)
 
 SCHEMA = {
     "type": "object",
@@ -15,6 +21,7 @@ SCHEMA = {
         "errorType": {"type": "string"},
         "message": {"type": "string"},
         "hint": {"type": "string"},
+        "data": {"type": "object", "description": "the JSON document of a format=json answer"},
     },
     "required": ["status", "operation"],
 }
@@ -38,6 +45,8 @@ def head_of(outcome, session_id: str | None = None) -> dict:
     made = head.get("Element IDs")
     if made:
         out["elementIds"] = [i.strip() for i in made.split(",") if i.strip()]
+    if head.get("Format") == "json" and (m := _FENCED_JSON.search(outcome.text)):
+        out["data"] = json.loads(m.group(1))
     if session_id and "sessionId" not in out:
         out["sessionId"] = session_id
     out.setdefault("operation", "")
