@@ -268,6 +268,7 @@ class Recorder:
         step = Step(label=label, tool=tool, at=clock.now().timestamp(), ops=self._ops, state_before=state_before,
                     state_after=state_after, size=self._size)
         self._package_changes(step)
+        _note_moves(step.ops, self.doc._tops)
         for op in step.ops:  # an ID's namespace listed on a root alone changes nothing
             if op[0] != "attrs" or not op[3]:
                 break
@@ -412,6 +413,8 @@ class Recorder:
         else:  # take it out, noting its place for the way back
             op[3] = el.getprevious()
             doc.block_gone(el)
+            if forward and len(op) > 4:  # it was moved into a block, not deleted: there again
+                _put(el, op[4], op[5])
 
     def _restore_parts(self, step: Step, before: bool) -> None:
         package = self.doc.package
@@ -445,6 +448,21 @@ class Recorder:
     # ---- listing ------------------------------------------------------------------------------------
     def memory(self) -> int:
         return sum(s.size for s in self.undo_steps) + sum(s.size for s in self.redo_steps)
+
+
+def _note_moves(ops: list, tops) -> None:
+    """A block taken out of a top container and put inside another block (a control wrapping a
+    paragraph) is no "ins": its "del" notes where it went, so redo puts it there again."""
+    for op in ops:
+        if op[0] == "del" and len(op) == 4 and (parent := op[1].getparent()) is not None and parent not in tops:
+            op += [parent, op[1].getprevious()]
+
+
+def _put(el: etree._Element, parent: etree._Element, prev: etree._Element | None) -> None:
+    if prev is not None:
+        prev.addnext(el)
+    else:
+        parent.insert(0, el)
 
 
 def _place(el: etree._Element, top: etree._Element) -> list[int]:

@@ -42,7 +42,8 @@ def _map_places(op: list, place) -> list:
         return [kind, place(op[1]), place(op[2])]
     if kind == "attrs":
         return [kind, place(op[1]), dict(op[2]), op[3]]
-    return [kind, place(op[1]), place(op[2]), place(op[3])]
+    moved = [place(op[4]), place(op[5])] if len(op) > 4 else []  # a block moved into another (history.py)
+    return [kind, place(op[1]), place(op[2]), place(op[3]), *moved]
 
 class _Encoder:
     def __init__(self, package: Package, extras: list[Part], blobs: list[bytes], encode_state):
