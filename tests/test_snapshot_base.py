@@ -30,7 +30,7 @@ def redis_url():
 
 def opened(tmp_path, url, name="w1"):
     build_docx(tmp_path / "a.docx", BODY, extra_parts={"customXml/item1.xml": NOISE},
-               overrides={"/customXml/item1.xml": "application/xml"})
+               overrides={"customXml/item1.xml": "application/xml"})
     driver = DurableDriver(tmp_path, url, name, snapshot_every=10 ** 6)
     driver.call("docx_open", file_path="a.docx")
     driver.call("docx_insert_paragraph", text="First change.", position="end:document_body")
