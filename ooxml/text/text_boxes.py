@@ -34,9 +34,18 @@ def default_height(paragraphs: int) -> int:
     return min(MAX_HEIGHT, PADDING + LINE * max(1, paragraphs))
 
 
-def paragraphs(text: str) -> list[etree._Element]:
-    """One paragraph per line of ``text`` (tabs kept as ``w:tab``)."""
-    return [make_paragraph(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+def lines(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def paragraphs(lines: list[str]) -> list[etree._Element]:
+    """One paragraph per line (tabs kept as ``w:tab``)."""
+    return [make_paragraph(line) for line in lines]
+
+
+def size_estimate(lines: list[str]) -> int:
+    """The bytes a box of ``lines`` adds: the text and each paragraph's markup, twice (Choice and Fallback)."""
+    return 2 * sum(len(line.encode()) + 40 for line in lines) + 4000
 
 
 def _content(paras: list[etree._Element]) -> etree._Element:
@@ -68,8 +77,9 @@ def text_box_run(paras: list[etree._Element], cx: int, cy: int, doc_pr: int, ids
         f'style="width:{cx / 12700:.2f}pt;height:{cy / 12700:.2f}pt" fillcolor="white" strokeweight=".5pt">'
         '<v:textbox/></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>')
     run = parse_part(xml.encode(), "text box").getroot()
-    next(run.iter(f"{{{WPS}}}txbx")).append(_content(paras))
-    next(run.iter(f"{{{V}}}textbox")).append(_content([copy.deepcopy(p) for p in paras]))
+    box = _content(paras)
+    next(run.iter(f"{{{V}}}textbox")).append(copy.deepcopy(box))  # one copy in C: cheap at any size
+    next(run.iter(f"{{{WPS}}}txbx")).append(box)
     return run
 
 

@@ -37,15 +37,16 @@ def docx_insert_text_box(ctx: CallContext, session_id: str | None, position: str
         if not isinstance(text, str) or not text.strip():
             raise ValidationError("text is empty: a text box needs some text.",
                                   hint="Pass the box's text; newlines start new paragraphs.")
-        paras = T.paragraphs(text)
+        lines = T.lines(text)
         cx = emu(width, "width") if width is not None else T.DEFAULT_WIDTH
-        cy = emu(height, "height") if height is not None else T.default_height(len(paras))
+        cy = emu(height, "height") if height is not None else T.default_height(len(lines))
         I.check_length(cx, "width")
         I.check_length(cy, "height")
         pos = e.position(position)
         _check_place(pos.target)
-        growth.spend(2 * len(text.encode()) + 4000, call_limits(ctx, doc).max_call_growth_bytes, "The text box",
+        growth.spend(T.size_estimate(lines), call_limits(ctx, doc).max_call_growth_bytes, "The text box",
                      hint="Insert less text per call; the operator sets limits.max_call_growth_bytes.")
+        paras = T.paragraphs(lines)
         ids = doc.word_ids(pos.target if pos.target.tag != w("body") else doc.body)
         run = T.text_box_run(paras, cx, cy, ids.new_doc_pr(), ids)
         box = T.choice_box(run)
