@@ -129,3 +129,21 @@ async def test_undo_of_edits_inside_a_text_box_restores_every_part(docx, tmp_pat
         assert a.namelist() == b.namelist()
         for name in a.namelist():
             assert a.read(name) == b.read(name), name
+
+
+async def test_deleting_a_text_box_by_its_id_removes_it_and_its_fallback(docx, tmp_path):
+    tbx = await _open(docx, tmp_path)
+    await docx.ok("docx_delete", element_id=tbx)
+    body = await docx.save(tmp_path / "out.docx")
+    assert not body.xpath("//w:txbxContent | //mc:AlternateContent", namespaces=NSX)
+    assert "".join(body.xpath("w:p[2]//w:t/text()", namespaces=NS)) == "Anchor"
+
+
+async def test_a_tracked_delete_of_a_text_box_marks_its_run_and_text_deleted(docx, tmp_path):
+    tbx = await _open(docx, tmp_path)
+    await docx.ok("docx_set_track_changes", enabled=True)
+    await docx.ok("docx_delete", element_id=tbx)
+    body = await docx.save(tmp_path / "out.docx")
+    assert body.xpath("w:p[2]/w:del/w:r/mc:AlternateContent", namespaces=NSX)
+    box = body.xpath("//mc:Choice//w:txbxContent", namespaces=NSX)[0]
+    assert box.xpath(".//w:delText/text()", namespaces=NS) == ["Datum plane"] and not box.xpath(".//w:t", namespaces=NS)

@@ -130,6 +130,8 @@ RECIPES: dict[str, Recipe] = {
                           lambda t: dict(element_id=t["EQ"], latex=r"\sqrt{y}")),
     "docx_insert_text_box": ([], lambda t: dict(position=f"after:{t['P']}", text="Boxed\nText", width="4cm")),
     "docx_insert_text_box#inline": ([], lambda t: dict(position=f"end:{t['P2']}", text="Aside")),
+    "docx_delete#text_box": ([("docx_insert_text_box", lambda t: dict(position=f"after:{t['P']}", text="Box"), "TB")],
+                             lambda t: dict(element_id=t["TB"])),
     "docx_batch": ([], lambda t: dict(calls=[
         {"tool": "docx_insert_paragraph", "arguments": {"text": "Batched", "position": f"after:{t['P']}"}},
         {"tool": "docx_set_font", "arguments": {"element_id": "last_insert", "bold": True}}])),

@@ -10,11 +10,11 @@ from ooxml.text import body as B
 from ooxml.text import images as I
 from ooxml.text import text_boxes as T
 from ooxml.xml import growth
-from ooxml.xml.errors import InvalidPosition, ValidationError
+from ooxml.xml.errors import InvalidElementType, InvalidPosition, ValidationError
 from ooxml.xml.namespaces import w
 from ooxml.xml.units import emu
 from tools.docx.common import call_limits
-from tools.docx.edit import run_place
+from tools.docx.edit import DELETERS, delete_inline, run_place
 from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 
@@ -76,3 +76,15 @@ def _check_place(target: etree._Element) -> None:
     if holder is not None:
         raise InvalidPosition(f"A text box cannot go inside a {B.kind(holder).lower()}: Word allows none there.",
                               hint="Use a position in the body, a table cell, a header or a footer.")
+
+
+def delete_text_box(e, box: etree._Element) -> None:
+    """docx_delete of a tbx_ ID: the run holding the box goes (tracked while tracking, its text too)."""
+    run = B.find_ancestor(box, B.W_R)
+    if run is None or B.find_ancestor(run, B.W_TXBX) is not B.find_ancestor(box, B.W_TXBX):
+        raise InvalidElementType("This text box is not in a run and cannot be deleted here.",
+                                 hint="Delete the paragraph holding it with docx_delete.")
+    delete_inline(e, run)
+
+
+DELETERS[B.W_TXBX] = delete_text_box
