@@ -147,3 +147,20 @@ async def test_a_tracked_delete_of_a_text_box_marks_its_run_and_text_deleted(doc
     assert body.xpath("w:p[2]/w:del/w:r/mc:AlternateContent", namespaces=NSX)
     box = body.xpath("//mc:Choice//w:txbxContent", namespaces=NSX)[0]
     assert box.xpath(".//w:delText/text()", namespaces=NS) == ["Datum plane"] and not box.xpath(".//w:t", namespaces=NS)
+
+
+def vml_text_box(text: str) -> str:
+    """A paragraph holding a VML-only text box (Word 2007 and older, no mc:AlternateContent)."""
+    return ('<w:p><w:r><w:pict xmlns:v="urn:schemas-microsoft-com:vml"><v:shape id="_x0000_s2001" '
+            'style="width:120pt;height:60pt" type="#_x0000_t202"><v:textbox><w:txbxContent><w:p><w:r>'
+            f'<w:t>{text}</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p>')
+
+
+async def test_a_vml_only_text_box_has_an_id_and_takes_paragraphs(docx, tmp_path):
+    opened = await docx.open(build_docx(tmp_path / "in.docx", p("before") + vml_text_box("Legacy box")))
+    tbx = re.search(r"\[TEXT BOX (tbx_\w+)\]", opened.text).group(1)
+    await docx.ok("docx_insert_paragraph", position=f"end:{tbx}", text="Added")
+    body = await docx.save(tmp_path / "out.docx")
+    box = body.xpath("//w:pict//w:txbxContent", namespaces=NS)[0]
+    assert ["".join(q.xpath(".//w:t/text()", namespaces=NS)) for q in box.xpath("w:p", namespaces=NS)] == \
+        ["Legacy box", "Added"]
