@@ -49,3 +49,19 @@ async def test_compare_tracks_a_text_box_edit_inside_the_box(docx, tmp_path):
     assert box.xpath(".//w:del//w:delText/text()", namespaces=NS) == ["4242"]
     assert box.xpath(".//w:ins//w:t/text()", namespaces=NS) == ["5353"]
     assert tbx
+
+
+async def test_compare_pairs_a_word_text_box_whose_vml_copy_the_edit_dropped(docx, tmp_path):
+    """A Word-style box (Choice + VML copy) alone in its paragraph: the edit drops the stale copy, and
+    compare still reads the paragraph as the box's text once, not the original's twice."""
+    from tests.test_text_boxes import alternate_text_box
+    box = alternate_text_box("Code 4242</w:t></w:r></w:p><w:p><w:r><w:t>Other").replace("<w:t>Anchor</w:t>", "")
+    original = build_docx(tmp_path / "original.docx", p("Intro") + box)
+    await docx.open(original)
+    await docx.ok("docx_replace_text", old_text="4242", new_text="5353")
+    await docx.save(tmp_path / "revised.docx")
+    await docx.ok("docx_close")
+    await docx.ok("docx_compare", original_path=str(original), revised_path=str(tmp_path / "revised.docx"))
+    await docx.ok("docx_save", file_path=str(tmp_path / "redline.docx"))
+    box = read_body(tmp_path / "redline.docx").xpath("//mc:Choice//w:txbxContent", namespaces=NSX)
+    assert len(box) == 1 and box[0].xpath(".//w:delText/text()", namespaces=NS) == ["4242"]
