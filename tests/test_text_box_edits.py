@@ -164,3 +164,12 @@ async def test_a_vml_only_text_box_has_an_id_and_takes_paragraphs(docx, tmp_path
     box = body.xpath("//w:pict//w:txbxContent", namespaces=NS)[0]
     assert ["".join(q.xpath(".//w:t/text()", namespaces=NS)) for q in box.xpath("w:p", namespaces=NS)] == \
         ["Legacy box", "Added"]
+
+
+async def test_a_page_break_inside_a_text_box_is_refused_and_changes_nothing(docx, tmp_path):
+    tbx = await _open(docx, tmp_path)
+    await docx.save(tmp_path / "before.docx")
+    bad = await docx.call("docx_insert_page_break", position=f"end:{tbx}")
+    assert bad.is_error and bad.error_type == "InvalidPosition" and "text box" in bad.text
+    await docx.save(tmp_path / "after.docx")
+    assert read_part(tmp_path / "after.docx") == read_part(tmp_path / "before.docx")
