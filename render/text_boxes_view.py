@@ -28,11 +28,21 @@ def frame(doc, box: etree._Element, most: int = MAX_BELOW) -> list[str]:
     return lines
 
 
+def _boxes(el: etree._Element) -> list[etree._Element]:
+    """The text boxes a paragraph anchors, or those in a table's cells (a table's box shows no cell
+    paragraphs of its own), fallbacks and boxes inside boxes aside."""
+    if el.tag == B.W_P:
+        return B.text_boxes(el)
+    if el.tag == B.W_TBL:
+        return [t for t in el.iter(B.W_TXBX) if not B.in_fallback(t) and B.find_ancestor(t, B.W_TXBX) is None]
+    return []
+
+
 def box_lines(doc, el: etree._Element) -> list[str]:
-    """Frames of the text boxes anchored in paragraph ``el``, indented under its box."""
-    if doc is None or el.tag != B.W_P:
+    """Frames of the text boxes of ``el`` (a paragraph or table), indented under its box."""
+    if doc is None:
         return []
-    return ["    " + line for box in B.text_boxes(el) for line in frame(doc, box)]
+    return ["    " + line for box in _boxes(el) for line in frame(doc, box)]
 
 
 register(InlineKind("text_box", ".//w:txbxContent", _draw))

@@ -173,3 +173,13 @@ async def test_a_page_break_inside_a_text_box_is_refused_and_changes_nothing(doc
     assert bad.is_error and bad.error_type == "InvalidPosition" and "text box" in bad.text
     await docx.save(tmp_path / "after.docx")
     assert read_part(tmp_path / "after.docx") == read_part(tmp_path / "before.docx")
+
+
+async def test_a_text_box_in_a_table_cell_shows_under_the_table_with_its_id(docx, tmp_path):
+    from tests.builders import tbl, tc
+    cell = tc(alternate_text_box("Cell box"))
+    opened = await docx.open(build_docx(tmp_path / "in.docx", tbl([[cell, tc(p("x"))]]) + p("after")))
+    tbx = re.search(r"┌ Text Box \((tbx_\w+)\)", opened.text).group(1)
+    await docx.ok("docx_insert_paragraph", position=f"end:{tbx}", text="More")
+    body = await docx.save(tmp_path / "out.docx")
+    assert _box_texts(body) == ["Cell box", "More"]

@@ -33,7 +33,8 @@ def _line_for(doc, el, full: bool = False) -> str:
         return "\n".join([f"[{title}] {cut(labelled_line(doc, el), 200)}", *box_lines(doc, el)])
     if el.tag == B.W_TBL:
         first = TableGrid(el).text_matrix()[:1]
-        return f"[{title}] first row: " + cut(" | ".join(first[0]) if first else "", 160)
+        return "\n".join([f"[{title}] first row: " + cut(" | ".join(first[0]) if first else "", 160),
+                          *box_lines(doc, el)])
     text = B.block_text(el, 400).replace("\n", " ↵ ").replace("\t", "→")
     return f"[{title}] {cut(text, 160)}"
 
