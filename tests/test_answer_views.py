@@ -91,6 +91,8 @@ async def every_editing_tool(docx: DocxClient, tmp_path: Path, view: str) -> dic
     chart = await ok("docx_insert_chart", kind="column", categories=["a", "b"],
                      series=[{"name": "S", "values": [1, 2]}], position="end:document_body")
     await ok("docx_update_chart", chart_id=chart, title="T")
+    box = await ok("docx_insert_text_box", text="Boxed", position="end:document_body")
+    await ok("docx_insert_paragraph", text="In the box", position=f"end:{box}")
     await docx.ok("docx_set_track_changes", enabled=True)
     await ok("docx_insert_paragraph", text="Tracked", position="end:document_body")
     await ok("docx_reject_revisions")

@@ -43,7 +43,7 @@ def alternate_text_box(text: str = "Datum plane") -> str:
 
 async def test_a_text_box_is_found_and_shown_once(docx, tmp_path):
     await docx.open(build_docx(tmp_path / "in.docx", alternate_text_box() + p("after")))
-    assert (await docx.ok("docx_read_content")).section("Content").count("[IMG: ") == 1  # not its fallback too
+    assert (await docx.ok("docx_read_content")).section("Content").count("[TEXT BOX tbx_") == 1  # not its fallback too
     found = await docx.ok("docx_find_paragraphs", query="Datum")
     assert found.head["Matches"] == "1"
     para = re.search(r"(para_\w+): Datum plane", found.text).group(1)

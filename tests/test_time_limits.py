@@ -70,6 +70,8 @@ CASES = {
     "insert_paragraph": ("small", "docx_insert_paragraph", lambda i: {"text": LINES, "position": "end:document_body"}),
     "insert_equation": ("small", "docx_insert_equation",
                         lambda i: {"latex": "x+" * 9_999 + "x", "position": "end:document_body"}),
+    "insert_text_box": ("small", "docx_insert_text_box", lambda i: {"text": lines(400_000),
+                                                                      "position": "end:document_body"}),
     "insert_run": ("small", "docx_insert_run", lambda i: {"text": LINES, "position": f"end:{i['first']}"}),
     "insert_heading": ("small", "docx_insert_heading",
                        lambda i: {"text": "h " * 499_999, "level": 1, "position": "end:document_body"}),

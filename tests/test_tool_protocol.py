@@ -131,6 +131,10 @@ RECIPES: dict[str, Recipe] = {
     "docx_set_alt_text": ([], lambda t: dict(element_id=t["T"], text="Figures by region")),
     "docx_set_alt_text#image": ([("docx_insert_image", lambda t: dict(image_path=t["image"], position=f"after:{t['P']}"),
                                   "IMG")], lambda t: dict(element_id=t["IMG"], text="", decorative=True)),
+    "docx_insert_text_box": ([], lambda t: dict(position=f"after:{t['P']}", text="Boxed\nText", width="4cm")),
+    "docx_insert_text_box#inline": ([], lambda t: dict(position=f"end:{t['P2']}", text="Aside")),
+    "docx_delete#text_box": ([("docx_insert_text_box", lambda t: dict(position=f"after:{t['P']}", text="Box"), "TB")],
+                             lambda t: dict(element_id=t["TB"])),
     "docx_batch": ([], lambda t: dict(calls=[
         {"tool": "docx_insert_paragraph", "arguments": {"text": "Batched", "position": f"after:{t['P']}"}},
         {"tool": "docx_set_font", "arguments": {"element_id": "last_insert", "bold": True}}])),

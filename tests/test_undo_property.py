@@ -18,7 +18,7 @@ from ooxml.xml.safexml import parse_part, serialize
 from ooxml.opc.strict import to_transitional
 from tests.builders import png
 from tests.support.corpus import strict_files
-from tests.test_property_edits import SCALE, Driver, documents, step, target
+from tests.test_property_edits import SCALE, TEXT, Driver, documents, step, target
 
 READS = {"docx_get_context", "docx_cursor_move"}  # they give IDs outside the history: kept out
 
@@ -26,8 +26,15 @@ READS = {"docx_get_context", "docx_cursor_move"}  # they give IDs outside the hi
 @st.composite
 def edit(draw, driver: Driver):
     """An editing call: the property tests' edits plus margins, images and format painting."""
-    extra = draw(st.sampled_from(["none", "none", "none", "margins", "image", "format_copy", "del_col", "props"]))
+    extra = draw(st.sampled_from(["none", "none", "none", "margins", "image", "format_copy", "del_col", "props",
+                                  "text_box", "in_box"]))
     t = target(draw, driver)
+    if extra == "text_box":
+        mode = draw(st.sampled_from(["after", "end", "start"]))
+        return "docx_insert_text_box", {"text": draw(TEXT) or "box", "position": f"{mode}:{t}"}
+    if extra == "in_box":  # the paragraph's ID joins the targets: later edits land inside the box
+        box = draw(st.sampled_from([i for i in driver.ids if i.startswith("tbx_")][-3:] or ["tbx_000000"]))
+        return "docx_insert_paragraph", {"text": draw(TEXT), "position": f"{draw(st.sampled_from(['start', 'end']))}:{box}"}
     if extra == "margins":
         return "docx_set_margins", {"top": draw(st.sampled_from(["2cm", "1in", 0.75]))}
     if extra == "image":

@@ -113,6 +113,8 @@ SCRIPT: list[tuple[str, object, str]] = [
                                                  {"name": "QxB", "values": [6, 7, 8]}]), ""),
     ("docx_insert_equation", lambda t: dict(latex=r"x_{Qx} = \frac{-b}{2a}", position="end:document_body"), "->EQ"),
     ("docx_set_equation", lambda t: dict(element_id=t["EQ"], latex=r"\sqrt{Qx^2}"), ""),
+    ("docx_insert_text_box", lambda t: dict(position="end:document_body", text="QxBox one\nQxBox two"), "->TB"),
+    ("docx_insert_paragraph", lambda t: dict(text="QxInBox", position=f"end:{t['TB']}"), ""),
     ("docx_insert_toc", lambda t: dict(position="end:document_body", page_numbers=False), "->TOC"),
     ("docx_update_toc", lambda t: dict(toc_id=t["TOC"], page_numbers=False), ""),
     ("docx_insert_section_break", lambda t: dict(position="end:document_body", kind="next_page"), "->S"),

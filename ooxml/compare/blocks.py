@@ -23,7 +23,7 @@ from ooxml.compare.align import align, refine
 from ooxml.compare.marks import MATH, W_DEL, W_INS, Marks, own_runs
 from ooxml.compare.paragraphs import Options, diff_paragraph, diff_props, props_key
 from ooxml.compare.serial import child_strings, without_save_marks
-from ooxml.xml.namespaces import A, W14 as W14_NS, W as W_NS, w
+from ooxml.xml.namespaces import A, MC, W14 as W14_NS, W as W_NS, w
 from ooxml.xml.order import get_or_add
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
@@ -454,8 +454,15 @@ def _maths(p: etree._Element) -> list[bytes]:
     return [etree.tostring(m) for m in p.iter(*MATH)]
 
 
+# What a reader sees: not a text box's VML copy (an edit drops a stale one, so a box edited on one side
+# would read as twice the text on the other and the blocks would not pair).
+_SHOWN_TEXT = etree.XPath(".//text()[not(ancestor::mc:Fallback)]", namespaces={"mc": MC})
+
+
 def _text(el: etree._Element) -> str:
-    return etree.tostring(el, encoding=str, method="text", with_tail=False)
+    if next(el.iter(B.MC_FALLBACK), None) is None:
+        return etree.tostring(el, encoding=str, method="text", with_tail=False)
+    return "".join(_SHOWN_TEXT(el))
 
 
 def _place_after(container, prev, el, blocks_b) -> None:

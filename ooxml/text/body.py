@@ -67,7 +67,7 @@ def kind(el: etree._Element) -> str:
                 "endnote": "Endnote", "comment": "Comment", "customXml": "Custom XML",
                 "altChunk": "Embedded Document", "ins": "Insertion", "del": "Deletion",
                 "bookmarkStart": "Bookmark", "fldChar": "Field", "fldSimple": "Field",
-                "sectPr": "Section"}.get(q.localname, q.localname)
+                "sectPr": "Section", "txbxContent": "Text Box"}.get(q.localname, q.localname)
     if q.namespace == M:
         return "Equation"
     return q.localname
@@ -187,8 +187,8 @@ def run_images(r: etree._Element) -> list[str]:
     """Names for the images of a run: the docPr name/descr, else the embedded target id."""
     names = []
     for drawing in r.iter(_DRAWINGS):
-        if in_fallback(drawing) or next(drawing.iter(_CHART_REF), None) is not None:
-            continue  # a chart is drawn as one (render/charts_view.py)
+        if in_fallback(drawing) or next(drawing.iter(_CHART_REF, W_TXBX), None) is not None:
+            continue  # a chart or text box is drawn as one (render/charts_view.py, text_boxes_view.py)
         doc_pr = next(drawing.iter(f"{{{WP}}}docPr"), None)
         blip = next(drawing.iter(f"{{{A}}}blip"), None)
         name = None

@@ -23,7 +23,7 @@ PREFIXES = {
     "ins": "rev", "del": "rev", "moveFrom": "rev", "moveTo": "rev", "rPrChange": "rev", "pPrChange": "rev",
     "tblPrChange": "rev", "trPrChange": "rev", "tcPrChange": "rev", "sectPrChange": "rev",
     "tblGridChange": "rev", "numberingChange": "rev", "cellIns": "rev", "cellDel": "rev", "cellMerge": "rev",
-    "customXml": "cxml", "altChunk": "chunk", "fldSimple": "fld", "fldChar": "fld",
+    "customXml": "cxml", "altChunk": "chunk", "fldSimple": "fld", "fldChar": "fld", "txbxContent": "tbx",
 }
 _CHART_NS = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 _OUR_ID = re.compile(r"[a-z]{1,16}_[0-9a-f]{6,32}")  # what id_of writes (prefix_token)

@@ -88,7 +88,14 @@ def docx_insert_heading(ctx: CallContext, session_id: str | None, text: str, lev
 def docx_insert_page_break(ctx: CallContext, session_id: str | None, position: str) -> str:
     """Insert a paragraph holding a page break."""
     with editing(ctx, session_id, "Insert Page Break") as e:
-        _insert(e, page_break_paragraph(), e.position(position))
+        pos = e.position(position)
+        box = pos.target if pos.target.tag == B.W_TXBX else B.find_ancestor(pos.target, B.W_TXBX)
+        if box is not None:  # Word offers no page break there (a box is not split across pages)
+            anchor = B.find_ancestor(box, B.W_P)  # no new ID on an error path: the document stays as it was
+            where = anchor.get(OX_ID) or "the paragraph holding the box"
+            raise InvalidPosition("A page break cannot go inside a text box.",
+                                  hint=f"Use a block position outside it, e.g. after:{where}.")
+        _insert(e, page_break_paragraph(), pos)
     return e.answer
 
 

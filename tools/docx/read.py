@@ -12,6 +12,7 @@ from ooxml.tabular.grid import TableGrid
 from ooxml.lists.numbering import fallback_formats, label_of
 from render.answer import success_answer
 from render.blocks import heading_level, labelled_line, title_of
+from render.text_boxes_view import box_lines
 from render.width import cut
 from tools.docx.common import BLOCK_CONTAINERS, answer, resolve, session_of
 from tools.runtime.registry import CallContext, tool
@@ -30,10 +31,11 @@ def _line_for(doc, el, full: bool = False) -> str:
     if full:
         return f"[{title}] {_full_text(doc, el)}"
     if el.tag == B.W_P:
-        return f"[{title}] {cut(labelled_line(doc, el), 200)}"
+        return "\n".join([f"[{title}] {cut(labelled_line(doc, el), 200)}", *box_lines(doc, el)])
     if el.tag == B.W_TBL:
         first = TableGrid(el).text_matrix()[:1]
-        return f"[{title}] first row: " + cut(" | ".join(first[0]) if first else "", 160)
+        return "\n".join([f"[{title}] first row: " + cut(" | ".join(first[0]) if first else "", 160),
+                          *box_lines(doc, el)])
     text = B.block_text(el, 400).replace("\n", " ↵ ").replace("\t", "→")
     return f"[{title}] {cut(text, 160)}"
 

@@ -36,6 +36,10 @@ def parent_line(doc, container: etree._Element) -> str | None:
         return f"Parent: Cell {doc.id_of(container)} in Table {doc.id_of(tbl)} (row {r}, col {c})"
     if container.tag in (w("hdr"), w("ftr"), w("footnote"), w("endnote"), w("comment")):
         return f"Parent: {B.kind(container)} {doc.id_of(container)}"
+    if container.tag == B.W_TXBX:
+        anchor = B.find_ancestor(container, B.W_P)
+        where = f" in Paragraph {doc.id_of(anchor)}" if anchor is not None else ""
+        return f"Parent: Text Box {doc.id_of(container)}{where}"
     return None
 
 
@@ -56,7 +60,7 @@ def window_inside(doc, container: etree._Element, cursor) -> Window:
 
 def window_around(doc, target: etree._Element, marker: str | None = None,
                   cursor=None) -> Window:
-    if target.tag in (B.W_TC, w("hdr"), w("ftr"), w("footnote"), w("endnote"), w("comment")):
+    if target.tag in (B.W_TC, B.W_TXBX, w("hdr"), w("ftr"), w("footnote"), w("endnote"), w("comment")):
         return window_inside(doc, target, cursor)
     focus = focus_block(target)
     container = focus.getparent()

@@ -1,0 +1,50 @@
+"""Text boxes in views: ``[TEXT BOX tbx_…]`` in the anchoring paragraph's line, and under its box a
+frame with the box's paragraphs, each with its ID (``│ para_…: text``). Reads, never edits
+(IDs are given through ``doc.id_of``, as for charts)."""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml.text import body as B
+from render.blocks import BELOW_BOX, BELOW_TAGS, MAX_BELOW, TEXT_COLUMNS
+from render.inline import InlineKind, LineContext, paragraph_line, register
+from render.width import cut
+
+
+def _draw(box: etree._Element, ctx: LineContext) -> str:
+    return f"[TEXT BOX {ctx.doc.id_of(box)}]" if ctx.doc is not None else "[TEXT BOX]"
+
+
+def frame(doc, box: etree._Element, most: int = MAX_BELOW) -> list[str]:
+    """The box's frame: a head line with its ID, then one line per paragraph (at most ``most`` lines)."""
+    lines = [f"┌ Text Box ({doc.id_of(box)})"]
+    paras = [p for p in B.iter_blocks(box)]
+    for el in paras[:most - 1]:
+        text = paragraph_line(el, doc, limit=2 * TEXT_COLUMNS) if el.tag == B.W_P else \
+            B.block_text(el, 200).replace("\n", " ")
+        lines.append(cut(f"│ {doc.id_of(el)}: {text}", TEXT_COLUMNS))
+    if len(paras) > most - 1:
+        lines.append(f"│ … {len(paras) - most + 1} more")
+    return lines
+
+
+def _boxes(el: etree._Element) -> list[etree._Element]:
+    """The text boxes a paragraph anchors, or those in a table's cells (a table's box shows no cell
+    paragraphs of its own), fallbacks and boxes inside boxes aside."""
+    if el.tag == B.W_P:
+        return B.text_boxes(el)
+    if el.tag == B.W_TBL:
+        return [t for t in el.iter(B.W_TXBX) if not B.in_fallback(t) and B.find_ancestor(t, B.W_TXBX) is None]
+    return []
+
+
+def box_lines(doc, el: etree._Element) -> list[str]:
+    """Frames of the text boxes of ``el`` (a paragraph or table), indented under its box."""
+    if doc is None:
+        return []
+    return ["    " + line for box in _boxes(el) for line in frame(doc, box)]
+
+
+register(InlineKind("text_box", ".//w:txbxContent", _draw))
+BELOW_BOX.append(box_lines)
+BELOW_TAGS.add(B.W_TXBX)
