@@ -178,3 +178,19 @@ async def test_the_answer_links_the_file_written(docx, tmp_path):
     result = await docx.client.call_tool("docx_export", {"file_path": str(tmp_path / "l.pdf")})
     links = [c for c in result.content if c.type == "resource_link"]
     assert [(link.uri, link.mime_type) for link in links] == [((tmp_path / "l.pdf").as_uri(), "application/pdf")]
+
+
+async def test_a_long_export_reports_progress_while_libreoffice_converts(docx, tmp_path):
+    await _long_doc(docx, tmp_path)
+    seen = []
+
+    async def on_progress(done, total, message):
+        seen.append((done, total, message))
+
+    result = await docx.client.call_tool("docx_export", {"file_path": str(tmp_path / "p.pdf")},
+                                         progress_callback=on_progress)
+    assert not result.is_error, result.content[0].text
+    converting = [s for s in seen if s[2].startswith("LibreOffice is converting")]
+    assert len(converting) >= 2  # a heartbeat during the conversion, not only before it
+    assert [s[0] for s in seen] == sorted(s[0] for s in seen) and len({s[0] for s in seen}) == len(seen)
+    assert seen[-1][0] == seen[-1][1]

@@ -22,7 +22,7 @@ from tools.office.fonts import substitutes
 from tools.office.service import Job, convert_in_budget
 from tools.runtime.durable import replaying
 from tools.runtime.lifetime import holding
-from tools.runtime.progress import progress
+from tools.runtime.progress import progress, ticking
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import folder_check, resolve_save_target
 
@@ -78,9 +78,9 @@ async def docx_export(ctx: CallContext, session_id: str | None, file_path: str,
         src, out = folder / "export.docx", folder / f"export.{FORMATS[format][1].ext}"
         session_id, target = await anyio.to_thread.run_sync(_copy, ctx, session_id, file_path, kind, overwrite, src)
         title, fonts = await anyio.to_thread.run_sync(_facts, src, target)
-        await progress(ctx, 1, STEPS, "LibreOffice is converting the document")
         job = _job(format, profile, ranges, title)
-        done = await anyio.to_thread.run_sync(convert_in_budget, ctx.services.office, src, out, job)
+        async with ticking(ctx, 1, STEPS, "LibreOffice is converting the document"):
+            done = await anyio.to_thread.run_sync(convert_in_budget, ctx.services.office, src, out, job)
         await progress(ctx, 2, STEPS, "Checking the output")
         pages_out = await anyio.to_thread.run_sync(_checked_pdf, ctx, done, ranges, src, out) \
             if format == "pdf" else None

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from contextlib import contextmanager
-from typing import Any, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
 
 Reporter = Callable[[float, float | None, str | None], Awaitable[None]]
 log = logging.getLogger("ooxml_mcp")
@@ -87,6 +87,30 @@ def heartbeats(ctx, done: float, total: float | None, message: str) -> Iterator[
 
 
 HEARTBEAT_S = 0.5
+
+
+@asynccontextmanager
+async def ticking(ctx, done: float, total: float | None, message: str) -> AsyncIterator[None]:
+    """heartbeats() for one long await of an async tool (LibreOffice converting a long document)."""
+    await progress(ctx, done, total, message)
+    if getattr(ctx, "progress", None) is None:
+        yield
+        return
+    import anyio
+
+    async def beat() -> None:
+        ticks = 0
+        while True:
+            await anyio.sleep(HEARTBEAT_S)
+            ticks += 1
+            await progress(ctx, done + 1 - 1 / (ticks + 1), total, f"{message} ({ticks * HEARTBEAT_S:.1f} s)")
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(beat)
+        try:
+            yield
+        finally:
+            group.cancel_scope.cancel()
 LARGE_FILE_BYTES = 1_000_000  # smaller files open faster than a thread hop plus a heartbeat costs
 
 
