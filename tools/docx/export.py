@@ -68,7 +68,6 @@ async def docx_export(ctx: CallContext, session_id: str | None, file_path: str,
         pages: PDF pages, e.g. '1-3,5'.
         profile: PDF/A-2b (archival) or PDF/UA (tagged, accessible).
         reproducible: Fixed PDF dates and ID.
-        overwrite: Replace a file this session did not write.
     """
     ranges = _check_args(format, pages, profile)
     kind = FORMATS[format][0]
