@@ -61,4 +61,4 @@ def mislabelled(name: str, data: bytes, expected: set[str]) -> MislabelledFile |
         hint = f"Rename it to '{name.rsplit('.', 1)[0]}{ext}' and open that: docx_open " + \
                ("opens it directly." if kind == "ooxml" else "converts it into a new .docx session.")
     return MislabelledFile(f"'{name}' is named {('.' + name.rsplit('.', 1)[-1]) if '.' in name else 'without an extension'}"
-                           f" but is {what}.", hint=hint)
+                           f" but is {what}{', not a Word (zip) package' if 'ooxml' in expected else ''}.", hint=hint)
