@@ -121,3 +121,15 @@ async def test_a_file_that_is_not_a_zip_is_named(docx, tmp_path):
     (tmp_path / "plain.docx").write_bytes(b"just some text, not a document")
     answer = await docx.call("docx_open", file_path=str(tmp_path / "plain.docx"))
     assert answer.error_type == "InvalidDocument" and "is not a .docx (zip) file" in answer.text
+
+
+async def test_the_conversion_reports_progress(docx, tmp_path, made):
+    source = _copy(made["odt"][:1], tmp_path, "odt")[0]
+    seen = []
+
+    async def on_progress(done, total, message):
+        seen.append(message)
+
+    result = await docx.client.call_tool("docx_open", {"file_path": str(source)}, progress_callback=on_progress)
+    assert not result.is_error, result.content[0].text
+    assert any(m.startswith(f"LibreOffice is converting {source.name}") for m in seen)
