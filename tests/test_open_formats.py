@@ -133,3 +133,19 @@ async def test_the_conversion_reports_progress(docx, tmp_path, made):
     result = await docx.client.call_tool("docx_open", {"file_path": str(source)}, progress_callback=on_progress)
     assert not result.is_error, result.content[0].text
     assert any(m.startswith(f"LibreOffice is converting {source.name}") for m in seen)
+
+
+async def test_a_converted_files_external_links_reach_nothing(tmp_path):
+    from tests.support.client import open_client
+    from tests.support.linked import linked_docx, loopback_listener
+
+    with loopback_listener(b"", seconds=240) as (base, seen):
+        linked = linked_docx(tmp_path / "linked.docx", f"{base}/x.png")
+        made = convert_cached([linked], label="open formats linked", target="odt:writer8")[linked.resolve()]
+        assert made is not None
+        seen.clear()  # LibreOffice's own one-off conversion (the test's) may fetch: only the open counts
+        source = tmp_path / "linked.odt"
+        shutil.copyfile(made, source)
+        async with open_client([tmp_path]) as docx:
+            await docx.open(source)
+        assert list(seen) == []
