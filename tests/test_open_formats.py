@@ -86,7 +86,8 @@ async def test_converted_documents_saved_validate_as_libreoffices_own_docx(docx,
 async def test_a_save_never_replaces_a_docx_already_beside_the_original(docx, tmp_path, made):
     source = _copy(made["rtf"][:1], tmp_path, "rtf")[0]
     source.with_suffix(".docx").write_bytes(b"someone's own document")
-    await docx.open(source)
+    opened = await docx.open(source)
+    assert opened.head["Converted"].endswith("(it exists: save with overwrite=true or another file_path)")
     answer = await docx.call("docx_save")
     assert answer.is_error and answer.error_type == "FileChanged"
     assert source.with_suffix(".docx").read_bytes() == b"someone's own document"

@@ -43,5 +43,7 @@ def converted_document(ctx, path: Path, limits) -> tuple[Document, str]:
         with heartbeats(ctx, 0, 1, f"LibreOffice is converting {path.name}"):
             convert_in_budget(ctx.services.office, src, out, TO_DOCX)
         doc = Document.from_bytes(out.read_bytes(), limits)
-    note = f"from {ext} by LibreOffice; may be lost: {MAY_LOSE[ext]}; saves as {path.with_suffix('.docx').name}"
+    beside = path.with_suffix(".docx")
+    note = f"from {ext} by LibreOffice; may be lost: {MAY_LOSE[ext]}; saves as {beside.name}" + \
+        (" (it exists: save with overwrite=true or another file_path)" if beside.exists() else "")
     return doc, note
