@@ -194,3 +194,10 @@ async def test_a_long_export_reports_progress_while_libreoffice_converts(docx, t
     assert len(converting) >= 2  # a heartbeat during the conversion, not only before it
     assert [s[0] for s in seen] == sorted(s[0] for s in seen) and len({s[0] for s in seen}) == len(seen)
     assert seen[-1][0] == seen[-1][1]
+
+
+async def test_pdf_only_arguments_with_another_format_are_named(docx, tmp_path):
+    await _three_pages(docx)
+    answer = await docx.call("docx_export", file_path=str(tmp_path / "o.odt"), format="odt", pages="1")
+    assert answer.is_error and answer.error_type == "ValidationError" and "PDF only" in answer.text
+    assert not (tmp_path / "o.odt").exists()

@@ -40,9 +40,9 @@ PROFILES = {  # writer_pdf_Export's FilterData per profile
 STEPS = 4
 
 
-def _check_args(format: str, pages: str | None, profile: str | None) -> list | None:
-    if format != "pdf" and (pages or profile):
-        raise OoxmlError(f"pages and profile apply to PDF only, not to format '{format}'.",
+def _check_args(format: str, pages: str | None, profile: str | None, reproducible: bool) -> list | None:
+    if format != "pdf" and (pages or profile or reproducible):
+        raise OoxmlError(f"pages, profile and reproducible apply to PDF only, not to format '{format}'.",
                          error_type="ValidationError", hint="Leave them out, or export with format='pdf'.")
     return page_ranges.parse(pages) if pages else None
 
@@ -69,7 +69,7 @@ async def docx_export(ctx: CallContext, session_id: str | None, file_path: str,
         profile: PDF/A-2b (archival) or PDF/UA (tagged, accessible).
         reproducible: Fixed PDF dates and ID.
     """
-    ranges = _check_args(format, pages, profile)
+    ranges = _check_args(format, pages, profile, reproducible)
     kind = FORMATS[format][0]
     folder = Path(tempfile.mkdtemp(prefix="ooxml-mcp-export-"))
     try:
