@@ -78,8 +78,8 @@ async def docx_export(ctx: CallContext, session_id: str | None, file_path: str,
         session_id, target = await anyio.to_thread.run_sync(_copy, ctx, session_id, file_path, kind, overwrite, src)
         title, fonts = await anyio.to_thread.run_sync(_facts, src, target)
         job = _job(format, profile, ranges, title)
-        async with ticking(ctx, 1, STEPS, "LibreOffice is converting the document"):
-            done = await anyio.to_thread.run_sync(convert_in_budget, ctx.services.office, src, out, job)
+        done = await ticking(ctx, 1, STEPS, "LibreOffice is converting the document",
+                             convert_in_budget, ctx.services.office, src, out, job)
         await progress(ctx, 2, STEPS, "Checking the output")
         pages_out = await anyio.to_thread.run_sync(_checked_pdf, ctx, done, ranges, src, out) \
             if format == "pdf" else None
