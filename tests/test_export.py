@@ -201,3 +201,12 @@ async def test_pdf_only_arguments_with_another_format_are_named(docx, tmp_path):
     answer = await docx.call("docx_export", file_path=str(tmp_path / "o.odt"), format="odt", pages="1")
     assert answer.is_error and answer.error_type == "ValidationError" and "PDF only" in answer.text
     assert not (tmp_path / "o.odt").exists()
+
+
+async def test_an_export_that_leaves_comments_out_says_so(docx, tmp_path):
+    await docx.create()
+    para = await docx.ok("docx_insert_paragraph", text="Commented text", position="end:document_body")
+    await docx.ok("docx_add_comment", element_id=para.element_id, text="A remark", anchor_text="Commented")
+    answer = await docx.ok("docx_export", file_path=str(tmp_path / "c.odt"), format="odt")
+    assert answer.head["Comments"].startswith("not exported")
+    assert b"Commented text" in zipfile.ZipFile(tmp_path / "c.odt").read("content.xml")

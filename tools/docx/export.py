@@ -38,6 +38,8 @@ PROFILES = {  # writer_pdf_Export's FilterData per profile
     "pdfua": {"PDFUACompliance": True, "UseTaggedPDF": True, "DisplayPDFDocumentTitle": True},
 }
 STEPS = 4
+# LibreOffice gets the copy without comment anchors (ooxml/opc/office_copy.py: its headless build aborts on them).
+NO_COMMENTS = "not exported (LibreOffice converts a copy without them)"
 
 
 def _check_args(format: str, pages: str | None, profile: str | None, reproducible: bool) -> list | None:
@@ -76,7 +78,7 @@ async def docx_export(ctx: CallContext, session_id: str | None, file_path: str,
         await progress(ctx, 0, STEPS, "Writing a temporary copy")
         src, out = folder / "export.docx", folder / f"export.{FORMATS[format][1].ext}"
         session_id, target = await anyio.to_thread.run_sync(_copy, ctx, session_id, file_path, kind, overwrite, src)
-        title, fonts = await anyio.to_thread.run_sync(_facts, src, target)
+        title, fonts, commented = await anyio.to_thread.run_sync(_facts, src, target)
         job = _job(format, profile, ranges, title)
         done = await ticking(ctx, 1, STEPS, "LibreOffice is converting the document",
                              convert_in_budget, ctx.services.office, src, out, job)
@@ -95,7 +97,8 @@ async def docx_export(ctx: CallContext, session_id: str | None, file_path: str,
     swapped = await anyio.to_thread.run_sync(substitutes, fonts)
     fields = {"Session ID": session_id, "File": str(target), "Format": format.upper() if not profile else
               f"PDF ({profile})", "Pages": pages_out, "Size": f"{len(data)} bytes",
-              "Fonts Substituted": _fonts_line(swapped), "LibreOffice": done.note}
+              "Fonts Substituted": _fonts_line(swapped), "LibreOffice": done.note,
+              "Comments": NO_COMMENTS if commented and format != "pdf" else None}
     return success_answer("Export", fields=fields)
 
 
@@ -110,12 +113,12 @@ def _copy(ctx, session_id, file_path: str, kind, overwrite: bool, src: Path):
         return session.id, target
 
 
-def _facts(src: Path, target: Path) -> tuple[str, list[str]]:
-    """(the title a PDF/UA export carries, the fonts the document names)."""
+def _facts(src: Path, target: Path) -> tuple[str, list[str], bool]:
+    """(the title a PDF/UA export carries, the fonts the document names, whether it has comments)."""
     with zipfile.ZipFile(src) as z:  # our own copy, just written
         parts = {n: z.read(n) for n in z.namelist()
                  if n == core_props.CORE or (n.startswith("word/") and n.endswith(".xml"))}
-    return core_props.title(parts) or target.stem, fonts_named(parts)
+    return core_props.title(parts) or target.stem, fonts_named(parts), "word/comments.xml" in parts
 
 
 def _checked_pdf(ctx, done, ranges, src: Path, out: Path) -> int:
