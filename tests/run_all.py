@@ -15,7 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 APT = {"soffice": "libreoffice-writer-nogui", "pdftotext": "poppler-utils", "node": "nodejs", "npm": "npm",
-       "redis-server": "redis-server", "haproxy": "haproxy"}  # the last two: scale-out tests (issue 13)
+       "redis-server": "redis-server", "haproxy": "haproxy",  # these two: scale-out tests (issue 13)
+       "pdfinfo": "poppler-utils", "fc-match": "fontconfig"}  # exports: PDF metadata, substituted fonts (issue 32)
 # Packages without a command: LibreOffice's Python bridge keeps one LibreOffice warm for docx_render_page.
 APT_FILES = {"/usr/lib/python3/dist-packages/uno.py": "python3-uno",
              # LibreOffice's equation module: without it Office Math is dropped from its layouts (issue 31)

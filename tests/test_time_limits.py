@@ -233,6 +233,7 @@ async def small(c: DocxClient, tmp_path: Path) -> dict:
 # name -> (preparation, tool, arguments, whether LibreOffice lays the document out)
 LAYOUT_CASES = {
     "render_page": (opened, "docx_render_page", {"page": 1}, True),
+    "export_pdf": (opened, "docx_export", {"file_path": "out.pdf"}, True),
     "insert_toc": (opened, "docx_insert_toc", {"position": "start:document_body"}, True),
     "update_toc": (with_toc, "docx_update_toc", {}, True),
     "batch_toc": (opened, "docx_batch", {"calls": [{"tool": "docx_insert_toc",

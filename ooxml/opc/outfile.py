@@ -37,6 +37,10 @@ class FileKind:
 DOCUMENT = FileKind("a Word document", tuple(MAIN_TYPES))
 MARKDOWN = FileKind("a Markdown export", (".md", ".markdown"))
 PDF = FileKind("a PDF", (".pdf",))
+ODT = FileKind("an OpenDocument text", (".odt",))
+RTF = FileKind("an RTF document", (".rtf",))
+HTML = FileKind("an HTML export", (".html", ".htm"))
+TEXT = FileKind("a text export", (".txt",))
 
 
 def write_file(path: Path, write: Callable[[BinaryIO], None], *, kind: FileKind,

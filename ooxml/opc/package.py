@@ -27,6 +27,7 @@ from ooxml.xml.namespaces import CT, PR, RT_OFFICE_DOCUMENT
 from ooxml.xml.safexml import parse_part, serialize
 from ooxml.opc.limits import DEFAULT_LIMITS, Limits  # noqa: F401 (imported from here too)
 from ooxml.opc.outfile import DOCUMENT, write_file
+from ooxml.opc.sniff import mislabelled
 from ooxml.opc.savefile import FileStamp, read_stamped
 from ooxml.opc.strict import is_strict_package, strict_bytes, to_transitional
 
@@ -268,8 +269,12 @@ class Package:
         except (zipfile.BadZipFile, UnicodeDecodeError, ValueError, struct.error, OSError, EOFError,
                 OverflowError) as e:  # a damaged directory fails in any of these ways
             pkg.close()
-            raise InvalidDocument(f"'{label}' is not a .docx (zip) file or is truncated: {e}.",
-                                  hint="Check that the path names a Word document (.docx).") from None
+            raise (mislabelled(label, data, {"ooxml"}) or
+                   InvalidDocument(f"'{label}' is not a .docx (zip) file or is truncated: {e}.",
+                                   hint="Check that the path names a Word document (.docx).")) from None
+        if "[Content_Types].xml" not in pkg._zip.NameToInfo and (wrong := mislabelled(label, data, {"ooxml"})):
+            pkg.close()
+            raise wrong  # a zip, but another format's (an .odt renamed .docx)
         try:
             pkg._check_members()
         except Exception:

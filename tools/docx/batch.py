@@ -21,7 +21,7 @@ from tools.runtime.registry import BUILTIN, CallContext, ToolResult, tool
 from tools.runtime.sessions import session_key
 
 # Session lifecycle, files, history, listing and the batch itself: not edits of the session's document.
-REFUSED = {"docx_open", "docx_create", "docx_save", "docx_close", "docx_batch", "docx_render_page",
+REFUSED = {"docx_open", "docx_create", "docx_save", "docx_close", "docx_batch", "docx_render_page", "docx_export",
            "docx_undo", "docx_redo", "docx_toolsets", "docx_export_markdown", "docx_compare"}
 CALL_KEYS = {"tool", "arguments"}
 

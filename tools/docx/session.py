@@ -14,6 +14,7 @@ from ooxml.opc.package import DEFAULT_LIMITS
 from render import views
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
+from tools.docx.open_formats import converted_document, converts
 from tools.docx.review import tracking_from_settings
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.lifetime import claim
@@ -27,10 +28,15 @@ log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notificatio
 
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
 def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact", "none"] | None = None) -> str:
-    """Open a .docx file in a new editing session."""
+    """Open a .docx file in a new editing session (.doc, .dot, .rtf, .odt, .wpd: converted into one)."""
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
-    session = start_session(ctx, Document.open(path, limits), path, view)
+    converted = None
+    if converts(path):  # saved beside the original as .docx, never over it
+        doc, converted = converted_document(ctx, path, limits)
+        session = start_session(ctx, doc, path.with_suffix(".docx"), view)
+    else:
+        session = start_session(ctx, Document.open(path, limits), path, view)
     try:
         session.opened_from = path
         doc = session.doc
@@ -39,8 +45,9 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
         if last is not None:
             session.cursor = Cursor(doc.id_of(last), "after")
         blocks = doc.block_count(doc.body)
-        fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
-                  "Recovered": recovery_note(ctx.services, path, _read_sha(doc, path)), "Ended": session.made_room}
+        fields = {"Session ID": session.id, "File": str(path), "Converted": converted, "Blocks": blocks,
+                  "Recovered": None if converted else recovery_note(ctx.services, path, _read_sha(doc, path)),
+                  "Ended": session.made_room}
         if fields["Recovered"]:
             log.warning("%s: %s", path.name, fields["Recovered"])
         damaged = unreadable_parts(doc)

@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ooxml.xml import budget
@@ -62,14 +63,15 @@ class _Worker:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def convert(self, src: Path, out: Path, timeout: float) -> None:
-        self.proc.stdin.write(json.dumps({"in": str(src), "out": str(out)}) + "\n")
+    def convert(self, src: Path, out: Path, timeout: float, job: "Job") -> dict:
+        self.proc.stdin.write(json.dumps({"in": str(src), "out": str(out), **job.request()}) + "\n")
         self.proc.stdin.flush()
         answer = self._read(timeout)
         if not answer.get("ok"):
             raise RenderFailed(f"LibreOffice could not convert the document: {answer.get('error')}.",
                                hint="Check the document with docx_get_structure; LibreOffice may not support "
                                     "something in it.")
+        return answer
 
     def _read(self, timeout: float) -> dict:
         box: list[str] = []
@@ -104,6 +106,40 @@ class _Worker:
                 self.kill()
 
 
+@dataclass(frozen=True)
+class Job:
+    """What LibreOffice is asked for: a filter, its FilterData, and whether to count the pages."""
+    ext: str = "pdf"  # the output's extension, for a one-off soffice --convert-to
+    filter: str = "writer_pdf_Export"
+    data: dict = field(default_factory=lambda: dict(PDF_DATA))
+    options: str | None = None  # FilterOptions (a text export's encoding)
+    title: str | None = None  # given to a document that has none (PDF/UA asks for one)
+    count: bool = False  # answer the document's page count (the warm worker only)
+    neutralise: bool = True  # a .docx copy rewritten first (office_copy); False for other formats in
+
+    def request(self) -> dict:
+        return {"filter": self.filter, "data": self.data, "options": self.options, "title": self.title,
+                "count": self.count}
+
+    def convert_to(self) -> str:
+        """The ``--convert-to`` argument: FilterData as soffice's JSON (7.4+)."""
+        types = {bool: "boolean", int: "long", str: "string"}
+        data = {k: {"type": types[type(v)], "value": str(v).lower() if isinstance(v, bool) else str(v)}
+                for k, v in self.data.items()}
+        options = f":{self.options}" if self.options else ""
+        return f"{self.ext}:{self.filter}{options}" + (f":{json.dumps(data)}" if data and not options else "")
+
+
+PDF_DATA = {"ExportBookmarksToPDFDestination": True}
+PDF = Job()
+
+
+@dataclass
+class Converted:
+    note: str | None  # set when the warm LibreOffice failed and a one-off conversion made the file
+    pages: int | None  # the document's page count (Job.count, warm worker only)
+
+
 class Office:
     """The server's LibreOffice: ``to_pdf`` is thread-safe; calls queue one after another."""
 
@@ -118,12 +154,17 @@ class Office:
     def to_pdf(self, src: Path, out: Path, timeout: float | None = None) -> str | None:
         """Lay out ``src`` (a throwaway copy: rewritten in place as LibreOffice may see it, see
         ooxml/opc/office_copy.py) as the PDF ``out``. None, or a note when the warm LibreOffice failed
-        and a one-off ``soffice --convert-to`` made the PDF. ``timeout`` (at most the render timeout)
-        bounds everything: the wait behind other layouts, a start, the conversion."""
+        and a one-off ``soffice --convert-to`` made the PDF."""
+        return self.convert(src, out, PDF, timeout).note
+
+    def convert(self, src: Path, out: Path, job: Job, timeout: float | None = None) -> Converted:
+        """``src`` (a throwaway copy) converted as ``job`` says into ``out``. ``timeout`` (at most the
+        render timeout) bounds everything: the wait behind other layouts, a start, the conversion."""
         end = time.monotonic() + min(render_timeout(), render_timeout() if timeout is None else timeout)
         soffice = find_soffice()  # checked on every call: a path that disappears gives the named error
-        from ooxml.opc import office_copy  # lxml: loaded at the first document, not before initialize
-        office_copy.prepare(src)
+        if job.neutralise:
+            from ooxml.opc import office_copy  # lxml: loaded at the first document, not before initialize
+            office_copy.prepare(src)
         if not self._lock.acquire(timeout=_left(end)):
             error = RenderFailed("LibreOffice was busy with other layouts until the time allowed ran out.",
                                  hint="Retry when the other renders have finished.")
@@ -139,11 +180,11 @@ class Office:
             if self._python is False:
                 self._python = find_uno_python(soffice)
             if self._python is None:
-                self._convert_once(soffice, src, out, _left(end), self._profile)
-                return None
+                self._convert_once(soffice, src, out, _left(end), self._profile, job)
+                return Converted(None, None)
             try:
-                self._warm_convert(soffice, src, out, end)
-                return None
+                answer = self._warm_convert(soffice, src, out, end, job)
+                return Converted(None, answer.get("pages"))
             except RenderFailed as e:
                 if e.hung:
                     raise
@@ -151,19 +192,19 @@ class Office:
         finally:
             self._lock.release()
         with tempfile.TemporaryDirectory(prefix="ooxml-mcp-lo-once-") as profile:
-            self._convert_once(soffice, src, out, _left(end), office_profile.seed(Path(profile)))
-        return f"one-off conversion: the warm LibreOffice failed ({failure[:160]})"
+            self._convert_once(soffice, src, out, _left(end), office_profile.seed(Path(profile)), job)
+        return Converted(f"one-off conversion: the warm LibreOffice failed ({failure[:160]})", None)
 
-    def _warm_convert(self, soffice: str, src: Path, out: Path, end: float) -> None:
+    def _warm_convert(self, soffice: str, src: Path, out: Path, end: float, job: Job) -> dict:
         try:
-            self._warm(soffice, end).convert(src, out, _left(end))
+            return self._warm(soffice, end).convert(src, out, _left(end), job)
         except RenderFailed as e:
             if e.hung:
                 self._worker = None
                 raise
             # A dead soffice behind a live worker fails every call: retry once on a fresh one.
             self._stop()
-            self._warm(soffice, end).convert(src, out, _left(end))
+            return self._warm(soffice, end).convert(src, out, _left(end), job)
 
     def _warm(self, soffice: str, end: float) -> _Worker:
         if self._worker is None or not self._worker.alive():
@@ -171,10 +212,9 @@ class Office:
             self.starts += 1
         return self._worker
 
-    def _convert_once(self, soffice: str, src: Path, out: Path, timeout: float, profile: Path) -> None:
-        filt = 'pdf:writer_pdf_Export:{"ExportBookmarksToPDFDestination":{"type":"boolean","value":"true"}}'
+    def _convert_once(self, soffice: str, src: Path, out: Path, timeout: float, profile: Path, job: Job) -> None:
         args = [soffice, "--headless", "--norestore", f"-env:UserInstallation={profile.as_uri()}",
-                "--convert-to", filt, "--outdir", str(out.parent), str(src)]
+                "--convert-to", job.convert_to(), "--outdir", str(out.parent), str(src)]
         self.starts += 1
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
@@ -187,7 +227,7 @@ class Office:
                                       "check it with docx_get_structure.")
             error.hung = True
             raise error from None
-        made = out.parent / (src.stem + ".pdf")
+        made = out.parent / f"{src.stem}.{job.ext}"
         if not made.is_file():
             raise RenderFailed("LibreOffice could not convert the document.",
                                hint="Check the document with docx_get_structure; LibreOffice may not support "
@@ -216,8 +256,17 @@ class Office:
 def to_pdf_in_budget(office, src: Path, out: Path) -> str | None:
     """``office.to_pdf`` within the running call's time budget (ooxml/xml/budget.py): LibreOffice is
     stopped at the call's deadline, which is then ``LimitExceeded`` (the call changed nothing)."""
+    return _in_budget(lambda: office.to_pdf(src, out, budget.remaining()))
+
+
+def convert_in_budget(office, src: Path, out: Path, job: Job) -> Converted:
+    """``office.convert`` within the running call's time budget (see to_pdf_in_budget)."""
+    return _in_budget(lambda: office.convert(src, out, job, budget.remaining()))
+
+
+def _in_budget(run):
     try:
-        return office.to_pdf(src, out, budget.remaining())
+        return run()
     except RenderFailed as e:
         if e.hung and budget.remaining() == 0:
             raise budget.exceeded(budget.current_limit() or 0, "waited for LibreOffice's layout") from None

@@ -1,8 +1,10 @@
 """A warm LibreOffice: this script runs under a Python that has LibreOffice's ``uno`` module.
 
 It starts one headless ``soffice`` listening on a private pipe, connects over UNO, and then
-converts documents to PDF, one JSON request per stdin line (``{"in": path, "out": path}``),
-one JSON answer per stdout line (``{"ok": true}`` or ``{"ok": false, "error": "..."}``).
+converts documents, one JSON request per stdin line (``{"in": path, "out": path}``, optional
+``filter`` (default writer_pdf_Export), ``data`` (its FilterData), ``options`` (FilterOptions),
+``title`` (set when the document has none), ``count`` (answer the page count)), one JSON answer
+per stdout line (``{"ok": true}`` or ``{"ok": false, "error": "..."}``).
 EOF on stdin ends soffice and the script. The server (tools/office/service.py) kills the whole
 process group when a conversion hangs.
 
@@ -50,7 +52,25 @@ def connect(pipe, proc, deadline):
             time.sleep(0.1)
 
 
-def convert(desktop, src, out):
+def filter_value(value):
+    if isinstance(value, dict):  # a nested FilterData ("PageRange" lives there too)
+        return uno.Any("[]com.sun.star.beans.PropertyValue", tuple(prop(k, filter_value(v)) for k, v in value.items()))
+    return value
+
+
+def page_count(doc):
+    controller = doc.getCurrentController()
+    if controller is not None:
+        try:
+            return controller.getPropertyValue("PageCount")
+        except Exception:
+            pass
+    return doc.getPropertyValue("DocumentStatistics")  # not reached for Writer documents
+
+
+def convert(desktop, request):
+    """One conversion; the answer's extra fields (``pages``: the document's page count when asked)."""
+    src, out = request["in"], request["out"]
     doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(src), "_blank", 0,
                                        (prop("Hidden", True), prop("ReadOnly", True),
                                         # links are not updated, macros never run
@@ -58,11 +78,19 @@ def convert(desktop, src, out):
     if doc is None:
         raise RuntimeError("LibreOffice could not load the document")
     try:
-        filter_data = uno.Any("[]com.sun.star.beans.PropertyValue",
-                              (prop("ExportBookmarksToPDFDestination", True),))
-        uno.invoke(doc, "storeToURL", (uno.systemPathToFileUrl(out),
-                                       (prop("FilterName", "writer_pdf_Export"),
-                                        prop("FilterData", filter_data))))
+        extra = {}
+        if request.get("title") and not doc.getDocumentProperties().Title:
+            doc.getDocumentProperties().Title = request["title"]
+        if request.get("count"):
+            extra["pages"] = page_count(doc)
+        data = request.get("data", {"ExportBookmarksToPDFDestination": True})
+        props = [prop("FilterName", request.get("filter", "writer_pdf_Export"))]
+        if data:
+            props.append(prop("FilterData", filter_value(data)))
+        if request.get("options"):
+            props.append(prop("FilterOptions", request["options"]))
+        uno.invoke(doc, "storeToURL", (uno.systemPathToFileUrl(out), tuple(props)))
+        return extra
     finally:
         doc.close(True)
 
@@ -81,8 +109,7 @@ def main():
         for line in sys.stdin:
             request = json.loads(line)
             try:
-                convert(desktop, request["in"], request["out"])
-                answer = {"ok": True}
+                answer = {"ok": True, **convert(desktop, request)}
             except Exception as e:  # the server turns this into an error answer
                 answer = {"ok": False, "error": "%s: %s" % (type(e).__name__, getattr(e, "Message", "") or e)}
             print(json.dumps(answer), flush=True)

@@ -87,6 +87,41 @@ def heartbeats(ctx, done: float, total: float | None, message: str) -> Iterator[
 
 
 HEARTBEAT_S = 0.5
+
+
+async def ticking(ctx, done: float, total: float | None, message: str, work: Callable, *args):
+    """``work(*args)`` in a worker thread, with heartbeats() from the event loop meanwhile: for one
+    long await of an async tool (LibreOffice converting a long document). Its error is raised as is."""
+    import anyio
+
+    await progress(ctx, done, total, message)
+    if getattr(ctx, "progress", None) is None:
+        return await anyio.to_thread.run_sync(work, *args)
+    box: dict = {}
+
+    async def beat() -> None:
+        ticks = 0
+        while True:
+            await anyio.sleep(HEARTBEAT_S)
+            ticks += 1
+            await progress(ctx, done + 1 - 1 / (ticks + 1), total, f"{message} ({ticks * HEARTBEAT_S:.1f} s)")
+
+    async def run(group) -> None:
+        try:
+            box["value"] = await anyio.to_thread.run_sync(work, *args)
+        except Exception as e:  # kept out of the task group: it would wrap it in an ExceptionGroup
+            box["error"] = e
+        finally:
+            group.cancel_scope.cancel()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(beat)
+        group.start_soon(run, group)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 LARGE_FILE_BYTES = 1_000_000  # smaller files open faster than a thread hop plus a heartbeat costs
 
 

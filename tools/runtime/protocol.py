@@ -11,7 +11,9 @@ from tools.runtime import notices, prompts, resources, structured
 from tools.runtime.registry import CallContext
 
 LINKED = {"docx_save": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-          "docx_export_markdown": "text/markdown"}
+          "docx_export_markdown": "text/markdown", "docx_export": None}  # None: by the file's extension
+EXPORTED = {".pdf": "application/pdf", ".odt": "application/vnd.oasis.opendocument.text", ".rtf": "application/rtf",
+            ".html": "text/html", ".htm": "text/html", ".txt": "text/plain"}
 
 
 def handlers(services, caller_of, connection_of) -> dict:
@@ -77,7 +79,7 @@ async def tools_changed(services) -> None:
 
 
 def links_of(name: str, outcome) -> list:
-    """docx_save and docx_export_markdown to a file: a resource_link to the file written."""
+    """docx_save, docx_export and docx_export_markdown to a file: a resource_link to the file written."""
     if name not in LINKED or outcome.is_error:
         return []
     from render.head import parse_head
@@ -85,7 +87,7 @@ def links_of(name: str, outcome) -> list:
     if not written:
         return []
     path = Path(written)
-    return [types.ResourceLink(type="resource_link", uri=path.as_uri(), name=path.name, mime_type=LINKED[name])]
+    return [types.ResourceLink(type="resource_link", uri=path.as_uri(), name=path.name, mime_type=LINKED[name] or EXPORTED.get(path.suffix.lower()))]
 
 
 def attach(server, services, connection_state) -> None:

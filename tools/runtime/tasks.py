@@ -31,7 +31,7 @@ VERSIONS = frozenset({"2025-11-25"})
 RELATED = "io.modelcontextprotocol/related-task"
 IMMEDIATE = "io.modelcontextprotocol/model-immediate-response"
 # The long calls: LibreOffice layouts, whole-document passes, many edits at once.
-TASK_TOOLS = frozenset({"docx_render_page", "docx_compare", "docx_insert_toc", "docx_update_toc",
+TASK_TOOLS = frozenset({"docx_render_page", "docx_export", "docx_compare", "docx_insert_toc", "docx_update_toc",
                         "docx_export_markdown", "docx_batch", "docx_fill_template", "docx_open"})
 EXECUTION = types.ToolExecution(task_support="optional")
 CAPABILITY = types.ServerTasksCapability(
