@@ -2,6 +2,7 @@
 undo, tracking, the view's alt text; bad and hostile SVGs refused with nothing fetched, document unchanged."""
 from __future__ import annotations
 
+import base64
 import io
 import socketserver
 import threading
@@ -173,6 +174,13 @@ def _bomb(levels: int = 8, fan: int = 10) -> str:
     return _svg(f"<defs>{defs}</defs><use href='#l{levels}'/>")
 
 
+def _huge_png() -> str:
+    """30,000 × 30,000 pixels in about 100 KB: 3.6 GB once decoded."""
+    out = io.BytesIO()
+    Image.new("1", (30_000, 30_000)).save(out, "PNG")
+    return base64.b64encode(out.getvalue()).decode()
+
+
 HOSTILE = {
     "image over http": lambda u: _svg(f'<image href="{u}/a.png" width="10" height="10"/>'),
     "xlink image from a file": lambda u: _svg('<image xlink:href="file:///etc/hostname" width="9" height="9"/>'),
@@ -193,6 +201,8 @@ HOSTILE = {
     "nested svg data": lambda u: _svg('<image href="data:image/svg+xml;base64,PHN2Zy8+" width="9" height="9"/>'),
     "script": lambda u: _svg(f'<script>fetch("{u}")</script>'),
     "use bomb": lambda u: _bomb(),
+    "bitmap bomb": lambda u: _svg(f'<image href="data:image/png;base64,{_huge_png()}" width="9" height="9"/>'),
+    "bitmap not base64": lambda u: _svg('<image href="data:image/png,%89PNG" width="9" height="9"/>'),
     "reference cycle": lambda u: _svg('<g id="a"><use href="#a"/></g>'),
     "deep nesting": lambda u: _svg("<g>" * 2000 + "</g>" * 2000),
 }

@@ -4,6 +4,8 @@ instructions), no scripts, and a bounded size once ``<use>`` and ``url(#…)`` r
 (a "billion laughs" made of references). Its natural size comes from width/height/viewBox."""
 from __future__ import annotations
 
+import base64
+import io
 import math
 import re
 from dataclasses import dataclass
@@ -18,6 +20,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 MAX_SVG_BYTES = 10 * 1024 * 1024
 MAX_ELEMENTS = 200_000
 MAX_EXPANDED = 1_000_000  # elements drawn once every reference is followed
+MAX_BITMAP_PIXELS = 40_000_000  # embedded images' pixels in all (decoded: 4 bytes each)
 MAX_REF_DEPTH = 600  # elements and references nested (Python's recursion stays far from its limit)
 _XINCLUDE = "http://www.w3.org/2001/XInclude"
 # What may follow url( or href=: a fragment of this file, or an embedded bitmap (never another SVG,
@@ -72,7 +75,7 @@ def _check_outside(name: str, root: etree._Element) -> None:
     outer = [*root.itersiblings(preceding=True), *root.itersiblings()]
     for node in [n for n in outer if isinstance(n, etree._ProcessingInstruction)] or root.iter(etree.PI):
         raise refuse(name, f"it holds the instruction <?{node.target} …?> (style sheets may be fetched)")
-    count = 0
+    count = pixels = 0
     for el in root.iter():
         count += 1
         if count > MAX_ELEMENTS:
@@ -93,8 +96,29 @@ def _check_outside(name: str, root: etree._Element) -> None:
             local = etree.QName(attr).localname
             if local == "href" and not _LOCAL.match(value.strip()):
                 raise refuse(name, f"<{qname.localname}> links to '{value[:80]}' outside the file")
+            if local == "href" and value.strip()[:5].lower() == "data:":
+                pixels += _check_bitmap(name, value.strip(), pixels)
             if "url(" in value.lower() or "@import" in value.lower():
                 _check_css(name, value)
+
+
+def _check_bitmap(name: str, uri: str, before: int) -> int:
+    """An embedded bitmap's pixels, read from its header (a small PNG can declare gigabytes); the
+    file's bitmaps together stay under MAX_BITMAP_PIXELS."""
+    from PIL import Image
+
+    head, _, data = uri.partition(",")
+    if not head.lower().endswith(";base64"):
+        raise refuse(name, "an embedded image is not base64 data")
+    try:
+        with Image.open(io.BytesIO(base64.b64decode(data, validate=False))) as img:
+            w, h = img.size
+    except Exception:  # noqa: BLE001 (Pillow raises many kinds for damaged data)
+        raise refuse(name, "an embedded image is not readable PNG, JPEG, GIF or WebP data") from None
+    if before + w * h > MAX_BITMAP_PIXELS:
+        raise LimitExceeded(f"The SVG '{name}' embeds images of more than {MAX_BITMAP_PIXELS:,} pixels "
+                            f"(one is {w}×{h}).", hint="Scale the embedded images down, or convert the SVG to PNG.")
+    return w * h
 
 
 def _check_css(name: str, css: str) -> None:
