@@ -248,3 +248,37 @@ async def test_a_bad_svg_gets_a_named_error_and_changes_nothing(docx, tmp_path, 
     assert a.is_error and a.error_type == "ValidationError" and words in a.head["Message"], a.text
     await docx.save(tmp_path / "after.docx")
     assert parts(tmp_path / "after.docx") == parts(tmp_path / "before.docx")
+
+
+@pytest.mark.parametrize("family", ["", ' font-family="Arial"', ' font-family="sans-serif"'])
+async def test_text_is_drawn_in_the_fallback_with_the_machines_fonts(docx, tmp_path, family):
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="200" height="60" '
+           f'fill="#ffffff"/><text x="10" y="45" font-size="40"{family}>Hello</text></svg>')
+    await insert(docx, write(tmp_path, svg))
+    await docx.save(tmp_path / "o.docx")
+    saved = parts(tmp_path / "o.docx")
+    png = Image.open(io.BytesIO(saved[blips(saved)[0][0]])).convert("L")
+    assert sum(png.histogram()[:100]) > 300  # the word's strokes: dark pixels
+
+
+# ---- redaction --------------------------------------------------------------------------------
+
+SECRET = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="200" height="60" '
+          'fill="#ffffff"/><text x="10" y="40" font-size="30">{}</text></svg>')
+
+
+async def _fallbacks(docx, tmp_path, name: str) -> list[bytes]:
+    await docx.save(tmp_path / name)
+    saved = parts(tmp_path / name)
+    return [saved[png] for png, _ in blips(saved)]
+
+
+async def test_redaction_draws_the_fallback_again_from_the_redacted_svg(docx, tmp_path):
+    await insert(docx, write(tmp_path, SECRET.format("Secret")))
+    [before] = await _fallbacks(docx, tmp_path, "before.docx")
+    a = await docx.ok("docx_redact", text="Secret", replacement="X")
+    assert "drawn again" in a.section("Content")
+    await docx.ok("docx_insert_image", image_path=str(write(tmp_path, SECRET.format("XXXXXX"), "plain.svg")),
+                  position="end:document_body")
+    redacted, plain = await _fallbacks(docx, tmp_path, "after.docx")
+    assert redacted != before and redacted == plain

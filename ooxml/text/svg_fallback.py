@@ -3,6 +3,9 @@ outside the file was refused by svg_check first) at the picture's size, stretche
 from __future__ import annotations
 
 import copy
+import functools
+import shutil
+import subprocess
 
 from lxml import etree
 
@@ -25,10 +28,30 @@ def render(svg: SvgFile, cx: int, cy: int) -> bytes:
 
     px, py = pixels(cx, cy)
     try:
-        return resvg_py.svg_to_bytes(svg_string=_sized(svg, px, py), width=px, height=py)
+        return resvg_py.svg_to_bytes(svg_string=_sized(svg, px, py), width=px, height=py, **_families())
     except (ValueError, RuntimeError, OverflowError) as e:
         raise ValidationError(f"The SVG '{svg.name}' does not render: {str(e)[:200]}.",
                               hint="Open it in a browser to check it, or convert it to PNG.") from None
+
+
+@functools.cache
+def _families() -> dict[str, str]:
+    """The machine's fonts for CSS's generic families, from fontconfig (once): resvg's own defaults
+    (Times New Roman, Arial ...) are missing on most servers, and text set in them is not drawn."""
+    fc = shutil.which("fc-match")
+    out = {}
+    for arg, generic in (("serif_family", "serif"), ("sans_serif_family", "sans-serif"),
+                         ("monospace_family", "monospace")):
+        try:
+            name = subprocess.run([fc, "-f", "%{family[0]}", generic], capture_output=True, text=True,
+                                  timeout=5).stdout.strip() if fc else ""
+        except (OSError, subprocess.SubprocessError):
+            name = ""
+        if name:
+            out[arg] = name
+    if "serif_family" in out:
+        out["font_family"] = out["serif_family"]  # an unnamed family is serif, as in browsers
+    return out
 
 
 def _sized(svg: SvgFile, px: int, py: int) -> str:
