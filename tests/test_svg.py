@@ -222,6 +222,17 @@ async def test_hostile_svg_is_refused_before_anything_is_fetched(docx, tmp_path,
     assert listener.hits == 0
 
 
+async def test_an_embedded_png_is_drawn_in_the_fallback(docx, tmp_path):
+    data = io.BytesIO()
+    Image.new("RGB", (4, 4), (0, 0, 255)).save(data, "PNG")
+    uri = "data:image/png;base64," + base64.b64encode(data.getvalue()).decode()
+    a = await insert(docx, write(tmp_path, _svg(f'<image href="{uri}" width="100" height="100"/>')))
+    assert not a.is_error, a.text
+    await docx.save(tmp_path / "o.docx")
+    saved = parts(tmp_path / "o.docx")
+    assert Image.open(io.BytesIO(saved[blips(saved)[0][0]])).convert("RGB").getpixel((50, 50)) == (0, 0, 255)
+
+
 async def test_a_huge_declared_size_is_fitted_to_the_page(docx, tmp_path):
     a = await insert(docx, write(tmp_path, '<svg xmlns="http://www.w3.org/2000/svg" width="100000000" '
                                            'height="50000000"><rect width="100%" height="100%"/></svg>'))
