@@ -28,6 +28,13 @@ async def test_display_equation_is_its_own_paragraph_shown_as_latex(docx, tmp_pa
     assert answer.element_id.startswith("eq_") and r"$$\frac{a}{b}$$" in answer.text
 
 
+async def test_text_holding_a_less_than_sign_is_written_as_it_reads(docx, tmp_path):
+    await _opened(docx, tmp_path)
+    eq = (await docx.ok("docx_insert_equation", latex=r"\text{a<b}", position="end:document_body")).element_id
+    math = by_id(await docx.save(tmp_path / "out.docx"), eq)
+    assert xp(math, "string(.//m:t)") == "a<b"
+
+
 async def test_display_equation_is_saved_as_office_math_paragraph(docx, tmp_path):
     await _opened(docx, tmp_path)
     eq = (await docx.ok("docx_insert_equation", latex=r"\sqrt{x}", position="end:document_body")).element_id

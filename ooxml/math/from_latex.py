@@ -4,19 +4,29 @@ from __future__ import annotations
 
 import re
 
-from latex2mathml.converter import convert as to_mathml
+from latex2mathml.converter import convert_to_element
 from latex2mathml.exceptions import NoAvailableTokensError
 from lxml import etree
 
-from ooxml.xml.errors import LimitExceeded, ValidationError
+from ooxml.xml.errors import ValidationError
 from ooxml.math import mathml
 from ooxml.xml import safexml
 from ooxml.xml.namespaces import M
 
 _HINT = "Write standard LaTeX math (no $ delimiters), e.g. \\frac{a}{b}, x^{2}, \\sum_{i=1}^{n} x_i."
-_MML = "{http://www.w3.org/1998/Math/MathML}"
 _ENV = re.compile(r"\\(begin|end)\s*\{([^}]*)\}")
 MAX_LATEX = 20_000
+MAX_DEPTH = safexml.MAX_DEPTH  # what the MathML text parsed by our parser allowed before
+_REFS = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);")
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def _resolved(m: re.Match) -> str:
+    ref = m.group(1)
+    if ref[0] != "#":
+        return _NAMED[ref]
+    code = int(ref[2:], 16) if ref[1] in "xX" else int(ref[1:])
+    return chr(code) if 0 < code < 0x110000 and not 0xD800 <= code < 0xE000 else m.group(0)
 
 
 def _fail(latex: str, pos: int, what: str) -> ValidationError:
@@ -57,8 +67,10 @@ def _check_environments(latex: str) -> None:
         raise _fail(latex, open_envs[-1][1], f"\\begin{{{open_envs[-1][0]}}} never ended")
 
 
-def parse(latex: str) -> etree._Element:
-    """``latex`` as MathML, or ValidationError naming where it goes wrong."""
+def parse(latex: str):
+    """``latex`` as MathML (latex2mathml's ElementTree, tags without namespace, character references
+    resolved), or ValidationError naming where it goes wrong. Taken as a tree: its text written and
+    parsed again cost a third of an insert."""
     if not latex.strip():
         raise ValidationError("latex is empty.", hint=_HINT)
     if len(latex) > MAX_LATEX:
@@ -69,16 +81,11 @@ def parse(latex: str) -> etree._Element:
     _check_braces(latex)
     _check_environments(latex)
     try:
-        text = to_mathml(latex)
+        tree = convert_to_element(latex)
     except NoAvailableTokensError:
         raise _fail(latex, len(latex), "an argument is missing at the end") from None
     except Exception as exc:  # latex2mathml's own errors: name the first command it complains of
         raise _fail(latex, _position_of(latex, str(exc)), type(exc).__name__) from None
-    text = text.replace(">&<", ">&amp;<")  # latex2mathml leaves an alignment '&' unescaped
-    try:
-        tree = safexml.parse_part(text.encode("utf-8"), "latex").getroot()
-    except LimitExceeded:
-        raise ValidationError(f"latex nests deeper than {safexml.MAX_DEPTH // 2} levels.", hint=_HINT) from None
     _check_tree(latex, tree)
     return tree
 
@@ -89,13 +96,19 @@ def _position_of(latex: str, detail: str) -> int:
     return pos if pos >= 0 else len(latex)
 
 
-def _check_tree(latex: str, tree: etree._Element) -> None:
-    """What latex2mathml lets through: unknown commands (kept as text) and missing arguments."""
-    for el in tree.iter():
-        if not isinstance(el.tag, str):
-            continue
+def _check_tree(latex: str, tree) -> None:
+    """What latex2mathml lets through: unknown commands (kept as text), missing arguments, nesting
+    deeper than MAX_DEPTH (our conversion recurses); character references in text resolved."""
+    stack = [(tree, 0)]
+    while stack:
+        el, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ValidationError(f"latex nests deeper than {MAX_DEPTH // 2} levels.", hint=_HINT)
+        stack.extend((child, depth + 1) for child in reversed(el))  # popped in document order
         text = el.text or ""
-        local = etree.QName(el).localname
+        if "&" in text:
+            el.text = text = _REFS.sub(_resolved, text)
+        local = el.tag
         if local in ("mi", "mo") and text.startswith("\\") and len(text) > 1:
             raise _fail(latex, max(latex.find(text), 0), f"unknown command {text}")
         arity = {"mfrac": 2, "mroot": 2, "msub": 2, "msup": 2, "msubsup": 3}.get(local)

@@ -1,4 +1,4 @@
-"""MathML (as latex2mathml writes it) -> Office Math: one function per MathML element in ``_RULES``.
+"""MathML (latex2mathml's ElementTree: tags without namespace) -> Office Math: one function per MathML element in ``_RULES``.
 
 A row is read as a sequence, as a reader of the formula would: an n-ary operator takes the item after
 it as its operand, ``{`` + table is cases, a fence + table + fence is a matrix, a row broken by
@@ -14,7 +14,6 @@ from ooxml.math.to_latex import FUNCTIONS
 from ooxml.xml.namespaces import M
 
 _M = f"{{{M}}}"
-_MML = "{http://www.w3.org/1998/Math/MathML}"
 _NARY = frozenset("∑∏∐∫∬∭∮∯⋃⋂⋁⋀⨁⨂⨀⨄")
 _INTEGRALS = frozenset("∫∬∭∮∯")
 _LIMIT_OPS = frozenset("lim liminf limsup max min sup inf det gcd Pr".split())
@@ -276,7 +275,7 @@ def _table(el: etree._Element, out: etree._Element) -> None:
     mcs = m("mcs", mpr)
     mc = m("mcPr", m("mc", mcs))
     etree.SubElement(mc, f"{_M}count").set(f"{_M}val", str(cols))
-    etree.SubElement(mc, f"{_M}mcJc").set(f"{_M}val", "left" if el.find(f"{_MML}mtr/{_MML}mtd[@columnalign='left']")
+    etree.SubElement(mc, f"{_M}mcJc").set(f"{_M}val", "left" if el.find("mtr/mtd[@columnalign='left']")
                                           is not None else "center")
     for tr in rows:
         mr = m("mr", mat)

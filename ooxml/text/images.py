@@ -21,6 +21,8 @@ MAX_EMU = 22 * EMU_PER_INCH  # Word's largest page side
 FORMATS = {"PNG": ("png", "image/png"), "JPEG": ("jpeg", "image/jpeg"), "GIF": ("gif", "image/gif")}
 _EXT_ALIASES = {"jpg": "JPEG", "jpeg": "JPEG", "jpe": "JPEG", "png": "PNG", "gif": "GIF"}
 _PIC_URI = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+ASVG = "http://schemas.microsoft.com/office/drawing/2016/SVG/main"
+SVG_EXT_URI = "{96DAC541-7B7A-43D3-8B79-37D633B846F1}"
 
 
 @dataclass
@@ -58,7 +60,8 @@ def read_image(path: Path) -> ImageFile:
                               hint="Compress or scale the image down first.")
     data = path.read_bytes()
     if path.suffix.lower() == ".svg":
-        raise ValidationError("SVG images are not supported.", hint="Convert it to PNG first.")
+        raise ValidationError("SVG images go in through docx_insert_image only.",
+                              hint="Insert it with docx_insert_image, or convert it to PNG.")
     try:
         with Image.open(io.BytesIO(data)) as img:
             fmt, pixels, info = img.format, img.size, dict(img.info)
@@ -128,20 +131,31 @@ def add_image_part(package, source_part: str, image: ImageFile) -> str:
     return package.relate_part(source_part, RT_IMAGE, media)
 
 
+def add_svg_parts(package, source_part: str, svg_data: bytes, png: bytes) -> tuple[str, str]:
+    """The PNG fallback and the SVG as media parts related to ``source_part``: (png rId, svg rId)."""
+    png_rid = add_image_part(package, source_part, ImageFile("", png, "png", "image/png", (1, 1), (96, 96)))
+    svg_rid = add_image_part(package, source_part, ImageFile("", svg_data, "svg", "image/svg+xml", (1, 1), (96, 96)))
+    return png_rid, svg_rid
+
+
 # ---- the drawing --------------------------------------------------------------------------------
 
 def _el(parent, tag: str, ns: str, **attrs) -> etree._Element:
     return etree.SubElement(parent, f"{{{ns}}}{tag}", {k: str(v) for k, v in attrs.items()})
 
 
-def inline_drawing(rid: str, cx: int, cy: int, doc_pr_id: int, name: str) -> etree._Element:
-    """``w:drawing/wp:inline`` showing the picture related as ``rid`` at cx×cy EMU."""
+def inline_drawing(rid: str, cx: int, cy: int, doc_pr_id: int, name: str, svg_rid: str | None = None,
+                   descr: str = "") -> etree._Element:
+    """``w:drawing/wp:inline`` showing the picture related as ``rid`` at cx×cy EMU (``svg_rid``: the SVG
+    Word draws instead, ``rid`` being its PNG fallback)."""
     drawing = etree.Element(w("drawing"))
     inline = etree.SubElement(drawing, f"{{{WP}}}inline", nsmap={"wp": WP},
                               distT="0", distB="0", distL="0", distR="0")
     _el(inline, "extent", WP, cx=cx, cy=cy)
     _el(inline, "effectExtent", WP, l=0, t=0, r=0, b=0)
-    _el(inline, "docPr", WP, id=doc_pr_id, name=name)
+    doc_pr = _el(inline, "docPr", WP, id=doc_pr_id, name=name)
+    if descr:
+        doc_pr.set("descr", descr)
     frame = _el(inline, "cNvGraphicFramePr", WP)
     etree.SubElement(frame, f"{{{A}}}graphicFrameLocks", nsmap={"a": A}, noChangeAspect="1")
     graphic = etree.SubElement(inline, f"{{{A}}}graphic", nsmap={"a": A})
@@ -153,6 +167,9 @@ def inline_drawing(rid: str, cx: int, cy: int, doc_pr_id: int, name: str) -> etr
     fill = _el(pic, "blipFill", PIC)
     blip = etree.SubElement(fill, f"{{{A}}}blip", nsmap={"r": R})
     blip.set(f"{{{R}}}embed", rid)
+    if svg_rid:
+        ext = _el(_el(blip, "extLst", A), "ext", A, uri=SVG_EXT_URI)
+        etree.SubElement(ext, f"{{{ASVG}}}svgBlip", {f"{{{R}}}embed": svg_rid}, nsmap={"asvg": ASVG})
     _el(_el(fill, "stretch", A), "fillRect", A)
     sp = _el(pic, "spPr", PIC)
     xfrm = _el(sp, "xfrm", A)

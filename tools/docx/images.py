@@ -5,9 +5,11 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.text import images as I
+from ooxml.text import svg_check, svg_fallback
+from ooxml.text.svg_check import SvgFile
 from ooxml.review import edits
 from ooxml.xml import growth
-from ooxml.xml.errors import InvalidPosition
+from ooxml.xml.errors import InvalidPosition, LimitExceeded
 from ooxml.xml.namespaces import w
 from ooxml.layout.sections import page_box, section_of
 from ooxml.xml.units import emu
@@ -18,6 +20,17 @@ from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import resolve_in_roots
 
 EMU_PER_TWIP = 635
+
+
+def _read(path):
+    """A PNG/JPEG/GIF by its header, or an SVG checked for anything reaching outside it."""
+    if path.suffix.lower() != ".svg":
+        return I.read_image(path)
+    size = path.stat().st_size
+    if size > svg_check.MAX_SVG_BYTES:
+        raise LimitExceeded(f"The SVG is {size} bytes, over the limit of {svg_check.MAX_SVG_BYTES}.",
+                            hint="Simplify the SVG or convert it to PNG.")
+    return svg_check.read_svg(path.name, path.read_bytes())
 
 
 def _run_mode(pos) -> bool:
@@ -41,8 +54,8 @@ def _limits(doc, pos, run_mode: bool) -> tuple[int, int]:
 @tool(title="Insert an image")
 def docx_insert_image(ctx: CallContext, session_id: str | None, image_path: str, position: str,
                       width: float | str | None = None, height: float | str | None = None) -> str:
-    """Insert a PNG, JPEG or GIF: a new paragraph at a block position, or among runs. One of width/height keeps
-    the aspect ratio."""
+    """Insert a PNG, JPEG, GIF or SVG (with a PNG fallback; its <title> is the alt text): a new paragraph at a
+    block position, or among runs. One of width/height keeps the aspect ratio."""
     with editing(ctx, session_id, "Insert Image") as e:
         _insert_image(ctx, e, image_path, position, width, height)
     return e.answer
@@ -55,7 +68,7 @@ def _insert_image(ctx, e, image_path: str, position: str, width, height) -> None
     I.check_length(cx_req, "width")
     I.check_length(cy_req, "height")
     path = resolve_in_roots(image_path, ctx.services.roots, must_exist=True)
-    image = I.read_image(path)
+    image = _read(path)
     growth.spend(len(image.data), call_limits(ctx, doc).max_call_growth_bytes, f"The image {path.name}",
                  hint="Insert fewer or smaller images per call; the operator sets limits.max_call_growth_bytes.")
     pos = e.position(position)
@@ -67,9 +80,19 @@ def _insert_image(ctx, e, image_path: str, position: str, width, height) -> None
         raise InvalidPosition(f"An image cannot go {pos.mode} a {B.kind(pos.target)}.",
                               hint="Valid positions here: " + valid_positions(doc, pos.target, "run"))
     cx, cy = I.fit_size(image.natural_emu(), cx_req, cy_req, *_limits(doc, pos, run_mode))
+    png = svg_fallback.render(image, cx, cy) if isinstance(image, SvgFile) else None
+    if png is not None:
+        growth.spend(len(png), call_limits(ctx, doc).max_call_growth_bytes, f"The fallback of {path.name}",
+                     hint="Insert fewer or smaller images per call; the operator sets limits.max_call_growth_bytes.")
     # Everything is checked: from here on the document changes.
-    rid = I.add_image_part(doc.package, doc.part_of(pos.target).name, image)
-    drawing = I.inline_drawing(rid, cx, cy, doc.word_ids(pos.target).new_doc_pr(), image.name)
+    part_name = doc.part_of(pos.target).name
+    if png is not None:
+        rid, svg_rid = I.add_svg_parts(doc.package, part_name, image.data, png)
+        drawing = I.inline_drawing(rid, cx, cy, doc.word_ids(pos.target).new_doc_pr(), image.name, svg_rid,
+                                   descr=image.title)
+    else:
+        rid = I.add_image_part(doc.package, part_name, image)
+        drawing = I.inline_drawing(rid, cx, cy, doc.word_ids(pos.target).new_doc_pr(), image.name)
     run = etree.Element(w("r"))
     run.append(drawing)
     fields = {"Position": pos.text, "File": image.name, "Size": f"{cx / 914400:.2f}in × {cy / 914400:.2f}in"}

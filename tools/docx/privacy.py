@@ -10,6 +10,7 @@ from ooxml.privacy import leak_check as LC
 from ooxml.privacy import matcher as MT
 from ooxml.privacy import redact as RX
 from ooxml.privacy import scrub as SC
+from ooxml.privacy import svg_fallbacks as SF
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import call_limits, resolve, session_of
@@ -70,21 +71,23 @@ def _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, who
     replacer = RX.Replacer(replacement)
     local = sum(RX.redact_element(doc, el, replacer) for el in elements)
     result = RX.redact_package(doc, matcher, replacer)
+    redrawn = SF.redraw(doc, {n for n in result.parts if doc.package.content_type_of(n) == "image/svg+xml"})
     limit = call_limits(ctx, doc).max_call_growth_bytes
     growth.spend(replacer.growth, limit, "The replacements",
                  hint="Use a shorter replacement, or redact in parts of the document.")
     report = LC.check_package(doc.package, matcher, result.serialized)
     KL.record(session.leaks, matcher, report)
-    _done(e, result, local, report, matcher)
+    _done(e, result, local, report, matcher, redrawn)
 
 
-def _done(e, result: RX.Result, local: int, report: LC.Report, matcher) -> None:
+def _done(e, result: RX.Result, local: int, report: LC.Report, matcher, redrawn: list[str]) -> None:
     doc = e.doc
     fields = {"Looked For": cut(matcher.label, 80), "Matches": result.matches + local,
               "Parts Changed": len(result.parts) or ("the elements" if local else 0), "Leak Check": report.verdict(),
               **e.not_tracked("a redaction is final (a tracked deletion would keep the text)")}
     first = result.changed[0] if result.changed else next(B.iter_blocks(doc.body), None)
     places = [f"- {name}: {n}" for name, n in list(result.parts.items())[:12]]
+    places += [f"- {name}: drawn again from its redacted SVG" for name in redrawn[:12]]
     content = "\n".join(["Replaced in:", *places] if places else ["No occurrence found."]) + "\n" + \
         "\n".join(report.lines())
     e.done(first, marker="UPDATED" if result.changed else None, fields=fields, content=content.strip(),
