@@ -115,7 +115,7 @@ class Comparer:
                     self._unchanged(blocks_a[i], blocks_b[j])
                 else:
                     budget.check()
-                    self.block(blocks_a[i], blocks_b[j])
+                    self.block(blocks_a[i], blocks_b[j], compared=xml_a is not None)
                 prev = blocks_b[j]
                 continue
             budget.check()
@@ -260,15 +260,17 @@ class Comparer:
         for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
             self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
 
-    def block(self, a: etree._Element, b: etree._Element) -> None:
+    def block(self, a: etree._Element, b: etree._Element, compared: bool = False) -> None:
+        """``compared``: the caller found their XML different already (or their pictures)."""
         if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
             self._replaced(a, b)
             return
-        xml, xml_b = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
-        if (xml == xml_b or _word_prefixes(a) and without_save_marks(xml) == without_save_marks(xml_b)) and (
-                "blip" not in xml or self._same_images(a, b)):
-            self._unchanged(a, b)
-            return
+        if not compared:  # each serialized alone: with every namespace declaration in scope
+            xml, xml_b = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
+            if (xml == xml_b or _word_prefixes(a) and without_save_marks(xml) == without_save_marks(xml_b)) and (
+                    "blip" not in xml or self._same_images(a, b)):
+                self._unchanged(a, b)
+                return
         if a.tag == B.W_P and _maths(a) != _maths(b):
             self._new_content(a, b)
         elif a.tag == B.W_P:
