@@ -107,12 +107,14 @@ class Comparer:
             names[("a", i)] = names[("b", j)] = self.move_writer.name()
         end = _story_end(pairs, blocks_a, blocks_b) if cb.tag in R.KEEPS_LAST else None
         prev = None  # the last revised block placed: original-only blocks go after it
+        plain = isinstance(xml_a, _Plain)
         for i, j in pairs:
-            if i is not None and j is not None:
+            if i is not None and j is not None:  # (the loop of every block: inlined checks)
                 self.matched += 1
-                if xml_a is not None and _same(xml_a, xml_b, i, j) and (
+                if xml_a is not None and (xml_a[i] == xml_b[j] or plain and xml_a.one(i) == xml_b.one(j)) and (
                         "blip" not in xml_a[i] or self._same_images(blocks_a[i], blocks_b[j])):
-                    self._unchanged(blocks_a[i], blocks_b[j])
+                    if self.notes:
+                        self._unchanged(blocks_a[i], blocks_b[j])
                 else:
                     budget.check()
                     self.block(blocks_a[i], blocks_b[j], compared=xml_a is not None)
@@ -418,10 +420,6 @@ def _word_prefixes(el: etree._Element) -> bool:
     """Whether the save marks' prefixes (w, w14) name Word's namespaces where ``el`` is."""
     ns = el.nsmap
     return ns.get("w") == W_NS and ns.get("w14", W14_NS) == W14_NS
-
-
-def _same(xml_a, xml_b, i: int, j: int) -> bool:
-    return xml_a[i] == xml_b[j] or isinstance(xml_a, _Plain) and xml_a.one(i) == xml_b.one(j)
 
 
 _SERIALIZE_FROM = 8  # children: below this, one serialization per block costs no more
