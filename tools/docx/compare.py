@@ -123,7 +123,7 @@ def _answer(session, result) -> str:
 
 
 def _first_change(doc):
-    for rev in RO.all_revisions(doc.body):
+    for rev in RO.iter_revisions(doc.body):  # the first is usually early: no walk of the whole body
         block = rev
         while block.getparent() is not None and block.getparent() is not doc.body:
             block = block.getparent()
