@@ -74,10 +74,10 @@ def _anchors(a, b, lo_a, hi_a, lo_b, hi_b) -> list[tuple[int, int]]:
     """Keys once in each range, matched, then the longest run of them increasing on both sides."""
     if lo_a >= hi_a or lo_b >= hi_b:
         return []
-    count_a = Counter(a[lo_a:hi_a])
-    count_b = Counter(b[lo_b:hi_b])
-    where_b = {b[j]: j for j in range(lo_b, hi_b) if count_b[b[j]] == 1}
-    pairs = [(i, where_b[a[i]]) for i in range(lo_a, hi_a) if count_a[a[i]] == 1 and a[i] in where_b]
+    part_a, part_b = a[lo_a:hi_a], b[lo_b:hi_b]
+    count_a, count_b = Counter(part_a), Counter(part_b)
+    where_b = {x: j for j, x in enumerate(part_b, lo_b) if count_b[x] == 1}
+    pairs = [(i, where_b[x]) for i, x in enumerate(part_a, lo_a) if x in where_b and count_a[x] == 1]
     return longest_increasing(pairs)
 
 

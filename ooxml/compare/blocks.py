@@ -113,15 +113,17 @@ class Comparer:
             names[("a", i)] = names[("b", j)] = self.move_writer.name()
         end = _story_end(pairs, blocks_a, blocks_b) if cb.tag in R.KEEPS_LAST else None
         prev = None  # the last revised block placed: original-only blocks go after it
+        plain = isinstance(xml_a, _Plain)
         for i, j in pairs:
-            if i is not None and j is not None:
+            if i is not None and j is not None:  # (the loop of every block: inlined checks)
                 self.matched += 1
-                if xml_a is not None and _same(xml_a, xml_b, i, j) and (
+                if xml_a is not None and (xml_a[i] == xml_b[j] or plain and xml_a.one(i) == xml_b.one(j)) and (
                         not _has_media(xml_a[i]) or self._same_images(blocks_a[i], blocks_b[j])):
-                    self._unchanged(blocks_a[i], blocks_b[j])
+                    if self.notes:
+                        self._unchanged(blocks_a[i], blocks_b[j])
                 else:
                     budget.check()
-                    self.block(blocks_a[i], blocks_b[j])
+                    self.block(blocks_a[i], blocks_b[j], compared=xml_a is not None)
                 prev = blocks_b[j]
                 continue
             budget.check()
@@ -267,15 +269,17 @@ class Comparer:
         for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
             self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
 
-    def block(self, a: etree._Element, b: etree._Element) -> None:
+    def block(self, a: etree._Element, b: etree._Element, compared: bool = False) -> None:
+        """``compared``: the caller found their XML different already (or their pictures)."""
         if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
             self._replaced(a, b)
             return
-        xml, xml_b = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
-        if (xml == xml_b or _word_prefixes(a) and without_save_marks(xml) == without_save_marks(xml_b)) and (
-                not _has_media(xml) or self._same_images(a, b)):
-            self._unchanged(a, b)
-            return
+        if not compared:  # each serialized alone: with every namespace declaration in scope
+            xml, xml_b = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
+            if (xml == xml_b or _word_prefixes(a) and without_save_marks(xml) == without_save_marks(xml_b)) and (
+                    not _has_media(xml) or self._same_images(a, b)):
+                self._unchanged(a, b)
+                return
         if a.tag == B.W_P and _maths(a) != _maths(b):
             self._new_content(a, b)
         elif a.tag == B.W_P:
@@ -423,10 +427,6 @@ def _word_prefixes(el: etree._Element) -> bool:
     """Whether the save marks' prefixes (w, w14) name Word's namespaces where ``el`` is."""
     ns = el.nsmap
     return ns.get("w") == W_NS and ns.get("w14", W14_NS) == W14_NS
-
-
-def _same(xml_a, xml_b, i: int, j: int) -> bool:
-    return xml_a[i] == xml_b[j] or isinstance(xml_a, _Plain) and xml_a.one(i) == xml_b.one(j)
 
 
 _SERIALIZE_FROM = 8  # children: below this, one serialization per block costs no more

@@ -26,7 +26,7 @@ class Marks:
         self.first: etree._Element | None = None  # the first change (in the body), for the context
         self.moves_named = 0
         self.note_pairs: list[tuple[str, str, str]] = []  # (reference tag, original id, revised id)
-        self.rkeys: dict[bytes, str] = {}  # a run's w:rPr serialized -> its formatting key (paragraphs._rkey)
+        self.rkeys: dict[etree._Element, str] = {}  # a run's w:rPr -> its formatting key (paragraphs._rkey)
 
     def stamp(self, tag: str, near: etree._Element | None = None) -> etree._Element:
         return etree.Element(tag, {R.W_ID: R.new_word_id(self.doc, near), R.W_AUTHOR: self.author,

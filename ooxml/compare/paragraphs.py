@@ -218,15 +218,15 @@ def _el_key(el: etree._Element) -> str:
 
 
 def _rkey(marks: Marks, run: etree._Element) -> str:
-    """The run's formatting as comparable text, worked out once per distinct ``w:rPr`` (its
-    serialization says all it holds; a document has few kinds of runs)."""
+    """The run's formatting as comparable text, worked out once per ``w:rPr`` element (a
+    comparison only adds what the key leaves out to a run's properties: its rPrChange; a split
+    run's piece gets a copy: another element)."""
     rpr = run.find(R.W_RPR)
     if rpr is None:
         return ""
-    xml = etree.tostring(rpr, with_tail=False)
-    key = marks.rkeys.get(xml)
+    key = marks.rkeys.get(rpr)
     if key is None:
-        key = marks.rkeys[xml] = props_key(rpr, R._RPR_NOT_FORMAT)  # noqa: SLF001
+        key = marks.rkeys[rpr] = props_key(rpr, R._RPR_NOT_FORMAT)  # noqa: SLF001
     return key
 
 

@@ -155,6 +155,13 @@ class Part:
     def loaded(self) -> bool:
         return self._tree is not None
 
+    def adopt(self, tree: etree._ElementTree, prepared) -> None:
+        """``tree`` as this new part's parse: the caller vouches it is what parsing the part's bytes,
+        adjusted as ``prepared`` notes, gives (a tree built in memory, saved its parse)."""
+        self.head = _utf8_declaration(self._data)
+        self.prepared = prepared
+        self._tree = tree
+
     def touch(self, ids_only: bool = False) -> None:
         """Mark the parsed tree as changed, so it is re-serialised on save.
 

@@ -9,7 +9,7 @@ paragraph mark joins its paragraph with the next one, property changes are kept 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from lxml import etree
 
@@ -67,7 +67,12 @@ def kind_name(el: etree._Element) -> str:
 
 def all_revisions(root: etree._Element) -> list[etree._Element]:
     """Every revision inside ``root`` (itself excluded), in document order."""
-    return [el for el in root.iter(*_ALL_TAGS) if el is not root and not _is_tracked_property_wrapper(el)]
+    return list(iter_revisions(root))
+
+
+def iter_revisions(root: etree._Element) -> Iterator[etree._Element]:
+    """``all_revisions`` one by one: a caller that stops early walks the tree no further."""
+    return (el for el in root.iter(*_ALL_TAGS) if el is not root and not _is_tracked_property_wrapper(el))
 
 
 def _is_tracked_property_wrapper(el: etree._Element) -> bool:

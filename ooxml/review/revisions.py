@@ -103,8 +103,8 @@ def fresh_ids(doc, el: etree._Element) -> None:
     """Revision marks in ``el`` (a piece split off a run, in the tree) get w:ids of their own: the
     piece keeps its tracked format change, but two marks sharing an id are invalid."""
     from ooxml.xml.wordids import REVISIONS
-    for mark in el.iter(*REVISIONS):
-        if mark.get(W_ID) is not None:
+    for mark in el.iter():  # a run's few elements: testing each costs less than lxml's many-tag filter
+        if mark.tag in REVISIONS and mark.get(W_ID) is not None:
             mark.set(W_ID, new_word_id(doc, el))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from difflib import SequenceMatcher
+from operator import lt
 from typing import Hashable, Sequence
 
 BUDGET = 20_000  # SequenceMatcher's scan cost allowed for one range
@@ -104,7 +105,8 @@ def _anchors(a, b, lo_a, hi_a, lo_b, hi_b) -> list[tuple[int, int]]:
 
 def longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest subsequence of ``pairs`` (in order of their first item) rising in the second."""
-    if all(x[1] < y[1] for x, y in zip(pairs, pairs[1:])):
+    second = [j for _, j in pairs]
+    if all(map(lt, second, second[1:])):  # in order already (a C loop: whole bodies come here)
         return pairs
     tails: list[int] = []
     tail_at: list[int] = []

@@ -117,6 +117,22 @@ def predeclare(data: bytes) -> tuple[bytes, Predeclared]:
     return b"".join((data[:name_end], *added, memoryview(data)[name_end:])), Predeclared(False, tuple(added))
 
 
+def predeclared(data: bytes, root: etree._Element) -> Predeclared | None:
+    """What ``predeclare(data)`` notes, when ``root`` is what parsing its result gives at the root
+    (every declaration it adds is there); None otherwise, or when it would mark IDs."""
+    span = None if data[:2] in (b"\xff\xfe", b"\xfe\xff") else _root_start_tag(data)
+    if span is None:
+        return None
+    pre = predeclare(data[:span[1] + 1])[1]  # the root's start tag is all it reads, unless it marks IDs
+    if pre.had_ids:
+        return None
+    for decl in pre.added:  # b' xmlns:prefix="uri"'
+        prefix, uri = decl.decode()[7:-1].split('="')
+        if root.nsmap.get(prefix) != uri:
+            return None
+    return pre
+
+
 _ATTR = f"{OX_PREFIX}:id=".encode()
 _ROOT_ID = re.compile(rb'\s%s="([^"]*)"' % _ATTR[:-1])
 _MAX_LINE = 65_000  # libxml2 keeps line numbers up to 65,535 (lxml does not ask for more)

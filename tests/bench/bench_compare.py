@@ -95,10 +95,13 @@ def measure(a: Path, b: Path, memory_only: bool = False) -> dict:
         views.accept_all(x)
         views.accept_all(y)
         result = redline.build(x, y, "bench", Options())
-        parts = views.part_bytes(y)
+        if hasattr(views, "as_new_document"):  # a baseline checkout may predate it
+            doc = views.as_new_document(y)
+        else:
+            doc = Document(Package.from_parts(views.part_bytes(y)))
         x.close()
         y.close()
-        doc = Document(Package.from_parts(parts))
+        doc.main.tree  # the redline parsed, if it is not yet
         doc.close()
         return result
 

@@ -39,11 +39,11 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
             _revisions_policy(doc, existing_revisions)
         opts = Options(granularity, formatting=not ignore_formatting, moves=detect_moves)
         result = redline.build(doc_a, doc_b, default_author(ctx, author), opts)
-        parts = views.part_bytes(doc_b)
+        made = views.as_new_document(doc_b)
     finally:
         doc_a.close()
         doc_b.close()
-    session = start_session(ctx, Document(Package.from_parts(parts)), None)
+    session = start_session(ctx, made, None)
     try:
         return _answer(session, result)
     except BaseException:
@@ -123,7 +123,7 @@ def _answer(session, result) -> str:
 
 
 def _first_change(doc):
-    for rev in RO.all_revisions(doc.body):
+    for rev in RO.iter_revisions(doc.body):  # the first is usually early: no walk of the whole body
         block = rev
         while block.getparent() is not None and block.getparent() is not doc.body:
             block = block.getparent()
