@@ -108,8 +108,7 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
 @tool(idempotent=True, context=False, title="Save the document")
 def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = None, strip_ids: bool = False,
               overwrite: bool = False) -> str:
-    """Save atomically (temp file, then rename): an error leaves the old file intact; answers the SHA-256
-    of the file read and of the one written.
+    """Save atomically (temp file, then rename); answers the SHA-256 of the file read and of the one written.
 
     Args:
         file_path: Default: where it was opened or created.
