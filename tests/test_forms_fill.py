@@ -248,3 +248,41 @@ async def test_strict_refuses_unsupported_placeholders(docx, tmp_path):
     assert bad.error_type == "ValidationError" and "{{ name | upper }}" in bad.head["Message"]
     body = await docx.save(tmp_path / "out.docx")
     assert "{{ company }}" in "".join(body.xpath("//w:t/text()", namespaces=NS))
+
+
+async def test_a_template_is_read_once_however_many_items_and_rows_it_fills(docx, tmp_path, monkeypatch):
+    # Issue 29, defect 18: the dry run read every repeated item's and row's template once per array
+    # element, and the fill read each copy again (two readings of the whole document, 2 x N of the
+    # template): a fill cost about docxtpl's. The reading is shared, and copies take their template's:
+    # the controls and placeholder paragraphs read are as many for 60 items and rows as for 2.
+    from ooxml.controls import model as M
+    from ooxml.fill import placeholders as PH
+    from tests.builders import build_docx, p
+    from tests.support import form_docs as F
+
+    item = "<w:p>" + F.run("Item {{items.title}} by ") + F.run("{{items.who}}") + "</w:p>"
+    row = F.tr(F.tc(p("{{rows.a}}")), F.tc(p("{{rows.b}}")))
+    body = (p("Dear {{name}},") + F.repeating_section("items", item) + F.sdt("<w:text/>", F.run("x"), "city")
+            + F.table([F.tr(F.tc(p("A")), F.tc(p("B"))), row], cols=2))
+    path = F._patch_document(build_docx(tmp_path / "t.docx", body))
+    reads = {"controls": 0, "paragraphs": 0}
+    read, segments = M.read, PH.segments
+    monkeypatch.setattr(M, "read", lambda sdt: (reads.__setitem__("controls", reads["controls"] + 1), read(sdt))[1])
+    monkeypatch.setattr(PH, "segments", lambda el: (reads.__setitem__("paragraphs", reads["paragraphs"] + 1),
+                                                    segments(el))[1])
+    counts = []
+    for n in (2, 60):
+        data = {"name": "Ada", "city": "London", "items": [{"title": f"T{i}", "who": f"W{i}"} for i in range(n)],
+                "rows": [{"a": f"a{i}", "b": f"b{i}"} for i in range(n)]}
+        await docx.open(path)
+        reads.update(controls=0, paragraphs=0)
+        a = await docx.ok("docx_fill_template", session_id=docx.session_id, data=data, view="none")
+        counts.append(dict(reads))
+        assert a.head["Missing"] == "0" and a.head["Unused"] == "0" and a.head["Rows"] == str(n)
+        await docx.save(tmp_path / f"filled{n}.docx")
+        text = part_text(tmp_path / f"filled{n}.docx", "word/document.xml")
+        last = n - 1
+        assert "Dear Ada," in text and f"Item T{last} by W{last}" in text and f"a{last}b{last}" in text
+        assert "London" in text and "{{" not in text
+        await docx.ok("docx_close", session_id=docx.session_id)
+    assert counts[0] == counts[1], counts
