@@ -21,7 +21,7 @@ from ooxml.xml.errors import LimitExceeded, ValidationError
 from ooxml.fill import data as D
 from ooxml.fill import merge, placeholders as PH
 from ooxml.fill.reading import Reading
-from ooxml.xml.wordids import prepare_copy
+from ooxml.xml.wordids import copy_plan, prepare_copy, prepare_planned
 
 
 
@@ -164,11 +164,15 @@ class Fill:
         if template.root in self.stale:  # changed since it was read: read it again
             pristine = Reading(template.root)
         ids = self.doc.word_ids(owner)
+        plan = copy_plan(pristine.root)
         for item in items:
             budget.check()
-            new, reading = pristine.copy_of()
+            new, reading, els = pristine.copy_of()
             self.readings[new] = reading
-            prepare_copy(new, ids)
+            if plan is None:
+                prepare_copy(new, ids)
+            else:
+                prepare_planned(els, plan, ids)
             last.addnext(new)
             last = new
             self.within(new, scope.child(name, item))

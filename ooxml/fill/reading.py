@@ -104,12 +104,14 @@ class Reading:
             self.size = len(etree.tostring(self.root))
         return self.size
 
-    def copy_of(self) -> tuple[etree._Element, Reading]:
-        """A deep copy of the root and its reading (before anything changes the copy)."""
+    def copy_of(self) -> tuple[etree._Element, Reading, list]:
+        """A deep copy of the root, its reading and its elements in ``iter()`` order (before anything
+        changes the copy)."""
         new = copy.deepcopy(self.root)
         if self._index is None:
             self._index = {el: i for i, el in enumerate(self.root.iter())}
-        return new, self._mapped(new, list(new.iter()))
+        els = list(new.iter())
+        return new, self._mapped(new, els), els
 
     def _mapped(self, new: etree._Element, els: list) -> Reading:
         at = self._index
