@@ -70,8 +70,7 @@ class Fill:
 
     def _skipped(self, guards: tuple) -> bool:
         """Handled already: the element or a ``w:sdt``/``w:tr`` above it below the walk's root is in ``skip``."""
-        skip = self.skip
-        return any(a in skip for a in guards) if skip else False
+        return bool(guards) and not self.skip.isdisjoint(guards)
 
     def _changed(self, el: etree._Element) -> None:
         """``el`` changed (real run): the paragraphs, rows and tables holding it are read again. A
@@ -278,12 +277,13 @@ class Fill:
 
     # ---- placeholders and merge fields ----------------------------------------------------------------
     def paragraphs(self, reading: Reading, scope: D.Scope) -> None:
+        stale = self.stale
         for para in reading.paras:
-            if self._skipped(para.chain):
-                continue
             p = para.p
+            if (not para.merge and p not in stale and para.read() is None) or self._skipped(para.chain):
+                continue  # no placeholder, no merge field: nothing to look up
             fields = merge.in_paragraph(p) if para.merge else []
-            if p in self.stale or (fields and para.read() is None):
+            if p in stale or (fields and para.read() is None):
                 found = PH.find(p) if fields or PH.might_hold(p) else None
                 tags = PH.unsupported(found[1], found[2]) if found else None
             else:
