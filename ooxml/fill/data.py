@@ -73,6 +73,8 @@ class Scope:
         return (value is not _MISSING), (None if value is _MISSING else value), name
 
     def use(self, name: str) -> None:
+        if name in self.used:
+            return  # and every prefix of it, added with it
         self.used.add(name)
         while "." in name:
             name = name.rsplit(".", 1)[0]

@@ -47,15 +47,18 @@ class Fill:
         self.tracked = REV.tracker(doc) is not None
         self.stores = None if dry else BIND.store_parts(doc.package)
         self.skip: set = set()  # elements already handled (templates, set controls): not looked into again
-        self.readings = {} if readings is None else readings  # root -> Reading, shared with the other run
+        self.readings = {} if readings is None else readings  # root -> Reading, and "names", shared by both runs
         self.stale: set = set()  # paragraphs, rows and tables holding a change: read from the tree again
+        self.copying = 0  # inside a new copy: the section or table around it is reported changed after it
 
     # ---- the whole document ----------------------------------------------------------------
     def run(self) -> Report:
         scope = D.Scope(self.data, self.used)
         for root in M.story_roots(self.doc):
             self.within(root, scope)
-        offered = D.names(self.data)
+        offered = self.readings.get("names")
+        if offered is None:
+            offered = self.readings["names"] = D.names(self.data)
         self.report.unused = [n for n in offered if n not in self.used]
         return self.report
 
@@ -174,7 +177,11 @@ class Fill:
                 prepare_planned(els, plan, ids)
             last.addnext(new)
             last = new
-            self.within(new, scope.child(name, item))
+            self.copying += 1
+            try:
+                self.within(new, scope.child(name, item))
+            finally:
+                self.copying -= 1
             self.skip.add(new)
             if self.tracked:
                 REV.mark_inserted(self.doc, new)
@@ -280,7 +287,7 @@ class Fill:
         stale = self.stale
         for para in reading.paras:
             p = para.p
-            if (not para.merge and p not in stale and para.read() is None) or self._skipped(para.chain):
+            if (not para.merge and p not in stale and para.read() is None) or self._skipped(para.guards(reading.root)):
                 continue  # no placeholder, no merge field: nothing to look up
             fields = merge.in_paragraph(p) if para.merge else []
             if p in stale or (fields and para.read() is None):
@@ -313,7 +320,8 @@ class Fill:
             budget.check()
             self.doc.will_change(p)
             PH.write(self.doc, p, segs, edits, self.tracked)
-            self.doc.changed(p)
+            if not self.copying:
+                self.doc.changed(p)
             self.report.changed.append(p)
 
     def _merge_fields(self, p: etree._Element, scope: D.Scope, fields: list) -> None:

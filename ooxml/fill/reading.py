@@ -39,10 +39,15 @@ def chain(el: etree._Element, root: etree._Element) -> tuple:
 @dataclass(slots=True)
 class Para:
     p: etree._Element
-    chain: tuple
+    chain: tuple | None  # None for a paragraph without "{" or a merge field (see guards)
     merge: bool  # holds a MERGEFIELD instruction
     found: object = _UNREAD  # PH.find's (segs, text, matches), None without "{"
     tags: list | None = None  # PH.unsupported of found
+
+    def guards(self, root: etree._Element) -> tuple:
+        if self.chain is None:  # read again after a change: it is in the tree
+            self.chain = chain(self.p, root)
+        return self.chain
 
     def read(self):
         if self.found is _UNREAD:
@@ -91,7 +96,9 @@ class Reading:
         self.controls = [Control.read(sdt, root) for sdt in M.iter_sdts(root)]
         self.tables = [Table(t, chain(t, root), B.table_rows(t)) for t in root.iter(B.W_TBL)]
         merging = _merge_paragraphs(root)
-        self.paras = [Para(p, chain(p, root), p in merging) for p in root.iter(B.W_P)]
+        self.paras = [Para(p, chain(p, root), True) if p in merging else
+                      Para(p, chain(p, root), False) if PH.might_hold(p) else Para(p, None, False, None)
+                      for p in root.iter(B.W_P)]
         self._by_p = None
         self.row_names: dict = {}  # tr -> the dotted names of its placeholders, in order
 
@@ -122,7 +129,8 @@ class Reading:
         out.size = self.size
         out.controls = [c.moved(one, many) for c in self.controls]
         out.tables = [Table(one(t.tbl), many(t.chain), [one(r) for r in t.rows]) for t in self.tables]
-        out.paras = [Para(one(x.p), many(x.chain), x.merge, _mapped_found(x.found, one), x.tags) for x in self.paras]
+        out.paras = [Para(one(x.p), x.chain and many(x.chain), x.merge, _mapped_found(x.found, one), x.tags)
+                     for x in self.paras]
         out._by_p = None
         out.row_names = {one(tr): names for tr, names in self.row_names.items()}
         return out
