@@ -286,3 +286,30 @@ async def test_a_template_is_read_once_however_many_items_and_rows_it_fills(docx
         assert "London" in text and "{{" not in text
         await docx.ok("docx_close", session_id=docx.session_id)
     assert counts[0] == counts[1], counts
+
+
+def test_a_planned_copy_gets_what_prepare_copy_gives_it():
+    # The fill's copies of one template take Word's new IDs by a plan read once (copy_plan): the
+    # same IDs, in the same order of minting (a journal replay gives the same), as prepare_copy.
+    from ooxml.xml import minting
+    from ooxml.xml.namespaces import OX_ID
+    from ooxml.xml.wordids import WordIds, copy_plan, prepare_copy, prepare_planned
+
+    xml = (f'<w:body xmlns:w="{W}" xmlns:w14="{W14}" '
+           'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing">'
+           '<w:tr w14:paraId="0000000A" w14:textId="0000000B"><w:tc><w:p w14:paraId="0000000C"><w:ins w:id="3">'
+           '<w:r><w:t>x</w:t></w:r></w:ins><w:sdt><w:sdtPr><w:id w:val="7"/></w:sdtPr></w:sdt>'
+           '<w:r><w:drawing><wp:inline><wp:docPr id="4" name="p"/></wp:inline></w:drawing></w:r></w:p></w:tc></w:tr>'
+           '</w:body>')
+    root = etree.fromstring(xml)
+    template = root[0]
+    template.set(OX_ID, "row_1")
+    plan = copy_plan(template)
+    assert plan is not None
+    old, new = copy.deepcopy(template), copy.deepcopy(template)
+    with minting.using(minting.Tape()) as tape:
+        prepare_copy(old, WordIds(root))
+    with minting.using(minting.Tape(tape.values)):
+        prepare_planned(list(new.iter()), plan, WordIds(root))
+    assert etree.tostring(new) == etree.tostring(old)
+    assert OX_ID not in new.attrib and new.get(f"{{{W14}}}paraId") != "0000000A"
