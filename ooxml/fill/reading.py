@@ -16,7 +16,7 @@ from ooxml.controls import model as M
 from ooxml.fill import placeholders as PH
 from ooxml.review import tracked_text as TT
 from ooxml.text import body as B
-from ooxml.xml.namespaces import w
+from ooxml.xml.namespaces import W, w
 
 _GUARDS = (B.W_SDT, B.W_TR)  # what Fill.skip holds: handled controls, sections' items, rows and copies
 _INSTR, _SIMPLE, _INSTR_ATTR = w("instrText"), w("fldSimple"), w("instr")
@@ -95,8 +95,9 @@ class Reading:
         self.controls = [Control.read(sdt, root) for sdt in M.iter_sdts(root)]
         self.tables = [Table(t, chain(t, root), B.table_rows(t)) for t in root.iter(B.W_TBL)]
         merging = _merge_paragraphs(root)
+        braced = _braced(root)
         self.paras = [Para(p, chain(p, root), True) if p in merging else
-                      Para(p, chain(p, root), False) if PH.might_hold(p) else Para(p, None, False, None)
+                      Para(p, chain(p, root), False) if p in braced else Para(p, None, False, None)
                       for p in root.iter(B.W_P)]
         self._by_p = None
         self.row_names: dict = {}  # tr -> the dotted names of its placeholders, in order
@@ -140,6 +141,21 @@ def _mapped_found(found, one):
         return found
     segs, text, matches = found
     return [TT.Seg(one(s.child), s.start, s.text) for s in segs], text, matches
+
+
+# A w:t's tail counts as PH.might_hold's itertext reads it (a following text node: at worst one
+# paragraph more is read, and finds nothing).
+_BRACED_T = etree.XPath("descendant-or-self::w:t[contains(., '{') or contains(following-sibling::text()[1], '{')]",
+                        namespaces={"w": W})
+
+
+def _braced(root: etree._Element) -> set:
+    """The paragraphs ``PH.might_hold``: those with a ``w:t`` holding "{" (one search of the root,
+    not a walk of each paragraph's text)."""
+    found = set()
+    for t in _BRACED_T(root):
+        found.update(t.iterancestors(B.W_P))
+    return found
 
 
 def _merge_paragraphs(root: etree._Element) -> set:
