@@ -287,6 +287,8 @@ class Fill:
         stale = self.stale
         for para in reading.paras:
             p = para.p
+            if para.chain is None and p not in stale:
+                continue  # no "{", no merge field, unchanged: the most paragraphs, passed over first
             if (not para.merge and p not in stale and para.read() is None) or self._skipped(para.guards(reading.root)):
                 continue  # no placeholder, no merge field: nothing to look up
             fields = merge.in_paragraph(p) if para.merge else []
