@@ -313,3 +313,20 @@ def test_a_planned_copy_gets_what_prepare_copy_gives_it():
         prepare_planned(list(new.iter()), plan, WordIds(root))
     assert etree.tostring(new) == etree.tostring(old)
     assert OX_ID not in new.attrib and new.get(f"{{{W14}}}paraId") != "0000000A"
+
+
+async def test_a_control_inside_a_control_the_fill_set_is_not_filled_too(docx, tmp_path):
+    # The outer control's value replaces its content, the inner control with it: the fill wrote the
+    # inner value into the removed content and reported it filled (its dry run, which strict mode
+    # reads, did not). Found comparing the fill on the corpus (Open-XML-SDK TestFiles_Document.docx).
+    from tests.builders import build_docx, p
+    from tests.support import form_docs as F
+
+    inner = F.sdt("<w:text/>", p("inner text"), "inner")
+    outer = F.sdt("", F.table([F.tr(F.tc(inner), F.tc(p("cell")))], cols=2), "outer")
+    await docx.open(F._patch_document(build_docx(tmp_path / "t.docx", p("Top") + outer)))
+    a = await docx.ok("docx_fill_template", data={"outer": "Outer value", "inner": "Inner value"})
+    assert a.head["Controls"] == "1" and a.head["Unused"] == "1", a.text
+    await docx.save(tmp_path / "filled.docx")
+    text = part_text(tmp_path / "filled.docx", "word/document.xml")
+    assert "Outer value" in text and "Inner value" not in text
