@@ -320,7 +320,8 @@ class Fill:
             self._note("placeholders", name, True)
         if edits and not self.dry:
             budget.check()
-            self.doc.will_change(p)
+            if not self.copying:  # a copy's: the section or table around it was announced whole first
+                self.doc.will_change(p)
             PH.write(self.doc, p, segs, edits, self.tracked)
             if not self.copying:
                 self.doc.changed(p)
