@@ -16,7 +16,7 @@ from ooxml.controls import model as M
 from ooxml.fill import placeholders as PH
 from ooxml.review import tracked_text as TT
 from ooxml.text import body as B
-from ooxml.xml.namespaces import W, w
+from ooxml.xml.namespaces import w
 
 _GUARDS = (B.W_SDT, B.W_TR)  # what Fill.skip holds: handled controls, sections' items, rows and copies
 _INSTR, _SIMPLE, _INSTR_ATTR = w("instrText"), w("fldSimple"), w("instr")
@@ -143,18 +143,13 @@ def _mapped_found(found, one):
     return [TT.Seg(one(s.child), s.start, s.text) for s in segs], text, matches
 
 
-# A w:t's tail counts as PH.might_hold's itertext reads it (a following text node: at worst one
-# paragraph more is read, and finds nothing).
-_BRACED_T = etree.XPath("descendant-or-self::w:t[contains(., '{') or contains(following-sibling::text()[1], '{')]",
-                        namespaces={"w": W})
-
-
 def _braced(root: etree._Element) -> set:
-    """The paragraphs ``PH.might_hold``: those with a ``w:t`` holding "{" (one search of the root,
-    not a walk of each paragraph's text)."""
+    """The paragraphs ``PH.might_hold``: those with a ``w:t`` whose text (or tail, as ``itertext``
+    reads it) holds "{"; one pass over the root's ``w:t``, not a walk of each paragraph's text."""
     found = set()
-    for t in _BRACED_T(root):
-        found.update(t.iterancestors(B.W_P))
+    for t in root.iter(B.W_T):
+        if "{" in (t.text or "") or (t.tail and "{" in t.tail):
+            found.update(t.iterancestors(B.W_P))
     return found
 
 
