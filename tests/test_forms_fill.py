@@ -248,3 +248,85 @@ async def test_strict_refuses_unsupported_placeholders(docx, tmp_path):
     assert bad.error_type == "ValidationError" and "{{ name | upper }}" in bad.head["Message"]
     body = await docx.save(tmp_path / "out.docx")
     assert "{{ company }}" in "".join(body.xpath("//w:t/text()", namespaces=NS))
+
+
+async def test_a_template_is_read_once_however_many_items_and_rows_it_fills(docx, tmp_path, monkeypatch):
+    # Issue 29, defect 18: the dry run read every repeated item's and row's template once per array
+    # element, and the fill read each copy again (two readings of the whole document, 2 x N of the
+    # template): a fill cost about docxtpl's. The reading is shared, and copies take their template's:
+    # the controls and placeholder paragraphs read are as many for 60 items and rows as for 2.
+    from ooxml.controls import model as M
+    from ooxml.fill import placeholders as PH
+    from tests.builders import build_docx, p
+    from tests.support import form_docs as F
+
+    item = "<w:p>" + F.run("Item {{items.title}} by ") + F.run("{{items.who}}") + "</w:p>"
+    row = F.tr(F.tc(p("{{rows.a}}")), F.tc(p("{{rows.b}}")))
+    body = (p("Dear {{name}},") + F.repeating_section("items", item) + F.sdt("<w:text/>", F.run("x"), "city")
+            + F.table([F.tr(F.tc(p("A")), F.tc(p("B"))), row], cols=2))
+    path = F._patch_document(build_docx(tmp_path / "t.docx", body))
+    reads = {"controls": 0, "paragraphs": 0}
+    read, segments = M.read, PH.segments
+    monkeypatch.setattr(M, "read", lambda sdt: (reads.__setitem__("controls", reads["controls"] + 1), read(sdt))[1])
+    monkeypatch.setattr(PH, "segments", lambda el: (reads.__setitem__("paragraphs", reads["paragraphs"] + 1),
+                                                    segments(el))[1])
+    counts = []
+    for n in (2, 60):
+        data = {"name": "Ada", "city": "London", "items": [{"title": f"T{i}", "who": f"W{i}"} for i in range(n)],
+                "rows": [{"a": f"a{i}", "b": f"b{i}"} for i in range(n)]}
+        await docx.open(path)
+        reads.update(controls=0, paragraphs=0)
+        a = await docx.ok("docx_fill_template", session_id=docx.session_id, data=data, view="none")
+        counts.append(dict(reads))
+        assert a.head["Missing"] == "0" and a.head["Unused"] == "0" and a.head["Rows"] == str(n)
+        await docx.save(tmp_path / f"filled{n}.docx")
+        text = part_text(tmp_path / f"filled{n}.docx", "word/document.xml")
+        last = n - 1
+        assert "Dear Ada," in text and f"Item T{last} by W{last}" in text and f"a{last}b{last}" in text
+        assert "London" in text and "{{" not in text
+        await docx.ok("docx_close", session_id=docx.session_id)
+    assert counts[0] == counts[1], counts
+
+
+def test_a_planned_copy_gets_what_prepare_copy_gives_it():
+    # The fill's copies of one template take Word's new IDs by a plan read once (copy_plan): the
+    # same IDs, in the same order of minting (a journal replay gives the same), as prepare_copy.
+    from ooxml.xml import minting
+    from ooxml.xml.namespaces import OX_ID
+    from ooxml.xml.wordids import WordIds, copy_plan, prepare_copy, prepare_planned
+
+    xml = (f'<w:body xmlns:w="{W}" xmlns:w14="{W14}" '
+           'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing">'
+           '<w:tr w14:paraId="0000000A" w14:textId="0000000B"><w:tc><w:p w14:paraId="0000000C"><w:ins w:id="3">'
+           '<w:r><w:t>x</w:t></w:r></w:ins><w:sdt><w:sdtPr><w:id w:val="7"/></w:sdtPr></w:sdt>'
+           '<w:r><w:drawing><wp:inline><wp:docPr id="4" name="p"/></wp:inline></w:drawing></w:r></w:p></w:tc></w:tr>'
+           '</w:body>')
+    root = etree.fromstring(xml)
+    template = root[0]
+    template.set(OX_ID, "row_1")
+    plan = copy_plan(template)
+    assert plan is not None
+    old, new = copy.deepcopy(template), copy.deepcopy(template)
+    with minting.using(minting.Tape()) as tape:
+        prepare_copy(old, WordIds(root))
+    with minting.using(minting.Tape(tape.values)):
+        prepare_planned(list(new.iter()), plan, WordIds(root))
+    assert etree.tostring(new) == etree.tostring(old)
+    assert OX_ID not in new.attrib and new.get(f"{{{W14}}}paraId") != "0000000A"
+
+
+async def test_a_control_inside_a_control_the_fill_set_is_not_filled_too(docx, tmp_path):
+    # The outer control's value replaces its content, the inner control with it: the fill wrote the
+    # inner value into the removed content and reported it filled (its dry run, which strict mode
+    # reads, did not). Found comparing the fill on the corpus (Open-XML-SDK TestFiles_Document.docx).
+    from tests.builders import build_docx, p
+    from tests.support import form_docs as F
+
+    inner = F.sdt("<w:text/>", p("inner text"), "inner")
+    outer = F.sdt("", F.table([F.tr(F.tc(inner), F.tc(p("cell")))], cols=2), "outer")
+    await docx.open(F._patch_document(build_docx(tmp_path / "t.docx", p("Top") + outer)))
+    a = await docx.ok("docx_fill_template", data={"outer": "Outer value", "inner": "Inner value"})
+    assert a.head["Controls"] == "1" and a.head["Unused"] == "1", a.text
+    await docx.save(tmp_path / "filled.docx")
+    text = part_text(tmp_path / "filled.docx", "word/document.xml")
+    assert "Outer value" in text and "Inner value" not in text

@@ -57,22 +57,25 @@ class Scope:
 
     def __init__(self, data: dict, used: set, prefix: str | None = None, item=None, parent: "Scope | None" = None):
         self.data, self.used, self.prefix, self.item, self.parent = data, used, prefix, item, parent
+        self.dotted = None if prefix is None else prefix + "."
 
     def get(self, name: str):
         """(found, value, the data name it came from)."""
         if self.prefix is not None and name == self.prefix and not isinstance(self.item, (dict, list)):
             return True, self.item, name  # an array of plain values: {{tags}} in the repeated row
         if self.prefix is not None and isinstance(self.item, dict):
-            rest = name[len(self.prefix) + 1:] if name.startswith(self.prefix + ".") else name
-            value = lookup(self.item, rest)
+            rest = name[len(self.dotted):] if name.startswith(self.dotted) else name
+            value = self.item.get(rest, _MISSING) if "." not in rest else lookup(self.item, rest)
             if value is not _MISSING:
-                return True, value, f"{self.prefix}.{rest}"
+                return True, value, self.dotted + rest
         if self.parent is not None:
             return self.parent.get(name)
         value = lookup(self.data, name)
         return (value is not _MISSING), (None if value is _MISSING else value), name
 
     def use(self, name: str) -> None:
+        if name in self.used:
+            return  # and every prefix of it, added with it
         self.used.add(name)
         while "." in name:
             name = name.rsplit(".", 1)[0]

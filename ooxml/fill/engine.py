@@ -2,12 +2,11 @@
 
 The fill runs twice over the same code: first as a dry run that changes nothing (every value is
 checked, every name found, the growth measured: strict mode and bad input stop here), then for
-real. Arrays repeat a repeating section's item or the table row holding their placeholders, once
+real. Both share one reading of the document (``reading.py``); a copy takes its template's. Arrays repeat a repeating section's item or the table row holding their placeholders, once
 per element; inside a copy, ``{{items.x}}`` and a control tagged ``x`` name the element's field.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -21,11 +20,9 @@ from ooxml.controls import values as V
 from ooxml.xml.errors import LimitExceeded, ValidationError
 from ooxml.fill import data as D
 from ooxml.fill import merge, placeholders as PH
-from ooxml.xml.namespaces import w
-from ooxml.xml.wordids import prepare_copy
+from ooxml.fill.reading import Reading
+from ooxml.xml.wordids import copy_plan, prepare_copy, prepare_planned
 
-_INSTR, _SIMPLE, _INSTR_ATTR = w("instrText"), w("fldSimple"), w("instr")
-_SKIP_KINDS = {"repeating_section", "repeating_item", "group", "doc_part", "other"}
 
 
 @dataclass
@@ -42,7 +39,7 @@ class Report:
 
 class Fill:
     def __init__(self, doc, data: dict, *, dry: bool, read_image=None, max_growth: int = 16 << 20,
-                 check_url=None):
+                 check_url=None, readings: dict | None = None):
         self.doc, self.data, self.dry, self.read_image, self.check_url = doc, data, dry, read_image, check_url
         self.max_growth = max_growth
         self.used: set[str] = set()
@@ -50,32 +47,41 @@ class Fill:
         self.tracked = REV.tracker(doc) is not None
         self.stores = None if dry else BIND.store_parts(doc.package)
         self.skip: set = set()  # elements already handled (templates, set controls): not looked into again
+        self.readings = {} if readings is None else readings  # root -> Reading, and "names", shared by both runs
+        self.stale: set = set()  # paragraphs, rows and tables holding a change: read from the tree again
+        self.copying = 0  # inside a new copy: the section or table around it is reported changed after it
 
     # ---- the whole document ----------------------------------------------------------------
     def run(self) -> Report:
         scope = D.Scope(self.data, self.used)
         for root in M.story_roots(self.doc):
             self.within(root, scope)
-        offered = D.names(self.data)
+        offered = self.readings.get("names")
+        if offered is None:
+            offered = self.readings["names"] = D.names(self.data)
         self.report.unused = [n for n in offered if n not in self.used]
         return self.report
 
     def within(self, root: etree._Element, scope: D.Scope) -> None:
-        self.sections(root, scope)
-        self.rows(root, scope)
-        self.controls(root, scope)
-        self.paragraphs(root, scope)
+        reading = self.readings.get(root)
+        if reading is None:
+            reading = self.readings[root] = Reading(root)
+        self.sections(reading, scope)
+        self.rows(reading, scope)
+        self.controls(reading, scope)
+        self.paragraphs(reading, scope)
 
-    def _skipped(self, el: etree._Element, root: etree._Element) -> bool:
-        """Handled already: ``el`` or an ancestor below the walk's root is in ``skip``."""
-        if el in self.skip:
-            return True
-        for a in el.iterancestors():
-            if a is root:
-                return False
-            if a in self.skip:
-                return True
-        return False
+    def _skipped(self, guards: tuple) -> bool:
+        """Handled already: the element or a ``w:sdt``/``w:tr`` above it below the walk's root is in ``skip``."""
+        return bool(guards) and not self.skip.isdisjoint(guards)
+
+    def _changed(self, el: etree._Element) -> None:
+        """``el`` changed (real run): the paragraphs, rows and tables holding it are read again. A
+        paragraph's own placeholders need no mark: nothing reads it again (a row's names are read
+        before its paragraphs are filled, a copy is filled from its template's reading)."""
+        self.stale.update(el.iterancestors(B.W_P, B.W_TR, B.W_TBL))
+        if el.tag in (B.W_P, B.W_TR, B.W_TBL):
+            self.stale.add(el)
 
     def _dry_items(self, template: etree._Element, name: str, items: list, scope: D.Scope) -> None:
         """Each element checked against the one template (what it handles is forgotten between them)."""
@@ -101,13 +107,12 @@ class Fill:
                                 hint="Fill fewer items per call; the operator sets limits.max_call_growth_bytes.")
 
     # ---- arrays: repeating sections ------------------------------------------------------------
-    def sections(self, root: etree._Element, scope: D.Scope) -> None:
-        for sdt in list(M.iter_sdts(root)):
-            if self._skipped(sdt, root):
+    def sections(self, reading: Reading, scope: D.Scope) -> None:
+        for c in reading.controls:
+            ctrl = c.ctrl
+            if ctrl.kind != "repeating_section" or self._skipped(c.chain):
                 continue
-            ctrl = M.read(sdt)
-            if ctrl.kind != "repeating_section":
-                continue
+            sdt = ctrl.el
             found, value, name = self._lookup(scope, ctrl)
             if not found or not isinstance(value, list):
                 continue
@@ -129,13 +134,14 @@ class Fill:
         olds = [c for c in content if c.tag == B.W_SDT] if content is not None else []
         if not olds:
             return
-        template = olds[0]
-        self._grow(len(etree.tostring(template)) * max(len(items) - 1, 0))
+        template = self._reading(olds[0])
+        self._grow(template.byte_size() * max(len(items) - 1, 0))
         if self.dry:
-            self._dry_items(template, name, items, scope)
+            self._dry_items(template.root, name, items, scope)
             self.report.counts["items"] += len(items)
             return
         self.doc.will_change(ctrl.el)
+        self._changed(ctrl.el)
         self._add_copies(template, olds[-1], ctrl.el, name, items, scope)
         for old in olds:
             if self.tracked:
@@ -147,29 +153,47 @@ class Fill:
         self.report.changed.append(ctrl.el)
         self.doc.changed(ctrl.el)
 
-    def _add_copies(self, template, last, owner, name: str, items: list, scope: D.Scope) -> None:
+    def _reading(self, root: etree._Element) -> Reading:
+        reading = self.readings.get(root)
+        if reading is None:
+            reading = self.readings[root] = Reading(root)
+        return reading
+
+    def _add_copies(self, template: Reading, last, owner, name: str, items: list, scope: D.Scope) -> None:
         """A copy of ``template`` (as it was before any fill) after ``last`` for each item, filled from it;
         Word's IDs of the copies are new within the part holding ``owner``."""
-        pristine = copy.deepcopy(template)
+        pristine = template
+        if template.root in self.stale:  # changed since it was read: read it again
+            pristine = Reading(template.root)
         ids = self.doc.word_ids(owner)
+        plan = copy_plan(pristine.root)
         for item in items:
             budget.check()
-            new = copy.deepcopy(pristine)
-            prepare_copy(new, ids)
+            new, reading, els = pristine.copy_of()
+            self.readings[new] = reading
+            if plan is None:
+                prepare_copy(new, ids)
+            else:
+                prepare_planned(els, plan, ids)
             last.addnext(new)
             last = new
-            self.within(new, scope.child(name, item))
+            self.copying += 1
+            try:
+                self.within(new, scope.child(name, item))
+            finally:
+                self.copying -= 1
             self.skip.add(new)
             if self.tracked:
                 REV.mark_inserted(self.doc, new)
 
     # ---- arrays: table rows -----------------------------------------------------------------------
-    def rows(self, root: etree._Element, scope: D.Scope) -> None:
-        for tbl in list(root.iter(B.W_TBL)):
-            if self._skipped(tbl, root):
+    def rows(self, reading: Reading, scope: D.Scope) -> None:
+        for table in reading.tables:
+            tbl = table.tbl
+            if self._skipped(table.chain):
                 continue
-            for tr in B.table_rows(tbl):
-                key = self._row_array(tr, scope)
+            for tr in (B.table_rows(tbl) if tbl in self.stale else table.rows):
+                key = self._row_array(reading, tr, scope)
                 if key is not None:
                     found, value, name = scope.get(key)
                     self.skip.add(tr)
@@ -177,28 +201,44 @@ class Fill:
                     self.report.filled[name] = self.report.filled.get(name, 0) + len(value)
                     self._repeat_row(tbl, tr, name, value, scope)
 
-    def _row_array(self, tr: etree._Element, scope: D.Scope) -> str | None:
+    def _row_array(self, reading: Reading, tr: etree._Element, scope: D.Scope) -> str | None:
         """The array a row repeats over: the longest dotted prefix of a placeholder naming a list."""
-        for p in tr.iter(B.W_P):
-            if not PH.might_hold(p):
-                continue
-            for m in PH.PATTERN.finditer(PH.segments(p)[1]):
-                parts = m.group(1).split(".")
-                for k in range(len(parts), 0, -1):
-                    key = ".".join(parts[:k])
-                    found, value, _ = scope.get(key)
-                    if found and isinstance(value, list):
-                        return key
+        for name in self._row_names(reading, tr):
+            parts = name.split(".")
+            for k in range(len(parts), 0, -1):
+                key = ".".join(parts[:k])
+                found, value, _ = scope.get(key)
+                if found and isinstance(value, list):
+                    return key
         return None
 
+    def _row_names(self, reading: Reading, tr: etree._Element) -> list[str]:
+        """The dotted names of the row's placeholders in order (read once while the row is unchanged)."""
+        names = None if tr in self.stale else reading.row_names.get(tr)
+        if names is not None:
+            return names
+        names = []
+        for p in tr.iter(B.W_P):
+            para = None if p in self.stale else reading.para(p)
+            if para is not None:
+                found = para.read()
+                names += [m.group(1) for m in found[2]] if found else []
+            elif PH.might_hold(p):
+                names += [m.group(1) for m in PH.PATTERN.finditer(PH.segments(p)[1])]
+        if tr not in self.stale:
+            reading.row_names[tr] = names
+        return names
+
     def _repeat_row(self, tbl, tr, name: str, items: list, scope: D.Scope) -> None:
-        self._grow(len(etree.tostring(tr)) * max(len(items) - 1, 0))
+        template = self._reading(tr)
+        self._grow(template.byte_size() * max(len(items) - 1, 0))
         if self.dry:
             self._dry_items(tr, name, items, scope)
             self.report.counts["rows"] += len(items)
             return
         self.doc.will_change(tbl)
-        self._add_copies(tr, tr, tbl, name, items, scope)
+        self._changed(tbl)
+        self._add_copies(template, tr, tbl, name, items, scope)
         if self.tracked:
             REV.delete_row(self.doc, tr)
         elif items or len(B.table_rows(tbl)) > 1:
@@ -209,13 +249,12 @@ class Fill:
         self.doc.changed(tbl)
 
     # ---- content controls ---------------------------------------------------------------------------
-    def controls(self, root: etree._Element, scope: D.Scope) -> None:
-        for sdt in list(M.iter_sdts(root)):
-            if self._skipped(sdt, root):
+    def controls(self, reading: Reading, scope: D.Scope) -> None:
+        for c in reading.controls:
+            if not c.named or self._skipped(c.chain):
                 continue
-            ctrl = M.read(sdt)
-            if ctrl.kind in _SKIP_KINDS or not (ctrl.tag or ctrl.alias) or M.is_toc(ctrl):
-                continue
+            ctrl = c.ctrl
+            sdt = ctrl.el
             found, value, name = self._lookup(scope, ctrl)
             if not found:
                 self._note("controls", name, False)
@@ -240,23 +279,33 @@ class Fill:
                     from ooxml.text.images import add_image_part
                     rid = add_image_part(self.doc.package, self.doc.part_of(sdt).name, planned.image)
                 V.apply(self.doc, planned, self.stores, rid)
+                self._changed(sdt)
             self._note("controls", name, True, sdt)
 
     # ---- placeholders and merge fields ----------------------------------------------------------------
-    def paragraphs(self, root: etree._Element, scope: D.Scope) -> None:
-        with_merge = _merge_paragraphs(root)
-        for p in list(root.iter(B.W_P)):
-            if self._skipped(p, root):
+    def paragraphs(self, reading: Reading, scope: D.Scope) -> None:
+        stale = self.stale
+        for para in reading.paras:
+            p = para.p
+            if para.chain is None and p not in stale:
+                continue  # no "{", no merge field, unchanged: the most paragraphs, passed over first
+            if (not para.merge and p not in stale and para.read() is None) or self._skipped(para.guards(reading.root)):
+                continue  # no placeholder, no merge field: nothing to look up
+            fields = merge.in_paragraph(p) if para.merge else []
+            if p in stale or (fields and para.read() is None):
+                found = PH.find(p) if fields or PH.might_hold(p) else None
+                tags = PH.unsupported(found[1], found[2]) if found else None
+            else:
+                found = para.read()
+                tags = para.unsupported() if found else None
+            if found is None:
                 continue
-            fields = merge.in_paragraph(p) if p in with_merge else []
-            if not fields and not PH.might_hold(p):
-                continue
-            self._placeholders(p, scope)
+            self._placeholders(p, scope, found, tags)
             self._merge_fields(p, scope, fields)
 
-    def _placeholders(self, p: etree._Element, scope: D.Scope) -> None:
-        segs, text, matches = PH.find(p)
-        for tag in PH.unsupported(text, matches):
+    def _placeholders(self, p: etree._Element, scope: D.Scope, found, tags: list[str]) -> None:
+        segs, text, matches = found
+        for tag in tags:
             self.report.unsupported[tag] = self.report.unsupported.get(tag, 0) + 1
         edits = []
         for m in matches:
@@ -271,9 +320,11 @@ class Fill:
             self._note("placeholders", name, True)
         if edits and not self.dry:
             budget.check()
-            self.doc.will_change(p)
+            if not self.copying:  # a copy's: the section or table around it was announced whole first
+                self.doc.will_change(p)
             PH.write(self.doc, p, segs, edits, self.tracked)
-            self.doc.changed(p)
+            if not self.copying:
+                self.doc.changed(p)
             self.report.changed.append(p)
 
     def _merge_fields(self, p: etree._Element, scope: D.Scope, fields: list) -> None:
@@ -297,22 +348,12 @@ class Fill:
             self._note("merge_fields", name, True)
 
 
-def _merge_paragraphs(root: etree._Element) -> set:
-    """The paragraphs holding a MERGEFIELD instruction (one pass over the few field elements)."""
-    found = set()
-    for el in root.iter(_INSTR, _SIMPLE):
-        text = el.text if el.tag == _INSTR else el.get(_INSTR_ATTR)
-        if text and "MERGEFIELD" in text.upper():
-            p = B.find_ancestor(el, B.W_P)
-            if p is not None:
-                found.add(p)
-    return found
-
-
 def fill(doc, data: dict, *, strict: bool, read_image, max_growth: int, check_url=None) -> Report:
     """Check (dry run), refuse in strict mode, then fill. Raises before any change."""
     D.check(data, max_growth)
-    dry = Fill(doc, data, dry=True, read_image=read_image, max_growth=max_growth, check_url=check_url).run()
+    readings: dict = {}  # read once: the fill reads what the dry run read
+    dry = Fill(doc, data, dry=True, read_image=read_image, max_growth=max_growth, check_url=check_url,
+               readings=readings).run()
     if strict and (dry.missing or dry.unused or dry.unsupported):
         parts = []
         if dry.unsupported:
@@ -324,4 +365,5 @@ def fill(doc, data: dict, *, strict: bool, read_image, max_growth: int, check_ur
         raise ValidationError("strict fill refused: " + "; ".join(parts) + ". Nothing was changed.",
                               hint="Add the missing names to data and drop the unused ones; write placeholders as {{name}} or "
                                    "{{a.b}} (no filters or expressions); or pass strict=false.")
-    return Fill(doc, data, dry=False, read_image=read_image, max_growth=max_growth, check_url=check_url).run()
+    return Fill(doc, data, dry=False, read_image=read_image, max_growth=max_growth, check_url=check_url,
+                readings=readings).run()

@@ -109,6 +109,13 @@ class Document:
         self.modified = False
         return stamp
 
+    def free_trees(self) -> None:
+        """Free the story trees' nodes now (those no element object holds), for a closed document
+        nothing else uses (docx_close): otherwise they go whenever the session's last reference does."""
+        for root in list(self._part_of_root):
+            for holder in (*root, root):
+                holder.clear()
+
     def close(self) -> None:
         self.package.close()
         # Break the reference cycles (package hook -> document, history -> document) so the

@@ -31,6 +31,7 @@ from lxml import etree
 VERSION = 2  # bump when the generated content changes (invalidates the cache)
 DEFAULT_DIR = Path(os.environ.get("OOXML_MCP_BENCH_DIR", "/tmp/ooxml-mcp-bench"))
 TABLE_EVERY = 50
+SHORT_TABLE_EVERY = 250  # the short-paragraph variant: one run of 8-30 words a paragraph
 HEADING_EVERY = 25
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -184,21 +185,27 @@ def _picture(body, ids: _Ids, rel_id: str, cx=1828800, cy=1371600):
     _sub(geom, f"{{{A}}}avLst")
 
 
-def document_xml(n_paragraphs: int, seed: int = 2026) -> bytes:
-    """The main part: ``n_paragraphs`` body paragraphs plus a table every TABLE_EVERY of them."""
+def document_xml(n_paragraphs: int, seed: int = 2026, short: bool = False) -> bytes:
+    """The main part: ``n_paragraphs`` body paragraphs plus a table every TABLE_EVERY of them.
+    ``short``: each paragraph one run of 8-30 words, a table every SHORT_TABLE_EVERY, no headings (a
+    document whose per-element work weighs more against its parse)."""
     rng = random.Random(seed + n_paragraphs)
     ids = _Ids(rng)
     root = etree.Element(w("document"), nsmap=DOC_NSMAP)
     root.set(f"{{{MC}}}Ignorable", "w14 w15 wp14")
     body = _sub(root, w("body"))
+    every = SHORT_TABLE_EVERY if short else TABLE_EVERY
     for n in range(n_paragraphs):
         if n == 2:
             _picture(body, ids, "rId8")
+        elif short:
+            text = _text(rng, 8, 30) + "."
+            _run(_paragraph(body, ids), text[:1].upper() + text[1:], ids)
         elif n % HEADING_EVERY == 0:
             _heading(body, ids, rng, n)
         else:
             _body_paragraph(body, ids, rng, n)
-        if n % TABLE_EVERY == TABLE_EVERY // 2 - 1 and n < n_paragraphs - 1:
+        if n % every == every // 2 - 1 and n < n_paragraphs - 1:
             _table(body, ids, rng)
     sect = _sub(body, w("sectPr"), {w("rsidR"): ids.rsids[0]})
     _sub(sect, w("pgSz"), {w("w"): "12240", w("h"): "15840"})
@@ -383,8 +390,8 @@ def app_xml(n: int) -> bytes:
             '<AppVersion>16.0000</AppVersion></Properties>').encode()
 
 
-def build_docx(path: Path, n_paragraphs: int) -> None:
-    main = document_xml(n_paragraphs)
+def build_docx(path: Path, n_paragraphs: int, short: bool = False) -> None:
+    main = document_xml(n_paragraphs, short=short)
     rsids = sorted(set(_Ids(random.Random(2026 + n_paragraphs)).rsids))
     parts = [
         ("[Content_Types].xml", CONTENT_TYPES.encode()),
@@ -410,19 +417,19 @@ def build_docx(path: Path, n_paragraphs: int) -> None:
     os.replace(tmp, path)
 
 
-def doc_path(n: int, out: Path = DEFAULT_DIR) -> Path:
-    return out / f"bench_{n}p_v{VERSION}.docx"
+def doc_path(n: int, out: Path = DEFAULT_DIR, short: bool = False) -> Path:
+    return out / f"bench_{n}p{'_short' if short else ''}_v{VERSION}.docx"
 
 
-def ensure_docs(sizes: list[int], out: Path = DEFAULT_DIR, log=print) -> dict[int, Path]:
-    """The fixture for each size, generated if it is not cached yet."""
+def ensure_docs(sizes: list[int], out: Path = DEFAULT_DIR, log=print, short: bool = False) -> dict[int, Path]:
+    """The fixture for each size, generated if it is not cached yet (``short``: see document_xml)."""
     out.mkdir(parents=True, exist_ok=True)
     paths = {}
     for n in sizes:
-        path = doc_path(n, out)
+        path = doc_path(n, out, short)
         if not path.exists():
             t = time.perf_counter()
-            build_docx(path, n)
+            build_docx(path, n, short)
             log(f"  generated {path.name}: {path.stat().st_size / 1e6:.2f} MB zip, "
                 f"document.xml {main_part_size(path) / 1e6:.2f} MB, in {time.perf_counter() - t:.1f} s")
         paths[n] = path

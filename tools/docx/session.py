@@ -17,6 +17,7 @@ from tools.docx.common import answer, last_block, session_of
 from tools.docx.open_formats import converted_document, converts
 from tools.docx.review import tracking_from_settings
 from tools.runtime.registry import CallContext, tool
+from tools.runtime import memory
 from tools.runtime.lifetime import claim
 from tools.runtime.recovery import recovery_note
 from tools.runtime.quotas import add_session
@@ -183,6 +184,8 @@ def docx_close(ctx: CallContext, session_id: str | None) -> str:
     ctx.services.sessions.discard(session)
     unsaved = session.doc.modified
     session.doc.close()
+    session.doc.free_trees()  # the tree's memory is this call's to free, not the next open's
+    memory.consolidate()
     fields = {"Session ID": session.id, "File": str(session.path) if session.path else "(never saved)",
               "Unsaved Changes": "yes, discarded" if unsaved else "none"}
     return success_answer("Close Document", fields=fields)
