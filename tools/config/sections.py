@@ -176,3 +176,21 @@ def parse_folder(f: Findings, where: str, raw: Any, base_dir: Path) -> Path | No
         return None
     path = Path(os.path.expanduser(raw))
     return Path(os.path.realpath(path if path.is_absolute() else base_dir / path))
+
+
+STORAGE_KEYS = ("endpoint", "region", "access_key_id", "secret_access_key", "session_token", "uploads",
+                "max_upload_bytes")
+
+
+def parse_storage(f: Findings, raw: Any) -> dict | None:
+    """``storage: {endpoint, region, access_key_id, secret_access_key, uploads, max_upload_bytes}``:
+    object-store settings (else the AWS variables) and the upload area (a folder or s3://bucket/prefix)."""
+    if raw is None or keys_of(f, "storage", raw, STORAGE_KEYS) is None:
+        return None
+    for key in STORAGE_KEYS[:-1]:
+        if key in raw:
+            expect(f, f"storage.{key}", raw[key], "string")
+    size = raw.get("max_upload_bytes")
+    if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size <= 0):
+        f.add("storage.max_upload_bytes", "expected a positive integer")
+    return dict(raw)

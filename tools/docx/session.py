@@ -19,7 +19,8 @@ from tools.runtime.registry import CallContext, tool
 from tools.runtime.lifetime import claim
 from tools.runtime.recovery import recovery_note
 from tools.runtime.quotas import add_session
-from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
+from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
+from tools.docx.objects import check_name, open_object, save_object
 from tools.runtime.sessions import Cursor, Session
 
 log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
@@ -28,9 +29,16 @@ log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notificatio
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
 def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact", "none"] | None = None) -> str:
     """Open a .docx file in a new editing session."""
+    location = object_target(file_path, ctx.services.roots)
+    if location is not None:
+        return _opened(ctx, start_session(ctx, open_object(ctx, location), location, view), location, None)
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
     session = start_session(ctx, Document.open(path, limits), path, view)
+    return _opened(ctx, session, path, recovery_note)
+
+
+def _opened(ctx, session, path, note_of) -> str:
     try:
         session.opened_from = path
         doc = session.doc
@@ -39,7 +47,8 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
             session.cursor = Cursor(doc.id_of(last), "after")
         blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Blocks": blocks,
-                  "Recovered": recovery_note(ctx.services, path, _read_sha(doc, path)), "Ended": session.made_room}
+                  "Recovered": note_of and note_of(ctx.services, path, _read_sha(doc, path)),
+                  "Ended": session.made_room}
         if fields["Recovered"]:
             log.warning("%s: %s", path.name, fields["Recovered"])
         damaged = unreadable_parts(doc)
@@ -88,9 +97,12 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
     Args:
         file_path: Default path for docx_save.
     """
-    path = resolve_save_target(file_path, ctx.services.roots) if file_path else None
+    location = object_target(file_path, ctx.services.roots)
+    path = location or (resolve_save_target(file_path, ctx.services.roots) if file_path else None)
     doc = Document.create()
-    if path is not None:  # refused now rather than at the first save
+    if location is not None:
+        check_name(location, doc)
+    elif path is not None:  # refused now rather than at the first save
         check_save_name(path, doc.package.content_type_of(doc.main_name))
     session = start_session(ctx, doc, path, view)
     fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)", "Ended": session.made_room}
@@ -113,9 +125,11 @@ def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = 
         raise OoxmlError("This document has no file path yet.", hint="Pass file_path, e.g. 'report.docx'.",
                          error_type="ValidationError")
     # Resolved again on every save: a folder on the way may have become a symlink since open.
-    path = resolve_save_target(file_path or str(session.path), ctx.services.roots)
+    location = object_target(file_path or str(session.path), ctx.services.roots)
+    path = location or resolve_save_target(file_path or str(session.path), ctx.services.roots)
     doc = session.doc
-    check_save_name(path, doc.package.content_type_of(doc.main_name))
+    if location is None:
+        check_save_name(path, doc.package.content_type_of(doc.main_name))
     new_problems = integrity_news(session)
     if new_problems:
         log.warning("%s saved with %d integrity problem(s) the original did not have: %s", path.name,
@@ -124,10 +138,14 @@ def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = 
     if session.leaks:  # checked again before writing (a check may run out of time: then nothing is written)
         from ooxml.privacy.known_leaks import recheck
         leak = recheck(session.leaks, doc.package)
-    doc.save(path, strip=strip_ids, overwrite=overwrite, check_dir=folder_check(ctx.services.roots))
+    if location is not None:
+        size = save_object(ctx, doc, location, strip=strip_ids, overwrite=overwrite)
+    else:
+        doc.save(path, strip=strip_ids, overwrite=overwrite, check_dir=folder_check(ctx.services.roots))
+        size = path.stat().st_size
     if session.path is None or file_path:
         session.path = path
-    fields = {"Session ID": session.id, "File": str(path), "Size": f"{path.stat().st_size} bytes",
+    fields = {"Session ID": session.id, "File": str(path), "Size": f"{size} bytes",
               "IDs": "stripped" if strip_ids else "kept",
               "Integrity": "ok" if not new_problems else
               f"{len(new_problems)} problem(s) the original did not have: " + "; ".join(summarize(new_problems)[:3])}

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import mcp_types as types
 
+from tools.storage.roots import is_object_url
 from tools.runtime import notices, prompts, resources, structured
 from tools.runtime.registry import CallContext
 
@@ -84,6 +85,9 @@ def links_of(name: str, outcome) -> list:
     written = parse_head(outcome.text).get("File")
     if not written:
         return []
+    if is_object_url(written):  # an object root: the object's own URL
+        return [types.ResourceLink(type="resource_link", uri=written, name=written.rpartition("/")[2],
+                                   mime_type=LINKED[name])]
     path = Path(written)
     return [types.ResourceLink(type="resource_link", uri=path.as_uri(), name=path.name, mime_type=LINKED[name])]
 

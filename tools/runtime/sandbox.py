@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ooxml.xml.errors import OoxmlError
 from ooxml.opc.savefile import MAX_NAME_BYTES
+from tools.storage.roots import ObjectLocation, is_object_url, locate
 
 
 class PermissionDenied(OoxmlError):
@@ -66,3 +67,15 @@ def resolve_save_target(path: str, roots: list[Path]) -> Path:
 def folder_check(roots: list[Path]):
     """For ``Document.save(check_dir=...)``: the folder really written in must be inside the roots."""
     return lambda real_dir: require_inside_roots(Path(real_dir), roots)
+
+
+def object_target(path: str | None, roots) -> ObjectLocation | None:
+    """The object ``path`` names when it is in an object store (``s3://…``, or relative while the
+    first root is an object root); None for a file path. Keys are judged like paths."""
+    if not path:
+        return None
+    objects = getattr(roots, "objects", ())
+    relative_to_object = objects and roots.objects_first and not os.path.isabs(os.path.expanduser(path))
+    if is_object_url(path) or relative_to_object:
+        return locate(path, list(objects))
+    return None

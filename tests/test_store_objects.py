@@ -1,0 +1,205 @@
+"""Documents on object roots (``--root s3://bucket[/prefix]``) against a real SeaweedFS: open, edit
+and save round trips, conditional saves (FileChanged both ways, the other writer's bytes intact),
+the sandbox for keys, read limits before parsing, named errors for unknown buckets, bad
+credentials and a store that is down."""
+from __future__ import annotations
+
+import itertools
+import time
+
+import obstore
+import pytest
+
+from ooxml.model.document import Document
+from ooxml.opc.limits import Limits
+from ooxml.text import body as B
+from tests.support.client import open_client
+from tests.support.corpus import corpus_files
+from tools.config.model import Config
+from tools.storage.roots import ObjectRoot
+
+pytestmark = pytest.mark.anyio
+_names = itertools.count()
+W_P = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}p"
+
+
+@pytest.fixture
+def bucket(seaweed) -> str:
+    return seaweed.make_bucket(f"docs-{next(_names)}-{int(time.time() * 1000) % 10**8}")
+
+
+def config_for(seaweed, **extra) -> Config:
+    return Config(storage=seaweed.settings(), **extra)
+
+
+def put(seaweed, bucket: str, key: str, data: bytes) -> None:
+    obstore.put(seaweed.client(bucket), key, data)
+
+
+def get(seaweed, bucket: str, key: str) -> bytes:
+    return bytes(obstore.get(seaweed.client(bucket), key).bytes())
+
+
+def exists(seaweed, bucket: str, key: str) -> bool:
+    return any(m["path"] == key for batch in obstore.list(seaweed.client(bucket)) for m in batch)
+
+
+def text_of(data: bytes) -> str:
+    doc = Document.from_bytes(data)
+    try:
+        return "\n".join(B.paragraph_text(p) for p in doc.body.iter(W_P))
+    finally:
+        doc.close()
+
+
+def client_for(seaweed, tmp_path, bucket: str, prefix: str = "team", first: bool = True, **config):
+    roots = [ObjectRoot(bucket, prefix)]
+    return open_client([tmp_path], config=config_for(seaweed, **config), objects=roots, objects_first=first)
+
+
+def sample(tmp_path) -> bytes:
+    doc = Document.create()
+    path = tmp_path / "sample.docx"
+    doc.save(path)
+    doc.close()
+    return path.read_bytes()
+
+
+ROUND_TRIP = [f for f in corpus_files() if f.stat().st_size < 400_000][:3] if corpus_files() else []
+
+
+@pytest.mark.parametrize("source", ROUND_TRIP or [None], ids=lambda p: p.name if p else "no-corpus")
+async def test_corpus_round_trip_on_object_root(seaweed, bucket, tmp_path, source):
+    if source is None:
+        pytest.skip("docx corpus not found")
+    put(seaweed, bucket, f"team/{source.name}", source.read_bytes())
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        opened = await c.ok("docx_open", file_path=f"s3://{bucket}/team/{source.name}")
+        sid = opened.head["Session ID"]
+        await c.ok("docx_insert_paragraph", session_id=sid, text="Stored in the bucket", position="end:document_body")
+        saved = await c.ok("docx_save", session_id=sid)
+    data = get(seaweed, bucket, f"team/{source.name}")
+    assert saved.head["Size"] == f"{len(data)} bytes"
+    assert "Stored in the bucket" in text_of(data)
+
+
+async def test_relative_paths_start_at_the_first_object_root(seaweed, bucket, tmp_path):
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        created = await c.ok("docx_create", file_path="reports/new.docx")
+        await c.ok("docx_insert_paragraph", session_id=created.head["Session ID"], text="fresh", position="end:document_body")
+        await c.ok("docx_save", session_id=created.head["Session ID"])
+    assert "fresh" in text_of(get(seaweed, bucket, "team/reports/new.docx"))
+    assert not list((tmp_path).glob("**/*.docx"))
+
+
+async def test_save_refused_when_the_object_changed_since_open(seaweed, bucket, tmp_path):
+    put(seaweed, bucket, "team/a.docx", sample(tmp_path))
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_open", file_path=f"s3://{bucket}/team/a.docx")).head["Session ID"]
+        await c.ok("docx_insert_paragraph", session_id=sid, text="mine", position="end:document_body")
+        theirs = b"the other writer's bytes"
+        put(seaweed, bucket, "team/a.docx", theirs)
+        refused = await c.call("docx_save", session_id=sid)
+    assert refused.error_type == "FileChanged", refused.text
+    assert get(seaweed, bucket, "team/a.docx") == theirs
+
+
+async def test_save_refused_when_a_new_object_appeared_meanwhile(seaweed, bucket, tmp_path):
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_create", file_path=f"s3://{bucket}/team/new.docx")).head["Session ID"]
+        theirs = b"created by someone else"
+        put(seaweed, bucket, "team/new.docx", theirs)
+        refused = await c.call("docx_save", session_id=sid)
+    assert refused.error_type == "FileChanged", refused.text
+    assert get(seaweed, bucket, "team/new.docx") == theirs
+
+
+async def test_a_second_save_follows_the_first(seaweed, bucket, tmp_path):
+    put(seaweed, bucket, "team/b.docx", sample(tmp_path))
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_open", file_path=f"s3://{bucket}/team/b.docx")).head["Session ID"]
+        for word in ("one", "two"):
+            await c.ok("docx_insert_paragraph", session_id=sid, text=word, position="end:document_body")
+            await c.ok("docx_save", session_id=sid)
+    assert "two" in text_of(get(seaweed, bucket, "team/b.docx"))
+
+
+async def test_overwrite_writes_over_the_other_writer(seaweed, bucket, tmp_path):
+    put(seaweed, bucket, "team/c.docx", sample(tmp_path))
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_open", file_path=f"s3://{bucket}/team/c.docx")).head["Session ID"]
+        await c.ok("docx_insert_paragraph", session_id=sid, text="mine wins", position="end:document_body")
+        put(seaweed, bucket, "team/c.docx", b"theirs")
+        await c.ok("docx_save", session_id=sid, overwrite=True)
+    assert "mine wins" in text_of(get(seaweed, bucket, "team/c.docx"))
+
+
+async def test_save_as_to_another_object(seaweed, bucket, tmp_path):
+    original = sample(tmp_path)
+    put(seaweed, bucket, "team/d.docx", original)
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_open", file_path=f"s3://{bucket}/team/d.docx")).head["Session ID"]
+        await c.ok("docx_insert_paragraph", session_id=sid, text="copy", position="end:document_body")
+        await c.ok("docx_save", session_id=sid, file_path=f"s3://{bucket}/team/sub/d2.docx")
+    assert "copy" in text_of(get(seaweed, bucket, "team/sub/d2.docx"))
+    assert get(seaweed, bucket, "team/d.docx") == original
+
+
+@pytest.mark.parametrize("target", ["s3://{other}/team/x.docx", "s3://{bucket}/elsewhere/x.docx",
+                                    "s3://{bucket}/team/../x.docx", "../x.docx", "s3://{bucket}/team//x.docx",
+                                    "s3://{bucket}/team/./x.docx"])
+async def test_keys_outside_the_root_are_refused(seaweed, bucket, tmp_path, target):
+    other = seaweed.make_bucket(bucket + "-other")
+    path = target.format(bucket=bucket, other=other)
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        created = await c.call("docx_create", file_path=path)
+        assert created.error_type == "PermissionDenied", created.text
+        sid = (await c.ok("docx_create")).head["Session ID"]
+        refused = await c.call("docx_save", session_id=sid, file_path=path)
+        assert refused.error_type == "PermissionDenied", refused.text
+        opened = await c.call("docx_open", file_path=path)
+        assert opened.error_type == "PermissionDenied", opened.text
+    assert not exists(seaweed, bucket, "x.docx") and not exists(seaweed, bucket, "elsewhere/x.docx")
+    assert not exists(seaweed, other, "team/x.docx")
+
+
+async def test_size_limit_is_judged_before_the_object_is_parsed(seaweed, bucket, tmp_path):
+    from ooxml.opc.package import DEFAULT_LIMITS  # noqa: F401 (the limit the config replaces)
+    put(seaweed, bucket, "team/big.docx", b"PK" + b"\0" * 5000)  # not even a zip: a parse would say so
+    async with client_for(seaweed, tmp_path, bucket, document_limits=Limits(max_file_bytes=4096)) as c:
+        refused = await c.call("docx_open", file_path=f"s3://{bucket}/team/big.docx")
+    assert refused.error_type == "LimitExceeded", refused.text
+
+
+async def test_unknown_bucket_is_named(seaweed, tmp_path):
+    async with client_for(seaweed, tmp_path, "no-such-bucket-here") as c:
+        refused = await c.call("docx_open", file_path="s3://no-such-bucket-here/team/a.docx")
+    assert refused.error_type == "FileNotFound", refused.text
+    assert "no-such-bucket-here" in refused.text
+
+
+async def test_missing_object_is_named(seaweed, bucket, tmp_path):
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        refused = await c.call("docx_open", file_path="team-missing.docx")
+    assert refused.error_type == "FileNotFound", refused.text
+
+
+async def test_bad_credentials_are_refused_by_name(seaweed, bucket, tmp_path):
+    put(seaweed, bucket, "team/e.docx", sample(tmp_path))
+    config = Config(storage={**seaweed.settings(), "secret_access_key": "wrong"})
+    async with open_client([tmp_path], config=config, objects=[ObjectRoot(bucket, "team")], objects_first=True) as c:
+        refused = await c.call("docx_open", file_path="e.docx")
+    assert refused.error_type == "PermissionDenied", refused.text
+    assert "credentials" in refused.text
+
+
+async def test_a_store_that_is_down_answers_at_once(tmp_path):
+    from tests.support.services import free_port
+    config = Config(storage={"endpoint": f"http://127.0.0.1:{free_port()}", "access_key_id": "a",
+                             "secret_access_key": "b"})
+    async with open_client([tmp_path], config=config, objects=[ObjectRoot("some-bucket", "")],
+                           objects_first=True) as c:
+        started = time.monotonic()
+        refused = await c.call("docx_open", file_path="a.docx")
+    assert refused.error_type == "StoreUnavailable", refused.text
+    assert time.monotonic() - started < 15

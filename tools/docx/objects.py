@@ -1,0 +1,28 @@
+"""docx_open / docx_create / docx_save on object roots (tools/storage): the same answers as on
+folders; the object's tag taken at open makes every save a conditional put."""
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from ooxml.opc.filekinds import check_save_name
+from ooxml.opc.package import DEFAULT_LIMITS
+from tools.storage.documents import open_document, save_document
+from tools.storage.roots import ObjectLocation
+
+
+def storage_section(ctx) -> dict | None:
+    return getattr(ctx.services.config, "storage", None)
+
+
+def open_object(ctx, location: ObjectLocation):
+    limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
+    return open_document(location, limits, storage_section(ctx))
+
+
+def check_name(location: ObjectLocation, doc) -> None:
+    check_save_name(PurePosixPath(location.name), doc.package.content_type_of(doc.main_name))
+
+
+def save_object(ctx, doc, location: ObjectLocation, *, strip: bool, overwrite: bool) -> int:
+    check_name(location, doc)
+    return save_document(doc, location, storage_section(ctx), strip=strip, overwrite=overwrite)
