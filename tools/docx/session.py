@@ -31,7 +31,7 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
     """Open a .docx file in a new editing session."""
     location = object_target(file_path, ctx.services.roots)
     if location is not None:
-        return _opened(ctx, start_session(ctx, open_object(ctx, location), location, view), location, None)
+        return _opened(ctx, start_session(ctx, open_object(ctx, location), location, view), location, recovery_note)
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
     session = start_session(ctx, Document.open(path, limits), path, view)
@@ -67,6 +67,8 @@ def _opened(ctx, session, path, note_of) -> str:
 
 
 def _read_sha(doc, path) -> str | None:
+    if not isinstance(path, os.PathLike):
+        return None  # an object: its recovery objects are found by name beside it
     stamp = doc.package.stamps.get(os.path.realpath(path))
     return stamp.sha256 if stamp else None
 

@@ -2,12 +2,20 @@
 (``If-Match`` the tag read or last written; ``If-None-Match: *`` for an object never seen)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ooxml.model.document import Document
 from ooxml.opc.limits import Limits
 from tools.storage.roots import ObjectLocation
 from tools.storage.s3 import store_for
 
-TAGS = "storage.tags"  # doc.caches: object URL -> the tag this session read or wrote there last
+
+@dataclass(frozen=True)
+class ObjectStamp:
+    """What an object was when this session read or wrote it, kept in ``package.stamps`` under its
+    URL (beside the files' stamps): snapshots carry it, so an adopted session saves conditionally too."""
+    tag: str
+    size: int
 
 
 def store_of(location: ObjectLocation, section: dict | None):
@@ -18,7 +26,7 @@ def open_document(location: ObjectLocation, limits: Limits, section: dict | None
     """Read limits apply before anything is parsed: the size on the object's head, then while streaming."""
     blob = store_of(location, section).read(location.key, limits.max_file_bytes)
     doc = Document.from_bytes(blob.data, limits)
-    doc.caches[TAGS] = {location.url: blob.tag}
+    doc.package.stamps[location.url] = ObjectStamp(blob.tag, len(blob.data))
     return doc
 
 
@@ -27,13 +35,10 @@ def save_document(doc: Document, location: ObjectLocation, section: dict | None,
     """Store the document at ``location``; FileChanged (nothing written) if the object is not what this
     session read or wrote there last. Returns the bytes written."""
     data = doc.to_bytes(strip)
-    tags = doc.caches.setdefault(TAGS, {})
-    tag = store_of(location, section).write(location.key, data, expected=tags.get(location.url), overwrite=overwrite)
+    known = doc.package.stamps.get(location.url)
+    tag = store_of(location, section).write(location.key, data, expected=known.tag if known else None,
+                                            overwrite=overwrite)
     if remember:
-        tags[location.url] = tag
+        doc.package.stamps[location.url] = ObjectStamp(tag, len(data))
         doc.modified = False
     return len(data)
-
-
-def has_been_read(doc: Document, location: ObjectLocation) -> bool:
-    return location.url in doc.caches.get(TAGS, {})

@@ -59,12 +59,12 @@ class FolderStore:
     def exists(self, key: str) -> bool:
         return self._path(key).is_file()
 
-    def list(self, prefix: str, limit: int = 1000) -> list[str]:
+    def list(self, folder: str, limit: int = 1000) -> list[str]:
         out = []
-        for path in sorted(self.folder.rglob("*")):
-            key = path.relative_to(self.folder).as_posix()
-            if path.is_file() and key.startswith(prefix):
-                out.append(key)
+        base = self._path(folder) if folder else self.folder
+        for path in sorted(base.rglob("*")) if base.is_dir() else []:
+            if path.is_file():
+                out.append(path.relative_to(self.folder).as_posix())
                 if len(out) >= limit:
                     break
         return out

@@ -76,14 +76,17 @@ class S3Store:
         except ObjectNotFound:
             return False
 
-    def list(self, prefix: str, limit: int = 1000) -> list[str]:
+    def list(self, folder: str, limit: int = 1000) -> list[str]:
         import obstore
-        out = []
-        for batch in self._call(prefix, lambda: obstore.list(self._store, prefix=prefix or None)):
-            out += [m["path"] for m in batch]
-            if len(out) >= limit:
-                break
-        return out[:limit]
+
+        def collect():
+            out = []
+            for batch in obstore.list(self._store, prefix=folder or None):
+                out += [m["path"] for m in batch]
+                if len(out) >= limit:
+                    break
+            return out[:limit]
+        return self._call(folder, collect)
 
     def delete(self, key: str) -> None:
         import obstore

@@ -38,7 +38,8 @@ class Store(Protocol):
 
     def exists(self, key: str) -> bool: ...
 
-    def list(self, prefix: str, limit: int = 1000) -> list[str]: ...
+    def list(self, folder: str, limit: int = 1000) -> list[str]:
+        """Keys under ``folder`` ("" for all; a folder, not a name prefix), at most ``limit``."""
 
     def delete(self, key: str) -> None: ...
 
