@@ -364,15 +364,16 @@ async def stop_when_asked(stopping) -> None:
 
 
 def http_app(server: Server, services: Services, host: str):
-    """The Streamable HTTP ASGI app at /mcp, behind the bearer-token -> tenant wrapper.
+    """The Streamable HTTP ASGI app at /mcp and /files (tools/transport/files.py), behind the bearer-token -> tenant wrapper.
 
     MCP sessions (2025-11-25 clients) end after the same idle timeout as document sessions.
     """
+    from tools.transport.files import with_files
     from tools.transport.tenancy import with_tenants
     idle = services.limits.session_idle_timeout_s
     idle = idle if math.isfinite(idle) else None
-    return with_health(with_tenants(server.streamable_http_app(host=host, session_idle_timeout=idle), services),
-                       services)
+    mcp = server.streamable_http_app(host=host, session_idle_timeout=idle)
+    return with_health(with_tenants(with_files(mcp, services), services), services)
 
 
 def with_health(app, services: Services):

@@ -43,6 +43,24 @@ class FolderStore:
             raise too_big(key, len(data), max_bytes)
         return Blob(data, tag_of(stamp))
 
+    def stream(self, key: str, max_bytes: int, chunk: int = 1 << 20):
+        """(size, chunks) without holding the file: for downloads."""
+        path = self._path(key)
+        try:
+            f = open(path, "rb")
+        except (FileNotFoundError, IsADirectoryError):
+            raise ObjectNotFound(f"'{key}' does not exist.", hint="Check the name.") from None
+        size = os.fstat(f.fileno()).st_size
+        if size > max_bytes:
+            f.close()
+            raise too_big(key, size, max_bytes)
+
+        def chunks():
+            with f:
+                while data := f.read(chunk):
+                    yield data
+        return size, chunks()
+
     def write(self, key: str, data: bytes, *, expected: str | None, overwrite: bool = False) -> str:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)

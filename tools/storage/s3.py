@@ -55,6 +55,15 @@ class S3Store:
             chunks.append(bytes(chunk))
         return Blob(b"".join(chunks), result.meta["e_tag"] or "")
 
+    def stream(self, key: str, max_bytes: int, chunk: int = 1 << 20):
+        """(size, chunks) without holding the object: for downloads."""
+        import obstore
+        result = self._call(key, lambda: obstore.get(self._store, key))
+        size = int(result.meta["size"])
+        if size > max_bytes:
+            raise too_big(key, size, max_bytes)
+        return size, (bytes(c) for c in result.stream(min_chunk_size=chunk))
+
     def write(self, key: str, data: bytes, *, expected: str | None, overwrite: bool = False) -> str:
         import obstore
         from obstore.exceptions import AlreadyExistsError, PreconditionError

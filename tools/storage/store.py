@@ -2,6 +2,7 @@
 matches (or only if it is absent); list; delete. Backends: ``folder.FolderStore``, ``s3.S3Store``."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -31,6 +32,9 @@ class Store(Protocol):
 
     def read(self, key: str, max_bytes: int) -> Blob:
         """The object's bytes and tag; LimitExceeded (before its bytes are fetched) over ``max_bytes``."""
+
+    def stream(self, key: str, max_bytes: int, chunk: int = 1 << 20) -> tuple[int, Iterator[bytes]]:
+        """(size, chunks): the object read piece by piece (downloads); LimitExceeded over ``max_bytes``."""
 
     def write(self, key: str, data: bytes, *, expected: str | None, overwrite: bool = False) -> str:
         """Put ``data``; returns the new tag. ``expected``: the tag it must still have (None: it must
