@@ -151,3 +151,11 @@ async def test_remote_client_uploads_edits_saves_and_downloads(served, tmp_path)
         assert "Edited remotely" in [B.paragraph_text(el) for el in doc.body.iter(W_P)]
     finally:
         doc.close()
+
+
+async def test_another_tenants_upload_is_not_found_by_docx_open(served, tmp_path):
+    base, _ = served
+    path = upload(base, "acme", document_bytes(tmp_path)).json()["path"]
+    async with http_client(base + "/mcp", "auto", [], token=TOKENS["beta"]) as c:
+        refused = await c.call("docx_open", file_path=path)
+    assert refused.error_type == "FileNotFound", refused.text

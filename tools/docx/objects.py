@@ -8,6 +8,7 @@ from ooxml.opc.filekinds import check_save_name
 from ooxml.opc.package import DEFAULT_LIMITS
 from tools.storage.documents import open_document, save_document
 from tools.storage.roots import ObjectLocation
+from tools.storage.uploads import check_owner
 
 
 def storage_section(ctx) -> dict | None:
@@ -26,3 +27,8 @@ def check_name(location: ObjectLocation, doc) -> None:
 def save_object(ctx, doc, location: ObjectLocation, *, strip: bool, overwrite: bool) -> int:
     check_name(location, doc)
     return save_document(doc, location, storage_section(ctx), strip=strip, overwrite=overwrite)
+
+
+def check_tenant(ctx, target) -> None:
+    """Another tenant's uploads are not found by tools either (tools/storage/uploads.py)."""
+    check_owner(ctx.services.roots, storage_section(ctx), target, ctx.caller.tenant)

@@ -20,7 +20,7 @@ from tools.runtime.lifetime import claim
 from tools.runtime.recovery import recovery_note
 from tools.runtime.quotas import add_session
 from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
-from tools.docx.objects import check_name, open_object, save_object
+from tools.docx.objects import check_name, check_tenant, open_object, save_object
 from tools.runtime.sessions import Cursor, Session
 
 log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
@@ -31,8 +31,10 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
     """Open a .docx file in a new editing session."""
     location = object_target(file_path, ctx.services.roots)
     if location is not None:
+        check_tenant(ctx, location)
         return _opened(ctx, start_session(ctx, open_object(ctx, location), location, view), location, recovery_note)
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
+    check_tenant(ctx, path)
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
     session = start_session(ctx, Document.open(path, limits), path, view)
     return _opened(ctx, session, path, recovery_note)
@@ -129,6 +131,7 @@ def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = 
     # Resolved again on every save: a folder on the way may have become a symlink since open.
     location = object_target(file_path or str(session.path), ctx.services.roots)
     path = location or resolve_save_target(file_path or str(session.path), ctx.services.roots)
+    check_tenant(ctx, path)
     doc = session.doc
     if location is None:
         check_save_name(path, doc.package.content_type_of(doc.main_name))

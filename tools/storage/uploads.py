@@ -16,6 +16,7 @@ from ooxml.xml.errors import ValidationError
 from tools.storage.folder import FolderStore
 from tools.storage.roots import ObjectLocation, is_object_url, locate
 from tools.storage.s3 import store_for
+from tools.storage.store import ObjectNotFound
 
 AREA = ".uploads"
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -85,3 +86,14 @@ def owner_of(area: Area, target) -> str | None:
     if not rest.startswith(area.base + "/"):
         return None
     return rest[len(area.base) + 1:].partition("/")[0]
+
+
+def check_owner(roots, section: dict | None, target, tenant: str | None) -> None:
+    """FileNotFound for a place in another tenant's uploads (said as missing: its name tells nothing)."""
+    try:
+        area = area_of(roots, section)
+    except ValidationError:
+        return  # no upload area inside the roots: nothing there to guard
+    owner = owner_of(area, target)
+    if owner is not None and owner != tenant_folder(tenant):
+        raise ObjectNotFound(f"File '{target}' does not exist.", hint="Check the path.")

@@ -22,7 +22,7 @@ from ooxml.xml.errors import OoxmlError
 from tools.runtime.sandbox import object_target, resolve_in_roots
 from tools.storage.folder import FolderStore
 from tools.storage.s3 import store_for
-from tools.storage.uploads import DEFAULT_MAX_BYTES, area_of, owner_of, tenant_folder, upload_key
+from tools.storage.uploads import DEFAULT_MAX_BYTES, area_of, check_owner, upload_key
 
 log = logging.getLogger("ooxml_mcp")
 PREFIX = "/files"
@@ -132,9 +132,7 @@ async def _download(services, tenant, raw: str, send) -> None:
 def _open_for_download(services, tenant, raw: str, max_bytes: int):
     roots = services.roots
     target = object_target(raw, roots) or resolve_in_roots(raw, roots, must_exist=True)
-    owner = owner_of(area_of(roots, _section(services)), target)
-    if owner is not None and owner != tenant_folder(tenant):  # said as missing: its name tells nothing
-        raise OoxmlError(f"File '{raw}' does not exist.", error_type="FileNotFound", hint="Check the path.")
+    check_owner(roots, _section(services), target, tenant)
     if hasattr(target, "key"):
         store, key = store_for(target.root.bucket, _section(services)), target.key
     else:
