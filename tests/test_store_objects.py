@@ -203,3 +203,20 @@ async def test_a_store_that_is_down_answers_at_once(tmp_path):
         refused = await c.call("docx_open", file_path="a.docx")
     assert refused.error_type == "StoreUnavailable", refused.text
     assert time.monotonic() - started < 15
+
+
+async def test_markdown_export_to_an_object(seaweed, bucket, tmp_path):
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_create")).head["Session ID"]
+        await c.ok("docx_insert_paragraph", session_id=sid, text="Exported text", position="end:document_body")
+        exported = await c.client.call_tool("docx_export_markdown", {"session_id": sid, "file_path": "out/notes.md"})
+        assert not exported.is_error, exported.content[0].text
+        again = await c.ok("docx_export_markdown", session_id=sid, file_path="out/notes.md")  # its own: no overwrite
+        put(seaweed, bucket, "team/out/notes.md", b"theirs")
+        refused = await c.call("docx_export_markdown", session_id=sid, file_path="out/notes.md")
+        wrong = await c.call("docx_export_markdown", session_id=sid, file_path="out/notes.txt")
+    assert [x.uri for x in exported.content if x.type == "resource_link"] == [f"s3://{bucket}/team/out/notes.md"]
+    assert again.head["File"] == f"s3://{bucket}/team/out/notes.md"
+    assert refused.error_type == "FileChanged", refused.text
+    assert get(seaweed, bucket, "team/out/notes.md") == b"theirs"
+    assert wrong.error_type == "UnsupportedFileType", wrong.text

@@ -35,10 +35,17 @@ def save_document(doc: Document, location: ObjectLocation, section: dict | None,
     """Store the document at ``location``; FileChanged (nothing written) if the object is not what this
     session read or wrote there last. Returns the bytes written."""
     data = doc.to_bytes(strip)
-    known = doc.package.stamps.get(location.url)
-    tag = store_of(location, section).write(location.key, data, expected=known.tag if known else None,
-                                            overwrite=overwrite)
+    store_bytes(location, data, section, doc.package.stamps if remember else {}, overwrite=overwrite)
     if remember:
-        doc.package.stamps[location.url] = ObjectStamp(tag, len(data))
         doc.modified = False
     return len(data)
+
+
+def store_bytes(location: ObjectLocation, data: bytes, section: dict | None, stamps: dict, *,
+                overwrite: bool = False) -> None:
+    """A conditional put of ``data`` (exports too): against the tag ``stamps`` holds for the object,
+    else only if absent; the new tag goes into ``stamps``."""
+    known = stamps.get(location.url)
+    tag = store_of(location, section).write(location.key, data, expected=known.tag if known else None,
+                                            overwrite=overwrite)
+    stamps[location.url] = ObjectStamp(tag, len(data))
