@@ -106,7 +106,7 @@ BAD = {
     "unknown keys": (
         {"http_tool": [], "http_tools": [tool(endpont="x", params=[{"name": "userId", "position": "path",
                                                                      "requried": True}])]},
-        ["http_tool: unknown key (expected one of: toolsets, audit_log, tenants, http_tools, limits, author, allow, answers, recovery_folder, proxy, storage)",
+        ["http_tool: unknown key (expected one of: toolsets, audit_log, tenants, http_tools, limits, author, allow, answers, recovery_folder, proxy, storage, fetch)",
          "http_tools[0].endpont: unknown key (expected one of: name, description, title, tenants, method, endpoint, "
          "timeout_s, max_response_bytes, headers, params, response_template, strict_template, follow_redirects, "
          "read_only, destructive, idempotent)",

@@ -32,3 +32,12 @@ def save_object(ctx, doc, location: ObjectLocation, *, strip: bool, overwrite: b
 def check_tenant(ctx, target) -> None:
     """Another tenant's uploads are not found by tools either (tools/storage/uploads.py)."""
     check_owner(ctx.services.roots, storage_section(ctx), target, ctx.caller.tenant)
+
+
+def open_url(ctx, url: str):
+    """A document fetched from an allowed https:// host (tools/storage/fetch.py); its session has no path."""
+    from ooxml.model.document import Document
+    from tools.storage.fetch import FetchPolicy, fetch
+    limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
+    data = fetch(url, FetchPolicy.of(getattr(ctx.services.config, "fetch", None)), limits.max_file_bytes)
+    return Document.from_bytes(data, limits)

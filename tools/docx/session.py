@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Literal
 
 from ooxml.model.document import Document
+from ooxml.xml.errors import OoxmlError
 from ooxml.text import body as B
 from ooxml.opc.filekinds import check_save_name
 from ooxml.model.integrity import check_package, summarize, unreadable_parts
@@ -20,15 +21,25 @@ from tools.runtime.lifetime import claim
 from tools.runtime.recovery import recovery_note
 from tools.runtime.quotas import add_session
 from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
-from tools.docx.objects import check_name, check_tenant, open_object, save_object
+from tools.docx.objects import check_name, check_tenant, open_object, open_url, save_object
 from tools.runtime.sessions import Cursor, Session
 
 log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
 
 
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
-def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact", "none"] | None = None) -> str:
-    """Open a .docx file in a new editing session."""
+def docx_open(ctx: CallContext, file_path: str | None = None, view: Literal["full", "compact", "none"] | None = None,
+              url: str | None = None) -> str:
+    """Open a .docx file in a new editing session.
+
+    Args:
+        url: https:// URL instead of file_path (hosts the operator allows).
+    """
+    if (file_path is None) == (url is None):
+        raise OoxmlError("Pass exactly one of file_path and url.", error_type="ValidationError",
+                         hint="file_path for a file in the roots, url for an https:// document.")
+    if url is not None:
+        return _opened(ctx, start_session(ctx, open_url(ctx, url), None, view), url, None)
     location = object_target(file_path, ctx.services.roots)
     if location is not None:
         check_tenant(ctx, location)
@@ -42,7 +53,7 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
 
 def _opened(ctx, session, path, note_of) -> str:
     try:
-        session.opened_from = path
+        session.opened_from = None if isinstance(path, str) else path  # a URL: nothing to read again
         doc = session.doc
         last = last_block(doc.body)
         if last is not None:
@@ -52,11 +63,11 @@ def _opened(ctx, session, path, note_of) -> str:
                   "Recovered": note_of and note_of(ctx.services, path, _read_sha(doc, path)),
                   "Ended": session.made_room}
         if fields["Recovered"]:
-            log.warning("%s: %s", path.name, fields["Recovered"])
+            log.warning("%s: %s", path, fields["Recovered"])
         damaged = unreadable_parts(doc)
         if damaged:
             fields["Warning"] = damaged_note(damaged, "a save copies them unchanged")
-            log.warning("%s: %s", path.name, fields["Warning"])
+            log.warning("%s: %s", path, fields["Warning"])
         author = tracking_from_settings(ctx, doc)
         if author is not None:
             fields["Tracking"] = f"on (the file's Track Changes setting), author '{author}'"
