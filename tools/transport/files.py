@@ -96,7 +96,8 @@ async def _raw(receive) -> bytes:
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            raise OoxmlError("The client went away during the upload.", error_type="ValidationError")
+            raise OoxmlError("The client went away during the upload.", error_type="ValidationError",
+                             hint="Send the file again.")
         chunks.append(message.get("body", b""))
         if not message.get("more_body"):
             return b"".join(chunks)
