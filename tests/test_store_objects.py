@@ -220,3 +220,17 @@ async def test_markdown_export_to_an_object(seaweed, bucket, tmp_path):
     assert refused.error_type == "FileChanged", refused.text
     assert get(seaweed, bucket, "team/out/notes.md") == b"theirs"
     assert wrong.error_type == "UnsupportedFileType", wrong.text
+
+
+async def test_the_saved_objects_link_reads_as_a_blob(seaweed, bucket, tmp_path):
+    import base64
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_create", file_path="linked.docx")).head["Session ID"]
+        saved = await c.client.call_tool("docx_save", {"session_id": sid})
+        link = next(x for x in saved.content if x.type == "resource_link")
+        read = await c.client.read_resource(str(link.uri))
+        from mcp.shared.exceptions import MCPError
+        with pytest.raises(MCPError) as refused:
+            await c.client.read_resource(f"s3://{bucket}/elsewhere/x.docx")
+        assert "outside the allowed object roots" in str(refused.value)
+    assert base64.b64decode(read.contents[0].blob) == get(seaweed, bucket, "team/linked.docx")

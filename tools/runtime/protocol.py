@@ -8,7 +8,7 @@ from pathlib import Path
 import mcp_types as types
 
 from tools.storage.roots import is_object_url
-from tools.runtime import notices, prompts, resources, structured
+from tools.runtime import notices, object_resources, prompts, resources, structured
 from tools.runtime.registry import CallContext
 
 LINKED = {"docx_save": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
@@ -31,6 +31,8 @@ def handlers(services, caller_of, connection_of) -> dict:
         return types.ListResourceTemplatesResult(resource_templates=resources.TEMPLATES)
 
     async def on_read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        if is_object_url(str(params.uri)):  # a saved or exported object's link
+            return await object_resources.read(services, caller_of(services, ctx).tenant, str(params.uri))
         caller, target = target_of(ctx, params.uri)
         return await resources.read(CallContext(caller.tenant, services, caller=caller), target)
 
