@@ -234,3 +234,24 @@ async def test_the_saved_objects_link_reads_as_a_blob(seaweed, bucket, tmp_path)
             await c.client.read_resource(f"s3://{bucket}/elsewhere/x.docx")
         assert "outside the allowed object roots" in str(refused.value)
     assert base64.b64decode(read.contents[0].blob) == get(seaweed, bucket, "team/linked.docx")
+
+
+async def test_an_image_from_an_object(seaweed, bucket, tmp_path):
+    import io
+    from PIL import Image
+    png = io.BytesIO()
+    Image.new("RGB", (20, 10), "red").save(png, "PNG")
+    put(seaweed, bucket, "team/pics/red.png", png.getvalue())
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_create", file_path="pictured.docx")).head["Session ID"]
+        await c.ok("docx_insert_image", session_id=sid, image_path="pics/red.png", position="end:document_body")
+        outside = await c.call("docx_insert_image", session_id=sid, image_path=f"s3://{bucket}/x/red.png",
+                               position="end:document_body")
+        await c.ok("docx_save", session_id=sid)
+    assert outside.error_type == "PermissionDenied", outside.text
+    doc = Document.from_bytes(get(seaweed, bucket, "team/pictured.docx"))
+    try:
+        media = [n for n in doc.package.parts if n.startswith("word/media/")]
+        assert len(media) == 1 and doc.package.parts[media[0]].data == png.getvalue()
+    finally:
+        doc.close()
