@@ -47,13 +47,16 @@ class S3Store:
         size = int(result.meta["size"])
         if size > max_bytes:  # judged on the answer's head: the body is never fetched
             raise too_big(key, size, max_bytes)
-        chunks, got = [], 0
-        for chunk in self._call(key, lambda: result.stream(min_chunk_size=1 << 20)):
-            got += len(chunk)
-            if got > max_bytes:
-                raise too_big(key, got, max_bytes)
-            chunks.append(bytes(chunk))
-        return Blob(b"".join(chunks), result.meta["e_tag"] or "")
+
+        def collect() -> list[bytes]:  # inside _call: a store failing mid-body is named too
+            chunks, got = [], 0
+            for chunk in result.stream(min_chunk_size=1 << 20):
+                got += len(chunk)
+                if got > max_bytes:
+                    raise too_big(key, got, max_bytes)
+                chunks.append(bytes(chunk))
+            return chunks
+        return Blob(b"".join(self._call(key, collect)), result.meta["e_tag"] or "")
 
     def stream(self, key: str, max_bytes: int, chunk: int = 1 << 20):
         """(size, chunks) without holding the object: for downloads."""
