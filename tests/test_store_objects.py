@@ -255,3 +255,25 @@ async def test_an_image_from_an_object(seaweed, bucket, tmp_path):
         assert len(media) == 1 and doc.package.parts[media[0]].data == png.getvalue()
     finally:
         doc.close()
+
+
+async def test_a_save_while_the_store_is_down_is_named_and_keeps_the_edits(tmp_path):
+    from tests.support.seaweed import SeaweedFS
+    own = SeaweedFS().start()  # its own store: this test stops it
+    try:
+        name = own.make_bucket("down-docs")
+        obstore.put(own.client(name), "team/a.docx", sample(tmp_path))
+        async with client_for(own, tmp_path, name) as c:
+            sid = (await c.ok("docx_open", file_path="a.docx")).head["Session ID"]
+            await c.ok("docx_insert_paragraph", session_id=sid, text="kept", position="end:document_body")
+            own.proc.terminate()
+            own.proc.wait(30)
+            started = time.monotonic()
+            refused = await c.call("docx_save", session_id=sid)
+            elapsed = time.monotonic() - started
+            closed = await c.ok("docx_close", session_id=sid)
+    finally:
+        own.close()
+    assert refused.error_type == "StoreUnavailable", refused.text
+    assert elapsed < 15
+    assert closed.head["Unsaved Changes"] == "yes, discarded"
