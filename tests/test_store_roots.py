@@ -37,3 +37,12 @@ def test_a_bad_object_root_stops_the_server_with_the_reason(root):
     run = subprocess.run([sys.executable, str(ROOT / "server.py"), "--root", root], capture_output=True, text=True,
                          timeout=60, stdin=subprocess.DEVNULL, cwd=ROOT)
     assert run.returncode == 2 and "--root" in run.stderr, run.stderr
+
+
+@pytest.mark.anyio
+async def test_with_only_object_roots_a_file_path_is_refused_naming_them(tmp_path):
+    from tests.support.client import open_client
+    async with open_client([], objects=ROOTS, objects_first=True) as c:
+        refused = await c.call("docx_open", file_path="/etc/passwd")
+    assert refused.error_type == "PermissionDenied", refused.text
+    assert "s3://docs/team" in refused.text

@@ -49,7 +49,7 @@ def require_inside_roots(real: Path, roots: list[Path], shown: str | Path | None
     if not any(real == r or r in real.parents for r in real_roots):
         raise PermissionDenied(
             f"Path '{shown if shown is not None else real}' is outside the allowed folders.",
-            hint="Allowed roots: " + ", ".join(str(r) for r in real_roots) +
+            hint="Allowed roots: " + ", ".join(map(str, [*real_roots, *getattr(roots, "objects", ())])) +
                  " (start the server with --root DIR to allow another folder).")
     return real_roots
 
