@@ -31,6 +31,7 @@ from tools import builtin  # noqa: E402
 from tools.runtime.registry import CallContext, Tool  # noqa: E402
 from tools.services import Services  # noqa: E402
 from tools.runtime.sessions import Caller  # noqa: E402
+from tools.storage.roots import is_object_url  # noqa: E402
 from tools.runtime import instructions, memory, notices, protocol, tasks, toolsets  # noqa: E402
 gc.freeze()  # nor later: they live as long as the process, so no collection walks them again
 gc.enable()
@@ -208,7 +209,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--root", action="append", default=None,
-                   help="folder tools may read and write (repeatable; env OOXML_MCP_ROOTS)")
+                   help="folder or s3://bucket[/prefix] tools may read and write (repeatable; env OOXML_MCP_ROOTS)")
     p.add_argument("--roots-from-client", action="store_true",
                    help="stdio: the folders the client declares (roots/list) become the sandbox, within --root "
                         "when given")
@@ -242,8 +243,22 @@ def positive(text: str) -> float:
 
 
 def roots_from(args: argparse.Namespace) -> list[Path]:
-    raw = args.root or [r for r in os.environ.get("OOXML_MCP_ROOTS", "").split(os.pathsep) if r] or [os.getcwd()]
-    return [Path(r).resolve() for r in raw]
+    return [Path(r).resolve() for r in raw_roots(args) if not is_object_url(r)]
+
+
+def raw_roots(args: argparse.Namespace) -> list[str]:
+    return args.root or [r for r in os.environ.get("OOXML_MCP_ROOTS", "").split(os.pathsep) if r] or [os.getcwd()]
+
+
+def object_roots_from(args: argparse.Namespace) -> tuple[list, bool]:
+    """--root s3://bucket[/prefix] roots, and whether the first root given is one (relative paths go there)."""
+    from tools.storage.roots import ObjectRoot
+    raw = raw_roots(args)
+    try:
+        return [ObjectRoot.parse(r) for r in raw if is_object_url(r)], is_object_url(raw[0])
+    except Exception as e:
+        print(f"ooxml-mcp: --root: {e}", file=sys.stderr)
+        sys.exit(2)
 
 
 def make_services(args: argparse.Namespace) -> Services:
@@ -255,8 +270,10 @@ def make_services(args: argparse.Namespace) -> Services:
         explicit = args.root or os.environ.get("OOXML_MCP_ROOTS")
         client_roots = ClientRoots(roots if explicit else None)
     durable = durable_of(args)
+    objects, objects_first = object_roots_from(args)
     services = Services(roots, stdio_tenant=args.tenant, author=args.author, toolsets=args.toolsets,
-                        config=config_of(args), client_roots=client_roots,
+                        config=config_of(args), client_roots=client_roots, objects=objects,
+                        objects_first=objects_first,
                         limit_overrides={"session_idle_timeout_s": args.idle_timeout,
                                          "call_timeout_s": args.call_timeout},
                         state=durable, sessions=durable.store() if durable else None,
@@ -347,15 +364,16 @@ async def stop_when_asked(stopping) -> None:
 
 
 def http_app(server: Server, services: Services, host: str):
-    """The Streamable HTTP ASGI app at /mcp, behind the bearer-token -> tenant wrapper.
+    """The Streamable HTTP ASGI app at /mcp and /files (tools/transport/files.py), behind the bearer-token -> tenant wrapper.
 
     MCP sessions (2025-11-25 clients) end after the same idle timeout as document sessions.
     """
+    from tools.transport.files import with_files
     from tools.transport.tenancy import with_tenants
     idle = services.limits.session_idle_timeout_s
     idle = idle if math.isfinite(idle) else None
-    return with_health(with_tenants(server.streamable_http_app(host=host, session_idle_timeout=idle), services),
-                       services)
+    mcp = server.streamable_http_app(host=host, session_idle_timeout=idle)
+    return with_health(with_tenants(with_files(mcp, services), services), services)
 
 
 def with_health(app, services: Services):

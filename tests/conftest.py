@@ -37,6 +37,15 @@ async def docx(tmp_path) -> DocxClient:
         yield client
 
 
+@pytest.fixture(scope="session")
+def seaweed():
+    """One real SeaweedFS S3 gateway for the whole run (tests/support/seaweed.py)."""
+    from tests.support.seaweed import SeaweedFS
+    store = SeaweedFS().start()
+    yield store
+    store.close()
+
+
 def pytest_terminal_summary(terminalreporter):
     """Print the timings and counts that tests/support recorded (LibreOffice batches, suites)."""
     from tests.support import report_lines

@@ -97,10 +97,16 @@ BAD = {
         {"http_tools": [tool(response_template="ok\n{{ range .items }}{{ .name }}")]},
         ["http_tools[0].response_template: line 2, column 30: unexpected end of template: "
          "\"range\" at line 2, column 4 has no \"end\""]),
+    "bad storage": (
+        {"storage": {"endpoint": 5, "bucket": "x", "max_upload_bytes": -1}},
+        ["storage.bucket: unknown key (expected one of: endpoint, region, access_key_id, secret_access_key, "
+         "session_token, uploads, max_upload_bytes)",
+         "storage.endpoint: expected a string, got an integer",
+         "storage.max_upload_bytes: expected a positive integer"]),
     "unknown keys": (
         {"http_tool": [], "http_tools": [tool(endpont="x", params=[{"name": "userId", "position": "path",
                                                                      "requried": True}])]},
-        ["http_tool: unknown key (expected one of: toolsets, audit_log, tenants, http_tools, limits, author, allow, answers, recovery_folder, proxy)",
+        ["http_tool: unknown key (expected one of: toolsets, audit_log, tenants, http_tools, limits, author, allow, answers, recovery_folder, proxy, storage, fetch)",
          "http_tools[0].endpont: unknown key (expected one of: name, description, title, tenants, method, endpoint, "
          "timeout_s, max_response_bytes, headers, params, response_template, strict_template, follow_redirects, "
          "read_only, destructive, idempotent)",

@@ -35,9 +35,9 @@ class Services:
                  audit: AuditLog | None = None, office: Office | None = None, state: Durable | None = None,
                  worker_id: str | None = None, stdio_tenant: str | None = None, author: str | None = None,
                  toolsets: list[str] | None = None, limit_overrides: dict | None = None,
-                 client_roots: ClientRoots | None = None):
+                 client_roots: ClientRoots | None = None, objects=(), objects_first: bool = False):
         fix = object.__setattr__
-        fix(self, "roots", Roots(roots))  # replaced only through Roots.replace (client roots)
+        fix(self, "roots", Roots(roots, objects, objects_first))  # replaced only through Roots.replace (client roots)
         fix(self, "sessions", sessions if sessions is not None else SessionStore())
         fix(self, "live", LiveConfig(config, audit))
         fix(self, "office", office if office is not None else Office())

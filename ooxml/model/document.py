@@ -95,6 +95,15 @@ class Document:
         With ``strip``, a part whose only change was our IDs is written as its original bytes,
         and a part that carries IDs from an earlier save loses them, touched or not.
         """
+        stamp = self.package.save(Path(path), self._saved_form(strip), overwrite=overwrite, check_dir=check_dir)
+        self.modified = False
+        return stamp
+
+    def to_bytes(self, strip: bool = False) -> bytes:
+        """The bytes ``save`` would write (for object stores); the caller marks it saved once stored."""
+        return self.package.to_bytes(self._saved_form(strip))
+
+    def _saved_form(self, strip: bool):
         def transform(part: Part):
             if not strip or not (part.dirty and part.loaded or self._carries_ids(part)):
                 return None  # nothing of ours in it (a new image, an untouched part)
@@ -104,10 +113,7 @@ class Document:
             if not part.content_changed and part.same_as_original(data):
                 return KEEP
             return data
-
-        stamp = self.package.save(Path(path), transform, overwrite=overwrite, check_dir=check_dir)
-        self.modified = False
-        return stamp
+        return transform
 
     def free_trees(self) -> None:
         """Free the story trees' nodes now (those no element object holds), for a closed document

@@ -611,6 +611,13 @@ class Package:
             self.stamps[os.path.realpath(path)] = stamp
         return stamp
 
+    def to_bytes(self, transform=None) -> bytes:
+        """The file ``save`` would write, as bytes (for stores that are not folders)."""
+        self.verify()
+        out = io.BytesIO()
+        self._write_zip(out, transform)
+        return out.getvalue()
+
     def _write_zip(self, out, transform) -> None:
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zout:
             for part in self.parts.values():

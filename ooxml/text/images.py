@@ -6,7 +6,7 @@ import io
 import posixpath
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from lxml import etree
 
@@ -52,13 +52,18 @@ def _sane_dpi(value) -> float:
 
 def read_image(path: Path) -> ImageFile:
     """Read a PNG, JPEG or GIF: bytes, pixel size and resolution (Pillow reads headers only)."""
-    from PIL import Image, UnidentifiedImageError
-
     size = path.stat().st_size
     if size > MAX_IMAGE_BYTES:
         raise ValidationError(f"The image is {size} bytes, over the limit of {MAX_IMAGE_BYTES}.",
                               hint="Compress or scale the image down first.")
-    data = path.read_bytes()
+    return image_of(path.read_bytes(), path.name)
+
+
+def image_of(data: bytes, name: str) -> ImageFile:
+    """An image from its bytes (a file's or an object's), ``name`` its file name."""
+    from PIL import Image, UnidentifiedImageError
+
+    path = PurePosixPath(name)
     if path.suffix.lower() == ".svg":
         raise ValidationError("SVG images go in through docx_insert_image only.",
                               hint="Insert it with docx_insert_image, or convert it to PNG.")

@@ -18,11 +18,11 @@ from tools.config.checks import Findings, keys_of
 from tools.config.http_tools import parse_http_tools
 from tools.config.model import SPEC_TOOLSETS, Config, ConfigError
 from tools.config.sections import (parse_allow, parse_answers, parse_audit, parse_folder, parse_limits,
-                                   parse_proxy, parse_tenants, parse_toolsets)
+                                   parse_fetch, parse_proxy, parse_storage, parse_tenants, parse_toolsets)
 from tools.http.tools import build_tools
 from tools.runtime.toolsets import NAMES as BUILTIN_TOOLSETS
 
-TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow", "answers", "recovery_folder", "proxy")
+TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow", "answers", "recovery_folder", "proxy", "storage", "fetch")
 
 
 def read_file(path: Path) -> Any:
@@ -97,6 +97,8 @@ def parse_config(raw: Any, *, base_dir: Path, env: dict | None = None, source: P
     else:
         config.author = author
     config.recovery_folder = parse_folder(f, "recovery_folder", top.get("recovery_folder"), base_dir)
+    config.storage = parse_storage(f, top.get("storage"))
+    config.fetch = parse_fetch(f, top.get("fetch"))
     if stdio_tenant is not None and stdio_tenant not in tenants:
         f.add("--tenant", f"{stdio_tenant!r} is not a configured tenant (configured: {', '.join(tenants) or 'none'})")
     if f:

@@ -61,6 +61,8 @@ class Config:
     secrets: frozenset[str] = field(default_factory=frozenset, repr=False)  # to redact from logs
     tools: list[Tool] = field(default_factory=list)
     proxy: ProxySpec | None = None  # which forwarded header to believe, from which proxies
+    storage: dict | None = None  # object stores: endpoint, region, credentials; uploads (tools/storage)
+    fetch: dict | None = None  # docx_open(url=…): allowed hosts and addresses (tools/storage/fetch.py)
 
     @property
     def tenants(self) -> list[str]:

@@ -176,3 +176,46 @@ def parse_folder(f: Findings, where: str, raw: Any, base_dir: Path) -> Path | No
         return None
     path = Path(os.path.expanduser(raw))
     return Path(os.path.realpath(path if path.is_absolute() else base_dir / path))
+
+
+STORAGE_KEYS = ("endpoint", "region", "access_key_id", "secret_access_key", "session_token", "uploads",
+                "max_upload_bytes")
+
+
+def parse_storage(f: Findings, raw: Any) -> dict | None:
+    """``storage: {endpoint, region, access_key_id, secret_access_key, uploads, max_upload_bytes}``:
+    object-store settings (else the AWS variables) and the upload area (a folder or s3://bucket/prefix)."""
+    if raw is None or keys_of(f, "storage", raw, STORAGE_KEYS) is None:
+        return None
+    for key in STORAGE_KEYS[:-1]:
+        if key in raw:
+            expect(f, f"storage.{key}", raw[key], "string")
+    size = raw.get("max_upload_bytes")
+    if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size <= 0):
+        f.add("storage.max_upload_bytes", "expected a positive integer")
+    return dict(raw)
+
+
+FETCH_KEYS = ("allow", "allow_addresses", "timeout_s", "ca_file")
+
+
+def parse_fetch(f: Findings, raw: Any) -> dict | None:
+    """``fetch: {allow: [host, host:port], allow_addresses: [10.0.0.0/8], timeout_s, ca_file}``: where
+    docx_open(url=…) may fetch from (tools/storage/fetch.py); nothing when absent."""
+    if raw is None or keys_of(f, "fetch", raw, FETCH_KEYS) is None:
+        return None
+    for key in ("allow", "allow_addresses"):
+        if key in raw and expect(f, f"fetch.{key}", raw[key], "array"):
+            for i, item in enumerate(raw[key]):
+                if not isinstance(item, str) or not item.strip():
+                    f.add(f"fetch.{key}[{i}]", "expected a non-empty string")
+                elif key == "allow_addresses":
+                    try:
+                        ipaddress.ip_network(item, strict=False)
+                    except ValueError:
+                        f.add(f"fetch.{key}[{i}]", f"{item!r} is not an address or network")
+    if "timeout_s" in raw:
+        expect(f, "fetch.timeout_s", raw["timeout_s"], "number", positive=True)
+    if "ca_file" in raw:
+        expect(f, "fetch.ca_file", raw["ca_file"], "string")
+    return dict(raw)

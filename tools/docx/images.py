@@ -17,7 +17,9 @@ from tools.docx.common import block_insertion, call_limits, valid_positions
 from tools.docx.protocol import editing
 from tools.docx.tables import available_width
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import resolve_in_roots
+from tools.runtime.sandbox import object_target, resolve_in_roots
+from tools.docx.objects import check_tenant, storage_section
+from tools.storage.documents import store_of
 
 EMU_PER_TWIP = 635
 
@@ -67,9 +69,8 @@ def _insert_image(ctx, e, image_path: str, position: str, width, height) -> None
     cy_req = emu(height, "height") if height is not None else None
     I.check_length(cx_req, "width")
     I.check_length(cy_req, "height")
-    path = resolve_in_roots(image_path, ctx.services.roots, must_exist=True)
-    image = _read(path)
-    growth.spend(len(image.data), call_limits(ctx, doc).max_call_growth_bytes, f"The image {path.name}",
+    image = _image_at(ctx, image_path)
+    growth.spend(len(image.data), call_limits(ctx, doc).max_call_growth_bytes, f"The image {image.name}",
                  hint="Insert fewer or smaller images per call; the operator sets limits.max_call_growth_bytes.")
     pos = e.position(position)
     run_mode = _run_mode(pos)
@@ -82,7 +83,7 @@ def _insert_image(ctx, e, image_path: str, position: str, width, height) -> None
     cx, cy = I.fit_size(image.natural_emu(), cx_req, cy_req, *_limits(doc, pos, run_mode))
     png = svg_fallback.render(image, cx, cy) if isinstance(image, SvgFile) else None
     if png is not None:
-        growth.spend(len(png), call_limits(ctx, doc).max_call_growth_bytes, f"The fallback of {path.name}",
+        growth.spend(len(png), call_limits(ctx, doc).max_call_growth_bytes, f"The fallback of {image.name}",
                      hint="Insert fewer or smaller images per call; the operator sets limits.max_call_growth_bytes.")
     # Everything is checked: from here on the document changes.
     part_name = doc.part_of(pos.target).name
@@ -109,3 +110,15 @@ def _insert_image(ctx, e, image_path: str, position: str, width, height) -> None
         e.insert(p, pos)
         pid = doc.id_of(p)
         e.done(p, marker="NEW", inserted=p, element_id=doc.id_of(drawing), fields={**fields, "Paragraph": pid})
+
+
+def _image_at(ctx, image_path: str):
+    """The image a path names: a file in the roots, or an object (read under the image size limit)."""
+    location = object_target(image_path, ctx.services.roots)
+    if location is None:
+        return _read(resolve_in_roots(image_path, ctx.services.roots, must_exist=True))
+    check_tenant(ctx, location)
+    svg = location.name.lower().endswith(".svg")
+    data = store_of(location, storage_section(ctx)).read(
+        location.key, svg_check.MAX_SVG_BYTES if svg else I.MAX_IMAGE_BYTES).data
+    return svg_check.read_svg(location.name, data) if svg else I.image_of(data, location.name)

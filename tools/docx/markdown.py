@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from ooxml.text import body as B
@@ -27,7 +27,10 @@ from tools.docx.view import focus_block
 from tools.runtime.durable import replaying
 from tools.runtime.progress import report
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
+from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
+from tools.docx.objects import storage_section
+from tools.storage.documents import store_bytes
+from tools.storage.roots import ObjectLocation
 
 PAGE = 50
 MAX_PAGE = 200
@@ -102,6 +105,10 @@ def docx_export_markdown(ctx: CallContext, session_id: str | None, start_element
 
 def _target(ctx, session, file_path: str, overwrite: bool) -> Path:
     """The export's file, refused now (before a long export) if the write would be."""
+    location = object_target(file_path, ctx.services.roots)
+    if location is not None:  # an object root: the name judged now, the put is conditional
+        MARKDOWN.check(PurePosixPath(location.name))
+        return location
     target = resolve_save_target(file_path, ctx.services.roots)
     check_file(target, kind=MARKDOWN, expected=_exported(session).get(os.path.realpath(target)), overwrite=overwrite)
     return target
@@ -126,7 +133,10 @@ def _to_file(ctx, session, exporter, first, max_elements, target: Path, first_in
         report(ctx, done, count, f"Exported {done} of {count} blocks")
     text = "\n".join(p.rstrip("\n") for p in pieces if p) + "\n"
     data = text.encode("utf-8")
-    if not replaying():  # in recovery only the IDs it gave matter: the file was written the first time
+    if isinstance(target, ObjectLocation):
+        if not replaying():
+            store_bytes(target, data, storage_section(ctx), _exported(session), overwrite=overwrite)
+    elif not replaying():  # in recovery only the IDs it gave matter: the file was written the first time
         real = os.path.realpath(target)
         _exported(session)[real] = write_bytes(target, data, kind=MARKDOWN, overwrite=overwrite,
                                                expected=_exported(session).get(real),

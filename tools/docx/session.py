@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Literal
 
 from ooxml.model.document import Document
+from ooxml.xml.errors import OoxmlError
 from ooxml.text import body as B
 from ooxml.opc.filekinds import check_save_name
 from ooxml.model.integrity import check_package, summarize, unreadable_parts
@@ -21,25 +22,43 @@ from tools.runtime import memory
 from tools.runtime.lifetime import claim
 from tools.runtime.recovery import recovery_note
 from tools.runtime.quotas import add_session
-from tools.runtime.sandbox import folder_check, resolve_in_roots, resolve_save_target
+from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
+from tools.docx.objects import check_name, check_tenant, open_object, open_url, save_object
 from tools.runtime.sessions import Cursor, Session
 
 log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
 
 
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
-def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact", "none"] | None = None) -> str:
-    """Open a .docx file in a new editing session (.doc, .dot, .rtf, .odt, .wpd: converted into one)."""
+def docx_open(ctx: CallContext, file_path: str | None = None, view: Literal["full", "compact", "none"] | None = None,
+              url: str | None = None) -> str:
+    """Open a .docx file in a new editing session (.doc, .dot, .rtf, .odt, .wpd: converted into one).
+
+    Args:
+        url: https:// URL instead of file_path (hosts the operator allows).
+    """
+    if (file_path is None) == (url is None):
+        raise OoxmlError("Pass exactly one of file_path and url.", error_type="ValidationError",
+                         hint="file_path for a file in the roots, url for an https:// document.")
+    if url is not None:
+        return _opened(ctx, start_session(ctx, open_url(ctx, url), None, view), url, None)
+    location = object_target(file_path, ctx.services.roots)
+    if location is not None:
+        check_tenant(ctx, location)
+        return _opened(ctx, start_session(ctx, open_object(ctx, location), location, view), location, recovery_note)
     path = resolve_in_roots(file_path, ctx.services.roots, must_exist=True)
+    check_tenant(ctx, path)
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
-    converted = None
     if converts(path):  # saved beside the original as .docx, never over it
         doc, converted = converted_document(ctx, path, limits)
-        session = start_session(ctx, doc, path.with_suffix(".docx"), view)
-    else:
-        session = start_session(ctx, Document.open(path, limits), path, view)
+        return _opened(ctx, start_session(ctx, doc, path.with_suffix(".docx"), view), path, None, converted)
+    session = start_session(ctx, Document.open(path, limits), path, view)
+    return _opened(ctx, session, path, recovery_note)
+
+
+def _opened(ctx, session, path, note_of, converted: str | None = None) -> str:
     try:
-        session.opened_from = path
+        session.opened_from = None if isinstance(path, str) else path  # a URL: nothing to read again
         doc = session.doc
         session.read_sha256 = _read_sha(doc, path)
         last = last_block(doc.body)
@@ -47,14 +66,14 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
             session.cursor = Cursor(doc.id_of(last), "after")
         blocks = doc.block_count(doc.body)
         fields = {"Session ID": session.id, "File": str(path), "Converted": converted, "Blocks": blocks,
-                  "Recovered": None if converted else recovery_note(ctx.services, path, _read_sha(doc, path)),
+                  "Recovered": note_of and note_of(ctx.services, path, _read_sha(doc, path)),
                   "Ended": session.made_room}
         if fields["Recovered"]:
-            log.warning("%s: %s", path.name, fields["Recovered"])
+            log.warning("%s: %s", path, fields["Recovered"])
         damaged = unreadable_parts(doc)
         if damaged:
             fields["Warning"] = damaged_note(damaged, "a save copies them unchanged")
-            log.warning("%s: %s", path.name, fields["Warning"])
+            log.warning("%s: %s", path, fields["Warning"])
         author = tracking_from_settings(ctx, doc)
         if author is not None:
             fields["Tracking"] = f"on (the file's Track Changes setting), author '{author}'"
@@ -67,7 +86,9 @@ def docx_open(ctx: CallContext, file_path: str, view: Literal["full", "compact",
 
 
 def _read_sha(doc, path) -> str | None:
-    stamp = doc.package.stamps.get(os.path.realpath(path))
+    if isinstance(path, str):
+        return None  # a URL
+    stamp = doc.package.stamps.get(os.path.realpath(path) if isinstance(path, os.PathLike) else path.url)
     return stamp.sha256 if stamp else None
 
 
@@ -97,9 +118,12 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
     Args:
         file_path: Default path for docx_save.
     """
-    path = resolve_save_target(file_path, ctx.services.roots) if file_path else None
+    location = object_target(file_path, ctx.services.roots)
+    path = location or (resolve_save_target(file_path, ctx.services.roots) if file_path else None)
     doc = Document.create()
-    if path is not None:  # refused now rather than at the first save
+    if location is not None:
+        check_name(location, doc)
+    elif path is not None:  # refused now rather than at the first save
         check_save_name(path, doc.package.content_type_of(doc.main_name))
     session = start_session(ctx, doc, path, view)
     fields = {"Session ID": session.id, "File": str(path) if path else "(not saved yet)", "Ended": session.made_room}
@@ -122,9 +146,12 @@ def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = 
         raise OoxmlError("This document has no file path yet.", hint="Pass file_path, e.g. 'report.docx'.",
                          error_type="ValidationError")
     # Resolved again on every save: a folder on the way may have become a symlink since open.
-    path = resolve_save_target(file_path or str(session.path), ctx.services.roots)
+    location = object_target(file_path or str(session.path), ctx.services.roots)
+    path = location or resolve_save_target(file_path or str(session.path), ctx.services.roots)
+    check_tenant(ctx, path)
     doc = session.doc
-    check_save_name(path, doc.package.content_type_of(doc.main_name))
+    if location is None:
+        check_save_name(path, doc.package.content_type_of(doc.main_name))
     new_problems = integrity_news(session)
     if new_problems:
         log.warning("%s saved with %d integrity problem(s) the original did not have: %s", path.name,
@@ -133,11 +160,16 @@ def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = 
     if session.leaks:  # checked again before writing (a check may run out of time: then nothing is written)
         from ooxml.privacy.known_leaks import recheck
         leak = recheck(session.leaks, doc.package)
-    stamp = doc.save(path, strip=strip_ids, overwrite=overwrite, check_dir=folder_check(ctx.services.roots))
+    if location is not None:
+        size = save_object(ctx, doc, location, strip=strip_ids, overwrite=overwrite)
+        written = doc.package.stamps[location.url].sha256
+    else:
+        written = doc.save(path, strip=strip_ids, overwrite=overwrite, check_dir=folder_check(ctx.services.roots)).sha256
+        size = path.stat().st_size
     if session.path is None or file_path:
         session.path = path
-    fields = {"Session ID": session.id, "File": str(path), "Size": f"{path.stat().st_size} bytes",
-              "Read SHA": session.read_sha256 or "none (not opened from a file)", "Written SHA": stamp.sha256,
+    fields = {"Session ID": session.id, "File": str(path), "Size": f"{size} bytes",
+              "Read SHA": session.read_sha256 or "none (not opened from a file)", "Written SHA": written,
               "IDs": "stripped" if strip_ids else "kept",
               "Integrity": "ok" if not new_problems else
               f"{len(new_problems)} problem(s) the original did not have: " + "; ".join(summarize(new_problems)[:3])}

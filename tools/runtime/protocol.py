@@ -7,7 +7,8 @@ from pathlib import Path
 
 import mcp_types as types
 
-from tools.runtime import notices, prompts, resources, structured
+from tools.storage.roots import is_object_url
+from tools.runtime import notices, object_resources, prompts, resources, structured
 from tools.runtime.registry import CallContext
 
 LINKED = {"docx_save": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
@@ -32,6 +33,8 @@ def handlers(services, caller_of, connection_of) -> dict:
         return types.ListResourceTemplatesResult(resource_templates=resources.TEMPLATES)
 
     async def on_read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        if is_object_url(str(params.uri)):  # a saved or exported object's link
+            return await object_resources.read(services, caller_of(services, ctx).tenant, str(params.uri))
         caller, target = target_of(ctx, params.uri)
         return await resources.read(CallContext(caller.tenant, services, caller=caller), target)
 
@@ -86,6 +89,9 @@ def links_of(name: str, outcome) -> list:
     written = parse_head(outcome.text).get("File")
     if not written:
         return []
+    if is_object_url(written):  # an object root: the object's own URL
+        return [types.ResourceLink(type="resource_link", uri=written, name=written.rpartition("/")[2],
+                                   mime_type=LINKED[name])]
     path = Path(written)
     return [types.ResourceLink(type="resource_link", uri=path.as_uri(), name=path.name, mime_type=LINKED[name] or EXPORTED.get(path.suffix.lower()))]
 

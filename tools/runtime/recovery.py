@@ -14,6 +14,7 @@ Both go through the one file writer (``ooxml.opc.outfile``), the folder judged a
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import os
 import re
@@ -24,6 +25,8 @@ from ooxml.xml.errors import OoxmlError
 from ooxml.opc.filekinds import extension_for
 from ooxml.opc.savefile import MAX_NAME_BYTES, FileChanged
 from tools.runtime.sandbox import folder_check, resolve_in_roots
+from tools.storage.documents import save_document, store_of
+from tools.storage.roots import ObjectLocation
 
 log = logging.getLogger("ooxml_mcp")
 RECOVERED = ".recovered"
@@ -33,17 +36,27 @@ MAX_NUMBER = 9999  # numbered names ".2" .. ".9999" before a place is given up
 _NUMBER_ROOM = len(".9999")
 _IN_FOLDER = re.compile(r"^~\$.*\.([0-9a-f]{8})\.([0-9a-f]{8})\.recovered(?:\.\d+)?\.(?:docx|docm|dotx|dotm)$")
 MAX_LISTED = 10_000  # entries of the recovery folder docx_open looks at
+MAX_OBJECT_TRIES = 50  # recovery names tried beside an object (each a conditional put)
 
 
 def recovery_folder(services) -> Path:
     configured = getattr(services.config, "recovery_folder", None)
-    return Path(configured) if configured else services.roots[0] / FOLDER
+    if configured or len(services.roots):
+        return Path(configured) if configured else services.roots[0] / FOLDER
+    raise OoxmlError("No recovery folder: every root is an object root and the config sets no recovery_folder.",
+                     error_type="SaveFailed", hint="Set recovery_folder in the config.")
 
 
-def write_recovery(services, session) -> Path:
-    """Save the session's document as a recovery file; returns where. Beside it first, else in
-    the recovery folder; raises only when both fail."""
+def write_recovery(services, session) -> Path | ObjectLocation:
+    """Save the session's document as a recovery file; returns where. Beside it first (in its object
+    store for an object), else in the recovery folder; raises only when both fail."""
     problem = None
+    if isinstance(session.path, ObjectLocation):
+        try:
+            return _save_beside_object(services, session)
+        except OoxmlError as e:
+            problem = e
+            log.warning("session %s: no recovery object beside %s (%s)", session.id, session.path, e)
     for folder, names in _places(services, session):
         try:
             return _save_first_free(session, folder, names, services)
@@ -53,11 +66,13 @@ def write_recovery(services, session) -> Path:
     raise problem
 
 
-def recovery_note(services, path: Path, content_sha: str | None) -> str | None:
+def recovery_note(services, path: Path | ObjectLocation, content_sha: str | None) -> str | None:
     """What docx_open says about recovery files of ``path`` (beside it or in the recovery folder)."""
     writing = services.recovering.get(path)
     if writing is not None:  # an ending session is writing one now
         writing.wait(RECOVERY_WAIT_S)
+    if isinstance(path, ObjectLocation):
+        return _object_note(services, path)
     found = _beside(path) + _in_recovery_folder(services, path, content_sha)
     if not found:
         return None
@@ -71,11 +86,46 @@ def recovery_note(services, path: Path, content_sha: str | None) -> str | None:
 
 # ---- where ----------------------------------------------------------------------------------------
 
+def _save_beside_object(services, session) -> ObjectLocation:
+    """The first free recovery name beside the object (one listing, then create-only puts)."""
+    where, section = session.path, getattr(services.config, "storage", None)
+    suffix = extension_for(session.doc.package.content_type_of(session.doc.main_name)) or ".docx"
+    taken = set(_objects_beside(where, section))
+    for name in itertools.islice(_beside_names(where.name, suffix), MAX_OBJECT_TRIES):
+        if name in taken:
+            continue
+        try:
+            save_document(session.doc, where.sibling(name), section, remember=False)
+            return where.sibling(name)
+        except FileChanged:
+            continue  # created meanwhile by someone else
+    raise OoxmlError(f"No free recovery name beside {where}.", error_type="SaveFailed",
+                     hint="Remove old recovery objects.")
+
+
+def _objects_beside(where: ObjectLocation, section) -> list[str]:
+    folder = where.key.rpartition("/")[0]
+    names = (k.rpartition("/")[2] for k in store_of(where, section).list(folder, limit=MAX_LISTED))
+    return [n for n in names if n.startswith("~$")]
+
+
+def _object_note(services, where: ObjectLocation) -> str | None:
+    try:
+        present = set(_objects_beside(where, getattr(services.config, "storage", None)))
+    except OoxmlError:
+        return None
+    names = list(itertools.takewhile(present.__contains__, _beside_names(where.name, where.suffix.lower() or ".docx")))
+    if not names:
+        return None
+    return (f"unsaved changes of an earlier session were saved to {', '.join(names[:3])}"
+            f"{' …' if len(names) > 3 else ''} beside this object: open it to get them back")
+
+
 def _places(services, session) -> Iterator[tuple[Path, Iterator[str]]]:
     suffix = extension_for(session.doc.package.content_type_of(session.doc.main_name)) or ".docx"
     if session.path is None:
         yield services.roots[0], _beside_names(f"new-document-{session.id[4:12]}", suffix)
-    else:
+    elif not isinstance(session.path, ObjectLocation):  # an object's: written beside it first (above)
         beside = _still_inside(session.path.parent, services.roots)
         if beside is not None:
             yield beside, _beside_names(session.path.name, suffix)
@@ -162,7 +212,8 @@ def _folder_names(session, suffix: str) -> Iterator[str]:
     if session.path is None:
         yield from _beside_names(f"new-document-{session.id[4:12]}", suffix)
         return
-    stamp = session.doc.package.stamps.get(os.path.realpath(session.path))
+    stamp = session.doc.package.stamps.get(os.path.realpath(session.path)) \
+        if isinstance(session.path, Path) else None
     path_key, content_key = _keys(session.path, stamp.sha256 if stamp else None)
     room = MAX_NAME_BYTES - len("~$") - 18 - len(RECOVERED) - _NUMBER_ROOM - len(suffix)
     stem = _fit(_stem_of(session.path.name), room)

@@ -71,8 +71,10 @@ class Roots(Sequence):
     """The folders tools may read and write: fixed at the start, replaced whole only by the client's
     roots (--roots-from-client, ``ClientRoots.refresh``)."""
 
-    def __init__(self, folders):
+    def __init__(self, folders, objects=(), objects_first: bool = False):
         self._folders = tuple(Path(f) for f in folders)
+        self.objects = tuple(objects)  # ObjectRoot (tools/storage/roots.py): fixed at the start
+        self.objects_first = objects_first  # relative paths start at the first object root
 
     def replace(self, folders) -> None:
         self._folders = tuple(Path(f) for f in folders)  # one assignment: a reader sees the old or the new

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ooxml.xml.errors import OoxmlError
 from ooxml.opc.savefile import MAX_NAME_BYTES
+from tools.storage.roots import ObjectLocation, is_object_url, locate
 
 
 class PermissionDenied(OoxmlError):
@@ -48,7 +49,7 @@ def require_inside_roots(real: Path, roots: list[Path], shown: str | Path | None
     if not any(real == r or r in real.parents for r in real_roots):
         raise PermissionDenied(
             f"Path '{shown if shown is not None else real}' is outside the allowed folders.",
-            hint="Allowed roots: " + ", ".join(str(r) for r in real_roots) +
+            hint="Allowed roots: " + ", ".join(map(str, [*real_roots, *getattr(roots, "objects", ())])) +
                  " (start the server with --root DIR to allow another folder).")
     return real_roots
 
@@ -66,3 +67,15 @@ def resolve_save_target(path: str, roots: list[Path]) -> Path:
 def folder_check(roots: list[Path]):
     """For ``Document.save(check_dir=...)``: the folder really written in must be inside the roots."""
     return lambda real_dir: require_inside_roots(Path(real_dir), roots)
+
+
+def object_target(path: str | None, roots) -> ObjectLocation | None:
+    """The object ``path`` names when it is in an object store (``s3://…``, or relative while the
+    first root is an object root); None for a file path. Keys are judged like paths."""
+    if not path:
+        return None
+    objects = getattr(roots, "objects", ())
+    relative_to_object = objects and roots.objects_first and not os.path.isabs(os.path.expanduser(path))
+    if is_object_url(path) or relative_to_object:
+        return locate(path, list(objects))
+    return None
