@@ -4,6 +4,7 @@ the sandbox for keys, read limits before parsing, named errors for unknown bucke
 credentials and a store that is down."""
 from __future__ import annotations
 
+import hashlib
 import itertools
 import time
 
@@ -122,6 +123,17 @@ async def test_a_second_save_follows_the_first(seaweed, bucket, tmp_path):
             await c.ok("docx_insert_paragraph", session_id=sid, text=word, position="end:document_body")
             await c.ok("docx_save", session_id=sid)
     assert "two" in text_of(get(seaweed, bucket, "team/b.docx"))
+
+
+async def test_a_save_to_an_object_answers_the_sha256_of_what_was_read_and_written(seaweed, bucket, tmp_path):
+    original = sample(tmp_path)
+    put(seaweed, bucket, "team/h.docx", original)
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_open", file_path=f"s3://{bucket}/team/h.docx")).head["Session ID"]
+        await c.ok("docx_insert_paragraph", session_id=sid, text="more", position="end:document_body")
+        saved = await c.ok("docx_save", session_id=sid)
+    assert saved.head["Read SHA"] == hashlib.sha256(original).hexdigest()
+    assert saved.head["Written SHA"] == hashlib.sha256(get(seaweed, bucket, "team/h.docx")).hexdigest()
 
 
 async def test_overwrite_writes_over_the_other_writer(seaweed, bucket, tmp_path):
