@@ -1,13 +1,14 @@
 """docx_check's entry: the chosen rule sets over a document, findings located (IDs, else part and path)."""
 from __future__ import annotations
 
-from ooxml.check import word_ids, word_order, word_package, word_ranges, word_text
+from ooxml.check import access, word_ids, word_order, word_package, word_ranges, word_text
 from ooxml.check.findings import Finding, locate
-from ooxml.check.parts import Parts
+from ooxml.check.parts import Parts, Scan
 from ooxml.xml import budget
 from ooxml.xml.errors import ValidationError
 
 RULES = ("word", "accessibility")
+WORD_TAGS = (*word_order.TAGS, *word_ids.TAGS, *word_ranges.TAGS, *word_text.TAGS, *word_package.TAGS)
 
 
 def checked_rules(rules: list[str] | None) -> tuple[str, ...]:
@@ -22,23 +23,25 @@ def checked_rules(rules: list[str] | None) -> tuple[str, ...]:
 
 def check(doc, rules: tuple[str, ...] = RULES) -> list[Finding]:
     parts = Parts(doc)
+    tags = set(WORD_TAGS if "word" in rules else ()) | set(access.TAGS if "accessibility" in rules else ())
+    scans = {}
+    for name, root in parts.word.items():
+        budget.check()
+        scans[name] = Scan(root, dict.fromkeys(tags))
     out: list[Finding] = []
     if "word" in rules:
-        out += word(parts)
+        out += word(parts, scans)
     if "accessibility" in rules:
-        from ooxml.check import access
-        out += access.findings(parts)
+        out += access.findings(parts, scans)
     return locate(doc, out)
 
 
-def word(parts: Parts) -> list[Finding]:
-    out = word_package.findings(parts)
-    for name, root in parts.word.items():
-        budget.check()
-        out += word_order.findings(name, root)
+def word(parts: Parts, scans: dict) -> list[Finding]:
+    out = word_package.findings(parts, scans)
+    for name, scan in scans.items():
+        out += word_order.findings(name, scan)
         if name in parts.stories:
-            out += word_ids.findings(name, root) + word_ids.vml_id_findings(name, root) + word_ranges.findings(name, root) + word_text.findings(name, root)
-        elif root.tag.endswith("}styles"):
-            out += word_ids.style_id_findings(name, root)
-    stories = {n: parts.word[n] for n in parts.stories if n in parts.word}
-    return out + word_ids.doc_pr_findings(stories)
+            out += word_ids.findings(name, scan) + word_ranges.findings(name, scan) + word_text.findings(name, scan)
+        elif scan.root.tag.endswith("}styles"):
+            out += word_ids.style_id_findings(name, scan.root)
+    return out + word_ids.doc_pr_findings({n: scans[n] for n in parts.stories if n in scans})

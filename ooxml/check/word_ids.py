@@ -2,6 +2,7 @@
 bookmarks and comments, wp:docPr ids across the stories, style IDs."""
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from lxml import etree
@@ -17,13 +18,23 @@ BOOKMARK = f"{{{W}}}bookmarkStart"
 COMMENT_START = f"{{{W}}}commentRangeStart"
 COMMENT = f"{{{W}}}comment"
 DOC_PR = f"{{{WP}}}docPr"
-_PARA_IDS = etree.XPath("//*[@w14:paraId or @w14:textId]", namespaces={"w14": W14})
-_VML_IDS = etree.XPath("//v:*[@id]", namespaces={"v": V})
+_HAS_PARA_IDS = (f"{{{W}}}p", f"{{{W}}}tr")
+_VML = f"{{{V}}}*"
 RENUMBER = "Run docx_check with repair=True: it gives new IDs."
 
 
-def findings(name: str, root: etree._Element) -> list[Finding]:
-    return _para_ids(name, root) + _annotation_ids(name, root)
+TAGS = (*_HAS_PARA_IDS, *REVISIONS, BOOKMARK, COMMENT_START, COMMENT, DOC_PR, _VML)
+
+
+def findings(name: str, scan) -> list[Finding]:
+    return _para_ids(name, scan) + _annotation_ids(name, scan) + vml_id_findings(name, scan)
+
+
+_HEX = re.compile(r"[0-7][0-9A-F]{7}")
+
+
+def _ok(value: str) -> bool:
+    return _HEX.fullmatch(value.upper()) is not None and value != "00000000"
 
 
 def hex_ok(value: str | None) -> bool:
@@ -33,31 +44,39 @@ def hex_ok(value: str | None) -> bool:
         return False
 
 
-def _para_ids(name: str, root: etree._Element) -> list[Finding]:
+def _para_ids(name: str, scan) -> list[Finding]:
+    els = scan.get(*_HAS_PARA_IDS)
+    values = [el.get(PARA_ID) for el in els]
+    texts = [el.get(TEXT_ID) for el in els]
+    given = [v.upper() for v in values if v is not None]
+    if len(set(given)) == len(given) and all(map(_ok, set(given))) and all(map(_ok, set(texts) - {None})):
+        return []  # the common case, without a walk per element
     out, seen = [], set()
-    for el in _PARA_IDS(root):
+    for el in els:
         for attr in (PARA_ID, TEXT_ID):
             value = el.get(attr)
-            if value is not None and not hex_ok(value):
+            if value is not None and not (len(value) == 8 and hex_ok(value)):
                 out.append(Finding("word", "para-id", ERROR, name, f"w14:{attr.rpartition('}')[2]} {value} is not "
                                    "8 hex digits between 1 and 7FFFFFFF", RENUMBER, el, repairable=True))
         value = el.get(PARA_ID)
-        # Word repeats a text box's paragraphs (and their paraIds) in mc:Fallback: one copy counts.
-        if value is None or not hex_ok(value) or next(el.iterancestors(_FALLBACK), None) is not None:
+        if value is None:
             continue
-        if value.upper() in seen:
+        value = value.upper()
+        # Word repeats a text box's paragraphs (and their paraIds) in mc:Fallback: one copy counts.
+        if value in seen and next(el.iterancestors(_FALLBACK), None) is None:
             out.append(Finding("word", "para-id", WARNING, name, f"w14:paraId {value} is used twice in the part",
                                RENUMBER, el, repairable=True))
-        seen.add(value.upper())
+        elif next(el.iterancestors(_FALLBACK), None) is None:
+            seen.add(value)
     return out
 
 
-def _annotation_ids(name: str, root: etree._Element) -> list[Finding]:
+def _annotation_ids(name: str, scan) -> list[Finding]:
     """The same w:id twice among revisions, bookmarks, comment ranges or comments of one kind; and a
     revision id that a bookmark or comment also uses (Word keeps one numbering for all annotations)."""
     out = []
     by_kind: dict[str, dict[str, etree._Element]] = defaultdict(dict)
-    for el in root.iter(*REVISIONS, BOOKMARK, COMMENT_START, COMMENT):
+    for el in scan.get(*REVISIONS, BOOKMARK, COMMENT_START, COMMENT):
         value = el.get(W_ID)
         if value is None or next(el.iterancestors(_FALLBACK), None) is not None:
             continue
@@ -81,11 +100,11 @@ def _kind(kind: str) -> str:
     return {"bookmarkStart": "bookmark", "commentRangeStart": "comment range", "comment": "comment"}.get(kind, kind)
 
 
-def doc_pr_findings(roots: dict[str, etree._Element]) -> list[Finding]:
+def doc_pr_findings(scans: dict) -> list[Finding]:
     """wp:docPr ids are unique across the main part, headers, footers and notes."""
     out, seen = [], {}
-    for name, root in roots.items():
-        for el in root.iter(DOC_PR):
+    for name, scan in scans.items():
+        for el in scan.get(DOC_PR):
             value = el.get("id")
             # a choice and its fallback are one drawing: the same id in both is right
             alt = next(el.iterancestors(_ALT), None)
@@ -96,11 +115,13 @@ def doc_pr_findings(roots: dict[str, etree._Element]) -> list[Finding]:
     return out
 
 
-def vml_id_findings(name: str, root: etree._Element) -> list[Finding]:
+def vml_id_findings(name: str, scan) -> list[Finding]:
     """VML shapes and shape types: their ids are unique in the part."""
     out, seen = [], set()
-    for el in _VML_IDS(root):
+    for el in scan.get(*[t for t in scan.by_tag if t.startswith(_VML[:-1])]):
         value = el.get("id")
+        if value is None:
+            continue
         if value in seen:
             out.append(Finding("word", "duplicate-id", ERROR, name, f"VML id {value} is used twice",
                                "Delete the repeated shape type, or copy the shape again (new ids).", el))
@@ -108,7 +129,7 @@ def vml_id_findings(name: str, root: etree._Element) -> list[Finding]:
     return out
 
 
-def style_id_findings(name: str, root: etree._Element) -> list[Finding]:
+def style_id_findings(name: str, root: etree._Element) -> list[Finding]:  # styles.xml: small, walked
     out, seen = [], set()
     for el in root.iter(f"{{{W}}}style"):
         value = el.get(f"{{{W}}}styleId")

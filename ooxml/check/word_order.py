@@ -1,5 +1,11 @@
-"""Word rule: property children in schema order (ooxml/xml/order.py is the table), each at most once."""
+"""Word rule: property children in schema order (ooxml/xml/order.py is the table), each at most once,
+and the leading children of paragraphs, runs, tables, rows, cells and content controls first.
+
+Built for speed (a 50,000-paragraph document has 300,000 such containers): lxml filters by tag in C,
+a container with one child cannot be out of order, and each shape of children is judged once."""
 from __future__ import annotations
+
+from operator import attrgetter
 
 from lxml import etree
 
@@ -9,30 +15,51 @@ from ooxml.xml.order import LEADING, ORDER
 
 _PREFIX = f"{{{W}}}"
 # w:trPr is a choice in wml.xsd (any order): not judged.
-CONTAINERS = {f"{_PREFIX}{name}": name for name in (*ORDER, *LEADING) if name != "trPr"}
-# Leading children the schema requires.
-REQUIRED = {"tbl": ("tblPr", "tblGrid")}
+ORDERED = {f"{_PREFIX}{name}": name for name in ORDER if name != "trPr"}
+LEAD_PARENTS = {f"{_PREFIX}{name}": name for name in LEADING}
+LEAD_CHILDREN = {f"{_PREFIX}{child}" for children in LEADING.values() for child in children}
+CONTAINERS = {**ORDERED, **LEAD_PARENTS}
 # Children the schema lets repeat.
 REPEATS = {f"{_PREFIX}{n}" for n in "headerReference footerReference activeWritingStyle smartTagType attachedSchema "
                                    "tblStylePr".split()}
+# A choice in the schema: either may come first (EG_HdrFtrReferences).
+_SAME = {"footerReference": "headerReference"}
+# Leading children the schema requires.
+REQUIRED = {"tbl": ("tblPr", "tblGrid")}
 FIX = "Run docx_check with repair=True: it puts the children in schema order (adds what is required)."
+_TAG = attrgetter("tag")
 
 
-def findings(name: str, root: etree._Element) -> list[Finding]:
+TAGS = (*ORDERED, *LEAD_CHILDREN, f"{_PREFIX}tbl")
+
+
+def findings(name: str, scan) -> list[Finding]:
     out = []
-    memo: dict = {}  # most containers repeat a few shapes: judge each shape once
-    for el in root.iter(*CONTAINERS):
-        key = (el.tag, tuple(c.tag for c in el))
-        if key not in memo:
-            memo[key] = misplaced(CONTAINERS[el.tag], key[1])
-        if memo[key]:
-            out.append(Finding("word", "order", ERROR, name, f"{memo[key]} in w:{CONTAINERS[el.tag]}", FIX, el,
-                               repairable=True))
+    memo: dict = {}
+    for el in scan.get(*dict.fromkeys(TAGS)):
+        tag = el.tag
+        if tag in ORDERED and len(el) > 1:
+            _judge(name, el, memo, out)
+        if tag in LEAD_CHILDREN and el.getprevious() is not None:  # the common case: first, so in place
+            parent = el.getparent()
+            if parent.tag in LEAD_PARENTS and tag in _leading(parent):
+                _judge(name, parent, memo, out)
+        elif tag == f"{_PREFIX}tbl" and el.find(f"{_PREFIX}tblPr") is None:
+            _judge(name, el, memo, out)
     return out
 
 
-# A choice in the schema: either may come first (EG_HdrFtrReferences).
-_SAME = {"footerReference": "headerReference"}
+def _leading(parent: etree._Element) -> set:
+    return {f"{_PREFIX}{n}" for n in LEADING[LEAD_PARENTS[parent.tag]]}
+
+
+def _judge(name: str, el: etree._Element, memo: dict, out: list) -> None:
+    key = (el.tag, tuple(map(_TAG, el)))
+    if key not in memo:
+        memo[key] = misplaced(CONTAINERS[el.tag], key[1])
+    if memo[key] and not any(f.element is el for f in out[-3:]):  # judged through two children: once
+        out.append(Finding("word", "order", ERROR, name, f"{memo[key]} in w:{CONTAINERS[el.tag]}", FIX, el,
+                           repairable=True))
 
 
 def rank(parent: str, tag) -> int | None:

@@ -14,18 +14,27 @@ from ooxml.opc.package import Package
 from ooxml.xml.namespaces import CT, MC, PR, R
 
 IGNORABLE = f"{{{MC}}}Ignorable"
-_NAMING = etree.XPath("//*[@mc:Ignorable] | //mc:Choice[@Requires]", namespaces={"mc": MC})
-_ALT = etree.XPath("//mc:AlternateContent[not(mc:Fallback)]", namespaces={"mc": MC})
+CHOICE, ALT, FALLBACK = f"{{{MC}}}Choice", f"{{{MC}}}AlternateContent", f"{{{MC}}}Fallback"
+
+
+TAGS = (CHOICE, ALT)
+
+
+def _naming(scan) -> list[etree._Element]:
+    """The part's root (where Word writes mc:Ignorable) and every mc:Choice."""
+    return [scan.root, *scan.get(CHOICE)]
 _R_ATTRS = etree.XPath("//@r:*", namespaces={"r": R})
 
 
-def findings(parts: Parts) -> list[Finding]:
+def findings(parts: Parts, scans: dict) -> list[Finding]:
     pkg = parts.doc.package
     out = content_types(pkg) + targets(pkg)
     out += [Finding("word", "unreadable", ERROR, name, "the part is not well-formed XML",
                     "Nothing here can repair it: rebuild the document from its text.") for name in parts.unreadable]
     for name, root in parts.roots.items():
-        out += references(pkg, name, root) + prefixes(name, root) + fallbacks(name, root)
+        out += references(pkg, name, root)
+        if name in scans:
+            out += prefixes(name, scans[name]) + fallbacks(name, scans[name])
     return out
 
 
@@ -81,9 +90,9 @@ def references(pkg, name: str, root: etree._Element) -> list[Finding]:
             for v in values if str(v) and str(v) not in ids]
 
 
-def prefixes(name: str, root: etree._Element) -> list[Finding]:
+def prefixes(name: str, scan) -> list[Finding]:
     out = []
-    for el in _NAMING(root):
+    for el in _naming(scan):
         attr = IGNORABLE if el.get(IGNORABLE) is not None else "Requires"
         missing = [p for p in (el.get(attr) or "").split() if p not in el.nsmap]
         if missing:
@@ -94,7 +103,7 @@ def prefixes(name: str, root: etree._Element) -> list[Finding]:
     return out
 
 
-def fallbacks(name: str, root: etree._Element) -> list[Finding]:
+def fallbacks(name: str, scan) -> list[Finding]:
     return [Finding("word", "no-fallback", WARNING, name, "mc:AlternateContent without mc:Fallback: an application "
                     "that does not know the choice shows nothing", "Add an mc:Fallback (Word writes a VML or picture "
-                    "copy).", el) for el in _ALT(root)]
+                    "copy).", el) for el in scan.get(ALT) if el.find(FALLBACK) is None]

@@ -13,10 +13,13 @@ _TAGS = [f"{{{W}}}{n}" for pair in _PAIRS.items() for n in pair]
 _FALLBACK = f"{{{MC}}}Fallback"
 
 
-def findings(name: str, root: etree._Element) -> list[Finding]:
+TAGS = tuple(_TAGS)
+
+
+def findings(name: str, scan) -> list[Finding]:
     starts: dict[tuple, etree._Element] = {}
     ends: dict[tuple, etree._Element] = {}
-    for el in root.iter(*_TAGS):
+    for el in scan.get(*_TAGS):
         if next(el.iterancestors(_FALLBACK), None) is not None:
             continue
         local = el.tag.rpartition("}")[2]

@@ -13,26 +13,39 @@ TXBX = f"{{{W}}}txbxContent"
 DELETIONS = (f"{{{W}}}del", f"{{{W}}}moveFrom")
 T, INSTR = f"{{{W}}}t", f"{{{W}}}instrText"
 _FALLBACK = f"{{{MC}}}Fallback"
-_NEWLINE_T = etree.XPath("//w:t[contains(., '\n') or contains(., '\r')]", namespaces={"w": W})
-_BOX_REVISIONS = etree.XPath("//w:txbxContent//*[" + " or ".join(
-    f"self::w:{t.rpartition('}')[2]}" for t in sorted(REVISIONS)) + "]", namespaces={"w": W})
-_DELETED_T = etree.XPath("//w:del//w:t | //w:moveFrom//w:t | //w:del//w:instrText | //w:moveFrom//w:instrText",
-                         namespaces={"w": W})
 
 
-def findings(name: str, root: etree._Element) -> list[Finding]:
+TAGS = (TXBX, B.W_TC, *DELETIONS)
+
+
+def _box_revisions(scan):
+    return [el for box in scan.get(TXBX) for el in box.iter(*REVISIONS)]
+
+
+def _newline_t(scan):
+    joined = "".join(scan.root.itertext(T))  # strings only, no element proxies: the common case is cheap
+    if "\n" not in joined and "\r" not in joined:
+        return []
+    return [t for t in scan.root.iter(T) if t.text and ("\n" in t.text or "\r" in t.text)]
+
+
+def _deleted_t(scan):
+    return [t for d in scan.get(*DELETIONS) for t in d.iter(T, INSTR)]
+
+
+def findings(name: str, scan) -> list[Finding]:
     out = [Finding("word", "box-revision", ERROR, name, f"a tracked change (w:{el.tag.rpartition('}')[2]}) inside a "
                    "text box: Word cannot open it", "Accept or reject it (docx_accept_revisions / "
-                   "docx_reject_revisions with its ID).", el) for el in _BOX_REVISIONS(root)
+                   "docx_reject_revisions with its ID).", el) for el in _box_revisions(scan)
            if next(el.iterancestors(_FALLBACK), None) is None]
     out += [Finding("word", "cell-end", ERROR, name, "a table cell does not end with a paragraph",
                     "Run docx_check with repair=True: it adds an empty paragraph at the cell's end.", tc,
-                    repairable=True) for tc in root.iter(B.W_TC) if not ends_with_paragraph(tc)]
+                    repairable=True) for tc in scan.get(B.W_TC) if not ends_with_paragraph(tc)]
     out += [Finding("word", "newline", ERROR, name, "a line break typed into w:t", "Run docx_check with repair=True: "
-                    "it writes the breaks as w:br.", t, repairable=True) for t in _NEWLINE_T(root)]
+                    "it writes the breaks as w:br.", t, repairable=True) for t in _newline_t(scan)]
     out += [Finding("word", "deleted-text", ERROR, name, f"w:{t.tag.rpartition('}')[2]} inside a deletion",
                     "Run docx_check with repair=True: deleted text becomes w:delText.", t, repairable=True)
-            for t in _DELETED_T(root) if _deleted(t)]
+            for t in _deleted_t(scan) if _deleted(t)]
     return out
 
 
