@@ -12,3 +12,4 @@ from tools.docx import privacy  # noqa: F401  (docx_inspect, docx_redact, docx_s
 from tools.docx import compare  # noqa: F401  (review: docx_compare)
 from tools.docx import equations  # noqa: F401  (content: LaTeX equations)
 from tools.docx import charts  # noqa: F401  (charts: list, get, update)
+from tools.docx import check  # noqa: F401  (docx_check: validity and accessibility)
