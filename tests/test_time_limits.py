@@ -405,6 +405,7 @@ OTHER_CASES = {
     "restart_numbering": ("big", "docx_restart_numbering", lambda i: {"element_id": i["first"], "start": 5},
                           with_list),
     "scrub": ("big", "docx_scrub", lambda i: {}, None),
+    "check": ("big", "docx_check", lambda i: {"repair": True, "title": "Big", "language": "en-US"}, None),
     "set_alignment": ("runs", "docx_set_alignment", lambda i: {"element_id": i["first"], "alignment": "center"},
                       None),
     "set_content_control": ("small", "docx_set_content_control", lambda i: {"control_id": i["control"],
