@@ -13,14 +13,14 @@ from ooxml.xml.namespaces import MC, W, WP
 
 PSTYLE, OUTLINE, BOLD = f"{{{W}}}pStyle", f"{{{W}}}outlineLvl", f"{{{W}}}b"
 HYPERLINK, TXBX = f"{{{W}}}hyperlink", f"{{{W}}}txbxContent"
-TAGS = (PSTYLE, OUTLINE, BOLD, HYPERLINK, TXBX)
+TAGS = (PSTYLE, OUTLINE, HYPERLINK, TXBX)
 _FALLBACK, _T, _R, _PPR = f"{{{MC}}}Fallback", f"{{{W}}}t", f"{{{W}}}r", f"{{{W}}}pPr"
 _VAL = f"{{{W}}}val"
 _RT = f"{_R}/{_T}"
 _OFF = ("0", "false", "off")
 _VAGUE = re.compile(r"^(click here|here|this link|link|read more|more|click|this)\W*$", re.I)
 _URL = re.compile(r"^(https?://|www\.|mailto:)\S+$", re.I)
-MAX_HEADING_CHARS = 80
+MAX_HEADING_CHARS, MAX_HEADING_RUNS = 80, 6
 
 
 def findings(doc, name: str, scan) -> list[Finding]:
@@ -67,29 +67,24 @@ def _skips(name: str, levels: dict) -> list[Finding]:
 
 def _bold_lines(name: str, scan, levels: dict) -> list[Finding]:
     """Short paragraphs whose text is all bold, alone between other text: headings only by their looks."""
-    out, seen = [], set()
-    for b in scan.get(BOLD):
-        r = b.getparent().getparent()
-        p = r.getparent() if r is not None and r.tag == _R else None
-        if p is None or p.tag != B.W_P or p in seen or p in levels or p.getparent() is None:
+    out = []
+    for p in _BOLD_ONLY(scan.root.find(B.W_BODY)):  # in C: body paragraphs whose text runs are all bold
+        if p in levels or not _all_bold(p.findall(_R)):  # w:b w:val="0" is not bold
             continue
-        seen.add(p)
-        text = "".join(p.itertext(_T)).strip()  # cheap tests first: most bold runs sit in longer text
-        if not 0 < len(text) <= MAX_HEADING_CHARS or text.endswith((".", ":", ";", ",")) \
-                or p.getparent().tag != B.W_BODY:
+        text = "".join(p.itertext(_T)).strip()
+        if not 0 < len(text) <= MAX_HEADING_CHARS or text.endswith((".", ":", ";", ",")):
             continue
         nxt = B.next_block(p)
-        if nxt is not None and nxt.tag == B.W_P and "".join(nxt.itertext(_T)).strip() and nxt not in levels \
-                and _all_bold(p):
+        if nxt is not None and nxt.tag == B.W_P and "".join(nxt.itertext(_T)).strip() and nxt not in levels:
             out.append(Finding("accessibility", "looks-like-heading", WARNING, name, f"'{text[:40]}' looks like a heading "
                                "(short, bold, alone) but is not one", "Apply a heading style (docx_apply_style "
                                "'Heading N'): screen readers list headings, not bold lines.", p))
     return out
 
 
-def _all_bold(p: etree._Element) -> bool:
-    runs = [r for r in B.iter_runs(p) if r.find(_T) is not None]
-    return bool(runs) and all(_bold(r) for r in runs)
+def _all_bold(runs: list) -> bool:
+    texts = [r for r in runs if r.find(_T) is not None]
+    return bool(texts) and all(_bold(r) for r in texts)
 
 
 def _bold(r: etree._Element) -> bool:
@@ -100,17 +95,29 @@ def _bold(r: etree._Element) -> bool:
 def _spacing(name: str, body: etree._Element) -> list[Finding]:
     """Two or more empty paragraphs in a row between content: spacing typed as paragraphs."""
     out, run = [], []
-    p_tag = B.W_P
-    for el in body:
-        if el.tag == p_tag and _empty(el):
-            run.append(el)
+    for p in _TEXTLESS(body):  # in C: the paragraphs without text; runs of them judged here
+        if not _empty(p):
             continue
-        if len(run) >= 2 and el.tag != B.W_SECTPR:
-            out.append(Finding("accessibility", "empty-paragraphs", WARNING, name, f"{len(run)} empty paragraphs in a "
-                               "row used as spacing", "Delete them and set space before/after on the paragraph "
-                               "(docx_set_properties space_before/space_after).", run[0]))
-        run = []
+        if run and run[-1].getnext() is not p:
+            _spaced(name, run, out)
+            run = []
+        run.append(p)
+    _spaced(name, run, out)
     return out
+
+
+_BOLD_ONLY = etree.XPath(f"w:p[w:r/w:rPr/w:b and not(w:r[w:t][not(w:rPr/w:b)]) and count(w:r) <= {MAX_HEADING_RUNS}]",
+                         namespaces={"w": W})
+_TEXTLESS = etree.XPath("w:p[not(.//w:t)]", namespaces={"w": W})
+
+
+def _spaced(name: str, run: list, out: list) -> None:
+    """A run of two or more empty paragraphs with content after it (the document's last ones are no spacing)."""
+    after = run[-1].getnext() if run else None
+    if len(run) >= 2 and after is not None and after.tag != B.W_SECTPR:
+        out.append(Finding("accessibility", "empty-paragraphs", WARNING, name, f"{len(run)} empty paragraphs in a "
+                           "row used as spacing", "Delete them and set space before/after on the paragraph "
+                           "(docx_set_properties space_before/space_after).", run[0]))
 
 
 def _empty(p: etree._Element) -> bool:
