@@ -33,6 +33,14 @@ def findings(name: str, scan) -> list[Finding]:
 _HEX = re.compile(r"[0-7][0-9A-F]{7}")
 
 
+_ALL = re.compile(r"(?:[0-7][0-9A-F]{7} )*")
+
+
+def _all_ok(values: set) -> bool:
+    """Every value 8 hex digits, above 0 and below 0x80000000 (one regular expression over them all)."""
+    return "00000000" not in values and _ALL.fullmatch(" ".join(values) + " " if values else "") is not None
+
+
 def _ok(value: str) -> bool:
     return _HEX.fullmatch(value.upper()) is not None and value != "00000000"
 
@@ -49,7 +57,8 @@ def _para_ids(name: str, scan) -> list[Finding]:
     values = [el.get(PARA_ID) for el in els]
     texts = [el.get(TEXT_ID) for el in els]
     given = [v.upper() for v in values if v is not None]
-    if len(set(given)) == len(given) and all(map(_ok, set(given))) and all(map(_ok, set(texts) - {None})):
+    distinct = set(given)
+    if len(distinct) == len(given) and _all_ok(distinct) and _all_ok({v.upper() for v in set(texts) - {None}}):
         return []  # the common case, without a walk per element
     out, seen = [], set()
     for el in els:
