@@ -106,9 +106,10 @@ def _spacing(name: str, body: etree._Element) -> list[Finding]:
     return out
 
 
-_BOLD_ONLY = etree.XPath(f"w:p[w:r/w:rPr/w:b and not(w:r[w:t][not(w:rPr/w:b)]) and count(w:r) <= {MAX_HEADING_RUNS}]",
+# The first run bold, first (cheap, selective), then no text run that is not bold.
+_BOLD_ONLY = etree.XPath(f"w:p[w:r[1]/w:rPr/w:b][not(w:r[w:t][not(w:rPr/w:b)])][count(w:r) <= {MAX_HEADING_RUNS}]",
                          namespaces={"w": W})
-_TEXTLESS = etree.XPath("w:p[not(.//w:t)]", namespaces={"w": W})
+_TEXTLESS = etree.XPath("w:p[not(w:r/w:t)]", namespaces={"w": W})  # _empty judges what else they hold
 
 
 def _spaced(name: str, run: list, out: list) -> None:
