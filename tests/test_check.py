@@ -122,7 +122,12 @@ CLEAN = (p("Report", ' w14:paraId="0000AB01"').replace("<w:p w14", '<w:p w14').r
     + '<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t>Details</w:t></w:r></w:p>' + p(TEXT)
     + "<w:p>" + drawing("A red square") + "</w:p>" + "<w:p>" + drawing(extra=DECORATIVE).replace('id="1"', 'id="2"')
     + "</w:p>" + header_table([tc(p("North")), tc(p("12"))])
-    + '<w:p><w:hyperlink r:id="rId8"><w:r><w:t>the annual report</w:t></w:r></w:hyperlink></w:p>' + p(TEXT))
+    + '<w:p><w:hyperlink r:id="rId8"><w:r><w:t>the annual report</w:t></w:r></w:hyperlink></w:p>' + p(TEXT)
+    + '<w:p><w:r><w:rPr><w:color w:val="1F3864"/></w:rPr><w:t>Dark blue text.</w:t></w:r></w:p>'
+    + '<w:p><w:pPr><w:shd w:val="clear" w:color="auto" w:fill="1F3864"/></w:pPr><w:r><w:rPr><w:color w:val="FFFFFF"/>'
+      '</w:rPr><w:t>White on navy.</w:t></w:r></w:p>'
+    + '<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Note:</w:t></w:r><w:r><w:t> a bold lead-in is no heading.</w:t></w:r></w:p>'
+    + p(TEXT) + "<w:p/>")
 
 
 def build(tmp_path: Path, name: str, body: str, opts: dict) -> Path:
