@@ -77,9 +77,13 @@ def word_id(doc, f, change) -> bool:
 
 
 def _next_id(doc, el) -> int:
+    """Above every w:id of the part (revisions, bookmarks, comments share Word's numbering); the part is
+    read once per WordIds, the counters keep it right after that."""
     ids = doc.word_ids(el)
-    taken = {int(v) for v in el.getroottree().getroot().xpath("//@w:id", namespaces={"w": W}) if v.isdigit()}
-    n = max(ids.next_revision, ids.next_bookmark, max(taken, default=0) + 1)
+    if not hasattr(ids, "check_floor"):
+        taken = [int(v) for v in el.getroottree().getroot().xpath("//@w:id", namespaces={"w": W}) if v.isdigit()]
+        ids.check_floor = max(taken, default=0) + 1
+    n = max(ids.next_revision, ids.next_bookmark, ids.check_floor)
     ids.next_revision = ids.next_bookmark = n + 1
     return n
 
