@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ooxml.opc.template import STYLES
-from tests.builders import NAMESPACES, SECT, build_docx, p, png, tbl, tc
+from tests.builders import build_docx, p, png, tbl, tc
 from tests.support import sdk_validator
 from tests.support.client import read_body
 
@@ -51,11 +51,6 @@ def header_table(second_row: list[str]) -> str:
     body = "<w:tr>" + "".join(second_row) + "</w:tr>"
     return ('<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/>'
             f'<w:gridCol w:w="2000"/></w:tblGrid>{head}{body}</w:tbl>')
-
-
-def mark(text: str) -> str:
-    """A paragraph the finding's element is found by (its text)."""
-    return p(text)
 
 
 # name -> (rule, code, severity, body, build options, how the test finds the element: XPath on the

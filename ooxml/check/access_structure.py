@@ -76,7 +76,8 @@ def _bold_lines(name: str, scan, levels: dict) -> list[Finding]:
             continue
         nxt = B.next_block(p)
         if nxt is not None and nxt.tag == B.W_P and "".join(nxt.itertext(_T)).strip() and nxt not in levels:
-            out.append(Finding("accessibility", "looks-like-heading", WARNING, name, f"'{text[:40]}' looks like a heading "
+            out.append(Finding("accessibility", "looks-like-heading", WARNING, name,
+                               f"'{text[:40]}' looks like a heading "
                                "(short, bold, alone) but is not one", "Apply a heading style (docx_apply_style "
                                "'Heading N'): screen readers list headings, not bold lines.", p))
     return out

@@ -91,8 +91,11 @@ def _annotation_ids(name: str, scan) -> list[Finding]:
             continue
         kind = "revision" if el.tag in REVISIONS else el.tag.rpartition("}")[2]
         if value in by_kind[kind]:  # Word opens repeated revision ids; the others it repairs
-            out.append(Finding("word", "duplicate-id", WARNING if kind == "revision" else ERROR, name, f"{_kind(kind)} w:id {value} is used twice",
-                               RENUMBER, el, repairable=True))
+            severity = WARNING if kind == "revision" else ERROR
+            fixable = kind in ("revision", "bookmarkStart")
+            out.append(Finding("word", "duplicate-id", severity, name, f"{_kind(kind)} w:id {value} is used twice",
+                               RENUMBER if fixable else "Give one of the two a new w:id (and its range marks).", el,
+                               repairable=fixable))
         else:
             by_kind[kind][value] = el
     revisions = by_kind["revision"]

@@ -67,7 +67,8 @@ def extension(name: str) -> str:
 
 def content_types(pkg) -> list[Finding]:
     # "[trash]/": parts Word 2007 left for deletion; Word and the validator ignore them
-    return [Finding("word", "content-type", WARNING if name.startswith("[trash]/") else ERROR, name, f"the part has no content type (no Override, no Default "
+    return [Finding("word", "content-type", WARNING if name.startswith("[trash]/") else ERROR, name,
+                    f"the part has no content type (no Override, no Default "
                     f"for '.{extension(name)}')", "Run docx_check with repair=True: it adds the content type.",
                     repairable=True) for name in missing_types(pkg)]
 

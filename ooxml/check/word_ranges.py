@@ -30,7 +30,8 @@ def findings(name: str, scan) -> list[Finding]:
     ended = {(start, i) for start, end in _PAIRS.items() for (e, i) in ends if e == end}
     out = [_unpaired(name, el, local, i, "has no end") for (local, i), el in starts.items() if (local, i) not in ended]
     started = {(_PAIRS[s], i) for (s, i) in starts}
-    out += [_unpaired(name, el, local, i, "has no start") for (local, i), el in ends.items() if (local, i) not in started]
+    out += [_unpaired(name, el, local, i, "has no start") for (local, i), el in ends.items()
+            if (local, i) not in started]
     return out
 
 
