@@ -22,6 +22,12 @@ CORE = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<cp:coreProper
         '<dc:title>Planted</dc:title></cp:coreProperties>').encode()
 UNTITLED = CORE.replace(b"<dc:title>Planted</dc:title>", b"")
 NO_LANG = re.sub(r'<w:lang [^>]*/>', "", STYLES).encode()
+SETTINGS_OUT_OF_ORDER = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:settings xmlns:w="http://schemas.openxmlformats.org/'
+    'wordprocessingml/2006/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math">'
+    '<w:defaultTabStop w:val="720"/><w:compat/><w:rsids><w:rsidRoot w:val="00A1B2C3"/></w:rsids>'
+    '<w:docVars><w:docVar w:name="a" w:val="b"/></w:docVars><m:mathPr><m:mathFont m:val="Cambria Math"/></m:mathPr>'
+    '<w:themeFontLang w:val="en-US"/></w:settings>').encode()
 IMAGE_REL = [("rId9", "image", "media/image1.png")]
 PNG_TYPE = {"word/media/image1.png": "image/png"}
 LINK_REL = [("rId8", "hyperlink", "https://example.com/report")]
@@ -70,6 +76,7 @@ PLANTED = {
                        "//w:ins[.//w:t='PLANT']"),
     "unpaired": ("word", "unpaired", "warning", '<w:p><w:bookmarkStart w:id="3" w:name="lone"/><w:r><w:t>PLANT'
                  '</w:t></w:r></w:p>', {}, "//w:bookmarkStart"),
+    "settings-order": ("word", "order", "error", p(TEXT), {"settings": True}, None),
     "missing-part": ("word", "missing-part", "error", p(TEXT), {"rels": [("rId7", "header", "header9.xml")]}, None),
     "content-type": ("word", "content-type", "error", p(TEXT), {"image": True}, None),
     "undeclared-prefix": ("word", "undeclared-prefix", "error", p(TEXT), {"ignorable": "w14 w99"}, None),
@@ -109,7 +116,7 @@ PLANTED = {
                       "//w:pict"),
 }
 # Problems repair=True removes, with the arguments it needs.
-REPAIRABLE = {"order": {}, "para-id-range": {}, "para-id-twice": {}, "bookmark-twice": {}, "revision-twice": {},
+REPAIRABLE = {"order": {}, "settings-order": {}, "para-id-range": {}, "para-id-twice": {}, "bookmark-twice": {}, "revision-twice": {},
               "content-type": {}, "undeclared-prefix": {}, "cell-end": {}, "newline": {}, "deleted-text": {},
               "no-title": {"title": "Planted report"}, "no-language": {"language": "en-GB"}}
 CLEAN = (p("Report", ' w14:paraId="0000AB01"').replace("<w:p w14", '<w:p w14').replace(
@@ -129,6 +136,8 @@ def build(tmp_path: Path, name: str, body: str, opts: dict) -> Path:
     rels = list(opts.get("rels", []))
     extra = {"docProps/core.xml": UNTITLED if opts.get("untitled") else CORE}
     overrides = {}
+    if opts.get("settings"):  # w:rsids before w:docVars, and m:mathPr (another namespace) after them
+        extra["word/settings.xml"] = SETTINGS_OUT_OF_ORDER
     if opts.get("no_lang"):
         extra["word/styles.xml"] = NO_LANG
     if opts.get("picture") or opts.get("image"):
@@ -172,7 +181,7 @@ def expected_where(docx, xpath: str | None, part: str | None) -> str:
 
 NS_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 NS_W14 = "http://schemas.microsoft.com/office/word/2010/wordml"
-PARTS = {"missing-part": "word/_rels/document.xml.rels", "content-type": "word/media/image1.png",
+PARTS = {"settings-order": "word/settings.xml", "missing-part": "word/_rels/document.xml.rels", "content-type": "word/media/image1.png",
          "undeclared-prefix": "word/document.xml", "no-title": "docProps/core.xml", "no-language": "word/styles.xml"}
 
 
@@ -267,5 +276,5 @@ def _validator_agrees(saved: dict) -> None:
         before = sdk_validator.kinds(found[original.resolve()])
         after = sdk_validator.kinds(found[repaired.resolve()])
         assert after <= before, f"{name}: the repair added {sorted(after - before)}"
-        if name in ("order", "para-id-range", "bookmark-twice"):
+        if name in ("order", "settings-order", "para-id-range", "bookmark-twice"):
             assert before and not after, f"{name}: the validator saw {sorted(before)} -> {sorted(after)}"

@@ -38,14 +38,17 @@ def _pairs(ranked):
 
 
 def _sort(el, parent: str, ranked) -> None:
-    """Ranked children in rank order; anything else keeps its place after the ranked one before it (in a
-    paragraph, run, table, row, cell or control the content follows the leading children)."""
-    keyed, last = [], -1
+    """Ranked children in rank order. Anything else goes just before the ranked child that followed it
+    (m:mathPr before w:themeFontLang in settings), or stays last; in a paragraph, run, table, row, cell or
+    control the content follows the leading children."""
     leading = parent not in order.ORDER
-    for i, (r, child) in enumerate(ranked):
+    keyed, following = [], None
+    for i in range(len(ranked) - 1, -1, -1):
+        r, child = ranked[i]
         if r is not None:
-            last = r
-        keyed.append(((r if r is not None else (10_000 if leading else last)), i, child))
+            following = r
+        key = r if r is not None else (10_000 if leading or following is None else following - 0.5)
+        keyed.append((key, i, child))
     for _, _, child in sorted(keyed, key=lambda k: (k[0], k[1])):
         el.append(child)  # append moves: the children end in the new order
 
