@@ -27,7 +27,7 @@ SETTINGS_OUT_OF_ORDER = (
     'wordprocessingml/2006/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math">'
     '<w:defaultTabStop w:val="720"/><w:compat/><w:rsids><w:rsidRoot w:val="00A1B2C3"/></w:rsids>'
     '<w:docVars><w:docVar w:name="a" w:val="b"/></w:docVars><m:mathPr><m:mathFont m:val="Cambria Math"/></m:mathPr>'
-    '<w:themeFontLang w:val="en-US"/></w:settings>').encode()
+    '<w:doNotAutoCompressPictures/><w:themeFontLang w:val="en-US"/></w:settings>').encode()
 IMAGE_REL = [("rId9", "image", "media/image1.png")]
 PNG_TYPE = {"word/media/image1.png": "image/png"}
 LINK_REL = [("rId8", "hyperlink", "https://example.com/report")]
@@ -136,7 +136,7 @@ def build(tmp_path: Path, name: str, body: str, opts: dict) -> Path:
     rels = list(opts.get("rels", []))
     extra = {"docProps/core.xml": UNTITLED if opts.get("untitled") else CORE}
     overrides = {}
-    if opts.get("settings"):  # w:rsids before w:docVars, and m:mathPr (another namespace) after them
+    if opts.get("settings"):  # w:rsids before w:docVars, m:mathPr (another namespace) after them, w:doNotAutoCompressPictures early
         extra["word/settings.xml"] = SETTINGS_OUT_OF_ORDER
     if opts.get("no_lang"):
         extra["word/styles.xml"] = NO_LANG

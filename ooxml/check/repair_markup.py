@@ -38,17 +38,15 @@ def _pairs(ranked):
 
 
 def _sort(el, parent: str, ranked) -> None:
-    """Ranked children in rank order. Anything else goes just before the ranked child that followed it
-    (m:mathPr before w:themeFontLang in settings), or stays last; in a paragraph, run, table, row, cell or
-    control the content follows the leading children."""
+    """Ranked children in rank order; anything else stays after the ranked child before it (extension
+    elements follow what they extend) or, in a paragraph, run, table, row, cell or control, after the
+    leading children (it is the content)."""
+    keyed, last = [], -1
     leading = parent not in order.ORDER
-    keyed, following = [], None
-    for i in range(len(ranked) - 1, -1, -1):
-        r, child = ranked[i]
+    for i, (r, child) in enumerate(ranked):
         if r is not None:
-            following = r
-        key = r if r is not None else (10_000 if leading or following is None else following - 0.5)
-        keyed.append((key, i, child))
+            last = r
+        keyed.append(((r if r is not None else (10_000 if leading else last)), i, child))
     for _, _, child in sorted(keyed, key=lambda k: (k[0], k[1])):
         el.append(child)  # append moves: the children end in the new order
 

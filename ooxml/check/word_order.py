@@ -62,10 +62,15 @@ def _judge(name: str, el: etree._Element, memo: dict, out: list) -> None:
                            repairable=True))
 
 
-def rank(parent: str, tag) -> int | None:
+# Children of other namespaces with a place in the sequence (wml.xsd imports them).
+_MATH_PR = "{http://schemas.openxmlformats.org/officeDocument/2006/math}mathPr"
+EXTRA = {"settings": {_MATH_PR: ORDER["settings"]["rsids"] + 0.5}}
+
+
+def rank(parent: str, tag) -> float | None:
     """The child's place in ``parent``'s sequence; None for what the table does not order."""
     if not isinstance(tag, str) or not tag.startswith(_PREFIX):
-        return None
+        return EXTRA.get(parent, {}).get(tag) if isinstance(tag, str) else None
     local = tag[len(_PREFIX):]
     local = _SAME.get(local, local)
     return (ORDER.get(parent) or LEADING[parent]).get(local)
