@@ -91,8 +91,11 @@ def test_word_rules_agree_with_the_validator_on_the_corpus():
 
 
 def test_repair_adds_no_validator_error_on_the_corpus(tmp_path):
-    """docx_check(repair=True)'s fixes on every corpus file they apply to: no kind of validator error the
-    original lacks (one batched run over the repaired files)."""
+    """docx_check(repair=True)'s fixes on every corpus file they apply to: no new validator error (one batched
+    run over the repaired files). New: a kind the original lacks, at an element the validator found clean.
+    The validator reports one content error per element, so putting an element's children in order can show
+    the next error it already held (w:highlight, which the SDK refuses in docDefaults, behind a misplaced w:b):
+    that one is the original's, not the repair's."""
     from ooxml.check.repair import repair
     require_corpus()
     sdk_validator.require()
@@ -110,7 +113,13 @@ def test_repair_adds_no_validator_error_on_the_corpus(tmp_path):
         finally:
             doc.close()
     found = sdk_validator.validate_files([*pairs, *pairs.values()])
-    added = {src.name: sorted(sdk_validator.kinds(found[out.resolve()]) - sdk_validator.kinds(found[src.resolve()]))
-             for src, out in pairs.items()}
+    added = {src.name: _new_errors(found[src.resolve()], found[out.resolve()]) for src, out in pairs.items()}
     added = {name: kinds for name, kinds in added.items() if kinds}
     assert pairs and not added, "\n".join(f"{name}: {kinds[:3]}" for name, kinds in sorted(added.items()))
+
+
+def _new_errors(before: list[dict], after: list[dict]) -> list[str]:
+    kinds = sdk_validator.kinds(before)
+    places = {(e["part"], e.get("xpath")) for e in before}
+    return sorted(sdk_validator.error_kind(e) for e in after
+                  if sdk_validator.error_kind(e) not in kinds and (e["part"], e.get("xpath")) not in places)
