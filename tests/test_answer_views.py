@@ -103,6 +103,7 @@ async def every_editing_tool(docx: DocxClient, tmp_path: Path, view: str) -> dic
                                    "arguments": {"text": "In a batch", "position": "end:document_body"}}])
     await ok("docx_redact", text="Alpha")
     await ok("docx_scrub", categories=["properties"])
+    await ok("docx_check", repair=True, title="Views")
     await docx.save(tmp_path / "views.docx")
     await ok("docx_open", file_path=str(tmp_path / "views.docx"))
     await ok("docx_compare", original_path=str(tmp_path / "views.docx"), revised_path=str(tmp_path / "views.docx"))

@@ -409,6 +409,7 @@ OTHER_CASES = {
     "restart_numbering": ("big", "docx_restart_numbering", lambda i: {"element_id": i["first"], "start": 5},
                           with_list),
     "scrub": ("big", "docx_scrub", lambda i: {}, None),
+    "check": ("big", "docx_check", lambda i: {"repair": True, "title": "Big", "language": "en-US"}, None),
     "set_alignment": ("runs", "docx_set_alignment", lambda i: {"element_id": i["first"], "alignment": "center"},
                       None),
     "set_alt_text": ("table", "docx_set_alt_text", lambda i: {"element_id": i["table"], "text": "x" * 4000}, None),

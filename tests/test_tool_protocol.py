@@ -92,6 +92,7 @@ RECIPES: dict[str, Recipe] = {
     "docx_insert_markdown": ([], lambda t: dict(markdown="Some *new* text.\n\n- one\n", position=f"after:{t['P2']}")),
     "docx_redact": ([], lambda t: dict(text="plain")),
     "docx_scrub": ([], lambda t: dict(categories=["properties"])),
+    "docx_check": ([], lambda t: dict(repair=True, title="Protocol report")),
     "docx_set_track_changes": ([], lambda t: dict(enabled=False)),
     "docx_accept_revisions": ([], lambda t: dict()),
     "docx_reject_revisions": ([], lambda t: dict()),
@@ -146,6 +147,7 @@ NO_CONTEXT = {
     "docx_accept_revisions": "lists what it accepted", "docx_reject_revisions": "lists what it rejected",
     "docx_create_style": "a style, not text", "docx_modify_style": "a style, not text",
     "docx_scrub": "lists what it removed", "docx_redact": "lists what it replaced",
+    "docx_check": "lists what it repaired",
     "docx_fill_template": "lists what it filled", "docx_set_margins": "page layout",
     "docx_set_page_setup": "page layout", "docx_batch": "answers per call",
 }

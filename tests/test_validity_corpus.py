@@ -135,6 +135,8 @@ SCRIPT: list[tuple[str, object, str]] = [
     ("docx_fill_template", lambda t: dict(data={"QxTag": "QxFilled"}), ""),
     ("docx_redact", lambda t: dict(text="QxPara"), ""),
     ("docx_scrub", lambda t: dict(categories=["properties", "alt_text"]), ""),
+    # the title and language (word repairs on the corpus: tests/test_check_corpus.py, element by element)
+    ("docx_check", lambda t: dict(rules=["accessibility"], repair=True, title="QxTitle", language="en-US"), ""),
 ]
 # Refusals the script accepts (the same in both runs): tool -> (message pattern, why it is right).
 REFUSALS = {

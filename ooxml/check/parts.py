@@ -1,0 +1,67 @@
+"""The XML parts docx_check reads: every part with an XML root (story parts registered, so findings in
+them carry element IDs), and the unreadable ones apart."""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml.opc.package import Package
+from ooxml.xml.errors import OoxmlError
+from ooxml.xml.namespaces import W
+from ooxml.xml.wordids import story_part_names
+
+
+class Parts:
+    """The roots docx_check reads, by part name; ``word`` those in Word's namespace."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        pkg = doc.package
+        self.stories = story_part_names(pkg, doc.main_name)
+        self.roots: dict[str, etree._Element] = {}
+        self.unreadable: list[str] = []
+        for name in list(pkg.parts):
+            if not _xml_name(pkg, name):
+                continue
+            part = pkg.part(name)
+            try:
+                self.roots[name] = doc.register_part_root(part) if name in self.stories else part.tree.getroot()
+            except (OoxmlError, etree.LxmlError):
+                self.unreadable.append(name)
+        self.word = {n: r for n, r in self.roots.items() if isinstance(r.tag, str) and r.tag.startswith(f"{{{W}}}")}
+
+
+def _xml_name(pkg: Package, name: str) -> bool:
+    if name == "[Content_Types].xml" or name.endswith(".rels"):
+        return False
+    ctype = pkg.content_type_of(name) or ""
+    return name.endswith(".xml") or ctype.endswith("xml")
+
+
+class Scan:
+    """One walk of a part's tree, its elements of ``tags`` bucketed by tag in document order: each
+    walk of a 50,000-paragraph tree costs about 50 ms however few elements it yields, so the rules
+    share one (lxml filters the tags in C)."""
+
+    def __init__(self, root: etree._Element, tags):
+        self.root = root
+        self.by_tag: dict[str, list] = {}
+        by_tag = self.by_tag
+        for el in root.iter(*tags):
+            tag = el.tag
+            if tag in by_tag:
+                by_tag[tag].append(el)
+            else:
+                by_tag[tag] = [el]
+
+    def get(self, *tags) -> list:
+        if len(tags) == 1:
+            return self.by_tag.get(tags[0], [])
+        return [el for tag in tags for el in self.by_tag.get(tag, [])]
+
+    def ordered(self, *tags) -> list:
+        """Elements of several tags in document order (rare tags: sorting them is cheap)."""
+        els = self.get(*tags)
+        if len(tags) > 1 and els:
+            order = {el: i for i, el in enumerate(self.root.iter(*tags))}
+            els.sort(key=order.__getitem__)
+        return els

@@ -1,0 +1,47 @@
+"""docx_check's entry: the chosen rule sets over a document, findings located (IDs, else part and path)."""
+from __future__ import annotations
+
+from ooxml.check import access, word_ids, word_order, word_package, word_ranges, word_text
+from ooxml.check.findings import Finding, locate
+from ooxml.check.parts import Parts, Scan
+from ooxml.xml import budget
+from ooxml.xml.errors import ValidationError
+
+RULES = ("word", "accessibility")
+WORD_TAGS = (*word_order.TAGS, *word_ids.TAGS, *word_ranges.TAGS, *word_text.TAGS, *word_package.TAGS)
+
+
+def checked_rules(rules: list[str] | None) -> tuple[str, ...]:
+    if rules is None:
+        return RULES
+    unknown = [r for r in rules if r not in RULES]
+    if unknown or not rules:
+        raise ValidationError(f"Unknown rule set {', '.join(map(repr, unknown)) or '(none given)'}.",
+                              hint="rules takes 'word', 'accessibility' or both; leave it out for both.")
+    return tuple(r for r in RULES if r in rules)
+
+
+def check(doc, rules: tuple[str, ...] = RULES) -> list[Finding]:
+    parts = Parts(doc)
+    tags = set(WORD_TAGS if "word" in rules else ()) | set(access.TAGS if "accessibility" in rules else ())
+    scans = {}
+    for name, root in parts.word.items():
+        budget.check()
+        scans[name] = Scan(root, dict.fromkeys(tags))
+    out: list[Finding] = []
+    if "word" in rules:
+        out += word(parts, scans)
+    if "accessibility" in rules:
+        out += access.findings(parts, scans)
+    return locate(doc, out)
+
+
+def word(parts: Parts, scans: dict) -> list[Finding]:
+    out = word_package.findings(parts, scans)
+    for name, scan in scans.items():
+        out += word_order.findings(name, scan)
+        if name in parts.stories:
+            out += word_ids.findings(name, scan) + word_ranges.findings(name, scan) + word_text.findings(name, scan)
+        elif scan.root.tag.endswith("}styles"):
+            out += word_ids.style_id_findings(name, scan.root)
+    return out + word_ids.doc_pr_findings({n: scans[n] for n in parts.stories if n in scans})

@@ -1,0 +1,44 @@
+"""docx_check (SPEC §12, toolset core): will Word open the file, is it accessible; repairs that change no text."""
+from __future__ import annotations
+
+from ooxml.check import repair as RP
+from ooxml.check import run as CK
+from ooxml.text import body as B
+from ooxml.xml.errors import ValidationError
+from render import check_view as V
+from render.answer import success_answer
+from tools.docx.common import session_of
+from tools.docx.protocol import editing
+from tools.runtime.registry import CallContext, tool
+
+
+@tool(toolset="core", title="Check validity and accessibility")
+def docx_check(ctx: CallContext, session_id: str | None, rules: list[str] | None = None, repair: bool = False,
+               title: str | None = None, language: str | None = None) -> str:
+    """What makes Word refuse or repair the file ("word") and what fails accessibility ("accessibility"): each
+    finding with its element's ID, what is wrong and the fix. repair=True fixes what changes no text (one undo step).
+
+    Args:
+        rules: "word", "accessibility"; both when left out.
+        title: With repair: the document's title to set.
+        language: With repair: the text's language tag to set (en-US).
+    """
+    chosen = CK.checked_rules(rules)
+    RP.check_arguments(title, language)
+    if not repair:
+        if title is not None or language is not None:
+            raise ValidationError("title and language are set by a repair.",
+                                  hint="Call docx_check with repair=True and the title or language.")
+        session = session_of(ctx, session_id)
+        findings = CK.check(session.doc, chosen)
+        return success_answer("Check Document", fields={"Session ID": session.id, "Found": V.summary(findings)},
+                              content="\n".join(V.lines(findings, chosen)))
+    with editing(ctx, session_id, "Repair Document") as e:
+        done = RP.repair(e.doc, CK.check(e.doc, chosen), e.change, title, language)
+        e.report()  # the fixes are in the tree before the check that follows reads it
+        after = CK.check(e.doc, chosen)
+        fields = {"Repaired": len(done.fixed), "Found": V.summary(after),
+                  **e.not_tracked("repairs change markup, not text")}
+        content = "\n".join(V.repaired(done) + ["After the repair:"] + V.lines(after, chosen))
+        e.done(next(B.iter_blocks(e.doc.body), None), fields=fields, content=content, head_id=False)
+    return e.answer
