@@ -15,13 +15,13 @@ from tools.runtime.registry import CallContext, tool
 @tool(toolset="core", title="Check validity and accessibility")
 def docx_check(ctx: CallContext, session_id: str | None, rules: list[str] | None = None, repair: bool = False,
                title: str | None = None, language: str | None = None) -> str:
-    """What makes Word refuse or repair the file ("word") and what fails accessibility ("accessibility"): each
-    finding with its element's ID, what is wrong and the fix. repair=True fixes what changes no text (one undo step).
+    """Find what makes Word refuse the file and what fails accessibility, by element ID with the fix;
+    repair=True fixes what changes no text (one undo step).
 
     Args:
-        rules: "word", "accessibility"; both when left out.
-        title: With repair: the document's title to set.
-        language: With repair: the text's language tag to set (en-US).
+        rules: "word", "accessibility"; default both.
+        title: With repair: the title to set.
+        language: With repair: the language to set (en-US).
     """
     chosen = CK.checked_rules(rules)
     RP.check_arguments(title, language)
