@@ -17,7 +17,8 @@ def _draw(box: etree._Element, ctx: LineContext) -> str:
 
 def frame(doc, box: etree._Element, most: int = MAX_BELOW) -> list[str]:
     """The box's frame: a head line with its ID, then one line per paragraph (at most ``most`` lines)."""
-    lines = [f"┌ Text Box ({doc.id_of(box)})"]
+    alt = _alt_text(box)
+    lines = [f"┌ Text Box ({doc.id_of(box)})" + (f', alt text "{cut(alt, 60)}"' if alt else "")]
     paras = [p for p in B.iter_blocks(box)]
     for el in paras[:most - 1]:
         text = paragraph_line(el, doc, limit=2 * TEXT_COLUMNS) if el.tag == B.W_P else \
@@ -26,6 +27,17 @@ def frame(doc, box: etree._Element, most: int = MAX_BELOW) -> list[str]:
     if len(paras) > most - 1:
         lines.append(f"│ … {len(paras) - most + 1} more")
     return lines
+
+
+def _alt_text(box: etree._Element) -> str | None:
+    """The description of the drawing holding the box (docx_set_alt_text writes it)."""
+    drawing = B.find_ancestor(box, _DRAWING)
+    doc_pr = next(drawing.iter(_DOC_PR), None) if drawing is not None else None
+    return doc_pr.get("descr") if doc_pr is not None else None
+
+
+_DRAWING = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}drawing"
+_DOC_PR = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}docPr"
 
 
 def _boxes(el: etree._Element) -> list[etree._Element]:
