@@ -1,0 +1,62 @@
+"""Tools that read or write files other than the session's document, on object roots against a real
+SeaweedFS: docx_export (LibreOffice's output stored by a conditional put), docx_compare of two objects,
+images read from objects by docx_fill_template and docx_insert_markdown."""
+from __future__ import annotations
+
+import zipfile
+import io
+
+import pytest
+
+from tests.support.libreoffice import require_soffice
+from tests.test_store_objects import bucket, client_for, exists, get, put, sample  # noqa: F401 (bucket: a fixture)
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.mark.libreoffice
+async def test_pdf_export_to_an_object(seaweed, bucket, tmp_path):
+    require_soffice()
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_create")).head["Session ID"]
+        await c.ok("docx_insert_paragraph", session_id=sid, text="Exported to the bucket", position="end:document_body")
+        exported = await c.client.call_tool("docx_export", {"session_id": sid, "file_path": "out/report.pdf"})
+    assert not exported.is_error, exported.content[0].text
+    links = [(x.uri, x.mime_type) for x in exported.content if x.type == "resource_link"]
+    assert links == [(f"s3://{bucket}/team/out/report.pdf", "application/pdf")]
+    assert get(seaweed, bucket, "team/out/report.pdf").startswith(b"%PDF-")
+    assert not list(tmp_path.glob("**/*.pdf"))
+
+
+async def test_export_refuses_an_object_it_did_not_write_before_converting(seaweed, bucket, tmp_path):
+    put(seaweed, bucket, "team/out/r.odt", b"theirs")
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_create")).head["Session ID"]
+        refused = await c.call("docx_export", session_id=sid, file_path="out/r.odt", format="odt")
+    assert refused.error_type == "FileChanged", refused.text
+    assert get(seaweed, bucket, "team/out/r.odt") == b"theirs"
+
+
+@pytest.mark.libreoffice
+async def test_odt_export_over_an_object_with_overwrite_then_again_as_its_own(seaweed, bucket, tmp_path):
+    require_soffice()
+    put(seaweed, bucket, "team/out/r.odt", b"theirs")
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_create")).head["Session ID"]
+        await c.ok("docx_insert_paragraph", session_id=sid, text="Open format", position="end:document_body")
+        first = await c.ok("docx_export", session_id=sid, file_path="out/r.odt", format="odt", overwrite=True)
+        again = await c.ok("docx_export", session_id=sid, file_path="out/r.odt", format="odt")  # its own object
+    assert first.head["File"] == again.head["File"] == f"s3://{bucket}/team/out/r.odt"
+    with zipfile.ZipFile(io.BytesIO(get(seaweed, bucket, "team/out/r.odt"))) as z:
+        assert z.read("mimetype") == b"application/vnd.oasis.opendocument.text"
+        assert b"Open format" in z.read("content.xml")
+
+
+async def test_export_to_a_key_outside_the_root_is_refused(seaweed, bucket, tmp_path):
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_create")).head["Session ID"]
+        refused = await c.call("docx_export", session_id=sid, file_path=f"s3://{bucket}/elsewhere/r.pdf")
+        wrong = await c.call("docx_export", session_id=sid, file_path="out/r.docx")
+    assert refused.error_type == "PermissionDenied", refused.text
+    assert wrong.error_type == "UnsupportedFileType", wrong.text
+    assert not exists(seaweed, bucket, "elsewhere/r.pdf")
