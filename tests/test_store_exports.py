@@ -60,3 +60,32 @@ async def test_export_to_a_key_outside_the_root_is_refused(seaweed, bucket, tmp_
     assert refused.error_type == "PermissionDenied", refused.text
     assert wrong.error_type == "UnsupportedFileType", wrong.text
     assert not exists(seaweed, bucket, "elsewhere/r.pdf")
+
+
+async def _two_versions(c) -> None:
+    """team/v1.docx ("alpha") and team/v2.docx ("alpha beta") saved in the bucket."""
+    for name, text in (("v1.docx", "alpha"), ("v2.docx", "alpha beta")):
+        sid = (await c.ok("docx_create", file_path=name)).head["Session ID"]
+        await c.ok("docx_insert_paragraph", session_id=sid, text=text, position="end:document_body")
+        await c.ok("docx_save", session_id=sid)
+        await c.ok("docx_close", session_id=sid)
+
+
+async def test_compare_of_two_objects(seaweed, bucket, tmp_path):
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        await _two_versions(c)
+        compared = await c.ok("docx_compare", original_path=f"s3://{bucket}/team/v1.docx", revised_path="v2.docx")
+        redline = compared.head["Session ID"]
+        listed = await c.ok("docx_list_revisions", session_id=redline)
+    assert compared.head["Changes"] == "1" and compared.head["Insertions"] == "1", compared.text
+    assert "beta" in listed.text
+
+
+async def test_compare_of_a_session_against_an_object(seaweed, bucket, tmp_path):
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        await _two_versions(c)
+        sid = (await c.ok("docx_open", file_path="v2.docx")).head["Session ID"]
+        compared = await c.ok("docx_compare", session_id=sid, original_path="v1.docx")
+        outside = await c.call("docx_compare", session_id=sid, original_path=f"s3://{bucket}/elsewhere/v1.docx")
+    assert compared.head["Insertions"] == "1", compared.text
+    assert outside.error_type == "PermissionDenied", outside.text
