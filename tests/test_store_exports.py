@@ -89,3 +89,42 @@ async def test_compare_of_a_session_against_an_object(seaweed, bucket, tmp_path)
         outside = await c.call("docx_compare", session_id=sid, original_path=f"s3://{bucket}/elsewhere/v1.docx")
     assert compared.head["Insertions"] == "1", compared.text
     assert outside.error_type == "PermissionDenied", outside.text
+
+
+def _red_png() -> bytes:
+    from PIL import Image
+    out = io.BytesIO()
+    Image.new("RGB", (20, 10), "red").save(out, "PNG")
+    return out.getvalue()
+
+
+def _media(data: bytes) -> list[bytes]:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return [z.read(n) for n in z.namelist() if n.startswith("word/media/")]
+
+
+async def test_fill_template_takes_a_picture_from_an_object(seaweed, bucket, tmp_path):
+    png = _red_png()
+    put(seaweed, bucket, "team/pics/red.png", png)
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_create", file_path="form.docx")).head["Session ID"]
+        para = (await c.ok("docx_insert_paragraph", session_id=sid, text="Photo: ",
+                           position="end:document_body")).element_id
+        await c.ok("docx_insert_content_control", session_id=sid, kind="picture", position=f"end:{para}", tag="photo")
+        await c.ok("docx_fill_template", session_id=sid, data={"photo": "pics/red.png"})
+        await c.ok("docx_save", session_id=sid)
+    assert _media(get(seaweed, bucket, "team/form.docx")) == [png]
+
+
+async def test_markdown_images_from_an_object(seaweed, bucket, tmp_path):
+    png = _red_png()
+    put(seaweed, bucket, "team/pics/red.png", png)
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        sid = (await c.ok("docx_create", file_path="md.docx")).head["Session ID"]
+        await c.ok("docx_insert_markdown", session_id=sid, markdown="Chart:\n\n![red](pics/red.png)",
+                   position="end:document_body")
+        outside = await c.call("docx_insert_markdown", session_id=sid, markdown=f"![x](s3://{bucket}/x/red.png)",
+                               position="end:document_body")
+        await c.ok("docx_save", session_id=sid)
+    assert outside.error_type == "PermissionDenied", outside.text
+    assert _media(get(seaweed, bucket, "team/md.docx")) == [png]
