@@ -128,3 +128,20 @@ async def test_markdown_images_from_an_object(seaweed, bucket, tmp_path):
         await c.ok("docx_save", session_id=sid)
     assert outside.error_type == "PermissionDenied", outside.text
     assert _media(get(seaweed, bucket, "team/md.docx")) == [png]
+
+
+@pytest.mark.libreoffice
+async def test_an_rtf_object_opens_converted_and_saves_beside_itself(seaweed, bucket, tmp_path):
+    require_soffice()
+    rtf = b"{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Arial;}}\\f0 Hello from RTF\\par}"
+    put(seaweed, bucket, "team/old/letter.rtf", rtf)
+    async with client_for(seaweed, tmp_path, bucket) as c:
+        opened = await c.ok("docx_open", file_path="old/letter.rtf")
+        sid = opened.head["Session ID"]
+        await c.ok("docx_insert_paragraph", session_id=sid, text="Converted", position="end:document_body")
+        saved = await c.ok("docx_save", session_id=sid)
+    assert "saves as letter.docx" in opened.head["Converted"], opened.text
+    assert saved.head["File"] == f"s3://{bucket}/team/old/letter.docx"
+    from tests.test_store_objects import text_of
+    assert "Hello from RTF" in text_of(get(seaweed, bucket, "team/old/letter.docx"))
+    assert get(seaweed, bucket, "team/old/letter.rtf") == rtf
