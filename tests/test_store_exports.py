@@ -3,13 +3,13 @@ SeaweedFS: docx_export (LibreOffice's output stored by a conditional put), docx_
 images read from objects by docx_fill_template and docx_insert_markdown."""
 from __future__ import annotations
 
-import zipfile
 import io
+import zipfile
 
 import pytest
 
 from tests.support.libreoffice import require_soffice
-from tests.test_store_objects import bucket, client_for, exists, get, put, sample  # noqa: F401 (bucket: a fixture)
+from tests.test_store_objects import bucket, client_for, exists, get, put, text_of  # noqa: F401 (bucket: a fixture)
 
 pytestmark = pytest.mark.anyio
 
@@ -142,6 +142,5 @@ async def test_an_rtf_object_opens_converted_and_saves_beside_itself(seaweed, bu
         saved = await c.ok("docx_save", session_id=sid)
     assert "saves as letter.docx" in opened.head["Converted"], opened.text
     assert saved.head["File"] == f"s3://{bucket}/team/old/letter.docx"
-    from tests.test_store_objects import text_of
     assert "Hello from RTF" in text_of(get(seaweed, bucket, "team/old/letter.docx"))
     assert get(seaweed, bucket, "team/old/letter.rtf") == rtf
