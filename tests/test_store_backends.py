@@ -76,3 +76,25 @@ def test_read_over_the_limit_is_refused(store):
 def test_missing_object_is_named(store):
     with pytest.raises(ObjectNotFound):
         store.read("nothing/here.docx", 100)
+
+
+def test_aws_409_conditional_request_conflict_is_file_changed():
+    """AWS answers 409 ConditionalRequestConflict when another conditional write to the key is in flight;
+    SeaweedFS cannot produce it, so the mapping is tested on the error obstore raises for it."""
+    from obstore.exceptions import GenericError
+    from tools.storage.s3 import put_refused
+    conflict = GenericError("Generic S3 error: Error performing PUT http://s3/b/k - Server returned non-success "
+                            "status code 409 Conflict: <Code>ConditionalRequestConflict</Code>")
+    refused = put_refused(conflict, "s3://b/k", expected="etag-1")
+    assert isinstance(refused, FileChanged) and "nothing was written" in str(refused)
+    assert put_refused(GenericError("status code 500 Internal Server Error"), "s3://b/k", "etag-1") is None
+
+
+def test_a_409_from_the_store_is_not_called_unavailable():
+    from obstore.exceptions import GenericError
+    store = S3Store("b", {"endpoint": "http://127.0.0.1:9", "access_key_id": "a", "secret_access_key": "b"})
+
+    def run():
+        raise GenericError("status code 409 Conflict: <Code>ConditionalRequestConflict</Code>")
+    with pytest.raises(GenericError):  # passed on to write(), which answers FileChanged
+        store._call("k", run)

@@ -11,7 +11,9 @@ from tools.docx.common import answer, session_of
 from tools.docx.review import default_author
 from tools.docx.session import drop_session, start_session
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import resolve_in_roots
+from tools.docx.objects import check_tenant, storage_section
+from tools.runtime.sandbox import object_target, resolve_in_roots
+from tools.storage.documents import open_document
 from tools.runtime.sessions import Cursor
 
 _KINDS = ("insertions", "deletions", "moves", "formatting changes", "table changes")
@@ -72,20 +74,29 @@ def _inputs(ctx, original_path, revised_path, session_id) -> tuple[Document, Doc
     """The original and the revised document, as new documents of their own (never a session's)."""
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
     if session_id is None:
-        path_a = resolve_in_roots(original_path, ctx.services.roots, must_exist=True)
-        path_b = resolve_in_roots(revised_path, ctx.services.roots, must_exist=True)
-        doc_a = Document.open(path_a, limits)
+        doc_a = _read(ctx, original_path, limits)
         try:
-            return doc_a, Document.open(path_b, limits)
+            return doc_a, _read(ctx, revised_path, limits)
         except BaseException:
             doc_a.close()
             raise
     session = session_of(ctx, session_id)
     if original_path:
-        doc_a = Document.open(resolve_in_roots(original_path, ctx.services.roots, must_exist=True), limits)
+        doc_a = _read(ctx, original_path, limits)
     else:
         doc_a = _as_opened(session.doc)
     return doc_a, Document(Package.from_parts(views.part_bytes(session.doc, keep=True)))
+
+
+def _read(ctx, path: str, limits) -> Document:
+    """A document of the roots: a file, or an object (read under the same limits)."""
+    location = object_target(path, ctx.services.roots)
+    if location is None:
+        target = resolve_in_roots(path, ctx.services.roots, must_exist=True)
+        check_tenant(ctx, target)
+        return Document.open(target, limits)
+    check_tenant(ctx, location)
+    return open_document(location, limits, storage_section(ctx))
 
 
 def _as_opened(doc) -> Document:

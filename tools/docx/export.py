@@ -6,7 +6,7 @@ import os
 import shutil
 import tempfile
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Literal
 
 import anyio
@@ -24,7 +24,10 @@ from tools.runtime.durable import replaying
 from tools.runtime.lifetime import holding
 from tools.runtime.progress import progress, ticking
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import folder_check, resolve_save_target
+from tools.docx.objects import check_tenant, storage_section
+from tools.runtime.sandbox import folder_check, object_target, resolve_save_target
+from tools.storage.documents import check_put, store_bytes
+from tools.storage.roots import ObjectLocation
 
 FORMATS = {  # format -> (what the one writer accepts, what LibreOffice is asked)
     "pdf": (PDF, Job()),
@@ -106,19 +109,32 @@ def _copy(ctx, session_id, file_path: str, kind, overwrite: bool, src: Path):
     """(the session's ID, the checked target), with the state written to ``src``: the session is
     held only while its copy is written, not while LibreOffice converts it."""
     with holding(ctx, session_id, budget.remaining()) as session:
-        target = resolve_save_target(file_path, ctx.services.roots)
-        check_file(target, kind=kind, expected=session.doc.package.stamps.get(os.path.realpath(target)),
-                   overwrite=overwrite)
+        target = _target(ctx, session, file_path, kind, overwrite)
         session.doc.package.save(src, remember=False)  # a throwaway copy: the saved state stays as it is
         return session.id, target
 
 
-def _facts(src: Path, target: Path) -> tuple[str, list[str], bool]:
+def _target(ctx, session, file_path: str, kind, overwrite: bool):
+    """The export's file or object, refused now (before LibreOffice runs) if the write would be."""
+    stamps = session.doc.package.stamps
+    location = object_target(file_path, ctx.services.roots)
+    if location is not None:  # an object root: a conditional put, as docx_save's
+        check_tenant(ctx, location)
+        kind.check(PurePosixPath(location.name))
+        if not replaying():  # in recovery the object was written the first time
+            check_put(location, storage_section(ctx), stamps, overwrite=overwrite)
+        return location
+    target = resolve_save_target(file_path, ctx.services.roots)
+    check_file(target, kind=kind, expected=stamps.get(os.path.realpath(target)), overwrite=overwrite)
+    return target
+
+
+def _facts(src: Path, target) -> tuple[str, list[str], bool]:
     """(the title a PDF/UA export carries, the fonts the document names, whether it has comments)."""
     with zipfile.ZipFile(src) as z:  # our own copy, just written
         parts = {n: z.read(n) for n in z.namelist()
                  if n == core_props.CORE or (n.startswith("word/") and n.endswith(".xml"))}
-    return core_props.title(parts) or target.stem, fonts_named(parts), "word/comments.xml" in parts
+    return core_props.title(parts) or PurePosixPath(target.name).stem, fonts_named(parts), "word/comments.xml" in parts
 
 
 def _checked_pdf(ctx, done, ranges, src: Path, out: Path) -> int:
@@ -133,11 +149,14 @@ def _checked_pdf(ctx, done, ranges, src: Path, out: Path) -> int:
     return pdf_output.page_count(out)
 
 
-def _write(ctx, session_id, target: Path, kind, data: bytes, overwrite: bool) -> None:
+def _write(ctx, session_id, target, kind, data: bytes, overwrite: bool) -> None:
     if replaying():  # in recovery the file was written the first time
         return
     with holding(ctx, session_id, budget.remaining()) as session:
         stamps = session.doc.package.stamps
+        if isinstance(target, ObjectLocation):
+            store_bytes(target, data, storage_section(ctx), stamps, overwrite=overwrite)
+            return
         real = os.path.realpath(target)
         stamps[real] = write_bytes(target, data, kind=kind, overwrite=overwrite, expected=stamps.get(real),
                                    inside=folder_check(ctx.services.roots))

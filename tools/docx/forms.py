@@ -17,7 +17,7 @@ from ooxml.controls import values as V
 from ooxml.xml import growth
 from ooxml.xml.errors import InvalidElementType, InvalidPosition, ValidationError
 from ooxml.fill import engine
-from ooxml.text.images import add_image_part, read_image
+from ooxml.text.images import add_image_part
 from ooxml.opc.link_policy import policy_of
 from ooxml.xml.namespaces import w
 from render.answer import success_answer
@@ -26,7 +26,7 @@ from tools.docx.common import (block_insertion, call_limits, expect, parse_posit
                                session_of)
 from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import resolve_in_roots
+from tools.docx.images import raster_at
 
 MAX_LISTED = 200
 KIND = Literal["text", "rich_text", "checkbox", "dropdown", "combo_box", "date", "picture", "repeating_section"]
@@ -48,7 +48,7 @@ def _shown_block(doc, el: etree._Element) -> etree._Element:
 
 def _image_reader(ctx: CallContext):
     def read(path: str):
-        return read_image(resolve_in_roots(path, ctx.services.roots, must_exist=True))
+        return raster_at(ctx, path)
     return read
 
 

@@ -117,8 +117,22 @@ def _image_at(ctx, image_path: str):
     location = object_target(image_path, ctx.services.roots)
     if location is None:
         return _read(resolve_in_roots(image_path, ctx.services.roots, must_exist=True))
+    if not location.name.lower().endswith(".svg"):
+        return _object_image(ctx, location)
     check_tenant(ctx, location)
-    svg = location.name.lower().endswith(".svg")
-    data = store_of(location, storage_section(ctx)).read(
-        location.key, svg_check.MAX_SVG_BYTES if svg else I.MAX_IMAGE_BYTES).data
-    return svg_check.read_svg(location.name, data) if svg else I.image_of(data, location.name)
+    data = store_of(location, storage_section(ctx)).read(location.key, svg_check.MAX_SVG_BYTES).data
+    return svg_check.read_svg(location.name, data)
+
+
+def raster_at(ctx, path: str) -> I.ImageFile:
+    """A PNG, JPEG or GIF the roots hold, a file or an object (picture values, Markdown images)."""
+    location = object_target(path, ctx.services.roots)
+    if location is None:
+        return I.read_image(resolve_in_roots(path, ctx.services.roots, must_exist=True))
+    return _object_image(ctx, location)
+
+
+def _object_image(ctx, location) -> I.ImageFile:
+    check_tenant(ctx, location)
+    return I.image_of(store_of(location, storage_section(ctx)).read(location.key, I.MAX_IMAGE_BYTES).data,
+                      location.name)

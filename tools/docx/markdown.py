@@ -20,14 +20,14 @@ from render.markdown import Exporter, _longest_run
 from render.width import cut
 from tools.docx.blocks import SHOWN, keep_tables_apart
 from tools.docx.common import block_insertion, call_limits, insertion_neighbours, parse_position, resolve, session_of
-from tools.docx.images import EMU_PER_TWIP
+from tools.docx.images import EMU_PER_TWIP, raster_at
 from tools.docx.tables import available_width
 from tools.docx.protocol import editing
 from tools.docx.view import focus_block
 from tools.runtime.durable import replaying
 from tools.runtime.progress import report
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
+from tools.runtime.sandbox import folder_check, object_target, resolve_save_target
 from tools.docx.objects import storage_section
 from tools.storage.documents import store_bytes
 from tools.storage.roots import ObjectLocation
@@ -156,10 +156,9 @@ def _images(ctx: CallContext, doc, tree) -> dict:
     found = {}
     for src in image_sources(tree):
         if src not in found:
-            path = resolve_in_roots(unquote(src), ctx.services.roots, must_exist=True)
-            found[src] = I.read_image(path)
+            found[src] = raster_at(ctx, unquote(src))
             growth.spend(len(found[src].data), call_limits(ctx, doc).max_call_growth_bytes,
-                         f"The image {path.name}", hint="Insert fewer or smaller images per call; the operator "
+                         f"The image {PurePosixPath(unquote(src)).name}", hint="Insert fewer or smaller images per call; the operator "
                                                         "sets limits.max_call_growth_bytes.")
     return found
 

@@ -3,7 +3,7 @@ completions), prompts, logging, client roots, and what a tool call's result carr
 (resource links, structured output). server.py passes the handlers on and calls the hooks around a call."""
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import mcp_types as types
 
@@ -90,10 +90,12 @@ def links_of(name: str, outcome) -> list:
     if not written:
         return []
     if is_object_url(written):  # an object root: the object's own URL
-        return [types.ResourceLink(type="resource_link", uri=written, name=written.rpartition("/")[2],
-                                   mime_type=LINKED[name])]
+        name_of = written.rpartition("/")[2]
+        return [types.ResourceLink(type="resource_link", uri=written, name=name_of,
+                                   mime_type=LINKED[name] or EXPORTED.get(PurePosixPath(name_of).suffix.lower()))]
     path = Path(written)
-    return [types.ResourceLink(type="resource_link", uri=path.as_uri(), name=path.name, mime_type=LINKED[name] or EXPORTED.get(path.suffix.lower()))]
+    return [types.ResourceLink(type="resource_link", uri=path.as_uri(), name=path.name,
+                               mime_type=LINKED[name] or EXPORTED.get(path.suffix.lower()))]
 
 
 def attach(server, services, connection_state) -> None:

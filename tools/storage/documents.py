@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ooxml.model.document import Document
 from ooxml.opc.limits import Limits
+from ooxml.opc.savefile import FileChanged
 from tools.storage.roots import ObjectLocation
 from tools.storage.s3 import store_for
 
@@ -52,3 +53,12 @@ def store_bytes(location: ObjectLocation, data: bytes, section: dict | None, sta
     tag = store_of(location, section).write(location.key, data, expected=known.tag if known else None,
                                             overwrite=overwrite)
     stamps[location.url] = ObjectStamp(tag, len(data), hashlib.sha256(data).hexdigest())
+
+
+def check_put(location: ObjectLocation, section: dict | None, stamps: dict, *, overwrite: bool = False) -> None:
+    """What ``store_bytes`` would refuse for an object this session never wrote, judged before a long
+    job (an export) rather than after it (the put is conditional all the same)."""
+    if overwrite or location.url in stamps or not store_of(location, section).exists(location.key):
+        return
+    raise FileChanged(f"'{location.url}' already exists and this session did not write it; nothing was written.",
+                      hint="Export under another name, or pass overwrite=true to replace it.")

@@ -69,15 +69,14 @@ class S3Store:
 
     def write(self, key: str, data: bytes, *, expected: str | None, overwrite: bool = False) -> str:
         import obstore
-        from obstore.exceptions import AlreadyExistsError, PreconditionError
         mode = "overwrite" if overwrite else {"e_tag": expected} if expected else "create"
         try:
             answer = self._call(key, lambda: obstore.put(self._store, key, data, mode=mode))
-        except (AlreadyExistsError, PreconditionError):
-            raise FileChanged(
-                f"'s3://{self.bucket}/{key}' " + ("changed since it was opened or last saved" if expected else
-                                                   "was created by someone else meanwhile") + "; nothing was written.",
-                hint="Save under another name, reopen it to see the other changes, or pass overwrite=true.") from None
+        except Exception as e:
+            refused = put_refused(e, f"s3://{self.bucket}/{key}", expected)
+            if refused is None:
+                raise
+            raise refused from None
         return answer["e_tag"] or ""
 
     def exists(self, key: str) -> bool:
@@ -106,13 +105,10 @@ class S3Store:
 
     def _call(self, key: str, run):
         """``run()`` with obstore's errors turned into named ones (conditional-put refusals pass)."""
-        from obstore.exceptions import (AlreadyExistsError, GenericError, NotFoundError, PermissionDeniedError,
-                                        PreconditionError, UnauthenticatedError)
+        from obstore.exceptions import GenericError, NotFoundError, PermissionDeniedError, UnauthenticatedError
         where = f"s3://{self.bucket}/{key}"
         try:
             return run()
-        except (AlreadyExistsError, PreconditionError):
-            raise
         except (FileNotFoundError, NotFoundError) as e:
             if "NoSuchBucket" in str(e):
                 raise ObjectNotFound(f"Bucket '{self.bucket}' does not exist.",
@@ -123,8 +119,30 @@ class S3Store:
                               hint="Check AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the config's storage section.") \
                 from None
         except (GenericError, OSError, ConnectionError, TimeoutError) as e:
+            if is_conflict(e):  # a 409 refusal: write() names it
+                raise
             raise StoreUnavailable(f"The object store did not answer for '{where}': {str(e).splitlines()[0][:200]}",
                                    hint="Check that the store is up and its endpoint is right; then retry.") from None
+
+
+def is_conflict(error: BaseException) -> bool:
+    """A conditional put refused: 412 (PreconditionError), an object created meanwhile (AlreadyExistsError),
+    or AWS's 409 ConditionalRequestConflict (another conditional write to the key in flight), which
+    obstore passes on as a generic error naming the status."""
+    from obstore.exceptions import AlreadyExistsError, GenericError, PreconditionError
+    if isinstance(error, (AlreadyExistsError, PreconditionError)):
+        return True
+    text = str(error)
+    return isinstance(error, GenericError) and ("ConditionalRequestConflict" in text or "409 Conflict" in text)
+
+
+def put_refused(error: BaseException, where: str, expected: str | None) -> FileChanged | None:
+    """The FileChanged a refused conditional put answers (nothing was written); None for other errors."""
+    if not is_conflict(error):
+        return None
+    return FileChanged(f"'{where}' " + ("changed since it was opened or last saved" if expected else
+                                        "was created by someone else meanwhile") + "; nothing was written.",
+                       hint="Save under another name, reopen it to see the other changes, or pass overwrite=true.")
 
 
 _STORES: dict[tuple, S3Store] = {}
