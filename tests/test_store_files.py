@@ -159,3 +159,12 @@ async def test_another_tenants_upload_is_not_found_by_docx_open(served, tmp_path
     async with http_client(base + "/mcp", "auto", [], token=TOKENS["beta"]) as c:
         refused = await c.call("docx_open", file_path=path)
     assert refused.error_type == "FileNotFound", refused.text
+
+
+async def test_markdown_is_not_exported_into_another_tenants_upload_area(served, tmp_path):
+    base, _ = served
+    path = upload(base, "acme", document_bytes(tmp_path)).json()["path"]
+    async with http_client(base + "/mcp", "auto", [], token=TOKENS["beta"]) as c:
+        await c.ok("docx_create")
+        refused = await c.call("docx_export_markdown", file_path=path.rsplit(".", 1)[0] + ".md")
+    assert refused.is_error and refused.error_type in ("FileNotFound", "PermissionDenied"), refused.text

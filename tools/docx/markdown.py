@@ -28,6 +28,7 @@ from tools.runtime.durable import replaying
 from tools.runtime.progress import report
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import folder_check, object_target, resolve_save_target
+from tools.docx.objects import check_tenant
 from tools.docx.objects import storage_section
 from tools.storage.documents import store_bytes
 from tools.storage.roots import ObjectLocation
@@ -107,9 +108,11 @@ def _target(ctx, session, file_path: str, overwrite: bool) -> Path:
     """The export's file, refused now (before a long export) if the write would be."""
     location = object_target(file_path, ctx.services.roots)
     if location is not None:  # an object root: the name judged now, the put is conditional
+        check_tenant(ctx, location)
         MARKDOWN.check(PurePosixPath(location.name))
         return location
     target = resolve_save_target(file_path, ctx.services.roots)
+    check_tenant(ctx, target)  # not into another tenant's upload area
     check_file(target, kind=MARKDOWN, expected=_exported(session).get(os.path.realpath(target)), overwrite=overwrite)
     return target
 
