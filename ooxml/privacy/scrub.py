@@ -64,8 +64,9 @@ def _edit_attrs(doc, els, change) -> int:
     n = 0
     for el in els:
         doc.will_change(el)
+        parent = el.getparent()
         change(el)
-        doc.changed(el)
+        doc.changed(el if el.getparent() is not None else parent)  # a removed element: its parent changed
         n += 1
     return n
 
