@@ -84,10 +84,12 @@ async def test_a_document_written_again_by_another_program_compares_as_fast_as_a
     rewritten(made, a, 1)
     same.write_bytes(a.read_bytes())
     rewritten(made, again, 2)
-    cpu = {}
-    for name, b in (("same", same), ("again", again)):
-        cpu[name], sid = await compare_cpu(docx, a, b)
-        listing = await docx.ok("docx_list_revisions", session_id=sid)
-        assert int(listing.head["Revisions"]) == 0
-        await docx.ok("docx_close", session_id=sid)
-    assert cpu["again"] / cpu["same"] < 1.6, cpu  # the word diff of every paragraph: 3-6x
+    cpu = {"same": [], "again": []}
+    for _ in range(3):  # the least of three: one GC pause or busy neighbour is not a slower compare
+        for name, b in (("same", same), ("again", again)):
+            took, sid = await compare_cpu(docx, a, b)
+            cpu[name].append(took)
+            listing = await docx.ok("docx_list_revisions", session_id=sid)
+            assert int(listing.head["Revisions"]) == 0
+            await docx.ok("docx_close", session_id=sid)
+    assert min(cpu["again"]) / min(cpu["same"]) < 1.6, cpu  # the word diff of every paragraph: 3-6x
