@@ -92,10 +92,11 @@ class CopyKeeper:
     def alive(self):
         return True
 
-    def convert(self, src, out, timeout):
+    def convert(self, src, out, timeout, job=None):
         with zipfile.ZipFile(src) as z:
             CopyKeeper.copies.append({n: z.read(n) for n in z.namelist()})
         write_blank_pdf(out)
+        return {"ok": True}
 
     def close(self):
         pass
