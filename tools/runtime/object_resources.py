@@ -9,7 +9,7 @@ import anyio
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from ooxml.opc.package import DEFAULT_LIMITS
+from ooxml.opc.limits import DEFAULT_LIMITS  # not package.py: no lxml at start-up
 from ooxml.xml.errors import OoxmlError
 from tools.runtime.sandbox import object_target
 from tools.storage.s3 import store_for

@@ -25,7 +25,6 @@ from ooxml.xml.errors import OoxmlError
 from ooxml.opc.filekinds import extension_for
 from ooxml.opc.savefile import MAX_NAME_BYTES, FileChanged
 from tools.runtime.sandbox import folder_check, resolve_in_roots
-from tools.storage.documents import save_document, store_of
 from tools.storage.roots import ObjectLocation
 
 log = logging.getLogger("ooxml_mcp")
@@ -95,6 +94,7 @@ def _save_beside_object(services, session) -> ObjectLocation:
         if name in taken:
             continue
         try:
+            from tools.storage.documents import save_document  # object roots only: not at start-up (lxml)
             save_document(session.doc, where.sibling(name), section, remember=False)
             return where.sibling(name)
         except FileChanged:
@@ -104,6 +104,7 @@ def _save_beside_object(services, session) -> ObjectLocation:
 
 
 def _objects_beside(where: ObjectLocation, section) -> list[str]:
+    from tools.storage.documents import store_of  # object roots only: not at start-up (lxml)
     folder = where.key.rpartition("/")[0]
     names = (k.rpartition("/")[2] for k in store_of(where, section).list(folder, limit=MAX_LISTED))
     return [n for n in names if n.startswith("~$")]
