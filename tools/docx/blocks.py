@@ -20,8 +20,8 @@ from render.width import cut
 from tools.docx.common import (BLOCK_CONTAINERS, block_insertion, call_limits, insertion_neighbours, parse_position,
                                resolve)
 from tools.docx.protocol import editing
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Session
 
 MAX_RANGE = 2_000
 SHOWN = 10

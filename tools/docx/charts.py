@@ -17,7 +17,7 @@ from render.answer import success_answer
 from tools.docx.common import block_insertion, call_limits, session_of
 from tools.docx.edit import DELETERS, delete_inline
 from tools.docx.protocol import editing
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 MAX_LISTED = 200
 

@@ -14,8 +14,8 @@ from tools.docx.blocks import block_range
 from tools.docx.common import BLOCK_CONTAINERS, clean_id, resolve, session_of
 from tools.docx.protocol import editing
 from tools.docx.review import default_author, story_roots
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Session
 
 MAX_LISTED = 100
 UNTRACKED = "Word records no revision for comments"

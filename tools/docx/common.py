@@ -15,11 +15,11 @@ from render.answer import success_answer
 from render.blocks import boxes_with_texts
 from render.diff import render_diff
 from render import text_changes
-from tools.runtime import history
-from tools.runtime.lifetime import claim
-from tools.runtime.registry import CallContext
-from tools.runtime.element_ids import clean_id, resolve
-from tools.runtime.sessions import Session
+from tools.runtime.call import history
+from tools.runtime.sessions.lifetime import claim
+from tools.runtime.call.registry import CallContext
+from tools.runtime.sessions.element_ids import clean_id, resolve
+from tools.runtime.sessions.sessions import Session
 from tools.docx.view import compact_context, context_text, cursor_line, empty_context
 
 MODES = ("before", "after", "inside", "start", "end")

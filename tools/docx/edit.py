@@ -19,8 +19,8 @@ from ooxml.xml.wordids import prepare_copy
 from tools.docx.common import (BLOCK_CONTAINERS, Position, block_insertion, call_limits, insertion_neighbours,
                                valid_positions)
 from tools.docx.protocol import Edit, editing
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Cursor, Session
 
 MAX_TEXT = 1_000_000
 

@@ -9,7 +9,7 @@ from ooxml.text import formatting as F
 from ooxml.review import edits
 from ooxml.xml.errors import ValidationError
 from tools.docx.protocol import editing
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 PARAGRAPH_KEYS = {"alignment", "space_before", "space_after", "line_spacing", "left_indent", "right_indent",
                   "first_line_indent", "keep_with_next", "keep_together", "page_break_before", "widow_control"}

@@ -16,8 +16,8 @@ from ooxml.xml.units import emu
 from tools.docx.common import block_insertion, call_limits, valid_positions
 from tools.docx.protocol import editing
 from tools.docx.tables import available_width
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import object_target, resolve_in_roots
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sandbox import object_target, resolve_in_roots
 from tools.docx.objects import check_tenant, storage_section
 from tools.storage.documents import store_of
 

@@ -14,7 +14,7 @@ from ooxml.refs import fields as FL
 from ooxml.xml.errors import InvalidPosition
 from ooxml.xml.namespaces import w
 from tools.docx.common import parse_position, valid_positions
-from tools.runtime.sessions import Session
+from tools.runtime.sessions.sessions import Session
 
 _INLINE_TARGETS = {B.W_R, w("hyperlink"), w("fldSimple")}
 

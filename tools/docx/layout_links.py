@@ -16,7 +16,7 @@ from tools.docx.common import expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
 from tools.docx.protocol import editing
 from tools.docx.inline_place import inline_place
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 MAX_LISTED = 200
 BOOKMARKS_UNTRACKED = "Word does not record bookmarks as revisions"

@@ -19,9 +19,9 @@ from tools.docx.toc_pages import LAYOUT_STEPS
 from tools.docx.toc_pages import anchors as _anchors
 from tools.docx.toc_pages import pages as _pages
 from tools.docx.toc_pages import tab_pos as _tab_pos
-from tools.runtime.progress import report
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Session
+from tools.runtime.call.progress import report
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Session
 
 
 def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers, spec=None) -> str:

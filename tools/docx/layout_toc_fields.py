@@ -11,7 +11,7 @@ from tools.docx.toc_pages import LAYOUT_STEPS
 from tools.docx.toc_pages import anchors as _anchors
 from tools.docx.toc_pages import pages as _pages
 from tools.docx.toc_pages import tab_pos as _tab_pos
-from tools.runtime.progress import report
+from tools.runtime.call.progress import report
 
 RESULT_UNTRACKED = "the refreshed entries are the field's result, rewritten without revision marks"
 SHOWN = 12  # paragraphs drawn before and after: a long TOC is summed up by its count

@@ -14,7 +14,7 @@ from ooxml.stylesheet.styles_builtin import ensure_style
 from tools.docx.blocks import block_range, place_blocks
 from tools.docx.common import block_insertion, expect, insertion_neighbours, resolve
 from tools.docx.protocol import editing
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 SHOWN = 10
 MAX_ITEMS = 10_000

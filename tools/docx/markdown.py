@@ -24,10 +24,10 @@ from tools.docx.images import EMU_PER_TWIP, raster_at
 from tools.docx.tables import available_width
 from tools.docx.protocol import editing
 from tools.docx.view import focus_block
-from tools.runtime.durable import replaying
-from tools.runtime.progress import report
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import folder_check, object_target, resolve_save_target
+from tools.runtime.state.durable import replaying
+from tools.runtime.call.progress import report
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sandbox import folder_check, object_target, resolve_save_target
 from tools.docx.objects import check_tenant
 from tools.docx.objects import storage_section
 from tools.storage.documents import store_bytes

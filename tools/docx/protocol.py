@@ -20,8 +20,8 @@ from lxml import etree
 
 from ooxml.review import revisions as REV
 from tools.docx import common as C
-from tools.runtime.registry import CallContext
-from tools.runtime.sessions import Cursor
+from tools.runtime.call.registry import CallContext
+from tools.runtime.sessions.sessions import Cursor
 
 
 class Edit:

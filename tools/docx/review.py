@@ -13,8 +13,8 @@ from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import box_lines, clean_id, resolve, session_of
 from tools.docx.protocol import editing
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Cursor, Session
 
 PAGE = 50
 SHOWN = 10

@@ -17,16 +17,16 @@ from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
 from tools.docx.open_formats import converted_document, converted_object, converts
 from tools.docx.review import tracking_from_settings
-from tools.runtime.registry import CallContext, tool
-from tools.runtime import memory
-from tools.runtime.lifetime import claim
-from tools.runtime.recovery import recovery_note
-from tools.runtime.quotas import add_session
-from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions import memory
+from tools.runtime.sessions.lifetime import claim
+from tools.runtime.sessions.recovery import recovery_note
+from tools.runtime.sessions.quotas import add_session
+from tools.runtime.sessions.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
 from tools.docx.objects import check_name, check_tenant, open_object, open_url, save_object, storage_section
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.sessions.sessions import Cursor, Session
 
-log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
+log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/protocol/notices.py)
 
 
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
@@ -99,7 +99,7 @@ def _read_sha(doc, path) -> str | None:
 def start_session(ctx: CallContext, doc: Document, path, view: str | None = None) -> Session:
     """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
     try:
-        session = add_session(ctx, doc, path)  # the caller's quota (tools/runtime/quotas.py)
+        session = add_session(ctx, doc, path)  # the caller's quota (tools/runtime/sessions/quotas.py)
     except BaseException:
         doc.close()
         raise

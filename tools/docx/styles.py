@@ -15,7 +15,7 @@ from render.answer import success_answer
 from tools.docx.common import resolve, session_of
 from tools.docx.protocol import editing
 from tools.docx.format import check_properties
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 MAX_LISTED = 300
 

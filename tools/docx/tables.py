@@ -26,8 +26,8 @@ from tools.docx.common import (answer, block_insertion, box_lines, call_limits, 
                           session_of)
 from tools.docx.blocks import place_blocks
 from tools.docx.protocol import editing
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Cursor, Session
 
 Cells = list[list[str | int | float | None]]
 PAGE_ROWS = 20

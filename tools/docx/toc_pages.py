@@ -13,7 +13,7 @@ from render import page_layout
 from tools.docx.layout_links import all_roots
 from tools.office import find as office_find
 from tools.office.service import to_pdf_in_budget
-from tools.runtime.progress import heartbeats, report
+from tools.runtime.call.progress import heartbeats, report
 
 
 def anchors(e, found: list[T.Heading]) -> list[str]:
