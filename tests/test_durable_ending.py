@@ -11,7 +11,7 @@ import pytest
 from tests.support.answer_validator import parse_head
 from tests.support.services import redis_server
 from tests.test_durable_replay import DurableDriver
-from tools.runtime.state.durable import quota_key
+from tools.runtime.state.quota import quota_key
 from tools.runtime.sessions.lifetime import reap_idle
 
 LATER = 10 ** 6  # seconds: every session counts as idle

@@ -20,7 +20,7 @@ from render.answer import success_answer
 from tools.office import page_ranges, pdf_output
 from tools.office.fonts import substitutes
 from tools.office.service import Job, convert_in_budget
-from tools.runtime.state.durable import replaying
+from tools.runtime.state.journal import replaying
 from tools.runtime.sessions.lifetime import holding
 from tools.runtime.call.progress import progress, ticking
 from tools.runtime.call.registry import CallContext, tool

@@ -24,7 +24,7 @@ from tools.docx.images import EMU_PER_TWIP, raster_at
 from tools.docx.tables import available_width
 from tools.docx.protocol import editing
 from tools.docx.view import focus_block
-from tools.runtime.state.durable import replaying
+from tools.runtime.state.journal import replaying
 from tools.runtime.call.progress import report
 from tools.runtime.call.registry import CallContext, tool
 from tools.runtime.sessions.sandbox import folder_check, object_target, resolve_save_target
