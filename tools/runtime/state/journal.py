@@ -122,7 +122,6 @@ class Journal:
         if held.since_snapshot >= self.snapshot_every or time.monotonic() - held.snapshot_at >= self.snapshot_seconds:
             self._snapshot_due(session, held)
 
-
     def recover(self, sid: str) -> Session:
         """The latest snapshot, then the journal replayed through the same tool code."""
         loaded = self.backend.load(sid)
