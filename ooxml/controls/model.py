@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.xml.namespaces import W14, w
 
@@ -84,17 +85,7 @@ def level_of(sdt: etree._Element) -> str:
         return "row"
     if tag == B.W_TR:
         return "cell"
-    return "inline" if _inside_paragraph(sdt) else "block"
-
-
-def _inside_paragraph(sdt: etree._Element) -> bool:
-    """Among runs: the nearest block container or paragraph above is a paragraph."""
-    for a in sdt.iterancestors():
-        if a.tag == B.W_P:
-            return True
-        if (a.tag in B.CONTAINER_TAGS and a.tag != B.W_SDTCONTENT) or a.tag in (B.W_TBL, B.W_TR):
-            return False
-    return False
+    return "inline" if P.inline_slot(sdt) else "block"
 
 
 def _binding(pr: etree._Element) -> Binding | None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.text import replace as RP
 from ooxml.charts import rename as chart_text
@@ -17,7 +18,7 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
 from ooxml.xml.wordids import story_part_names
 from render.width import cut
-from tools.docx.common import (BLOCK_CONTAINERS, block_insertion, call_limits, insertion_neighbours, parse_position,
+from tools.docx.common import (block_insertion, call_limits, insertion_neighbours, parse_position,
                                resolve)
 from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
@@ -33,7 +34,7 @@ _COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships
 
 def _block(session: Session, raw: str, arg: str) -> etree._Element:
     el = resolve(session, raw, arg)
-    if el.getparent() is None or el.getparent().tag not in BLOCK_CONTAINERS or not B.is_block(el):
+    if not P.is_placed_block(el):
         raise InvalidElementType(f"{arg} must be a block (paragraph, table, content control) of the body, "
                                  f"a cell, a header ..., not a {B.kind(el)}.",
                                  hint="Use the ID of a paragraph or table (docx_get_structure lists them).")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.review import comments as C
 from ooxml.xml.errors import InvalidElementType, InvalidPosition, ValidationError
@@ -11,7 +12,7 @@ from render import comments as _views  # noqa: F401  (comment marks and lists in
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.blocks import block_range
-from tools.docx.common import BLOCK_CONTAINERS, clean_id, resolve, session_of
+from tools.docx.common import clean_id, resolve, session_of
 from tools.docx.protocol import editing
 from tools.docx.review import default_author, story_roots
 from tools.runtime.registry import CallContext, tool
@@ -32,10 +33,7 @@ def _comment(session: Session, raw: str) -> etree._Element:
 
 def _holder(el: etree._Element) -> etree._Element:
     """The block whose box shows ``el``: its paragraph's top block in its container."""
-    cur = el if el.tag != B.W_R else B.find_ancestor(el, B.W_P)
-    while cur.getparent() is not None and cur.getparent().tag not in BLOCK_CONTAINERS:
-        cur = cur.getparent()
-    return cur
+    return P.block_of(el if el.tag != B.W_R else B.find_ancestor(el, B.W_P))
 
 
 def _span(session: Session, el: etree._Element, end_id: str | None) -> etree._Element | None:
@@ -72,7 +70,7 @@ def docx_add_comment(ctx: CallContext, session_id: str | None, element_id: str, 
         C.check_text(text)
         el = resolve(session, element_id)
         if el.tag not in (B.W_P, B.W_R, B.W_TBL, B.W_SDT) or \
-                (el.tag != B.W_R and el.getparent().tag not in BLOCK_CONTAINERS):
+                (el.tag != B.W_R and not P.holds_blocks(el.getparent())):
             raise InvalidElementType(f"A comment goes on a paragraph, run, table or content control, not a "
                                      f"{B.kind(el)}.", hint="Pass the ID of the paragraph or run that holds it.")
         end = _span(session, el, end_id)

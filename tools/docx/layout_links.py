@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.refs import links as L
 from ooxml.opc.link_policy import policy_of
@@ -94,7 +95,7 @@ def _in_order(doc, start: etree._Element, end: etree._Element) -> bool:
         return True
     if start.getparent() is end.getparent() and start.getparent() is not None:
         container = start.getparent()
-        if B.is_block(start) and container.tag in B.CONTAINER_TAGS:
+        if B.is_block(start) and P.holds_blocks(container):
             order = doc.order(container)
             return order.index(start) <= order.index(end)
         return container.index(start) <= container.index(end)

@@ -1,0 +1,51 @@
+"""Blocks go only where blocks may stand (ooxml/model/places.py): a content control's content holds
+blocks only when the control is itself a block; in a paragraph it holds runs, in a table rows."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.support.client import read_part
+from tests.support.form_docs import controls_doc
+
+pytestmark = pytest.mark.anyio
+
+
+async def opened(docx, tmp_path) -> tuple[dict[str, str], bytes]:
+    path = controls_doc(tmp_path / "controls.docx")
+    await docx.open(path)
+    listed = await docx.ok("docx_list_content_controls")
+    return {tag: cid for cid, tag in re.findall(r"- (sdt_\w+) \[[^\]]+\] tag=(\w+)", listed.text)}, path
+
+
+async def refused_unchanged(docx, tmp_path, name: str, **arguments) -> str:
+    before = await docx.save(tmp_path / "before.docx")
+    bad = await docx.call(name, **arguments)
+    assert bad.is_error and bad.error_type == "InvalidPosition", bad.text
+    assert bad.head["Hint"]
+    await docx.save(tmp_path / "after.docx")
+    assert read_part(tmp_path / "after.docx") == read_part(tmp_path / "before.docx")
+    return bad.head["Message"]
+
+
+async def test_a_paragraph_cannot_go_inside_an_inline_control(docx, tmp_path):
+    ids, _ = await opened(docx, tmp_path)
+    message = await refused_unchanged(docx, tmp_path, "docx_insert_paragraph", text="X",
+                                      position=f"end:{ids['customer']}")
+    assert "cannot go inside" in message
+
+
+async def test_a_table_cannot_go_among_the_rows_of_a_row_control(docx, tmp_path):
+    ids, _ = await opened(docx, tmp_path)
+    message = await refused_unchanged(docx, tmp_path, "docx_insert_table", rows=1, cols=1,
+                                      position=f"end:{ids['row_ctrl']}")
+    assert "cannot go inside" in message
+
+
+async def test_a_paragraph_still_goes_inside_a_block_control(docx, tmp_path):
+    ids, _ = await opened(docx, tmp_path)
+    a = await docx.ok("docx_insert_paragraph", text="Inside", position=f"end:{ids['summary']}")
+    await docx.save(tmp_path / "out.docx")
+    xml = read_part(tmp_path / "out.docx").decode()
+    assert re.search(r'w:val="summary".*?<w:sdtContent>.*Inside.*?</w:sdtContent>', xml, re.S), a.text
