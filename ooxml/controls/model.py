@@ -157,14 +157,9 @@ def iter_sdts(root: etree._Element):
 
 
 def story_roots(doc) -> list[etree._Element]:
-    """The main part's root, then every header, footer and notes part root."""
-    doc.register_stories()
-    roots = [doc.root]
-    for part in sorted(doc.story_parts(), key=lambda p: p.name):
-        root = part.tree.getroot()
-        if root is not doc.root:
-            roots.append(root)
-    return roots
+    """The main story's root, then the other stories by part name: the order controls are listed in."""
+    main, *rest = doc.stories()
+    return [main.root, *(s.root for s in sorted(rest, key=lambda s: s.name))]
 
 
 def all_controls(doc, scope: etree._Element | None = None) -> list[Control]:

@@ -254,21 +254,18 @@ def removed_elements(doc) -> set:
 
 
 def _watch_removals(doc) -> None:
+    if _note_removal not in doc.on_removed:
+        doc.on_removed.append(_note_removal)
+
+
+def _note_removal(doc, el) -> None:
     """Note where each removed block stood, before it goes: afterwards (detached, or put back
     elsewhere) nothing tells where the counts changed."""
-    if "remove_block" in doc.__dict__:
-        return
-    remove = doc.remove_block
-
-    def remove_block(el):
-        block, root = _top_block(doc, el)
-        if block is not None:
-            pos = _index(doc.order(doc.body), block) - 1  # a checkpoint on the block itself goes too
-            doc.caches[_REMOVED_AT] = min(pos, doc.caches.get(_REMOVED_AT, pos))
-            removed_elements(doc).add(el)
-        return remove(el)
-
-    doc.remove_block = remove_block
+    block, root = _top_block(doc, el)
+    if block is not None:
+        pos = _index(doc.order(doc.body), block) - 1  # a checkpoint on the block itself goes too
+        doc.caches[_REMOVED_AT] = min(pos, doc.caches.get(_REMOVED_AT, pos))
+        removed_elements(doc).add(el)
 
 
 _SEEN = "numbering.part"  # doc.caches: what the last look at the main part's relationships found

@@ -49,10 +49,6 @@ def scrub(doc, categories: tuple[str, ...]) -> dict[str, int]:
     return {c: done[c] for c in categories}
 
 
-def story_roots(doc) -> list[etree._Element]:
-    return [doc.register_part_root(doc.package.part(n)) for n in story_part_names(doc.package, doc.main_name)]
-
-
 def _top(doc, el: etree._Element) -> etree._Element:
     tops = doc.top_containers()
     while el.getparent() is not None and el.getparent() not in tops:
@@ -74,7 +70,7 @@ def _edit_attrs(doc, els, change) -> int:
 # ---- categories --------------------------------------------------------------------------------------
 
 def _revisions(doc) -> int:
-    roots = tuple(story_roots(doc))
+    roots = tuple(doc.story_roots())
     revs = [el for root in roots for el in RO.all_revisions(root)]
     if not revs:
         return 0
@@ -95,7 +91,7 @@ def _comments(doc) -> int:
     found = comments.all()
     if not found:
         return 0
-    for root in story_roots(doc):
+    for root in doc.story_roots():
         marks = list(root.iter(C.START, C.END, C.REF))
         for t in dict.fromkeys(_top(doc, m) for m in marks):
             doc.will_change(t)
@@ -109,7 +105,7 @@ def _comments(doc) -> int:
 def _hidden_text(doc) -> int:
     n = 0
     hidden = HD.Hidden(doc.styles)
-    for root in story_roots(doc):
+    for root in doc.story_roots():
         runs = hidden.runs(root)
         for r in runs:
             doc.will_change(r.getparent())
@@ -128,7 +124,7 @@ def _hidden_text(doc) -> int:
 
 def _custom_xml(doc) -> int:
     n = 0
-    for root in story_roots(doc):
+    for root in doc.story_roots():
         n += _edit_attrs(doc, list(root.iter(_w("dataBinding"))), lambda b: b.getparent().remove(b))
     items = I.custom_xml_names(doc)
     doc.package.remove_parts([x for x in items if not x.endswith(".rels")])
@@ -147,7 +143,7 @@ def _headers_footers(doc) -> int:
 
 def _embedded_objects(doc) -> int:
     n = 0
-    for root in story_roots(doc):
+    for root in doc.story_roots():
         runs = [o.getparent() for o in root.iter(_w("object")) if o.getparent() is not None]
         for r in runs:
             doc.remove_block(r)
@@ -193,7 +189,7 @@ def _rels_or_empty(doc, name):
 
 
 def _alt_text(doc) -> int:
-    return sum(_edit_attrs(doc, I.alt_text_elements(root), _drop_alt_text) for root in story_roots(doc))
+    return sum(_edit_attrs(doc, I.alt_text_elements(root), _drop_alt_text) for root in doc.story_roots())
 
 
 def _drop_alt_text(el) -> None:
@@ -216,7 +212,7 @@ def _properties(doc) -> int:
 
 def _personal_info(doc) -> int:
     n = 0
-    for root in story_roots(doc):
+    for root in doc.story_roots():
         authored = root.xpath("//*[@w:author and @w:author != $a]", namespaces={"w": W}, a=ALIAS)
         n += _edit_attrs(doc, authored, _anonymous)
     n += _rsids(doc)

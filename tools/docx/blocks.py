@@ -16,7 +16,7 @@ from ooxml.lists.list_copies import renumber_whole_lists
 from ooxml.xml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
 from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
-from ooxml.xml.wordids import story_part_names
+from ooxml.model.stories import TEXT
 from render.width import cut
 from tools.docx.common import (block_insertion, call_limits, insertion_neighbours, parse_position,
                                resolve)
@@ -27,7 +27,6 @@ from tools.runtime.sessions import Session
 MAX_RANGE = 2_000
 SHOWN = 10
 MAX_TEXT = 100_000
-_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 
 
 # ---- copy a range ---------------------------------------------------------------------------------
@@ -142,19 +141,7 @@ def _scopes(session: Session, scope_id: str | None) -> list[etree._Element]:
             raise InvalidElementType(f"scope_id must be a paragraph, table, cell or container, not a {B.kind(el)}.",
                                      hint="Use the ID of the paragraph that holds it.")
         return [el]
-    roots = [doc.body]
-    for name in story_part_names(doc.package, doc.main_name)[1:]:
-        if _is_comments(doc, name):
-            continue  # comments are remarks about the text, not the text
-        roots.append(doc.register_part_root(doc.package.part(name)))  # IDs and edits work there too
-    return roots
-
-
-def _is_comments(doc, name: str) -> bool:
-    for rel in doc.package.rels(doc.main_name):
-        if rel.get("Type") == _COMMENTS and doc.package.resolve_target(doc.main_name, rel.get("Target", "")) == name:
-            return True
-    return False
+    return doc.story_roots(TEXT, body=True)  # registered: IDs and edits work there too
 
 
 def _spaced(paragraphs: list[etree._Element]) -> list:
