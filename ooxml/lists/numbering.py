@@ -306,19 +306,13 @@ def _first_block(container):
 def _top_block(doc, el: etree._Element) -> tuple[etree._Element | None, etree._Element | None]:
     """(top-level body block holding el, None) in the body; (None, story root) elsewhere;
     (None, None) when el is detached."""
-    body = doc.body
-    cur, parent = el, el.getparent()
-    while parent is not None:
-        if parent is body:
-            return cur, body
-        cur, parent = parent, parent.getparent()
-    if cur is doc.root:
-        return None, None  # the body itself or a sibling of it: no block
-    return (None, cur) if _is_story_root(doc, cur) else (None, None)
-
-
-def _is_story_root(doc, root) -> bool:
-    return doc.part_of(root).tree.getroot() is root
+    top = doc.top_block(el)
+    if top is None:  # detached, or a story root itself
+        return (None, el) if el in doc.top_containers() and el is not doc.root else (None, None)
+    parent = top.getparent()
+    if parent is doc.body:
+        return top, parent
+    return (None, None) if parent is doc.root else (None, parent)  # the body itself or a sibling of it
 
 
 def _body_position(doc, el: etree._Element) -> int | None:

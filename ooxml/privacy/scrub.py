@@ -49,13 +49,6 @@ def scrub(doc, categories: tuple[str, ...]) -> dict[str, int]:
     return {c: done[c] for c in categories}
 
 
-def _top(doc, el: etree._Element) -> etree._Element:
-    tops = doc.top_containers()
-    while el.getparent() is not None and el.getparent() not in tops:
-        el = el.getparent()
-    return el
-
-
 def _edit_attrs(doc, els, change) -> int:
     n = 0
     for el in els:
@@ -74,7 +67,7 @@ def _revisions(doc) -> int:
     revs = [el for root in roots for el in RO.all_revisions(root)]
     if not revs:
         return 0
-    tops = list(dict.fromkeys(_top(doc, el) for el in revs))
+    tops = list(dict.fromkeys(doc.top_block(el) for el in revs))
     for t in tops:
         doc.will_change(t)
     done = RO.decide(doc, revs, True, roots)
@@ -93,10 +86,11 @@ def _comments(doc) -> int:
         return 0
     for root in doc.story_roots():
         marks = list(root.iter(C.START, C.END, C.REF))
-        for t in dict.fromkeys(_top(doc, m) for m in marks):
+        tops = list(dict.fromkeys(doc.top_block(m) for m in marks))  # a marker of the body is its own
+        for t in tops:
             doc.will_change(t)
         C.remove_markers(doc, marks)  # one pass: by comment ID it was a search of the story per comment
-        for t in dict.fromkeys(_top(doc, m) for m in marks):
+        for t in tops:
             doc.changed(t)
     comments.remove(found)
     return len(found)

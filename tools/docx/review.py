@@ -135,12 +135,10 @@ def docx_list_revisions(ctx: CallContext, session_id: str | None, scope_id: str 
 
 # ---- accept / reject ------------------------------------------------------------------------------
 
-def _top_block(el: etree._Element, roots: tuple) -> etree._Element | None:
-    """The body-level (container-level) block holding ``el``."""
-    cur = el
-    while cur.getparent() is not None and cur.getparent() not in roots:
-        cur = cur.getparent()
-    return cur if cur.getparent() is not None and B.is_block(cur) else None
+def _top_block(doc, el: etree._Element, roots: tuple) -> etree._Element | None:
+    """The block of one of ``roots`` holding ``el``."""
+    top = doc.top_block(el)
+    return top if top is not None and top.getparent() in roots and B.is_block(top) else None
 
 
 def _decide(ctx: CallContext, session_id, revision_ids, author, scope_id, accept: bool) -> str:
@@ -170,7 +168,7 @@ def _decide_in(e, revision_ids, author, scope_id, accept: bool) -> None:
     tops: list[etree._Element] = []
     seen_tops = set()
     for h in holders:
-        t = _top_block(h, all_roots)
+        t = _top_block(doc, h, all_roots)
         if t is not None and t not in seen_tops:
             seen_tops.add(t)
             tops.append(t)
