@@ -49,3 +49,26 @@ async def test_a_paragraph_still_goes_inside_a_block_control(docx, tmp_path):
     await docx.save(tmp_path / "out.docx")
     xml = read_part(tmp_path / "out.docx").decode()
     assert re.search(r'w:val="summary".*?<w:sdtContent>.*Inside.*?</w:sdtContent>', xml, re.S), a.text
+
+
+def run_id_in(docx, control_id: str) -> str:
+    """The ID of a run inside a control (answers show controls as ⟦tag: value⟧, not their runs)."""
+    doc = docx.services.sessions.get(None, docx.session_id).doc
+    return doc.id_of(doc.find(control_id).find(".//w:r", {"w": W}))
+
+
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+async def test_a_paragraph_cannot_go_after_a_run_of_an_inline_control(docx, tmp_path):
+    ids, _ = await opened(docx, tmp_path)
+    message = await refused_unchanged(docx, tmp_path, "docx_insert_paragraph", text="X",
+                                      position=f"after:{run_id_in(docx, ids['customer'])}")
+    assert "cannot go after" in message
+
+
+async def test_a_run_of_an_inline_control_is_no_block_to_copy(docx, tmp_path):
+    ids, _ = await opened(docx, tmp_path)
+    run = run_id_in(docx, ids["customer"])
+    bad = await docx.call("docx_copy_elements_range", start_id=run, end_id=run, position="end:document_body")
+    assert bad.is_error and bad.error_type == "InvalidElementType" and "must be a block" in bad.head["Message"]
