@@ -127,8 +127,7 @@ def _custom_xml(doc) -> int:
 
 def _headers_footers(doc) -> int:
     n = 0
-    for name in story_part_names(doc.package, doc.main_name)[1:]:
-        root = doc.register_part_root(doc.package.part(name))
+    for root in doc.story_roots(frozenset({"header", "footer"})):
         if root.tag in (_w("hdr"), _w("ftr")):
             H.remove(doc, root)
             n += 1
