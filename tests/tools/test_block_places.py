@@ -72,3 +72,22 @@ async def test_a_run_of_an_inline_control_is_no_block_to_copy(docx, tmp_path):
     run = run_id_in(docx, ids["customer"])
     bad = await docx.call("docx_copy_elements_range", start_id=run, end_id=run, position="end:document_body")
     assert bad.is_error and bad.error_type == "InvalidElementType" and "must be a block" in bad.head["Message"]
+
+
+def customer_xml(path) -> str:
+    xml = read_part(path).decode()
+    return re.search(r'<w:sdt [^>]*><w:sdtPr><w:alias w:val="Customer"/>.*?</w:sdt>', xml, re.S).group(0)
+
+
+async def test_a_tracked_delete_of_a_run_in_an_inline_control_marks_it_deleted(docx, tmp_path):
+    ids, _ = await opened(docx, tmp_path)
+    await docx.ok("docx_set_track_changes", enabled=True)
+    await docx.ok("docx_delete", element_id=run_id_in(docx, ids["customer"]))
+    await docx.save(tmp_path / "out.docx")
+    assert re.search(r"<w:del [^>]*>.*<w:delText[^>]*>Name here</w:delText>", customer_xml(tmp_path / "out.docx"))
+
+
+async def test_deleting_a_run_in_an_inline_control_shows_its_paragraph(docx, tmp_path):
+    ids, _ = await opened(docx, tmp_path)
+    a = await docx.ok("docx_delete", element_id=run_id_in(docx, ids["customer"]))
+    assert "Customer:" in a.section("Document Context")

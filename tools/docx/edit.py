@@ -201,7 +201,7 @@ def docx_delete(ctx: CallContext, session_id: str | None, element_id: str) -> st
                 raise InvalidElementType(f"A {B.kind(el)} cannot be deleted with docx_delete.",
                                          hint="Rows and columns: docx_delete_row / docx_delete_col.")
             REV.refuse_deleted(e.doc, el)
-            if el.getparent().tag in P.CONTAINERS:  # by tag: a run of an inline control still goes as a block (unchanged)
+            if P.holds_blocks(el.getparent()):
                 _delete_block(e, el)
             else:
                 delete_inline(e, el)
