@@ -8,7 +8,10 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.text import body as B
+from ooxml.xml.errors import InvalidPosition, ValidationError
 from ooxml.xml.namespaces import w
+
+MAX_RANGE = 2_000  # blocks in one range (a copy, a list made of paragraphs)
 
 # Each tag whose element holds blocks (CT_Body, CT_Tc, CT_HdrFtr, CT_FtnEdn, CT_Comment,
 # CT_TxbxContent, CT_SdtContentBlock, CT_DocPartBody in the schema), and why.
@@ -81,3 +84,23 @@ def inline_slot(el: etree._Element) -> bool:
         if holds_blocks(a) or a.tag in (B.W_TBL, B.W_TR):
             return False
     return False
+
+
+# ---- ranges: two ends in one container, the end not before the start --------------------------
+
+def block_range(start: etree._Element, end: etree._Element) -> list[etree._Element]:
+    """The children from ``start`` to ``end`` inclusive (markers between them too)."""
+    if start.getparent() is not end.getparent():
+        raise InvalidPosition("start_id and end_id are in different containers (body, cell, header ...).",
+                              hint="Copy a range whose two ends have the same parent.")
+    out, cur, blocks = [start], start, 1
+    while cur is not end:
+        cur = cur.getnext()
+        if cur is None:
+            raise InvalidPosition("end_id does not come after start_id.", hint="Swap start_id and end_id.")
+        out.append(cur)
+        blocks += B.is_block(cur)
+        if blocks > MAX_RANGE:
+            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.",
+                                  hint="Copy the range in several smaller pieces.")
+    return out

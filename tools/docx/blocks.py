@@ -13,7 +13,7 @@ from ooxml.layout import sections as S
 from ooxml.review import edits
 from ooxml.text.copies import check_copy_size, copy_blocks
 from ooxml.lists.list_copies import renumber_whole_lists
-from ooxml.xml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
+from ooxml.xml.errors import InvalidElementType, OoxmlError, ValidationError
 from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
 from ooxml.model.stories import TEXT
@@ -24,7 +24,6 @@ from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
-MAX_RANGE = 2_000
 SHOWN = 10
 MAX_TEXT = 100_000
 
@@ -38,24 +37,6 @@ def _block(session: Session, raw: str, arg: str) -> etree._Element:
                                  f"a cell, a header ..., not a {B.kind(el)}.",
                                  hint="Use the ID of a paragraph or table (docx_get_structure lists them).")
     return el
-
-
-def block_range(start: etree._Element, end: etree._Element) -> list[etree._Element]:
-    """The children from ``start`` to ``end`` inclusive (markers between them too)."""
-    if start.getparent() is not end.getparent():
-        raise InvalidPosition("start_id and end_id are in different containers (body, cell, header ...).",
-                              hint="Copy a range whose two ends have the same parent.")
-    out, cur, blocks = [start], start, 1
-    while cur is not end:
-        cur = cur.getnext()
-        if cur is None:
-            raise InvalidPosition("end_id does not come after start_id.", hint="Swap start_id and end_id.")
-        out.append(cur)
-        blocks += B.is_block(cur)
-        if blocks > MAX_RANGE:
-            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.",
-                                  hint="Copy the range in several smaller pieces.")
-    return out
 
 
 def keep_tables_apart(doc, container: etree._Element, first: etree._Element,
@@ -106,7 +87,7 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str | None, start_id:
     with editing(ctx, session_id, "Copy Elements Range") as e:
         session, doc = e.session, e.doc
         start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
-        originals = block_range(start, end)
+        originals = P.block_range(start, end)
         check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
         pos = parse_position(session, position)
         container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())

@@ -12,7 +12,7 @@ from ooxml.xml.namespaces import w
 from render import comments as _views  # noqa: F401  (comment marks and lists in boxes)
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.blocks import block_range
+from ooxml.model.places import block_range
 from tools.docx.common import clean_id, resolve, session_of
 from tools.docx.protocol import editing
 from tools.docx.review import default_author

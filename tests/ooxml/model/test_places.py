@@ -8,6 +8,7 @@ from lxml import etree
 from ooxml.model import places as P
 from ooxml.model.document import Document
 from ooxml.text import body as B
+from ooxml.xml.errors import InvalidPosition
 from tests.builders import build_docx, p, tc, tbl
 from tests.support.form_docs import controls_doc
 
@@ -78,3 +79,23 @@ def test_the_block_of_a_run_in_a_cell_is_its_paragraph(tmp_path):
     doc = Document.open(build_docx(tmp_path / "t.docx", tbl([[tc(p("x"))]])))
     run = doc.body.find(".//w:r", NS)
     assert P.block_of(run) is run.getparent() and P.must_end_with_paragraph(run.getparent().getparent())
+
+
+def test_a_range_runs_from_its_start_to_its_end_in_one_container(tmp_path):
+    doc = Document.open(build_docx(tmp_path / "r.docx", p("a") + p("b") + p("c")))
+    a, b, c = B.iter_blocks(doc.body)
+    assert P.block_range(a, c) == [a, b, c]
+
+
+def test_a_range_whose_end_comes_first_is_refused(tmp_path):
+    doc = Document.open(build_docx(tmp_path / "r.docx", p("a") + p("b")))
+    a, b = B.iter_blocks(doc.body)
+    with pytest.raises(InvalidPosition, match="does not come after"):
+        P.block_range(b, a)
+
+
+def test_a_range_across_containers_is_refused(tmp_path):
+    doc = Document.open(build_docx(tmp_path / "r.docx", p("a") + tbl([[tc(p("in a cell"))]])))
+    cell_p = doc.body.find(".//w:tc/w:p", NS)
+    with pytest.raises(InvalidPosition, match="different containers"):
+        P.block_range(next(B.iter_blocks(doc.body)), cell_p)
