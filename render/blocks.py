@@ -15,7 +15,6 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.lists.numbering import label_of, labels_now
 from render import text_changes, views
 from render.inline import marked_run_text, paragraph_line
-import render.equations  # noqa: F401  (draws equations as $…$ in lines)
 from render.width import cut, one_line, pad, plain, width
 
 TEXT_COLUMNS = 80
