@@ -8,11 +8,11 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from ooxml.xml.wordids import STORY_TYPES
+from ooxml.opc.types import RT
 
 ALL = frozenset(("main", "header", "footer", "footnotes", "endnotes", "comments"))
 TEXT = ALL - {"comments"}
-_KIND = {t: t.rpartition("/")[2] for t in STORY_TYPES}
+_KIND = {t: t.rpartition("/")[2] for t in RT.STORIES}
 
 
 class Story(NamedTuple):

@@ -6,7 +6,7 @@ import pytest
 
 from ooxml.model.document import Document
 from ooxml.model.stories import ALL, TEXT
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.parts import story_part_names
 from tests.builders import SECT, build_docx, p, part_xml
 from tests.support.corpus import corpus_params, editable_files
 
