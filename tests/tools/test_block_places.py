@@ -3,6 +3,7 @@ blocks only when the control is itself a block; in a paragraph it holds runs, in
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,7 @@ from tests.support.form_docs import controls_doc
 pytestmark = pytest.mark.anyio
 
 
-async def opened(docx, tmp_path) -> tuple[dict[str, str], bytes]:
+async def opened(docx, tmp_path) -> tuple[dict[str, str], Path]:
     path = controls_doc(tmp_path / "controls.docx")
     await docx.open(path)
     listed = await docx.ok("docx_list_content_controls")
@@ -20,7 +21,7 @@ async def opened(docx, tmp_path) -> tuple[dict[str, str], bytes]:
 
 
 async def refused_unchanged(docx, tmp_path, name: str, **arguments) -> str:
-    before = await docx.save(tmp_path / "before.docx")
+    await docx.save(tmp_path / "before.docx")
     bad = await docx.call(name, **arguments)
     assert bad.is_error and bad.error_type == "InvalidPosition", bad.text
     assert bad.head["Hint"]
