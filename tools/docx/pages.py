@@ -11,7 +11,7 @@ from ooxml.text import body as B
 from ooxml.xml import budget
 from ooxml.xml.errors import InvalidElementType, OoxmlError
 from ooxml.text.marks import save_marked_copy
-from render.answer import success_answer
+from render.answer import OneOf, success_answer
 from render.blocks import paragraph_line, title_of
 from render.pages import blocks_on_page, laid_out_page
 from render.width import cut
@@ -115,7 +115,7 @@ def _answer(ctx, session_id, figures, shown, note: str | None) -> str:
         ids = [doc.id_of(el) for el in shown]
         lines = [_line(doc, el) for el in shown[:MAX_LISTED]]
     listed = ", ".join(ids[:MAX_LISTED]) + (f" and {len(ids) - MAX_LISTED} more" if len(ids) > MAX_LISTED else "")
-    fields = {"Session ID": session.id, "Page": f"{number} of {total}",
+    fields = {"Session ID": session.id, "Page": OneOf(number, total),
               "Image": f"PNG {width}×{height} px at {dpi} dpi", "Elements": listed or "(none starts on this page)",
               "LibreOffice": note}
     if len(shown) > MAX_LISTED:
