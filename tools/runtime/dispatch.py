@@ -33,7 +33,7 @@ class Outcome:
     is_error: bool
     error_type: str | None = None
     images: list[Image] = field(default_factory=list)  # extra content after the text (render_page)
-    answer: Answer | None = None  # what the text shows, as data (None: an operator tool's own text)
+    answer: Answer | None = None  # what the text shows, as data (None: an Outcome made outside dispatch)
 
 
 _validators: dict = {}  # jsonschema is imported on the first call, not before initialize
@@ -146,14 +146,14 @@ async def invoke(tool: Tool, name: str, operation: str, arguments: dict, ctx: Ca
         release_all(ctx)
 
 
-def outcome_of(result: Answer | str | ToolResult) -> Outcome:
+def outcome_of(result: Answer | ToolResult) -> Outcome:
     """The tool's answer rendered: the one place an Answer becomes text."""
     images = []
     if isinstance(result, ToolResult):
         result, images = result.answer, result.images
-    if isinstance(result, Answer):
-        return Outcome(markdown(result), False, images=images, answer=result)
-    return Outcome(result, False, images=images)
+    if not isinstance(result, Answer):  # text would leave batch, structured output and recovery nothing to read
+        raise TypeError(f"a tool returned {type(result).__name__}, not a render.answer.Answer")
+    return Outcome(markdown(result), False, images=images, answer=result)
 
 
 def failed(e: Exception, ctx: CallContext, name: str, operation: str) -> Outcome:
