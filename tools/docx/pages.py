@@ -11,7 +11,7 @@ from ooxml.text import body as B
 from ooxml.xml import budget
 from ooxml.xml.errors import InvalidElementType, OoxmlError
 from ooxml.text.marks import save_marked_copy
-from render.answer import OneOf, success_answer
+from render.answer import Answer, OneOf, success_answer
 from render.blocks import paragraph_line, title_of
 from render.pages import blocks_on_page, laid_out_page
 from render.width import cut
@@ -107,7 +107,7 @@ def _page_number(page, target, blocks, starts, total) -> int:
     return number
 
 
-def _answer(ctx, session_id, figures, shown, note: str | None) -> str:
+def _answer(ctx, session_id, figures, shown, note: str | None) -> Answer:
     number, total, width, height, dpi = figures
     with holding(ctx, session_id, budget.remaining()) as session:
         doc = session.doc
