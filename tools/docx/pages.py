@@ -81,8 +81,8 @@ async def docx_render_page(ctx: CallContext, session_id: str | None, page: int |
         shutil.rmtree(folder, ignore_errors=True)
     await progress(ctx, STEPS, STEPS, "Done")
     shown = [blocks[i] for i in blocks_on_page(starts, number - 1)]
-    text = await anyio.to_thread.run_sync(_answer, ctx, session_id, (number, total, width, height, dpi), shown, note)
-    return ToolResult(text, [Image(png, "image/png")])
+    answer = await anyio.to_thread.run_sync(_answer, ctx, session_id, (number, total, width, height, dpi), shown, note)
+    return ToolResult(answer, [Image(png, "image/png")])
 
 
 def _marked_copy(ctx, session_id, element_id, src: Path):
