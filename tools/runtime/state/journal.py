@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from ooxml.xml import clock
 from ooxml.xml import minting
 from ooxml.xml.errors import OoxmlError
-from render.answer import with_head_line
+from render.answer import Answer
 from tools.runtime.call import history
 from tools.runtime.call.registry import CallContext
 from tools.runtime.sessions.sessions import Caller, Session, _not_found
@@ -45,33 +45,33 @@ def signature(session: Session) -> tuple:
 class Journal:
     """The tool-call path: run, journal, recover by replay (a part of ``Durable``)."""
 
-    def run(self, tool, name: str, arguments: dict, ctx: CallContext) -> str:
+    def run(self, tool, name: str, arguments: dict, ctx: CallContext):
+        """The call's result (an Answer, or a ToolResult holding one), journaled."""
         self.announce(ctx.caller.mcp_session)
         tape, when = minting.Tape(), datetime.now(timezone.utc)
         with minting.using(tape), clock.pinned(when):
-            text = tool.handler(ctx, **arguments)
+            result = tool.handler(ctx, **arguments)
             history.commit(ctx, tool.name, arguments)
         claimed = list({id(s): s for s in ctx.claimed}.values())  # a batch claims its session per call
         for session in claimed:
             self._after(session, tool, name, arguments, tape, when)
         for session in claimed:
-            text = self._tell_unreplayed(session, text)
-        return text
+            result = self._tell_unreplayed(session, result)
+        return result
 
-    def _tell_unreplayed(self, session: Session, text):
-        """The first answer after a take-over that lost calls says which (once)."""
-        if not session.unreplayed or session.ended:
-            return text
-        told = with_head_line(getattr(text, "text", text), "Not Replayed", unreplayed_note(session))
-        if told is None:
-            return text
+    def _tell_unreplayed(self, session: Session, result):
+        """The first answer after a take-over that lost calls says which (once), in its head."""
+        answer = getattr(result, "answer", result)
+        if not session.unreplayed or session.ended or not isinstance(answer, Answer) or answer.error:
+            return result
+        told = answer.with_field("Not Replayed", unreplayed_note(session))
         session.unreplayed = None
         if self.holds(session.id):  # told: a later recovery must not tell it again
             self._quietly(self.snapshot, session)
-        if isinstance(text, str):
+        if answer is result:
             return told
-        text.text = told
-        return text
+        result.answer = told
+        return result
 
     def _after(self, session: Session, tool, name, arguments, tape, when) -> None:
         held = self.held.get(session.id)
