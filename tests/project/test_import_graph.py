@@ -1,0 +1,148 @@
+"""The import graph of the product (docs/architecture.md): layers import only downwards
+(ooxml -> render -> tools -> server), no two modules import each other (directly or around a
+loop), and no two folders do. Every import counts, the ones inside functions too: a lazy import
+hides a cycle from Python, not from a reader."""
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYERS = ("ooxml", "render", "tools", "server")
+
+# Known exceptions, each to go with the issue named (the test fails once one is no longer needed).
+UPWARD_KNOWN: set[tuple[str, str]] = set()
+FOLDER_CYCLES_KNOWN: set[tuple[str, ...]] = set()
+
+
+@cache
+def modules() -> dict[str, Path]:
+    found = {"server": ROOT / "server.py"}
+    for top in LAYERS[:-1]:
+        for path in (ROOT / top).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The product modules ``name`` imports (``from a import b`` is a.b where that is a module)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+        else:
+            continue
+        out.update(t for t in targets if t in known and t != name)
+    return out
+
+
+@cache
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imported(name, path, known) for name, path in known.items()}
+
+
+def layer(module: str) -> int:
+    return LAYERS.index(module.split(".")[0])
+
+
+def folder(module: str) -> str:
+    """The folder a module lives in (a package's own __init__ counts as its folder)."""
+    path = modules()[module]
+    return module if path.name == "__init__.py" else (module.rpartition(".")[0] or module)
+
+
+def cycles(g: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one node (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out = []
+    for start in g:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(g[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(g.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.append(top)
+                    if top == node:
+                        break
+                if len(component) > 1:
+                    out.append(sorted(component))
+    return out
+
+
+def test_no_layer_imports_a_higher_one():
+    upward = {(a, b) for a, targets in graph().items() for b in targets if layer(a) < layer(b)}
+    assert upward - UPWARD_KNOWN == set(), "a lower layer imports a higher one (ooxml < render < tools < server)"
+    assert UPWARD_KNOWN <= upward, f"an exception no longer needed: {UPWARD_KNOWN - upward}"
+
+
+def test_no_cycle_between_modules():
+    assert cycles(graph()) == []
+
+
+def test_no_cycle_between_folders():
+    folders: dict[str, set[str]] = {}
+    for a, targets in graph().items():
+        for b in targets:
+            if (a, b) not in UPWARD_KNOWN and folder(a) != folder(b):
+                folders.setdefault(folder(a), set()).add(folder(b))
+            folders.setdefault(folder(b), set())
+    found = {tuple(c) for c in cycles(folders)}
+    assert found - FOLDER_CYCLES_KNOWN == set(), "folders import each other"
+    assert FOLDER_CYCLES_KNOWN <= found, f"an exception no longer needed: {FOLDER_CYCLES_KNOWN - found}"
+
+
+def test_the_cycle_finder_finds_a_loop_and_nothing_else():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_ooxml_holds_only_folders():
+    """Each concern in a folder of its own (issue 19): no module lies loose beside them."""
+    loose = [p.name for p in (ROOT / "ooxml").glob("*.py") if p.name != "__init__.py"]
+    assert not loose, f"modules outside a folder in ooxml/: {loose}"
+
+
+def test_tool_modules_do_not_import_each_others_private_names():
+    """A tool module's ``_name`` is its own (issue 19): what another module needs is made public."""
+    found = []
+    for name, path in modules().items():
+        if not name.startswith("tools.docx."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tools.docx"):
+                found += [f"{name}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+    assert not found, found
