@@ -65,7 +65,27 @@ def test_a_stopped_run_keeps_what_it_validated(tmp_path, monkeypatch):
     monkeypatch.setattr(sdk_validator, "_store", real)
     assert len(list((tmp_path / "cache" / "sdk-validate").glob("*.json"))) == 1
     asked = []
-    run = sdk_validator._run_batch
-    monkeypatch.setattr(sdk_validator, "_run_batch", lambda paths, digests: asked.extend(paths) or run(paths, digests))
+    run = sdk_validator._validate
+    monkeypatch.setattr(sdk_validator, "_validate",
+                        lambda paths, digests, processes: asked.extend(paths) or run(paths, digests, processes))
     found = sdk_validator.validate_files(files)
     assert len(asked) == 2 and all(found[f.resolve()] == [] for f in files)
+
+
+def test_a_big_batch_goes_to_processes_of_its_own_and_a_few_files_to_the_warm_one(tmp_path, monkeypatch):
+    """Batches of many files are split over processes; a few files reuse the one warm process, so a test
+    validating two files does not pay a node start (about 10 s) each time."""
+    node = sdk_validator.node_dir()
+    monkeypatch.setenv("OOXML_MCP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(sdk_validator, "node_dir", lambda: node)
+    sdk_validator.require()
+    files = [build_docx(tmp_path / f"f{i}.docx", p(f"Text {i}")) for i in range(20)]
+    batched = []
+    run = sdk_validator._run_batch
+    monkeypatch.setattr(sdk_validator, "_run_batch", lambda paths, digests: batched.extend(paths) or run(paths, digests))
+    assert all(v == [] for v in sdk_validator.validate_files(files[:2]).values())
+    first = sdk_validator._WARM.proc
+    assert all(v == [] for v in sdk_validator.validate_files(files[2:3]).values())
+    assert batched == [] and first is not None and sdk_validator._WARM.proc is first
+    assert all(v == [] for v in sdk_validator.validate_files(files[3:], processes=2).values())
+    assert sorted(batched) == sorted(f.resolve() for f in files[3:])
