@@ -72,9 +72,9 @@ def test_a_stopped_run_keeps_what_it_validated(tmp_path, monkeypatch):
     assert len(asked) == 2 and all(found[f.resolve()] == [] for f in files)
 
 
-def test_a_big_batch_goes_to_processes_of_its_own_and_a_few_files_to_the_warm_one(tmp_path, monkeypatch):
-    """Batches of many files are split over processes; a few files reuse the one warm process, so a test
-    validating two files does not pay a node start (about 10 s) each time."""
+def test_a_batch_for_several_processes_goes_to_processes_of_its_own_the_rest_to_the_warm_one(tmp_path, monkeypatch):
+    """Batches of many files for several processes are split over them; otherwise the one warm process
+    validates, so a test validating two files does not pay a node start (about 10 s) each time."""
     node = sdk_validator.node_dir()
     monkeypatch.setenv("OOXML_MCP_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(sdk_validator, "node_dir", lambda: node)

@@ -1,6 +1,7 @@
 """Microsoft's Open XML SDK validator (npm ``@ooxml-tools/validate``, .NET compiled to WebAssembly).
 
-One node process validates a whole batch (a start costs seconds); results are cached by the sha256
+One warm node process, kept for the run, validates every file (a start costs ~10 s); a big batch for
+several processes gets processes of its own. Results are cached by the sha256
 of each file under ``$OOXML_MCP_CACHE/sdk-validate``. Compare *kinds* of error, not counts: a kind
 is (part, error id, description without element positions), so an error the input already had
 is not charged to our edits.
@@ -154,8 +155,8 @@ def validate_files(paths: Iterable[str | os.PathLike], processes: int = 1) -> di
 
 
 def _validate(paths: list[Path], digests: dict[Path, str], processes: int) -> dict[Path, list[dict]]:
-    """Many files: batches in processes of their own; a few: the warm process."""
-    if len(paths) >= 8 * max(2, processes):
+    """Many files for several processes: batches in processes of their own; else the warm process."""
+    if processes > 1 and len(paths) >= 8 * processes:
         return _run_batches(paths, digests, processes)
     return _WARM.validate(paths, digests)
 
