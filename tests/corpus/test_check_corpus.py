@@ -7,7 +7,6 @@ second run costs only our checks)."""
 from __future__ import annotations
 
 import re
-import zlib
 from pathlib import Path
 
 import pytest
@@ -98,14 +97,14 @@ def test_repair_adds_no_validator_error_on_the_corpus(tmp_path):
     the next error it already held (w:highlight, which the SDK refuses in docDefaults, behind a misplaced w:b):
     that one is the original's, not the repair's."""
     from ooxml.check.repair import repair
-    from tests.support.compare_pairs import repeatable
+    from tests.support.repeatable import repeatable, seed_of
     require_corpus()
     sdk_validator.require()
     pairs = {}
     for path in editable_files():
         doc = Document.open(path)
         try:  # the same bytes every run (Word IDs seeded, ours stripped): the validator's cache holds
-            with repeatable(zlib.crc32(path.name.encode())):
+            with repeatable(seed_of(path.name)):
                 done = repair(doc, [f for f in check(doc, ("word",)) if f.repairable], doc.will_change)
             if done.fixed:
                 out = tmp_path / path.name
