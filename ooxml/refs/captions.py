@@ -23,6 +23,7 @@ from ooxml.xml.namespaces import w
 LABELS = ("Figure", "Table", "Equation")  # Word's own; others once a caption uses them
 _LABEL = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
 SEPARATOR = ": "
+SEPARATORS = " :.-\u2013\u2014\t"  # what may stand between a caption's number and its text
 
 
 def check_label(label: str) -> str:
@@ -45,7 +46,7 @@ def build(doc, label: str, text: str, number: int, roots: list[etree._Element]) 
     runs = FL.field_runs(seq_instruction(label), str(number))
     p.extend(runs)
     if text:
-        p.append(make_run(SEPARATOR + text))
+        p.extend([make_run(SEPARATOR), make_run(text)])
     names = {s.get(w("name")) for s in L.bookmark_starts(roots)}
     L.add_bookmark(lead, runs[-1], RM.new_name(names), L.next_bookmark_id(roots))
     return p
@@ -70,7 +71,7 @@ class Caption:
         """The caption's text after label, number and separator."""
         _, end = self.seq_runs()
         after = "".join(B.run_text(r) for r in end.itersiblings() if r.tag == B.W_R)
-        return after.lstrip(" :.-\u2013\u2014\t")
+        return after.lstrip(SEPARATORS)
 
 
 def caption_of(p: etree._Element) -> Caption | None:

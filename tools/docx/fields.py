@@ -5,17 +5,28 @@ updating, figures); page numbers come from one LibreOffice layout (render/page_l
 """
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 from lxml import etree
 
 from ooxml.refs import captions as CAP
+from ooxml.refs import compute as CO
+from ooxml.refs import crossrefs as XR
 from ooxml.refs import field_list as FLD
+from ooxml.refs import fields as FL
+from ooxml.refs import page_fields as PF
 from ooxml.refs import updating as UP
+from ooxml.review import edits
 from ooxml.text import body as B
-from ooxml.xml.errors import ValidationError
+from ooxml.xml.errors import InvalidPosition, LimitExceeded, OoxmlError, ValidationError
+from ooxml.xml.namespaces import w
+from render import page_layout
 from tools.docx import common as C
 from tools.docx.protocol import editing
+from tools.office import find as office_find
+from tools.office.service import to_pdf_in_budget
+from tools.runtime.progress import heartbeats
 from tools.runtime.registry import CallContext, tool
 
 RENUMBERED = {"SEQ", "REF", "NOTEREF"}  # what an insert keeps right at once (no layout)
@@ -66,4 +77,71 @@ def docx_insert_caption(ctx: CallContext, session_id: str | None, element_id: st
         e.done(p, marker="NEW", inserted=p,
                fields={"Position": pos.text, "Caption": B.paragraph_text(p), "Field": cap.seq.instruction,
                        "Updated": _changed_lines(doc, [c for c in changes if c.field.paragraph is not p])})
+    return e.answer
+
+
+def _layout(ctx, e) -> tuple[page_layout.LaidOut | None, str]:
+    """One LibreOffice layout of the state (as the TOC's page numbers), or why there is none."""
+    missing = office_find.missing()
+    if missing:
+        return None, f"kept: {missing}"
+    e.report()  # the copy laid out is saved from the parts changed so far
+    try:
+        with heartbeats(ctx, 0, 1, "LibreOffice is laying out the document for page numbers"):
+            return page_layout.laid_out(e.doc, functools.partial(to_pdf_in_budget, ctx.services.office)), \
+                "from LibreOffice's layout"
+    except LimitExceeded:
+        raise
+    except (OSError, RuntimeError, ValueError, OoxmlError) as err:  # a failed layout keeps the old numbers
+        return None, f"kept: LibreOffice's layout failed ({getattr(err, 'message', err)})"
+
+
+def _inline(e, position: str) -> tuple[etree._Element, callable]:
+    """(paragraph, put(runs)) for start:/end: a paragraph or before:/after: a run."""
+    pos = e.position(position)
+    t = pos.target
+    if pos.mode in ("start", "end") and t.tag == B.W_P:
+        ppr = t.find(w("pPr"))
+        at = 0 if ppr is None else t.index(ppr) + 1
+        return t, (lambda runs: [t.insert(at + i, r) for i, r in enumerate(runs)]) if pos.mode == "start" \
+            else t.extend
+    para = B.find_ancestor(t, B.W_P)
+    if pos.mode in ("before", "after") and t.tag == B.W_R and para is not None:
+        return para, (lambda runs: [t.addprevious(r) for r in runs]) if pos.mode == "before" \
+            else (lambda runs: [t.addnext(r) for r in reversed(runs)])
+    raise InvalidPosition(f"A cross-reference cannot go {pos.mode} a {B.kind(t)}: it goes among a paragraph's runs.",
+                          hint="Valid positions here: " + C.valid_positions(e.doc, t, "run"))
+
+
+@tool(toolset="layout", title="Insert a cross-reference")
+def docx_insert_cross_reference(ctx: CallContext, session_id: str | None, target_id: str, position: str,
+                                kind: Literal["number", "text", "label_and_number", "page", "above_below"]
+                                = "number") -> str:
+    """Insert a REF/NOTEREF/PAGEREF to a caption, heading, numbered paragraph, note or bookmark, result computed.
+
+    Args:
+        target_id: para_…, note_… or bkm_….
+        position: start:/end: a paragraph or before:/after: a run.
+    """
+    with editing(ctx, session_id, "Insert Cross Reference") as e:
+        doc = e.doc
+        target = XR.target_of(doc, e.element(target_id, arg="target_id"))
+        para, put = _inline(e, position)
+        e.show(para)
+        e.change(para, B.find_ancestor(target.el, B.W_P))
+        instruction = XR.instruction(doc, FLD.story_roots(doc), target, XR.check_kind(kind))
+        runs = FL.field_runs(instruction, " ")
+        put(runs)
+        edits.mark_inserted(doc, runs)
+        field = FLD.Field(FL.begin_char(runs), instruction, doc.part_of(para).tree.getroot())
+        result, note = CO.Results(doc, FLD.all_fields(doc)).of(field), None
+        if field.name == "PAGEREF":
+            pages, note = _layout(ctx, e)
+            result = PF.PageResults(doc, pages).of(field) if pages is not None else None
+        if not result:  # no layout: Word computes it when it opens the file
+            field.start.set(w("dirty"), "true")
+        FLD.write_result(doc, field, result or "?")
+        e.done(para, marker="UPDATED", element_id=doc.id_of(field.start), inserted=field.start,
+               cursor=(para, "after"), fields={"Field": instruction, "Result": FLD.result_of(field),
+                                               **({"Pages": note} if note else {})})
     return e.answer
