@@ -18,6 +18,7 @@ from ooxml.text import notes as N
 from ooxml.xml.namespaces import w
 from ooxml.xml.safexml import parse_part
 
+MISSING = "Error! Reference source not found."  # what Word writes for a reference to no bookmark
 COMPUTED = ("SEQ", "REF", "NOTEREF", "STYLEREF", "DOCPROPERTY")
 _NOTE_REFS = set(N.REF_TAGS.values())
 _TRAILING = re.compile(r"[^0-9A-Za-z\u00c0-\uffff]+$")  # the '.' or ')' after a list number
@@ -128,7 +129,7 @@ class Results:
     def _ref(self, f: FLD.Field) -> str | None:
         start = self.mark(f.words[1]) if len(f.words) > 1 else None
         if start is None:
-            return None  # Word shows "Error! Reference source not found.": we leave the result
+            return MISSING
         if f.switch("\\p") is not None:
             return self.above_below(f, start)
         if any(f.switch(s) is not None for s in ("\\n", "\\r", "\\w")):
@@ -149,7 +150,7 @@ class Results:
     def _noteref(self, f: FLD.Field) -> str | None:
         start = self.mark(f.words[1]) if len(f.words) > 1 else None
         if start is None:
-            return None
+            return MISSING
         if f.switch("\\p") is not None:
             return self.above_below(f, start)
         for el in self._span(start):

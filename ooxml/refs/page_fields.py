@@ -47,7 +47,7 @@ class PageResults:
         if f.name == "PAGEREF":
             start = self.refs.mark(f.words[1]) if len(f.words) > 1 else None
             if start is None:
-                return None
+                return C.MISSING
             if f.switch("\\p") is not None:
                 return self.refs.above_below(f, start)
             page = self.pages.of_bookmark(f.words[1])

@@ -145,3 +145,41 @@ def docx_insert_cross_reference(ctx: CallContext, session_id: str | None, target
                cursor=(para, "after"), fields={"Field": instruction, "Result": FLD.result_of(field),
                                                **({"Pages": note} if note else {})})
     return e.answer
+
+
+def _kinds(kinds: list[str] | None) -> set[str]:
+    if kinds is None:
+        return set(UP.KINDS)
+    wanted = {k.strip().upper() for k in kinds}
+    unknown = sorted(wanted - set(UP.KINDS))
+    if unknown or not wanted:
+        raise ValidationError(f"Unknown field kind(s): {', '.join(unknown) or '(none given)'}.",
+                              hint="kinds holds some of: " + ", ".join(UP.KINDS) + "; leave it out for all.")
+    return wanted
+
+
+MAX_LINES = 200  # changed fields listed in the answer
+
+
+@tool(toolset="layout", title="Update fields")
+def docx_update_fields(ctx: CallContext, session_id: str | None, kinds: list[str] | None = None) -> str:
+    """Recompute field results (SEQ, REF, NOTEREF, STYLEREF, DOCPROPERTY, PAGE, NUMPAGES, SECTIONPAGES, PAGEREF; tables
+    of figures); page numbers from one LibreOffice layout. Lists what changed.
+    """
+    with editing(ctx, session_id, "Update Fields") as e:
+        doc = e.doc
+        wanted = _kinds(kinds)
+        fields = FLD.all_fields(doc)
+        changes = UP.update_computed(doc, wanted, e.change, fields)
+        note = None
+        if UP.needs_layout(fields, wanted):
+            pages, note = _layout(ctx, e)
+            if pages is not None:
+                changes += UP.update_paged(doc, wanted, pages, e.change, fields)
+        lines = [f"- {doc.id_of(c.field.start)} {c.field.instruction}: {c.old!r} -> {c.new!r}"
+                 for c in changes[:MAX_LINES]]
+        if len(changes) > MAX_LINES:
+            lines.append(f"... {len(changes) - MAX_LINES} more")
+        e.done(None, marker="UPDATED", content="\n".join(lines) or "No result changed.",
+               fields={"Fields": len(fields), "Changed": len(changes), "Pages": note})
+    return e.answer
