@@ -13,13 +13,15 @@ from lxml import etree
 from ooxml.refs import captions as CAP
 from ooxml.refs import compute as CO
 from ooxml.refs import crossrefs as XR
+from ooxml.refs import figures as FIG
 from ooxml.refs import field_list as FLD
 from ooxml.refs import fields as FL
 from ooxml.refs import page_fields as PF
 from ooxml.refs import updating as UP
+from ooxml.layout import sections as S
 from ooxml.review import edits
 from ooxml.text import body as B
-from ooxml.xml.errors import InvalidPosition, LimitExceeded, OoxmlError, ValidationError
+from ooxml.xml.errors import ElementNotFound, InvalidPosition, LimitExceeded, OoxmlError, ValidationError
 from ooxml.xml.namespaces import w
 from render import page_layout
 from tools.docx import common as C
@@ -149,12 +151,12 @@ def docx_insert_cross_reference(ctx: CallContext, session_id: str | None, target
 
 def _kinds(kinds: list[str] | None) -> set[str]:
     if kinds is None:
-        return set(UP.KINDS)
+        return {*UP.KINDS, "TOC"}
     wanted = {k.strip().upper() for k in kinds}
-    unknown = sorted(wanted - set(UP.KINDS))
+    unknown = sorted(wanted - {*UP.KINDS, "TOC"})
     if unknown or not wanted:
         raise ValidationError(f"Unknown field kind(s): {', '.join(unknown) or '(none given)'}.",
-                              hint="kinds holds some of: " + ", ".join(UP.KINDS) + "; leave it out for all.")
+                              hint="kinds holds some of: " + ", ".join(UP.KINDS) + ", TOC; leave it out for all.")
     return wanted
 
 
@@ -171,6 +173,8 @@ def docx_update_fields(ctx: CallContext, session_id: str | None, kinds: list[str
         wanted = _kinds(kinds)
         fields = FLD.all_fields(doc)
         changes = UP.update_computed(doc, wanted, e.change, fields)
+        rebuilt = _rebuild_figure_tables(e) if "TOC" in wanted else 0
+        fields = FLD.all_fields(doc) if rebuilt else fields
         note = None
         if UP.needs_layout(fields, wanted):
             pages, note = _layout(ctx, e)
@@ -181,5 +185,62 @@ def docx_update_fields(ctx: CallContext, session_id: str | None, kinds: list[str
         if len(changes) > MAX_LINES:
             lines.append(f"... {len(changes) - MAX_LINES} more")
         e.done(None, marker="UPDATED", content="\n".join(lines) or "No result changed.",
-               fields={"Fields": len(fields), "Changed": len(changes), "Pages": note})
+               fields={"Fields": len(fields), "Changed": len(changes), "Tables Of Figures Rebuilt": rebuilt or None,
+                       "Pages": note})
+    return e.answer
+
+
+def _tab_pos(doc, anchor) -> int:
+    return S.page_box(S.section_of(doc, anchor)).text_width
+
+
+def _figure_table(doc, e, label: str, found, at: dict) -> list[etree._Element]:
+    """A table of figures' paragraphs inserted ``at`` (insert_block's where, in the body)."""
+    e.change(*FIG.unmarked(found))
+    paras = FIG.build(doc, label, found, FIG.anchors(doc, found), _tab_pos(doc, next(iter(at.values()), doc.body)))
+    for i, p in enumerate(paras):
+        doc.insert_block(p, container=doc.body, **(at if i == 0 else {"after": paras[i - 1]}))
+    return paras
+
+
+def _rebuild_figure_tables(e) -> int:
+    """Tables of figures whose entries no longer read as their captions, written again."""
+    doc, n = e.doc, 0
+    for label, old in FIG.tables(doc):
+        found = FIG.entries_of(doc, label)
+        if FIG.texts(old) == [h.text for h in found] and found:
+            continue
+        if found:
+            _figure_table(doc, e, label, found, {"before": old[0]})
+        for p in old:
+            doc.remove_block(p)
+        n += 1
+    return n
+
+
+@tool(toolset="layout", title="Insert a table of figures")
+def docx_insert_table_of_figures(ctx: CallContext, session_id: str | None, position: str,
+                                 label: str = "Figure") -> str:
+    """Insert a table of figures (TOC \\c field): the label's captions, linked, with page numbers."""
+    with editing(ctx, session_id, "Insert Table Of Figures") as e:
+        doc = e.doc
+        label = CAP.check_label(label)
+        found = FIG.entries_of(doc, label)
+        if not found:
+            raise ElementNotFound(f"No caption uses the label '{label}'.",
+                                  hint="Insert captions with docx_insert_caption first, or pass their label.")
+        container, where = C.block_insertion(doc, e.position(position), "table of figures")
+        if container is not doc.body:
+            raise InvalidPosition("A table of figures goes between blocks of the document body.",
+                                  hint="Use a position such as before:para_… on a body paragraph.")
+        prev, nxt = C.insertion_neighbours(container, where)
+        e.show(prev, nxt)
+        paras = _figure_table(doc, e, label, found, where)
+        pages, note = _layout(ctx, e)
+        if pages is not None:
+            UP.update_paged(doc, {"PAGEREF"}, pages, lambda *ps: None,
+                            [f for p in paras for f in FLD.fields_of(p) if f.name == "PAGEREF"])
+        e.after(prev, *paras, nxt)
+        e.done(paras[0], marker="NEW", inserted=paras[-1],
+               fields={"Position": position, "Entries": len(found), "Pages": note})
     return e.answer
