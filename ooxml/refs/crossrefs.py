@@ -106,14 +106,22 @@ def _caption_range(p: etree._Element, kind: str) -> tuple[etree._Element, etree.
     cap = CAP.caption_of(p)
     begin, end = cap.seq_runs()
     if kind == "number":
-        return begin, end
+        return (begin, end) if begin.getparent() is end.getparent() else (_child_of(p, begin), _child_of(p, end))
     if kind == "text":
-        after = [k for k in end.itersiblings() if k.tag not in _MARKS]
+        after = [r for k in _child_of(p, end).itersiblings() if k.tag not in _MARKS
+                 for r in (list(k) if k.tag == w("ins") else [k]) if r.tag not in _MARKS]
         while after and not B.run_text(after[0]).strip(CAP.SEPARATORS):
             after.pop(0)  # the ': ' between number and text is not the text
         if not after:
             raise ValidationError("The caption has no text after its number.",
                                   hint="Refer to it with kind label_and_number or number.")
-        return after[0], after[-1]
-    first = _content(p)[0]
-    return first, end
+        first, last = after[0], after[-1]
+        return (first, last) if first.getparent() is last.getparent() else (_child_of(p, first), _child_of(p, last))
+    return _content(p)[0], _child_of(p, end)
+
+
+def _child_of(p: etree._Element, el: etree._Element) -> etree._Element:
+    """``el``, or its ancestor that is a child of ``p`` (a tracked caption's runs sit in a w:ins)."""
+    while el.getparent() is not p:
+        el = el.getparent()
+    return el

@@ -62,10 +62,10 @@ def _announce_except(e, new: etree._Element):
 @tool(toolset="layout", title="Insert a caption")
 def docx_insert_caption(ctx: CallContext, session_id: str | None, element_id: str, text: str,
                         label: str = "Figure", position: Literal["after", "before"] = "after") -> str:
-    """Caption a figure, table or equation as Word does: label, SEQ number, bookmark for references.
+    """Caption a figure, table or equation: label, SEQ number, _Ref bookmark.
 
     Args:
-        element_id: The block (or an image in it) captioned.
+        element_id: A block, or an image in it.
     """
     with editing(ctx, session_id, "Insert Caption") as e:
         doc = e.doc
@@ -119,18 +119,18 @@ def _inline(e, position: str) -> tuple[etree._Element, callable]:
 def docx_insert_cross_reference(ctx: CallContext, session_id: str | None, target_id: str, position: str,
                                 kind: Literal["number", "text", "label_and_number", "page", "above_below"]
                                 = "number") -> str:
-    """Insert a REF/NOTEREF/PAGEREF to a caption, heading, numbered paragraph, note or bookmark, result computed.
+    """Insert a REF/NOTEREF/PAGEREF field to a caption, heading, numbered paragraph, note or bookmark.
 
     Args:
         target_id: para_…, note_… or bkm_….
-        position: start:/end: a paragraph or before:/after: a run.
+        position: Among a paragraph's runs.
     """
     with editing(ctx, session_id, "Insert Cross Reference") as e:
         doc = e.doc
         target = XR.target_of(doc, e.element(target_id, arg="target_id"))
         para, put = _inline(e, position)
         e.show(para)
-        e.change(para, B.find_ancestor(target.el, B.W_P))
+        e.change(para, target.el if target.el.tag == B.W_P else B.find_ancestor(target.el, B.W_P))
         instruction = XR.instruction(doc, FLD.story_roots(doc), target, XR.check_kind(kind))
         runs = FL.field_runs(instruction, " ")
         put(runs)
@@ -165,9 +165,8 @@ MAX_LINES = 200  # changed fields listed in the answer
 
 @tool(toolset="layout", title="Update fields")
 def docx_update_fields(ctx: CallContext, session_id: str | None, kinds: list[str] | None = None) -> str:
-    """Recompute field results (SEQ, REF, NOTEREF, STYLEREF, DOCPROPERTY, PAGE, NUMPAGES, SECTIONPAGES, PAGEREF; tables
-    of figures); page numbers from one LibreOffice layout. Lists what changed.
-    """
+    """Recompute SEQ, REF, NOTEREF, STYLEREF, DOCPROPERTY, PAGE, NUMPAGES, SECTIONPAGES, PAGEREF and TOC (tables of
+    figures) results; pages from LibreOffice."""
     with editing(ctx, session_id, "Update Fields") as e:
         doc = e.doc
         wanted = _kinds(kinds)
@@ -184,7 +183,8 @@ def docx_update_fields(ctx: CallContext, session_id: str | None, kinds: list[str
                  for c in changes[:MAX_LINES]]
         if len(changes) > MAX_LINES:
             lines.append(f"... {len(changes) - MAX_LINES} more")
-        e.done(None, marker="UPDATED", content="\n".join(lines) or "No result changed.",
+        first = next((c.field.paragraph for c in changes if c.field.paragraph is not None), None)
+        e.done(first, marker="UPDATED", changes="\n".join(lines) or "No result changed.", head_id=False,
                fields={"Fields": len(fields), "Changed": len(changes), "Tables Of Figures Rebuilt": rebuilt or None,
                        "Pages": note})
     return e.answer
@@ -221,7 +221,7 @@ def _rebuild_figure_tables(e) -> int:
 @tool(toolset="layout", title="Insert a table of figures")
 def docx_insert_table_of_figures(ctx: CallContext, session_id: str | None, position: str,
                                  label: str = "Figure") -> str:
-    """Insert a table of figures (TOC \\c field): the label's captions, linked, with page numbers."""
+    """Insert a table of figures (TOC \\c field) of the label's captions."""
     with editing(ctx, session_id, "Insert Table Of Figures") as e:
         doc = e.doc
         label = CAP.check_label(label)
