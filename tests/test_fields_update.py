@@ -131,3 +131,19 @@ async def test_an_unknown_kind_is_named_and_changes_nothing(docx, tmp_path):
     await docx.ok("docx_insert_caption", element_id=figs["Alpha"], text="Alpha")
     bad = await docx.call("docx_update_fields", kinds=["SEQ", "CHAPTER"])
     assert bad.is_error and bad.error_type == "ValidationError" and "CHAPTER" in bad.text
+
+
+async def test_a_tracked_update_of_a_copied_simple_field_keeps_the_field(docx, tmp_path):
+    from tests.builders import build_docx, p
+    simple = ('<w:p><w:r><w:t xml:space="preserve">Figure </w:t></w:r><w:fldSimple w:instr=" SEQ Figure \\* ARABIC ">'
+              '<w:r><w:t>1</w:t></w:r></w:fldSimple></w:p>')
+    await docx.open(build_docx(tmp_path / "s.docx", simple + p("end")))
+    await docx.ok("docx_set_track_changes", enabled=True)
+    import re
+    first = re.search(r"para_[0-9a-f]+", (await docx.ok("docx_read_content")).text).group(0)
+    await docx.ok("docx_copy_paragraph", element_id=first, position="end:document_body")
+    u = await docx.ok("docx_update_fields", kinds=["SEQ"])  # the copy's '1' is our insertion: it becomes '2'
+    assert u.head["Changed"] == "1"
+    body = await docx.save(tmp_path / "o.docx")
+    simples = body.xpath(".//w:fldSimple", namespaces=NS)
+    assert [s.xpath("string(.//w:t)", namespaces=NS) for s in simples] == ["1", "2"]

@@ -139,7 +139,6 @@ def write_result(doc, f: Field, text: str) -> None:
         old, sep, end = _parts(f)
     model = old[0] if old else (f.start if f.start.tag == W_SIMPLE else f.start.getparent())
     new = make_run(text, model.find(w("rPr")))
-    edits.delete_runs(doc, old)
     if end is None:
         f.start.append(new)
     else:
@@ -148,3 +147,5 @@ def write_result(doc, f: Field, text: str) -> None:
             end.addprevious(sep)
         end.addprevious(new)
     edits.mark_inserted(doc, [new])
+    # after the new run is in: deleting the old may drop a wrapper it empties (a w:ins, a fldSimple)
+    edits.delete_runs(doc, old)

@@ -220,7 +220,7 @@ def _rebuild_figure_tables(e) -> int:
 
 @tool(toolset="layout", title="Insert a table of figures")
 def docx_insert_table_of_figures(ctx: CallContext, session_id: str | None, position: str,
-                                 label: str = "Figure") -> str:
+                                 label: str = "Figure", page_numbers: bool = True) -> str:
     """Insert a table of figures (TOC \\c field) of the label's captions."""
     with editing(ctx, session_id, "Insert Table Of Figures") as e:
         doc = e.doc
@@ -236,7 +236,7 @@ def docx_insert_table_of_figures(ctx: CallContext, session_id: str | None, posit
         prev, nxt = C.insertion_neighbours(container, where)
         e.show(prev, nxt)
         paras = _figure_table(doc, e, label, found, where)
-        pages, note = _layout(ctx, e)
+        pages, note = _layout(ctx, e) if page_numbers else (None, "left out (page_numbers=false)")
         if pages is not None:
             UP.update_paged(doc, {"PAGEREF"}, pages, lambda *ps: None,
                             [f for p in paras for f in FLD.fields_of(p) if f.name == "PAGEREF"])
