@@ -165,8 +165,8 @@ MAX_LINES = 200  # changed fields listed in the answer
 
 @tool(toolset="layout", title="Update fields")
 def docx_update_fields(ctx: CallContext, session_id: str | None, kinds: list[str] | None = None) -> str:
-    """Recompute SEQ, REF, NOTEREF, STYLEREF, DOCPROPERTY, PAGE, NUMPAGES, SECTIONPAGES, PAGEREF and TOC (tables of
-    figures) results; pages from LibreOffice."""
+    """Recompute field results: SEQ, REF, NOTEREF, STYLEREF, DOCPROPERTY, PAGE, NUMPAGES, SECTIONPAGES, PAGEREF, TOC
+    (tables of figures)."""
     with editing(ctx, session_id, "Update Fields") as e:
         doc = e.doc
         wanted = _kinds(kinds)
