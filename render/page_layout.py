@@ -68,14 +68,16 @@ def _escaped(name: str) -> str:
     return "".join(c if c.isascii() and c.isalnum() else "".join(f"{b:02X}" for b in c.encode()) for c in name)
 
 
-def laid_out(doc, convert) -> LaidOut:
-    """One layout of the state (``convert``: see to_pdf) with its block and bookmark pages (1-based)."""
+def laid_out(doc, convert, blocks: set | None = None) -> LaidOut:
+    """One layout of the state (``convert``: see to_pdf) with its bookmark pages and the pages of the
+    body ``blocks`` (all when None), 1-based."""
     from ooxml.text.marks import save_marked_copy
     from render.pages import PDFIUM, PdfPages, block_pages
 
     with tempfile.TemporaryDirectory(prefix="ooxml-mcp-layout-") as tmp:
         src, pdf = Path(tmp) / "layout.docx", Path(tmp) / "layout.pdf"
-        blocks = save_marked_copy(doc, src)
+        wanted = blocks
+        blocks = save_marked_copy(doc, src, wanted)
         convert(src, pdf)
         with PDFIUM:
             pages = PdfPages(pdf)
@@ -84,4 +86,5 @@ def laid_out(doc, convert) -> LaidOut:
             finally:
                 pages.close()
     starts = block_pages(marks, len(blocks))
-    return LaidOut(total, {b: p + 1 for b, p in zip(blocks, starts)}, {n: p + 1 for n, p in named.items()})
+    return LaidOut(total, {b: p + 1 for b, p in zip(blocks, starts) if wanted is None or b in wanted},
+                   {n: p + 1 for n, p in named.items()})

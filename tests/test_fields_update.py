@@ -147,3 +147,20 @@ async def test_a_tracked_update_of_a_copied_simple_field_keeps_the_field(docx, t
     body = await docx.save(tmp_path / "o.docx")
     simples = body.xpath(".//w:fldSimple", namespaces=NS)
     assert [s.xpath("string(.//w:t)", namespaces=NS) for s in simples] == ["1", "2"]
+
+
+@pytest.mark.libreoffice
+async def test_page_and_numpages_read_the_layout(docx, tmp_path):
+    from tests.support.libreoffice import require_soffice
+    require_soffice()
+    await docx.create()
+    await docx.ok("docx_insert_paragraph", text="one", position="end:document_body")
+    for _ in range(2):
+        await docx.ok("docx_insert_page_break", position="end:document_body")
+    last = (await docx.ok("docx_insert_paragraph", text="Page ", position="end:document_body")).element_id
+    page = await docx.ok("docx_insert_field", field="PAGE", position=f"end:{last}")
+    await docx.ok("docx_insert_run", text=" of ", position=f"end:{last}")
+    await docx.ok("docx_insert_field", field="NUMPAGES", position=f"end:{last}")
+    assert page.head["Result"] == "1"  # a placeholder until a layout
+    u = await docx.ok("docx_update_fields", kinds=["PAGE", "NUMPAGES"])
+    assert "LibreOffice" in u.head["Pages"] and "Page 3 of 3" in u.text

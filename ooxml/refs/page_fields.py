@@ -38,6 +38,7 @@ class PageResults:
         self.doc, self.pages = doc, pages
         self.refs = C.Results(doc, [])
         self._sections: tuple | None = None
+        self._firsts: list[int] | None = None
 
     def of(self, f: FLD.Field) -> str | None:
         if not computable(f):
@@ -61,6 +62,18 @@ class PageResults:
         if f.name == "PAGE":
             return self._shown(page, block, f.switch("\\*"))
         return str(self._section_pages(block))
+
+    def blocks_needed(self, fields: list[FLD.Field]) -> set:
+        """The body blocks whose pages the fields need: those holding PAGE/SECTIONPAGES, and each
+        section's first when a section restarts its numbers or SECTIONPAGES asks."""
+        needed = {self._block(f.start) for f in fields if f.name in ("PAGE", "SECTIONPAGES") and computable(f)}
+        _, firsts, sects = self._layout()
+        restarts = any(s is not None and s.find(w("pgNumType")) is not None
+                       and s.find(w("pgNumType")).get(w("start")) for s in sects)
+        if restarts or any(f.name == "SECTIONPAGES" for f in fields):
+            needed.update(firsts)
+        needed.discard(None)
+        return needed
 
     def _block(self, el: etree._Element) -> etree._Element | None:
         body = self.doc.body
@@ -88,8 +101,10 @@ class PageResults:
         return self._sections
 
     def _first_pages(self) -> list[int]:
-        _, firsts, _ = self._layout()
-        return [self.pages.of_block(b) or 1 for b in firsts]
+        if self._firsts is None:
+            _, firsts, _ = self._layout()
+            self._firsts = [self.pages.of_block(b) or 1 for b in firsts]
+        return self._firsts
 
     def _shown(self, page: int, block: etree._Element | None, picture: str | None) -> str:
         """The number Word shows on physical ``page``: section restarts and formats applied."""

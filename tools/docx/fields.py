@@ -82,16 +82,18 @@ def docx_insert_caption(ctx: CallContext, session_id: str | None, element_id: st
     return e.answer
 
 
-def _layout(ctx, e) -> tuple[page_layout.LaidOut | None, str]:
-    """One LibreOffice layout of the state (as the TOC's page numbers), or why there is none."""
+def _layout(ctx, e, fields: list[FLD.Field]) -> tuple[page_layout.LaidOut | None, str]:
+    """One LibreOffice layout of the state (as the TOC's page numbers), or why there is none; only the
+    blocks ``fields`` need are marked for it."""
     missing = office_find.missing()
     if missing:
         return None, f"kept: {missing}"
     e.report()  # the copy laid out is saved from the parts changed so far
     try:
         with heartbeats(ctx, 0, 1, "LibreOffice is laying out the document for page numbers"):
-            return page_layout.laid_out(e.doc, functools.partial(to_pdf_in_budget, ctx.services.office)), \
-                "from LibreOffice's layout"
+            convert = functools.partial(to_pdf_in_budget, ctx.services.office)
+            needed = PF.PageResults(e.doc, None).blocks_needed(fields)
+            return page_layout.laid_out(e.doc, convert, needed), "from LibreOffice's layout"
     except LimitExceeded:
         raise
     except (OSError, RuntimeError, ValueError, OoxmlError) as err:  # a failed layout keeps the old numbers
@@ -138,7 +140,7 @@ def docx_insert_cross_reference(ctx: CallContext, session_id: str | None, target
         field = FLD.Field(FL.begin_char(runs), instruction, doc.part_of(para).tree.getroot())
         result, note = CO.Results(doc, FLD.all_fields(doc)).of(field), None
         if field.name == "PAGEREF":
-            pages, note = _layout(ctx, e)
+            pages, note = _layout(ctx, e, [field])
             result = PF.PageResults(doc, pages).of(field) if pages is not None else None
         if not result:  # no layout: Word computes it when it opens the file
             field.start.set(w("dirty"), "true")
@@ -176,7 +178,7 @@ def docx_update_fields(ctx: CallContext, session_id: str | None, kinds: list[str
         fields = FLD.all_fields(doc) if rebuilt else fields
         note = None
         if UP.needs_layout(fields, wanted):
-            pages, note = _layout(ctx, e)
+            pages, note = _layout(ctx, e, fields)
             if pages is not None:
                 changes += UP.update_paged(doc, wanted, pages, e.change, fields)
         lines = [f"- {doc.id_of(c.field.start)} {c.field.instruction}: {c.old!r} -> {c.new!r}"
@@ -236,10 +238,10 @@ def docx_insert_table_of_figures(ctx: CallContext, session_id: str | None, posit
         prev, nxt = C.insertion_neighbours(container, where)
         e.show(prev, nxt)
         paras = _figure_table(doc, e, label, found, where)
-        pages, note = _layout(ctx, e) if page_numbers else (None, "left out (page_numbers=false)")
+        refs = [f for p in paras for f in FLD.fields_of(p) if f.name == "PAGEREF"]
+        pages, note = _layout(ctx, e, refs) if page_numbers else (None, "left out (page_numbers=false)")
         if pages is not None:
-            UP.update_paged(doc, {"PAGEREF"}, pages, lambda *ps: None,
-                            [f for p in paras for f in FLD.fields_of(p) if f.name == "PAGEREF"])
+            UP.update_paged(doc, {"PAGEREF"}, pages, lambda *ps: None, refs)
         e.after(prev, *paras, nxt)
         e.done(paras[0], marker="NEW", inserted=paras[-1],
                fields={"Position": position, "Entries": len(found), "Pages": note})
