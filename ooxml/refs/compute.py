@@ -111,7 +111,7 @@ class Results:
     def mark(self, name: str) -> etree._Element | None:
         if self._marks is None:
             self._marks = {}
-            for s in L.bookmark_starts(FLD.story_roots(self.doc)):
+            for s in L.bookmark_starts(self.doc.story_roots()):
                 self._marks.setdefault(s.get(w("name")), s)
         return self._marks.get(name)
 

@@ -17,7 +17,6 @@ from ooxml.review import edits
 from ooxml.text import body as B
 from ooxml.text.build import make_run
 from ooxml.xml.namespaces import w
-from ooxml.xml.wordids import story_part_names
 
 W_SIMPLE, W_INS, W_DEL = w("fldSimple"), w("ins"), w("del")
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
@@ -56,12 +55,6 @@ class Field:
 following = FL.following
 
 
-def story_roots(doc) -> list[etree._Element]:
-    """The main part's root, then every header, footer and notes part's (registered)."""
-    return [doc.root] + [doc.register_part_root(doc.package.part(n))
-                         for n in story_part_names(doc.package, doc.main_name)[1:]]
-
-
 def _deleted(el: etree._Element) -> bool:
     return any(a.tag == W_DEL for a in el.iterancestors(W_DEL))
 
@@ -82,7 +75,7 @@ def fields_of(root: etree._Element) -> list[Field]:
 
 
 def all_fields(doc) -> list[Field]:
-    return [f for root in story_roots(doc) for f in fields_of(root)]
+    return [f for root in doc.story_roots() for f in fields_of(root)]
 
 
 def _flat(span: list[etree._Element]) -> list[etree._Element]:

@@ -41,7 +41,7 @@ def anchors(doc, found: list[T.Heading]) -> list[str]:
     have = [T.existing_toc_bookmark(h) for h in found]
     missing = [h for h, name in zip(found, have) if name is None]
     if missing:
-        roots = FLD.story_roots(doc)
+        roots = doc.story_roots()
         names = {s.get(w("name")) for s in L.bookmark_starts(roots)}
         made = {id(h): n for h, n in T.add_toc_bookmarks(missing, names, L.next_bookmark_id(roots))}
         have = [n if n is not None else made[id(h)] for h, n in zip(found, have)]

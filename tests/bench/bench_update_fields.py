@@ -46,7 +46,7 @@ def build(src: Path) -> None:
     gen_docs.build_docx(src, PARAGRAPHS)
     doc = Document.open(src)
     blocks = [b for b in B.iter_blocks(doc.body) if b.tag == B.W_P]
-    roots = FLD.story_roots(doc)
+    roots = doc.story_roots()
     names = []
     step = len(blocks) // (CAPTIONS + 1)
     for i in range(CAPTIONS):
