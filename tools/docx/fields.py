@@ -19,6 +19,7 @@ from ooxml.refs import fields as FL
 from ooxml.refs import page_fields as PF
 from ooxml.refs import updating as UP
 from ooxml.layout import sections as S
+from ooxml.model import places as PL
 from ooxml.review import edits
 from ooxml.text import body as B
 from ooxml.xml.errors import ElementNotFound, InvalidPosition, LimitExceeded, OoxmlError, ValidationError
@@ -37,7 +38,7 @@ RENUMBERED = {"SEQ", "REF", "NOTEREF"}  # what an insert keeps right at once (no
 def _block_of(el: etree._Element) -> etree._Element:
     """The block holding ``el`` (an image's paragraph, a table ...) in its container."""
     cur = el
-    while cur.getparent() is not None and not (cur.getparent().tag in C.BLOCK_CONTAINERS and B.is_block(cur)):
+    while cur.getparent() is not None and not PL.is_placed_block(cur):
         cur = cur.getparent()
     return cur if cur.getparent() is not None else el
 
