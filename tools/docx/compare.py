@@ -26,8 +26,8 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
                  session_id: str | None = None, author: str | None = None, granularity: str = "word",
                  detect_moves: bool = False, ignore_formatting: bool = False,
                  existing_revisions: str = "accept") -> str:
-    """New session with a redline: the revised version, every difference tracked. Give both paths; or session_id
-    (as revised) with original_path, or alone (against the file as opened).
+    """New session with a redline of the revised version: both paths; or session_id (revised) with original_path,
+    or alone (vs. the file opened).
 
     Args:
         granularity: word or character.
@@ -135,9 +135,7 @@ def _answer(session, result) -> str:
 
 def _first_change(doc):
     for rev in RO.iter_revisions(doc.body):  # the first is usually early: no walk of the whole body
-        block = rev
-        while block.getparent() is not None and block.getparent() is not doc.body:
-            block = block.getparent()
-        if block.getparent() is doc.body:
+        block = doc.top_block(rev)
+        if block is not None and block.getparent() is doc.body:
             return block
     return None

@@ -7,11 +7,12 @@ from pathlib import Path, PurePosixPath
 
 import mcp_types as types
 
+from ooxml.opc.types import CT
 from tools.storage.roots import is_object_url
 from tools.runtime import notices, object_resources, prompts, resources, structured
 from tools.runtime.registry import CallContext
 
-LINKED = {"docx_save": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+LINKED = {"docx_save": CT.DOCX,
           "docx_export_markdown": "text/markdown", "docx_export": None}  # None: by the file's extension
 EXPORTED = {".pdf": "application/pdf", ".odt": "application/vnd.oasis.opendocument.text", ".rtf": "application/rtf",
             ".html": "text/html", ".htm": "text/html", ".txt": "text/plain"}
@@ -85,8 +86,7 @@ def links_of(name: str, outcome) -> list:
     """docx_save, docx_export and docx_export_markdown to a file: a resource_link to the file written."""
     if name not in LINKED or outcome.is_error:
         return []
-    from render.head import parse_head
-    written = parse_head(outcome.text).get("File")
+    written = outcome.answer.head().get("File") if outcome.answer is not None else None
     if not written:
         return []
     if is_object_url(written):  # an object root: the object's own URL
