@@ -26,11 +26,11 @@ from tests.support.client import DocxClient, open_client  # noqa: E402
 import tools.catalog  # noqa: E402,F401
 
 
-# The slow tiers, by where their tests live (a test parametrized by corpus_params is `corpus` wherever it
-# lives). The inner loop leaves them out: -m "not corpus and not fuzz and not install and not scale";
+# The slow tiers, by where their tests live (a test parametrized by corpus_params, or named for the corpus,
+# is `corpus` wherever it lives). The inner loop leaves them out: -m "not corpus and not fuzz and not install and not scale";
 # tests/run_all.py (CI) runs every tier.
 TIERS = {
-    "corpus": ("corpus/",),
+    "corpus": ("corpus/", "tools/docx/test_compare_office.py"),  # the latter: the corpus pairs' redlines
     "fuzz": ("tools/docx/test_fuzz_documents.py", "tools/docx/test_property_edits.py",
              "tools/docx/test_undo_property.py", "tools/docx/test_compare_property.py",
              "tools/runtime/test_durable_history.py"),
@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(items):
     for item in items:
         where = Path(str(item.fspath)).resolve().relative_to(tests).as_posix()
         for tier, places in TIERS.items():
-            if where.startswith(places):
+            if where.startswith(places) or (tier == "corpus" and "corpus" in item.name):
                 item.add_marker(tier)
 
 
