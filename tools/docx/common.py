@@ -12,7 +12,7 @@ from ooxml.xml.errors import InvalidElementType, InvalidPosition
 from ooxml.xml.namespaces import OX_ID, w
 from ooxml.opc.package import Limits
 from render import views
-from render.answer import success_answer
+from render.answer import Answer, success_answer
 from render.blocks import boxes_with_texts
 from render.diff import render_diff
 from render import text_changes
@@ -169,7 +169,7 @@ def insertion_neighbours(container: etree._Element, where: dict) -> tuple:
 def answer(session: Session, operation: str, element: etree._Element | None, *, marker: str | None = None,
            before: list[str] | None = None, after: list[str] | None = None,
            fields: dict | None = None, content: str | None = None, head_id: bool = True,
-           element_id: str | None = None, changes: str | None = None) -> str:
+           element_id: str | None = None, changes: str | None = None) -> Answer:
     """A success answer with the context around ``element`` (or the empty body), diff and cursor."""
     doc = session.doc
     budget.check()
