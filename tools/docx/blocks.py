@@ -136,8 +136,8 @@ def _spaced(paragraphs: list[etree._Element]) -> list:
 @tool(title="Replace text")
 def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, new_text: str,
                       scope_id: str | None = None) -> str:
-    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it
-    across runs; in equations (as LaTeX), chart titles and series names too.
+    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, across runs; in equations
+    (LaTeX) and charts too.
 
     Args:
         old_text: Not empty; no tabs or line breaks.
