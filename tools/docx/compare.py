@@ -27,7 +27,7 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
                  detect_moves: bool = False, ignore_formatting: bool = False,
                  existing_revisions: str = "accept") -> str:
     """New session with a redline of the revised version: both paths; or session_id (revised) with original_path,
-    or alone (vs. the file opened).
+    or alone (vs. as opened).
 
     Args:
         granularity: word or character.

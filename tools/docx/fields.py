@@ -168,8 +168,7 @@ MAX_LINES = 200  # changed fields listed in the answer
 
 @tool(toolset="layout", title="Update fields")
 def docx_update_fields(ctx: CallContext, session_id: str | None, kinds: list[str] | None = None) -> str:
-    """Recompute field results: SEQ, REF, NOTEREF, STYLEREF, DOCPROPERTY, PAGE, NUMPAGES, SECTIONPAGES, PAGEREF, TOC
-    (tables of figures)."""
+    """Recompute SEQ, REF, PAGE, PAGEREF, TOC and other field results; lists those that changed."""
     with editing(ctx, session_id, "Update Fields") as e:
         doc = e.doc
         wanted = _kinds(kinds)
