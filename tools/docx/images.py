@@ -18,7 +18,7 @@ from tools.docx.protocol import editing
 from tools.docx.tables import available_width
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import object_target, resolve_in_roots
-from tools.docx.objects import check_tenant, storage_section
+from tools.storage.objects import check_tenant, storage_section
 from tools.storage.documents import store_of
 
 EMU_PER_TWIP = 635

@@ -28,8 +28,8 @@ from tools.runtime.durable import replaying
 from tools.runtime.progress import report
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import folder_check, object_target, resolve_save_target
-from tools.docx.objects import check_tenant
-from tools.docx.objects import storage_section
+from tools.storage.objects import check_tenant
+from tools.storage.objects import storage_section
 from tools.storage.documents import store_bytes
 from tools.storage.roots import ObjectLocation
 

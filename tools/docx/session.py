@@ -15,7 +15,7 @@ from ooxml.opc.package import DEFAULT_LIMITS
 from render import views
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
-from tools.docx.open_formats import converted_document, converted_object, converts
+from tools.office.open_formats import converted_document, converted_object, converts
 from tools.docx.review import tracking_from_settings
 from tools.runtime.registry import CallContext, tool
 from tools.runtime import memory
@@ -23,7 +23,7 @@ from tools.runtime.lifetime import claim
 from tools.runtime.recovery import recovery_note
 from tools.runtime.quotas import add_session
 from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
-from tools.docx.objects import check_name, check_tenant, open_object, open_url, save_object, storage_section
+from tools.storage.objects import check_name, check_tenant, open_object, open_url, save_object, storage_section
 from tools.runtime.sessions import Cursor, Session
 
 log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
