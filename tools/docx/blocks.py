@@ -12,18 +12,17 @@ from ooxml.layout import sections as S
 from ooxml.review import edits
 from ooxml.text.copies import check_copy_size, copy_blocks
 from ooxml.lists.list_copies import renumber_whole_lists
-from ooxml.xml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
+from ooxml.xml.errors import InvalidElementType, OoxmlError, ValidationError
 from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
 from ooxml.xml.wordids import story_part_names
 from render.width import cut
-from tools.docx.common import (BLOCK_CONTAINERS, block_insertion, call_limits, insertion_neighbours, parse_position,
-                               resolve)
-from tools.docx.protocol import editing
+from tools.docx.common import BLOCK_CONTAINERS, block_insertion, call_limits, parse_position, resolve
+from tools.docx.common import block_range, section_index
+from tools.docx.protocol import editing, place_blocks
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
-MAX_RANGE = 2_000
 SHOWN = 10
 MAX_TEXT = 100_000
 _COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
@@ -38,61 +37,6 @@ def _block(session: Session, raw: str, arg: str) -> etree._Element:
                                  f"a cell, a header ..., not a {B.kind(el)}.",
                                  hint="Use the ID of a paragraph or table (docx_get_structure lists them).")
     return el
-
-
-def block_range(start: etree._Element, end: etree._Element) -> list[etree._Element]:
-    """The children from ``start`` to ``end`` inclusive (markers between them too)."""
-    if start.getparent() is not end.getparent():
-        raise InvalidPosition("start_id and end_id are in different containers (body, cell, header ...).",
-                              hint="Copy a range whose two ends have the same parent.")
-    out, cur, blocks = [start], start, 1
-    while cur is not end:
-        cur = cur.getnext()
-        if cur is None:
-            raise InvalidPosition("end_id does not come after start_id.", hint="Swap start_id and end_id.")
-        out.append(cur)
-        blocks += B.is_block(cur)
-        if blocks > MAX_RANGE:
-            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.",
-                                  hint="Copy the range in several smaller pieces.")
-    return out
-
-
-def keep_tables_apart(doc, container: etree._Element, first: etree._Element,
-                      last: etree._Element) -> tuple[etree._Element | None, etree._Element | None]:
-    """Empty paragraphs between new tables and tables next to them: Word merges adjacent tables."""
-    spacers = []
-    for block, neighbour, side in ((first, B.prev_block(first), "before"), (last, B.next_block(last), "after")):
-        if block.tag == B.W_TBL and neighbour is not None and neighbour.tag == B.W_TBL:
-            p = etree.Element(w("p"))
-            doc.insert_block(p, container=container, **{side: block})
-            spacers.append(p)
-        else:
-            spacers.append(None)
-    return spacers[0], spacers[1]
-
-
-def place_blocks(e, blocks: list[etree._Element], pos, fields: dict | None = None,
-                 first_field: str | None = None) -> None:
-    """Insert prepared blocks (and markers between them) in order at a block position (edit protocol)."""
-    doc = e.doc
-    last_block = next(el for el in reversed(blocks) if B.is_block(el))
-    what = "paragraph" if last_block.tag == B.W_P else B.kind(last_block).lower()
-    container, where = block_insertion(doc, pos, what)
-    prev, nxt = insertion_neighbours(container, where)
-    e.show(prev, nxt)
-    anchor = None
-    for el in blocks:
-        doc.insert_block(el, container=container, **({"after": anchor} if anchor is not None else where))
-        anchor = el
-    new_blocks = [el for el in blocks if B.is_block(el)]
-    lead, trail = keep_tables_apart(doc, container, new_blocks[0], new_blocks[-1])
-    more = [f"  ... ({len(new_blocks) - SHOWN} more new blocks) ..."] if len(new_blocks) > SHOWN else []
-    e.after(prev, lead, *new_blocks[:SHOWN], *more, trail, nxt)
-    fields = {"Position": pos.text, **(fields or {})}
-    if first_field:
-        fields[first_field] = doc.id_of(new_blocks[0])
-    e.done(new_blocks[-1], marker="NEW", inserted=new_blocks[-1], fields=fields)
 
 
 @tool(title="Copy a range of elements")
@@ -251,7 +195,6 @@ def _set_margins(e, top, bottom, left, right, section_id) -> None:
         raise ValidationError("Give at least one of top, bottom, left, right.", hint="Example: top='2cm', left=1.25")
     sections = S.body_sections(doc.body)
     if section_id:
-        from tools.docx.layout import section_index
         every, index = section_index(session, section_id)
         sections = [every[index]]
     S.check_margins(sections, values)

@@ -10,10 +10,10 @@ from ooxml.xml.namespaces import w
 from render import comments as _views  # noqa: F401  (comment marks and lists in boxes)
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.blocks import block_range
 from tools.docx.common import BLOCK_CONTAINERS, clean_id, resolve, session_of
+from tools.docx.common import block_range, default_author
 from tools.docx.protocol import editing
-from tools.docx.review import default_author, story_roots
+from tools.docx.review import story_roots  # goes with Document.stories() (issue 30)
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 

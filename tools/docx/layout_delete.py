@@ -13,7 +13,7 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.order import insert_child
 from ooxml.layout.page_setup import HF_REFS, header_footer_refs, section_list
 from tools.docx.common import last_block
-from tools.docx.edit import DELETERS
+from tools.docx.protocol import DELETERS
 from tools.runtime.sessions import Cursor
 
 

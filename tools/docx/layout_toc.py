@@ -18,9 +18,8 @@ from ooxml.refs import toc_switches as SW
 from ooxml.xml.errors import ElementNotFound, LimitExceeded, OoxmlError, ValidationError
 from ooxml.xml.namespaces import w
 from render import page_layout
-from tools.docx.common import clean_id, insertion_neighbours, resolve
-from tools.docx.layout import body_insertion
-from tools.docx.layout_links import all_roots
+from tools.docx.common import body_insertion, clean_id, insertion_neighbours, resolve
+from tools.docx.layout_links import all_roots  # goes with Document.stories() (issue 30)
 from tools.docx.protocol import editing
 from tools.office import find as office_find
 from tools.office.service import to_pdf_in_budget
