@@ -1,4 +1,4 @@
-"""docx_delete for the layout kinds: fields, section breaks, headers and footers (via edit.DELETERS: each
+"""docx_delete for the layout kinds: fields, section breaks, headers and footers (via protocol.DELETERS: each
 takes the call's edit, tools/docx/protocol.py, and the element)."""
 from __future__ import annotations
 
