@@ -232,7 +232,7 @@ def call_limits(ctx: CallContext, doc) -> Limits:
 
 # ---- places several tools share ------------------------------------------------------------------
 
-MAX_TEXT = 1_000_000
+MAX_TEXT = 1_000_000  # characters of one text argument
 
 
 def run_place(doc, pos: Position) -> tuple:
@@ -273,7 +273,8 @@ def body_insertion(session: Session, position: str, what: str, message: str, hin
         raise InvalidPosition(message, hint=hint)
     return pos, container, where
 
-MAX_RANGE = 2_000
+
+MAX_RANGE = 2_000  # blocks in one range (docx_copy_elements_range, docx_add_comment ...)
 
 
 def block_range(start: etree._Element, end: etree._Element) -> list[etree._Element]:
@@ -293,6 +294,10 @@ def block_range(start: etree._Element, end: etree._Element) -> list[etree._Eleme
                                   hint="Copy the range in several smaller pieces.")
     return out
 
+
+# Where inline content (fields, hyperlinks, note references) goes: among a paragraph's runs.
+# ``start:``/``end:`` a paragraph, or ``before:``/``after:`` a run, a hyperlink (link_…) or a field
+# (fld_…, meaning the field's whole span). Resolved and checked before anything changes.
 _INLINE_TARGETS = {B.W_R, w("hyperlink"), w("fldSimple")}
 
 
@@ -354,7 +359,6 @@ def inline_place(session: Session, position: str, what: str) -> InlinePlace:
 
 # ---- sessions, authors, images several tools share -------------------------------------------------
 
-
 def start_session(ctx: CallContext, doc: Document, path, view: str | None = None) -> Session:
     """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
     try:
@@ -371,6 +375,7 @@ def start_session(ctx: CallContext, doc: Document, path, view: str | None = None
 def drop_session(ctx: CallContext, session: Session) -> None:
     ctx.services.sessions.discard(session)
     session.doc.close()
+
 
 TRACK_SETTING = "trackRevisions"
 

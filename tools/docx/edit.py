@@ -23,7 +23,6 @@ from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
 
-
 def _check_text(text: str, arg: str = "text") -> None:
     if len(text) > MAX_TEXT:
         raise OoxmlError(f"{arg} has {len(text)} characters, over the limit of {MAX_TEXT}.",

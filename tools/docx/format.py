@@ -12,7 +12,6 @@ from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
 
 
-
 def _target(e, raw: str, arg: str = "element_id"):
     return e.element(raw, {B.W_R, B.W_P}, "paragraph or run", arg, deleted_ok=True)
 

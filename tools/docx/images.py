@@ -22,7 +22,6 @@ from tools.storage.objects import check_tenant, storage_section
 from tools.storage.documents import store_of
 
 
-
 def _read(path):
     """A PNG/JPEG/GIF by its header, or an SVG checked for anything reaching outside it."""
     if path.suffix.lower() != ".svg":

@@ -19,12 +19,12 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.review import revisions as REV
-from tools.docx import common as C
-from tools.runtime.registry import CallContext
-from tools.runtime.sessions import Cursor, Session
 from ooxml.review import edits
 from ooxml.tabular.tables import keep_tables_apart
 from ooxml.text import body as B
+from tools.docx import common as C
+from tools.runtime.registry import CallContext
+from tools.runtime.sessions import Cursor, Session
 
 
 class Edit:
