@@ -1,4 +1,5 @@
-"""Imports every module that registers built-in tools."""
+"""Imports every module that registers built-in tools, and installs render's renderers (one list)."""
+from render import renderers
 from tools.docx import blocks, edit, format, tables, images, read, review, session  # noqa: F401 (this order: tools/list's)
 from tools.docx import export, markdown, pages  # noqa: F401
 from tools.docx import comments, review  # noqa: F401  (review: tracked changes and comments)
@@ -15,3 +16,5 @@ from tools.docx import charts  # noqa: F401  (charts: list, get, update)
 from tools.docx import alt_text, changes  # noqa: F401  (verifying: docx_set_alt_text, docx_changes)
 from tools.docx import text_boxes  # noqa: F401  (content: text boxes)
 from tools.docx import check  # noqa: F401  (docx_check: validity and accessibility)
+
+renderers.install()  # render's tables: explicitly here, not by what happens to be imported

@@ -12,17 +12,17 @@ from ooxml.xml.safexml import serialize
 from ooxml.model.document import Document
 from ooxml.opc.package import Package
 from ooxml.opc.strict import to_transitional
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.types import RT
+from ooxml.opc.parts import story_part_names
 
 _OURS = f" {OX_PREFIX}:id=".encode()
 _IGNORABLE = f"{{{MC}}}Ignorable"
-_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 
 
 def story_roots(doc) -> list[etree._Element]:
     """The body, then headers, footers and notes (comments are remarks on the text, not the text)."""
     comments = {doc.package.resolve_target(doc.main_name, r.get("Target", ""))
-                for r in doc.package.rels(doc.main_name) if r.get("Type") == _COMMENTS}
+                for r in doc.package.rels(doc.main_name) if r.get("Type") == RT.COMMENTS}
     roots = [doc.body]
     for name in story_part_names(doc.package, doc.main_name)[1:]:
         if name not in comments:

@@ -22,8 +22,9 @@ import re
 from lxml import etree
 
 from ooxml.text.body import iter_blocks, next_block
+from ooxml.opc.types import RT
 from ooxml.xml.namespaces import w
-from ooxml.lists.numbering_defs import LEVELS, RT_NUMBERING, Definitions, Level
+from ooxml.lists.numbering_defs import LEVELS, Definitions, Level
 from ooxml.lists.numbering_formats import DRAWN, bullet_text, clamp, format_number
 
 W_P, W_BODY = w("p"), w("body")
@@ -285,7 +286,7 @@ def _numbering_root(doc):
                 (rels is None or (rels.tree.getroot() is rels_root and len(rels_root) == n_rels)) and \
                 (part is None or (parts.get(part.name) is part and part.tree.getroot() is root)):
             return root
-    part = doc.related_part(RT_NUMBERING)
+    part = doc.related_part(RT.NUMBERING)
     root = part.tree.getroot() if part is not None else None
     rels_name = pkg.rels_name(doc.main_name)
     rels = pkg.parts.get(rels_name)

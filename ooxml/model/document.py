@@ -12,8 +12,10 @@ from lxml import etree
 from ooxml.text.body import MARKERS, W_BODY
 from ooxml.xml.errors import ElementNotFound, InvalidDocument
 from ooxml.xml.ids import IdIndex, predeclare, strip_ids, undeclare_ours
-from ooxml.xml.namespaces import MC, OX, OX_ID, OX_PREFIX, RT_STYLES, W
+from ooxml.opc.types import RT
+from ooxml.xml.namespaces import MC, OX, OX_ID, OX_PREFIX, W
 from ooxml.opc.package import DEFAULT_LIMITS, KEEP, Limits, Package, Part
+from ooxml.opc.parts import story_part_names
 from ooxml.model.positions import BlockOrder
 from ooxml.model.history import Recorder
 from ooxml.text.ranges import orphans_if_removed, rescue_markers
@@ -21,7 +23,7 @@ from ooxml.xml.safexml import serialize
 from ooxml.stylesheet.styles import Styles
 from ooxml.opc.template import new_package_parts
 from ooxml.xml.unlink import detach
-from ooxml.xml.wordids import WordIds, doc_pr_floor, story_part_names
+from ooxml.xml.wordids import WordIds, doc_pr_floor
 
 
 IGNORABLE = f"{{{MC}}}Ignorable"
@@ -186,7 +188,7 @@ class Document:
     @property
     def styles(self) -> Styles:
         if self._styles is None:
-            part = self.related_part(RT_STYLES)
+            part = self.related_part(RT.STYLES)
             self._styles = Styles(part.tree.getroot() if part else None)
         return self._styles
 
@@ -195,7 +197,7 @@ class Document:
         root = self.part_of(el).tree.getroot()
         if root not in self._word_ids:
             if self._doc_pr is None:  # docPr ids are unique document-wide: one counter for all parts
-                self._doc_pr = [doc_pr_floor(self.package, self.main_name)]
+                self._doc_pr = [doc_pr_floor(self.package, story_part_names(self.package, self.main_name))]
             self._word_ids[root] = WordIds(root, self._doc_pr)
         return self._word_ids[root]
 

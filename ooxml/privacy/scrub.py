@@ -18,7 +18,7 @@ from ooxml.xml.namespaces import W
 from ooxml.opc.parts import set_flag
 from ooxml.privacy import hidden as HD
 from ooxml.privacy import inspect as I
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.parts import story_part_names
 
 ALIAS = "Author"
 DEFAULT = ("personal_info", "properties", "comments", "revisions", "custom_xml", "hidden_text")

@@ -13,9 +13,10 @@ from ooxml.review import edits
 from ooxml.text.copies import check_copy_size, copy_blocks
 from ooxml.lists.list_copies import renumber_whole_lists
 from ooxml.xml.errors import InvalidElementType, OoxmlError, ValidationError
+from ooxml.opc.types import RT
 from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.parts import story_part_names
 from render.width import cut
 from tools.docx.common import BLOCK_CONTAINERS, block_insertion, call_limits, parse_position, resolve
 from tools.docx.common import block_range, section_index
@@ -25,7 +26,6 @@ from tools.runtime.sessions import Session
 
 SHOWN = 10
 MAX_TEXT = 100_000
-_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 
 
 # ---- copy a range ---------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ def _scopes(session: Session, scope_id: str | None) -> list[etree._Element]:
 
 def _is_comments(doc, name: str) -> bool:
     for rel in doc.package.rels(doc.main_name):
-        if rel.get("Type") == _COMMENTS and doc.package.resolve_target(doc.main_name, rel.get("Target", "")) == name:
+        if rel.get("Type") == RT.COMMENTS and doc.package.resolve_target(doc.main_name, rel.get("Target", "")) == name:
             return True
     return False
 

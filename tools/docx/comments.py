@@ -7,7 +7,6 @@ from ooxml.text import body as B
 from ooxml.review import comments as C
 from ooxml.xml.errors import InvalidElementType, InvalidPosition, ValidationError
 from ooxml.xml.namespaces import w
-from render import comments as _views  # noqa: F401  (comment marks and lists in boxes)
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import BLOCK_CONTAINERS, clean_id, resolve, session_of

@@ -6,7 +6,6 @@ from typing import Literal
 
 from lxml import etree
 
-import render.controls_view  # noqa: F401  (views draw controls)
 from ooxml.text import body as B
 from ooxml.review import edits
 from ooxml.review import revisions as REV

@@ -9,7 +9,7 @@ from ooxml.opc.link_policy import policy_of
 from ooxml.review import edits
 from ooxml.xml.errors import InvalidPosition, ValidationError
 from ooxml.xml.namespaces import OX_ID, w
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.parts import story_part_names
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of

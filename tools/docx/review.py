@@ -7,8 +7,9 @@ from ooxml.text import body as B
 from ooxml.review import review_ops as RO
 from ooxml.xml.errors import InvalidElementType, ValidationError
 from ooxml.opc.parts import clear_flag, set_flag
+from ooxml.opc.types import RT
 from ooxml.review.revisions import W_AUTHOR, W_DATE, Tracker
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.parts import story_part_names
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import box_lines, clean_id, resolve, session_of
@@ -19,7 +20,6 @@ from tools.runtime.sessions import Cursor, Session
 
 PAGE = 50
 SHOWN = 10
-_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 
 
 @tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
@@ -55,7 +55,7 @@ def story_roots(session: Session) -> list[etree._Element]:
     doc = session.doc
     roots = [doc.body]
     rels = {doc.package.resolve_target(doc.main_name, r.get("Target", ""))
-            for r in doc.package.rels(doc.main_name) if r.get("Type") == _COMMENTS}
+            for r in doc.package.rels(doc.main_name) if r.get("Type") == RT.COMMENTS}
     for name in story_part_names(doc.package, doc.main_name)[1:]:
         if name not in rels:
             roots.append(doc.register_part_root(doc.package.part(name)))
