@@ -177,10 +177,8 @@ def test_no_model_or_render_module_reads_the_environment():
 # ---- tools/docx: one floor of tool modules over a small kit (issue 30) ----------------------------
 
 KIT = {"tools.docx.common", "tools.docx.protocol", "tools.docx.view"}
-# Sideways imports still needed, each to go with the issue named (the test fails once one is not):
-# the story roots move into the model as Document.stories() (issue 30).
-SIDEWAYS_KNOWN = {("tools.docx.comments", "tools.docx.review"),  # review.story_roots
-                  ("tools.docx.layout_toc", "tools.docx.layout_links")}  # layout_links.all_roots
+# Sideways imports still needed, each to go with the issue named (the test fails once one is not).
+SIDEWAYS_KNOWN: set[tuple[str, str]] = set()
 
 
 def tool_graph() -> dict[str, set[str]]:

@@ -9,7 +9,6 @@ from ooxml.charts import model, sheets
 from ooxml.opc.types import RT
 from ooxml.xml.errors import ElementNotFound, InvalidElementType
 from ooxml.xml.namespaces import MC
-from ooxml.opc.parts import story_part_names
 
 _CHART = model.c("chart")
 FALLBACK = f"{{{MC}}}Fallback"
@@ -19,9 +18,7 @@ _NOT_FOUND_HINT = "Call docx_list_charts for the charts' IDs."
 def references(doc) -> list[etree._Element]:
     """Every chart reference in reading order of the stories (main first), fallbacks skipped."""
     out = []
-    doc.register_stories()
-    for name in story_part_names(doc.package, doc.main_name):
-        root = doc.package.part(name).tree.getroot()
+    for root in doc.story_roots():
         out.extend(ref for ref in root.iter(_CHART)
                    if next(ref.iterancestors(FALLBACK), None) is None)
     return out

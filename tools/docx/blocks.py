@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.text import replace as RP
 from ooxml.charts import rename as chart_text
@@ -13,13 +14,12 @@ from ooxml.review import edits
 from ooxml.text.copies import check_copy_size, copy_blocks
 from ooxml.lists.list_copies import renumber_whole_lists
 from ooxml.xml.errors import InvalidElementType, OoxmlError, ValidationError
-from ooxml.opc.types import RT
 from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
-from ooxml.opc.parts import story_part_names
+from ooxml.model.stories import TEXT
 from render.width import cut
-from tools.docx.common import BLOCK_CONTAINERS, block_insertion, call_limits, parse_position, resolve
-from tools.docx.common import block_range, section_index
+from tools.docx.common import block_insertion, call_limits, parse_position, resolve
+from tools.docx.common import section_index
 from tools.docx.protocol import editing, place_blocks
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
@@ -32,7 +32,7 @@ MAX_TEXT = 100_000
 
 def _block(session: Session, raw: str, arg: str) -> etree._Element:
     el = resolve(session, raw, arg)
-    if el.getparent() is None or el.getparent().tag not in BLOCK_CONTAINERS or not B.is_block(el):
+    if not P.is_placed_block(el):
         raise InvalidElementType(f"{arg} must be a block (paragraph, table, content control) of the body, "
                                  f"a cell, a header ..., not a {B.kind(el)}.",
                                  hint="Use the ID of a paragraph or table (docx_get_structure lists them).")
@@ -50,7 +50,7 @@ def docx_copy_elements_range(ctx: CallContext, session_id: str | None, start_id:
     with editing(ctx, session_id, "Copy Elements Range") as e:
         session, doc = e.session, e.doc
         start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
-        originals = block_range(start, end)
+        originals = P.block_range(start, end)
         check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
         pos = parse_position(session, position)
         container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
@@ -85,19 +85,7 @@ def _scopes(session: Session, scope_id: str | None) -> list[etree._Element]:
             raise InvalidElementType(f"scope_id must be a paragraph, table, cell or container, not a {B.kind(el)}.",
                                      hint="Use the ID of the paragraph that holds it.")
         return [el]
-    roots = [doc.body]
-    for name in story_part_names(doc.package, doc.main_name)[1:]:
-        if _is_comments(doc, name):
-            continue  # comments are remarks about the text, not the text
-        roots.append(doc.register_part_root(doc.package.part(name)))  # IDs and edits work there too
-    return roots
-
-
-def _is_comments(doc, name: str) -> bool:
-    for rel in doc.package.rels(doc.main_name):
-        if rel.get("Type") == RT.COMMENTS and doc.package.resolve_target(doc.main_name, rel.get("Target", "")) == name:
-            return True
-    return False
+    return doc.story_roots(TEXT, body=True)  # registered: IDs and edits work there too
 
 
 def _spaced(paragraphs: list[etree._Element]) -> list:

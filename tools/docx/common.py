@@ -5,13 +5,14 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.xml import budget
 from ooxml.xml.errors import InvalidElementType, InvalidPosition
 from ooxml.xml.namespaces import OX_ID, w
 from ooxml.opc.package import Limits
 from render import views
-from render.answer import success_answer
+from render.answer import Answer, success_answer
 from render.blocks import boxes_with_texts
 from render.diff import render_diff
 from render import text_changes
@@ -88,10 +89,6 @@ def parse_position(session: Session, position: str) -> Position:
     return Position(mode, resolve(session, target_id, "position", clean=False), raw)
 
 
-BLOCK_CONTAINERS = {w("body"), w("tc"), w("hdr"), w("ftr"), w("footnote"), w("endnote"), w("comment"),
-                    w("sdtContent"), w("txbxContent")}
-
-
 def _shown_id(el: etree._Element) -> str:
     # Error paths must not change the document, so no new ID is given here.
     return "document_body" if el.tag == w("body") else el.get(OX_ID) or f"<the {B.kind(el).lower()}'s ID>"
@@ -100,9 +97,9 @@ def _shown_id(el: etree._Element) -> str:
 def valid_positions(doc, el: etree._Element, kind: str) -> str:
     eid = _shown_id(el)
     if kind == "block":
-        if el.tag in BLOCK_CONTAINERS or el.tag == B.W_SDT:
+        if P.block_slot(el) is not None:
             return f"start:{eid}, end:{eid}"
-        if el.getparent() is not None and el.getparent().tag in BLOCK_CONTAINERS:
+        if P.is_placed_block(el):
             return f"before:{eid}, after:{eid}"
         para = B.find_ancestor(el, B.W_P)
         if para is not None:
@@ -119,35 +116,27 @@ def block_insertion(doc, pos: Position, what: str = "paragraph") -> tuple[etree.
     """Where a block goes: (container, insert_block kwargs). Raises InvalidPosition."""
     t = pos.target
     if pos.mode in ("start", "end"):
-        container = t
-        if t.tag == B.W_SDT:
-            container = t.find(w("sdtContent"))
-        if container is None or container.tag not in BLOCK_CONTAINERS:
+        container = P.block_slot(t)
+        if container is None:
             raise InvalidPosition(f"A {what} cannot go inside a {B.kind(t)}.",
                                   hint="Valid positions here: " + valid_positions(doc, t, "block"))
         if pos.mode == "start":
-            first = next(B.iter_blocks(container), None)
-            first_child = first if first is not None else _first_content_slot(container)
+            first_child = P.first_slot(container)
             return container, {"before": first_child} if first_child is not None else {}
-        if container.tag == w("tc") and what != "paragraph":
+        if P.must_end_with_paragraph(container) and what != "paragraph":
             last = list(B.iter_blocks(container))[-1:] or [None]
             raise InvalidPosition(f"A {what} cannot be the last element of a cell: a cell must end with a paragraph.",
                                   hint=f"Use before:{_shown_id(last[0])} to put it before the cell's last paragraph."
                                   if last[0] is not None else None)
         return container, {}
     parent = t.getparent()
-    if parent is None or parent.tag not in BLOCK_CONTAINERS or not B.is_block(t):
+    if not P.is_placed_block(t):
         raise InvalidPosition(f"A {what} cannot go {pos.mode} a {B.kind(t)}.",
                               hint="Valid positions here: " + valid_positions(doc, t, "block"))
-    if pos.mode == "after" and parent.tag == w("tc") and what != "paragraph" and B.next_block(t) is None:
+    if pos.mode == "after" and P.must_end_with_paragraph(parent) and what != "paragraph" and B.next_block(t) is None:
         raise InvalidPosition(f"A {what} cannot be the last element of a cell: a cell must end with a paragraph.",
                               hint=f"Use before:{_shown_id(t)}.")
     return parent, {pos.mode: t}
-
-
-def _first_content_slot(container: etree._Element) -> etree._Element | None:
-    # With no block yet, a body's sectPr must stay last.
-    return container.find(w("sectPr"))
 
 
 # ---- answers ------------------------------------------------------------------------------------
@@ -192,7 +181,7 @@ def insertion_neighbours(container: etree._Element, where: dict) -> tuple:
 def answer(session: Session, operation: str, element: etree._Element | None, *, marker: str | None = None,
            before: list[str] | None = None, after: list[str] | None = None,
            fields: dict | None = None, content: str | None = None, head_id: bool = True,
-           element_id: str | None = None, changes: str | None = None) -> str:
+           element_id: str | None = None, changes: str | None = None) -> Answer:
     """A success answer with the context around ``element`` (or the empty body), diff and cursor."""
     doc = session.doc
     budget.check()
@@ -273,26 +262,6 @@ def body_insertion(session: Session, position: str, what: str, message: str, hin
         raise InvalidPosition(message, hint=hint)
     return pos, container, where
 
-
-MAX_RANGE = 2_000  # blocks in one range (docx_copy_elements_range, docx_add_comment ...)
-
-
-def block_range(start: etree._Element, end: etree._Element) -> list[etree._Element]:
-    """The children from ``start`` to ``end`` inclusive (markers between them too)."""
-    if start.getparent() is not end.getparent():
-        raise InvalidPosition("start_id and end_id are in different containers (body, cell, header ...).",
-                              hint="Copy a range whose two ends have the same parent.")
-    out, cur, blocks = [start], start, 1
-    while cur is not end:
-        cur = cur.getnext()
-        if cur is None:
-            raise InvalidPosition("end_id does not come after start_id.", hint="Swap start_id and end_id.")
-        out.append(cur)
-        blocks += B.is_block(cur)
-        if blocks > MAX_RANGE:
-            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.",
-                                  hint="Copy the range in several smaller pieces.")
-    return out
 
 
 # Where inline content (fields, hyperlinks, note references) goes: among a paragraph's runs.

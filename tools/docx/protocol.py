@@ -22,6 +22,7 @@ from ooxml.review import revisions as REV
 from ooxml.review import edits
 from ooxml.tabular.tables import keep_tables_apart
 from ooxml.text import body as B
+from render.answer import Answer
 from tools.docx import common as C
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import Cursor, Session
@@ -35,7 +36,7 @@ class Edit:
         self.session = C.session_of(ctx, session_id)
         self.doc = self.session.doc
         self.operation = operation
-        self.answer: str | None = None
+        self.answer: Answer | None = None
         self._shown: list = []
         self._note: list[str] = []
         self._before: list[str] | None = None
@@ -122,11 +123,11 @@ class Edit:
         """The answer field saying, while tracking, what Word records no revision for."""
         return {"Tracked": f"no: {why}"} if REV.tracker(self.doc) is not None else {}
 
-    def plain(self, text: str, inserted: etree._Element | None = None,
+    def plain(self, answer: Answer, inserted: etree._Element | None = None,
               updated: etree._Element | None = None) -> None:
         """An answer the tool built itself (a list, a part removed): taken as it is; ``inserted``/
         ``updated`` become last_insert/last_update (the cursor stays)."""
-        self._result = {"plain": text, "inserted": inserted, "updated": updated}
+        self._result = {"plain": answer, "inserted": inserted, "updated": updated}
 
     # ---- the end -----------------------------------------------------------------------------------
     # A class, not @contextmanager: a generator per call costs microseconds on every edit.
