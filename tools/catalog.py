@@ -16,5 +16,6 @@ from tools.docx import charts  # noqa: F401  (charts: list, get, update)
 from tools.docx import alt_text, changes  # noqa: F401  (verifying: docx_set_alt_text, docx_changes)
 from tools.docx import text_boxes  # noqa: F401  (content: text boxes)
 from tools.docx import check  # noqa: F401  (docx_check: validity and accessibility)
+from tools.docx import fields  # noqa: F401  (layout: captions, cross-references, field updates)
 
 renderers.install()  # render's tables: explicitly here, not by what happens to be imported

@@ -42,10 +42,10 @@ def _block(session: Session, raw: str, arg: str) -> etree._Element:
 @tool(title="Copy a range of elements")
 def docx_copy_elements_range(ctx: CallContext, session_id: str | None, start_id: str, end_id: str,
                              position: str) -> str:
-    """Copy the blocks from start_id to end_id (inclusive, one container) to a position.
+    """Copy the blocks start_id..end_id (one container) to a position.
 
     Args:
-        end_id: Last block; same container, not before start_id.
+        end_id: Last block (same container).
     """
     with editing(ctx, session_id, "Copy Elements Range") as e:
         session, doc = e.session, e.doc
@@ -99,8 +99,8 @@ def _spaced(paragraphs: list[etree._Element]) -> list:
 @tool(title="Replace text")
 def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, new_text: str,
                       scope_id: str | None = None) -> str:
-    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it
-    across runs; in equations (as LaTeX), chart titles and series names too.
+    """Replace every old_text (exact, case-sensitive) with new_text across runs, in equations (LaTeX) and charts
+    too.
 
     Args:
         old_text: Not empty; no tabs or line breaks.

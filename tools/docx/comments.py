@@ -62,8 +62,8 @@ def docx_add_comment(ctx: CallContext, session_id: str | None, element_id: str, 
 
     Args:
         text: Newlines make paragraphs.
-        anchor_text: Only this exact span (first occurrence).
-        end_id: Extend the range to this element (same container).
+        anchor_text: Only this span (first occurrence).
+        end_id: Range end (same container).
     """
     with editing(ctx, session_id, "Add Comment") as e:
         session, doc = e.session, e.doc

@@ -25,8 +25,8 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
                  session_id: str | None = None, author: str | None = None, granularity: str = "word",
                  detect_moves: bool = False, ignore_formatting: bool = False,
                  existing_revisions: str = "accept") -> str:
-    """New session with a redline: the revised version, every difference tracked. Give both paths; or session_id
-    (as revised) with original_path, or alone (against the file as opened).
+    """New session with a redline of the revised version: both paths; or session_id (revised) with original_path,
+    or alone (vs. as opened).
 
     Args:
         granularity: word or character.

@@ -117,7 +117,7 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str | None, element_id: st
 
 @tool(title="Replace a paragraph's text")
 def docx_update_paragraph_text(ctx: CallContext, session_id: str | None, element_id: str, new_text: str) -> str:
-    """Replace all text of a paragraph; unchanged words keep their runs and formatting.
+    """Replace a paragraph's text; unchanged words keep their runs and formatting.
 
     Args:
         new_text: Newlines become line breaks.
@@ -169,8 +169,7 @@ DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("cu
 
 @tool(destructive=True, title="Delete an element")
 def docx_delete(ctx: CallContext, session_id: str | None, element_id: str) -> str:
-    """Delete a paragraph, table, run, image, content control, note, link, bookmark ... A cell's last paragraph
-    stays."""
+    """Delete a paragraph, table, run, image, control, note, link, bookmark ...; a cell's last paragraph stays."""
     with editing(ctx, session_id, "Delete") as e:
         el = e.element(element_id, deleted_ok=True)
         if el.tag in DELETERS:

@@ -22,7 +22,7 @@ def docx_insert_equation(ctx: CallContext, session_id: str | None, latex: str, p
     """Insert a LaTeX equation as Word math.
 
     Args:
-        display: True: its own paragraph (block position); false: inline (run position).
+        display: True: own paragraph (block position); false: inline (run position).
     """
     with editing(ctx, session_id, "Insert Equation") as e:
         math = to_omml(latex, display)

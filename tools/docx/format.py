@@ -31,7 +31,7 @@ def docx_set_font(ctx: CallContext, session_id: str | None, element_id: str, siz
                   bold: bool | None = None, italic: bool | None = None, underline: bool | str | None = None,
                   color_hex: str | None = None, font_name: str | None = None,
                   east_asian_font: str | None = None) -> str:
-    """Set font properties of a run or of every run of a paragraph; omitted ones stay.
+    """Set font properties of a run or of a paragraph's runs; omitted ones stay.
 
     Args:
         size: Points, e.g. 12 or '10.5pt'.
@@ -96,7 +96,7 @@ def docx_set_properties(ctx: CallContext, session_id: str | None, element_id: st
 
 @tool(idempotent=True, toolset="format", title="Copy formatting")
 def docx_format_copy(ctx: CallContext, session_id: str | None, source_id: str, target_id: str) -> str:
-    """Copy formatting like Word's format painter (paragraph properties and run formatting)."""
+    """Copy paragraph and run formatting, like Word's format painter."""
     with editing(ctx, session_id, "Format Copy") as e:
         src = _target(e, source_id, "source_id")
         dst = _target(e, target_id, "target_id")

@@ -54,8 +54,7 @@ def _limits(doc, pos, run_mode: bool) -> tuple[int, int]:
 @tool(title="Insert an image")
 def docx_insert_image(ctx: CallContext, session_id: str | None, image_path: str, position: str,
                       width: float | str | None = None, height: float | str | None = None) -> str:
-    """Insert a PNG, JPEG, GIF or SVG (a PNG fallback is drawn): a new paragraph at a block position, or
-    among runs. One of width/height keeps the aspect ratio."""
+    """Insert a PNG, JPEG, GIF or SVG at a block or run position; width or height alone keeps the aspect ratio."""
     with editing(ctx, session_id, "Insert Image") as e:
         _insert_image(ctx, e, image_path, position, width, height)
     return e.answer

@@ -45,7 +45,7 @@ def _hf_summary(doc, sections: list, i: int) -> str:
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List sections")
 def docx_list_sections(ctx: CallContext, session_id: str | None) -> str:
-    """List sections: ID, range, page size, orientation, margins, columns, start, header and footer IDs."""
+    """List sections: ID, range, page size, orientation, margins, columns, header/footer IDs."""
     session = session_of(ctx, session_id)
     doc = session.doc
     infos = PS.sections_with_ranges(doc)

@@ -100,7 +100,7 @@ def docx_add_bookmark(ctx: CallContext, session_id: str | None, name: str, eleme
     """Bookmark a paragraph or run (to end_id), for links and REF fields.
 
     Args:
-        name: Up to 40 characters: a letter, then letters, digits, underscores.
+        name: Max 40 characters: a letter, then letters, digits, _.
         end_id: Same part, not before element_id.
     """
     with editing(ctx, session_id, "Add Bookmark") as e:

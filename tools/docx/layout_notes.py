@@ -36,7 +36,7 @@ def _later_refs_changed(doc, kind: str, ref) -> None:
 def docx_insert_footnote(ctx: CallContext, session_id: str | None, element_id: str, text: str,
                          anchor_text: str | None = None,
                          kind: Literal["footnote", "endnote"] = "footnote") -> str:
-    """Add a footnote or endnote whose mark follows the element (or anchor_text in it).
+    """Add a footnote or endnote marked after the element (or anchor_text in it).
 
     Args:
         element_id: A body paragraph (mark at its end) or run.

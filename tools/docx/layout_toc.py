@@ -88,7 +88,7 @@ def docx_insert_toc(ctx: CallContext, session_id: str | None,
 
     Args:
         levels: 'FROM-TO'.
-        title: A TOC Heading paragraph above, e.g. 'Contents'.
+        title: A heading above, e.g. 'Contents'.
     """
     with editing(ctx, session_id, "Insert Toc") as e:
         _insert_toc(ctx, e, position, levels, title, page_numbers)

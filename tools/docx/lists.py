@@ -43,7 +43,7 @@ def docx_set_list(ctx: CallContext, session_id: str | None, element_id: str, lis
     Args:
         list_type: none: out of the list.
         level: 0-8.
-        continue_list: Continue the nearest list of the same type before it.
+        continue_list: Continue the nearest earlier list of this type.
     """
     with editing(ctx, session_id, "Set List") as e:
         doc = e.doc

@@ -186,7 +186,7 @@ def _listing(doc, blocks) -> str:
 
 @tool(title="Insert Markdown")
 def docx_insert_markdown(ctx: CallContext, session_id: str | None, markdown: str, position: str) -> str:
-    """Insert Markdown (CommonMark, GFM tables, ~~strike~~) as the document's own structures."""
+    """Insert Markdown (CommonMark, GFM tables) as the document's own structures."""
     with editing(ctx, session_id, "Insert Markdown") as e:
         _insert_markdown(ctx, e, markdown, position)
     return e.answer

@@ -23,7 +23,7 @@ SHOWN = 10
 
 @tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
 def docx_set_track_changes(ctx: CallContext, session_id: str | None, enabled: bool, author: str | None = None) -> str:
-    """Turn tracked changes on or off: while on, every edit is recorded as a Word revision by author."""
+    """Turn tracked changes on or off: while on, every edit is a Word revision by author."""
     with editing(ctx, session_id, "Set Track Changes") as e:
         e.plain(_set_tracking(ctx, e.doc, enabled, author))
     return e.answer

@@ -29,7 +29,7 @@ log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notificatio
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
 def docx_open(ctx: CallContext, file_path: str | None = None, view: Literal["full", "compact", "none"] | None = None,
               url: str | None = None) -> str:
-    """Open a .docx file in a new editing session (.doc, .dot, .rtf, .odt, .wpd: converted into one).
+    """Open a .docx (or .doc, .dot, .rtf, .odt, .wpd, converted) in a new editing session.
 
     Args:
         url: https:// URL instead of file_path (hosts the operator allows).
@@ -116,7 +116,7 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
 @tool(idempotent=True, context=False, title="Save the document")
 def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = None, strip_ids: bool = False,
               overwrite: bool = False) -> str:
-    """Save atomically (temp file, then rename); answers the SHA-256 of the file read and of the one written.
+    """Save atomically (temp file, rename); answers the SHA-256 of the file read and of the one written.
 
     Args:
         file_path: Default: where it was opened or created.
@@ -194,7 +194,7 @@ def integrity_news(session) -> list[str]:
 
 @tool(destructive=True, idempotent=False, context=False, title="Close a session")
 def docx_close(ctx: CallContext, session_id: str | None) -> str:
-    """Close a session and drop it from memory; unsaved changes are lost (the answer says so)."""
+    """Close a session; unsaved changes are lost (the answer says so)."""
     session = session_of(ctx, session_id)
     ctx.services.sessions.discard(session)
     unsaved = session.doc.modified

@@ -125,7 +125,7 @@ def docx_insert_table(ctx: CallContext, session_id: str | None, rows: int, cols:
     Args:
         rows: 1-10000.
         cols: 1-63.
-        data: Rows of cell texts; may be shorter than the table.
+        data: Rows of cell texts (may be fewer).
     """
     with editing(ctx, session_id, "Insert Table") as e:
         doc = e.doc
@@ -197,7 +197,7 @@ def cell_lines(doc, grid: TableGrid, r0: int, r1: int, c0: int, c1: int) -> list
 @tool(toolset="tables", read_only=True, idempotent=True, title="Show a table")
 def docx_get_table(ctx: CallContext, session_id: str | None, table_id: str, start_row: int = 0,
                    start_col: int = 0) -> str:
-    """Show a table as an ASCII grid with cell IDs, 20 rows × 8 columns a page."""
+    """A table as an ASCII grid with cell IDs, 20 rows × 8 columns a page."""
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id, editing=False)
@@ -223,7 +223,7 @@ def docx_get_table(ctx: CallContext, session_id: str | None, table_id: str, star
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="List tables")
 def docx_list_tables(ctx: CallContext, session_id: str | None) -> str:
-    """List the body's tables (nested ones under their cell): IDs, sizes, first row."""
+    """List the body's tables (nested under their cell): IDs, sizes, first row."""
     session = session_of(ctx, session_id)
     doc = session.doc
     lines, total = [], 0
@@ -289,7 +289,7 @@ def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
 @tool(toolset="tables", title="Insert a paragraph into a cell")
 def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str | None, text: str, table_id: str,
                                   row: int, col: int) -> str:
-    """Add a paragraph at the end of a cell (an empty cell's paragraph gets the text)."""
+    """Add a paragraph at a cell's end (an empty cell's paragraph gets the text)."""
     with editing(ctx, session_id, "Insert Paragraph To Cell") as e:
         doc = e.doc
         tbl = table_of(e.session, table_id)
@@ -313,7 +313,7 @@ def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str | None, text
 
 @tool(toolset="tables", destructive=True, idempotent=True, title="Fill a table")
 def docx_fill_table(ctx: CallContext, session_id: str | None, table_id: str, data: Cells, start_row: int = 0) -> str:
-    """Write texts into cells row by row from start_row, adding rows when data is longer.
+    """Write texts into cells row by row from start_row, adding rows as needed.
 
     Args:
         data: Rows of cell texts (numbers as text; null skips).
