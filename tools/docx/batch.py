@@ -33,11 +33,10 @@ class BatchCall:
 
 @tool(title="Run many edits as one step")
 def docx_batch(ctx: CallContext, session_id: str | None, calls: list[dict]) -> str:
-    """Run editing calls on one session as one step: all apply or none, one undo step, one answer.
+    """Run editing calls on one session as one step: all apply or none; one undo step, one answer.
 
     Args:
-        calls: [{"tool": "docx_insert_paragraph", "arguments": {...}}, ...]; special IDs see earlier calls'
-            results.
+        calls: [{"tool": "docx_...", "arguments": {...}}]; special IDs see earlier results.
     """
     with editing(ctx, session_id, "Batch") as e:
         checked = check_calls(ctx, e.session, calls)
