@@ -233,6 +233,15 @@ class Recorder:
         """Whether ``gone_and_changed`` may list anything: a call that only inserted blocks has none."""
         return self._changed
 
+    def touched_blocks(self) -> list[etree._Element]:
+        """While a call records: every block it inserted, changed (as it was and as it is) or removed
+        so far. Read-only; costs the number of records, not the document's size."""
+        out = list(self._inserted)
+        if self._changed:
+            for then, live, _ in self.gone_and_changed():
+                out += [then] if live is None else [then, live]
+        return out
+
     def gone_and_changed(self) -> list[tuple[etree._Element, etree._Element | None, etree._Element]]:
         """While a call records: (block as it was, the live block or None when removed, its top
         container) for each block the call changed or removed so far. Read-only."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.refs import renumber as RN
 from ooxml.review import revisions as REV
 from render.answer import Answer
 from tools.docx import common as C
@@ -140,6 +141,7 @@ class Edit:
         if self._result is None:
             raise AssertionError(f"{self.operation}: the tool ended its edit without done()")
         self.report()
+        self._renumber()
         r = self._result
         session = self.session
         if r["inserted"] is not None:
@@ -158,6 +160,18 @@ class Edit:
         self.answer = C.answer(session, self.operation, r["element"], marker=r["marker"], before=before,
                                after=after, fields=r["fields"], content=r["content"], head_id=r["head_id"],
                                element_id=r["element_id"], changes=r["changes"])
+
+    def _renumber(self) -> None:
+        """Caption numbers (and the references to them) right after a block holding a SEQ field came,
+        went or changed: in this undo step, before the after-boxes, tracked as an update."""
+        if not RN.holds_seq(self.doc.history.touched_blocks()):
+            return
+        changes = RN.renumber(self.doc, self.change)
+        if changes:
+            self.report()
+            fields = self._result.get("fields")
+            if "plain" not in self._result:
+                self._result["fields"] = {**(fields or {}), "Renumbered": f"{len(changes)} fields"}
 
     def _diff(self) -> tuple[list[str] | None, list[str] | None]:
         """The boxes before and after (None when the tool showed nothing: no Changes section)."""
