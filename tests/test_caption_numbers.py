@@ -34,7 +34,7 @@ async def _three(docx) -> tuple[list[str], list[str]]:
 async def test_deleting_a_caption_renumbers_the_ones_after_it(docx, tmp_path):
     _, caps = await _three(docx)
     d = await docx.ok("docx_delete", element_id=caps[1])
-    assert d.head["Renumbered"] == "1 fields"
+    assert d.head["Renumbered"] == "1 field"
     assert captions(await docx.save(tmp_path / "o.docx")) == ["Figure 1: A", "Figure 2: C"]
 
 

@@ -171,7 +171,7 @@ class Edit:
             self.report()
             fields = self._result.get("fields")
             if "plain" not in self._result:
-                self._result["fields"] = {**(fields or {}), "Renumbered": f"{len(changes)} fields"}
+                self._result["fields"] = {**(fields or {}), "Renumbered": f"{len(changes)} field" + "s" * (len(changes) > 1)}
 
     def _diff(self) -> tuple[list[str] | None, list[str] | None]:
         """The boxes before and after (None when the tool showed nothing: no Changes section)."""
