@@ -9,7 +9,8 @@
     return e.answer
 
 ``editing`` takes the session (its lock, the undo step: tools/docx/common.session_of), draws the
-before-boxes, pairs every ``change`` with ``doc.changed`` before the after-boxes are drawn, sets the
+before-boxes, pairs every ``change`` with ``doc.changed`` before the after-boxes are drawn (caption
+numbers renumbered first when a block holding a SEQ field came, went or changed), sets the
 cursor and ``last_insert``/``last_update``, and builds the answer. An exception leaves the block
 untouched: dispatch puts back whatever the call changed. Tracked changes are the model's job
 (ooxml/review/edits.py, ``Document.insert_block``), so a tool written this way cannot forget them.
