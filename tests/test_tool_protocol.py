@@ -120,7 +120,7 @@ RECIPES: dict[str, Recipe] = {
     "docx_delete_row": ([], lambda t: dict(table_id=t["T"], row_index=2)),
     "docx_delete_col": ([], lambda t: dict(table_id=t["T"], col_index=2)),
     "docx_merge_cells": ([], lambda t: dict(table_id=t["T"], start_row=2, start_col=1, end_row=2, end_col=2)),
-    # docx_delete of the kinds that delete their own way (tools/docx/edit.py DELETERS)
+    # docx_delete of the kinds that delete their own way (tools/docx/protocol.py DELETERS)
     "docx_delete#field": ([("docx_insert_field", lambda t: dict(field="PAGE", position=f"end:{t['P2']}"), "F")],
                           lambda t: dict(element_id=t["F"])),
     "docx_delete#note": ([("docx_insert_footnote", lambda t: dict(element_id=t["P2"], text="A note"), "N")],

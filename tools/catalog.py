@@ -1,6 +1,6 @@
 """Imports every module that registers built-in tools, and installs render's renderers (one list)."""
 from render import renderers
-from tools.docx import blocks, edit, format, images, read, session, tables  # noqa: F401
+from tools.docx import blocks, edit, format, tables, images, read, review, session  # noqa: F401 (this order: tools/list's)
 from tools.docx import export, markdown, pages  # noqa: F401
 from tools.docx import comments, review  # noqa: F401  (review: tracked changes and comments)
 from tools.docx import layout, layout_delete, layout_fields, layout_links, layout_notes, layout_toc  # noqa: F401

@@ -18,9 +18,9 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
 from ooxml.model.stories import TEXT
 from render.width import cut
-from tools.docx.common import (block_insertion, call_limits, insertion_neighbours, parse_position,
-                               resolve)
-from tools.docx.protocol import editing
+from tools.docx.common import block_insertion, call_limits, parse_position, resolve
+from tools.docx.common import section_index
+from tools.docx.protocol import editing, place_blocks
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
@@ -37,43 +37,6 @@ def _block(session: Session, raw: str, arg: str) -> etree._Element:
                                  f"a cell, a header ..., not a {B.kind(el)}.",
                                  hint="Use the ID of a paragraph or table (docx_get_structure lists them).")
     return el
-
-
-def keep_tables_apart(doc, container: etree._Element, first: etree._Element,
-                      last: etree._Element) -> tuple[etree._Element | None, etree._Element | None]:
-    """Empty paragraphs between new tables and tables next to them: Word merges adjacent tables."""
-    spacers = []
-    for block, neighbour, side in ((first, B.prev_block(first), "before"), (last, B.next_block(last), "after")):
-        if block.tag == B.W_TBL and neighbour is not None and neighbour.tag == B.W_TBL:
-            p = etree.Element(w("p"))
-            doc.insert_block(p, container=container, **{side: block})
-            spacers.append(p)
-        else:
-            spacers.append(None)
-    return spacers[0], spacers[1]
-
-
-def place_blocks(e, blocks: list[etree._Element], pos, fields: dict | None = None,
-                 first_field: str | None = None) -> None:
-    """Insert prepared blocks (and markers between them) in order at a block position (edit protocol)."""
-    doc = e.doc
-    last_block = next(el for el in reversed(blocks) if B.is_block(el))
-    what = "paragraph" if last_block.tag == B.W_P else B.kind(last_block).lower()
-    container, where = block_insertion(doc, pos, what)
-    prev, nxt = insertion_neighbours(container, where)
-    e.show(prev, nxt)
-    anchor = None
-    for el in blocks:
-        doc.insert_block(el, container=container, **({"after": anchor} if anchor is not None else where))
-        anchor = el
-    new_blocks = [el for el in blocks if B.is_block(el)]
-    lead, trail = keep_tables_apart(doc, container, new_blocks[0], new_blocks[-1])
-    more = [f"  ... ({len(new_blocks) - SHOWN} more new blocks) ..."] if len(new_blocks) > SHOWN else []
-    e.after(prev, lead, *new_blocks[:SHOWN], *more, trail, nxt)
-    fields = {"Position": pos.text, **(fields or {})}
-    if first_field:
-        fields[first_field] = doc.id_of(new_blocks[0])
-    e.done(new_blocks[-1], marker="NEW", inserted=new_blocks[-1], fields=fields)
 
 
 @tool(title="Copy a range of elements")
@@ -220,7 +183,6 @@ def _set_margins(e, top, bottom, left, right, section_id) -> None:
         raise ValidationError("Give at least one of top, bottom, left, right.", hint="Example: top='2cm', left=1.25")
     sections = S.body_sections(doc.body)
     if section_id:
-        from tools.docx.layout import section_index
         every, index = section_index(session, section_id)
         sections = [every[index]]
     S.check_margins(sections, values)

@@ -13,8 +13,8 @@ from render.answer import success_answer
 from render.width import cut
 from ooxml.model.places import block_range
 from tools.docx.common import clean_id, resolve, session_of
+from tools.docx.common import default_author
 from tools.docx.protocol import editing
-from tools.docx.review import default_author
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 

@@ -24,7 +24,7 @@ from tools.runtime.durable import replaying
 from tools.runtime.lifetime import holding
 from tools.runtime.progress import progress, ticking
 from tools.runtime.registry import CallContext, tool
-from tools.docx.objects import check_tenant, storage_section
+from tools.storage.objects import check_tenant, storage_section
 from tools.runtime.sandbox import folder_check, object_target, resolve_save_target
 from tools.storage.documents import check_put, store_bytes
 from tools.storage.roots import ObjectLocation

@@ -25,7 +25,7 @@ from tools.docx.common import (block_insertion, call_limits, expect, parse_posit
                                session_of)
 from tools.docx.protocol import editing
 from tools.runtime.registry import CallContext, tool
-from tools.docx.images import raster_at
+from tools.docx.common import raster_at
 
 MAX_LISTED = 200
 KIND = Literal["text", "rich_text", "checkbox", "dropdown", "combo_box", "date", "picture", "repeating_section"]

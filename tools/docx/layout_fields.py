@@ -8,7 +8,7 @@ from ooxml.review import edits
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import W
 from tools.docx.protocol import editing
-from tools.docx.inline_place import inline_place
+from tools.docx.common import inline_place
 from tools.runtime.registry import CallContext, tool
 
 

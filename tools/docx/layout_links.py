@@ -13,9 +13,8 @@ from ooxml.xml.namespaces import OX_ID, w
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
-from tools.docx.edit import DELETERS, MAX_TEXT
-from tools.docx.protocol import editing
-from tools.docx.inline_place import inline_place
+from tools.docx.common import MAX_TEXT, inline_place
+from tools.docx.protocol import DELETERS, editing
 from tools.runtime.registry import CallContext, tool
 
 MAX_LISTED = 200

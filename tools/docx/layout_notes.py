@@ -13,8 +13,8 @@ from ooxml.review.tracked_text import split_after
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
-from tools.docx.edit import DELETERS, MAX_TEXT
-from tools.docx.protocol import editing
+from tools.docx.common import MAX_TEXT
+from tools.docx.protocol import DELETERS, editing
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor
 

@@ -12,9 +12,8 @@ from ooxml.lists.numbering_formats import MAX_VALUE
 from ooxml.review import edits
 from ooxml.stylesheet.styles_builtin import ensure_style
 from ooxml.model.places import block_range
-from tools.docx.blocks import place_blocks
 from tools.docx.common import block_insertion, expect, insertion_neighbours, resolve
-from tools.docx.protocol import editing
+from tools.docx.protocol import editing, place_blocks
 from tools.runtime.registry import CallContext, tool
 
 SHOWN = 10

@@ -12,19 +12,16 @@ from ooxml.text import body as B
 from ooxml.opc.filekinds import check_save_name
 from ooxml.model.integrity import check_package, summarize, unreadable_parts
 from ooxml.opc.package import DEFAULT_LIMITS
-from render import views
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
-from tools.docx.open_formats import converted_document, converted_object, converts
-from tools.docx.review import tracking_from_settings
+from tools.docx.common import drop_session, start_session, tracking_from_settings
+from tools.office.open_formats import converted_document, converted_object, converts
 from tools.runtime.registry import CallContext, tool
 from tools.runtime import memory
-from tools.runtime.lifetime import claim
 from tools.runtime.recovery import recovery_note
-from tools.runtime.quotas import add_session
 from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
-from tools.docx.objects import check_name, check_tenant, open_object, open_url, save_object, storage_section
-from tools.runtime.sessions import Cursor, Session
+from tools.storage.objects import check_name, check_tenant, open_object, open_url, save_object, storage_section
+from tools.runtime.sessions import Cursor
 
 log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
 
@@ -94,24 +91,6 @@ def _read_sha(doc, path) -> str | None:
         return None  # a URL
     stamp = doc.package.stamps.get(os.path.realpath(path) if isinstance(path, os.PathLike) else path.url)
     return stamp.sha256 if stamp else None
-
-
-def start_session(ctx: CallContext, doc: Document, path, view: str | None = None) -> Session:
-    """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
-    try:
-        session = add_session(ctx, doc, path)  # the caller's quota (tools/runtime/quotas.py)
-    except BaseException:
-        doc.close()
-        raise
-    claim(ctx, session)
-    session.view = view  # the answer view of the session's editing calls (render/views.py)
-    views.note_session(view)
-    return session
-
-
-def drop_session(ctx: CallContext, session: Session) -> None:
-    ctx.services.sessions.discard(session)
-    session.doc.close()
 
 
 @tool(title="Create a new Word document")

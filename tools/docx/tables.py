@@ -15,17 +15,16 @@ from ooxml.text.copies import check_copy_size, copy_blocks
 from ooxml.xml import growth
 from ooxml.xml.errors import ElementNotFound, ValidationError
 from ooxml.tabular.grid import Cell, TableGrid, counted
+from ooxml.tabular.widths import available_width
 from ooxml.xml.namespaces import w
 from ooxml.xml.order import remove_child
-from ooxml.layout.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
 from render import text_changes
 from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
                           session_of)
-from tools.docx.blocks import place_blocks
-from tools.docx.protocol import editing
+from tools.docx.protocol import editing, place_blocks
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -34,7 +33,6 @@ PAGE_ROWS = 20
 PAGE_COLS = 8
 CELL_TEXT = 16
 MAX_LISTED = 100
-CELL_MARGINS = 216  # Word's default left + right cell margins (108 twips each)
 
 
 # ---- shared helpers ----------------------------------------------------------------------------
@@ -44,19 +42,6 @@ def table_of(session: Session, table_id: str, editing: bool = True) -> etree._El
     if editing:  # a table a tracked deletion took reads as gone for edits; it can still be shown
         refuse_deleted(session.doc, tbl, "table_id")
     return tbl
-
-
-def available_width(doc, container: etree._Element, anchor: etree._Element) -> int:
-    """Twips a table may use at this place: the page's text width, or the cell's inner width."""
-    if container.tag == B.W_TC:
-        tbl = B.find_ancestor(container, B.W_TBL)
-        grid = TableGrid(tbl)
-        cell = grid.cell_of(container)
-        inner = grid.width_of(cell.start, cell.span) if cell is not None else None
-        if inner:
-            return max(720, inner - CELL_MARGINS)
-        return max(720, page_box(section_of(doc, container)).text_width // 2)
-    return page_box(section_of(doc, anchor)).text_width
 
 
 def table_width_limit(doc, tbl: etree._Element) -> int:

@@ -14,8 +14,8 @@ from ooxml.xml.errors import InvalidElementType, InvalidPosition, ValidationErro
 from ooxml.xml.namespaces import w
 from ooxml.xml.units import emu
 from tools.docx.common import call_limits
-from tools.docx.edit import DELETERS, delete_inline, run_place
-from tools.docx.protocol import editing
+from tools.docx.common import run_place
+from tools.docx.protocol import DELETERS, delete_inline, editing
 from tools.runtime.registry import CallContext, tool
 
 # Word offers no text box inside these (nor a text box inside a text box).
