@@ -173,9 +173,9 @@ class Edit:
         changes = RN.renumber(self.doc, self.change)
         if changes:
             self.report()
-            fields = self._result.get("fields")
+            n = len(changes)
             if "plain" not in self._result:
-                self._result["fields"] = {**(fields or {}), "Renumbered": f"{len(changes)} field" + "s" * (len(changes) > 1)}
+                self._result["fields"] = {**(self._result["fields"] or {}), "Renumbered": f"{n} field" + "s" * (n > 1)}
 
     def _diff(self) -> tuple[list[str] | None, list[str] | None]:
         """The boxes before and after (None when the tool showed nothing: no Changes section)."""
