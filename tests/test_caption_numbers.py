@@ -115,3 +115,14 @@ async def test_an_edit_touching_no_caption_writes_no_field(docx, tmp_path):
 
 def _caption_bytes(body) -> list[bytes]:
     return [etree.tostring(p) for p in body.xpath(".//w:p[w:pPr/w:pStyle/@w:val='Caption']", namespaces=NS)]
+
+
+async def test_a_sequence_field_added_later_in_a_batch_renumbers(docx, tmp_path):
+    # the first call records the picture's paragraph for undo; the second adds a SEQ to it
+    pics, _ = await _three(docx)
+    await docx.ok("docx_batch", calls=[
+        {"tool": "docx_update_paragraph_text", "arguments": {"element_id": pics[0], "new_text": "picture "}},
+        {"tool": "docx_insert_field", "arguments": {"field": "SEQ", "instruction": "Figure",
+                                                    "position": f"end:{pics[0]}"}}])
+    body = await docx.save(tmp_path / "o.docx")
+    assert captions(body) == ["Figure 2: A", "Figure 3: B", "Figure 4: C"]

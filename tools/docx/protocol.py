@@ -44,6 +44,8 @@ class Edit:
         self._before: list[str] | None = None
         self._after: list | None = None
         self._changing: list = []
+        self._announced: list = []  # every element changed in place: a batch's earlier call may have
+        # recorded its block (undo records it once), so only this list says the block changed again
         self._result: dict | None = None
         self._cursor: Cursor | None = None
 
@@ -92,6 +94,7 @@ class Edit:
         """Report the changes so far now (``doc.changed``), before reading what they affect (note
         numbers, list labels); the end of the block reports the rest."""
         doc = self.doc
+        self._announced += self._changing
         for el in self._changing:
             if el.getparent() is None and el not in doc.top_containers():
                 continue  # it left the tree: its removal was recorded as one
@@ -168,7 +171,7 @@ class Edit:
     def _renumber(self) -> None:
         """Caption numbers (and the references to them) right after a block holding a SEQ field came,
         went or changed: in this undo step, before the after-boxes, tracked as an update."""
-        if not RN.holds_seq(self.doc.history.touched_blocks()):
+        if not RN.holds_seq([*self.doc.history.newly_touched(), *self._announced]):
             return
         changes = RN.renumber(self.doc, self.change)
         if changes:
