@@ -63,7 +63,7 @@ async def test_captions_deleted_copied_and_moved_are_renumbered_in_document_orde
     await docx.ok("docx_copy_paragraph", element_id=caps["Delta"], position=f"after:{figs['Beta']}")  # a move:
     await docx.ok("docx_delete", element_id=caps["Delta"])  # copied, then the original deleted
     u = await docx.ok("docx_update_fields")
-    assert u.head["Changed"] == "0"  # each edit kept the numbers right (tests/test_caption_numbers.py)
+    assert u.head["Changed"] == "0"  # each edit kept the numbers right (test_caption_numbers.py)
     body = await docx.save(tmp_path / "o.docx")
     assert seq_results(body) == [("Gamma", "1"), ("Alpha", "2"), ("Delta", "3"), ("Gamma", "4")]
     names = body.xpath(".//w:bookmarkStart/@w:name", namespaces=NS)

@@ -91,7 +91,7 @@ RECIPES: dict[str, Recipe] = {
     "docx_insert_cross_reference": ([CAPTION], lambda t: dict(target_id=t["CAP"], position=f"end:{t['P2']}",
                                                               kind="label_and_number")),
     # a heading's text changed after a reference to it: the REF's result is stale (caption numbers
-    # are kept right by every edit, tests/test_caption_numbers.py)
+    # are kept right by every edit, tests/tools/docx/test_caption_numbers.py)
     "docx_update_fields": ([("docx_insert_cross_reference", lambda t: dict(target_id=t["H"], position=f"end:{t['P']}",
                                                                            kind="text"), "X"),
                             ("docx_update_paragraph_text", lambda t: dict(element_id=t["H"], new_text="Figures now"),
