@@ -17,13 +17,11 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.stylesheet.styles_builtin import ensure_heading_style, ensure_style
 from ooxml.text.notes import copy_references
 from ooxml.xml.wordids import prepare_copy
-from tools.docx.common import (Position, block_insertion, call_limits, insertion_neighbours,
-                               valid_positions)
-from tools.docx.protocol import Edit, editing
+from tools.docx.common import Position, block_insertion, call_limits, insertion_neighbours
+from tools.docx.common import MAX_TEXT, run_place
+from tools.docx.protocol import DELETERS, Edit, delete_inline, editing, retarget_cursor
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
-
-MAX_TEXT = 1_000_000
+from tools.runtime.sessions import Session
 
 
 def _check_text(text: str, arg: str = "text") -> None:
@@ -119,7 +117,7 @@ def docx_copy_paragraph(ctx: CallContext, session_id: str | None, element_id: st
 
 @tool(title="Replace a paragraph's text")
 def docx_update_paragraph_text(ctx: CallContext, session_id: str | None, element_id: str, new_text: str) -> str:
-    """Replace all text of a paragraph; unchanged words keep their runs and formatting.
+    """Replace a paragraph's text; unchanged words keep their runs and formatting.
 
     Args:
         new_text: Newlines become line breaks.
@@ -150,22 +148,6 @@ def docx_insert_run(ctx: CallContext, session_id: str | None, text: str, positio
     return e.answer
 
 
-def run_place(doc, pos: Position) -> tuple:
-    """(paragraph, run whose formatting a new run takes or None) for a run position."""
-    t = pos.target
-    if pos.mode in ("start", "end"):
-        if t.tag != B.W_P:
-            raise InvalidPosition(f"A run must go inside a paragraph, not inside a {B.kind(t)}.",
-                                  hint="Valid positions here: " + valid_positions(doc, t, "run"))
-        para, model = t, None
-    elif t.tag == B.W_R:
-        para, model = B.find_ancestor(t, B.W_P), t
-    else:
-        raise InvalidPosition(f"A run cannot go {pos.mode} a {B.kind(t)}: runs live inside paragraphs.",
-                              hint="Valid positions here: " + valid_positions(doc, t, "run"))
-    return para, model
-
-
 @tool(title="Replace a run's text")
 def docx_update_run_text(ctx: CallContext, session_id: str | None, element_id: str, new_text: str) -> str:
     """Replace one run's text, keeping its formatting."""
@@ -181,17 +163,13 @@ def docx_update_run_text(ctx: CallContext, session_id: str | None, element_id: s
     return e.answer
 
 
-# Kinds that feature modules delete their own way (a field with all its runs, a note with its
-# reference ...): tag -> (edit, element), the edit of tools/docx/protocol.py. Filled in at import.
-DELETERS: dict = {}
 _NOT_EMPTY = {w("hdr"), w("ftr"), w("footnote"), w("endnote")}  # the schema wants a block in each
 DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("customXml"), w("altChunk")}
 
 
 @tool(destructive=True, title="Delete an element")
 def docx_delete(ctx: CallContext, session_id: str | None, element_id: str) -> str:
-    """Delete a paragraph, table, run, image, content control, note, link, bookmark ... A cell's last paragraph
-    stays."""
+    """Delete a paragraph, table, run, image, control, note, link, bookmark ...; a cell's last paragraph stays."""
     with editing(ctx, session_id, "Delete") as e:
         el = e.element(element_id, deleted_ok=True)
         if el.tag in DELETERS:
@@ -206,19 +184,6 @@ def docx_delete(ctx: CallContext, session_id: str | None, element_id: str) -> st
             else:
                 delete_inline(e, el)
     return e.answer
-
-
-def delete_inline(e: Edit, el: etree._Element) -> None:
-    doc = e.doc
-    eid = doc.id_of(el)
-    holder = B.find_ancestor(el, B.W_P)
-    e.show(holder)
-    e.change(holder)
-    if not edits.tracking(doc):
-        _retarget_cursor(e.session, el, holder, "after")
-    edits.delete_inline(doc, el)
-    tracked = " (tracked)" if edits.tracking(doc) else ""
-    e.done(holder, element_id=eid, fields={"Deleted": f"{B.kind(el)} {eid}{tracked}"})
 
 
 def _delete_block(e: Edit, el: etree._Element) -> None:
@@ -244,17 +209,10 @@ def _delete_block(e: Edit, el: etree._Element) -> None:
         e.change(el)  # tracked, the block stays marked deleted (it goes when the deletion is accepted)
     focus = prev if prev is not None else nxt
     if edits.delete_block(doc, el):
-        _retarget_cursor(e.session, el, focus, "after" if focus is prev else "before")
+        retarget_cursor(e.session, el, focus, "after" if focus is prev else "before")
         note = " (it was our own tracked insertion)" if tracked else ""
         e.done(focus, element_id=eid, fields={"Deleted": f"{kind} {eid}{note}"})
     else:
         e.done(el, element_id=eid, fields={"Deleted": f"{kind} {eid} (tracked)"})
 
 
-def _retarget_cursor(session: Session, removed: etree._Element, focus, place: str) -> None:
-    cur = session.doc.ids.get(session.cursor.element_id) if session.cursor.element_id else None
-    if cur is None:
-        return
-    inside = cur is removed or any(a is removed for a in cur.iterancestors())
-    if inside:
-        session.cursor = Cursor(session.doc.id_of(focus), place) if focus is not None else Cursor()

@@ -9,7 +9,7 @@ from ooxml.review import edits
 from ooxml.text import body as B
 from ooxml.xml.errors import InvalidElementType
 from ooxml.xml.namespaces import M
-from tools.docx.edit import run_place
+from tools.docx.common import run_place
 from tools.docx.protocol import Edit, editing
 from tools.runtime.registry import CallContext, tool
 
@@ -22,7 +22,7 @@ def docx_insert_equation(ctx: CallContext, session_id: str | None, latex: str, p
     """Insert a LaTeX equation as Word math.
 
     Args:
-        display: True: its own paragraph (block position); false: inline (run position).
+        display: True: own paragraph (block position); false: inline (run position).
     """
     with editing(ctx, session_id, "Insert Equation") as e:
         math = to_omml(latex, display)

@@ -13,9 +13,8 @@ from ooxml.xml.namespaces import OX_ID, w
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
-from tools.docx.edit import DELETERS, MAX_TEXT
-from tools.docx.protocol import editing
-from tools.docx.inline_place import inline_place
+from tools.docx.common import MAX_TEXT, inline_place
+from tools.docx.protocol import DELETERS, editing
 from tools.runtime.registry import CallContext, tool
 
 MAX_LISTED = 200
@@ -101,7 +100,7 @@ def docx_add_bookmark(ctx: CallContext, session_id: str | None, name: str, eleme
     """Bookmark a paragraph or run (to end_id), for links and REF fields.
 
     Args:
-        name: Up to 40 characters: a letter, then letters, digits, underscores.
+        name: Max 40 characters: a letter, then letters, digits, _.
         end_id: Same part, not before element_id.
     """
     with editing(ctx, session_id, "Add Bookmark") as e:

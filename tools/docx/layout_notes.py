@@ -13,8 +13,8 @@ from ooxml.review.tracked_text import split_after
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
-from tools.docx.edit import DELETERS, MAX_TEXT
-from tools.docx.protocol import editing
+from tools.docx.common import MAX_TEXT
+from tools.docx.protocol import DELETERS, editing
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor
 
@@ -36,7 +36,7 @@ def _later_refs_changed(doc, kind: str, ref) -> None:
 def docx_insert_footnote(ctx: CallContext, session_id: str | None, element_id: str, text: str,
                          anchor_text: str | None = None,
                          kind: Literal["footnote", "endnote"] = "footnote") -> str:
-    """Add a footnote or endnote whose mark follows the element (or anchor_text in it).
+    """Add a footnote or endnote marked after the element (or anchor_text in it).
 
     Args:
         element_id: A body paragraph (mark at its end) or run.
