@@ -9,7 +9,8 @@
     return e.answer
 
 ``editing`` takes the session (its lock, the undo step: tools/docx/common.session_of), draws the
-before-boxes, pairs every ``change`` with ``doc.changed`` before the after-boxes are drawn, sets the
+before-boxes, pairs every ``change`` with ``doc.changed`` before the after-boxes are drawn (caption
+numbers renumbered first when a block holding a SEQ field came, went or changed), sets the
 cursor and ``last_insert``/``last_update``, and builds the answer. An exception leaves the block
 untouched: dispatch puts back whatever the call changed. Tracked changes are the model's job
 (ooxml/review/edits.py, ``Document.insert_block``), so a tool written this way cannot forget them.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.refs import renumber as RN
 from ooxml.review import revisions as REV
 from ooxml.review import edits
 from ooxml.tabular.tables import keep_tables_apart
@@ -42,6 +44,8 @@ class Edit:
         self._before: list[str] | None = None
         self._after: list | None = None
         self._changing: list = []
+        self._announced: list = []  # every element changed in place: a batch's earlier call may have
+        # recorded its block (undo records it once), so only this list says the block changed again
         self._result: dict | None = None
         self._cursor: Cursor | None = None
 
@@ -90,6 +94,7 @@ class Edit:
         """Report the changes so far now (``doc.changed``), before reading what they affect (note
         numbers, list labels); the end of the block reports the rest."""
         doc = self.doc
+        self._announced += self._changing
         for el in self._changing:
             if el.getparent() is None and el not in doc.top_containers():
                 continue  # it left the tree: its removal was recorded as one
@@ -143,6 +148,7 @@ class Edit:
         if self._result is None:
             raise AssertionError(f"{self.operation}: the tool ended its edit without done()")
         self.report()
+        self._renumber()
         r = self._result
         session = self.session
         if r["inserted"] is not None:
@@ -161,6 +167,18 @@ class Edit:
         self.answer = C.answer(session, self.operation, r["element"], marker=r["marker"], before=before,
                                after=after, fields=r["fields"], content=r["content"], head_id=r["head_id"],
                                element_id=r["element_id"], changes=r["changes"])
+
+    def _renumber(self) -> None:
+        """Caption numbers (and the references to them) right after a block holding a SEQ field came,
+        went or changed: in this undo step, before the after-boxes, tracked as an update."""
+        if not RN.holds_seq([*self.doc.history.newly_touched(), *self._announced]):
+            return
+        changes = RN.renumber(self.doc, self.change)
+        if changes:
+            self.report()
+            n = len(changes)
+            if "plain" not in self._result:
+                self._result["fields"] = {**(self._result["fields"] or {}), "Renumbered": f"{n} field" + "s" * (n > 1)}
 
     def _diff(self) -> tuple[list[str] | None, list[str] | None]:
         """The boxes before and after (None when the tool showed nothing: no Changes section)."""
