@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from tools.runtime.registry import BUILTIN, Tool
+from tools.runtime.call.registry import BUILTIN, Tool
 
 _loaded = False
 _warming = threading.Lock()  # held from the first warm_up() on

@@ -52,8 +52,8 @@ def run(args) -> None:
     import tools.catalog  # noqa: F401
     from ooxml.model.document import Document
     from render.answer import operation_title
-    from tools.runtime import dispatch
-    from tools.runtime.registry import BUILTIN, CallContext
+    from tools.runtime.call import dispatch
+    from tools.runtime.call.registry import BUILTIN, CallContext
     from tools.services import Services
 
     work = Path(tempfile.mkdtemp())

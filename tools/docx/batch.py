@@ -16,9 +16,9 @@ from render.answer import Answer
 from render.views import CHANGES_ONLY
 from tools.docx.common import call_limits
 from tools.docx.protocol import editing
-from tools.runtime import history
-from tools.runtime.registry import BUILTIN, CallContext, ToolResult, tool
-from tools.runtime.sessions import session_key
+from tools.runtime.call import history
+from tools.runtime.call.registry import BUILTIN, CallContext, ToolResult, tool
+from tools.runtime.sessions.sessions import session_key
 
 # Session lifecycle, files, history, listing and the batch itself: not edits of the session's document.
 REFUSED = {"docx_open", "docx_create", "docx_save", "docx_close", "docx_batch", "docx_render_page", "docx_export",
@@ -54,7 +54,7 @@ def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
     if len(calls) > limit:
         raise LimitExceeded(f"{len(calls)} calls in one batch; the limit is {limit} (limits.max_batch_calls).",
                             hint="Split the work into several batches.")
-    from tools.runtime.dispatch import argument_problems
+    from tools.runtime.call.dispatch import argument_problems
     checked = []
     for i, call in enumerate(calls):
         if not isinstance(call, dict) or "tool" not in call or set(call) - CALL_KEYS or \

@@ -9,7 +9,7 @@ from render import check_view as V
 from render.answer import success_answer
 from tools.docx.common import session_of
 from tools.docx.protocol import editing
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 
 @tool(toolset="core", title="Check validity and accessibility")

@@ -24,7 +24,7 @@ from render.width import cut
 from tools.docx.common import (block_insertion, call_limits, expect, parse_position, resolve,
                                session_of)
 from tools.docx.protocol import editing
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 from tools.docx.common import raster_at
 
 MAX_LISTED = 200

@@ -14,7 +14,7 @@ from ooxml.xml.order import insert_child
 from ooxml.layout.page_setup import HF_REFS, header_footer_refs, section_list
 from tools.docx.common import last_block
 from tools.docx.protocol import DELETERS
-from tools.runtime.sessions import Cursor
+from tools.runtime.sessions.sessions import Cursor
 
 
 def _retarget(e, holder) -> None:

@@ -9,7 +9,7 @@ from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import W
 from tools.docx.protocol import editing
 from tools.docx.common import inline_place
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 
 def _estimated_pages(doc) -> int:

@@ -15,8 +15,8 @@ from render.width import cut
 from tools.docx.common import expect, resolve, session_of
 from tools.docx.common import MAX_TEXT
 from tools.docx.protocol import DELETERS, editing
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Cursor
 
 MAX_LISTED = 200
 

@@ -26,8 +26,8 @@ from ooxml.tabular.tables import keep_tables_apart
 from ooxml.text import body as B
 from render.answer import Answer
 from tools.docx import common as C
-from tools.runtime.registry import CallContext
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.call.registry import CallContext
+from tools.runtime.sessions.sessions import Cursor, Session
 
 
 class Edit:

@@ -25,8 +25,8 @@ from render import text_changes
 from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
                           session_of)
 from tools.docx.protocol import editing, place_blocks
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Cursor, Session
 
 Cells = list[list[str | int | float | None]]
 PAGE_ROWS = 20

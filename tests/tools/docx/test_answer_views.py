@@ -15,7 +15,7 @@ from render.answer import CHANGES_HEADING, CONTEXT_HEADING
 from tests.support.client import DocxClient, read_body, texts
 from tests.support.corpus import require_corpus
 from tools.config.loading import parse_config
-from tools.runtime.registry import BUILTIN
+from tools.runtime.call.registry import BUILTIN
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio

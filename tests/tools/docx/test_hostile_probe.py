@@ -16,7 +16,7 @@ import pytest
 
 from tests.builders import build_docx, p
 from tests.support.parts import part_bytes
-from tools.runtime.registry import BUILTIN
+from tools.runtime.call.registry import BUILTIN
 
 pytestmark = pytest.mark.anyio
 SEED, CALLS = 17, 260

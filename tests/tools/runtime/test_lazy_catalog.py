@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tools.runtime import toolsets
-from tools.runtime.registry import BUILTIN
+from tools.runtime.call import toolsets
+from tools.runtime.call.registry import BUILTIN
 
 ROOT = Path(__file__).resolve().parents[3]
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",

@@ -21,7 +21,7 @@ from tests.builders import build_docx, p, tbl, tc
 from tests.support.client import DocxClient
 from tests.support.parts import part_bytes
 from tools.config.model import Config
-from tools.runtime.overrun import GRACE_S
+from tools.runtime.sessions.overrun import GRACE_S
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio
@@ -474,7 +474,7 @@ async def test_every_other_tool_ends_within_the_time_limit(tmp_path, case):
 
 
 def test_every_tool_has_a_time_limit_case():
-    from tools.runtime.registry import BUILTIN
+    from tools.runtime.call.registry import BUILTIN
     cased = {case[1] for table in (CASES, LAYOUT_CASES, OTHER_CASES) for case in table.values()}
     assert sorted(set(BUILTIN) - cased) == []
 

@@ -13,8 +13,8 @@ from mcp import Client
 from mcp.types import ToolListChangedNotification
 
 import server
-from tools.runtime import toolsets as T
-from tools.runtime.registry import BUILTIN
+from tools.runtime.call import toolsets as T
+from tools.runtime.call.registry import BUILTIN
 from tools.services import Services
 from tests.support.client import DocxClient
 

@@ -12,7 +12,7 @@ from mcp.shared.exceptions import MCPError
 
 from tests.support.answer_validator import errors, parse_head
 from tools.config.reload import apply_config_file
-from tools.runtime.registry import BUILTIN
+from tools.runtime.call.registry import BUILTIN
 from tools.services import Services
 from tests.support.http_server import http_server
 
