@@ -130,3 +130,13 @@ async def test_libreoffice_shows_the_same_chapter_numbers(docx, tmp_path):
 async def test_libreoffice_restarts_the_number_in_chapter_two(docx, tmp_path):
     ours, text = await _pdf_text(docx, tmp_path)
     assert ours[2] in text and "See Figure 2-1" in text
+
+
+async def test_the_saved_file_validates(docx, tmp_path):
+    from tests.support import sdk_validator
+    sdk_validator.require()
+    ids, caps = await _captioned(docx)
+    await docx.ok("docx_insert_cross_reference", target_id=caps["c"], position=f"end:{ids['see']}")
+    out = tmp_path / "o.docx"
+    await docx.save(out)
+    assert sdk_validator.validate_files([out])[out.resolve()] == []
