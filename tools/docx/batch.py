@@ -15,7 +15,7 @@ from render.head import parse_head
 from render import views
 from render.views import CHANGES_ONLY
 from tools.docx.common import call_limits
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.runtime import history
 from tools.runtime.registry import BUILTIN, CallContext, ToolResult, tool
 from tools.runtime.sessions import session_key
@@ -32,19 +32,17 @@ class BatchCall:
 
 
 @tool(title="Run many edits as one step")
-def docx_batch(ctx: CallContext, session_id: str | None, calls: list[dict]) -> str:
+def docx_batch(ctx: CallContext, e: Edit, session_id: str | None, calls: list[dict]) -> None:
     """Run editing calls on one session as one step: all apply or none, one undo step, one answer.
 
     Args:
         calls: [{"tool": "docx_insert_paragraph", "arguments": {...}}, ...]; special IDs see earlier calls'
             results.
     """
-    with editing(ctx, session_id, "Batch") as e:
-        checked = check_calls(ctx, e.session, calls)
-        state = history.state_of(e.session)
-        results = [run_one(ctx, e.session, call, state) for call in checked]
-        batch_done(e, results)
-    return e.answer
+    checked = check_calls(ctx, e.session, calls)
+    state = history.state_of(e.session)
+    results = [run_one(ctx, e.session, call, state) for call in checked]
+    batch_done(e, results)
 
 
 def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:

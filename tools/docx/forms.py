@@ -24,7 +24,7 @@ from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import (block_insertion, call_limits, expect, parse_position, resolve,
                                session_of)
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
 from tools.docx.images import raster_at
 
@@ -105,13 +105,11 @@ def docx_list_content_controls(ctx: CallContext, session_id: str | None, scope_i
 
 
 @tool(toolset="forms", title="Set a content control")
-def docx_set_content_control(ctx: CallContext, session_id: str | None, control_id: str,
-                             value: str | bool | int | float) -> str:
+def docx_set_content_control(ctx: CallContext, e: Edit, session_id: str | None, control_id: str,
+                             value: str | bool | int | float) -> None:
     """Set a control's value by kind: text, Markdown (rich text), boolean (checkbox), an item (list), ISO date,
     image path (picture); a bound control's XML node follows."""
-    with editing(ctx, session_id, "Set Content Control") as e:
-        _set_control(ctx, e, control_id, value)
-    return e.answer
+    _set_control(ctx, e, control_id, value)
 
 
 def _set_control(ctx, e, control_id: str, value) -> None:
@@ -134,18 +132,17 @@ def _set_control(ctx, e, control_id: str, value) -> None:
 
 
 @tool(toolset="forms", title="Insert a content control")
-def docx_insert_content_control(ctx: CallContext, session_id: str | None, kind: KIND, position: str | None = None,
+def docx_insert_content_control(ctx: CallContext, e: Edit, session_id: str | None, kind: KIND,
+                                position: str | None = None,
                                 element_id: str | None = None, tag: str | None = None, alias: str | None = None,
-                                items: list | None = None, value: str | bool | int | float | None = None) -> str:
+                                items: list | None = None, value: str | bool | int | float | None = None) -> None:
     """Insert a content control around element_id (paragraph, table, run, row, cell), or empty at position.
 
     Args:
         items: Dropdown/combo choices: strings or {display, value}.
         value: Set after inserting.
     """
-    with editing(ctx, session_id, "Insert Content Control") as e:
-        _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value)
-    return e.answer
+    _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value)
 
 
 def _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value) -> None:
@@ -239,16 +236,15 @@ def container_ends_ok(pos) -> bool:
 
 
 @tool(toolset="forms", title="Add a repeating section item")
-def docx_add_repeating_item(ctx: CallContext, session_id: str | None, control_id: str, after_item_id: str | None = None,
-                            empty: bool = False) -> str:
+def docx_add_repeating_item(ctx: CallContext, e: Edit, session_id: str | None, control_id: str,
+                            after_item_id: str | None = None,
+                            empty: bool = False) -> None:
     """Add a repeating section item copied from after_item_id or the last item.
 
     Args:
         empty: Clear the copy's text.
     """
-    with editing(ctx, session_id, "Add Repeating Item") as e:
-        _add_item(ctx, e, control_id, after_item_id, empty)
-    return e.answer
+    _add_item(ctx, e, control_id, after_item_id, empty)
 
 
 def _add_item(ctx, e, control_id: str, after_item_id: str | None, empty: bool) -> None:
@@ -280,16 +276,14 @@ def _add_item(ctx, e, control_id: str, after_item_id: str | None, empty: bool) -
 
 
 @tool(toolset="forms", title="Fill a template")
-def docx_fill_template(ctx: CallContext, session_id: str | None, data: dict, strict: bool = False) -> str:
+def docx_fill_template(ctx: CallContext, e: Edit, session_id: str | None, data: dict, strict: bool = False) -> None:
     """Fill the document from data by name: content controls (tag or alias), {{name}}/{{a.b}} placeholders,
     MERGEFIELDs; an array repeats a repeating section's item or the table row naming it.
 
     Args:
         strict: Refuse, changing nothing, when data lacks a name the document uses or has unused names.
     """
-    with editing(ctx, session_id, "Fill Template") as e:
-        _fill(ctx, e, data, strict)
-    return e.answer
+    _fill(ctx, e, data, strict)
 
 
 def _fill(ctx, e, data: dict, strict: bool) -> None:

@@ -14,7 +14,7 @@ from ooxml.xml.namespaces import w
 from ooxml.layout.sections import page_box, section_of
 from ooxml.xml.units import emu
 from tools.docx.common import block_insertion, call_limits, valid_positions
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.docx.tables import available_width
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import object_target, resolve_in_roots
@@ -54,13 +54,11 @@ def _limits(doc, pos, run_mode: bool) -> tuple[int, int]:
 
 
 @tool(title="Insert an image")
-def docx_insert_image(ctx: CallContext, session_id: str | None, image_path: str, position: str,
-                      width: float | str | None = None, height: float | str | None = None) -> str:
+def docx_insert_image(ctx: CallContext, e: Edit, session_id: str | None, image_path: str, position: str,
+                      width: float | str | None = None, height: float | str | None = None) -> None:
     """Insert a PNG, JPEG, GIF or SVG (a PNG fallback is drawn): a new paragraph at a block position, or
     among runs. One of width/height keeps the aspect ratio."""
-    with editing(ctx, session_id, "Insert Image") as e:
-        _insert_image(ctx, e, image_path, position, width, height)
-    return e.answer
+    _insert_image(ctx, e, image_path, position, width, height)
 
 
 def _insert_image(ctx, e, image_path: str, position: str, width, height) -> None:

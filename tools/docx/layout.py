@@ -18,7 +18,7 @@ from ooxml.xml.units import twips
 from render.answer import success_answer
 from tools.docx.common import (block_insertion, clean_id, expect, insertion_neighbours,
                                parse_position, resolve, session_of)
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.docx.view import context_text, cursor_line
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
@@ -85,16 +85,14 @@ def docx_list_sections(ctx: CallContext, session_id: str | None) -> str:
 
 
 @tool(toolset="layout", title="Insert a section break")
-def docx_insert_section_break(ctx: CallContext, session_id: str | None, position: str,
-                              kind: Literal["next_page", "continuous", "even_page", "odd_page"] = "next_page") -> str:
+def docx_insert_section_break(ctx: CallContext, e: Edit, session_id: str | None, position: str,
+                              kind: Literal["next_page", "continuous", "even_page", "odd_page"] = "next_page") -> None:
     """Insert a section break: the content before it becomes its own section.
 
     Args:
         kind: How the next section starts.
     """
-    with editing(ctx, session_id, "Insert Section Break") as e:
-        _section_break(e, position, kind)
-    return e.answer
+    _section_break(e, position, kind)
 
 
 def body_insertion(session: Session, position: str, what: str, message: str, hint: str) -> tuple:
@@ -168,10 +166,10 @@ def _setup_from_args(page_size, width, height, orientation, columns, column_spac
 
 
 @tool(toolset="layout", idempotent=True, title="Set page setup")
-def docx_set_page_setup(ctx: CallContext, session_id: str | None, section_id: str | None = None,
+def docx_set_page_setup(ctx: CallContext, e: Edit, session_id: str | None, section_id: str | None = None,
                         orientation: Literal["portrait", "landscape"] | None = None, page_size: str | None = None,
                         width: float | str | None = None, height: float | str | None = None,
-                        columns: int | None = None, column_spacing: float | str | None = None) -> str:
+                        columns: int | None = None, column_spacing: float | str | None = None) -> None:
     """Set page size, orientation and columns of section_id's section, or of all.
 
     Args:
@@ -180,9 +178,7 @@ def docx_set_page_setup(ctx: CallContext, session_id: str | None, section_id: st
         height: Instead of page_size.
         columns: 1 for none.
     """
-    with editing(ctx, session_id, "Set Page Setup") as e:
-        _page_setup(e, section_id, orientation, page_size, width, height, columns, column_spacing)
-    return e.answer
+    _page_setup(e, section_id, orientation, page_size, width, height, columns, column_spacing)
 
 
 def _page_setup(e, section_id, orientation, page_size, width, height, columns, column_spacing) -> None:
@@ -246,13 +242,12 @@ def docx_get_header_footer(ctx: CallContext, session_id: str | None, kind: Liter
 
 
 @tool(toolset="layout", title="Create a header or footer")
-def docx_create_header_footer(ctx: CallContext, session_id: str | None, kind: Literal["header", "footer"] = "header",
+def docx_create_header_footer(ctx: CallContext, e: Edit, session_id: str | None, kind: Literal["header",
+                              "footer"] = "header",
                               which: Literal["default", "first", "even"] = "default",
-                              section_id: str | None = None, text: str | None = None) -> str:
+                              section_id: str | None = None, text: str | None = None) -> None:
     """Create a header or footer for a section with one paragraph."""
-    with editing(ctx, session_id, "Create Header Footer") as e:
-        _create_header_footer(e, kind, which, section_id, text)
-    return e.answer
+    _create_header_footer(e, kind, which, section_id, text)
 
 
 def _create_header_footer(e, kind: str, which: str, section_id: str | None, text: str | None) -> None:

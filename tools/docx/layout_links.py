@@ -14,7 +14,7 @@ from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.docx.inline_place import inline_place
 from tools.runtime.registry import CallContext, tool
 
@@ -29,17 +29,16 @@ def all_roots(doc) -> list[etree._Element]:
 
 
 @tool(toolset="layout", title="Insert a hyperlink")
-def docx_insert_hyperlink(ctx: CallContext, session_id: str | None, text: str, position: str, url: str | None = None,
-                          bookmark: str | None = None) -> str:
+def docx_insert_hyperlink(ctx: CallContext, e: Edit, session_id: str | None, text: str, position: str,
+                          url: str | None = None,
+                          bookmark: str | None = None) -> None:
     """Insert a hyperlink among a paragraph's runs, to url or to a bookmark.
 
     Args:
         url: https, http, mailto (others if allowed).
         bookmark: Instead of url.
     """
-    with editing(ctx, session_id, "Insert Hyperlink") as e:
-        _insert_hyperlink(ctx, e, text, position, url, bookmark)
-    return e.answer
+    _insert_hyperlink(ctx, e, text, position, url, bookmark)
 
 
 def _insert_hyperlink(ctx, e, text: str, position: str, url: str | None, bookmark: str | None) -> None:
@@ -102,17 +101,15 @@ def _in_order(doc, start: etree._Element, end: etree._Element) -> bool:
 
 
 @tool(toolset="layout", title="Add a bookmark")
-def docx_add_bookmark(ctx: CallContext, session_id: str | None, name: str, element_id: str,
-                      end_id: str | None = None) -> str:
+def docx_add_bookmark(ctx: CallContext, e: Edit, session_id: str | None, name: str, element_id: str,
+                      end_id: str | None = None) -> None:
     """Bookmark a paragraph or run (to end_id), for links and REF fields.
 
     Args:
         name: Up to 40 characters: a letter, then letters, digits, underscores.
         end_id: Same part, not before element_id.
     """
-    with editing(ctx, session_id, "Add Bookmark") as e:
-        _add_bookmark(e, name, element_id, end_id)
-    return e.answer
+    _add_bookmark(e, name, element_id, end_id)
 
 
 def _add_bookmark(e, name: str, element_id: str, end_id: str | None) -> None:

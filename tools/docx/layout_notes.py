@@ -15,7 +15,7 @@ from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor
 
@@ -34,18 +34,16 @@ def _later_refs_changed(doc, kind: str, ref) -> None:
 
 
 @tool(toolset="layout", title="Insert a footnote or endnote")
-def docx_insert_footnote(ctx: CallContext, session_id: str | None, element_id: str, text: str,
+def docx_insert_footnote(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, text: str,
                          anchor_text: str | None = None,
-                         kind: Literal["footnote", "endnote"] = "footnote") -> str:
+                         kind: Literal["footnote", "endnote"] = "footnote") -> None:
     """Add a footnote or endnote whose mark follows the element (or anchor_text in it).
 
     Args:
         element_id: A body paragraph (mark at its end) or run.
         anchor_text: Mark after its first occurrence.
     """
-    with editing(ctx, session_id, "Insert Footnote") as e:
-        _insert_note(e, element_id, text, anchor_text, kind)
-    return e.answer
+    _insert_note(e, element_id, text, anchor_text, kind)
 
 
 def _insert_note(e, element_id: str, text: str, anchor_text: str | None, kind: str) -> None:

@@ -14,7 +14,7 @@ from ooxml.xml.namespaces import w
 from tools.docx.common import clean_id, insertion_neighbours, resolve
 from tools.docx.layout import body_insertion
 from tools.docx.layout_toc_fields import RESULT_UNTRACKED, update_field_toc
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.docx.toc_pages import LAYOUT_STEPS
 from tools.docx.toc_pages import anchors as _anchors
 from tools.docx.toc_pages import pages as _pages
@@ -37,18 +37,16 @@ def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, 
 
 
 @tool(toolset="layout", title="Insert a table of contents")
-def docx_insert_toc(ctx: CallContext, session_id: str | None,
+def docx_insert_toc(ctx: CallContext, e: Edit, session_id: str | None,
                     position: str, levels: str = "1-3", title: str | None = None,
-                    page_numbers: bool = True) -> str:
+                    page_numbers: bool = True) -> None:
     """Insert a table of contents: a TOC field with its linked entries written in.
 
     Args:
         levels: 'FROM-TO'.
         title: A TOC Heading paragraph above, e.g. 'Contents'.
     """
-    with editing(ctx, session_id, "Insert Toc") as e:
-        _insert_toc(ctx, e, position, levels, title, page_numbers)
-    return e.answer
+    _insert_toc(ctx, e, position, levels, title, page_numbers)
 
 
 def _insert_toc(ctx, e, position: str, levels: str, title: str | None, page_numbers: bool) -> None:
@@ -94,21 +92,19 @@ def _toc_of(session: Session, toc_id: str | None) -> etree._Element:
 
 
 @tool(toolset="layout", title="Update a table of contents")
-def docx_update_toc(ctx: CallContext, session_id: str | None,
-                    toc_id: str | None = None, page_numbers: bool = True) -> str:
+def docx_update_toc(ctx: CallContext, e: Edit, session_id: str | None,
+                    toc_id: str | None = None, page_numbers: bool = True) -> None:
     """Rebuild a table of contents from the headings.
 
     Args:
         toc_id: toc_… or fld_…; default the first.
         page_numbers: From LibreOffice.
     """
-    with editing(ctx, session_id, "Update Toc") as e:
-        sdt = _toc_of(e.session, toc_id)
-        if sdt.tag != B.W_SDT:
-            update_field_toc(ctx, e, sdt, page_numbers)
-        else:
-            _update_toc(ctx, e, sdt, page_numbers)
-    return e.answer
+    sdt = _toc_of(e.session, toc_id)
+    if sdt.tag != B.W_SDT:
+        update_field_toc(ctx, e, sdt, page_numbers)
+    else:
+        _update_toc(ctx, e, sdt, page_numbers)
 
 
 def _update_toc(ctx, e, sdt: etree._Element, page_numbers: bool) -> None:

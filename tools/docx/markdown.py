@@ -22,7 +22,7 @@ from tools.docx.blocks import SHOWN, keep_tables_apart
 from tools.docx.common import block_insertion, call_limits, insertion_neighbours, parse_position, resolve, session_of
 from tools.docx.images import EMU_PER_TWIP, raster_at
 from tools.docx.tables import available_width
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.docx.view import focus_block
 from tools.runtime.durable import replaying
 from tools.runtime.progress import report
@@ -185,11 +185,9 @@ def _listing(doc, blocks) -> str:
 
 
 @tool(title="Insert Markdown")
-def docx_insert_markdown(ctx: CallContext, session_id: str | None, markdown: str, position: str) -> str:
+def docx_insert_markdown(ctx: CallContext, e: Edit, session_id: str | None, markdown: str, position: str) -> None:
     """Insert Markdown (CommonMark, GFM tables, ~~strike~~) as the document's own structures."""
-    with editing(ctx, session_id, "Insert Markdown") as e:
-        _insert_markdown(ctx, e, markdown, position)
-    return e.answer
+    _insert_markdown(ctx, e, markdown, position)
 
 
 def _insert_markdown(ctx, e, markdown: str, position: str) -> None:

@@ -1,14 +1,16 @@
 """The edit protocol: one unit of work per editing call.
 
-    with editing(ctx, session_id, "Update Paragraph Text") as e:
+    @tool()
+    def docx_update_paragraph_text(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, ...):
         p = e.element(element_id, {B.W_P}, "paragraph")
         e.show(p)                      # the boxes the Changes compare, drawn before
         e.change(p)                    # announced now (undo), reported changed at the end
         edits.set_paragraph_text(e.doc, p, text)
         e.done(p, marker="UPDATED", updated=p)
-    return e.answer
 
-``editing`` takes the session (its lock, the undo step: tools/docx/common.session_of), draws the
+``@tool`` opens the ``Edit`` around the call (tools/runtime/registry.py ``UnitOfWork``; the operation
+is the tool's name, "Update Paragraph Text") and answers with ``e.answer``. The Edit takes the
+session (its lock, the undo step: tools/docx/common.session_of), draws the
 before-boxes, pairs every ``change`` with ``doc.changed`` before the after-boxes are drawn, sets the
 cursor and ``last_insert``/``last_update``, and builds the answer. An exception leaves the block
 untouched: dispatch puts back whatever the call changed. Tracked changes are the model's job
@@ -20,17 +22,20 @@ from lxml import etree
 
 from ooxml.review import revisions as REV
 from tools.docx import common as C
-from tools.runtime.registry import CallContext
+from tools.runtime.registry import CallContext, UnitOfWork
 from tools.runtime.sessions import Cursor
 
 
-class Edit:
-    """What one call does to one session; ``answer`` is set when the block ends without an error."""
+class Edit(UnitOfWork):
+    """What one call does to one session; ``answer`` is set when the block ends without an error.
+    ``late``: the session is found on first use (``e.session``/``e.doc``), after the tool's checks."""
 
-    def __init__(self, ctx: CallContext, session_id: str | None, operation: str):
+    def __init__(self, ctx: CallContext, session_id: str | None, operation: str, late: bool = False):
         self.ctx = ctx
-        self.session = C.session_of(ctx, session_id)
-        self.doc = self.session.doc
+        self.session_id = session_id
+        self._session = None
+        if not late:
+            self._session = C.session_of(ctx, session_id)
         self.operation = operation
         self.answer: str | None = None
         self._shown: list = []
@@ -40,6 +45,16 @@ class Edit:
         self._changing: list = []
         self._result: dict | None = None
         self._cursor: Cursor | None = None
+
+    @property
+    def session(self):
+        if self._session is None:
+            self._session = C.session_of(self.ctx, self.session_id)
+        return self._session
+
+    @property
+    def doc(self):
+        return self.session.doc
 
     # ---- finding what to edit ----------------------------------------------------------------------
     def element(self, raw: str, tags: set | None = None, what: str = "", arg: str = "element_id",
@@ -182,8 +197,3 @@ def _draw(doc, items: list) -> list[str]:
 
 def _in_tree(el: etree._Element) -> bool:
     return el.getparent() is not None
-
-
-def editing(ctx: CallContext, session_id: str | None, operation: str) -> Edit:
-    """The unit of work of one editing call (see the module's docstring): ``with editing(...) as e``."""
-    return Edit(ctx, session_id, operation)

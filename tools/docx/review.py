@@ -12,7 +12,7 @@ from ooxml.xml.wordids import story_part_names
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import box_lines, clean_id, resolve, session_of
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor, Session
 
@@ -38,11 +38,10 @@ def default_author(ctx: CallContext, author: str | None = None) -> str:
 
 
 @tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
-def docx_set_track_changes(ctx: CallContext, session_id: str | None, enabled: bool, author: str | None = None) -> str:
+def docx_set_track_changes(ctx: CallContext, e: Edit, session_id: str | None, enabled: bool,
+                           author: str | None = None) -> None:
     """Turn tracked changes on or off: while on, every edit is recorded as a Word revision by author."""
-    with editing(ctx, session_id, "Set Track Changes") as e:
-        e.plain(_set_tracking(ctx, e.doc, enabled, author))
-    return e.answer
+    e.plain(_set_tracking(ctx, e.doc, enabled, author))
 
 
 def _set_tracking(ctx: CallContext, doc, enabled: bool, author: str | None) -> str:
@@ -156,13 +155,7 @@ def _top_block(el: etree._Element, roots: tuple) -> etree._Element | None:
     return cur if cur.getparent() is not None and B.is_block(cur) else None
 
 
-def _decide(ctx: CallContext, session_id, revision_ids, author, scope_id, accept: bool) -> str:
-    with editing(ctx, session_id, "Accept Revisions" if accept else "Reject Revisions") as e:
-        _decide_in(e, revision_ids, author, scope_id, accept)
-    return e.answer
-
-
-def _decide_in(e, revision_ids, author, scope_id, accept: bool) -> None:
+def _decide(e: Edit, revision_ids, author, scope_id, accept: bool) -> None:
     session, doc = e.session, e.doc
     scopes = _scope_roots(session, scope_id)  # resolved once: the scope itself may go with its revisions
     revs = select(session, revision_ids, author, scope_id, scopes)
@@ -217,22 +210,22 @@ def _boxes(doc, blocks: list[etree._Element]) -> list[str]:
 
 
 @tool(toolset="review", destructive=True, title="Accept tracked changes")
-def docx_accept_revisions(ctx: CallContext, session_id: str | None, revision_ids: list[str] | None = None,
-                          author: str | None = None, scope_id: str | None = None) -> str:
+def docx_accept_revisions(ctx: CallContext, e: Edit, session_id: str | None, revision_ids: list[str] | None = None,
+                          author: str | None = None, scope_id: str | None = None) -> None:
     """Accept revisions: insertions stay, deletions go, formatting changes stay.
 
     Args:
         revision_ids: rev_… IDs.
     """
-    return _decide(ctx, session_id, revision_ids, author, scope_id, True)
+    _decide(e, revision_ids, author, scope_id, True)
 
 
 @tool(toolset="review", destructive=True, title="Reject tracked changes")
-def docx_reject_revisions(ctx: CallContext, session_id: str | None, revision_ids: list[str] | None = None,
-                          author: str | None = None, scope_id: str | None = None) -> str:
+def docx_reject_revisions(ctx: CallContext, e: Edit, session_id: str | None, revision_ids: list[str] | None = None,
+                          author: str | None = None, scope_id: str | None = None) -> None:
     """Reject revisions: insertions go, deletions come back, formatting reverts.
 
     Args:
         revision_ids: rev_… IDs.
     """
-    return _decide(ctx, session_id, revision_ids, author, scope_id, False)
+    _decide(e, revision_ids, author, scope_id, False)

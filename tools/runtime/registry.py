@@ -23,6 +23,17 @@ class ToolError(OoxmlError):
     """An error answer: raised by tools, rendered by the dispatcher."""
 
 
+class UnitOfWork:
+    """The base of what ``@tool`` opens for a tool declaring a parameter of its type (tools/docx/protocol.py
+    ``Edit``): ``Kind(ctx, session_id, operation, late)`` around the call, its ``answer`` the tool's answer.
+    Declared here so the registry needs nothing from the tools above it."""
+
+    answer: Any = None
+
+    def __init__(self, ctx: "CallContext", session_id: str | None, operation: str, late: bool = False):
+        raise NotImplementedError
+
+
 @dataclass
 class CallContext:
     """What a tool call may reach: the caller (tenant, MCP session) and the shared services."""
@@ -102,11 +113,15 @@ VIEW_SCHEMA = {"enum": ["full", "compact", "none", None]}
 
 def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = False,
          idempotent: bool = False, title: str | None = None, long_running: bool = False,
-         context: bool | None = None):
+         context: bool | None = None, operation: str | None = None, open_on_use: bool = False):
     """Register a built-in tool; its first parameter is the CallContext.
 
     ``context``: the tool answers with Document Context (default: every tool that is not read-only),
     so it gets the optional ``view`` argument, handled here for all of them.
+    A parameter typed as a ``UnitOfWork`` (``e: Edit``) is no argument: its unit of work is opened
+    around the call, titled ``operation`` (default from the name: docx_set_font -> "Set Font"), and
+    its answer returned; ``open_on_use``: the session is found when the tool first uses it (after
+    the tool's own argument checks), not before the tool runs.
     """
 
     def register(fn: Callable) -> Callable:
@@ -121,11 +136,13 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
         adds_view = views and "view" not in schema["properties"]
         if adds_view:
             schema["properties"]["view"] = dict(VIEW_SCHEMA)
+        work = unit_of_work(fn)
+        runs = fn if work is None else _opening(fn, *work, operation or operation_of(name), open_on_use)
         BUILTIN[name] = Tool(
             name=name,
             description=description,
             input_schema=schema,
-            handler=_text_checked(fn, views, adds_view),
+            handler=_text_checked(runs, views, adds_view),
             answers_context=views,
             toolset=toolset,
             read_only=read_only,
@@ -138,6 +155,33 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
         return fn
 
     return register
+
+
+def operation_of(name: str) -> str:
+    """The answer's operation from the tool's name: docx_insert_toc -> "Insert Toc"."""
+    return " ".join(w.capitalize() for w in name.removeprefix("docx_").split("_"))
+
+
+def unit_of_work(fn: Callable) -> tuple[str, type] | None:
+    """The parameter ``@tool`` fills with an opened unit of work (name, kind), if ``fn`` declares one."""
+    hints = typing.get_type_hints(fn)
+    for p in list(inspect.signature(fn).parameters.values())[1:]:
+        hint = hints.get(p.name)
+        if isinstance(hint, type) and issubclass(hint, UnitOfWork):
+            return p.name, hint
+    return None
+
+
+def _opening(fn: Callable, param: str, kind: type, operation: str, late: bool) -> Callable:
+    """``fn`` run inside its unit of work; the answer is the unit's (an error leaves it unfinished)."""
+    def run(ctx, **arguments):
+        with kind(ctx, arguments.get("session_id"), operation, late) as unit:
+            if fn(ctx, **arguments, **{param: unit}) is not None:
+                raise AssertionError(f"{fn.__name__} answers through its {kind.__name__}, not by returning")
+        return unit.answer
+
+    run.__name__, run.__wrapped__ = fn.__name__, fn
+    return run
 
 
 def _text_checked(fn: Callable, views: bool = False, adds_view: bool = False) -> Callable:
@@ -186,8 +230,7 @@ def schema_from_signature(fn: Callable, arg_docs: dict[str, str]) -> dict:
     hints = typing.get_type_hints(fn)
     properties: dict[str, dict] = {}
     required: list[str] = []
-    params = list(inspect.signature(fn).parameters.values())[1:]  # skip ctx
-    for p in params:
+    for p in _arguments(fn, hints):
         prop = json_type(hints.get(p.name, str))
         if p.name in arg_docs:
             prop["description"] = arg_docs[p.name]
@@ -215,8 +258,14 @@ def unset_arguments(tool: "Tool", arguments: dict) -> None:
 
 def _positional_optional(fn: Callable) -> frozenset[str]:
     hints = typing.get_type_hints(fn)
-    return frozenset(p.name for p in list(inspect.signature(fn).parameters.values())[1:]
+    return frozenset(p.name for p in _arguments(fn, hints)
                      if p.default is inspect.Parameter.empty and may_be_none(hints.get(p.name, str)))
+
+
+def _arguments(fn: Callable, hints: dict) -> list[inspect.Parameter]:
+    """The parameters a caller passes: not ctx, not an injected unit of work."""
+    return [p for p in list(inspect.signature(fn).parameters.values())[1:]
+            if not (isinstance(hints.get(p.name), type) and issubclass(hints[p.name], UnitOfWork))]
 
 
 def json_type(hint: Any) -> dict:
