@@ -80,6 +80,16 @@ BLOCK_CONTAINERS = {w("body"), w("tc"), w("hdr"), w("ftr"), w("footnote"), w("en
                     w("sdtContent"), w("txbxContent")}
 
 
+def block_of(el: etree._Element) -> etree._Element | None:
+    """The block holding ``el`` (itself when it is one): the ancestor-or-self whose parent is a block
+    container; None for a story root or a detached element."""
+    while (parent := el.getparent()) is not None:
+        if parent.tag in BLOCK_CONTAINERS:
+            return el
+        el = parent
+    return None
+
+
 def _shown_id(el: etree._Element) -> str:
     # Error paths must not change the document, so no new ID is given here.
     return "document_body" if el.tag == w("body") else el.get(OX_ID) or f"<the {B.kind(el).lower()}'s ID>"

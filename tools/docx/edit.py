@@ -20,7 +20,7 @@ from tools.docx.common import (BLOCK_CONTAINERS, Position, block_insertion, call
                                valid_positions)
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.sessions import Session
 
 MAX_TEXT = 1_000_000
 
@@ -199,8 +199,6 @@ def delete_inline(e: Edit, el: etree._Element) -> None:
     holder = B.find_ancestor(el, B.W_P)
     e.show(holder)
     e.change(holder)
-    if not edits.tracking(doc):
-        _retarget_cursor(e.session, el, holder, "after")
     edits.delete_inline(doc, el)
     tracked = " (tracked)" if edits.tracking(doc) else ""
     e.done(holder, element_id=eid, fields={"Deleted": f"{B.kind(el)} {eid}{tracked}"})
@@ -229,17 +227,9 @@ def _delete_block(e: Edit, el: etree._Element) -> None:
         e.change(el)  # tracked, the block stays marked deleted (it goes when the deletion is accepted)
     focus = prev if prev is not None else nxt
     if edits.delete_block(doc, el):
-        _retarget_cursor(e.session, el, focus, "after" if focus is prev else "before")
         note = " (it was our own tracked insertion)" if tracked else ""
-        e.done(focus, element_id=eid, fields={"Deleted": f"{kind} {eid}{note}"})
+        e.done(focus, element_id=eid, fields={"Deleted": f"{kind} {eid}{note}"},
+               dangling="after" if focus is prev else "before")
     else:
         e.done(el, element_id=eid, fields={"Deleted": f"{kind} {eid} (tracked)"})
 
-
-def _retarget_cursor(session: Session, removed: etree._Element, focus, place: str) -> None:
-    cur = session.doc.ids.get(session.cursor.element_id) if session.cursor.element_id else None
-    if cur is None:
-        return
-    inside = cur is removed or any(a is removed for a in cur.iterancestors())
-    if inside:
-        session.cursor = Cursor(session.doc.id_of(focus), place) if focus is not None else Cursor()

@@ -242,8 +242,8 @@ def docx_get_header_footer(ctx: CallContext, session_id: str | None, kind: Liter
 
 
 @tool(toolset="layout", title="Create a header or footer")
-def docx_create_header_footer(ctx: CallContext, e: Edit, session_id: str | None, kind: Literal["header",
-                              "footer"] = "header",
+def docx_create_header_footer(ctx: CallContext, e: Edit, session_id: str | None,
+                              kind: Literal["header", "footer"] = "header",
                               which: Literal["default", "first", "even"] = "default",
                               section_id: str | None = None, text: str | None = None) -> None:
     """Create a header or footer for a section with one paragraph."""

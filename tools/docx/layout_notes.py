@@ -17,7 +17,6 @@ from tools.docx.common import expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor
 
 MAX_LISTED = 200
 
@@ -134,7 +133,7 @@ def docx_list_notes(ctx: CallContext, session_id: str | None,
 def delete_note(e, note) -> None:
     """A note with its reference; tracked, as Word records it: the reference is deleted (w:del) and
     accepting that removes the note. Our own new note just goes."""
-    session, doc = e.session, e.doc
+    doc = e.doc
     kind = N.kind_of(note)
     if not N.is_user_note(note):
         raise InvalidElementType("Separator notes belong to Word's notes part and cannot be deleted.",
@@ -164,8 +163,6 @@ def delete_note(e, note) -> None:
             run.remove(ref)
         e.report()
     doc.remove_block(note)
-    if session.cursor.element_id and doc.ids.get(session.cursor.element_id) is None:
-        session.cursor = Cursor(doc.id_of(para), "after") if para is not None else Cursor()
     fields = {"Deleted": f"{kind.capitalize()} {nid}"}
     if para is None:
         e.plain(success_answer("Delete", element_id=nid, fields=fields))

@@ -120,13 +120,15 @@ class Edit(UnitOfWork):
     def done(self, element: etree._Element | None, *, marker: str | None = None, fields: dict | None = None,
              inserted: etree._Element | None = None, updated: etree._Element | None = None,
              cursor: tuple | None = None, element_id: str | None = None, content: str | None = None,
-             head_id: bool = True, changes: str | None = None, keep_cursor: bool = False) -> None:
+             head_id: bool = True, changes: str | None = None, keep_cursor: bool = False,
+             dangling: str = "after") -> None:
         """What the answer shows: the context around ``element``; ``inserted``/``updated`` become
         ``last_insert``/``last_update`` (an insertion also moves the cursor after it, unless
-        ``keep_cursor`` or ``cursor`` says (element, place))."""
+        ``keep_cursor`` or ``cursor`` says (element, place)). A cursor the call's removals left on
+        nothing goes ``dangling`` (after/before) the block holding ``element``."""
         self._result = dict(element=element, marker=marker, fields=fields, element_id=element_id,
                             content=content, head_id=head_id, changes=changes, inserted=inserted, updated=updated,
-                            keep_cursor=keep_cursor)
+                            keep_cursor=keep_cursor, dangling=dangling)
         if cursor is not None:
             self._cursor = cursor
 
@@ -161,6 +163,7 @@ class Edit(UnitOfWork):
         if r["updated"] is not None:
             session.last_update = self.doc.id_of(r["updated"])
         if "plain" in r:
+            self._retarget(None, "after")
             self.answer = r["plain"]
             return
         if r["inserted"] is not None and not r["keep_cursor"]:
@@ -168,10 +171,22 @@ class Edit(UnitOfWork):
         if self._cursor is not None:
             el, place = self._cursor
             session.cursor = Cursor(self.doc.id_of(el), place) if el is not None else Cursor()
+        self._retarget(r["element"], r["dangling"])
         before, after = self._diff()
         self.answer = C.answer(session, self.operation, r["element"], marker=r["marker"], before=before,
                                after=after, fields=r["fields"], content=r["content"], head_id=r["head_id"],
                                element_id=r["element_id"], changes=r["changes"])
+
+    def _retarget(self, element: etree._Element | None, place: str) -> None:
+        """A cursor on an element the call removed moves ``place`` the block holding ``element``
+        (without one: after the body's last block), before the answer shows it."""
+        session, doc = self.session, self.doc
+        if session.cursor.element_id is None or doc.ids.get(session.cursor.element_id) is not None:
+            return
+        block = C.block_of(element) if element is not None else None
+        if block is None:
+            block, place = C.last_block(doc.body), "after"
+        session.cursor = Cursor(doc.id_of(block), place) if block is not None else Cursor()
 
     def _diff(self) -> tuple[list[str] | None, list[str] | None]:
         """The boxes before and after (None when the tool showed nothing: no Changes section)."""

@@ -14,7 +14,7 @@ from render.width import cut
 from tools.docx.common import box_lines, clean_id, resolve, session_of
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.sessions import Session
 
 PAGE = 50
 SHOWN = 10
@@ -194,9 +194,6 @@ def _decide(e: Edit, revision_ids, author, scope_id, accept: bool) -> None:
     left = sum(len(RO.all_revisions(r)) for r in all_roots)
     fields = {"Accepted" if accept else "Rejected": done, "Remaining Revisions": left}
     focus = shown[0] if shown else next(B.iter_blocks(doc.body), None)
-    cur = session.cursor.element_id
-    if cur and doc.ids.get(cur) is None:  # the cursor's element went with a revision
-        session.cursor = Cursor(doc.id_of(focus), "after") if focus is not None else Cursor()
     e.done(focus, fields=fields, head_id=False)
 
 

@@ -27,7 +27,7 @@ from tools.docx.common import (answer, block_insertion, box_lines, call_limits, 
 from tools.docx.blocks import place_blocks
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.sessions import Session
 
 Cells = list[list[str | int | float | None]]
 PAGE_ROWS = 20
@@ -102,13 +102,6 @@ def table_done(e, tbl: etree._Element, fields: dict, element: etree._Element | N
     ``marks``: ``inserted``/``updated`` for last_insert/last_update (Edit.done)."""
     focus = element if element is not None and element.getparent() is not None else tbl
     e.done(focus, marker="UPDATED", fields=fields, element_id=e.doc.id_of(focus), **marks)
-
-
-def retarget_cursor(session: Session, tbl: etree._Element) -> None:
-    """A cursor on an element that no longer exists moves to just after the table."""
-    cid = session.cursor.element_id
-    if cid and session.doc.ids.get(cid) is None:
-        session.cursor = Cursor(session.doc.id_of(tbl), "after")
 
 
 def _index(value: int, count: int, what: str, arg: str) -> int:
@@ -399,7 +392,6 @@ def _delete_line(e: Edit, table_id: str, index: int, column: bool) -> None:
         refuse_when_tracking(e.doc, "Deleting a column")
     show_table(e, tbl, 0 if column else index)
     (T.delete_col if column else T.delete_row)(e.doc, tbl, index)
-    retarget_cursor(e.session, tbl)
     table_done(e, tbl, {"Deleted": f"{'column' if column else 'row'} {index}"}, updated=tbl)
 
 
@@ -413,6 +405,5 @@ def docx_merge_cells(ctx: CallContext, e: Edit, session_id: str | None, table_id
     T.check_merge(TableGrid(tbl), start_row, start_col, end_row, end_col)
     show_table(e, tbl, start_row)
     top = T.merge_cells(doc, tbl, start_row, start_col, end_row, end_col)
-    retarget_cursor(e.session, tbl)
     fields = {"Table": doc.id_of(tbl), "Merged": f"rows {start_row}-{end_row}, columns {start_col}-{end_col}"}
     table_done(e, tbl, fields, element=top, updated=top)
