@@ -60,7 +60,7 @@ def _take(el, n: int) -> tuple[list, object]:
     return out, el
 
 
-@tool(idempotent=True, context=False, title="Export Markdown")
+@tool(idempotent=True, context=False, title="Export Markdown", kind="session")
 def docx_export_markdown(ctx: CallContext, session_id: str | None, start_element_id: str | None = None,
                                max_elements: int | None = None, file_path: str | None = None,
                                ids: bool = True, overwrite: bool = False) -> str:

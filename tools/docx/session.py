@@ -29,7 +29,7 @@ from tools.runtime.sessions import Cursor, Session
 log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
 
 
-@tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
+@tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True, kind="session")
 def docx_open(ctx: CallContext, file_path: str | None = None, view: Literal["full", "compact", "none"] | None = None,
               url: str | None = None) -> str:
     """Open a .docx file in a new editing session (.doc, .dot, .rtf, .odt, .wpd: converted into one).
@@ -114,7 +114,7 @@ def drop_session(ctx: CallContext, session: Session) -> None:
     session.doc.close()
 
 
-@tool(title="Create a new Word document")
+@tool(title="Create a new Word document", kind="session")
 def docx_create(ctx: CallContext, file_path: str | None = None,
                 view: Literal["full", "compact", "none"] | None = None) -> str:
     """Start a session on a new empty document.
@@ -134,7 +134,7 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
     return answer(session, "Create Document", None, fields=fields)
 
 
-@tool(idempotent=True, context=False, title="Save the document")
+@tool(idempotent=True, context=False, title="Save the document", kind="session")
 def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = None, strip_ids: bool = False,
               overwrite: bool = False) -> str:
     """Save atomically (temp file, then rename); answers the SHA-256 of the file read and of the one written.
@@ -213,7 +213,7 @@ def integrity_news(session) -> list[str]:
     return list((Counter(problems) - Counter(session.baseline_problems)).elements())
 
 
-@tool(destructive=True, idempotent=False, context=False, title="Close a session")
+@tool(destructive=True, idempotent=False, context=False, title="Close a session", kind="session")
 def docx_close(ctx: CallContext, session_id: str | None) -> str:
     """Close a session and drop it from memory; unsaved changes are lost (the answer says so)."""
     session = session_of(ctx, session_id)

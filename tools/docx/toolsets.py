@@ -7,7 +7,7 @@ from tools.runtime import toolsets as T
 from tools.runtime.registry import CallContext, tool
 
 
-@tool(idempotent=True, context=False, title="List more or fewer tools")
+@tool(idempotent=True, context=False, title="List more or fewer tools", kind="meta")
 def docx_toolsets(ctx: CallContext, enable: list[str] | None = None, disable: list[str] | None = None) -> str:
     """List or change the toolsets tools/list offers this connection ('all': every one); the client is told."""
     known = T.names()

@@ -1,13 +1,17 @@
 """The tool registry: every tool, built-in or configured, as name + schema + handler.
 
-Built-in tools are plain functions registered with ``@tool``; their JSON Schema is derived
+Built-in tools are plain functions described with ``@tool``; their JSON Schema is derived
 from the signature (type hints, defaults) and the ``Args:`` section of the docstring, so the
-schema an agent sees and the function that runs cannot drift apart.
+schema an agent sees and the function that runs cannot drift apart. ``@tool`` registers nothing:
+a ``Registry`` is built from an explicit list of tool modules (tools/catalog.py) and held by
+``Services`` (``services.registry``).
 """
 from __future__ import annotations
 
 import inspect
+import itertools
 import re
+from collections.abc import Iterable, Iterator, Mapping
 import types
 import typing
 from dataclasses import dataclass, field
@@ -83,6 +87,8 @@ class Tool:
     long_running: bool = False  # a sync handler run in a thread with progress heartbeats (docx_open)
     positional_optional: frozenset = frozenset()  # typed "X | None" without a default: None when left out
     answers_context: bool = False  # answers with Document Context: takes a view (render/views.py)
+    order: int = 0  # a built-in tool's place in the order tools are defined (tools/list's order)
+    kind: str = ""  # built-in tools: edit, read, session or meta (KINDS); what docx_batch may run derives from it
 
     @cached_property
     def listed_schema(self) -> dict:
@@ -102,9 +108,44 @@ class Tool:
         return self.tenants is None or (tenant is not None and tenant in self.tenants)
 
 
-BUILTIN: dict[str, Tool] = {}  # filled as tools/catalog.py imports the tool modules: read it through tools.builtin
-
+# edit: changes a session's document through its Edit (tools/docx/protocol.py); read: reads only;
+# session: opens, saves, ends or exports a session; meta: history, listing, the batch itself.
+KINDS = ("edit", "read", "session", "meta")
 NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_defined = itertools.count()  # the order tools are defined in: the order tools/list shows
+
+
+class Registry(Mapping):
+    """Tools by name, in the order given: the built-in ones (tools/builtin.py), held by ``Services``."""
+
+    def __init__(self, tools: Iterable[Tool] = ()):
+        self._tools: dict[str, Tool] = {}
+        for t in tools:
+            self.add(t)
+
+    @classmethod
+    def of_modules(cls, modules: Iterable) -> "Registry":
+        """The tools ``@tool`` described in ``modules`` (each module's own), in the order they were defined."""
+        found = [v.tool for m in modules for v in vars(m).values()
+                 if isinstance(getattr(v, "tool", None), Tool) and getattr(v, "__module__", None) == m.__name__]
+        return cls(sorted(found, key=lambda t: t.order))
+
+    def add(self, t: Tool) -> None:
+        if t.name in self._tools:
+            raise ValueError(f"duplicate tool name {t.name!r}")
+        self._tools[t.name] = t
+
+    def __getitem__(self, name: str) -> Tool:
+        return self._tools[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def of_kind(self, *kinds: str) -> list[Tool]:
+        return [t for t in self._tools.values() if t.kind in kinds]
 
 
 
@@ -113,8 +154,9 @@ VIEW_SCHEMA = {"enum": ["full", "compact", "none", None]}
 
 def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = False,
          idempotent: bool = False, title: str | None = None, long_running: bool = False,
-         context: bool | None = None, operation: str | None = None, open_on_use: bool = False):
-    """Register a built-in tool; its first parameter is the CallContext.
+         context: bool | None = None, operation: str | None = None, open_on_use: bool = False,
+         kind: str | None = None):
+    """Describe a built-in tool (``fn.tool``); its first parameter is the CallContext.
 
     ``context``: the tool answers with Document Context (default: every tool that is not read-only),
     so it gets the optional ``view`` argument, handled here for all of them.
@@ -122,12 +164,13 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
     around the call, titled ``operation`` (default from the name: docx_set_font -> "Set Font"), and
     its answer returned; ``open_on_use``: the session is found when the tool first uses it (after
     the tool's own argument checks), not before the tool runs.
+    ``kind`` (KINDS): derived as edit for a tool with an Edit, read for a read-only one; others say it.
     """
 
     def register(fn: Callable) -> Callable:
         name = fn.__name__
-        if not NAME_RE.match(name) or name in BUILTIN:
-            raise ValueError(f"bad or duplicate tool name {name!r}")
+        if not NAME_RE.match(name):
+            raise ValueError(f"bad tool name {name!r}")
         if toolset not in TOOLSETS:  # the instructions name them before any tool module is imported
             raise ValueError(f"toolset {toolset!r} of {name} is not declared in tools/runtime/toolsets.py NAMES")
         description, arg_docs = split_docstring(fn.__doc__ or "")
@@ -138,7 +181,7 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
             schema["properties"]["view"] = dict(VIEW_SCHEMA)
         work = unit_of_work(fn)
         runs = fn if work is None else _opening(fn, *work, operation or operation_of(name), open_on_use)
-        BUILTIN[name] = Tool(
+        fn.tool = Tool(
             name=name,
             description=description,
             input_schema=schema,
@@ -151,10 +194,34 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
             title=title,
             long_running=long_running,
             positional_optional=_positional_optional(fn),
+            kind=_kind(name, kind, work is not None, read_only),
+            order=next(_defined),
         )
         return fn
 
     return register
+
+
+def _kind(name: str, declared: str | None, edits: bool, read_only: bool) -> str:
+    kind = declared or ("edit" if edits else "read" if read_only else None)
+    if kind not in KINDS:
+        raise ValueError(f"{name}: say its kind, one of {KINDS} (derived only for an Edit or read_only)")
+    return kind
+
+
+_published: frozenset[str] = frozenset()
+
+
+def publish_builtin(registry: Registry) -> Registry:
+    """The built-in registry's names, for the config's check of HTTP tool names (tools/config/http_tools.py
+    reads a config before any Services exists): set once, by tools/builtin.py."""
+    global _published
+    _published = frozenset(registry)
+    return registry
+
+
+def builtin_names() -> frozenset[str]:
+    return _published
 
 
 def operation_of(name: str) -> str:
