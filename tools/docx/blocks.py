@@ -17,8 +17,7 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
 from ooxml.xml.wordids import story_part_names
 from render.width import cut
-from tools.docx.common import (BLOCK_CONTAINERS, block_insertion, call_limits, insertion_neighbours, parse_position,
-                               resolve)
+from tools.docx.common import BLOCK_CONTAINERS, block_insertion, call_limits, insertion_neighbours, resolve
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
@@ -107,7 +106,7 @@ def docx_copy_elements_range(ctx: CallContext, e: Edit, session_id: str | None, 
     start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
     originals = block_range(start, end)
     check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
-    pos = parse_position(session, position)
+    pos = e.position(position)
     container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
     copies = copy_blocks(doc, originals, pos.target, container)
     renumber_whole_lists(doc, originals, copies, _after(doc, end, pos))  # a copied whole list numbers afresh

@@ -22,7 +22,7 @@ from ooxml.opc.link_policy import policy_of
 from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import (block_insertion, call_limits, expect, parse_position, resolve,
+from tools.docx.common import (block_insertion, call_limits, expect, resolve,
                                session_of)
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
@@ -200,8 +200,7 @@ def _keep_cell_paragraph(sdt: etree._Element) -> None:
 def _insert_new(e, kind: str, position: str, tag, alias, choices):
     """A new empty control at a position: (the control, the block whose box shows it)."""
     doc = e.doc
-    pos = parse_position(e.session, position)
-    REV.refuse_deleted(doc, pos.target, "position")
+    pos = e.position(position)
     t = pos.target
     inline = (t.tag == B.W_P and pos.mode in ("start", "end")) or t.tag == B.W_R
     if inline:

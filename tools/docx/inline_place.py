@@ -13,8 +13,7 @@ from ooxml.text import body as B
 from ooxml.refs import fields as FL
 from ooxml.xml.errors import InvalidPosition
 from ooxml.xml.namespaces import w
-from tools.docx.common import parse_position, valid_positions
-from tools.runtime.sessions import Session
+from tools.docx.common import Position, valid_positions
 
 _INLINE_TARGETS = {B.W_R, w("hyperlink"), w("fldSimple")}
 
@@ -50,9 +49,8 @@ class InlinePlace:
         return None
 
 
-def inline_place(session: Session, position: str, what: str) -> InlinePlace:
-    doc = session.doc
-    pos = parse_position(session, position)
+def inline_place(doc, pos: Position, what: str) -> InlinePlace:
+    """Where a ``what`` goes among runs, for a position resolved by the call's Edit (``e.inline``)."""
     t = pos.target
     if pos.mode in ("start", "end"):
         if t.tag != B.W_P:

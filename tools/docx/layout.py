@@ -17,7 +17,7 @@ from ooxml.xml.order import get_or_add, insert_child
 from ooxml.xml.units import twips
 from render.answer import success_answer
 from tools.docx.common import (block_insertion, clean_id, expect, insertion_neighbours,
-                               parse_position, resolve, session_of)
+                               resolve, session_of)
 from tools.docx.protocol import Edit
 from tools.docx.view import context_text, cursor_line
 from tools.runtime.registry import CallContext, tool
@@ -95,21 +95,21 @@ def docx_insert_section_break(ctx: CallContext, e: Edit, session_id: str | None,
     _section_break(e, position, kind)
 
 
-def body_insertion(session: Session, position: str, what: str, message: str, hint: str) -> tuple:
+def body_insertion(e, position: str, what: str, message: str, hint: str) -> tuple:
     """Where a block that only the document body may hold goes: (position, container, insert_block kwargs)."""
-    pos = parse_position(session, position)
-    container, where = block_insertion(session.doc, pos, what)
-    if container is not session.doc.body:
+    pos = e.position(position)
+    container, where = block_insertion(e.doc, pos, what)
+    if container is not e.doc.body:
         raise InvalidPosition(message, hint=hint)
     return pos, container, where
 
 
 def _section_break(e, position: str, kind: str) -> None:
-    session, doc = e.session, e.doc
+    doc = e.doc
     if kind not in PS.BREAK_KINDS:
         raise ValidationError(f"kind '{kind}' is not next_page, continuous, even_page or odd_page.",
                               hint="Pass kind='next_page' (the usual break), or continuous, even_page or odd_page.")
-    pos, container, where = body_insertion(session, position, "section break",
+    pos, container, where = body_insertion(e, position, "section break",
                                            "A section break can only go between blocks of the document body.",
                                            "Use a position such as after:para_… on a paragraph of the body.")
     prev, nxt = insertion_neighbours(container, where)

@@ -8,7 +8,6 @@ from ooxml.review import edits
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import W
 from tools.docx.protocol import Edit
-from tools.docx.inline_place import inline_place
 from tools.runtime.registry import CallContext, tool
 
 
@@ -71,7 +70,7 @@ def docx_insert_field(ctx: CallContext, e: Edit, session_id: str | None, field: 
     doc = e.doc
     name, full = FL.instruction_for(field, instruction)
     policy_of(ctx.services.config).check_field(full)
-    place = inline_place(e.session, position, "field")
+    place = e.inline(position, "field")
     result = _result(doc, name, full, place)
     para = place.paragraph
     dirty, note = _page_note(doc, name, para)

@@ -15,7 +15,6 @@ from render.width import cut
 from tools.docx.common import expect, resolve, session_of
 from tools.docx.edit import DELETERS, MAX_TEXT
 from tools.docx.protocol import Edit
-from tools.docx.inline_place import inline_place
 from tools.runtime.registry import CallContext, tool
 
 MAX_LISTED = 200
@@ -55,7 +54,7 @@ def _insert_hyperlink(ctx, e, text: str, position: str, url: str | None, bookmar
     elif L.find_bookmark(all_roots(doc), bookmark) is None:
         raise ValidationError(f"There is no bookmark named '{bookmark}'.",
                               hint="docx_list_bookmarks lists them; docx_add_bookmark adds one.")
-    place = inline_place(e.session, position, "hyperlink")
+    place = e.inline(position, "hyperlink")
     para = place.paragraph
     e.show(para)
     link = L.hyperlink(doc, doc.part_of(para).name, text, url=url, anchor=bookmark, rpr=place.model_rpr)

@@ -50,13 +50,13 @@ def docx_insert_toc(ctx: CallContext, e: Edit, session_id: str | None,
 
 
 def _insert_toc(ctx, e, position: str, levels: str, title: str | None, page_numbers: bool) -> None:
-    session, doc = e.session, e.doc
+    doc = e.doc
     lo, hi = T.parse_levels(levels)
     if title is not None and (not title.strip() or "\n" in title):
         raise ValidationError("title must be a non-empty single line.",
                               hint="Pass a short heading such as title='Contents', or leave title out.")
     pos, container, where = body_insertion(
-        session, position, "table of contents", "A table of contents goes between blocks of the document body.",
+        e, position, "table of contents", "A table of contents goes between blocks of the document body.",
         "Use a position such as before:para_… on a body paragraph, or start:document_body.")
     instruction = f'TOC \\o "{lo}-{hi}" \\h \\z \\u'
     found = T.headings(doc, lo, hi)

@@ -19,7 +19,7 @@ from render.blocks import heading_level
 from render.markdown import Exporter, _longest_run
 from render.width import cut
 from tools.docx.blocks import SHOWN, keep_tables_apart
-from tools.docx.common import block_insertion, call_limits, insertion_neighbours, parse_position, resolve, session_of
+from tools.docx.common import block_insertion, call_limits, insertion_neighbours, resolve, session_of
 from tools.docx.images import EMU_PER_TWIP, raster_at
 from tools.docx.tables import available_width
 from tools.docx.protocol import Edit
@@ -191,7 +191,7 @@ def docx_insert_markdown(ctx: CallContext, e: Edit, session_id: str | None, mark
 
 
 def _insert_markdown(ctx, e, markdown: str, position: str) -> None:
-    session, doc = e.session, e.doc
+    doc = e.doc
     if len(markdown) > MAX_MARKDOWN:
         raise OoxmlError(f"The Markdown is {len(markdown)} characters, over the limit of {MAX_MARKDOWN}.",
                          error_type="ValidationError", hint="Insert it in parts.")
@@ -203,7 +203,7 @@ def _insert_markdown(ctx, e, markdown: str, position: str) -> None:
     policy = policy_of(ctx.services.config)
     for href in link_targets(tree):
         policy.check_url(href)
-    pos = parse_position(session, position)
+    pos = e.position(position)
     container, where = block_insertion(doc, pos, _last_kind(tree))
     images = _images(ctx, doc, tree)
     anchor = pos.target  # section_of() takes the body too (its last section)

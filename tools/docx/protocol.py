@@ -22,6 +22,7 @@ from lxml import etree
 
 from ooxml.review import revisions as REV
 from tools.docx import common as C
+from tools.docx.inline_place import InlinePlace, inline_place
 from tools.runtime.registry import CallContext, UnitOfWork
 from tools.runtime.sessions import Cursor
 
@@ -68,9 +69,14 @@ class Edit(UnitOfWork):
         return el
 
     def position(self, position: str) -> C.Position:
+        """THE reading of a position argument (every tool's): MODE:TARGET, not a tracked-deleted target."""
         pos = C.parse_position(self.session, position)
         REV.refuse_deleted(self.doc, pos.target, "position")
         return pos
+
+    def inline(self, position: str, what: str) -> InlinePlace:
+        """A position among a paragraph's runs (tools/docx/inline_place.py), read by ``position``."""
+        return inline_place(self.doc, self.position(position), what)
 
     # ---- the change --------------------------------------------------------------------------------
     def show(self, *els, note: list[str] | None = None) -> None:

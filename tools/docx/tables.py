@@ -22,7 +22,7 @@ from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
 from render import text_changes
-from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
+from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, resolve,
                           session_of)
 from tools.docx.blocks import place_blocks
 from tools.docx.protocol import Edit
@@ -155,10 +155,9 @@ def docx_copy_table(ctx: CallContext, e: Edit, session_id: str | None, table_id:
     doc = e.doc
     tbl = table_of(e.session, table_id)
     check_copy_size([tbl], call_limits(ctx, doc).max_call_growth_bytes)
-    pos = parse_position(e.session, position)
+    pos = e.position(position)
     container, _ = block_insertion(doc, pos, "table")
     dup = copy_blocks(doc, [tbl], pos.target, container)[0]
-    refuse_deleted(doc, pos.target, "position")
     place_blocks(e, [dup], pos, fields={"Source": doc.id_of(tbl)})
 
 
