@@ -8,7 +8,7 @@ from ooxml.text import alt_text as ALT
 from ooxml.text import body as B
 from ooxml.xml.errors import InvalidElementType
 from ooxml.xml.namespaces import w
-from render.blocks import BELOW_BOX, BELOW_TAGS
+from render.renderer import Renderer
 
 _CHART = "{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"
 _TBL_PR = w("tblPr")
@@ -30,5 +30,4 @@ def alt_lines(doc, el: etree._Element) -> list[str]:
     return out
 
 
-BELOW_BOX.append(alt_lines)
-BELOW_TAGS.update({w("tblDescription"), _CHART})
+RENDERER = Renderer(below=alt_lines, below_tags=frozenset({w("tblDescription"), _CHART}))

@@ -4,7 +4,8 @@ Reads the XML (through ooxml.text.body) and never changes it.
 """
 from __future__ import annotations
 
-import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from lxml import etree
 
@@ -14,7 +15,6 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.lists.numbering import label_of, labels_now
 from render import text_changes, views
 from render.inline import marked_run_text, paragraph_line
-import render.equations  # noqa: F401  (draws equations as $…$ in lines)
 from render.width import cut, one_line, pad, plain, width
 
 TEXT_COLUMNS = 80
@@ -153,10 +153,11 @@ class _Drawn:
     last one showed.
 
     A box is dropped when the document reports (``Document.changed``) a change to its element,
-    an ancestor or a descendant; if the change log ran past us, everything is dropped. With
-    OOXML_MCP_CHECK_DRAWN=1 every cached box is redrawn and compared (the test suite sets it).
+    an ancestor or a descendant; if the change log ran past us, everything is dropped. In a call
+    made ``checking(True)`` every cached box is redrawn and compared (the test suite's
+    OOXML_MCP_CHECK_DRAWN=1, read by tools/runtime/limits.py).
     """
-    check = os.environ.get("OOXML_MCP_CHECK_DRAWN") == "1"
+    check: ContextVar[bool] = ContextVar("ooxml_check_drawn", default=False)
     MAX = 256
 
     def __init__(self, version: int):
@@ -222,6 +223,16 @@ class _Box:
         self.below, self.defs, self.numbered, self.texts = below, defs, numbered, None
 
 
+@contextmanager
+def checking(on: bool):
+    """Within: cached boxes are redrawn and compared (too costly outside tests)."""
+    token = _Drawn.check.set(on)
+    try:
+        yield
+    finally:
+        _Drawn.check.reset(token)
+
+
 def _box(doc, drawn: "_Drawn", labels, el: etree._Element) -> _Box:
     """The cached box of ``el`` (``drawn`` caught up, ``labels`` the document's list labels now)."""
     b = drawn.parts.get(el)
@@ -239,7 +250,7 @@ def _box(doc, drawn: "_Drawn", labels, el: etree._Element) -> _Box:
         if b.label != label:  # renumbered by a change elsewhere: only the label moves
             b = drawn.parts[el] = _Box(b.title, _paragraph_box_line(label, b.own), label, b.own, eid,
                                        b.below, b.defs, b.numbered)
-    if _Drawn.check:
+    if _Drawn.check.get():
         assert (b.title, b.lines) == _draw(doc, el), f"stale box for {element_id(el)}: {b.title, b.lines} != {_draw(doc, el)}"
         assert b.frame == box(b.title, b.lines) and b.text == "\n".join(b.frame)
         assert b.below == _holds_below(el), f"stale BELOW_TAGS flag for {element_id(el)}"
@@ -305,7 +316,7 @@ def squeezed_box(doc, el: etree._Element, marker: str | None = None) -> list[str
         text.append(one_line(line).strip())
     line = views.squeezed(head.strip(), text)
     out = [line] + views.squeeze(below_box(doc, el)) if b.below else [line]
-    if _Drawn.check:
+    if _Drawn.check.get():
         assert out == views.squeeze(element_box(doc, el, marker)), f"squeezed box of {element_id(el)}: {out}"
     return out
 
@@ -315,7 +326,7 @@ def box_title(doc, el: etree._Element) -> str:
     b = _Drawn.of(doc).parts.get(el)
     if b is None or b.eid != el.get(OX_ID):
         return title_of(doc, el)
-    if _Drawn.check:
+    if _Drawn.check.get():
         assert b.title == title_of(doc, el), f"stale title for {element_id(el)}"
     return b.title
 

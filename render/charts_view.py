@@ -5,8 +5,8 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.charts import locate, model
-from render.blocks import BELOW_BOX, BELOW_TAGS
-from render.inline import InlineKind, LineContext, register
+from render.inline import InlineKind, LineContext
+from render.renderer import Renderer
 
 MAX_SERIES, MAX_CATEGORIES, CELL = 5, 8, 12
 
@@ -74,6 +74,5 @@ def chart_lines(doc, el: etree._Element) -> list[str]:
     return out
 
 
-register(InlineKind("chart", ".//c:chart", _draw))
-BELOW_BOX.append(chart_lines)
-BELOW_TAGS.add(model.c("chart"))
+RENDERER = Renderer(inline=(InlineKind("chart", ".//c:chart", _draw),), below=chart_lines,
+                    below_tags=frozenset({model.c("chart")}))

@@ -1,7 +1,7 @@
 """Comments in views: commented spans marked inline (⟦…⟧💬) and the comments listed under the box.
 
-Registers one inline kind per marker in render/inline.py's table and a BELOW_BOX function in
-render/blocks.py. Reads the XML and never changes it.
+One inline kind per marker and a BELOW_BOX function, listed in render/renderers.py. Reads the
+XML and never changes it.
 """
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from lxml import etree
 
 from ooxml.xml.namespaces import OX_ID, W, w
 from render import blocks, inline
+from render.renderer import Renderer
 from render.width import cut
 
 _REFS = etree.XPath(".//w:commentReference/@w:id", namespaces={"w": W})
@@ -57,7 +58,6 @@ def _end(el, ctx) -> str:
     return "" if prev is not None and prev.tag == el.tag else "⟧💬"
 
 
-inline.register(inline.InlineKind("comment_start", ".//w:commentRangeStart", _start))
-inline.register(inline.InlineKind("comment_end", ".//w:commentRangeEnd", _end))
-blocks.BELOW_BOX.append(comment_lines)
-blocks.BELOW_TAGS.add(_REF)
+RENDERER = Renderer(inline=(inline.InlineKind("comment_start", ".//w:commentRangeStart", _start),
+                            inline.InlineKind("comment_end", ".//w:commentRangeEnd", _end)),
+                    below=comment_lines, below_tags=frozenset({_REF}))

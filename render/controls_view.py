@@ -7,7 +7,8 @@ from lxml import etree
 from ooxml.controls import model as M
 from ooxml.xml.namespaces import w
 from render import blocks
-from render.inline import Wrapper, register
+from render.inline import Wrapper
+from render.renderer import Renderer
 
 
 def _name(sdt: etree._Element) -> str:
@@ -29,5 +30,4 @@ def title(doc, sdt: etree._Element) -> str | None:
     return f"Content Control ({blocks.element_id(sdt)}) {ctrl.kind.replace('_', ' ')}{extra}{shown}"
 
 
-register(wrapper_tag=w("sdt"), wrapper=Wrapper(_open, lambda el, ctx: "⟧"))
-blocks.TITLES[w("sdt")] = title
+RENDERER = Renderer(wrappers={w("sdt"): Wrapper(_open, lambda el, ctx: "⟧")}, titles={w("sdt"): title})

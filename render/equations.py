@@ -1,7 +1,7 @@
 """Equations in a paragraph's line as LaTeX: ``$…$`` inline, ``$$…$$`` display (``m:oMathPara``);
 an old ``Equation.3`` object as ``[equation]``.
 
-Registered as inline kinds of render/inline.py at import (render/blocks.py imports this module).
+Its inline kinds are listed in render/renderers.py.
 """
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from lxml import etree
 from ooxml.math.legacy import is_legacy_equation
 from ooxml.math.text import equation_text
 from ooxml.xml.namespaces import M
-from render.inline import InlineKind, LineContext, register
+from render.inline import InlineKind, LineContext
+from render.renderer import Renderer
 
 _OMATH = f"{{{M}}}oMath"
 
@@ -28,5 +29,5 @@ def _draw_object(obj: etree._Element, ctx: LineContext) -> str:
     return "[equation]" if is_legacy_equation(obj) else ""
 
 
-register(InlineKind("equation", ".//m:oMath", _draw))
-register(InlineKind("legacy_equation", ".//w:object", _draw_object))
+RENDERER = Renderer(inline=(InlineKind("equation", ".//m:oMath", _draw),
+                            InlineKind("legacy_equation", ".//w:object", _draw_object)))

@@ -20,14 +20,13 @@ from ooxml.tabular.grid import TableGrid
 from ooxml.markdown.mdlists import ListItem
 from ooxml.lists.numbering import definitions, label_of
 from ooxml.math.legacy import is_legacy_equation
+from ooxml.opc.types import RT
 from ooxml.xml.namespaces import A, M, R, WP, w
 from ooxml.charts import locate
 from render import charts_view
 from render.blocks import heading_level, with_label
 from render.equations import shown as shown_equation
 
-RT_FOOTNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"
-RT_ENDNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/endnotes"
 CODE_STYLES = {"source code", "html preformatted", "code", "macro text", "code block"}
 QUOTE_STYLES = {"quote", "intense quote", "block text", "block quotation"}
 CODE_CHAR_STYLES = {"verbatim char", "html code", "code char", "source code char", "inline code"}
@@ -332,7 +331,7 @@ class Exporter:
         if not self.notes:
             return []
         lines = [""]
-        parts = {"footnote": self.doc.related_part(RT_FOOTNOTES), "endnote": self.doc.related_part(RT_ENDNOTES)}
+        parts = {"footnote": self.doc.related_part(RT.FOOTNOTES), "endnote": self.doc.related_part(RT.ENDNOTES)}
         seen = set()
         for label, kind, note_id in self.notes:
             if label in seen:

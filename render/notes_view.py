@@ -1,13 +1,14 @@
 """Note references in a paragraph's line: ``[^1]`` numbered as Word numbers them, and the notes'
-text after the paragraph's box. Registered as inline kinds (render/inline.py); reads, never edits."""
+text after the paragraph's box. Listed in render/renderers.py; reads, never edits."""
 from __future__ import annotations
 
 from lxml import etree
 
 from ooxml.text import notes as N
 from ooxml.xml.namespaces import OX_ID, w
-from render.blocks import BELOW_BOX, BELOW_TAGS, MAX_BELOW
-from render.inline import InlineKind, LineContext, register
+from render.blocks import MAX_BELOW
+from render.inline import InlineKind, LineContext
+from render.renderer import Renderer
 
 
 def _draw(el: etree._Element, ctx: LineContext) -> str:
@@ -40,7 +41,6 @@ def note_lines(doc, p: etree._Element) -> list[str]:
     return lines
 
 
-register(InlineKind("footnote_ref", ".//w:footnoteReference", _draw))
-register(InlineKind("endnote_ref", ".//w:endnoteReference", _draw))
-BELOW_BOX.append(note_lines)
-BELOW_TAGS.update(N.REF_TAGS.values())
+RENDERER = Renderer(inline=(InlineKind("footnote_ref", ".//w:footnoteReference", _draw),
+                            InlineKind("endnote_ref", ".//w:endnoteReference", _draw)),
+                    below=note_lines, below_tags=frozenset(N.REF_TAGS.values()))

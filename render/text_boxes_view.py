@@ -6,8 +6,9 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.text import body as B
-from render.blocks import BELOW_BOX, BELOW_TAGS, MAX_BELOW, TEXT_COLUMNS
-from render.inline import InlineKind, LineContext, paragraph_line, register
+from render.blocks import MAX_BELOW, TEXT_COLUMNS
+from render.inline import InlineKind, LineContext, paragraph_line
+from render.renderer import Renderer
 from render.width import cut
 
 
@@ -57,6 +58,5 @@ def box_lines(doc, el: etree._Element) -> list[str]:
     return ["    " + line for box in _boxes(el) for line in frame(doc, box)]
 
 
-register(InlineKind("text_box", ".//w:txbxContent", _draw))
-BELOW_BOX.append(box_lines)
-BELOW_TAGS.add(B.W_TXBX)
+RENDERER = Renderer(inline=(InlineKind("text_box", ".//w:txbxContent", _draw),), below=box_lines,
+                    below_tags=frozenset({B.W_TXBX}))

@@ -146,3 +146,29 @@ def test_tool_modules_do_not_import_each_others_private_names():
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tools.docx"):
                 found += [f"{name}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
     assert not found, found
+
+
+def _reads_environment(tree: ast.AST) -> bool:
+    """``os.environ``/``os.getenv``/``os.putenv``, or ``environ``/``getenv`` imported from os."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "environb") \
+                and isinstance(node.value, ast.Name) and node.value.id == "os":
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module == "os" \
+                and {a.name for a in node.names} & {"environ", "getenv", "environb"}:
+            return True
+    return False
+
+
+def test_the_finder_of_environment_reads_sees_both_spellings():
+    assert _reads_environment(ast.parse("import os\nx = os.environ.get('A')"))
+    assert _reads_environment(ast.parse("from os import getenv"))
+    assert not _reads_environment(ast.parse("import os\nx = os.path.join('a')"))
+
+
+def test_no_model_or_render_module_reads_the_environment():
+    """Settings come in as arguments (tools/runtime/limits.py reads them, issue 30): a model
+    or a renderer that read the environment would behave apart from the server's settings."""
+    found = [name for name, path in modules().items() if name.split(".")[0] in ("ooxml", "render")
+             and _reads_environment(ast.parse(path.read_text(encoding="utf-8")))]
+    assert not found, f"read the environment: {found}"

@@ -234,8 +234,9 @@ async def test_accepting_or_rejecting_a_cells_deleted_paragraph_is_undone_byte_i
 def _doc_with_a_cell(monkeypatch):
     from ooxml.model.document import Document
     from ooxml.xml.namespaces import w
-    monkeypatch.setenv("OOXML_MCP_CHECK_UNDO", "1")
+    from ooxml.model.undo_limits import UndoLimits
     doc = Document.create()
+    doc.history.configure(UndoLimits(check=True))  # the suite's check mode, given as the server gives it
     tbl = etree.fromstring(f'<w:tbl xmlns:w="{W[1:-1]}"><w:tr><w:tc><w:tcPr/><w:p/></w:tc></w:tr></w:tbl>')
     doc.insert_block(tbl, container=doc.body)
     return doc, w, tbl.find(f".//{W}tc"), tbl.find(f".//{W}p")

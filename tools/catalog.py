@@ -1,4 +1,6 @@
-"""The built-in tools: the explicit list of the modules that define them (``@tool``), made a Registry."""
+"""The built-in tools: the explicit list of the modules that define them (``@tool``), made a Registry;
+and render's renderers installed (one list)."""
+from render import renderers
 from tools.docx import blocks, edit, format, images, read, session, tables
 from tools.docx import export, markdown, pages
 from tools.docx import comments, review  # review: tracked changes and comments
@@ -20,6 +22,8 @@ from tools.runtime.registry import Registry
 MODULES = (blocks, edit, format, images, read, session, tables, export, markdown, pages, comments, review, layout,
            layout_delete, layout_fields, layout_links, layout_notes, layout_toc, history, lists, styles, toolsets,
            batch, forms, privacy, compare, equations, charts, alt_text, changes, text_boxes, check)
+
+renderers.install()  # render's tables: explicitly here, not by what happens to be imported
 
 
 def registry() -> Registry:

@@ -10,14 +10,12 @@ from lxml import etree
 
 from ooxml.charts import sheets
 from ooxml.xml import budget
-from ooxml.charts.model import C, RT_CHART
+from ooxml.charts.model import C
+from ooxml.opc.types import CT, RT
 from ooxml.xml.namespaces import A, R, WP, w
 from ooxml.xml.safexml import parse_part
 
 KINDS = ("column", "bar", "line", "pie", "area", "scatter")
-CT_CHART = "application/vnd.openxmlformats-officedocument.drawingml.chart+xml"
-CT_XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-RT_PACKAGE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/package"
 SHEET = "Sheet1"
 _GROUPS = {"column": ("barChart", '<c:barDir val="col"/><c:grouping val="clustered"/>', '<c:gapWidth val="150"/>'),
            "bar": ("barChart", '<c:barDir val="bar"/><c:grouping val="clustered"/>', '<c:gapWidth val="150"/>'),
@@ -102,14 +100,14 @@ def add_parts(package, source_part: str, chart: bytes, book: bytes) -> str:
     name = package.free_name(f"{folder}/charts/chart1.xml", folder + "/charts/chart{}.xml")
     book_name = package.free_name(f"{folder}/embeddings/Microsoft_Excel_Worksheet.xlsx",
                                   folder + "/embeddings/Microsoft_Excel_Worksheet{}.xlsx")
-    package.add_part(book_name, book, CT_XLSX)
-    package.add_part(name, chart, CT_CHART)
-    rid = package.relate_part(name, RT_PACKAGE, book_name)
+    package.add_part(book_name, book, CT.XLSX)
+    package.add_part(name, chart, CT.CHART)
+    rid = package.relate_part(name, RT.PACKAGE, book_name)
     if rid != "rId1":  # the chart part's only relationship: its externalData names it
         part = package.part(name)
         part.tree.getroot().find(f"{{{C}}}externalData").set(f"{{{R}}}id", rid)
         part.touch()
-    return package.relate_part(source_part, RT_CHART, name)
+    return package.relate_part(source_part, RT.CHART, name)
 
 
 def inline_chart(rid: str, cx: int, cy: int, doc_pr_id: int, name: str) -> etree._Element:

@@ -6,22 +6,19 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.charts import model, sheets
+from ooxml.opc.types import RT
 from ooxml.xml.errors import ElementNotFound, InvalidElementType
 from ooxml.xml.namespaces import MC
-from ooxml.xml.wordids import story_part_names
 
 _CHART = model.c("chart")
 FALLBACK = f"{{{MC}}}Fallback"
-RT_PACKAGE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/package"
 _NOT_FOUND_HINT = "Call docx_list_charts for the charts' IDs."
 
 
 def references(doc) -> list[etree._Element]:
     """Every chart reference in reading order of the stories (main first), fallbacks skipped."""
     out = []
-    doc.register_stories()
-    for name in story_part_names(doc.package, doc.main_name):
-        root = doc.package.part(name).tree.getroot()
+    for root in doc.story_roots():
         out.extend(ref for ref in root.iter(_CHART)
                    if next(ref.iterancestors(FALLBACK), None) is None)
     return out
@@ -44,7 +41,7 @@ def workbook_name(package, chart_part: str) -> str | None:
     ext = space.find(model.c("externalData"))
     rid = ext.get(f"{{{model.R}}}id") if ext is not None else None
     for rel in package.rels(chart_part):
-        if (rid is None or rel.get("Id") == rid) and rel.get("Type") == RT_PACKAGE \
+        if (rid is None or rel.get("Id") == rid) and rel.get("Type") == RT.PACKAGE \
                 and rel.get("TargetMode") != "External":
             name = package.resolve_target(chart_part, rel.get("Target", ""))
             return name if package.has_part(name) else None

@@ -15,7 +15,6 @@ from ooxml.xml.numbers import file_int
 
 C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 GRAPHIC_URI = C  # a:graphicData/@uri of a chart
-RT_CHART = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart"
 MAX_POINTS = 100_000  # a ptCount beyond this is a damaged or hostile file: read as this many
 
 

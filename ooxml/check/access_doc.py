@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ooxml.check.findings import ERROR, Finding
+from ooxml.opc.types import RT
 from ooxml.xml.namespaces import W
 
 CORE = "docProps/core.xml"
@@ -39,10 +40,10 @@ def language(doc, parts) -> str:
 
 
 def styles_name(doc) -> str | None:
-    part = doc.related_part("http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles")
+    part = doc.related_part(RT.STYLES)
     return part.name if part is not None else None
 
 
 def settings_name(doc) -> str | None:
-    part = doc.related_part("http://schemas.openxmlformats.org/officeDocument/2006/relationships/settings")
+    part = doc.related_part(RT.SETTINGS)
     return part.name if part is not None else None

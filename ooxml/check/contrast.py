@@ -1,6 +1,7 @@
 """WCAG 2.1 contrast (1.4.3): relative luminance of sRGB colours and the ratio of two of them."""
 from __future__ import annotations
 
+import functools
 import re
 
 _HEX = re.compile(r"^[0-9A-Fa-f]{6}$")
@@ -21,6 +22,7 @@ def luminance(c: tuple[int, int, int]) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+@functools.lru_cache(maxsize=1024)  # a document has few colour pairs and many runs
 def ratio(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
     la, lb = sorted((luminance(a), luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)

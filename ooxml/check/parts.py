@@ -7,7 +7,7 @@ from lxml import etree
 from ooxml.opc.package import Package
 from ooxml.xml.errors import OoxmlError
 from ooxml.xml.namespaces import W
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.parts import story_part_names
 
 
 class Parts:

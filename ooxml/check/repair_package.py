@@ -6,26 +6,20 @@ from lxml import etree
 from ooxml.check import access_doc
 from ooxml.check.word_package import extension
 from ooxml.opc import template
+from ooxml.opc.types import CT, RT
 from ooxml.xml import order
 from ooxml.xml.namespaces import W
 
-_OD = "application/vnd.openxmlformats-officedocument."
-_WML = _OD + "wordprocessingml."
 # Relationship type (last segment) -> the content type of its target.
-BY_REL = {"officeDocument": _WML + "document.main+xml", "styles": _WML + "styles+xml",
-          "settings": _WML + "settings+xml", "numbering": _WML + "numbering+xml", "fontTable": _WML + "fontTable+xml",
-          "webSettings": _WML + "webSettings+xml", "footnotes": _WML + "footnotes+xml",
-          "endnotes": _WML + "endnotes+xml", "comments": _WML + "comments+xml", "header": _WML + "header+xml",
-          "footer": _WML + "footer+xml", "theme": _OD + "theme+xml", "chart": _OD + "drawingml.chart+xml",
-          "core-properties": "application/vnd.openxmlformats-package.core-properties+xml",
-          "extended-properties": _OD + "extended-properties+xml"}
+BY_REL = {"officeDocument": CT.DOCUMENT_MAIN, "styles": CT.STYLES, "settings": CT.SETTINGS, "numbering": CT.NUMBERING,
+          "fontTable": CT.WML + "fontTable+xml", "webSettings": CT.WML + "webSettings+xml", "footnotes": CT.FOOTNOTES,
+          "endnotes": CT.ENDNOTES, "comments": CT.COMMENTS, "header": CT.HEADER, "footer": CT.FOOTER,
+          "theme": CT.OFFICE + "theme+xml", "chart": CT.CHART, "core-properties": CT.CORE_PROPERTIES,
+          "extended-properties": CT.EXTENDED_PROPERTIES}
 BY_EXT = {"png": "image/png", "jpeg": "image/jpeg", "jpg": "image/jpeg", "gif": "image/gif", "bmp": "image/bmp",
           "tif": "image/tiff", "tiff": "image/tiff", "emf": "image/x-emf", "wmf": "image/x-wmf",
           "svg": "image/svg+xml", "xml": "application/xml",
-          "rels": "application/vnd.openxmlformats-package.relationships+xml",
-          "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-          "bin": _OD + "oleObject"}
-CORE_REL = "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties"
+          "rels": CT.RELATIONSHIPS, "xlsx": CT.XLSX, "bin": CT.OFFICE + "oleObject"}
 DC = "http://purl.org/dc/elements/1.1/"
 
 
@@ -52,7 +46,7 @@ def set_title(doc, title: str) -> None:
     pkg = doc.package
     if not pkg.has_part(access_doc.CORE):
         pkg.add_part(access_doc.CORE, template.core_xml().encode(), BY_REL["core-properties"])
-        pkg.relate("", CORE_REL, access_doc.CORE)
+        pkg.relate("", RT.CORE_PROPERTIES, access_doc.CORE)
     part = pkg.part(access_doc.CORE)
     root = part.tree.getroot()
     el = root.find(f"{{{DC}}}title")

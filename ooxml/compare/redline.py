@@ -6,7 +6,8 @@ from collections import Counter
 
 from lxml import etree
 
-from ooxml.opc.parts import RT_SETTINGS, settings_root
+from ooxml.opc.parts import settings_root
+from ooxml.opc.types import RT
 from ooxml.text import notes as N
 from ooxml.xml.namespaces import w
 from ooxml.text import body as B
@@ -59,7 +60,7 @@ def _show_markup(doc) -> None:
     view = root.find(w("revisionView")) if root is not None else None
     if view is not None and len(view.attrib):
         view.attrib.clear()
-        doc.related_part(RT_SETTINGS).touch()
+        doc.related_part(RT.SETTINGS).touch()
 
 
 def _story(doc_a, doc_b, marks, opts, name_a, name_b, containers, images) -> int:

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import copy
 
-from lxml import etree
-
 from ooxml.review import review_ops as RO
 from ooxml.xml.ids import predeclared, strip_ids, undeclare_ours
 from ooxml.xml.namespaces import MC, OX_PREFIX
@@ -12,31 +10,19 @@ from ooxml.xml.safexml import serialize
 from ooxml.model.document import Document
 from ooxml.opc.package import Package
 from ooxml.opc.strict import to_transitional
-from ooxml.xml.wordids import story_part_names
+from ooxml.model.stories import TEXT
 
 _OURS = f" {OX_PREFIX}:id=".encode()
 _IGNORABLE = f"{{{MC}}}Ignorable"
-_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
-
-
-def story_roots(doc) -> list[etree._Element]:
-    """The body, then headers, footers and notes (comments are remarks on the text, not the text)."""
-    comments = {doc.package.resolve_target(doc.main_name, r.get("Target", ""))
-                for r in doc.package.rels(doc.main_name) if r.get("Type") == _COMMENTS}
-    roots = [doc.body]
-    for name in story_part_names(doc.package, doc.main_name)[1:]:
-        if name not in comments:
-            roots.append(doc.register_part_root(doc.package.part(name)))
-    return roots
 
 
 def revision_count(doc) -> int:
-    return sum(len(RO.all_revisions(root)) for root in story_roots(doc))
+    return sum(len(RO.all_revisions(root)) for root in doc.story_roots(TEXT, body=True))
 
 
 def decide_all(doc, accept: bool) -> int:
     """Every revision accepted (the view the comparison reads) or rejected, move ranges dropped."""
-    roots = story_roots(doc)
+    roots = doc.story_roots(TEXT, body=True)
     revisions = [el for root in roots for el in RO.all_revisions(root)]
     if revisions:
         RO.decide(doc, revisions, accept, tuple(r.getroottree().getroot() for r in roots))

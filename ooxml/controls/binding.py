@@ -12,10 +12,10 @@ from lxml import etree
 from ooxml.controls import binding_path as PATH
 
 from ooxml.controls.model import Binding
+from ooxml.opc.types import RT
 from ooxml.xml.errors import ValidationError
 
 DS = "http://schemas.openxmlformats.org/officeDocument/2006/customXml"
-RT_PROPS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXmlProps"
 
 
 def _norm(guid: str | None) -> str:
@@ -30,7 +30,7 @@ def store_parts(package) -> dict[str, str]:
                 or posixpath.basename(name).startswith("itemProps"):
             continue
         for rel in package.rels(name):
-            if rel.get("Type") != RT_PROPS:
+            if rel.get("Type") != RT.CUSTOM_XML_PROPS:
                 continue
             props = package.resolve_target(name, rel.get("Target", ""))
             if not package.has_part(props):

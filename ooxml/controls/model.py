@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.xml.namespaces import W14, w
 
@@ -84,17 +85,7 @@ def level_of(sdt: etree._Element) -> str:
         return "row"
     if tag == B.W_TR:
         return "cell"
-    return "inline" if _inside_paragraph(sdt) else "block"
-
-
-def _inside_paragraph(sdt: etree._Element) -> bool:
-    """Among runs: the nearest block container or paragraph above is a paragraph."""
-    for a in sdt.iterancestors():
-        if a.tag == B.W_P:
-            return True
-        if (a.tag in B.CONTAINER_TAGS and a.tag != B.W_SDTCONTENT) or a.tag in (B.W_TBL, B.W_TR):
-            return False
-    return False
+    return "inline" if P.inline_slot(sdt) else "block"
 
 
 def _binding(pr: etree._Element) -> Binding | None:
@@ -166,14 +157,9 @@ def iter_sdts(root: etree._Element):
 
 
 def story_roots(doc) -> list[etree._Element]:
-    """The main part's root, then every header, footer and notes part root."""
-    doc.register_stories()
-    roots = [doc.root]
-    for part in sorted(doc.story_parts(), key=lambda p: p.name):
-        root = part.tree.getroot()
-        if root is not doc.root:
-            roots.append(root)
-    return roots
+    """The main story's root, then the other stories by part name: the order controls are listed in."""
+    main, *rest = doc.stories()
+    return [main.root, *(s.root for s in sorted(rest, key=lambda s: s.name))]
 
 
 def all_controls(doc, scope: etree._Element | None = None) -> list[Control]:

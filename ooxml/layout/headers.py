@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from ooxml.opc import parts as P
+from ooxml.opc.types import CT, RT
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import R, w
 from ooxml.xml.order import get_or_add, insert_child
@@ -18,8 +19,8 @@ from ooxml.layout.page_setup import header_footer_refs
 
 KINDS = ("header", "footer")
 WHICH = ("default", "first", "even")
-RT_OF = {"header": P.RT + "header", "footer": P.RT + "footer"}
-CT_OF = {"header": P.CT_WML + "header+xml", "footer": P.CT_WML + "footer+xml"}
+RT_OF = {"header": RT.HEADER, "footer": RT.FOOTER}
+CT_OF = {"header": CT.HEADER, "footer": CT.FOOTER}
 ROOT_TAG = {"header": "hdr", "footer": "ftr"}
 STYLE_NAME = {"header": "header", "footer": "footer"}
 

@@ -35,10 +35,8 @@ def body_sections(body: etree._Element) -> list[etree._Element]:
 
 def body_block(doc, el: etree._Element) -> etree._Element | None:
     """The child of the body that holds ``el`` (None outside the body)."""
-    cur = el
-    while cur is not None and cur.getparent() is not doc.body:
-        cur = cur.getparent()
-    return cur
+    top = doc.top_block(el)
+    return top if top is not None and top.getparent() is doc.body else None
 
 
 def section_of(doc, el: etree._Element) -> etree._Element | None:

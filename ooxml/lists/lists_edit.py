@@ -17,7 +17,8 @@ from ooxml.text import body as B
 from ooxml.lists import numbering as N
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import w
-from ooxml.lists.numbering_defs import CT_NUMBERING, LEVELS, RT_NUMBERING, Definitions
+from ooxml.lists.numbering_defs import LEVELS, Definitions
+from ooxml.opc.types import CT, RT
 from ooxml.xml.order import get_or_add, remove_child
 
 LIST_TYPES = {"bullet": "bullet", "number": "decimal", "lower_letter": "lowerLetter",
@@ -55,13 +56,13 @@ def type_of(defs: Definitions, nid: int, ilvl: int) -> str | None:
 def numbering_root(doc, create: bool = True) -> etree._Element | None:
     """THE writer of the numbering part: its root, touched (the caller changes it); the part, its
     Override and relationship added when missing (None then unless ``create``)."""
-    part = doc.related_part(RT_NUMBERING)
+    part = doc.related_part(RT.NUMBERING)
     if part is None:
         if not create:
             return None
         name = doc.package.free_name("word/numbering.xml", "word/numbering{}.xml")
-        part = doc.package.add_part(name, _NUMBERING_XML, CT_NUMBERING)
-        doc.package.relate_part(doc.main_name, RT_NUMBERING, name)
+        part = doc.package.add_part(name, _NUMBERING_XML, CT.NUMBERING)
+        doc.package.relate_part(doc.main_name, RT.NUMBERING, name)
     part.touch()
     return part.tree.getroot()
 

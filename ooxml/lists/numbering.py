@@ -22,8 +22,9 @@ import re
 from lxml import etree
 
 from ooxml.text.body import iter_blocks, next_block
+from ooxml.opc.types import RT
 from ooxml.xml.namespaces import w
-from ooxml.lists.numbering_defs import LEVELS, RT_NUMBERING, Definitions, Level
+from ooxml.lists.numbering_defs import LEVELS, Definitions, Level
 from ooxml.lists.numbering_formats import DRAWN, bullet_text, clamp, format_number
 
 W_P, W_BODY = w("p"), w("body")
@@ -254,21 +255,18 @@ def removed_elements(doc) -> set:
 
 
 def _watch_removals(doc) -> None:
+    if _note_removal not in doc.on_removed:
+        doc.on_removed.append(_note_removal)
+
+
+def _note_removal(doc, el) -> None:
     """Note where each removed block stood, before it goes: afterwards (detached, or put back
     elsewhere) nothing tells where the counts changed."""
-    if "remove_block" in doc.__dict__:
-        return
-    remove = doc.remove_block
-
-    def remove_block(el):
-        block, root = _top_block(doc, el)
-        if block is not None:
-            pos = _index(doc.order(doc.body), block) - 1  # a checkpoint on the block itself goes too
-            doc.caches[_REMOVED_AT] = min(pos, doc.caches.get(_REMOVED_AT, pos))
-            removed_elements(doc).add(el)
-        return remove(el)
-
-    doc.remove_block = remove_block
+    block, root = _top_block(doc, el)
+    if block is not None:
+        pos = _index(doc.order(doc.body), block) - 1  # a checkpoint on the block itself goes too
+        doc.caches[_REMOVED_AT] = min(pos, doc.caches.get(_REMOVED_AT, pos))
+        removed_elements(doc).add(el)
 
 
 _SEEN = "numbering.part"  # doc.caches: what the last look at the main part's relationships found
@@ -285,7 +283,7 @@ def _numbering_root(doc):
                 (rels is None or (rels.tree.getroot() is rels_root and len(rels_root) == n_rels)) and \
                 (part is None or (parts.get(part.name) is part and part.tree.getroot() is root)):
             return root
-    part = doc.related_part(RT_NUMBERING)
+    part = doc.related_part(RT.NUMBERING)
     root = part.tree.getroot() if part is not None else None
     rels_name = pkg.rels_name(doc.main_name)
     rels = pkg.parts.get(rels_name)
@@ -309,19 +307,13 @@ def _first_block(container):
 def _top_block(doc, el: etree._Element) -> tuple[etree._Element | None, etree._Element | None]:
     """(top-level body block holding el, None) in the body; (None, story root) elsewhere;
     (None, None) when el is detached."""
-    body = doc.body
-    cur, parent = el, el.getparent()
-    while parent is not None:
-        if parent is body:
-            return cur, body
-        cur, parent = parent, parent.getparent()
-    if cur is doc.root:
-        return None, None  # the body itself or a sibling of it: no block
-    return (None, cur) if _is_story_root(doc, cur) else (None, None)
-
-
-def _is_story_root(doc, root) -> bool:
-    return doc.part_of(root).tree.getroot() is root
+    top = doc.top_block(el)
+    if top is None:  # detached, or a story root itself
+        return (None, el) if el in doc.top_containers() and el is not doc.root else (None, None)
+    parent = top.getparent()
+    if parent is doc.body:
+        return top, parent
+    return (None, None) if parent is doc.root else (None, parent)  # the body itself or a sibling of it
 
 
 def _body_position(doc, el: etree._Element) -> int | None:

@@ -16,8 +16,6 @@ from lxml import etree
 from ooxml.xml.namespaces import w
 from ooxml.lists.numbering_formats import DRAWN, clamp
 
-RT_NUMBERING = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering"
-CT_NUMBERING = "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"
 LEVELS = 9
 W_VAL = w("val")
 W_PPR, W_NUMPR, W_NUMID, W_ILVL, W_PSTYLE = w("pPr"), w("numPr"), w("numId"), w("ilvl"), w("pStyle")

@@ -22,6 +22,7 @@ from ooxml.text.build import make_run
 from ooxml.xml.errors import LimitExceeded
 from ooxml.text import notes as N
 from ooxml.markdown.mdlists import ListWriter
+from ooxml.opc.types import RT
 from ooxml.xml.namespaces import R, w
 from ooxml.xml.order import get_or_add, set_child
 from ooxml.stylesheet.styles_builtin import ensure_heading_style, ensure_style
@@ -30,7 +31,6 @@ from ooxml.tabular.tables import build_table, column_widths
 if TYPE_CHECKING:
     from markdown_it.tree import SyntaxTreeNode
 
-RT_HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink"
 MAX_MARKDOWN = 2_000_000
 
 
@@ -287,7 +287,7 @@ class Builder:
         if href.startswith("#"):
             hyperlink.set(w("anchor"), href[1:])
         else:
-            hyperlink.set(f"{{{R}}}id", self.doc.package.relate(self.part_name, RT_HYPERLINK, href,
+            hyperlink.set(f"{{{R}}}id", self.doc.package.relate(self.part_name, RT.HYPERLINK, href,
                                                             external=True))
         for r in self.inline(node, marks | {"link"}):
             hyperlink.append(r)

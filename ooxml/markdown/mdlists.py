@@ -15,7 +15,7 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.lists.lists_edit import numbering_root, place_abstract, place_num
 from ooxml.xml.namespaces import w
-from ooxml.lists.numbering_defs import RT_NUMBERING
+from ooxml.opc.types import RT
 
 W_VAL = w("val")
 
@@ -33,7 +33,7 @@ class ListFormats:
     def __init__(self, doc):
         self.doc = doc
         self._fmt: dict[tuple[str, int], str] = {}
-        part = doc.related_part(RT_NUMBERING)
+        part = doc.related_part(RT.NUMBERING)
         root = part.tree.getroot() if part is not None else None
         self.abstract = {a.get(w("abstractNumId")): a for a in root.iter(w("abstractNum"))} if root is not None else {}
         self.nums = {n.get(w("numId")): n for n in root.iter(w("num"))} if root is not None else {}

@@ -12,16 +12,19 @@ from lxml import etree
 from ooxml.text.body import MARKERS, W_BODY
 from ooxml.xml.errors import ElementNotFound, InvalidDocument
 from ooxml.xml.ids import IdIndex, predeclare, strip_ids, undeclare_ours
-from ooxml.xml.namespaces import MC, OX, OX_ID, OX_PREFIX, RT_STYLES, W
+from ooxml.opc.types import RT
+from ooxml.xml.namespaces import MC, OX, OX_ID, OX_PREFIX, W
 from ooxml.opc.package import DEFAULT_LIMITS, KEEP, Limits, Package, Part
+from ooxml.opc.parts import story_part_names
 from ooxml.model.positions import BlockOrder
 from ooxml.model.history import Recorder
+from ooxml.model import stories as stories_of
 from ooxml.text.ranges import orphans_if_removed, rescue_markers
 from ooxml.xml.safexml import serialize
 from ooxml.stylesheet.styles import Styles
 from ooxml.opc.template import new_package_parts
 from ooxml.xml.unlink import detach
-from ooxml.xml.wordids import WordIds, doc_pr_floor, story_part_names
+from ooxml.xml.wordids import WordIds, doc_pr_floor
 
 
 IGNORABLE = f"{{{MC}}}Ignorable"
@@ -64,6 +67,9 @@ class Document:
         # What other modules derive from this document and keep while it lives (list labels, drawn
         # boxes, word ids, ...): one key per owning module ("numbering.labels"), dropped with it.
         self.caches: dict[str, object] = {}
+        # Called as listener(doc, el) before remove_block takes ``el`` out, while it still stands where
+        # it stood (Open XML SDK's per-package features): list labels note where their counts change.
+        self.on_removed: list = []
 
     # ---- life cycle ------------------------------------------------------------------------------
     @classmethod
@@ -128,7 +134,7 @@ class Document:
         # trees go as soon as the session does, not at the next cyclic garbage collection.
         self.package.prepare_hook = None
         self.package.parts = {}  # parts point back at their package
-        self.__dict__.pop("remove_block", None)  # numbering's watcher closes over the document
+        self.on_removed.clear()  # a listener may close over the document
         self.history.clear()
         self.history.doc = None
 
@@ -186,7 +192,7 @@ class Document:
     @property
     def styles(self) -> Styles:
         if self._styles is None:
-            part = self.related_part(RT_STYLES)
+            part = self.related_part(RT.STYLES)
             self._styles = Styles(part.tree.getroot() if part else None)
         return self._styles
 
@@ -195,7 +201,7 @@ class Document:
         root = self.part_of(el).tree.getroot()
         if root not in self._word_ids:
             if self._doc_pr is None:  # docPr ids are unique document-wide: one counter for all parts
-                self._doc_pr = [doc_pr_floor(self.package, self.main_name)]
+                self._doc_pr = [doc_pr_floor(self.package, story_part_names(self.package, self.main_name))]
             self._word_ids[root] = WordIds(root, self._doc_pr)
         return self._word_ids[root]
 
@@ -257,6 +263,24 @@ class Document:
 
     def story_parts(self) -> set:
         return set(self._part_of_root.values())
+
+    def stories(self, kinds: frozenset = stories_of.ALL, *, body: bool = False) -> list[stories_of.Story]:
+        """The stories of ``kinds`` (``stories_of.TEXT``: without comments), main first, registered;
+        ``body``: the main story as its w:body (ooxml/model/stories.py)."""
+        return stories_of.stories(self, kinds, body)
+
+    def story_roots(self, kinds: frozenset = stories_of.ALL, *, body: bool = False) -> list[etree._Element]:
+        return [s.root for s in stories_of.stories(self, kinds, body)]
+
+    def top_block(self, el: etree._Element) -> etree._Element | None:
+        """The block of the body or of a story part's root holding ``el`` (``el`` itself if it is one;
+        the body for the body); None when ``el`` is in no story (detached, a part of no story)."""
+        tops, cur = self._tops, el
+        while (parent := cur.getparent()) is not None:
+            if parent in tops:
+                return cur
+            cur = parent
+        return None
 
     def after_history(self) -> None:
         """Undo or redo changed the trees: drop what was derived from them."""
@@ -367,6 +391,8 @@ class Document:
 
     def remove_block(self, el: etree._Element) -> None:
         """Remove a block (or run); half-ranges inside it move out so ranges stay paired."""
+        for listener in self.on_removed:
+            listener(self, el)
         container = el.getparent()
         top = container in self._tops
         orphans = orphans_if_removed(el)

@@ -22,13 +22,13 @@ Undo plays a step's records backwards, redo forwards. Recording is on only betwe
 from __future__ import annotations
 
 import copy
-import os
 from operator import attrgetter
 from dataclasses import dataclass, field
 from typing import Any
 
 from lxml import etree
 
+from ooxml.model.undo_limits import DEFAULT_UNDO_LIMITS, UndoLimits
 from ooxml.opc.package import PartTable
 from ooxml.xml import clock
 from ooxml.xml.namespaces import OX_ID, W
@@ -37,13 +37,6 @@ from ooxml.xml.unlink import move_children
 _SIZE = attrgetter("size")
 NODE_BYTES = 160  # rough memory of one lxml node (element or attribute) held by a record
 _P = f"{{{W}}}p"
-
-
-def _limit(name: str, default: int) -> int:
-    try:
-        return max(1, int(os.environ.get(name, default)))
-    except ValueError:
-        return default
 
 
 @dataclass
@@ -68,10 +61,8 @@ class Recorder:
         self.undo_steps: list[Step] = []
         self.redo_steps: list[Step] = []
         self.dropped = 0  # old steps dropped by the limits
-        self.max_steps = _limit("OOXML_MCP_UNDO_STEPS", 100)
-        self.max_bytes = _limit("OOXML_MCP_UNDO_BYTES", 64 * 1024 * 1024)
         self.active = False
-        self.check = os.environ.get("OOXML_MCP_CHECK_UNDO") == "1"
+        self.configure(DEFAULT_UNDO_LIMITS)
         self._known: dict[str, bytes] = {}  # current bytes of non-story parts changed by steps
         self._reset()
 
@@ -87,8 +78,13 @@ class Recorder:
         self._size = 0
         self._touched: dict[str, bool] = {}  # part touched in the call -> whether it was dirty before
 
-    def begin(self) -> None:
-        """A tool call starts using this document."""
+    def configure(self, limits: UndoLimits) -> None:
+        self.max_steps, self.max_bytes, self.check = limits.max_steps, limits.max_bytes, limits.check
+
+    def begin(self, limits: UndoLimits | None = None) -> None:
+        """A tool call starts using this document (under the server's ``limits``, if given)."""
+        if limits is not None:
+            self.configure(limits)
         self._reset()
         self.active = True
         self._modified_at_start = self.doc.modified

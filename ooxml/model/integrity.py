@@ -22,7 +22,8 @@ from ooxml.xml.errors import LimitExceeded, OoxmlError
 from ooxml.xml.namespaces import CT, MC, PR, R, W, W14, WP
 from ooxml.opc.package import Package
 from ooxml.xml.safexml import parse_part
-from ooxml.xml.wordids import REVISIONS, story_part_names
+from ooxml.opc.parts import story_part_names
+from ooxml.xml.wordids import REVISIONS
 
 _NS = {"w": W, "r": R, "w14": W14, "wp": WP, "mc": MC}
 _R_ATTRS = etree.XPath("//@r:*", namespaces=_NS)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ooxml.opc.types import CT
 from ooxml.xml.errors import OoxmlError
 
 MAIN_TYPES = {
-    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
-    ".docm": "application/vnd.ms-word.document.macroEnabled.main+xml",
-    ".dotx": "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
-    ".dotm": "application/vnd.ms-word.template.macroEnabledTemplate.main+xml",
+    ".docx": CT.DOCUMENT_MAIN,
+    ".docm": CT.MACRO_DOCUMENT_MAIN,
+    ".dotx": CT.TEMPLATE_MAIN,
+    ".dotm": CT.MACRO_TEMPLATE_MAIN,
 }
 KIND_NAMES = {".docx": "a Word document", ".docm": "a macro-enabled Word document",
               ".dotx": "a Word template", ".dotm": "a macro-enabled Word template"}

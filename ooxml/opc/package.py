@@ -23,7 +23,8 @@ from pathlib import Path
 from lxml import etree
 
 from ooxml.xml.errors import InvalidDocument, LimitExceeded
-from ooxml.xml.namespaces import CT, PR, RT_OFFICE_DOCUMENT
+from ooxml.opc.types import CT as TYPES, RT
+from ooxml.xml.namespaces import CT, PR
 from ooxml.xml.safexml import parse_part, serialize
 from ooxml.opc.limits import DEFAULT_LIMITS, Limits  # noqa: F401 (imported from here too)
 from ooxml.opc.outfile import DOCUMENT, write_file
@@ -31,7 +32,7 @@ from ooxml.opc.sniff import mislabelled
 from ooxml.opc.savefile import FileStamp, read_stamped
 from ooxml.opc.strict import is_strict_package, strict_bytes, to_transitional
 
-RELS_CT = "application/vnd.openxmlformats-package.relationships+xml"
+RELS_CT = TYPES.RELATIONSHIPS
 
 
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
@@ -581,7 +582,7 @@ class Package:
             raise InvalidDocument("The package has no [Content_Types].xml: not an OOXML document.",
                                   hint="Open a .docx saved by Word, LibreOffice or another OOXML editor.")
         for rel in self.rels(""):
-            if rel.get("Type") == RT_OFFICE_DOCUMENT:
+            if rel.get("Type") == RT.OFFICE_DOCUMENT:
                 name = self.resolve_target("", rel.get("Target", ""))
                 if self.has_part(name):
                     return name

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.opc.types import CT, RT
 from ooxml.xml.errors import InvalidDocument
 from ooxml.xml.namespaces import W, w
 from ooxml.xml.order import get_or_add
 
-RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
-RT_SETTINGS = RT + "settings"
-CT_WML = "application/vnd.openxmlformats-officedocument.wordprocessingml."
-CT_SETTINGS = CT_WML + "settings+xml"
 # The namespaces Word declares on a story part's root (those its content commonly uses).
 STORY_NAMESPACES = (
     'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
@@ -26,6 +23,17 @@ STORY_NAMESPACES = (
     'xmlns:v="urn:schemas-microsoft-com:vml" '
     'xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" '
     'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="w14"')
+
+
+def story_part_names(package, main_name: str) -> list[str]:
+    """The main part and the parts whose content belongs to it (headers, footers, notes, comments)."""
+    names = [main_name]
+    for rel in package.rels(main_name):
+        if rel.get("Type") in RT.STORIES and rel.get("TargetMode") != "External":
+            name = package.resolve_target(main_name, rel.get("Target", ""))
+            if package.has_part(name) and name not in names:
+                names.append(name)
+    return names
 
 
 def new_part_name(package, stem: str) -> str:
@@ -51,7 +59,7 @@ def add_story_part(doc, name: str, root_xml: str, content_type: str, rel_type: s
 
 def settings_root(doc, create: bool = True) -> etree._Element | None:
     """settings.xml's root, created (with its relationship) when the document has none."""
-    part = doc.related_part(RT_SETTINGS)
+    part = doc.related_part(RT.SETTINGS)
     if part is not None and (part.name == doc.main_name or part.tree.getroot().tag != w("settings")):
         if not create:
             return None  # read as "no settings": what Word falls back to
@@ -63,8 +71,8 @@ def settings_root(doc, create: bool = True) -> etree._Element | None:
             return None
         name = "word/settings.xml" if not doc.package.has_part("word/settings.xml") else new_part_name(doc.package, "settings")
         part = doc.package.add_part(name, b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-                                          b'<w:settings xmlns:w="' + W.encode() + b'"/>', CT_SETTINGS)
-        doc.package.relate_part(doc.main_name, RT_SETTINGS, name)
+                                          b'<w:settings xmlns:w="' + W.encode() + b'"/>', CT.SETTINGS)
+        doc.package.relate_part(doc.main_name, RT.SETTINGS, name)
     return part.tree.getroot()
 
 
@@ -77,7 +85,7 @@ def set_flag(doc, name: str) -> bool:
     doc.will_change(root)
     el = get_or_add(root, name)
     el.attrib.pop(w("val"), None)
-    doc.related_part(RT_SETTINGS).touch()
+    doc.related_part(RT.SETTINGS).touch()
     return True
 
 
@@ -89,7 +97,7 @@ def clear_flag(doc, name: str) -> bool:
         return False
     doc.will_change(root)
     root.remove(existing)
-    doc.related_part(RT_SETTINGS).touch()
+    doc.related_part(RT.SETTINGS).touch()
     return True
 
 

@@ -19,13 +19,14 @@ import re
 
 from lxml import etree
 
+from ooxml.opc.types import RT
 from ooxml.xml.namespaces import W
 
 _AREAS = rb"(wordprocessingml|drawingml|officeDocument|schemaLibrary|spreadsheetml|presentationml)"
 _TO_TRANSITIONAL = re.compile(rb"http://purl\.oclc\.org/ooxml/" + _AREAS + rb"/")
 _TO_STRICT = re.compile(rb"http://schemas\.openxmlformats\.org/" + _AREAS + rb"/2006/")
 STRICT_MARK = b"http://purl.oclc.org/ooxml/"
-STRICT_OFFICE_DOCUMENT = b"http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
+STRICT_OFFICE_DOCUMENT = RT.STRICT_OFFICE_DOCUMENT.encode()
 
 
 def is_strict_package(root_rels: bytes) -> bool:

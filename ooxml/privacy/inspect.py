@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from ooxml.opc.types import RT
 from ooxml.review import review_ops as RO
 from ooxml.xml.namespaces import A, R, V, W, WP
 from ooxml.privacy import hidden as HD
 from ooxml.privacy import reading as RD
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.parts import story_part_names
 
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 W16CEX = "http://schemas.microsoft.com/office/word/2018/wordml/cex"
@@ -23,10 +24,8 @@ DATE_UTC = f"{{{W16CEX}}}dateUtc"  # commentsExtensible: when each comment was w
 C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 CX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
 CACHES = tuple(f"{{{C}}}{t}" for t in ("strCache", "numCache", "multiLvlStrCache"))
-PACKAGE_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/package"
 O = "urn:schemas-microsoft-com:office:office"
 PIC = "http://schemas.openxmlformats.org/drawingml/2006/picture"
-RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 CORE, APP, CUSTOM = "docProps/core.xml", "docProps/app.xml", "docProps/custom.xml"
 PERSONAL_CORE = {"creator", "lastModifiedBy", "lastPrinted"}
 APP_NAMES = {"Company", "Manager", "HyperlinkBase", "Template"}
@@ -183,7 +182,7 @@ def comment_dates(root: etree._Element) -> list[etree._Element]:
 
 def settings_name(doc) -> str | None:
     for rel in doc.package.rels(doc.main_name):
-        if rel.get("Type") == RT + "settings":
+        if rel.get("Type") == RT.SETTINGS:
             return doc.package.resolve_target(doc.main_name, rel.get("Target", ""))
     return None
 
@@ -193,7 +192,7 @@ def attached_template(doc) -> str | None:
     if not name or not doc.package.has_part(doc.package.rels_name(name)):
         return None
     for rel in doc.package.rels(name):
-        if rel.get("Type") == RT + "attachedTemplate":
+        if rel.get("Type") == RT.ATTACHED_TEMPLATE:
             return rel.get("Target")
     return None
 
@@ -279,7 +278,7 @@ def chart_workbooks(doc, name: str) -> list[str]:
     if not doc.package.has_part(doc.package.rels_name(name)):
         return []
     return [doc.package.resolve_target(name, r.get("Target", "")) for r in doc.package.rels(name)
-            if r.get("Type") == PACKAGE_REL and r.get("TargetMode") != "External"]
+            if r.get("Type") == RT.PACKAGE and r.get("TargetMode") != "External"]
 
 
 def _chart_data(doc, roots) -> Finding:

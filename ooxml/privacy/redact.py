@@ -27,7 +27,7 @@ from ooxml.privacy import style_ids as SI
 from ooxml.privacy import zipped as Z
 from ooxml.privacy.matcher import Matcher
 from ooxml.xml.safexml import parse_part, serialize
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.parts import story_part_names
 
 MARK = "\u2588"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"

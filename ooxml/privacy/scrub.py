@@ -18,7 +18,7 @@ from ooxml.xml.namespaces import W
 from ooxml.opc.parts import set_flag
 from ooxml.privacy import hidden as HD
 from ooxml.privacy import inspect as I
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.parts import story_part_names
 
 ALIAS = "Author"
 DEFAULT = ("personal_info", "properties", "comments", "revisions", "custom_xml", "hidden_text")
@@ -49,17 +49,6 @@ def scrub(doc, categories: tuple[str, ...]) -> dict[str, int]:
     return {c: done[c] for c in categories}
 
 
-def story_roots(doc) -> list[etree._Element]:
-    return [doc.register_part_root(doc.package.part(n)) for n in story_part_names(doc.package, doc.main_name)]
-
-
-def _top(doc, el: etree._Element) -> etree._Element:
-    tops = doc.top_containers()
-    while el.getparent() is not None and el.getparent() not in tops:
-        el = el.getparent()
-    return el
-
-
 def _edit_attrs(doc, els, change) -> int:
     n = 0
     for el in els:
@@ -74,11 +63,11 @@ def _edit_attrs(doc, els, change) -> int:
 # ---- categories --------------------------------------------------------------------------------------
 
 def _revisions(doc) -> int:
-    roots = tuple(story_roots(doc))
+    roots = tuple(doc.story_roots())
     revs = [el for root in roots for el in RO.all_revisions(root)]
     if not revs:
         return 0
-    tops = list(dict.fromkeys(_top(doc, el) for el in revs))
+    tops = list(dict.fromkeys(doc.top_block(el) for el in revs))
     for t in tops:
         doc.will_change(t)
     done = RO.decide(doc, revs, True, roots)
@@ -95,12 +84,13 @@ def _comments(doc) -> int:
     found = comments.all()
     if not found:
         return 0
-    for root in story_roots(doc):
+    for root in doc.story_roots():
         marks = list(root.iter(C.START, C.END, C.REF))
-        for t in dict.fromkeys(_top(doc, m) for m in marks):
+        tops = list(dict.fromkeys(doc.top_block(m) for m in marks))  # a marker of the body is its own
+        for t in tops:
             doc.will_change(t)
         C.remove_markers(doc, marks)  # one pass: by comment ID it was a search of the story per comment
-        for t in dict.fromkeys(_top(doc, m) for m in marks):
+        for t in tops:
             doc.changed(t)
     comments.remove(found)
     return len(found)
@@ -109,7 +99,7 @@ def _comments(doc) -> int:
 def _hidden_text(doc) -> int:
     n = 0
     hidden = HD.Hidden(doc.styles)
-    for root in story_roots(doc):
+    for root in doc.story_roots():
         runs = hidden.runs(root)
         for r in runs:
             doc.will_change(r.getparent())
@@ -128,7 +118,7 @@ def _hidden_text(doc) -> int:
 
 def _custom_xml(doc) -> int:
     n = 0
-    for root in story_roots(doc):
+    for root in doc.story_roots():
         n += _edit_attrs(doc, list(root.iter(_w("dataBinding"))), lambda b: b.getparent().remove(b))
     items = I.custom_xml_names(doc)
     doc.package.remove_parts([x for x in items if not x.endswith(".rels")])
@@ -137,8 +127,7 @@ def _custom_xml(doc) -> int:
 
 def _headers_footers(doc) -> int:
     n = 0
-    for name in story_part_names(doc.package, doc.main_name)[1:]:
-        root = doc.register_part_root(doc.package.part(name))
+    for root in doc.story_roots(frozenset({"header", "footer"})):
         if root.tag in (_w("hdr"), _w("ftr")):
             H.remove(doc, root)
             n += 1
@@ -147,7 +136,7 @@ def _headers_footers(doc) -> int:
 
 def _embedded_objects(doc) -> int:
     n = 0
-    for root in story_roots(doc):
+    for root in doc.story_roots():
         runs = [o.getparent() for o in root.iter(_w("object")) if o.getparent() is not None]
         for r in runs:
             doc.remove_block(r)
@@ -193,7 +182,7 @@ def _rels_or_empty(doc, name):
 
 
 def _alt_text(doc) -> int:
-    return sum(_edit_attrs(doc, I.alt_text_elements(root), _drop_alt_text) for root in story_roots(doc))
+    return sum(_edit_attrs(doc, I.alt_text_elements(root), _drop_alt_text) for root in doc.story_roots())
 
 
 def _drop_alt_text(el) -> None:
@@ -216,7 +205,7 @@ def _properties(doc) -> int:
 
 def _personal_info(doc) -> int:
     n = 0
-    for root in story_roots(doc):
+    for root in doc.story_roots():
         authored = root.xpath("//*[@w:author and @w:author != $a]", namespaces={"w": W}, a=ALIAS)
         n += _edit_attrs(doc, authored, _anonymous)
     n += _rsids(doc)

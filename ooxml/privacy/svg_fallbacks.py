@@ -11,7 +11,7 @@ from ooxml.xml import budget
 from ooxml.xml.errors import OoxmlError
 from ooxml.xml.namespaces import A, R, WP
 from ooxml.xml.numbers import file_int
-from ooxml.xml.wordids import story_part_names
+from ooxml.opc.parts import story_part_names
 
 _SVG_BLIP = f"{{{ASVG}}}svgBlip"
 _EMBED = f"{{{R}}}embed"

@@ -13,7 +13,8 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.text.doc_order import tracked
-from ooxml.refs.links import RT_HYPERLINK, W_LINK
+from ooxml.opc.types import RT
+from ooxml.refs.links import W_LINK
 from ooxml.xml.namespaces import R
 
 R_ID = f"{{{R}}}id"
@@ -45,7 +46,7 @@ def _candidates(doc) -> dict:
     for old, live, container in doc.history.gone_and_changed():
         part = doc.part_of(container)
         if part not in linkable:
-            linkable[part] = any(r.get("Type") == RT_HYPERLINK for r in doc.package.rels(part.name))
+            linkable[part] = any(r.get("Type") == RT.HYPERLINK for r in doc.package.rels(part.name))
         if not linkable[part]:
             continue
         before = _rids(old)
@@ -65,7 +66,7 @@ def drop_unused(doc) -> int:
         unused = set()
         for rel in doc.package.rels(part.name):
             rid = rel.get("Id")
-            if rid not in rids or rel.get("Type") != RT_HYPERLINK:
+            if rid not in rids or rel.get("Type") != RT.HYPERLINK:
                 continue
             in_use = _in_use(doc, part) if in_use is None else in_use
             if rid not in in_use:

@@ -15,11 +15,11 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.text.build import make_run
 from ooxml.xml.errors import ValidationError
+from ooxml.opc.types import RT
 from ooxml.xml.namespaces import R, W, w
 from ooxml.xml.order import set_child
 from ooxml.stylesheet.styles_builtin import ensure_style
 
-RT_HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink"
 SCHEMES = ("http", "https", "mailto", "ftp", "tel", "file")
 MAX_URL = 2080  # Word's limit for a hyperlink address
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -129,7 +129,7 @@ def hyperlink(doc, part_name: str, text: str, url: str | None = None, anchor: st
     """
     link = etree.Element(W_LINK)
     if url is not None:
-        link.set(f"{{{R}}}id", doc.package.relate(part_name, RT_HYPERLINK, check_url(url), external=True))
+        link.set(f"{{{R}}}id", doc.package.relate(part_name, RT.HYPERLINK, check_url(url), external=True))
     else:
         link.set(w("anchor"), check_bookmark_name(anchor) if not (anchor or "").startswith("_") else anchor)
     link.set(w("history"), "1")

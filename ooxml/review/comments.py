@@ -15,27 +15,18 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.xml import minting
 from ooxml.text.build import make_run
+from ooxml.opc.types import CT, RT
 from ooxml.xml.errors import ElementNotFound, ValidationError
 from ooxml.xml.namespaces import MC, W, W14, w
 from ooxml.review.revisions import DEFAULT_AUTHOR, new_word_id, now
 
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 W16CID = "http://schemas.microsoft.com/office/word/2016/wordml/cid"
-_RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 PARTS = {  # kind: (relationship type, default part name, content type, root tag, namespaces)
-    "comments": (_RT + "comments", "word/comments.xml",
-                 "application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml",
-                 w("comments")),
-    "extended": ("http://schemas.microsoft.com/office/2011/relationships/commentsExtended",
-                 "word/commentsExtended.xml",
-                 "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml",
-                 f"{{{W15}}}commentsEx"),
-    "ids": ("http://schemas.microsoft.com/office/2016/09/relationships/commentsIds", "word/commentsIds.xml",
-            "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsIds+xml",
-            f"{{{W16CID}}}commentsIds"),
-    "people": ("http://schemas.microsoft.com/office/2011/relationships/people", "word/people.xml",
-               "application/vnd.openxmlformats-officedocument.wordprocessingml.people+xml",
-               f"{{{W15}}}people"),
+    "comments": (RT.COMMENTS, "word/comments.xml", CT.COMMENTS, w("comments")),
+    "extended": (RT.COMMENTS_EXTENDED, "word/commentsExtended.xml", CT.COMMENTS_EXTENDED, f"{{{W15}}}commentsEx"),
+    "ids": (RT.COMMENTS_IDS, "word/commentsIds.xml", CT.COMMENTS_IDS, f"{{{W16CID}}}commentsIds"),
+    "people": (RT.PEOPLE, "word/people.xml", CT.PEOPLE, f"{{{W15}}}people"),
 }
 _NSMAP = {"w": W, "w14": W14, "w15": W15, "w16cid": W16CID, "mc": MC}
 PARA_ID = f"{{{W14}}}paraId"

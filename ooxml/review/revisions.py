@@ -71,7 +71,7 @@ def now() -> str:
 # ---- Word's w:id counter --------------------------------------------------------------------
 
 def _floor(doc) -> int:
-    from ooxml.xml.wordids import story_part_names
+    from ooxml.opc.parts import story_part_names
     top = -1
     for name in story_part_names(doc.package, doc.main_name):
         part = doc.package.part(name)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml.xml.namespaces import RT_STYLES, W, w
+from ooxml.opc.types import RT
+from ooxml.xml.namespaces import W, w
 from ooxml.xml.safexml import parse_part
 
 _ACCENT = '<w:color w:val="2F5496" w:themeColor="accent1" w:themeShade="BF"/>'
@@ -112,7 +113,7 @@ def builtin_key(name: str) -> str | None:
 
 
 def _styles_root(doc) -> etree._Element | None:
-    part = doc.related_part(RT_STYLES)
+    part = doc.related_part(RT.STYLES)
     return part.tree.getroot() if part is not None else None
 
 
@@ -131,7 +132,7 @@ def _free_id(doc, sid: str) -> str:
 def make_real(doc, key: str) -> str | None:
     """Write the definition of ``key`` (BUILTIN or OWN) into styles.xml; its style ID (None without a
     styles part)."""
-    part = doc.related_part(RT_STYLES)
+    part = doc.related_part(RT.STYLES)
     if part is None:
         return None
     kind, stored, sid, priority, props = BUILTIN.get(key) or OWN[key]

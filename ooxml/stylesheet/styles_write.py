@@ -12,7 +12,8 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.text import formatting as F
 from ooxml.lists import numbering as N
-from ooxml.xml.namespaces import RT_STYLES, w
+from ooxml.opc.types import RT
+from ooxml.xml.namespaces import w
 from ooxml.xml.order import get_or_add, insert_child, set_child
 
 STYLE_TYPES = ("paragraph", "character", "table")
@@ -22,7 +23,7 @@ FONT_KEYS = {"bold", "italic", "underline", "size", "color_hex", "font_name", "e
 
 
 def styles_part(doc):
-    return doc.related_part(RT_STYLES)
+    return doc.related_part(RT.STYLES)
 
 
 def style_element(doc, sid: str) -> etree._Element | None:

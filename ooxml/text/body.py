@@ -30,7 +30,6 @@ MARKERS = {w(n) for n in (
     "tblPr tblGrid trPr tblPrEx").split()}
 # Elements inside a paragraph that hold runs (we descend into them for text).
 RUN_CONTAINERS = {w(n) for n in "hyperlink ins moveTo smartTag customXml fldSimple bdo dir sdtContent".split()}
-CONTAINER_TAGS = {w(n) for n in "body tc hdr ftr footnote endnote comment txbxContent sdtContent docPartBody".split()}
 
 
 def is_block(el: etree._Element) -> bool:
@@ -261,11 +260,3 @@ def find_ancestor(el: etree._Element, tags: set[str] | str) -> etree._Element | 
     while parent is not None and parent.tag not in tags:
         parent = parent.getparent()
     return parent
-
-
-def focus_block(el: etree._Element) -> etree._Element:
-    """The block (child of a block container) that holds ``el``: a run's paragraph, a cell's table."""
-    cur = el
-    while cur.getparent() is not None and cur.getparent().tag not in CONTAINER_TAGS:
-        cur = cur.getparent()
-    return el if cur.getparent() is None else cur

@@ -11,7 +11,8 @@ from pathlib import Path, PurePosixPath
 from lxml import etree
 
 from ooxml.xml.errors import ValidationError
-from ooxml.xml.namespaces import A, PIC, R, RT_IMAGE, WP, w
+from ooxml.opc.types import RT
+from ooxml.xml.namespaces import A, PIC, R, WP, w
 from ooxml.xml.units import EMU_PER_INCH
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
@@ -133,7 +134,7 @@ def add_image_part(package, source_part: str, image: ImageFile) -> str:
     media = new_media_name(package, source_part, image.ext)
     package.add_part(media, image.data)
     package.set_default(image.ext, image.content_type)
-    return package.relate_part(source_part, RT_IMAGE, media)
+    return package.relate_part(source_part, RT.IMAGE, media)
 
 
 def add_svg_parts(package, source_part: str, svg_data: bytes, png: bytes) -> tuple[str, str]:

@@ -12,14 +12,15 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.opc import parts as P
+from ooxml.opc.types import CT, RT
 from ooxml.text.build import make_run
 from ooxml.text.doc_order import seed_empty, tracked
 from ooxml.xml.namespaces import w
 from ooxml.xml.order import get_or_add, set_child
 
 KINDS = ("footnote", "endnote")
-RT_OF = {"footnote": P.RT + "footnotes", "endnote": P.RT + "endnotes"}
-CT_OF = {"footnote": P.CT_WML + "footnotes+xml", "endnote": P.CT_WML + "endnotes+xml"}
+RT_OF = {"footnote": RT.FOOTNOTES, "endnote": RT.ENDNOTES}
+CT_OF = {"footnote": CT.FOOTNOTES, "endnote": CT.ENDNOTES}
 STYLE_TEXT = {"footnote": "footnote text", "endnote": "endnote text"}
 STYLE_REF = {"footnote": "footnote reference", "endnote": "endnote reference"}
 NOTE_TAGS = (w("footnote"), w("endnote"))
@@ -72,7 +73,7 @@ def _settings_note_pr(doc, kind: str, sep: int, cont: int) -> None:
     pr = get_or_add(settings, f"{kind}Pr")
     for nid in (sep, cont):
         etree.SubElement(pr, w(kind), {w("id"): str(nid)})
-    doc.related_part(P.RT_SETTINGS).touch()
+    doc.related_part(RT.SETTINGS).touch()
 
 
 def next_id(root: etree._Element) -> int:

@@ -19,11 +19,6 @@ OX = "urn:ooxml-mcp:ids:2026"
 OX_PREFIX = "oxm"
 OX_ID = f"{{{OX}}}id"
 
-RT_OFFICE_DOCUMENT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"
-RT_STRICT_OFFICE_DOCUMENT = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
-RT_STYLES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles"
-RT_IMAGE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/image"
-
 NSMAP = {"w": W, "r": R, "wp": WP, "a": A, "pic": PIC, "mc": MC, "w14": W14, "v": V, "m": M,
          "c": "http://schemas.openxmlformats.org/drawingml/2006/chart", OX_PREFIX: OX}
 

@@ -102,25 +102,11 @@ _V_NS = f"{{{V}}}"
 _V_SHAPETYPE = f"{{{V}}}shapetype"
 _OLE_OBJECT = "{urn:schemas-microsoft-com:office:office}OLEObject"
 _DOC_PR_ID = re.compile(rb"docPr\b[^>]*?\sid=\"(\d+)\"")
-STORY_TYPES = {f"http://schemas.openxmlformats.org/officeDocument/2006/relationships/{t}"
-               for t in ("header", "footer", "footnotes", "endnotes", "comments")}
-
-
-def story_part_names(package, main_name: str) -> list[str]:
-    """The main part and the parts whose content belongs to it (headers, footers, notes, comments)."""
-    names = [main_name]
-    for rel in package.rels(main_name):
-        if rel.get("Type") in STORY_TYPES and rel.get("TargetMode") != "External":
-            name = package.resolve_target(main_name, rel.get("Target", ""))
-            if package.has_part(name) and name not in names:
-                names.append(name)
-    return names
-
-
-def doc_pr_floor(package, main_name: str) -> int:
-    """One more than the largest wp:docPr id in the story parts (read from bytes: no parsing)."""
+def doc_pr_floor(package, story_names: list[str]) -> int:
+    """One more than the largest wp:docPr id in the story parts ``story_names`` (ooxml/opc/parts.py
+    ``story_part_names``; read from bytes: no parsing)."""
     top = 0
-    for name in story_part_names(package, main_name):
+    for name in story_names:
         part = package.part(name)
         if part.loaded:
             values = part.tree.getroot().xpath("//wp:docPr/@id", namespaces={"wp": WP})

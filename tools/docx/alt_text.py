@@ -6,7 +6,6 @@ from ooxml.text import alt_text as ALT
 from ooxml.text import body as B
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
-import render.alt_text_view  # noqa: F401  (alt text of tables, charts and shapes under their boxes)
 
 UNTRACKED = "Word records no revision for a drawing's alt text"
 

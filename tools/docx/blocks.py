@@ -3,58 +3,38 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.text import replace as RP
 from ooxml.charts import rename as chart_text
 from ooxml.math import replace as math_text
-from ooxml.review import revisions as REV
 from ooxml.layout import sections as S
 from ooxml.review import edits
 from ooxml.text.copies import check_copy_size, copy_blocks
 from ooxml.lists.list_copies import renumber_whole_lists
-from ooxml.xml.errors import InvalidElementType, InvalidPosition, OoxmlError, ValidationError
+from ooxml.xml.errors import InvalidElementType, OoxmlError, ValidationError
 from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
-from ooxml.xml.wordids import story_part_names
+from ooxml.model.stories import TEXT
 from render.width import cut
-from tools.docx.common import BLOCK_CONTAINERS, block_insertion, call_limits, insertion_neighbours, resolve
+from tools.docx.common import block_insertion, call_limits, insertion_neighbours, resolve
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
-MAX_RANGE = 2_000
 SHOWN = 10
 MAX_TEXT = 100_000
-_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 
 
 # ---- copy a range ---------------------------------------------------------------------------------
 
 def _block(session: Session, raw: str, arg: str) -> etree._Element:
     el = resolve(session, raw, arg)
-    if el.getparent() is None or el.getparent().tag not in BLOCK_CONTAINERS or not B.is_block(el):
+    if not P.is_placed_block(el):
         raise InvalidElementType(f"{arg} must be a block (paragraph, table, content control) of the body, "
                                  f"a cell, a header ..., not a {B.kind(el)}.",
                                  hint="Use the ID of a paragraph or table (docx_get_structure lists them).")
     return el
-
-
-def block_range(start: etree._Element, end: etree._Element) -> list[etree._Element]:
-    """The children from ``start`` to ``end`` inclusive (markers between them too)."""
-    if start.getparent() is not end.getparent():
-        raise InvalidPosition("start_id and end_id are in different containers (body, cell, header ...).",
-                              hint="Copy a range whose two ends have the same parent.")
-    out, cur, blocks = [start], start, 1
-    while cur is not end:
-        cur = cur.getnext()
-        if cur is None:
-            raise InvalidPosition("end_id does not come after start_id.", hint="Swap start_id and end_id.")
-        out.append(cur)
-        blocks += B.is_block(cur)
-        if blocks > MAX_RANGE:
-            raise ValidationError(f"The range holds more than {MAX_RANGE} blocks, the limit for one copy.",
-                                  hint="Copy the range in several smaller pieces.")
-    return out
 
 
 def keep_tables_apart(doc, container: etree._Element, first: etree._Element,
@@ -104,7 +84,7 @@ def docx_copy_elements_range(ctx: CallContext, e: Edit, session_id: str | None, 
     """
     session, doc = e.session, e.doc
     start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
-    originals = block_range(start, end)
+    originals = P.block_range(start, end)
     check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
     pos = e.position(position)
     container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
@@ -112,7 +92,6 @@ def docx_copy_elements_range(ctx: CallContext, e: Edit, session_id: str | None, 
     renumber_whole_lists(doc, originals, copies, _after(doc, end, pos))  # a copied whole list numbers afresh
     fields = {"Source": f"{doc.id_of(start)} .. {doc.id_of(end)}",
               "Blocks Copied": sum(1 for el in copies if B.is_block(el))}
-    REV.refuse_deleted(doc, pos.target, "position")
     place_blocks(e, copies, pos, fields, first_field="First Copy")
 
 
@@ -138,19 +117,7 @@ def _scopes(session: Session, scope_id: str | None) -> list[etree._Element]:
             raise InvalidElementType(f"scope_id must be a paragraph, table, cell or container, not a {B.kind(el)}.",
                                      hint="Use the ID of the paragraph that holds it.")
         return [el]
-    roots = [doc.body]
-    for name in story_part_names(doc.package, doc.main_name)[1:]:
-        if _is_comments(doc, name):
-            continue  # comments are remarks about the text, not the text
-        roots.append(doc.register_part_root(doc.package.part(name)))  # IDs and edits work there too
-    return roots
-
-
-def _is_comments(doc, name: str) -> bool:
-    for rel in doc.package.rels(doc.main_name):
-        if rel.get("Type") == _COMMENTS and doc.package.resolve_target(doc.main_name, rel.get("Target", "")) == name:
-            return True
-    return False
+    return doc.story_roots(TEXT, body=True)  # registered: IDs and edits work there too
 
 
 def _spaced(paragraphs: list[etree._Element]) -> list:

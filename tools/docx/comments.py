@@ -3,17 +3,18 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.model.stories import TEXT
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.review import comments as C
 from ooxml.xml.errors import InvalidElementType, InvalidPosition, ValidationError
 from ooxml.xml.namespaces import w
-from render import comments as _views  # noqa: F401  (comment marks and lists in boxes)
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.blocks import block_range
-from tools.docx.common import BLOCK_CONTAINERS, clean_id, resolve, session_of
+from ooxml.model.places import block_range
+from tools.docx.common import clean_id, resolve, session_of
 from tools.docx.protocol import Edit
-from tools.docx.review import default_author, story_roots
+from tools.docx.review import default_author
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
@@ -32,10 +33,7 @@ def _comment(session: Session, raw: str) -> etree._Element:
 
 def _holder(el: etree._Element) -> etree._Element:
     """The block whose box shows ``el``: its paragraph's top block in its container."""
-    cur = el if el.tag != B.W_R else B.find_ancestor(el, B.W_P)
-    while cur.getparent() is not None and cur.getparent().tag not in BLOCK_CONTAINERS:
-        cur = cur.getparent()
-    return cur
+    return P.block_of(el if el.tag != B.W_R else B.find_ancestor(el, B.W_P))
 
 
 def _span(session: Session, el: etree._Element, end_id: str | None) -> etree._Element | None:
@@ -71,7 +69,7 @@ def docx_add_comment(ctx: CallContext, e: Edit, session_id: str | None, element_
     C.check_text(text)
     el = resolve(session, element_id)
     if el.tag not in (B.W_P, B.W_R, B.W_TBL, B.W_SDT) or \
-            (el.tag != B.W_R and el.getparent().tag not in BLOCK_CONTAINERS):
+            (el.tag != B.W_R and not P.holds_blocks(el.getparent())):
         raise InvalidElementType(f"A comment goes on a paragraph, run, table or content control, not a "
                                  f"{B.kind(el)}.", hint="Pass the ID of the paragraph or run that holds it.")
     end = _span(session, el, end_id)
@@ -110,7 +108,7 @@ def _check_anchor(el, end, anchor_text: str, element_id: str) -> None:
 
 
 def _anchor_holder(session: Session, wid: str) -> etree._Element | None:
-    for root in story_roots(session):
+    for root in session.doc.story_roots(TEXT, body=True):
         found = C.markers(root, wid)
         if found:
             return _holder(B.find_ancestor(found[0], B.W_P) if found[0].tag != B.W_P else found[0]) \
@@ -147,7 +145,7 @@ def docx_reply_comment(ctx: CallContext, e: Edit, session_id: str | None, commen
     holder = _anchor_holder(session, parent.get(C.W_ID))
     _show_holder(e, holder)
     reply = C.Comments(doc).new_comment(text, default_author(ctx, author), parent=parent)
-    for root in story_roots(session):
+    for root in session.doc.story_roots(TEXT, body=True):
         if C.copy_anchor(root, parent.get(C.W_ID), reply.get(C.W_ID)):
             break
     _thread_done(e, "Reply Comment", reply, {"Author": reply.get(C.W_AUTHOR), "In Reply To": doc.id_of(parent)},
@@ -188,7 +186,7 @@ def docx_delete_comment(ctx: CallContext, e: Edit, session_id: str | None, comme
     holder = _anchor_holder(session, comment.get(C.W_ID))
     _show_holder(e, holder)
     for c in thread:
-        for root in story_roots(session):
+        for root in session.doc.story_roots(TEXT, body=True):
             C.remove_anchor(doc, root, c.get(C.W_ID))
     comments.remove(thread)
     fields = {"Deleted": f"comment {cid}" + (f" and {len(thread) - 1} replies" if len(thread) > 1 else "")}
@@ -207,7 +205,7 @@ def docx_list_comments(ctx: CallContext, session_id: str | None, scope_id: str |
     all_comments = comments.all()
     ext = comments.extended()
     by_para = {comments.last_para_id(c): c for c in all_comments}
-    roots = story_roots(session)
+    roots = session.doc.story_roots(TEXT, body=True)
     wanted = None
     if scope_id:
         scope = resolve(session, scope_id, "scope_id")

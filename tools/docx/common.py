@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.xml import budget
 from ooxml.xml.errors import InvalidElementType, InvalidPosition
@@ -76,20 +77,6 @@ def parse_position(session: Session, position: str) -> Position:
     return Position(mode, resolve(session, target_id, "position", clean=False), raw)
 
 
-BLOCK_CONTAINERS = {w("body"), w("tc"), w("hdr"), w("ftr"), w("footnote"), w("endnote"), w("comment"),
-                    w("sdtContent"), w("txbxContent")}
-
-
-def block_of(el: etree._Element) -> etree._Element | None:
-    """The block holding ``el`` (itself when it is one): the ancestor-or-self whose parent is a block
-    container; None for a story root or a detached element."""
-    while (parent := el.getparent()) is not None:
-        if parent.tag in BLOCK_CONTAINERS:
-            return el
-        el = parent
-    return None
-
-
 def _shown_id(el: etree._Element) -> str:
     # Error paths must not change the document, so no new ID is given here.
     return "document_body" if el.tag == w("body") else el.get(OX_ID) or f"<the {B.kind(el).lower()}'s ID>"
@@ -98,9 +85,9 @@ def _shown_id(el: etree._Element) -> str:
 def valid_positions(doc, el: etree._Element, kind: str) -> str:
     eid = _shown_id(el)
     if kind == "block":
-        if el.tag in BLOCK_CONTAINERS or el.tag == B.W_SDT:
+        if P.block_slot(el) is not None:
             return f"start:{eid}, end:{eid}"
-        if el.getparent() is not None and el.getparent().tag in BLOCK_CONTAINERS:
+        if P.is_placed_block(el):
             return f"before:{eid}, after:{eid}"
         para = B.find_ancestor(el, B.W_P)
         if para is not None:
@@ -117,35 +104,27 @@ def block_insertion(doc, pos: Position, what: str = "paragraph") -> tuple[etree.
     """Where a block goes: (container, insert_block kwargs). Raises InvalidPosition."""
     t = pos.target
     if pos.mode in ("start", "end"):
-        container = t
-        if t.tag == B.W_SDT:
-            container = t.find(w("sdtContent"))
-        if container is None or container.tag not in BLOCK_CONTAINERS:
+        container = P.block_slot(t)
+        if container is None:
             raise InvalidPosition(f"A {what} cannot go inside a {B.kind(t)}.",
                                   hint="Valid positions here: " + valid_positions(doc, t, "block"))
         if pos.mode == "start":
-            first = next(B.iter_blocks(container), None)
-            first_child = first if first is not None else _first_content_slot(container)
+            first_child = P.first_slot(container)
             return container, {"before": first_child} if first_child is not None else {}
-        if container.tag == w("tc") and what != "paragraph":
+        if P.must_end_with_paragraph(container) and what != "paragraph":
             last = list(B.iter_blocks(container))[-1:] or [None]
             raise InvalidPosition(f"A {what} cannot be the last element of a cell: a cell must end with a paragraph.",
                                   hint=f"Use before:{_shown_id(last[0])} to put it before the cell's last paragraph."
                                   if last[0] is not None else None)
         return container, {}
     parent = t.getparent()
-    if parent is None or parent.tag not in BLOCK_CONTAINERS or not B.is_block(t):
+    if not P.is_placed_block(t):
         raise InvalidPosition(f"A {what} cannot go {pos.mode} a {B.kind(t)}.",
                               hint="Valid positions here: " + valid_positions(doc, t, "block"))
-    if pos.mode == "after" and parent.tag == w("tc") and what != "paragraph" and B.next_block(t) is None:
+    if pos.mode == "after" and P.must_end_with_paragraph(parent) and what != "paragraph" and B.next_block(t) is None:
         raise InvalidPosition(f"A {what} cannot be the last element of a cell: a cell must end with a paragraph.",
                               hint=f"Use before:{_shown_id(t)}.")
     return parent, {pos.mode: t}
-
-
-def _first_content_slot(container: etree._Element) -> etree._Element | None:
-    # With no block yet, a body's sectPr must stay last.
-    return container.find(w("sectPr"))
 
 
 # ---- answers ------------------------------------------------------------------------------------

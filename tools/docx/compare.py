@@ -135,9 +135,7 @@ def _answer(session, result) -> str:
 
 def _first_change(doc):
     for rev in RO.iter_revisions(doc.body):  # the first is usually early: no walk of the whole body
-        block = rev
-        while block.getparent() is not None and block.getparent() is not doc.body:
-            block = block.getparent()
-        if block.getparent() is doc.body:
+        block = doc.top_block(rev)
+        if block is not None and block.getparent() is doc.body:
             return block
     return None

@@ -5,6 +5,7 @@ import copy
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.review import revisions as REV
 from ooxml.review import edits
@@ -16,7 +17,7 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.stylesheet.styles_builtin import ensure_heading_style, ensure_style
 from ooxml.text.notes import copy_references
 from ooxml.xml.wordids import prepare_copy
-from tools.docx.common import (BLOCK_CONTAINERS, Position, block_insertion, call_limits, insertion_neighbours,
+from tools.docx.common import (Position, block_insertion, call_limits, insertion_neighbours,
                                valid_positions)
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
@@ -187,7 +188,7 @@ def docx_delete(ctx: CallContext, e: Edit, session_id: str | None, element_id: s
             raise InvalidElementType(f"A {B.kind(el)} cannot be deleted with docx_delete.",
                                      hint="Rows and columns: docx_delete_row / docx_delete_col.")
         REV.refuse_deleted(e.doc, el)
-        if el.getparent().tag in BLOCK_CONTAINERS:
+        if P.holds_blocks(el.getparent()):
             _delete_block(e, el)
         else:
             delete_inline(e, el)

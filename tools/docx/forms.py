@@ -6,7 +6,6 @@ from typing import Literal
 
 from lxml import etree
 
-import render.controls_view  # noqa: F401  (views draw controls)
 from ooxml.text import body as B
 from ooxml.review import edits
 from ooxml.review import revisions as REV
@@ -309,12 +308,9 @@ def _fill(ctx, e, data: dict, strict: bool) -> None:
 def _top_blocks(doc, changed: list) -> list:
     """The blocks of their containers holding what the fill changed, first first, each once."""
     out, seen = [], set()
-    tops = doc.top_containers()
     for el in changed:
-        cur = el
-        while cur.getparent() is not None and cur.getparent() not in tops:
-            cur = cur.getparent()
-        if cur.getparent() is not None and cur not in seen:
+        cur = doc.top_block(el)
+        if cur is not None and cur not in seen:
             seen.add(cur)
             out.append(cur)
     main = [el for el in out if doc.part_of(el) is doc.main]  # the body first, in document order

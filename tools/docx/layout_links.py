@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.refs import links as L
 from ooxml.opc.link_policy import policy_of
 from ooxml.review import edits
 from ooxml.xml.errors import InvalidPosition, ValidationError
 from ooxml.xml.namespaces import OX_ID, w
-from ooxml.xml.wordids import story_part_names
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
@@ -19,12 +19,6 @@ from tools.runtime.registry import CallContext, tool
 
 MAX_LISTED = 200
 BOOKMARKS_UNTRACKED = "Word does not record bookmarks as revisions"
-
-
-def all_roots(doc) -> list[etree._Element]:
-    """The main part's root, then every header, footer and notes part's (registered)."""
-    return [doc.root] + [doc.register_part_root(doc.package.part(n))
-                         for n in story_part_names(doc.package, doc.main_name)[1:]]
 
 
 @tool(toolset="layout", title="Insert a hyperlink")
@@ -51,7 +45,7 @@ def _insert_hyperlink(ctx, e, text: str, position: str, url: str | None, bookmar
                                    "without line breaks.")
     if url is not None:
         policy_of(ctx.services.config).check_url(L.check_url(url))
-    elif L.find_bookmark(all_roots(doc), bookmark) is None:
+    elif L.find_bookmark(doc.story_roots(), bookmark) is None:
         raise ValidationError(f"There is no bookmark named '{bookmark}'.",
                               hint="docx_list_bookmarks lists them; docx_add_bookmark adds one.")
     place = e.inline(position, "hyperlink")
@@ -72,7 +66,7 @@ def docx_list_hyperlinks(ctx: CallContext, session_id: str | None) -> str:
     session = session_of(ctx, session_id)
     doc = session.doc
     lines, total = [], 0
-    for root in all_roots(doc):
+    for root in doc.story_roots():
         for link in root.iter(L.W_LINK):
             total += 1
             if len(lines) >= MAX_LISTED:
@@ -92,7 +86,7 @@ def _in_order(doc, start: etree._Element, end: etree._Element) -> bool:
         return True
     if start.getparent() is end.getparent() and start.getparent() is not None:
         container = start.getparent()
-        if B.is_block(start) and container.tag in B.CONTAINER_TAGS:
+        if B.is_block(start) and P.holds_blocks(container):
             order = doc.order(container)
             return order.index(start) <= order.index(end)
         return container.index(start) <= container.index(end)
@@ -123,7 +117,7 @@ def _add_bookmark(e, name: str, element_id: str, end_id: str | None) -> None:
                                    "or leave end_id out.")
     if not _in_order(doc, start_el, end_el):
         raise InvalidPosition("end_id comes before element_id.", hint="Swap them.")
-    roots = all_roots(doc)
+    roots = doc.story_roots()
     existing = L.find_bookmark(roots, name)
     if existing is not None:
         raise ValidationError(f"A bookmark named '{name}' already exists.",
@@ -145,7 +139,7 @@ def docx_list_bookmarks(ctx: CallContext, session_id: str | None) -> str:
     session = session_of(ctx, session_id)
     doc = session.doc
     named, hidden = [], []
-    for start in L.bookmark_starts(all_roots(doc)):
+    for start in L.bookmark_starts(doc.story_roots()):
         name = start.get(w("name"), "")
         (hidden if name.startswith("_") else named).append(start)
     lines = []

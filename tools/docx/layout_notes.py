@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import render.notes_view  # noqa: F401  (draws [^n] and the notes' text)
 from ooxml.text import body as B
 from ooxml.text import notes as N
 from ooxml.review import edits

@@ -11,7 +11,8 @@ from ooxml.xml.errors import InvalidElementType, ValidationError
 from ooxml.lists.numbering_formats import MAX_VALUE
 from ooxml.review import edits
 from ooxml.stylesheet.styles_builtin import ensure_style
-from tools.docx.blocks import block_range, place_blocks
+from ooxml.model.places import block_range
+from tools.docx.blocks import place_blocks
 from tools.docx.common import block_insertion, expect, insertion_neighbours, resolve
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool

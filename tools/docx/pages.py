@@ -27,10 +27,8 @@ STEPS = 4
 
 def body_block_of(doc, el):
     """The top-level body block holding ``el``; pages are found for body blocks only."""
-    cur = el
-    while cur.getparent() is not None and cur.getparent() is not doc.body:
-        cur = cur.getparent()
-    if cur.getparent() is not doc.body:
+    cur = doc.top_block(el)
+    if cur is None or cur.getparent() is not doc.body:
         raise InvalidElementType(f"{B.kind(el)} {el.get('{urn:ooxml-mcp:ids:2026}id') or ''} is not in the "
                                  "document body: its page cannot be looked up.",
                                  hint="Pass a paragraph or table of the body (or an element inside one), or a page number.")

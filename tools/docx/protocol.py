@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.review import revisions as REV
 from tools.docx import common as C
 from tools.docx.inline_place import InlinePlace, inline_place
@@ -189,8 +190,8 @@ class Edit(UnitOfWork):
         session, doc = self.session, self.doc
         if session.cursor.element_id is None or doc.ids.get(session.cursor.element_id) is not None:
             return
-        block = C.block_of(element) if element is not None else None
-        if block is None:
+        block = P.block_of(element) if element is not None else None
+        if block is None or block.getparent() is None:  # a story root, or out of the tree
             block, place = C.last_block(doc.body), "after"
         session.cursor = Cursor(doc.id_of(block), place) if block is not None else Cursor()
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from ooxml.model import places as P
 from ooxml.text import body as B
 from ooxml.charts.text import charts_text
 from ooxml.math import text as math_text
@@ -14,7 +15,7 @@ from render.answer import success_answer
 from render.blocks import heading_level, labelled_line, title_of
 from render.text_boxes_view import box_lines
 from render.width import cut
-from tools.docx.common import BLOCK_CONTAINERS, answer, resolve, session_of
+from tools.docx.common import answer, resolve, session_of
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Cursor
 from tools.docx.view import focus_block
@@ -264,7 +265,7 @@ def docx_cursor_move(ctx: CallContext, session_id: str | None, element_id: str,
     """Move the cursor to an element."""
     session = session_of(ctx, session_id)
     el = resolve(session, element_id)
-    if position.startswith("inside") and el.tag not in (B.W_P, *BLOCK_CONTAINERS):
+    if position.startswith("inside") and el.tag != B.W_P and el.tag not in P.CONTAINERS:
         raise InvalidPosition(f"The cursor cannot go inside a {B.kind(el)}.",
                               hint="Use before or after for this element; inside works for paragraphs and cells.")
     session.cursor = Cursor(session.doc.id_of(el), position)

@@ -8,7 +8,7 @@ from ooxml.review import review_ops as RO
 from ooxml.xml.errors import InvalidElementType, ValidationError
 from ooxml.opc.parts import clear_flag, flag_on, set_flag
 from ooxml.review.revisions import DEFAULT_AUTHOR, W_AUTHOR, W_DATE, Tracker
-from ooxml.xml.wordids import story_part_names
+from ooxml.model.stories import TEXT
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import box_lines, clean_id, resolve, session_of
@@ -19,7 +19,6 @@ from tools.runtime.sessions import Session
 PAGE = 50
 SHOWN = 10
 TRACK_SETTING = "trackRevisions"
-_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
 
 
 MAX_AUTHOR = 255  # Word keeps longer names but shows them cut; no person's name is longer
@@ -73,24 +72,12 @@ def tracking_from_settings(ctx: CallContext, doc) -> str | None:
 
 # ---- choosing revisions -----------------------------------------------------------------------
 
-def story_roots(session: Session) -> list[etree._Element]:
-    """The body, then headers, footers and notes (comments are remarks, not the text)."""
-    doc = session.doc
-    roots = [doc.body]
-    rels = {doc.package.resolve_target(doc.main_name, r.get("Target", ""))
-            for r in doc.package.rels(doc.main_name) if r.get("Type") == _COMMENTS}
-    for name in story_part_names(doc.package, doc.main_name)[1:]:
-        if name not in rels:
-            roots.append(doc.register_part_root(doc.package.part(name)))
-    return roots
-
-
 def _scope_roots(session: Session, scope_id: str | None) -> list[etree._Element]:
     if scope_id and clean_id(scope_id) == "document_body":
         return [session.doc.body]
     if scope_id:
         return [resolve(session, scope_id, "scope_id")]
-    return story_roots(session)
+    return session.doc.story_roots(TEXT, body=True)
 
 
 def select(session: Session, revision_ids: list[str] | None, author: str | None,
@@ -147,12 +134,10 @@ def docx_list_revisions(ctx: CallContext, session_id: str | None, scope_id: str 
 
 # ---- accept / reject ------------------------------------------------------------------------------
 
-def _top_block(el: etree._Element, roots: tuple) -> etree._Element | None:
-    """The body-level (container-level) block holding ``el``."""
-    cur = el
-    while cur.getparent() is not None and cur.getparent() not in roots:
-        cur = cur.getparent()
-    return cur if cur.getparent() is not None and B.is_block(cur) else None
+def _top_block(doc, el: etree._Element, roots: tuple) -> etree._Element | None:
+    """The block of one of ``roots`` holding ``el``."""
+    top = doc.top_block(el)
+    return top if top is not None and top.getparent() in roots and B.is_block(top) else None
 
 
 def _decide(e: Edit, revision_ids, author, scope_id, accept: bool) -> None:
@@ -160,7 +145,7 @@ def _decide(e: Edit, revision_ids, author, scope_id, accept: bool) -> None:
     scopes = _scope_roots(session, scope_id)  # resolved once: the scope itself may go with its revisions
     revs = select(session, revision_ids, author, scope_id, scopes)
     operation = "Accept Revisions" if accept else "Reject Revisions"
-    all_roots = tuple(story_roots(session))
+    all_roots = tuple(session.doc.story_roots(TEXT, body=True))
     roots = tuple(doc._part_of_root)  # noqa: SLF001 (every registered story root)
     if not revs:
         e.plain(success_answer(operation, fields={"Revisions": 0}, content="No revisions matched: nothing changed."))
@@ -176,7 +161,7 @@ def _decide(e: Edit, revision_ids, author, scope_id, accept: bool) -> None:
     tops: list[etree._Element] = []
     seen_tops = set()
     for h in holders:
-        t = _top_block(h, all_roots)
+        t = _top_block(doc, h, all_roots)
         if t is not None and t not in seen_tops:
             seen_tops.add(t)
             tops.append(t)

@@ -10,7 +10,6 @@ from ooxml.refs import toc as T
 from ooxml.xml.errors import LimitExceeded, OoxmlError
 from ooxml.xml.namespaces import w
 from render import page_layout
-from tools.docx.layout_links import all_roots
 from tools.office import find as office_find
 from tools.office.service import to_pdf_in_budget
 from tools.runtime.progress import heartbeats, report
@@ -23,7 +22,7 @@ def anchors(e, found: list[T.Heading]) -> list[str]:
     missing = [h for h, name in zip(found, have) if name is None]
     if not missing:
         return have
-    roots = all_roots(doc)
+    roots = doc.story_roots()
     names = {s.get(w("name")) for s in L.bookmark_starts(roots)}
     e.change(*[h.p for h in missing])
     made = {id(h): name for h, name in T.add_toc_bookmarks(missing, names, L.next_bookmark_id(roots))}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.text import body as B
-from ooxml.text.body import focus_block
+from ooxml.model.places import block_of as focus_block
 from ooxml.tabular.grid import TableGrid
 from ooxml.xml.namespaces import OX_ID, w
 from render.blocks import box_title, squeezed_box

@@ -9,6 +9,8 @@ import json
 import logging
 from dataclasses import replace
 
+from tools.runtime.limits import undo_limits
+
 log = logging.getLogger("ooxml_mcp")
 
 NOT_RECORDED = {"docx_undo", "docx_redo"}  # they move through the history, they are no steps
@@ -17,7 +19,7 @@ SHORT = 40  # characters of one argument shown in the history
 
 def begin(ctx, session) -> None:
     """Called when a call first uses ``session`` (tools/docx/common.session_of does the check)."""
-    session.doc.history.begin()
+    session.doc.history.begin(undo_limits())
     states = getattr(ctx, "recorded_states", None)
     if states is None:
         states = ctx.recorded_states = {}

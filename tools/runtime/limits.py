@@ -5,7 +5,10 @@ are in ``tools.config.model.HttpLimits``. These are the ones of calls and sessio
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, fields, replace
+
+from ooxml.model.undo_limits import UndoLimits
 
 # Config key -> JSON type, for tools/config/sections.py.
 RUNTIME_LIMIT_TYPES = {"call_timeout_s": "number", "session_idle_timeout_s": "number",
@@ -30,3 +33,22 @@ class RuntimeLimits:
 
 
 DEFAULT_RUNTIME_LIMITS = RuntimeLimits()
+
+
+def _env_int(environ, name: str, default: int) -> int:
+    try:
+        return max(1, int(environ.get(name, default)))
+    except ValueError:
+        return default
+
+
+def undo_limits(environ=os.environ) -> UndoLimits:
+    """The undo history's limits for a call (read per call: a test sets them for one run)."""
+    return UndoLimits(max_steps=_env_int(environ, "OOXML_MCP_UNDO_STEPS", 100),
+                      max_bytes=_env_int(environ, "OOXML_MCP_UNDO_BYTES", 64 * 1024 * 1024),
+                      check=environ.get("OOXML_MCP_CHECK_UNDO") == "1")
+
+
+def check_drawn(environ=os.environ) -> bool:
+    """OOXML_MCP_CHECK_DRAWN=1: every cached box is redrawn and compared (render/blocks.py; tests)."""
+    return environ.get("OOXML_MCP_CHECK_DRAWN") == "1"

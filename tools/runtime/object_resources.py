@@ -10,13 +10,14 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from ooxml.opc.limits import DEFAULT_LIMITS  # not package.py: no lxml at start-up
+from ooxml.opc.types import CT
 from ooxml.xml.errors import OoxmlError
 from tools.runtime.sandbox import object_target
 from tools.storage.s3 import store_for
 from tools.storage.uploads import check_owner
 
 RESOURCE_NOT_FOUND = -32002
-MIME = {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document", ".md": "text/markdown"}
+MIME = {".docx": CT.DOCX, ".md": "text/markdown"}
 
 
 async def read(services, tenant: str | None, uri: str) -> types.ReadResourceResult:

@@ -7,11 +7,12 @@ from pathlib import Path, PurePosixPath
 
 import mcp_types as types
 
+from ooxml.opc.types import CT
 from tools.storage.roots import is_object_url
 from tools.runtime import notices, object_resources, prompts, resources, structured
 from tools.runtime.registry import CallContext
 
-LINKED = {"docx_save": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+LINKED = {"docx_save": CT.DOCX,
           "docx_export_markdown": "text/markdown", "docx_export": None}  # None: by the file's extension
 EXPORTED = {".pdf": "application/pdf", ".odt": "application/vnd.oasis.opendocument.text", ".rtf": "application/rtf",
             ".html": "text/html", ".htm": "text/html", ".txt": "text/plain"}

@@ -254,8 +254,10 @@ def _opening(fn: Callable, param: str, kind: type, operation: str, late: bool) -
 def _text_checked(fn: Callable, views: bool = False, adds_view: bool = False) -> Callable:
     """``fn`` refusing text a .docx cannot hold (tools/runtime/arguments.py) before it runs, with the
     call's answer view chosen (render/views.py): its ``view`` argument is taken here when ``fn`` has none."""
+    from render.blocks import checking
     from render.views import Choice, choosing
     from tools.runtime.arguments import check_text_arguments
+    from tools.runtime.limits import check_drawn
 
     def choice(ctx, arguments) -> Choice:
         asked = arguments.pop("view", None) if adds_view else arguments.get("view")
@@ -265,12 +267,12 @@ def _text_checked(fn: Callable, views: bool = False, adds_view: bool = False) ->
     if inspect.iscoroutinefunction(fn):  # stays a coroutine function: dispatch awaits it on the loop
         async def handler(ctx, **arguments):
             check_text_arguments(arguments)
-            with choosing(choice(ctx, arguments)):
+            with choosing(choice(ctx, arguments)), checking(check_drawn()):
                 return await fn(ctx, **arguments)
     else:
         def handler(ctx, **arguments):
             check_text_arguments(arguments)
-            with choosing(choice(ctx, arguments)):
+            with choosing(choice(ctx, arguments)), checking(check_drawn()):
                 return fn(ctx, **arguments)
 
     handler.__wrapped__ = fn

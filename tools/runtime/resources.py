@@ -91,7 +91,7 @@ async def read(ctx, target: Target) -> types.ReadResourceResult:
 
 def _markdown(ctx, target: Target, seconds: float) -> str:
     from render.markdown import Exporter
-    from ooxml.text.body import focus_block
+    from ooxml.model.places import block_of as focus_block
     from tools.runtime.element_ids import resolve
     # Without IDs: a read gives none (IDs given outside a journaled call would break --state replay).
     with holding(ctx, target.session_id, seconds) as session:
