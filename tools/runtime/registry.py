@@ -11,9 +11,9 @@ from __future__ import annotations
 import inspect
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Mapping
 import types
 import typing
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Literal
