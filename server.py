@@ -47,11 +47,11 @@ def to_mcp(tool: Tool) -> types.Tool:
     # read-only tools (meaningless there), the title (for people's UIs; name and description say it to
     # an agent) and openWorldHint: its default (true) is the cautious reading for a client, and listing
     # false on every tool cost 2 KB; what the tools may touch is said in the instructions.
-    return types.Tool(
-        name=tool.name, description=tool.description, input_schema=tool.listed_schema,
-        annotations=types.ToolAnnotations(read_only_hint=a["readOnlyHint"] or None,
-                                          destructive_hint=None if a["destructiveHint"] or a["readOnlyHint"] else False,
-                                          idempotent_hint=(a["idempotentHint"] and not a["readOnlyHint"]) or None))
+    hints = types.ToolAnnotations(read_only_hint=a["readOnlyHint"] or None,
+                                  destructive_hint=None if a["destructiveHint"] or a["readOnlyHint"] else False,
+                                  idempotent_hint=(a["idempotentHint"] and not a["readOnlyHint"]) or None)
+    return types.Tool(name=tool.name, description=tool.description, input_schema=tool.listed_schema,
+                      annotations=hints if hints.model_dump(exclude_none=True) else None)  # all defaults: no {}
 
 
 class DocxServer(Server):

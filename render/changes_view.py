@@ -47,7 +47,10 @@ def _block_line(c) -> str:
     return line + (f"; formatting: {'; '.join(c.formatting)}" if c.formatting else "")
 
 
-def as_json(changes: list, since: str) -> str:
-    """The whole list (no cut), fenced."""
-    doc = {"since": since, "changes": [c.as_dict() for c in changes]}
+def as_json(changes: list, since: str) -> dict:
+    """The whole list (no cut), as a JSON document."""
+    return {"since": since, "changes": [c.as_dict() for c in changes]}
+
+
+def fenced(doc: dict) -> str:
     return "```json\n" + json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n```"

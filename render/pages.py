@@ -24,12 +24,12 @@ class PdfPages:
     def close(self) -> None:
         self.pdf.close()
 
-    def mark_pages(self) -> dict[int, int]:
-        """Mark index -> 0-based page index, from the PDF's named destinations."""
+    def named_pages(self) -> dict[str, int]:
+        """Every named destination (LibreOffice writes one per bookmark) -> 0-based page index."""
         import pypdfium2.raw as pdfium_c
 
         raw = self.pdf.raw
-        pages: dict[int, int] = {}
+        pages: dict[str, int] = {}
         for i in range(pdfium_c.FPDF_CountNamedDests(raw)):
             size = ctypes.c_long(0)
             pdfium_c.FPDF_GetNamedDest(raw, i, None, ctypes.byref(size))
@@ -38,11 +38,15 @@ class PdfPages:
             buf = ctypes.create_string_buffer(size.value)
             dest = pdfium_c.FPDF_GetNamedDest(raw, i, buf, ctypes.byref(size))
             name = buf.raw[:size.value].decode("utf-16-le", "replace").rstrip("\x00")
-            if dest and name.startswith(MARK_PREFIX) and name[len(MARK_PREFIX):].isdigit():
-                page = pdfium_c.FPDFDest_GetDestPageIndex(raw, dest)
-                if page >= 0:
-                    pages[int(name[len(MARK_PREFIX):])] = page
+            page = pdfium_c.FPDFDest_GetDestPageIndex(raw, dest) if dest else -1
+            if page >= 0:
+                pages[name] = page
         return pages
+
+    def mark_pages(self) -> dict[int, int]:
+        """Mark index -> 0-based page index, from the PDF's named destinations."""
+        return {int(name[len(MARK_PREFIX):]): page for name, page in self.named_pages().items()
+                if name.startswith(MARK_PREFIX) and name[len(MARK_PREFIX):].isdigit()}
 
     def png(self, index: int, dpi: int) -> tuple[bytes, int, int]:
         """Page ``index`` (0-based) as PNG bytes, with its width and height in pixels."""

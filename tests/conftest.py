@@ -39,6 +39,15 @@ async def docx(tmp_path) -> DocxClient:
         yield client
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _close_offices():
+    """The warm LibreOffice of every server a module started (closed or not) goes with the module,
+    not at pytest's exit: one left per module would pile up over a run."""
+    yield
+    from tools.office.service import close_all
+    close_all()
+
+
 @pytest.fixture(scope="session")
 def seaweed():
     """One real SeaweedFS S3 gateway for the whole run (tests/support/seaweed.py)."""

@@ -172,3 +172,59 @@ def test_no_model_or_render_module_reads_the_environment():
     found = [name for name, path in modules().items() if name.split(".")[0] in ("ooxml", "render")
              and _reads_environment(ast.parse(path.read_text(encoding="utf-8")))]
     assert not found, f"read the environment: {found}"
+
+
+# ---- tools/docx: one floor of tool modules over a small kit (issue 30) ----------------------------
+
+KIT = {"tools.docx.common", "tools.docx.protocol", "tools.docx.view"}
+# Sideways imports still needed, each to go with the issue named (the test fails once one is not).
+SIDEWAYS_KNOWN: set[tuple[str, str]] = set()
+
+
+def tool_graph() -> dict[str, set[str]]:
+    """tools/docx's modules and which of them each imports (the package's own __init__ left out)."""
+    inside = {m for m in modules() if m.startswith("tools.docx.")}
+    return {m: {t for t in graph()[m] if t in inside} for m in inside}
+
+
+def test_a_tool_module_imports_only_the_kit_from_tools_docx():
+    sideways = {(a, b) for a, targets in tool_graph().items() if a not in KIT for b in targets if b not in KIT}
+    assert sideways - SIDEWAYS_KNOWN == set(), "a tool module imports another tool module: share through the kit"
+    assert SIDEWAYS_KNOWN <= sideways, f"an exception no longer needed: {SIDEWAYS_KNOWN - sideways}"
+
+
+def test_the_kit_imports_no_tool_module():
+    assert {(a, b) for a in KIT for b in tool_graph()[a] if b not in KIT} == set()
+
+
+def floors(g: dict[str, set[str]], skip: set[tuple[str, str]] = frozenset()) -> dict[str, int]:
+    """Each module's floor: 1 + the highest floor it imports (a module importing nothing is on floor 1)."""
+    out: dict[str, int] = {}
+
+    def floor(m: str) -> int:
+        if m not in out:
+            out[m] = 1 + max((floor(t) for t in g[m] if (m, t) not in skip), default=0)
+        return out[m]
+    for m in g:
+        floor(m)
+    return out
+
+
+def test_tools_docx_has_at_most_four_floors():
+    found = floors(tool_graph(), SIDEWAYS_KNOWN)
+    assert max(found.values()) <= 4, sorted(found.items(), key=lambda kv: -kv[1])[:5]
+    assert max(v for m, v in found.items() if m in KIT) <= 3, "the kit is at most three floors"
+
+
+def test_the_floor_counter_counts_a_chain():
+    assert floors({"a": {"b"}, "b": {"c"}, "c": set()}) == {"a": 3, "b": 2, "c": 1}
+
+
+def test_every_module_outside_the_kit_is_a_tool_module():
+    """No helper module among the tools: what tools share is the kit's or the model's (ooxml/)."""
+    helpers = []
+    for name in tool_graph():
+        source = modules()[name].read_text(encoding="utf-8")
+        if name not in KIT and "@tool" not in source and "DELETERS[" not in source:  # docx_delete's kinds
+            helpers.append(name)
+    assert not helpers, f"modules in tools/docx that register no tool: {helpers}"

@@ -43,11 +43,16 @@ def test_stdio_answers_initialize_then_lists_every_tool_it_would_list_loaded(tmp
         p.stdin.write(json.dumps(INIT) + "\n")
         p.stdin.flush()
         assert "result" in lines_until(p, 1)
-        for message in ({"jsonrpc": "2.0", "method": "notifications/initialized"},
-                        {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}):
-            p.stdin.write(json.dumps(message) + "\n")
-        p.stdin.flush()
-        listed = [t["name"] for t in lines_until(p, 2)["result"]["tools"]]
+        p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+        listed, params, request_id = [], {}, 2
+        while True:  # tools/list is paged (100 a page): follow the cursors
+            p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/list", "params": params}) + "\n")
+            p.stdin.flush()
+            result = lines_until(p, request_id)["result"]
+            listed += [t["name"] for t in result["tools"]]
+            if not result.get("nextCursor"):
+                break
+            params, request_id = {"cursor": result["nextCursor"]}, request_id + 1
     finally:
         p.kill()
         p.wait()

@@ -74,3 +74,25 @@ def test_a_structured_flag_that_is_not_a_boolean_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError) as e:
         apply_config_file(Services(roots=[tmp_path]), config)
     assert any("answers.structured" in str(f) for f in e.value.findings)
+
+
+async def test_a_json_answer_brings_its_document_as_data_and_a_markdown_one_none(tmp_path):
+    async with Client(__import__("server").build_server(structured_services(tmp_path)), cache=None) as client:
+        sid = (await client.call_tool("docx_create", {})).structured_content["sessionId"]
+        await client.call_tool("docx_insert_paragraph", {"session_id": sid, "text": "x", "position": "end:document_body"})
+        as_json = await client.call_tool("docx_changes", {"session_id": sid, "format": "json"})
+        as_markdown = await client.call_tool("docx_changes", {"session_id": sid})
+    fenced = as_json.content[0].text.split("```json\n", 1)[1].split("\n```", 1)[0]
+    assert as_json.structured_content["data"] == json.loads(fenced) and json.loads(fenced)["changes"]
+    assert "data" not in as_markdown.structured_content
+
+
+async def test_a_batch_lists_the_ids_its_calls_made_as_element_ids(tmp_path):
+    async with Client(__import__("server").build_server(structured_services(tmp_path)), cache=None) as client:
+        sid = (await client.call_tool("docx_create", {})).structured_content["sessionId"]
+        batch = await client.call_tool("docx_batch", {"session_id": sid, "calls": [
+            {"tool": "docx_insert_paragraph", "arguments": {"text": t, "position": "end:document_body"}}
+            for t in ("one", "two")]})
+    made = batch.structured_content["elementIds"]
+    assert len(made) == 2 and all(i.startswith("para_") for i in made)
+    assert f"**Element IDs**: {', '.join(made)}" in batch.content[0].text

@@ -94,7 +94,7 @@ def test_a_split_snapshot_restores_only_with_the_base_it_names(tmp_path, redis_u
 
 
 def test_a_session_whose_base_is_gone_from_the_store_is_not_found_as_an_expired_one(tmp_path, redis_url):
-    from render.head import parse_head
+    from tests.support.answer_validator import parse_head
     driver = opened(tmp_path, redis_url)
     sid = driver.session().id
     backend = driver.durable.backend

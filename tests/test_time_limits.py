@@ -226,6 +226,15 @@ async def opened(c: DocxClient, tmp_path: Path) -> dict:
     return {}
 
 
+async def with_captions(c: DocxClient, tmp_path: Path) -> dict:
+    """The long document with a caption and a page field: updates and tables of figures lay it out."""
+    await opened(c, tmp_path)
+    first = (await c.ok("docx_insert_paragraph", text="picture", position="start:document_body")).element_id
+    await c.ok("docx_insert_caption", element_id=first, text="A figure")
+    await c.ok("docx_insert_field", field="NUMPAGES", position=f"end:{first}")
+    return {}
+
+
 async def small(c: DocxClient, tmp_path: Path) -> dict:
     return await prepared(c, tmp_path, "small")
 
@@ -236,6 +245,9 @@ LAYOUT_CASES = {
     "export_pdf": (opened, "docx_export", {"file_path": "out.pdf"}, True),
     "insert_toc": (opened, "docx_insert_toc", {"position": "start:document_body"}, True),
     "update_toc": (with_toc, "docx_update_toc", {}, True),
+    "update_fields": (with_captions, "docx_update_fields", {}, True),
+    "insert_table_of_figures": (with_captions, "docx_insert_table_of_figures", {"position": "start:document_body"},
+                                True),
     "batch_toc": (opened, "docx_batch", {"calls": [{"tool": "docx_insert_toc",
                                                     "arguments": {"position": "end:document_body"}}] * 20}, True),
     "batch_paragraphs": (small, "docx_batch", {"calls": [{"tool": "docx_insert_paragraph", "arguments": {
@@ -344,6 +356,10 @@ async def with_history(c: DocxClient, ids: dict, tmp_path: Path) -> None:
         await c.ok("docx_insert_paragraph", text="x" * 20_000, position="end:document_body")
 
 
+async def with_caption(c: DocxClient, ids: dict, tmp_path: Path) -> None:
+    ids["caption"] = (await c.ok("docx_insert_caption", element_id=ids["2000th"], text="A figure")).element_id
+
+
 async def with_list(c: DocxClient, ids: dict, tmp_path: Path) -> None:
     await c.ok("docx_set_list", session_id=c.session_id, element_id=ids["first"], end_id=ids["2000th"],
                list_type="number")
@@ -379,6 +395,10 @@ OTHER_CASES = {
     "get_style": ("big", "docx_get_style", lambda i: {"name": "Normal"}, None),
     "insert_content_control": ("small", "docx_insert_content_control",
                                lambda i: {"kind": "rich_text", "position": "end:document_body", "value": lines(100_000)}, None),
+    "insert_cross_reference": ("big", "docx_insert_cross_reference", lambda i: {
+        "target_id": i["caption"], "position": f"end:{i['first']}", "kind": "above_below"}, with_caption),
+    "insert_caption": ("big", "docx_insert_caption", lambda i: {"element_id": i["2000th"], "text": "x" * 10_000},
+                       None),
     "insert_field": ("runs", "docx_insert_field", lambda i: {"field": "PAGE", "position": f"end:{i['first']}"}, None),
     "insert_image": ("big", "docx_insert_image", lambda i: {"image_path": "noise.png",
                                                             "position": "end:document_body"}, with_image),

@@ -46,6 +46,7 @@ CONTROL = ("docx_insert_content_control", lambda t: dict(kind="text", position=f
 CHART = ("docx_insert_chart", lambda t: dict(kind="column", categories=["a", "b"], position=f"after:{t['P2']}",
                                              series=[{"name": "S", "values": [1, 2]}]), "CH")
 TOC = ("docx_insert_toc", lambda t: dict(position=f"before:{t['H']}", page_numbers=False), "TOC")
+CAPTION = ("docx_insert_caption", lambda t: dict(element_id=t["T"], text="Figures", label="Table"), "CAP")
 RECIPES: dict[str, Recipe] = {
     "docx_insert_paragraph": ([], lambda t: dict(text="New words", position=f"after:{t['P']}")),
     "docx_insert_heading": ([], lambda t: dict(text="New heading", level=2, position=f"after:{t['P']}")),
@@ -86,6 +87,14 @@ RECIPES: dict[str, Recipe] = {
     "docx_insert_footnote": ([], lambda t: dict(element_id=t["P"], text="A note", anchor_text="bold")),
     "docx_insert_toc": ([], lambda t: dict(position=f"before:{t['H']}", page_numbers=False)),
     "docx_update_toc": ([TOC], lambda t: dict(toc_id=t["TOC"], page_numbers=False)),
+    "docx_insert_caption": ([], lambda t: dict(element_id=t["T"], text="Figures", label="Table", position="before")),
+    "docx_insert_cross_reference": ([CAPTION], lambda t: dict(target_id=t["CAP"], position=f"end:{t['P2']}",
+                                                              kind="label_and_number")),
+    # a SEQ placed before the caption by docx_insert_field leaves the caption's number stale
+    "docx_update_fields": ([CAPTION, ("docx_insert_field", lambda t: dict(field="SEQ", instruction="Table",
+                                                                           position=f"start:{t['P']}"), "F")],
+                           lambda t: dict(kinds=["SEQ"])),
+    "docx_insert_table_of_figures": ([CAPTION], lambda t: dict(position=f"before:{t['H']}", label="Table")),
     "docx_set_list": ([], lambda t: dict(element_id=t["P2"], list_type="bullet")),
     "docx_insert_list": ([], lambda t: dict(items=["one", "two"], position=f"after:{t['P2']}")),
     "docx_restart_numbering": ([LIST], lambda t: dict(element_id=t["L"], start=3)),
@@ -108,7 +117,7 @@ RECIPES: dict[str, Recipe] = {
     "docx_delete_row": ([], lambda t: dict(table_id=t["T"], row_index=2)),
     "docx_delete_col": ([], lambda t: dict(table_id=t["T"], col_index=2)),
     "docx_merge_cells": ([], lambda t: dict(table_id=t["T"], start_row=2, start_col=1, end_row=2, end_col=2)),
-    # docx_delete of the kinds that delete their own way (tools/docx/edit.py DELETERS)
+    # docx_delete of the kinds that delete their own way (tools/docx/protocol.py DELETERS)
     "docx_delete#field": ([("docx_insert_field", lambda t: dict(field="PAGE", position=f"end:{t['P2']}"), "F")],
                           lambda t: dict(element_id=t["F"])),
     "docx_delete#note": ([("docx_insert_footnote", lambda t: dict(element_id=t["P2"], text="A note"), "N")],

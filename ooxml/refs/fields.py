@@ -143,6 +143,9 @@ def _following(el: etree._Element):
         yield from cur.iterdescendants()
 
 
+following = _following  # every element after ``el`` in document order
+
+
 def end_run(begin: etree._Element) -> etree._Element | None:
     """The run holding the matching end fldChar."""
     depth = 0

@@ -130,14 +130,14 @@ def _field_runs(instruction: str, kind: str) -> list[etree._Element]:
 _ANCHOR, _TEXT, _PAGE = "OXM-ANCHOR", "OXM-TEXT", "OXM-PAGE"  # placeholders in an entry's template
 
 
-def _prototype(doc, level: int, tab_pos: int, link: bool, page: bool) -> str:
+def _prototype(doc, level: int, tab_pos: int, link: bool, page: bool, style_name: str | None = None) -> str:
     """An entry paragraph of ``level`` as XML with placeholders for anchor, text and page: entries
     are made from it by one parse for the whole TOC (element by element through lxml's API, 5,000
     entries took a good part of a second). Its properties still come through order.py."""
     wrapper = etree.Element(w("x"), nsmap={"w": W})
     p = etree.SubElement(wrapper, w("p"))
     ppr = get_or_add(p, "pPr")
-    style = ensure_style(doc, f"toc {level}")
+    style = ensure_style(doc, style_name or f"toc {level}")
     if style:
         set_child(ppr, "pStyle", val=style)
     tabs = get_or_add(ppr, "tabs")
@@ -158,8 +158,9 @@ def _entry_xml(template: str, text: str, anchor: str, page: int | None) -> str:
 
 
 def entries(doc, found: list[Heading], anchors: list[str], pages: list[int | None] | None, tab_pos: int,
-            spec: TocSpec | None = None) -> list[etree._Element]:
-    """One paragraph per heading as the TOC's switches ask (links, page numbers); never empty."""
+            spec: TocSpec | None = None, style_name: str | None = None) -> list[etree._Element]:
+    """One paragraph per heading as the TOC's switches ask (links, page numbers); never empty.
+    ``style_name``: the entries' style instead of 'toc N' (a table of figures')."""
     link = spec is None or spec.hyperlinks
     templates: dict[tuple[int, bool], str] = {}
     xml = []
@@ -167,7 +168,7 @@ def entries(doc, found: list[Heading], anchors: list[str], pages: list[int | Non
         page = pages[i] if pages and (spec is None or spec.page_at(h.level)) else None
         key = (h.level, page is not None)
         if key not in templates:
-            templates[key] = _prototype(doc, h.level, tab_pos, link, page is not None)
+            templates[key] = _prototype(doc, h.level, tab_pos, link, page is not None, style_name)
         xml.append(_entry_xml(templates[key], h.text, a, page))
     if not xml:
         empty = etree.Element(w("p"))
@@ -197,14 +198,15 @@ def build(doc, instruction: str, found: list[Heading], anchors: list[str], pages
 
 
 def fill(doc, content: etree._Element, instruction: str, found: list[Heading], anchors: list[str],
-         pages: list[int | None] | None, title: str | None, tab_pos: int, spec: TocSpec | None = None) -> None:
+         pages: list[int | None] | None, title: str | None, tab_pos: int, spec: TocSpec | None = None,
+         style_name: str | None = None) -> None:
     if title:
         style = ensure_style(doc, "TOC Heading")
         tp = etree.SubElement(content, w("p"))
         if style:
             set_child(get_or_add(tp, "pPr"), "pStyle", val=style)
         tp.append(make_run(title))
-    paras = entries(doc, found, anchors, pages, tab_pos, spec)
+    paras = entries(doc, found, anchors, pages, tab_pos, spec, style_name)
     first, last = paras[0], paras[-1]
     at = 1 if first.find(w("pPr")) is not None else 0
     for i, r in enumerate(_field_runs(instruction, "begin")):

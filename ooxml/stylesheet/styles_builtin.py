@@ -69,6 +69,7 @@ BUILTIN: dict[str, tuple] = {
                    '<w:rPr><w:b/><w:bCs/><w:i/><w:iCs/><w:spacing w:val="5"/></w:rPr>'),
     **{f"toc {n}": ("paragraph", f"toc {n}", f"TOC{n}", 39, '<w:pPr><w:spacing w:after="100"/>'
                     + (f'<w:ind w:left="{220 * (n - 1)}"/>' if n > 1 else "") + "</w:pPr>") for n in range(1, 10)},
+    "table of figures": ("paragraph", "table of figures", "TableofFigures", 99, '<w:pPr><w:spacing w:after="0"/></w:pPr>'),
     "toc heading": ("paragraph", "TOC Heading", "TOCHeading", 39, '<w:pPr><w:outlineLvl w:val="9"/></w:pPr>'),
     "footnote text": ("paragraph", "footnote text", "FootnoteText", 99,
                       '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>'
@@ -95,11 +96,12 @@ _BY_ID = {spec[2].lower(): key for key, spec in BUILTIN.items()}
 _BASE = {"paragraph": "Normal", "character": "Default Paragraph Font", "table": "TableNormal"}
 _TOCS = tuple(f"toc {n}" for n in range(1, 10))
 # The flags Word writes on its definitions (Normal.dotm).
-_NEXT_NORMAL = {*(f"heading {n}" for n in range(1, 10)), "title", "subtitle", "caption", "toc heading", *_TOCS}
-_UNHIDE = {*(f"heading {n}" for n in range(2, 10)), "caption", "toc heading", "footnote text",
+_NEXT_NORMAL = {*(f"heading {n}" for n in range(1, 10)), "title", "subtitle", "caption", "toc heading", *_TOCS,
+                "table of figures"}
+_UNHIDE = {*(f"heading {n}" for n in range(2, 10)), "caption", "toc heading", "table of figures", "footnote text",
            "footnote reference", "hyperlink", "list bullet", "list number", "table grid", *_TOCS}
 _SEMI_HIDDEN = {"footnote text", "footnote reference"}
-_NO_QFORMAT = {"hyperlink", "table grid", "footnote text", "footnote reference", "list bullet", "list number",
+_NO_QFORMAT = {"hyperlink", "table grid", "table of figures", "footnote text", "footnote reference", "list bullet", "list number",
                *_TOCS}
 _LIST_STYLES = {"list bullet": "bullet", "list number": "decimal"}
 

@@ -670,3 +670,17 @@ def fill(doc, tbl: etree._Element, data: list[list[str | None]], start_row: int)
             written += 1
     doc.changed(tbl)
     return written, added, skipped
+
+
+def keep_tables_apart(doc, container: etree._Element, first: etree._Element,
+                      last: etree._Element) -> tuple[etree._Element | None, etree._Element | None]:
+    """Empty paragraphs between new tables and tables next to them: Word merges adjacent tables."""
+    spacers = []
+    for block, neighbour, side in ((first, B.prev_block(first), "before"), (last, B.next_block(last), "after")):
+        if block.tag == B.W_TBL and neighbour is not None and neighbour.tag == B.W_TBL:
+            p = etree.Element(w("p"))
+            doc.insert_block(p, container=container, **{side: block})
+            spacers.append(p)
+        else:
+            spacers.append(None)
+    return spacers[0], spacers[1]

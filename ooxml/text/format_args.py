@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 
+from ooxml.text import body as B
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.units import inches, points, type_name
 
@@ -20,6 +21,11 @@ ALIGNMENTS = {"left": "left", "center": "center", "centre": "center", "right": "
               "both": "both", "distribute": "distribute"}
 BOOLEAN_KEYS = ("bold", "italic", "strike", "all_caps", "small_caps", "superscript", "subscript",
                 "keep_with_next", "keep_together", "page_break_before", "widow_control")
+PARAGRAPH_KEYS = {"alignment", "space_before", "space_after", "line_spacing", "left_indent", "right_indent",
+                  "first_line_indent", "keep_with_next", "keep_together", "page_break_before", "widow_control"}
+RUN_KEYS = {"bold", "italic", "underline", "size", "color_hex", "font_name", "east_asian_font", "strike",
+            "highlight", "all_caps", "small_caps", "superscript", "subscript"}
+FONT_KEYS = {"bold", "italic", "underline", "size", "color_hex", "font_name", "east_asian_font"}
 MAX_FONT_NAME = 31  # Word keeps at most 31 characters of a font name
 # Word's ranges, in inches: spacing 0-1584 pt, indents -22 in to 22 in.
 SPACING_RANGE = (0.0, 22.0)
@@ -148,3 +154,15 @@ def check_properties(properties: dict) -> None:
         _CHECKS[key](value)
     if properties.get("superscript") is True and properties.get("subscript") is True:
         raise ValidationError("superscript and subscript cannot both be true.", hint="Pass one of them.")
+
+
+def check_element_properties(el, properties: dict) -> None:
+    """The keys ``properties`` may hold for a run or paragraph, and their values."""
+    allowed = RUN_KEYS | (PARAGRAPH_KEYS if el.tag == B.W_P else set())
+    unknown = sorted(set(properties) - allowed)
+    if unknown:
+        raise ValidationError(f"Unknown properties for a {B.kind(el).lower()}: {', '.join(unknown)}.",
+                              hint="Valid keys: " + ", ".join(sorted(allowed)))
+    if not properties:
+        raise ValidationError("properties is empty.", hint="Valid keys: " + ", ".join(sorted(allowed)))
+    check_properties(properties)

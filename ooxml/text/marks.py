@@ -34,13 +34,16 @@ def _free_bookmark_id(root: etree._Element) -> int:
 
 
 @contextmanager
-def block_marks(doc):
-    """Bookmarks on every body block while the block is inside; yields the marked blocks in order."""
+def block_marks(doc, only: set | None = None):
+    """Bookmarks on every body block (or those in ``only``) while the block is inside; yields the
+    body blocks in order (mark i names block i)."""
     blocks = list(B.iter_blocks(doc.body))
     next_id = _free_bookmark_id(doc.root)
     added: list[etree._Element] = []
     try:
         for i, block in enumerate(blocks):
+            if only is not None and block not in only:
+                continue
             p = _anchor_paragraph(block)
             if p is None:
                 continue
@@ -57,14 +60,15 @@ def block_marks(doc):
             el.getparent().remove(el)
 
 
-def save_marked_copy(doc, path: Path) -> list[etree._Element]:
+def save_marked_copy(doc, path: Path, only: set | None = None) -> list[etree._Element]:
     """Write the session's current state with block marks to ``path``; the session stays unchanged.
 
-    Returns the body blocks, in order (mark i names block i).
+    Returns the body blocks, in order (mark i names block i); ``only``: the blocks to mark (a
+    mark per block makes LibreOffice's layout of a long document measurably slower).
     """
     main = doc.main
     was_dirty, was_modified = main.dirty, doc.modified
-    with block_marks(doc) as blocks:
+    with block_marks(doc, only) as blocks:
         # The marks are only in the tree: the copy must re-serialise it. (Not Part.touch(): the
         # session's history must not see this.)
         main.dirty = True

@@ -6,17 +6,31 @@ context on an error). WARNING: readable but outside the guidelines (long lines, 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from render.answer import CHANGES_HEADING, CONTENT_HEADING, CONTEXT_HEADING, ERROR, SUCCESS
-from render.head import parse_head
 from render.width import width
+
+_HEAD = re.compile(r"^\*\*([A-Za-z][A-Za-z ]*)\*\*: (.*)$")
 
 SECTIONS = [CONTENT_HEADING, CONTEXT_HEADING, CHANGES_HEADING]
 MAX_CONTEXT_ELEMENTS = 15
 MAX_LINE_WIDTH = 160
 MAX_ANSWER_CHARS = 60_000
 MAX_HEAD_VALUE = 2_000
+
+
+def parse_head(text: str) -> dict[str, str]:
+    """The ``**Key**: value`` lines of an answer's head, in order, read as a client reads them (the
+    server itself reads its Answer values, never their text)."""
+    head: dict[str, str] = {}
+    for line in text.splitlines()[2:]:
+        m = _HEAD.match(line)
+        if not m:
+            break
+        head.setdefault(m.group(1), m.group(2))
+    return head
 
 
 @dataclass(frozen=True)

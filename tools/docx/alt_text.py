@@ -13,8 +13,7 @@ UNTRACKED = "Word records no revision for a drawing's alt text"
 @tool(title="Set alt text")
 def docx_set_alt_text(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, text: str,
                       decorative: bool = False) -> None:
-    """Set alt text of an image, chart, shape or table; decorative=True marks a drawing decorative (readers
-    skip it)."""
+    """Set alt text of an image, chart, shape or table; decorative=True: readers skip it."""
     el = e.element(element_id)
     holder = ALT.holder_of(el)
     ALT.check(holder, text, None, decorative)

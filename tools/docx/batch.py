@@ -11,8 +11,8 @@ import json
 
 from ooxml.xml import growth
 from ooxml.xml.errors import LimitExceeded, OoxmlError, ValidationError
-from render.head import parse_head
 from render import views
+from render.answer import Answer
 from render.views import CHANGES_ONLY
 from tools.docx.common import call_limits
 from tools.docx.protocol import Edit
@@ -30,11 +30,10 @@ class BatchCall:
 
 @tool(title="Run many edits as one step", kind="meta")
 def docx_batch(ctx: CallContext, e: Edit, session_id: str | None, calls: list[dict]) -> None:
-    """Run editing calls on one session as one step: all apply or none, one undo step, one answer.
+    """Run editing calls on one session as one step: all apply or none; one undo step, one answer.
 
     Args:
-        calls: [{"tool": "docx_insert_paragraph", "arguments": {...}}, ...]; special IDs see earlier calls'
-            results.
+        calls: [{"tool": "docx_...", "arguments": {...}}]; special IDs see earlier results.
     """
     checked = check_calls(ctx, e.session, calls)
     state = history.state_of(e.session)
@@ -97,7 +96,7 @@ def check_growth(ctx: CallContext, session, calls: list) -> None:
                  hint="Split the work into several batches.")
 
 
-def run_one(ctx: CallContext, session, call: BatchCall, state) -> tuple[BatchCall, str]:
+def run_one(ctx: CallContext, session, call: BatchCall, state) -> tuple[BatchCall, Answer]:
     args = {**call.arguments, "session_id": session.id}
     if call.tool.answers_context:  # their Changes make the batch's (one line a box when it is compact)
         args["view"] = "compact" if views.current() == "compact" else CHANGES_ONLY
@@ -109,17 +108,16 @@ def run_one(ctx: CallContext, session, call: BatchCall, state) -> tuple[BatchCal
         raise OoxmlError(f"calls[{call.index}] ({call.tool.name}) failed: {message} Nothing in the batch "
                          "was applied.", hint=getattr(e, "hint", None) or "Fix that call and send the batch again.",
                          error_type=getattr(e, "error_type", "InternalError")) from e
-    return call, result.text if isinstance(result, ToolResult) else result
+    return call, result.answer if isinstance(result, ToolResult) else result
 
 
-def batch_done(e, results: list[tuple[BatchCall, str]]) -> None:
+def batch_done(e, results: list[tuple[BatchCall, Answer]]) -> None:
     """One answer: the Element IDs the calls gave, their Changes one after the other."""
     session = e.session
     made, hunks = [], []
-    for call, text in results:
-        eid = parse_head(text).get("Element ID")
-        made.append(eid or "-")
-        changes = section(text, "## 🔄 Changes")
+    for call, answer in results:
+        made.append(answer.head().get("Element ID") or "-")
+        changes = (answer.changes or "").strip("\n")
         if changes:
             hunks.append(f"@@ calls[{call.index}] {call.tool.name} @@\n{changes}")
     focus = next((session.doc.ids.get(e) for e in reversed(made) if session.doc.ids.get(e) is not None), None)
@@ -127,12 +125,3 @@ def batch_done(e, results: list[tuple[BatchCall, str]]) -> None:
     fields = {"Calls": len(results), "Element IDs": ", ".join(made)}
     e.done(focus, marker=marker, fields=fields, head_id=focus is not None, changes="\n".join(hunks) or None)
 
-
-def section(text: str, heading: str) -> str | None:
-    """The body of one ``## …`` section of an answer."""
-    start = text.find(f"\n{heading}\n")
-    if start < 0:
-        return None
-    body = text[start + len(heading) + 2:]
-    end = body.find("\n---\n")
-    return (body if end < 0 else body[:end]).strip("\n") or None

@@ -17,8 +17,9 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
 from ooxml.model.stories import TEXT
 from render.width import cut
-from tools.docx.common import block_insertion, call_limits, insertion_neighbours, resolve
-from tools.docx.protocol import Edit
+from tools.docx.common import block_insertion, call_limits, resolve
+from tools.docx.common import section_index
+from tools.docx.protocol import Edit, place_blocks
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
@@ -37,50 +38,13 @@ def _block(session: Session, raw: str, arg: str) -> etree._Element:
     return el
 
 
-def keep_tables_apart(doc, container: etree._Element, first: etree._Element,
-                      last: etree._Element) -> tuple[etree._Element | None, etree._Element | None]:
-    """Empty paragraphs between new tables and tables next to them: Word merges adjacent tables."""
-    spacers = []
-    for block, neighbour, side in ((first, B.prev_block(first), "before"), (last, B.next_block(last), "after")):
-        if block.tag == B.W_TBL and neighbour is not None and neighbour.tag == B.W_TBL:
-            p = etree.Element(w("p"))
-            doc.insert_block(p, container=container, **{side: block})
-            spacers.append(p)
-        else:
-            spacers.append(None)
-    return spacers[0], spacers[1]
-
-
-def place_blocks(e, blocks: list[etree._Element], pos, fields: dict | None = None,
-                 first_field: str | None = None) -> None:
-    """Insert prepared blocks (and markers between them) in order at a block position (edit protocol)."""
-    doc = e.doc
-    last_block = next(el for el in reversed(blocks) if B.is_block(el))
-    what = "paragraph" if last_block.tag == B.W_P else B.kind(last_block).lower()
-    container, where = block_insertion(doc, pos, what)
-    prev, nxt = insertion_neighbours(container, where)
-    e.show(prev, nxt)
-    anchor = None
-    for el in blocks:
-        doc.insert_block(el, container=container, **({"after": anchor} if anchor is not None else where))
-        anchor = el
-    new_blocks = [el for el in blocks if B.is_block(el)]
-    lead, trail = keep_tables_apart(doc, container, new_blocks[0], new_blocks[-1])
-    more = [f"  ... ({len(new_blocks) - SHOWN} more new blocks) ..."] if len(new_blocks) > SHOWN else []
-    e.after(prev, lead, *new_blocks[:SHOWN], *more, trail, nxt)
-    fields = {"Position": pos.text, **(fields or {})}
-    if first_field:
-        fields[first_field] = doc.id_of(new_blocks[0])
-    e.done(new_blocks[-1], marker="NEW", inserted=new_blocks[-1], fields=fields)
-
-
 @tool(title="Copy a range of elements")
 def docx_copy_elements_range(ctx: CallContext, e: Edit, session_id: str | None, start_id: str, end_id: str,
                              position: str) -> None:
-    """Copy the blocks from start_id to end_id (inclusive, one container) to a position.
+    """Copy the blocks start_id..end_id (one container) to a position.
 
     Args:
-        end_id: Last block; same container, not before start_id.
+        end_id: Last block (same container).
     """
     session, doc = e.session, e.doc
     start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
@@ -131,8 +95,8 @@ def _spaced(paragraphs: list[etree._Element]) -> list:
 @tool(title="Replace text")
 def docx_replace_text(ctx: CallContext, e: Edit, session_id: str | None, old_text: str, new_text: str,
                       scope_id: str | None = None) -> None:
-    """Replace every occurrence of old_text (exact, case-sensitive) with new_text, even where Word split it
-    across runs; in equations (as LaTeX), chart titles and series names too.
+    """Replace every old_text (exact, case-sensitive) with new_text across runs, in equations (LaTeX) and charts
+    too.
 
     Args:
         old_text: Not empty; no tabs or line breaks.
@@ -211,7 +175,6 @@ def _set_margins(e, top, bottom, left, right, section_id) -> None:
         raise ValidationError("Give at least one of top, bottom, left, right.", hint="Example: top='2cm', left=1.25")
     sections = S.body_sections(doc.body)
     if section_id:
-        from tools.docx.layout import section_index
         every, index = section_index(session, section_id)
         sections = [every[index]]
     S.check_margins(sections, values)

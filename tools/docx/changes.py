@@ -30,10 +30,9 @@ def docx_changes(ctx: CallContext, session_id: str | None, since: str | int = "o
         fields["Since"] = (f"step {first}: the {history.dropped} oldest step(s) were dropped by the history limit, "
                            "their changes are not listed")
     if format == "json":
-        content = V.as_json(found, fields["Since"])
-    else:
-        content = V.markdown(found) or "Nothing changed."
-    return success_answer("Changes", fields=fields, content=content)
+        data = V.as_json(found, fields["Since"])
+        return success_answer("Changes", fields=fields, content=V.fenced(data), data=data)
+    return success_answer("Changes", fields=fields, content=V.markdown(found) or "Nothing changed.")
 
 
 def _step_number(since: str, history) -> int | None:

@@ -14,8 +14,8 @@ from tools.runtime.registry import CallContext, tool
 @tool(toolset="core", title="Check validity and accessibility", operation="Repair Document", open_on_use=True)
 def docx_check(ctx: CallContext, e: Edit, session_id: str | None, rules: list[str] | None = None, repair: bool = False,
                title: str | None = None, language: str | None = None) -> None:
-    """Find what makes Word refuse the file and what fails accessibility, by element ID with the fix;
-    repair=True fixes what changes no text (one undo step).
+    """What makes Word refuse the file or fails accessibility, by element ID; repair=True fixes what changes no
+    text.
 
     Args:
         rules: "word", "accessibility"; default both.

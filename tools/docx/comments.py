@@ -13,8 +13,8 @@ from render.answer import success_answer
 from render.width import cut
 from ooxml.model.places import block_range
 from tools.docx.common import clean_id, resolve, session_of
+from tools.docx.common import default_author
 from tools.docx.protocol import Edit
-from tools.docx.review import default_author
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
@@ -62,8 +62,8 @@ def docx_add_comment(ctx: CallContext, e: Edit, session_id: str | None, element_
 
     Args:
         text: Newlines make paragraphs.
-        anchor_text: Only this exact span (first occurrence).
-        end_id: Extend the range to this element (same container).
+        anchor_text: Only this span (first occurrence).
+        end_id: Range end (same container).
     """
     session, doc = e.session, e.doc
     C.check_text(text)

@@ -12,7 +12,7 @@ from ooxml.xml.errors import InvalidElementType, InvalidPosition
 from ooxml.xml.namespaces import OX_ID, w
 from ooxml.opc.package import Limits
 from render import views
-from render.answer import success_answer
+from render.answer import Answer, success_answer
 from render.blocks import boxes_with_texts
 from render.diff import render_diff
 from render import text_changes
@@ -22,6 +22,18 @@ from tools.runtime.registry import CallContext
 from tools.runtime.element_ids import clean_id, resolve
 from tools.runtime.sessions import Session
 from tools.docx.view import compact_context, context_text, cursor_line, empty_context
+# What several tools share (issue 30: tools import only the kit from tools/docx):
+from ooxml.layout import page_setup as PS
+from ooxml.model.document import Document
+from ooxml.opc.parts import flag_on
+from ooxml.refs import fields as FL
+from ooxml.review.revisions import DEFAULT_AUTHOR, Tracker
+from ooxml.text import images as I
+from ooxml.xml.errors import ElementNotFound, ValidationError
+from tools.runtime.quotas import add_session
+from tools.runtime.sandbox import object_target, resolve_in_roots
+from tools.storage.documents import store_of
+from tools.storage.objects import check_tenant, storage_section
 
 MODES = ("before", "after", "inside", "start", "end")
 
@@ -169,7 +181,7 @@ def insertion_neighbours(container: etree._Element, where: dict) -> tuple:
 def answer(session: Session, operation: str, element: etree._Element | None, *, marker: str | None = None,
            before: list[str] | None = None, after: list[str] | None = None,
            fields: dict | None = None, content: str | None = None, head_id: bool = True,
-           element_id: str | None = None, changes: str | None = None) -> str:
+           element_id: str | None = None, changes: str | None = None) -> Answer:
     """A success answer with the context around ``element`` (or the empty body), diff and cursor."""
     doc = session.doc
     budget.check()
@@ -205,3 +217,169 @@ def _tracked(doc, fields: dict | None, changes: str | None) -> dict | None:
 def call_limits(ctx: CallContext, doc) -> Limits:
     """The document limits in force now: the operator's (config reloads apply), else the document's."""
     return getattr(ctx.services.config, "document_limits", None) or doc.package.limits
+
+
+# ---- places several tools share ------------------------------------------------------------------
+
+MAX_TEXT = 1_000_000  # characters of one text argument
+
+
+def run_place(doc, pos: Position) -> tuple:
+    """(paragraph, run whose formatting a new run takes or None) for a run position."""
+    t = pos.target
+    if pos.mode in ("start", "end"):
+        if t.tag != B.W_P:
+            raise InvalidPosition(f"A run must go inside a paragraph, not inside a {B.kind(t)}.",
+                                  hint="Valid positions here: " + valid_positions(doc, t, "run"))
+        para, model = t, None
+    elif t.tag == B.W_R:
+        para, model = B.find_ancestor(t, B.W_P), t
+    else:
+        raise InvalidPosition(f"A run cannot go {pos.mode} a {B.kind(t)}: runs live inside paragraphs.",
+                              hint="Valid positions here: " + valid_positions(doc, t, "run"))
+    return para, model
+
+
+def section_index(session: Session, section_id: str | None, arg: str = "section_id") -> tuple[list, int]:
+    """Every section's sectPr and the index of the one ``section_id`` names (default: the first)."""
+    doc = session.doc
+    sections = PS.section_list(doc)
+    if not section_id:
+        return sections, 0
+    sect = expect(resolve(session, section_id, arg), {w("sectPr")}, "section (sect_… from docx_list_sections)", arg)
+    for i, s in enumerate(sections):
+        if s is sect:
+            return sections, i
+    raise ElementNotFound(f"{clean_id(section_id)} is not a section of the body.",
+                          hint="Section IDs come from docx_list_sections.")
+
+
+def body_insertion(doc, pos: Position, what: str, message: str, hint: str) -> tuple:
+    """Where a block that only the document body may hold goes, for a position the call's Edit read:
+    (position, container, insert_block kwargs)."""
+    container, where = block_insertion(doc, pos, what)
+    if container is not doc.body:
+        raise InvalidPosition(message, hint=hint)
+    return pos, container, where
+
+
+
+# Where inline content (fields, hyperlinks, note references) goes: among a paragraph's runs.
+# ``start:``/``end:`` a paragraph, or ``before:``/``after:`` a run, a hyperlink (link_…) or a field
+# (fld_…, meaning the field's whole span). Resolved and checked before anything changes.
+_INLINE_TARGETS = {B.W_R, w("hyperlink"), w("fldSimple")}
+
+
+@dataclass
+class InlinePlace:
+    paragraph: etree._Element
+    mode: str  # start, end, before, after
+    anchor: etree._Element  # the paragraph (start/end) or the sibling to insert next to
+    text: str
+
+    def put(self, els: list[etree._Element]) -> None:
+        if self.mode == "after":
+            for el in reversed(els):
+                self.anchor.addnext(el)
+        elif self.mode == "before":
+            for el in els:
+                self.anchor.addprevious(el)
+        elif self.mode == "start":
+            ppr = self.paragraph.find(w("pPr"))
+            at = 1 if ppr is not None and ppr.getparent() is self.paragraph else 0
+            for i, el in enumerate(els):
+                self.paragraph.insert(at + i, el)
+        else:
+            for el in els:
+                self.paragraph.append(el)
+
+    @property
+    def model_rpr(self) -> etree._Element | None:
+        """The formatting new text takes: the run it goes next to, if any."""
+        if self.anchor.tag == B.W_R:
+            return self.anchor.find(w("rPr"))
+        return None
+
+
+def inline_place(doc, pos: Position, what: str) -> InlinePlace:
+    """Where a ``what`` goes among runs, for a position the call's Edit read (``e.inline``)."""
+    t = pos.target
+    if pos.mode in ("start", "end"):
+        if t.tag != B.W_P:
+            raise InvalidPosition(f"A {what} goes inside a paragraph, not inside a {B.kind(t)}.",
+                                  hint="Valid positions here: " + valid_positions(doc, t, "run"))
+        return InlinePlace(t, pos.mode, t, pos.text)
+    if t.tag == FL.W_FLDCHAR:  # a field: next to its whole span
+        span = FL.field_span(t)
+        if not span:
+            raise InvalidPosition("This field spans paragraphs: place the new content next to a run instead.",
+                                  hint="Use a position such as 'after:run_…' on a run outside the field, "
+                                       "or 'end:para_…'.")
+        anchor = span[0] if pos.mode == "before" else span[-1]
+        return InlinePlace(B.find_ancestor(t, B.W_P), pos.mode, anchor, pos.text)
+    if t.tag in _INLINE_TARGETS:
+        para = B.find_ancestor(t, B.W_P)
+        if para is not None:
+            return InlinePlace(para, pos.mode, t, pos.text)
+    raise InvalidPosition(f"A {what} cannot go {pos.mode} a {B.kind(t)}: it goes among a paragraph's runs.",
+                          hint="Valid positions here: " + valid_positions(doc, t, "run"))
+
+
+# ---- sessions, authors, images several tools share -------------------------------------------------
+
+def start_session(ctx: CallContext, doc: Document, path, view: str | None = None) -> Session:
+    """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
+    try:
+        session = add_session(ctx, doc, path)  # the caller's quota (tools/runtime/quotas.py)
+    except BaseException:
+        doc.close()
+        raise
+    claim(ctx, session)
+    session.view = view  # the answer view of the session's editing calls (render/views.py)
+    views.note_session(view)
+    return session
+
+
+def drop_session(ctx: CallContext, session: Session) -> None:
+    ctx.services.sessions.discard(session)
+    session.doc.close()
+
+
+TRACK_SETTING = "trackRevisions"
+
+MAX_AUTHOR = 255  # Word keeps longer names but shows them cut; no person's name is longer
+
+
+def default_author(ctx: CallContext, author: str | None = None) -> str:
+    """The author of a change: the argument, else --author, else the config's author, else ooxml-mcp."""
+    if author and author.strip():
+        if len(author.strip()) > MAX_AUTHOR:
+            raise ValidationError(f"The author name is {len(author.strip())} characters long; at most {MAX_AUTHOR}.",
+                                  hint="Pass a person's name, e.g. 'Ada Lovelace'.")
+        return author.strip()
+    services = ctx.services
+    return (getattr(services, "author", None) or getattr(getattr(services, "config", None), "author", None)
+            or DEFAULT_AUTHOR)
+
+
+def tracking_from_settings(ctx: CallContext, doc) -> str | None:
+    """A file saved with Track Changes on (w:trackRevisions) is tracked from the start, as Word would;
+    returns the author then."""
+    if not flag_on(doc, TRACK_SETTING):
+        return None
+    doc.tracker = Tracker(default_author(ctx))
+    return doc.tracker.author
+
+
+def raster_at(ctx, path: str) -> I.ImageFile:
+    """A PNG, JPEG or GIF the roots hold, a file or an object (picture values, Markdown images)."""
+    location = object_target(path, ctx.services.roots)
+    if location is None:
+        return I.read_image(resolve_in_roots(path, ctx.services.roots, must_exist=True))
+    return object_image(ctx, location)
+
+
+def object_image(ctx, location) -> I.ImageFile:
+    check_tenant(ctx, location)
+    return I.image_of(store_of(location, storage_section(ctx)).read(location.key, I.MAX_IMAGE_BYTES).data,
+                      location.name)

@@ -8,10 +8,9 @@ from ooxml.model.document import Document
 from ooxml.xml.errors import InvalidDocument, ValidationError
 from ooxml.opc.package import DEFAULT_LIMITS, Package
 from tools.docx.common import answer, session_of
-from tools.docx.review import default_author
-from tools.docx.session import drop_session, start_session
+from tools.docx.common import default_author, drop_session, start_session
 from tools.runtime.registry import CallContext, tool
-from tools.docx.objects import check_tenant, storage_section
+from tools.storage.objects import check_tenant, storage_section
 from tools.runtime.sandbox import object_target, resolve_in_roots
 from tools.storage.documents import open_document
 from tools.runtime.sessions import Cursor
@@ -26,8 +25,8 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
                  session_id: str | None = None, author: str | None = None, granularity: str = "word",
                  detect_moves: bool = False, ignore_formatting: bool = False,
                  existing_revisions: str = "accept") -> str:
-    """New session with a redline: the revised version, every difference tracked. Give both paths; or session_id
-    (as revised) with original_path, or alone (against the file as opened).
+    """New session with a redline of the revised version: both paths; or session_id (revised) with original_path,
+    or alone (vs. as opened).
 
     Args:
         granularity: word or character.

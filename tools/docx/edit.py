@@ -17,13 +17,11 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.stylesheet.styles_builtin import ensure_heading_style, ensure_style
 from ooxml.text.notes import copy_references
 from ooxml.xml.wordids import prepare_copy
-from tools.docx.common import (Position, block_insertion, call_limits, insertion_neighbours,
-                               valid_positions)
-from tools.docx.protocol import Edit
+from tools.docx.common import Position, block_insertion, call_limits, insertion_neighbours
+from tools.docx.common import MAX_TEXT, run_place
+from tools.docx.protocol import DELETERS, Edit, delete_inline
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
-
-MAX_TEXT = 1_000_000
 
 
 def _check_text(text: str, arg: str = "text") -> None:
@@ -113,7 +111,7 @@ def docx_copy_paragraph(ctx: CallContext, e: Edit, session_id: str | None, eleme
 @tool(title="Replace a paragraph's text")
 def docx_update_paragraph_text(ctx: CallContext, e: Edit, session_id: str | None, element_id: str,
                                new_text: str) -> None:
-    """Replace all text of a paragraph; unchanged words keep their runs and formatting.
+    """Replace a paragraph's text; unchanged words keep their runs and formatting.
 
     Args:
         new_text: Newlines become line breaks.
@@ -140,22 +138,6 @@ def docx_insert_run(ctx: CallContext, e: Edit, session_id: str | None, text: str
     e.done(run, marker="NEW", inserted=run, fields={"Position": pos.text, "Paragraph": doc.id_of(para)})
 
 
-def run_place(doc, pos: Position) -> tuple:
-    """(paragraph, run whose formatting a new run takes or None) for a run position."""
-    t = pos.target
-    if pos.mode in ("start", "end"):
-        if t.tag != B.W_P:
-            raise InvalidPosition(f"A run must go inside a paragraph, not inside a {B.kind(t)}.",
-                                  hint="Valid positions here: " + valid_positions(doc, t, "run"))
-        para, model = t, None
-    elif t.tag == B.W_R:
-        para, model = B.find_ancestor(t, B.W_P), t
-    else:
-        raise InvalidPosition(f"A run cannot go {pos.mode} a {B.kind(t)}: runs live inside paragraphs.",
-                              hint="Valid positions here: " + valid_positions(doc, t, "run"))
-    return para, model
-
-
 @tool(title="Replace a run's text")
 def docx_update_run_text(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, new_text: str) -> None:
     """Replace one run's text, keeping its formatting."""
@@ -169,17 +151,13 @@ def docx_update_run_text(ctx: CallContext, e: Edit, session_id: str | None, elem
     e.done(focus, marker="UPDATED", updated=focus)
 
 
-# Kinds that feature modules delete their own way (a field with all its runs, a note with its
-# reference ...): tag -> (edit, element), the edit of tools/docx/protocol.py. Filled in at import.
-DELETERS: dict = {}
 _NOT_EMPTY = {w("hdr"), w("ftr"), w("footnote"), w("endnote")}  # the schema wants a block in each
 DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("customXml"), w("altChunk")}
 
 
 @tool(destructive=True, title="Delete an element")
 def docx_delete(ctx: CallContext, e: Edit, session_id: str | None, element_id: str) -> None:
-    """Delete a paragraph, table, run, image, content control, note, link, bookmark ... A cell's last paragraph
-    stays."""
+    """Delete a paragraph, table, run, image, control, note, link, bookmark ...; a cell's last paragraph stays."""
     el = e.element(element_id, deleted_ok=True)
     if el.tag in DELETERS:
         DELETERS[el.tag](e, el)
@@ -192,17 +170,6 @@ def docx_delete(ctx: CallContext, e: Edit, session_id: str | None, element_id: s
             _delete_block(e, el)
         else:
             delete_inline(e, el)
-
-
-def delete_inline(e: Edit, el: etree._Element) -> None:
-    doc = e.doc
-    eid = doc.id_of(el)
-    holder = B.find_ancestor(el, B.W_P)
-    e.show(holder)
-    e.change(holder)
-    edits.delete_inline(doc, el)
-    tracked = " (tracked)" if edits.tracking(doc) else ""
-    e.done(holder, element_id=eid, fields={"Deleted": f"{B.kind(el)} {eid}{tracked}"})
 
 
 def _delete_block(e: Edit, el: etree._Element) -> None:
@@ -233,4 +200,5 @@ def _delete_block(e: Edit, el: etree._Element) -> None:
                dangling="after" if focus is prev else "before")
     else:
         e.done(el, element_id=eid, fields={"Deleted": f"{kind} {eid} (tracked)"})
+
 

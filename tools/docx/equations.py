@@ -9,7 +9,7 @@ from ooxml.review import edits
 from ooxml.text import body as B
 from ooxml.xml.errors import InvalidElementType
 from ooxml.xml.namespaces import M
-from tools.docx.edit import run_place
+from tools.docx.common import run_place
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
 
@@ -22,7 +22,7 @@ def docx_insert_equation(ctx: CallContext, e: Edit, session_id: str | None, late
     """Insert a LaTeX equation as Word math.
 
     Args:
-        display: True: its own paragraph (block position); false: inline (run position).
+        display: True: own paragraph (block position); false: inline (run position).
     """
     math = to_omml(latex, display)
     pos = e.position(position)

@@ -24,7 +24,7 @@ from tools.runtime.durable import replaying
 from tools.runtime.lifetime import holding
 from tools.runtime.progress import progress, ticking
 from tools.runtime.registry import CallContext, tool
-from tools.docx.objects import check_tenant, storage_section
+from tools.storage.objects import check_tenant, storage_section
 from tools.runtime.sandbox import folder_check, object_target, resolve_save_target
 from tools.storage.documents import check_put, store_bytes
 from tools.storage.roots import ObjectLocation
@@ -67,11 +67,11 @@ async def docx_export(ctx: CallContext, session_id: str | None, file_path: str,
                       format: Literal["pdf", "odt", "rtf", "html", "txt"] = "pdf", pages: str | None = None,
                       profile: Literal["pdfa-2b", "pdfua"] | None = None, reproducible: bool = False,
                       overwrite: bool = False) -> str:
-    """Export the current state (unsaved edits included) through LibreOffice; external links are not followed.
+    """Export the current state (unsaved edits too) through LibreOffice; external links not followed.
 
     Args:
         pages: PDF pages, e.g. '1-3,5'.
-        profile: PDF/A-2b (archival) or PDF/UA (tagged, accessible).
+        profile: Archival or tagged (accessible) PDF.
         reproducible: Fixed PDF dates and ID.
     """
     ranges = _check_args(format, pages, profile, reproducible)

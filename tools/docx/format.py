@@ -7,15 +7,9 @@ from ooxml.text import body as B
 from ooxml.text import format_args as FA
 from ooxml.text import formatting as F
 from ooxml.review import edits
-from ooxml.xml.errors import ValidationError
+from ooxml.text.format_args import FONT_KEYS, PARAGRAPH_KEYS, RUN_KEYS, check_element_properties
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
-
-PARAGRAPH_KEYS = {"alignment", "space_before", "space_after", "line_spacing", "left_indent", "right_indent",
-                  "first_line_indent", "keep_with_next", "keep_together", "page_break_before", "widow_control"}
-RUN_KEYS = {"bold", "italic", "underline", "size", "color_hex", "font_name", "east_asian_font", "strike",
-            "highlight", "all_caps", "small_caps", "superscript", "subscript"}
-FONT_KEYS = {"bold", "italic", "underline", "size", "color_hex", "font_name", "east_asian_font"}
 
 
 def _target(e, raw: str, arg: str = "element_id"):
@@ -37,7 +31,7 @@ def docx_set_font(ctx: CallContext, e: Edit, session_id: str | None, element_id:
                   bold: bool | None = None, italic: bool | None = None, underline: bool | str | None = None,
                   color_hex: str | None = None, font_name: str | None = None,
                   east_asian_font: str | None = None) -> None:
-    """Set font properties of a run or of every run of a paragraph; omitted ones stay.
+    """Set font properties of a run or of a paragraph's runs; omitted ones stay.
 
     Args:
         size: Points, e.g. 12 or '10.5pt'.
@@ -77,7 +71,7 @@ def docx_set_properties(ctx: CallContext, e: Edit, session_id: str | None, eleme
         properties: Keys as the server's instructions list them.
     """
     el = _target(e, element_id)
-    check_properties(el, properties)
+    check_element_properties(el, properties)
     para_props = {k: v for k, v in properties.items() if k in PARAGRAPH_KEYS}
     font = {k: v for k, v in properties.items() if k in FONT_KEYS}
     flags = {k: v for k, v in properties.items() if k in RUN_KEYS - FONT_KEYS}
@@ -94,20 +88,9 @@ def docx_set_properties(ctx: CallContext, e: Edit, session_id: str | None, eleme
     e.done(el, marker="UPDATED", updated=el, fields={"Changed": ", ".join(sorted(properties))})
 
 
-def check_properties(el, properties: dict) -> None:
-    allowed = RUN_KEYS | (PARAGRAPH_KEYS if el.tag == B.W_P else set())
-    unknown = sorted(set(properties) - allowed)
-    if unknown:
-        raise ValidationError(f"Unknown properties for a {B.kind(el).lower()}: {', '.join(unknown)}.",
-                              hint="Valid keys: " + ", ".join(sorted(allowed)))
-    if not properties:
-        raise ValidationError("properties is empty.", hint="Valid keys: " + ", ".join(sorted(allowed)))
-    FA.check_properties(properties)
-
-
 @tool(idempotent=True, toolset="format", title="Copy formatting")
 def docx_format_copy(ctx: CallContext, e: Edit, session_id: str | None, source_id: str, target_id: str) -> None:
-    """Copy formatting like Word's format painter (paragraph properties and run formatting)."""
+    """Copy paragraph and run formatting, like Word's format painter."""
     src = _target(e, source_id, "source_id")
     dst = _target(e, target_id, "target_id")
     _start(e, dst)

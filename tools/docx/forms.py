@@ -21,11 +21,10 @@ from ooxml.opc.link_policy import policy_of
 from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import (block_insertion, call_limits, expect, resolve,
-                               session_of)
+from tools.docx.common import block_insertion, call_limits, expect, resolve, session_of
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
-from tools.docx.images import raster_at
+from tools.docx.common import raster_at
 
 MAX_LISTED = 200
 KIND = Literal["text", "rich_text", "checkbox", "dropdown", "combo_box", "date", "picture", "repeating_section"]
@@ -106,8 +105,8 @@ def docx_list_content_controls(ctx: CallContext, session_id: str | None, scope_i
 @tool(toolset="forms", title="Set a content control")
 def docx_set_content_control(ctx: CallContext, e: Edit, session_id: str | None, control_id: str,
                              value: str | bool | int | float) -> None:
-    """Set a control's value by kind: text, Markdown (rich text), boolean (checkbox), an item (list), ISO date,
-    image path (picture); a bound control's XML node follows."""
+    """Set a control's value by kind: text, Markdown (rich text), boolean (checkbox), list item, ISO date,
+    picture path."""
     _set_control(ctx, e, control_id, value)
 
 
@@ -275,11 +274,11 @@ def _add_item(ctx, e, control_id: str, after_item_id: str | None, empty: bool) -
 
 @tool(toolset="forms", title="Fill a template")
 def docx_fill_template(ctx: CallContext, e: Edit, session_id: str | None, data: dict, strict: bool = False) -> None:
-    """Fill the document from data by name: content controls (tag or alias), {{name}}/{{a.b}} placeholders,
-    MERGEFIELDs; an array repeats a repeating section's item or the table row naming it.
+    """Fill controls (tag or alias), {{name}} placeholders and MERGEFIELDs from data; arrays repeat items or
+    rows.
 
     Args:
-        strict: Refuse, changing nothing, when data lacks a name the document uses or has unused names.
+        strict: Refuse (nothing changed) if data lacks a name used, or has unused names.
     """
     _fill(ctx, e, data, strict)
 

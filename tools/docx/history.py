@@ -72,7 +72,7 @@ def docx_redo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
 
 @tool(read_only=True, idempotent=True, title="List the undo history")
 def docx_get_history(ctx: CallContext, session_id: str | None) -> str:
-    """List recorded steps, newest first: number, time, tool, arguments; undone steps first, marked."""
+    """Recorded steps, newest first: number, time, tool, arguments; undone ones marked."""
     session = session_of(ctx, session_id)
     rec = session.doc.history
     lines = [f"- (undone) {_line(s)[2:]}" for s in rec.redo_steps]

@@ -13,15 +13,13 @@ from ooxml.xml.errors import InvalidPosition, LimitExceeded
 from ooxml.xml.namespaces import w
 from ooxml.layout.sections import page_box, section_of
 from ooxml.xml.units import emu
-from tools.docx.common import block_insertion, call_limits, valid_positions
+from tools.docx.common import block_insertion, call_limits, object_image, valid_positions
+from ooxml.tabular.widths import EMU_PER_TWIP, available_width
 from tools.docx.protocol import Edit
-from tools.docx.tables import available_width
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import object_target, resolve_in_roots
-from tools.docx.objects import check_tenant, storage_section
+from tools.storage.objects import check_tenant, storage_section
 from tools.storage.documents import store_of
-
-EMU_PER_TWIP = 635
 
 
 def _read(path):
@@ -56,8 +54,7 @@ def _limits(doc, pos, run_mode: bool) -> tuple[int, int]:
 @tool(title="Insert an image")
 def docx_insert_image(ctx: CallContext, e: Edit, session_id: str | None, image_path: str, position: str,
                       width: float | str | None = None, height: float | str | None = None) -> None:
-    """Insert a PNG, JPEG, GIF or SVG (a PNG fallback is drawn): a new paragraph at a block position, or
-    among runs. One of width/height keeps the aspect ratio."""
+    """Insert a PNG, JPEG, GIF or SVG at a block or run position; width or height alone keeps the aspect ratio."""
     _insert_image(ctx, e, image_path, position, width, height)
 
 
@@ -116,21 +113,9 @@ def _image_at(ctx, image_path: str):
     if location is None:
         return _read(resolve_in_roots(image_path, ctx.services.roots, must_exist=True))
     if not location.name.lower().endswith(".svg"):
-        return _object_image(ctx, location)
+        return object_image(ctx, location)
     check_tenant(ctx, location)
     data = store_of(location, storage_section(ctx)).read(location.key, svg_check.MAX_SVG_BYTES).data
     return svg_check.read_svg(location.name, data)
 
 
-def raster_at(ctx, path: str) -> I.ImageFile:
-    """A PNG, JPEG or GIF the roots hold, a file or an object (picture values, Markdown images)."""
-    location = object_target(path, ctx.services.roots)
-    if location is None:
-        return I.read_image(resolve_in_roots(path, ctx.services.roots, must_exist=True))
-    return _object_image(ctx, location)
-
-
-def _object_image(ctx, location) -> I.ImageFile:
-    check_tenant(ctx, location)
-    return I.image_of(store_of(location, storage_section(ctx)).read(location.key, I.MAX_IMAGE_BYTES).data,
-                      location.name)

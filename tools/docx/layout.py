@@ -11,13 +11,13 @@ from ooxml.layout import page_setup as PS
 from ooxml.review import edits
 from ooxml.layout import sections as S
 from ooxml.text.build import make_paragraph
-from ooxml.xml.errors import ElementNotFound, InvalidPosition, ValidationError
+from ooxml.xml.errors import ElementNotFound, ValidationError
 from ooxml.xml.namespaces import w
 from ooxml.xml.order import get_or_add, insert_child
 from ooxml.xml.units import twips
 from render.answer import success_answer
-from tools.docx.common import (block_insertion, clean_id, expect, insertion_neighbours,
-                               resolve, session_of)
+from tools.docx.common import clean_id, insertion_neighbours, session_of
+from tools.docx.common import body_insertion, section_index
 from tools.docx.protocol import Edit
 from tools.docx.view import context_text, cursor_line
 from tools.runtime.registry import CallContext, tool
@@ -29,20 +29,6 @@ MAX_LISTED = 200
 def _twips_line(box) -> str:
     return (f"top {box.top / 1440:.2f}in, bottom {box.bottom / 1440:.2f}in, "
             f"left {box.left / 1440:.2f}in, right {box.right / 1440:.2f}in")
-
-
-def section_index(session: Session, section_id: str | None, arg: str = "section_id") -> tuple[list, int]:
-    """Every section's sectPr and the index of the one ``section_id`` names (default: the first)."""
-    doc = session.doc
-    sections = PS.section_list(doc)
-    if not section_id:
-        return sections, 0
-    sect = expect(resolve(session, section_id, arg), {w("sectPr")}, "section (sect_… from docx_list_sections)", arg)
-    for i, s in enumerate(sections):
-        if s is sect:
-            return sections, i
-    raise ElementNotFound(f"{clean_id(section_id)} is not a section of the body.",
-                          hint="Section IDs come from docx_list_sections.")
 
 
 def _hf_summary(doc, sections: list, i: int) -> str:
@@ -59,7 +45,7 @@ def _hf_summary(doc, sections: list, i: int) -> str:
 
 @tool(toolset="layout", read_only=True, idempotent=True, title="List sections")
 def docx_list_sections(ctx: CallContext, session_id: str | None) -> str:
-    """List sections: ID, range, page size, orientation, margins, columns, start, header and footer IDs."""
+    """List sections: ID, range, page size, orientation, margins, columns, header/footer IDs."""
     session = session_of(ctx, session_id)
     doc = session.doc
     infos = PS.sections_with_ranges(doc)
@@ -95,21 +81,12 @@ def docx_insert_section_break(ctx: CallContext, e: Edit, session_id: str | None,
     _section_break(e, position, kind)
 
 
-def body_insertion(e, position: str, what: str, message: str, hint: str) -> tuple:
-    """Where a block that only the document body may hold goes: (position, container, insert_block kwargs)."""
-    pos = e.position(position)
-    container, where = block_insertion(e.doc, pos, what)
-    if container is not e.doc.body:
-        raise InvalidPosition(message, hint=hint)
-    return pos, container, where
-
-
 def _section_break(e, position: str, kind: str) -> None:
     doc = e.doc
     if kind not in PS.BREAK_KINDS:
         raise ValidationError(f"kind '{kind}' is not next_page, continuous, even_page or odd_page.",
                               hint="Pass kind='next_page' (the usual break), or continuous, even_page or odd_page.")
-    pos, container, where = body_insertion(e, position, "section break",
+    pos, container, where = body_insertion(doc, e.position(position), "section break",
                                            "A section break can only go between blocks of the document body.",
                                            "Use a position such as after:para_… on a paragraph of the body.")
     prev, nxt = insertion_neighbours(container, where)

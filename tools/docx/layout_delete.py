@@ -1,4 +1,4 @@
-"""docx_delete for the layout kinds: fields, section breaks, headers and footers (via edit.DELETERS: each
+"""docx_delete for the layout kinds: fields, section breaks, headers and footers (via protocol.DELETERS: each
 takes the call's edit, tools/docx/protocol.py, and the element)."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ooxml.xml.errors import InvalidElementType
 from ooxml.xml.namespaces import w
 from ooxml.xml.order import insert_child
 from ooxml.layout.page_setup import HF_REFS, header_footer_refs, section_list
-from tools.docx.edit import DELETERS
+from tools.docx.protocol import DELETERS
 
 
 def delete_field(e, begin) -> None:

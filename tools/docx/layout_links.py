@@ -13,8 +13,8 @@ from ooxml.xml.namespaces import OX_ID, w
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
-from tools.docx.edit import DELETERS, MAX_TEXT
-from tools.docx.protocol import Edit
+from tools.docx.common import MAX_TEXT
+from tools.docx.protocol import DELETERS, Edit
 from tools.runtime.registry import CallContext, tool
 
 MAX_LISTED = 200
@@ -99,7 +99,7 @@ def docx_add_bookmark(ctx: CallContext, e: Edit, session_id: str | None, name: s
     """Bookmark a paragraph or run (to end_id), for links and REF fields.
 
     Args:
-        name: Up to 40 characters: a letter, then letters, digits, underscores.
+        name: Max 40 characters: a letter, then letters, digits, _.
         end_id: Same part, not before element_id.
     """
     _add_bookmark(e, name, element_id, end_id)

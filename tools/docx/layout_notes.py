@@ -13,8 +13,8 @@ from ooxml.review.tracked_text import split_after
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
-from tools.docx.edit import DELETERS, MAX_TEXT
-from tools.docx.protocol import Edit
+from tools.docx.common import MAX_TEXT
+from tools.docx.protocol import DELETERS, Edit
 from tools.runtime.registry import CallContext, tool
 
 MAX_LISTED = 200
@@ -35,7 +35,7 @@ def _later_refs_changed(doc, kind: str, ref) -> None:
 def docx_insert_footnote(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, text: str,
                          anchor_text: str | None = None,
                          kind: Literal["footnote", "endnote"] = "footnote") -> None:
-    """Add a footnote or endnote whose mark follows the element (or anchor_text in it).
+    """Add a footnote or endnote marked after the element (or anchor_text in it).
 
     Args:
         element_id: A body paragraph (mark at its end) or run.

@@ -1,27 +1,71 @@
-"""Tables of contents (SPEC §10, toolset layout): insert and update, entries written in."""
+"""Tables of contents (SPEC §10, toolset layout): insert and update, entries written in; a bare TOC
+field (no "Table of Contents" content control around it) is updated in place. The headings' bookmarks,
+their page numbers (a LibreOffice layout) and the tab stop are shared by both."""
 from __future__ import annotations
+
+import functools
 
 from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.opc import parts as P
 from ooxml.review import revisions as REV
+from ooxml.refs import links as L
+from ooxml.layout import sections as S
 from ooxml.refs import toc as T
 from ooxml.refs import toc_fields as TF
 from ooxml.refs import toc_switches as SW
-from ooxml.xml.errors import ElementNotFound, ValidationError
+from ooxml.xml.errors import ElementNotFound, LimitExceeded, OoxmlError, ValidationError
 from ooxml.xml.namespaces import w
-from tools.docx.common import clean_id, insertion_neighbours, resolve
-from tools.docx.layout import body_insertion
-from tools.docx.layout_toc_fields import RESULT_UNTRACKED, update_field_toc
+from render import page_layout
+from tools.docx.common import body_insertion, clean_id, insertion_neighbours, resolve
 from tools.docx.protocol import Edit
-from tools.docx.toc_pages import LAYOUT_STEPS
-from tools.docx.toc_pages import anchors as _anchors
-from tools.docx.toc_pages import pages as _pages
-from tools.docx.toc_pages import tab_pos as _tab_pos
-from tools.runtime.progress import report
+from tools.office import find as office_find
+from tools.office.service import to_pdf_in_budget
+from tools.runtime.progress import heartbeats, report
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
+
+RESULT_UNTRACKED = "the refreshed entries are the field's result, rewritten without revision marks"
+SHOWN = 12  # a bare field's paragraphs drawn before and after: a long TOC is summed up by its count
+LAYOUT_STEPS = 2  # progress: the layout, then the entries written with their page numbers
+
+
+def _anchors(e, found: list[T.Heading]) -> list[str]:
+    """Each heading's ``_Toc`` bookmark name; headings without one get one (edit protocol ``e``)."""
+    doc = e.doc
+    have = [T.existing_toc_bookmark(h) for h in found]
+    missing = [h for h, name in zip(found, have) if name is None]
+    if not missing:
+        return have
+    roots = doc.story_roots()
+    names = {s.get(w("name")) for s in L.bookmark_starts(roots)}
+    e.change(*[h.p for h in missing])
+    made = {id(h): name for h, name in T.add_toc_bookmarks(missing, names, L.next_bookmark_id(roots))}
+    e.report()  # now: the layout for page numbers saves the parts the bookmarks touched
+    return [name if name is not None else made[id(h)] for h, name in zip(found, have)]
+
+
+def _pages(ctx, doc, found: list[T.Heading], wanted: bool) -> tuple[list | None, str]:
+    if not wanted:
+        return None, "left out (page_numbers=false); Word fills them in when it updates fields on open"
+    missing = office_find.missing()
+    if missing:
+        return None, f"left out: {missing}; Word fills them in when it updates fields on open"
+    try:
+        with heartbeats(ctx, 0, LAYOUT_STEPS, "LibreOffice is laying out the document for page numbers"):
+            layout = functools.partial(to_pdf_in_budget, ctx.services.office)  # stopped at the deadline
+            pages = page_layout.heading_pages(doc, [h.text for h in found], layout)
+    except LimitExceeded:
+        raise  # the call ends: page numbers are not worth running past the time limit
+    except (OSError, RuntimeError, ValueError, OoxmlError) as e:  # a failed layout must not fail the TOC
+        return None, f"left out: LibreOffice's layout failed ({getattr(e, 'message', e)}); Word fills them in on open"
+    report(ctx, 1, LAYOUT_STEPS, "Writing the entries with their page numbers")
+    return pages, f"from LibreOffice's layout ({sum(1 for p in pages if p is not None)} of {len(pages)} found)"
+
+
+def _tab_pos(doc, anchor) -> int:
+    return S.page_box(S.section_of(doc, anchor)).text_width
 
 
 def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, page_numbers, spec=None) -> str:
@@ -44,7 +88,7 @@ def docx_insert_toc(ctx: CallContext, e: Edit, session_id: str | None,
 
     Args:
         levels: 'FROM-TO'.
-        title: A TOC Heading paragraph above, e.g. 'Contents'.
+        title: A heading above, e.g. 'Contents'.
     """
     _insert_toc(ctx, e, position, levels, title, page_numbers)
 
@@ -56,7 +100,7 @@ def _insert_toc(ctx, e, position: str, levels: str, title: str | None, page_numb
         raise ValidationError("title must be a non-empty single line.",
                               hint="Pass a short heading such as title='Contents', or leave title out.")
     pos, container, where = body_insertion(
-        e, position, "table of contents", "A table of contents goes between blocks of the document body.",
+        doc, e.position(position), "table of contents", "A table of contents goes between blocks of the document body.",
         "Use a position such as before:para_… on a body paragraph, or start:document_body.")
     instruction = f'TOC \\o "{lo}-{hi}" \\h \\z \\u'
     found = T.headings(doc, lo, hi)
@@ -102,7 +146,7 @@ def docx_update_toc(ctx: CallContext, e: Edit, session_id: str | None,
     """
     sdt = _toc_of(e.session, toc_id)
     if sdt.tag != B.W_SDT:
-        update_field_toc(ctx, e, sdt, page_numbers)
+        _update_field_toc(ctx, e, sdt, page_numbers)
     else:
         _update_toc(ctx, e, sdt, page_numbers)
 
@@ -134,3 +178,30 @@ def _update_toc(ctx, e, sdt: etree._Element, page_numbers: bool) -> None:
     untracked = {} if own else e.not_tracked(RESULT_UNTRACKED)
     e.done(sdt, marker="UPDATED", updated=sdt,
            fields={"Entries": len(found), "Levels": spec.describe(doc), "Page Numbers": note, **untracked})
+
+
+def _update_field_toc(ctx, e, begin: etree._Element, page_numbers: bool) -> None:
+    """The TOC field's entries rebuilt (edit protocol ``e``, tools/docx/protocol.py)."""
+    doc = e.doc
+    spec = SW.parse(doc, TF.instruction(begin))
+    TF.check(doc, begin)
+    old = TF.paragraphs(begin)
+    e.show(*old[:SHOWN])
+    lo, hi = spec.outline or (None, None)
+    own = set(old)
+    found = [h for h in T.headings(doc, lo, hi, styles=spec.styles) if h.p not in own]
+    anchors = _anchors(e, found)
+    tab_pos = _tab_pos(doc, old[0])
+    begin, paras = TF.rebuild(doc, begin, T.entries(doc, found, anchors, None, tab_pos, spec))
+    if any(spec.page_at(h.level) for h in found) or not found:
+        pages, note = _pages(ctx, doc, found, page_numbers)
+    else:
+        pages, note = None, "none: the field's \\n switch leaves them out"
+    if pages is not None:
+        begin, paras = TF.rebuild(doc, begin, T.entries(doc, found, anchors, pages, tab_pos, spec))
+        report(ctx, LAYOUT_STEPS, LAYOUT_STEPS, "Done")
+    P.set_flag(doc, "updateFields")
+    e.after(*paras[:SHOWN])
+    e.done(paras[0], marker="UPDATED", element_id=doc.id_of(begin), updated=begin,
+           fields={"Entries": len(found), "Levels": spec.describe(doc), "Paragraphs": len(paras),
+                   "Page Numbers": note, **e.not_tracked(RESULT_UNTRACKED)})

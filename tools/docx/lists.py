@@ -12,9 +12,8 @@ from ooxml.lists.numbering_formats import MAX_VALUE
 from ooxml.review import edits
 from ooxml.stylesheet.styles_builtin import ensure_style
 from ooxml.model.places import block_range
-from tools.docx.blocks import place_blocks
 from tools.docx.common import block_insertion, expect, insertion_neighbours, resolve
-from tools.docx.protocol import Edit
+from tools.docx.protocol import Edit, place_blocks
 from tools.runtime.registry import CallContext, tool
 
 SHOWN = 10
@@ -44,7 +43,7 @@ def docx_set_list(ctx: CallContext, e: Edit, session_id: str | None, element_id:
     Args:
         list_type: none: out of the list.
         level: 0-8.
-        continue_list: Continue the nearest list of the same type before it.
+        continue_list: Continue the nearest earlier list of this type.
     """
     doc = e.doc
     L.check_type(list_type)

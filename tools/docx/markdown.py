@@ -18,18 +18,18 @@ from render.answer import success_answer
 from render.blocks import heading_level
 from render.markdown import Exporter, _longest_run
 from render.width import cut
-from tools.docx.blocks import SHOWN, keep_tables_apart
 from tools.docx.common import block_insertion, call_limits, insertion_neighbours, resolve, session_of
-from tools.docx.images import EMU_PER_TWIP, raster_at
-from tools.docx.tables import available_width
-from tools.docx.protocol import Edit
+from tools.docx.common import raster_at
+from tools.docx.protocol import SHOWN, Edit
+from ooxml.tabular.tables import keep_tables_apart
+from ooxml.tabular.widths import EMU_PER_TWIP, available_width
 from tools.docx.view import focus_block
 from tools.runtime.durable import replaying
 from tools.runtime.progress import report
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sandbox import folder_check, object_target, resolve_save_target
-from tools.docx.objects import check_tenant
-from tools.docx.objects import storage_section
+from tools.storage.objects import check_tenant
+from tools.storage.objects import storage_section
 from tools.storage.documents import store_bytes
 from tools.storage.roots import ObjectLocation
 
@@ -186,7 +186,7 @@ def _listing(doc, blocks) -> str:
 
 @tool(title="Insert Markdown")
 def docx_insert_markdown(ctx: CallContext, e: Edit, session_id: str | None, markdown: str, position: str) -> None:
-    """Insert Markdown (CommonMark, GFM tables, ~~strike~~) as the document's own structures."""
+    """Insert Markdown (CommonMark, GFM tables) as the document's own structures."""
     _insert_markdown(ctx, e, markdown, position)
 
 

@@ -11,7 +11,7 @@ from ooxml.text import body as B
 from ooxml.xml import budget
 from ooxml.xml.errors import InvalidElementType, OoxmlError
 from ooxml.text.marks import save_marked_copy
-from render.answer import success_answer
+from render.answer import Answer, OneOf, success_answer
 from render.blocks import paragraph_line, title_of
 from render.pages import blocks_on_page, laid_out_page
 from render.width import cut
@@ -79,8 +79,8 @@ async def docx_render_page(ctx: CallContext, session_id: str | None, page: int |
         shutil.rmtree(folder, ignore_errors=True)
     await progress(ctx, STEPS, STEPS, "Done")
     shown = [blocks[i] for i in blocks_on_page(starts, number - 1)]
-    text = await anyio.to_thread.run_sync(_answer, ctx, session_id, (number, total, width, height, dpi), shown, note)
-    return ToolResult(text, [Image(png, "image/png")])
+    answer = await anyio.to_thread.run_sync(_answer, ctx, session_id, (number, total, width, height, dpi), shown, note)
+    return ToolResult(answer, [Image(png, "image/png")])
 
 
 def _marked_copy(ctx, session_id, element_id, src: Path):
@@ -105,7 +105,7 @@ def _page_number(page, target, blocks, starts, total) -> int:
     return number
 
 
-def _answer(ctx, session_id, figures, shown, note: str | None) -> str:
+def _answer(ctx, session_id, figures, shown, note: str | None) -> Answer:
     number, total, width, height, dpi = figures
     with holding(ctx, session_id, budget.remaining()) as session:
         doc = session.doc
@@ -113,7 +113,7 @@ def _answer(ctx, session_id, figures, shown, note: str | None) -> str:
         ids = [doc.id_of(el) for el in shown]
         lines = [_line(doc, el) for el in shown[:MAX_LISTED]]
     listed = ", ".join(ids[:MAX_LISTED]) + (f" and {len(ids) - MAX_LISTED} more" if len(ids) > MAX_LISTED else "")
-    fields = {"Session ID": session.id, "Page": f"{number} of {total}",
+    fields = {"Session ID": session.id, "Page": OneOf(number, total),
               "Image": f"PNG {width}×{height} px at {dpi} dpi", "Elements": listed or "(none starts on this page)",
               "LibreOffice": note}
     if len(shown) > MAX_LISTED:

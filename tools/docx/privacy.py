@@ -51,12 +51,11 @@ def _check_replacement(replacement: str, matcher) -> None:
 def docx_redact(ctx: CallContext, e: Edit, session_id: str | None, text: str | None = None, pattern: str | None = None,
                 element_ids: list[str] | None = None, replacement: str = "█", case_sensitive: bool = True,
                 whole_word: bool = False) -> None:
-    """Remove a text, a pattern's matches or elements' text from every part of the package (notes, comments,
-    boxes, properties ...), then prove nothing is left.
+    """Remove a text, a pattern's matches or elements' text from every part, then prove nothing is left.
 
     Args:
-        pattern: A Python regular expression; a match running too long ends the call (LimitExceeded).
-        element_ids: Elements whose text goes everywhere it occurs (4+ characters).
+        pattern: Python regex; one running too long ends the call (LimitExceeded).
+        element_ids: Elements whose text (4+ characters) goes everywhere.
         replacement: One character repeats per character; longer text replaces each match.
     """
     _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, whole_word)
@@ -94,11 +93,11 @@ def _done(e, result: RX.Result, local: int, report: LC.Report, matcher, redrawn:
 
 @tool(toolset="privacy", read_only=True, idempotent=True, title="Inspect what a document carries")
 def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = None) -> str:
-    """What Word's Document Inspector reports, with counts and where: comments, revisions, properties, personal
-    info, custom XML, headers, hidden content, embedded objects, chart data, alt text, links.
+    """Document Inspector's report (comments, revisions, properties, personal info, hidden text ...): counts,
+    where.
 
     Args:
-        find: Search every part for this text (case-insensitive), as the leak check does.
+        find: Search every part for this text (case-insensitive).
     """
     session = session_of(ctx, session_id)
     findings = IN.inspect(session.doc)
@@ -116,9 +115,8 @@ def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = No
 
 @tool(toolset="privacy", destructive=True, title="Scrub personal information", operation="Scrub Document")
 def docx_scrub(ctx: CallContext, e: Edit, session_id: str | None, categories: list[str] | None = None) -> None:
-    """Remove Inspector categories: personal_info (authors become one alias), properties, comments, revisions
-    (accepted), custom_xml, hidden_text by default; or headers_footers, embedded_objects, chart_data,
-    alt_text."""
+    """Remove Inspector categories (default: personal_info, properties, comments, revisions (accepted),
+    custom_xml, hidden_text)."""
     doc = e.doc
     chosen = SC.check(categories)
     done = SC.scrub(doc, chosen)

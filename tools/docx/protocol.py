@@ -22,8 +22,11 @@ from lxml import etree
 
 from ooxml.model import places as P
 from ooxml.review import revisions as REV
+from ooxml.review import edits
+from ooxml.tabular.tables import keep_tables_apart
+from ooxml.text import body as B
+from render.answer import Answer
 from tools.docx import common as C
-from tools.docx.inline_place import InlinePlace, inline_place
 from tools.runtime.registry import CallContext, UnitOfWork
 from tools.runtime.sessions import Cursor
 
@@ -39,7 +42,7 @@ class Edit(UnitOfWork):
         if not late:
             self._session = C.session_of(ctx, session_id)
         self.operation = operation
-        self.answer: str | None = None
+        self.answer: Answer | None = None
         self._shown: list = []
         self._note: list[str] = []
         self._before: list[str] | None = None
@@ -75,9 +78,9 @@ class Edit(UnitOfWork):
         REV.refuse_deleted(self.doc, pos.target, "position")
         return pos
 
-    def inline(self, position: str, what: str) -> InlinePlace:
-        """A position among a paragraph's runs (tools/docx/inline_place.py), read by ``position``."""
-        return inline_place(self.doc, self.position(position), what)
+    def inline(self, position: str, what: str) -> C.InlinePlace:
+        """A position among a paragraph's runs (common.inline_place), read by ``position``."""
+        return C.inline_place(self.doc, self.position(position), what)
 
     # ---- the change --------------------------------------------------------------------------------
     def show(self, *els, note: list[str] | None = None) -> None:
@@ -143,11 +146,11 @@ class Edit(UnitOfWork):
         """The answer field saying, while tracking, what Word records no revision for."""
         return {"Tracked": f"no: {why}"} if REV.tracker(self.doc) is not None else {}
 
-    def plain(self, text: str, inserted: etree._Element | None = None,
+    def plain(self, answer: Answer, inserted: etree._Element | None = None,
               updated: etree._Element | None = None) -> None:
         """An answer the tool built itself (a list, a part removed): taken as it is; ``inserted``/
         ``updated`` become last_insert/last_update (the cursor stays)."""
-        self._result = {"plain": text, "inserted": inserted, "updated": updated}
+        self._result = {"plain": answer, "inserted": inserted, "updated": updated}
 
     # ---- the end -----------------------------------------------------------------------------------
     # A class, not @contextmanager: a generator per call costs microseconds on every edit.
@@ -219,3 +222,45 @@ def _draw(doc, items: list) -> list[str]:
 
 def _in_tree(el: etree._Element) -> bool:
     return el.getparent() is not None
+
+
+# ---- edits several tools share ---------------------------------------------------------------------
+
+# Kinds that feature modules delete their own way (a field with all its runs, a note with its
+# reference ...): tag -> (edit, element), docx_delete's. Filled in when the tool modules load.
+DELETERS: dict = {}
+SHOWN = 10  # new blocks drawn after an insert of many
+
+
+def delete_inline(e: Edit, el: etree._Element) -> None:
+    doc = e.doc
+    eid = doc.id_of(el)
+    holder = B.find_ancestor(el, B.W_P)
+    e.show(holder)
+    e.change(holder)
+    edits.delete_inline(doc, el)
+    tracked = " (tracked)" if edits.tracking(doc) else ""
+    e.done(holder, element_id=eid, fields={"Deleted": f"{B.kind(el)} {eid}{tracked}"})
+
+
+def place_blocks(e, blocks: list[etree._Element], pos, fields: dict | None = None,
+                 first_field: str | None = None) -> None:
+    """Insert prepared blocks (and markers between them) in order at a block position (edit protocol)."""
+    doc = e.doc
+    last_block = next(el for el in reversed(blocks) if B.is_block(el))
+    what = "paragraph" if last_block.tag == B.W_P else B.kind(last_block).lower()
+    container, where = C.block_insertion(doc, pos, what)
+    prev, nxt = C.insertion_neighbours(container, where)
+    e.show(prev, nxt)
+    anchor = None
+    for el in blocks:
+        doc.insert_block(el, container=container, **({"after": anchor} if anchor is not None else where))
+        anchor = el
+    new_blocks = [el for el in blocks if B.is_block(el)]
+    lead, trail = keep_tables_apart(doc, container, new_blocks[0], new_blocks[-1])
+    more = [f"  ... ({len(new_blocks) - SHOWN} more new blocks) ..."] if len(new_blocks) > SHOWN else []
+    e.after(prev, lead, *new_blocks[:SHOWN], *more, trail, nxt)
+    fields = {"Position": pos.text, **(fields or {})}
+    if first_field:
+        fields[first_field] = doc.id_of(new_blocks[0])
+    e.done(new_blocks[-1], marker="NEW", inserted=new_blocks[-1], fields=fields)

@@ -55,7 +55,7 @@ def _full_text(doc, el) -> str:
 @tool(read_only=True, idempotent=True, title="Read document content")
 def docx_read_content(ctx: CallContext, session_id: str | None, start_element_id: str | None = None,
                       max_elements: int = 50, full_text: bool = False) -> str:
-    """Read the body's blocks, one line each with its ID, a page at a time; lines cut at 200 characters unless
+    """The body's blocks, a line each with its ID, a page at a time; lines cut at 200 characters unless
     full_text.
 
     Args:
@@ -164,10 +164,10 @@ def _run(depth: int, n: int) -> tuple[int, str]:
 @tool(read_only=True, idempotent=True, title="Get document structure")
 def docx_get_structure(ctx: CallContext, session_id: str | None, start_element_id: str | None = None,
                        max_entries: int = TREE_PAGE) -> str:
-    """A tree of headings with their levels and the blocks under them, with IDs, a page at a time.
+    """The heading tree with levels and the blocks under them, with IDs, a page at a time.
 
     Args:
-        start_element_id: First block (the previous answer's Next Page).
+        start_element_id: First block (the previous Next Page).
         max_entries: Tree lines per page, 1-400.
     """
     session = session_of(ctx, session_id)
@@ -202,8 +202,8 @@ def _body_block(session, element_id: str):
 
 @tool(read_only=True, idempotent=True, title="Find paragraphs")
 def docx_find_paragraphs(ctx: CallContext, session_id: str | None, query: str) -> str:
-    """Find paragraphs (body and tables) containing query, case-insensitive; equations as LaTeX,
-    charts by title and series."""
+    """Find paragraphs (tables too) containing query, case-insensitive; equations as LaTeX, charts by title and
+    series."""
     session = session_of(ctx, session_id)
     doc = session.doc
     if not query:

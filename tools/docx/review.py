@@ -6,40 +6,25 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.review import review_ops as RO
 from ooxml.xml.errors import InvalidElementType, ValidationError
-from ooxml.opc.parts import clear_flag, flag_on, set_flag
-from ooxml.review.revisions import DEFAULT_AUTHOR, W_AUTHOR, W_DATE, Tracker
+from ooxml.opc.parts import clear_flag, set_flag
+from ooxml.review.revisions import W_AUTHOR, W_DATE, Tracker
 from ooxml.model.stories import TEXT
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import box_lines, clean_id, resolve, session_of
+from tools.docx.common import TRACK_SETTING, default_author
 from tools.docx.protocol import Edit
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
 PAGE = 50
 SHOWN = 10
-TRACK_SETTING = "trackRevisions"
-
-
-MAX_AUTHOR = 255  # Word keeps longer names but shows them cut; no person's name is longer
-
-
-def default_author(ctx: CallContext, author: str | None = None) -> str:
-    """The author of a change: the argument, else --author, else the config's author, else ooxml-mcp."""
-    if author and author.strip():
-        if len(author.strip()) > MAX_AUTHOR:
-            raise ValidationError(f"The author name is {len(author.strip())} characters long; at most {MAX_AUTHOR}.",
-                                  hint="Pass a person's name, e.g. 'Ada Lovelace'.")
-        return author.strip()
-    services = ctx.services
-    return (getattr(services, "author", None) or getattr(getattr(services, "config", None), "author", None)
-            or DEFAULT_AUTHOR)
 
 
 @tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
 def docx_set_track_changes(ctx: CallContext, e: Edit, session_id: str | None, enabled: bool,
                            author: str | None = None) -> None:
-    """Turn tracked changes on or off: while on, every edit is recorded as a Word revision by author."""
+    """Turn tracked changes on or off: while on, every edit is a Word revision by author."""
     e.plain(_set_tracking(ctx, e.doc, enabled, author))
 
 
@@ -59,15 +44,6 @@ def _set_tracking(ctx: CallContext, doc, enabled: bool, author: str | None) -> s
         fields = {"Tracking": "off", "Word Setting": "w:trackRevisions off"}
         note = "Changes are no longer tracked; existing revisions stay until accepted or rejected."
     return success_answer("Set Track Changes", fields=fields, content=note)
-
-
-def tracking_from_settings(ctx: CallContext, doc) -> str | None:
-    """A file saved with Track Changes on (w:trackRevisions) is tracked from the start, as Word would;
-    returns the author then."""
-    if not flag_on(doc, TRACK_SETTING):
-        return None
-    doc.tracker = Tracker(default_author(ctx))
-    return doc.tracker.author
 
 
 # ---- choosing revisions -----------------------------------------------------------------------

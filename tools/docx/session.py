@@ -12,19 +12,16 @@ from ooxml.text import body as B
 from ooxml.opc.filekinds import check_save_name
 from ooxml.model.integrity import check_package, summarize, unreadable_parts
 from ooxml.opc.package import DEFAULT_LIMITS
-from render import views
 from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
-from tools.docx.open_formats import converted_document, converted_object, converts
-from tools.docx.review import tracking_from_settings
+from tools.docx.common import drop_session, start_session, tracking_from_settings
+from tools.office.open_formats import converted_document, converted_object, converts
 from tools.runtime.registry import CallContext, tool
 from tools.runtime import memory
-from tools.runtime.lifetime import claim
 from tools.runtime.recovery import recovery_note
-from tools.runtime.quotas import add_session
 from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
-from tools.docx.objects import check_name, check_tenant, open_object, open_url, save_object, storage_section
-from tools.runtime.sessions import Cursor, Session
+from tools.storage.objects import check_name, check_tenant, open_object, open_url, save_object, storage_section
+from tools.runtime.sessions import Cursor
 
 log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
 
@@ -32,7 +29,7 @@ log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notificatio
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True, kind="session")
 def docx_open(ctx: CallContext, file_path: str | None = None, view: Literal["full", "compact", "none"] | None = None,
               url: str | None = None) -> str:
-    """Open a .docx file in a new editing session (.doc, .dot, .rtf, .odt, .wpd: converted into one).
+    """Open a .docx (or .doc, .dot, .rtf, .odt, .wpd, converted) in a new editing session.
 
     Args:
         url: https:// URL instead of file_path (hosts the operator allows).
@@ -96,24 +93,6 @@ def _read_sha(doc, path) -> str | None:
     return stamp.sha256 if stamp else None
 
 
-def start_session(ctx: CallContext, doc: Document, path, view: str | None = None) -> Session:
-    """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
-    try:
-        session = add_session(ctx, doc, path)  # the caller's quota (tools/runtime/quotas.py)
-    except BaseException:
-        doc.close()
-        raise
-    claim(ctx, session)
-    session.view = view  # the answer view of the session's editing calls (render/views.py)
-    views.note_session(view)
-    return session
-
-
-def drop_session(ctx: CallContext, session: Session) -> None:
-    ctx.services.sessions.discard(session)
-    session.doc.close()
-
-
 @tool(title="Create a new Word document", kind="session")
 def docx_create(ctx: CallContext, file_path: str | None = None,
                 view: Literal["full", "compact", "none"] | None = None) -> str:
@@ -137,7 +116,7 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
 @tool(idempotent=True, context=False, title="Save the document", kind="session")
 def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = None, strip_ids: bool = False,
               overwrite: bool = False) -> str:
-    """Save atomically (temp file, then rename); answers the SHA-256 of the file read and of the one written.
+    """Save atomically (temp file, rename); answers the SHA-256 of the file read and of the one written.
 
     Args:
         file_path: Default: where it was opened or created.
@@ -215,7 +194,7 @@ def integrity_news(session) -> list[str]:
 
 @tool(destructive=True, idempotent=False, context=False, title="Close a session", kind="session")
 def docx_close(ctx: CallContext, session_id: str | None) -> str:
-    """Close a session and drop it from memory; unsaved changes are lost (the answer says so)."""
+    """Close a session; unsaved changes are lost (the answer says so)."""
     session = session_of(ctx, session_id)
     ctx.services.sessions.discard(session)
     unsaved = session.doc.modified

@@ -7,6 +7,7 @@ from ooxml.text import body as B
 from ooxml.stylesheet import styles_builtin as SB
 from ooxml.stylesheet import styles_props as SP
 from ooxml.text import formatting as F
+from ooxml.text.format_args import check_element_properties
 from ooxml.stylesheet import styles_write as SW
 from ooxml.xml.errors import InvalidElementType, OoxmlError, ValidationError
 from ooxml.review import edits
@@ -14,7 +15,6 @@ from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from tools.docx.common import resolve, session_of
 from tools.docx.protocol import Edit
-from tools.docx.format import check_properties
 from tools.runtime.registry import CallContext, tool
 
 MAX_LISTED = 300
@@ -62,7 +62,7 @@ def _check_props(properties, style_type: str) -> None:
     if not isinstance(properties, dict):
         raise ValidationError("properties must be an object of docx_set_properties keys.",
                               hint='Example: {"bold": true, "size": 12}.')
-    check_properties(etree.Element(w("r" if style_type == "character" else "p")), properties)
+    check_element_properties(etree.Element(w("r" if style_type == "character" else "p")), properties)
 
 
 # ---- reading ------------------------------------------------------------------------------------------

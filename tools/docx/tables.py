@@ -15,17 +15,15 @@ from ooxml.text.copies import check_copy_size, copy_blocks
 from ooxml.xml import growth
 from ooxml.xml.errors import ElementNotFound, ValidationError
 from ooxml.tabular.grid import Cell, TableGrid, counted
+from ooxml.tabular.widths import available_width
 from ooxml.xml.namespaces import w
 from ooxml.xml.order import remove_child
-from ooxml.layout.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
 from render import text_changes
-from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, resolve,
-                          session_of)
-from tools.docx.blocks import place_blocks
-from tools.docx.protocol import Edit
+from tools.docx.common import answer, block_insertion, box_lines, call_limits, expect, resolve, session_of
+from tools.docx.protocol import Edit, place_blocks
 from tools.runtime.registry import CallContext, tool
 from tools.runtime.sessions import Session
 
@@ -34,7 +32,6 @@ PAGE_ROWS = 20
 PAGE_COLS = 8
 CELL_TEXT = 16
 MAX_LISTED = 100
-CELL_MARGINS = 216  # Word's default left + right cell margins (108 twips each)
 
 
 # ---- shared helpers ----------------------------------------------------------------------------
@@ -44,19 +41,6 @@ def table_of(session: Session, table_id: str, editing: bool = True) -> etree._El
     if editing:  # a table a tracked deletion took reads as gone for edits; it can still be shown
         refuse_deleted(session.doc, tbl, "table_id")
     return tbl
-
-
-def available_width(doc, container: etree._Element, anchor: etree._Element) -> int:
-    """Twips a table may use at this place: the page's text width, or the cell's inner width."""
-    if container.tag == B.W_TC:
-        tbl = B.find_ancestor(container, B.W_TBL)
-        grid = TableGrid(tbl)
-        cell = grid.cell_of(container)
-        inner = grid.width_of(cell.start, cell.span) if cell is not None else None
-        if inner:
-            return max(720, inner - CELL_MARGINS)
-        return max(720, page_box(section_of(doc, container)).text_width // 2)
-    return page_box(section_of(doc, anchor)).text_width
 
 
 def table_width_limit(doc, tbl: etree._Element) -> int:
@@ -133,7 +117,7 @@ def docx_insert_table(ctx: CallContext, e: Edit, session_id: str | None, rows: i
     Args:
         rows: 1-10000.
         cols: 1-63.
-        data: Rows of cell texts; may be shorter than the table.
+        data: Rows of cell texts (may be fewer).
     """
     doc = e.doc
     T.check_size(rows, cols)
@@ -200,7 +184,7 @@ def cell_lines(doc, grid: TableGrid, r0: int, r1: int, c0: int, c1: int) -> list
 @tool(toolset="tables", read_only=True, idempotent=True, title="Show a table")
 def docx_get_table(ctx: CallContext, session_id: str | None, table_id: str, start_row: int = 0,
                    start_col: int = 0) -> str:
-    """Show a table as an ASCII grid with cell IDs, 20 rows × 8 columns a page."""
+    """A table as an ASCII grid with cell IDs, 20 rows × 8 columns a page."""
     session = session_of(ctx, session_id)
     doc = session.doc
     tbl = table_of(session, table_id, editing=False)
@@ -226,7 +210,7 @@ def docx_get_table(ctx: CallContext, session_id: str | None, table_id: str, star
 
 @tool(toolset="tables", read_only=True, idempotent=True, title="List tables")
 def docx_list_tables(ctx: CallContext, session_id: str | None) -> str:
-    """List the body's tables (nested ones under their cell): IDs, sizes, first row."""
+    """List the body's tables (nested under their cell): IDs, sizes, first row."""
     session = session_of(ctx, session_id)
     doc = session.doc
     lines, total = [], 0
@@ -292,7 +276,7 @@ def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
 @tool(toolset="tables", title="Insert a paragraph into a cell")
 def docx_insert_paragraph_to_cell(ctx: CallContext, e: Edit, session_id: str | None, text: str, table_id: str,
                                   row: int, col: int) -> None:
-    """Add a paragraph at the end of a cell (an empty cell's paragraph gets the text)."""
+    """Add a paragraph at a cell's end (an empty cell's paragraph gets the text)."""
     doc = e.doc
     tbl = table_of(e.session, table_id)
     _, cell = cell_at(tbl, row, col)
@@ -315,7 +299,7 @@ def docx_insert_paragraph_to_cell(ctx: CallContext, e: Edit, session_id: str | N
 @tool(toolset="tables", destructive=True, idempotent=True, title="Fill a table")
 def docx_fill_table(ctx: CallContext, e: Edit, session_id: str | None, table_id: str, data: Cells,
                     start_row: int = 0) -> None:
-    """Write texts into cells row by row from start_row, adding rows when data is longer.
+    """Write texts into cells row by row from start_row, adding rows as needed.
 
     Args:
         data: Rows of cell texts (numbers as text; null skips).

@@ -14,8 +14,8 @@ from ooxml.xml.errors import InvalidElementType, InvalidPosition, ValidationErro
 from ooxml.xml.namespaces import w
 from ooxml.xml.units import emu
 from tools.docx.common import call_limits
-from tools.docx.edit import DELETERS, delete_inline, run_place
-from tools.docx.protocol import Edit
+from tools.docx.common import run_place
+from tools.docx.protocol import DELETERS, delete_inline, Edit
 from tools.runtime.registry import CallContext, tool
 
 # Word offers no text box inside these (nor a text box inside a text box).
@@ -25,8 +25,8 @@ _NO_BOXES = {B.W_TXBX, w("footnote"), w("endnote"), w("comment")}
 @tool(toolset="content", title="Insert a text box")
 def docx_insert_text_box(ctx: CallContext, e: Edit, session_id: str | None, position: str, text: str,
                          width: float | str | None = None, height: float | str | None = None) -> None:
-    """Insert an inline text box holding text (a paragraph per line): a new paragraph at a block position, or
-    among runs. Its tbx_ ID takes start:/end: positions.
+    """Insert an inline text box (a paragraph per line) at a block or run position; its tbx_ ID takes
+    start:/end:.
 
     Args:
         width: Default 3 inches.

@@ -9,7 +9,7 @@ from tools.runtime.registry import CallContext, tool
 
 @tool(idempotent=True, context=False, title="List more or fewer tools", kind="meta")
 def docx_toolsets(ctx: CallContext, enable: list[str] | None = None, disable: list[str] | None = None) -> str:
-    """List or change the toolsets tools/list offers this connection ('all': every one); the client is told."""
+    """List or change the toolsets this connection's tools/list offers ('all': every one)."""
     known = T.names()
     every = frozenset(known) | {"http"}
     for name in [*(enable or []), *(disable or [])]:

@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,6 +141,16 @@ class Converted:
     pages: int | None  # the document's page count (Job.count, warm worker only)
 
 
+_STARTED: weakref.WeakSet = weakref.WeakSet()  # every Office of this process that made a profile
+
+
+def close_all() -> None:
+    """Close every Office of this process (a test session's, between modules): each starts again
+    on its next conversion."""
+    for office in list(_STARTED):
+        office.close()
+
+
 class Office:
     """The server's LibreOffice: ``to_pdf`` is thread-safe; calls queue one after another."""
 
@@ -174,6 +185,7 @@ class Office:
             if self._profile is None:
                 self._profile = office_profile.seed(Path(tempfile.mkdtemp(prefix="ooxml-mcp-lo-")))
                 atexit.register(self.close)
+                _STARTED.add(self)
             if soffice != self._soffice:
                 self._stop()
                 self._soffice, self._python = soffice, False

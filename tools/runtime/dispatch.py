@@ -1,4 +1,5 @@
-"""Runs one tools/call: find the tool, validate the arguments, run it, answer in Markdown.
+"""Runs one tools/call: find the tool, validate the arguments, run it, answer in Markdown: the tool's
+:class:`render.answer.Answer` is rendered here, once (``outcome_of``), and kept beside its text.
 
 Independent of the MCP SDK so tests and benchmarks can drive it directly; server.py only
 adapts it to the protocol.
@@ -8,13 +9,13 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import anyio
 
 from ooxml.xml import budget, growth
 from ooxml.xml.errors import OoxmlError
-from render.answer import cut_answer, error_answer, operation_title
+from render.answer import Answer, cut_answer, error_answer, markdown, operation_title
 from tools.runtime import history, overrun
 from tools.runtime.arguments import MAX_DEPTH, too_deep
 from tools.runtime.lifetime import release_all
@@ -32,6 +33,7 @@ class Outcome:
     is_error: bool
     error_type: str | None = None
     images: list[Image] = field(default_factory=list)  # extra content after the text (render_page)
+    answer: Answer | None = None  # what the text shows, as data (None: an Outcome made outside dispatch)
 
 
 _validators: dict = {}  # jsonschema is imported on the first call, not before initialize
@@ -90,6 +92,8 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
         return fail(operation, e.error_type, e.message, e.hint)
     if len(outcome.text) > limits.max_answer_chars:
         outcome.text = cut_answer(outcome.text, limits.max_answer_chars)
+        if outcome.answer is not None and outcome.answer.data is not None:  # its fence was cut: the data goes too
+            outcome.answer = replace(outcome.answer, data=None)
     return outcome
 
 
@@ -142,10 +146,14 @@ async def invoke(tool: Tool, name: str, operation: str, arguments: dict, ctx: Ca
         release_all(ctx)
 
 
-def outcome_of(result: str | ToolResult) -> Outcome:
+def outcome_of(result: Answer | ToolResult) -> Outcome:
+    """The tool's answer rendered: the one place an Answer becomes text."""
+    images = []
     if isinstance(result, ToolResult):
-        return Outcome(result.text, False, images=result.images)
-    return Outcome(result, False)
+        result, images = result.answer, result.images
+    if not isinstance(result, Answer):  # text would leave batch, structured output and recovery nothing to read
+        raise TypeError(f"a tool returned {type(result).__name__}, not a render.answer.Answer")
+    return Outcome(markdown(result), False, images=images, answer=result)
 
 
 def failed(e: Exception, ctx: CallContext, name: str, operation: str) -> Outcome:
@@ -168,5 +176,6 @@ def take_back_ids(ctx: CallContext) -> None:
 
 
 def fail(operation: str, error_type: str, message: str, hint: str | None = None) -> Outcome:
-    return Outcome(error_answer(operation, error_type, message, hint), True, error_type)
+    answer = error_answer(operation, error_type, message, hint)
+    return Outcome(markdown(answer), True, error_type, answer=answer)
 

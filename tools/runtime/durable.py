@@ -42,7 +42,7 @@ from ooxml.xml import budget, clock
 from ooxml.xml import minting
 from ooxml.xml.errors import OoxmlError
 from tools.runtime import history, snapshots
-from render.answer import with_head_line
+from render.answer import Answer
 from tools.runtime.registry import CallContext
 from tools.runtime.sessions import (MAX_SESSIONS_PER_OWNER, MAX_SESSIONS_TOTAL, Caller, Session, SessionNotFound,
                                     SessionStore, _not_found, caller_of, quota_reached, session_key)
@@ -150,33 +150,33 @@ class Durable:
         self.services = services
 
     # ---- the generic tool-call path (dispatch.run_sync) -------------------------------------------
-    def run(self, tool, name: str, arguments: dict, ctx: CallContext) -> str:
+    def run(self, tool, name: str, arguments: dict, ctx: CallContext):
+        """The call's result (an Answer, or a ToolResult holding one), journaled."""
         self.announce(ctx.caller.mcp_session)
         tape, when = minting.Tape(), datetime.now(timezone.utc)
         with minting.using(tape), clock.pinned(when):
-            text = tool.handler(ctx, **arguments)
+            result = tool.handler(ctx, **arguments)
             history.commit(ctx, tool.name, arguments)
         claimed = list({id(s): s for s in ctx.claimed}.values())  # a batch claims its session per call
         for session in claimed:
             self._after(session, tool, name, arguments, tape, when)
         for session in claimed:
-            text = self._tell_unreplayed(session, text)
-        return text
+            result = self._tell_unreplayed(session, result)
+        return result
 
-    def _tell_unreplayed(self, session: Session, text):
-        """The first answer after a take-over that lost calls says which (once)."""
-        if not session.unreplayed or session.ended:
-            return text
-        told = with_head_line(getattr(text, "text", text), "Not Replayed", unreplayed_note(session))
-        if told is None:
-            return text
+    def _tell_unreplayed(self, session: Session, result):
+        """The first answer after a take-over that lost calls says which (once), in its head."""
+        answer = getattr(result, "answer", result)
+        if not session.unreplayed or session.ended or not isinstance(answer, Answer) or answer.error:
+            return result
+        told = answer.with_field("Not Replayed", unreplayed_note(session))
         session.unreplayed = None
         if self.holds(session.id):  # told: a later recovery must not tell it again
             self._quietly(self.snapshot, session)
-        if isinstance(text, str):
+        if answer is result:
             return told
-        text.text = told
-        return text
+        result.answer = told
+        return result
 
     def _after(self, session: Session, tool, name, arguments, tape, when) -> None:
         held = self.held.get(session.id)

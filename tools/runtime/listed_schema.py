@@ -6,6 +6,7 @@ them nothing they act on: the listed copy leaves "null" out of each argument's t
 say additionalProperties (an unknown argument is still refused, by name, when the call is validated),
 nor the answer's ``view`` every editing tool takes (60 copies of it were 1.5 KB of every listing): the
 server's instructions say once that editing tools take it, and its values. The call still validates it.
+A boolean's default false is left out too (the instructions say a boolean left out is false).
 """
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ def listed(schema: dict) -> dict:
 def _not_null(prop: dict) -> dict:
     """An argument's own nullability only: a null inside it (a list item that means "skip") stays."""
     out = dict(prop)
+    if out.get("default") is False:
+        del out["default"]
     kinds = out.get("type")
     if isinstance(kinds, list) and "null" in kinds:
         rest = [k for k in kinds if k != "null"]

@@ -86,8 +86,7 @@ def links_of(name: str, outcome) -> list:
     """docx_save, docx_export and docx_export_markdown to a file: a resource_link to the file written."""
     if name not in LINKED or outcome.is_error:
         return []
-    from render.head import parse_head
-    written = parse_head(outcome.text).get("File")
+    written = outcome.answer.head().get("File") if outcome.answer is not None else None
     if not written:
         return []
     if is_object_url(written):  # an object root: the object's own URL

@@ -64,9 +64,9 @@ class Image:
 
 @dataclass
 class ToolResult:
-    """What a tool returns when its answer carries more than the Markdown text (e.g. a page image)."""
+    """What a tool returns when its answer carries more than its Answer (e.g. a page image)."""
 
-    text: str
+    answer: Any  # render.answer.Answer
     images: list[Image] = field(default_factory=list)
 
 
@@ -75,7 +75,7 @@ class Tool:
     name: str
     description: str
     input_schema: dict
-    handler: Callable[..., Any]  # (ctx, **arguments) -> str | ToolResult, or an awaitable of one
+    handler: Callable[..., Any]  # (ctx, **arguments) -> Answer | ToolResult, or an awaitable of one
     toolset: str = "core"
     read_only: bool = False
     destructive: bool = False

@@ -111,14 +111,13 @@ async def _by_tool(ctx, target: Target) -> types.ReadResourceResult:
     tool = ctx.services.tool_named(name)
     outcome = await run_tool(tool, name, arguments, ctx)
     if outcome.is_error:
-        from render.head import parse_head
-        head = parse_head(outcome.text)
+        head = outcome.answer.head()
         raise not_found(target, OoxmlError(head.get("Message", "failed"), hint=head.get("Hint"),
                                            error_type=outcome.error_type or "ValidationError"))
     if target.kind == "outline":
         content = types.TextResourceContents(uri=target.uri, mime_type="text/markdown", text=outcome.text)
     else:
-        _remember_pages(target.session_id, outcome.text)
+        _remember_pages(target.session_id, outcome.answer.fields.get("Page"))
         content = types.BlobResourceContents(uri=target.uri, mime_type="image/png",
                                              blob=base64.b64encode(outcome.images[0].data).decode("ascii"))
     return types.ReadResourceResult(contents=[content])
@@ -129,12 +128,12 @@ async def _by_tool(ctx, target: Target) -> types.ReadResourceResult:
 _pages: dict[str, int] = {}  # session ID -> pages the last render found (completions offer 1..n)
 
 
-def _remember_pages(session_id: str, answer: str) -> None:
-    m = re.search(r"^\*\*Page\*\*: \d+ of (\d+)", answer, re.M)
-    if m:
+def _remember_pages(session_id: str, page) -> None:
+    """``page``: the render's Page field (render.answer.OneOf)."""
+    if page is not None:
         if len(_pages) > 10_000:  # ended sessions' counts: forget them all now and then
             _pages.clear()
-        _pages[session_id] = int(m[1])
+        _pages[session_id] = page.total
 
 
 def _session_key(raw) -> str | None:

@@ -1,14 +1,8 @@
 """Opt-in structured output (config ``answers.structured: true``): the answer's head as
 ``structuredContent`` under one shared ``outputSchema``, beside the Markdown text (which stays whole);
-an answer asked for as JSON (``**Format**: json``, e.g. docx_changes) adds its JSON document as ``data``."""
+an answer asked for as JSON (format=json, e.g. docx_changes) adds its JSON document as ``data``.
+Read from the call's Answer value (render/answer.py), never from its text."""
 from __future__ import annotations
-
-import json
-import re
-
-from render.head import parse_head
-
-_FENCED_JSON = re.compile(r"^```json\n(.*?)\n```$", re.S | re.M)
 
 SCHEMA = {
     "type": "object",
@@ -39,14 +33,15 @@ def applies(tool_name: str) -> bool:
 
 def head_of(outcome, session_id: str | None = None) -> dict:
     """``session_id``: the session the call used, for answers whose head leaves it out (editing calls)."""
-    head = parse_head(outcome.text)
+    answer = outcome.answer
+    head = answer.head() if answer is not None else {}
     out: dict = {"status": "error" if outcome.is_error else "success"}
     out.update({key: head[name] for name, key in FIELDS.items() if head.get(name)})
     made = head.get("Element IDs")
     if made:
         out["elementIds"] = [i.strip() for i in made.split(",") if i.strip()]
-    if head.get("Format") == "json" and (m := _FENCED_JSON.search(outcome.text)):
-        out["data"] = json.loads(m.group(1))
+    if answer is not None and answer.data is not None:
+        out["data"] = answer.data
     if session_id and "sessionId" not in out:
         out["sessionId"] = session_id
     out.setdefault("operation", "")

@@ -4,9 +4,10 @@ FileChanged is the same lost-update check as a save's."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
-from ooxml.opc.outfile import FileKind, write_bytes
+from ooxml.opc.outfile import FileKind, write_bytes, write_file
 from ooxml.opc.savefile import FileStamp, read_stamped
 from tools.storage.store import Blob, ObjectNotFound, too_big
 
@@ -67,6 +68,13 @@ class FolderStore:
         inside = self._inside
         stamp = write_bytes(path, data, kind=self.kind, inside=inside,
                             expected=stamp_of(expected) if expected else None, overwrite=overwrite)
+        return tag_of(stamp)
+
+    def put_new(self, key: str, source) -> str:
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        stamp = write_file(path, lambda out: shutil.copyfileobj(source, out, 1 << 20), kind=self.kind,
+                           inside=self._inside, expected=None)
         return tag_of(stamp)
 
     def _inside(self, real_folder: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 from ooxml.xml.errors import LimitExceeded, OoxmlError
 
@@ -39,6 +39,10 @@ class Store(Protocol):
     def write(self, key: str, data: bytes, *, expected: str | None, overwrite: bool = False) -> str:
         """Put ``data``; returns the new tag. ``expected``: the tag it must still have (None: it must
         not exist). FileChanged otherwise and nothing is written, unless ``overwrite``."""
+
+    def put_new(self, key: str, source: BinaryIO) -> str:
+        """Store ``source`` (a binary file, read piece by piece) under a fresh key (an upload's: a
+        random folder); returns the tag. Never holds the whole file in memory."""
 
     def exists(self, key: str) -> bool: ...
 

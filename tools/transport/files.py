@@ -3,7 +3,8 @@ bearer-token wrapper (tenancy.py): the same authentication and tenant as /mcp.
 
 - ``POST /files`` (raw body, name in ``?name=``; or multipart with one file) stores the upload in the
   caller's upload area (tools/storage/uploads.py) and answers ``{"path", "bytes", "sha256"}``: the
-  path docx_open takes. The body is counted as it arrives: past the limit the answer is 413 at once.
+  path docx_open takes. The body is counted as it arrives (past the limit the answer is 413 at once)
+  and spooled to an anonymous temporary file, then streamed to the store: never held in memory.
 - ``GET /files/<path>`` streams a file of the caller's roots (a path as tools take it: relative,
   absolute, or ``s3://bucket/key``); another tenant's uploads are not found.
 Both are audited (events ``file_uploaded``/``file_downloaded``).
@@ -13,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import tempfile
 from urllib.parse import parse_qs
 
 import anyio
@@ -66,16 +68,51 @@ async def _upload(services, tenant, scope, receive, send) -> None:
     counted = _counting(receive, limit)
     kind = _header(scope, b"content-type") or ""
     name = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("name") or [None])[0]
-    if kind.lower().startswith("multipart/form-data"):
-        data, name = await _multipart(scope, counted, name)
-    else:
-        data = await _raw(counted)
-    area = await anyio.to_thread.run_sync(area_of, services.roots, _section(services))
-    key = upload_key(area, tenant, name)
-    await anyio.to_thread.run_sync(lambda: area.store.write(key, data, expected=None))
-    answer = {"path": area.shown(key), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    with _Spool() as spool:  # the body goes to disk as it arrives: memory stays bounded, whatever the size
+        if kind.lower().startswith("multipart/form-data"):
+            name = await _multipart(scope, counted, name, spool)
+        else:
+            await _raw(counted, spool)
+        await spool.flush()
+        area = await anyio.to_thread.run_sync(area_of, services.roots, _section(services))
+        key = upload_key(area, tenant, name)
+        await anyio.to_thread.run_sync(area.store.put_new, key, spool.rewound())
+    answer = {"path": area.shown(key), "bytes": spool.size, "sha256": spool.sha.hexdigest()}
     _audit(services, "file_uploaded", tenant, answer)
     await _json(send, 201, answer)
+
+
+class _Spool:
+    """An anonymous temporary file (gone when closed, even if the process dies) with the size and
+    SHA-256 of what was written; writes are gathered up to ``BATCH`` and done in a worker thread."""
+    BATCH = 1 << 20
+
+    def __init__(self):
+        self.file = tempfile.TemporaryFile()
+        self.sha, self.size, self._held = hashlib.sha256(), 0, bytearray()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.file.close()
+
+    async def write(self, data: bytes) -> None:
+        self.sha.update(data)
+        self.size += len(data)
+        self._held += data
+        if len(self._held) >= self.BATCH:
+            await self.flush()
+
+    async def flush(self) -> None:
+        held, self._held = bytes(self._held), bytearray()
+        if held:
+            await anyio.to_thread.run_sync(self.file.write, held)
+
+    def rewound(self):
+        self.file.flush()
+        self.file.seek(0)
+        return self.file
 
 
 def _counting(receive, limit: int):
@@ -91,19 +128,20 @@ def _counting(receive, limit: int):
     return counted
 
 
-async def _raw(receive) -> bytes:
-    chunks = []
+async def _raw(receive, spool: _Spool) -> None:
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
             raise OoxmlError("The client went away during the upload.", error_type="ValidationError",
                              hint="Send the file again.")
-        chunks.append(message.get("body", b""))
+        await spool.write(message.get("body", b""))
         if not message.get("more_body"):
-            return b"".join(chunks)
+            return
 
 
-async def _multipart(scope, receive, name: str | None) -> tuple[bytes, str | None]:
+async def _multipart(scope, receive, name: str | None, spool: _Spool) -> str | None:
+    """The one file of a form copied into ``spool`` piece by piece (Starlette spools it to disk past
+    1 MB); the name it carries unless ``?name=`` gave one."""
     from starlette.requests import Request
     from starlette.datastructures import UploadFile
     async with Request(scope, receive).form(max_files=1, max_fields=8) as form:
@@ -111,7 +149,9 @@ async def _multipart(scope, receive, name: str | None) -> tuple[bytes, str | Non
         if len(files) != 1:
             raise OoxmlError("A multipart upload must hold exactly one file.", error_type="ValidationError",
                              hint="Send one file field, e.g. curl -F file=@report.docx.")
-        return await files[0].read(), name or files[0].filename
+        while data := await files[0].read(_Spool.BATCH):
+            await spool.write(data)
+        return name or files[0].filename
 
 
 async def _download(services, tenant, raw: str, send) -> None:

@@ -1,5 +1,5 @@
-"""docx_open / docx_create / docx_save on object roots (tools/storage): the same answers as on
-folders; the object's tag taken at open makes every save a conditional put."""
+"""What the document tools need of object roots (docx_open / docx_create / docx_save, exports, images): the
+same answers as on folders; the object's tag taken at open makes every save a conditional put."""
 from __future__ import annotations
 
 from pathlib import PurePosixPath
