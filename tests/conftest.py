@@ -28,6 +28,30 @@ from tools.builtin import builtin  # noqa: E402
 builtin()
 
 
+# The slow tiers, by where their tests live (a test parametrized by corpus_params, or named for the corpus,
+# is `corpus` wherever it lives). The inner loop leaves them out: -m "not corpus and not fuzz and not install and not scale";
+# tests/run_all.py (CI) runs every tier.
+TIERS = {
+    "corpus": ("corpus/", "tools/docx/test_compare_office.py"),  # the latter: the corpus pairs' redlines
+    "fuzz": ("tools/docx/test_fuzz_documents.py", "tools/docx/test_property_edits.py",
+             "tools/docx/test_undo_property.py", "tools/docx/test_compare_property.py",
+             "tools/runtime/test_durable_history.py"),
+    "install": ("project/test_install.py",),
+    "scale": ("deploy/", "tools/runtime/test_time_limits.py", "tools/runtime/test_time_limits_privacy.py",
+              "tools/runtime/test_kill_save.py", "tools/docx/test_compare_growth.py", "tools/docx/test_scrub_growth.py",
+              "tools/docx/test_batch_growth.py", "tools/storage/test_store_upload_memory.py"),
+}
+
+
+def pytest_collection_modifyitems(items):
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        where = Path(str(item.fspath)).resolve().relative_to(tests).as_posix()
+        for tier, places in TIERS.items():
+            if where.startswith(places) or (tier == "corpus" and "corpus" in item.name):
+                item.add_marker(tier)
+
+
 @pytest.fixture
 def anyio_backend():
     return "asyncio"

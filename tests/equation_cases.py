@@ -1,4 +1,4 @@
-"""LaTeX expressions typical of papers (tests/test_equations_roundtrip.py, the LibreOffice check)."""
+"""LaTeX expressions typical of papers (tests/ooxml/math/test_equations_roundtrip.py, the LibreOffice check)."""
 
 EXPRESSIONS = [
     # algebra

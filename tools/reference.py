@@ -1,5 +1,5 @@
 """docs/tools.md: the tool reference, written from the registry so it cannot drift from what the
-server lists (tests/test_tools_reference.py compares them). Run `python3 -m tools.reference`
+server lists (tests/project/test_tools_reference.py compares them). Run `python3 -m tools.reference`
 to rewrite it after changing a tool."""
 from __future__ import annotations
 

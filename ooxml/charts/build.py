@@ -88,6 +88,7 @@ def chart_xml(kind: str, categories: list, pairs: list[tuple[str, list]], title:
 def workbook(categories: list, pairs: list[tuple[str, list]]) -> bytes:
     from openpyxl import Workbook  # only charts need it
     book = Workbook()
+    book.properties.created = None  # set by sheets.save from the call's clock, not the wall clock
     ws = book.active
     ws.title = SHEET
     sheets.write_data(ws, categories, pairs)

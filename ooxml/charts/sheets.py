@@ -7,10 +7,12 @@ from __future__ import annotations
 import io
 import re
 import warnings
+import zipfile
+from datetime import timezone
 
 from openpyxl.utils.cell import column_index_from_string, get_column_letter
 
-from ooxml.xml import budget
+from ooxml.xml import budget, clock
 
 MAX_CELLS = 100_000
 # "Unknown extension ... will be removed": Excel's extras, not chart data (set once: catch_warnings is
@@ -62,9 +64,31 @@ def read_range(book, text: str) -> list:
 
 
 def save(book) -> bytes:
+    """The workbook's bytes, the same for the same call: openpyxl stamps the wall clock into its
+    properties and zip entries, so a journal replay (which pins ``clock``) would write other bytes."""
+    when = clock.now().astimezone(timezone.utc).replace(tzinfo=None, microsecond=0)
+    book.properties.created = book.properties.created or when  # a new workbook's (ooxml/charts/build.py)
     buf = io.BytesIO()
-    book.save(buf)
-    return buf.getvalue()
+    book.save(buf)  # sets properties.modified to the wall clock: _stamped puts the call's time back
+    return _stamped(buf.getvalue(), when.strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+
+def _stamped(data: bytes, when: str) -> bytes:
+    """The zip with every entry dated 1980-01-01 (as the package writer dates parts) and the core
+    properties' modified date ``when``."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            fixed = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
+            fixed.compress_type, fixed.external_attr = info.compress_type, info.external_attr
+            body = src.read(info)
+            if info.filename == "docProps/core.xml":
+                body = _MODIFIED.sub(lambda m: m.group(1) + when.encode() + m.group(2), body)
+            dst.writestr(fixed, body)
+    return out.getvalue()
+
+
+_MODIFIED = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
 
 
 def write_data(ws, categories: list, pairs: list[tuple[str, list]]) -> None:

@@ -1,7 +1,7 @@
 """Go's ``fmt.Sprintf`` for template data: verbs, flags, width, precision, argument indexes.
 
 Written from the ``fmt`` package documentation and checked against real Go output (see
-tests/gotemplate). Mistakes in the format are written into the output as Go writes them
+tests/render/gotemplate). Mistakes in the format are written into the output as Go writes them
 (``%!d(string=x)``, ``%!d(MISSING)``, ``%!(EXTRA int=2)``) rather than raised.
 
 Deliberate differences, because the data are JSON values rather than Go types:

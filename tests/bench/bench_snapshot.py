@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parents[2]
 
 def child(args) -> None:
     sys.path.insert(0, os.getcwd())
-    from tests.test_property_edits import Driver
+    from tests.tools.docx.test_property_edits import Driver
     import tools.catalog  # noqa: F401
     from tools.runtime.durable import Durable
     from tools.runtime.statestore import RedisState

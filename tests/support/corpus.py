@@ -154,10 +154,14 @@ def corpus_params(files: list[Path] | None = None, marks: dict | None = None) ->
     Usage: ``@pytest.mark.parametrize("path", corpus_params(editable_files()))``.
     """
     if corpus_dir() is None:
-        return [pytest.param(None, id="no-corpus", marks=pytest.mark.skip(reason=missing_reason()))]
+        return [pytest.param(None, id="no-corpus", marks=[pytest.mark.corpus, pytest.mark.skip(reason=missing_reason())])]
     files = corpus_files() if files is None else files
     marks = marks or {}
-    return [pytest.param(p, id=p.name, marks=marks.get(p.name, ())) for p in files]
+    return [pytest.param(p, id=p.name, marks=[pytest.mark.corpus, *_as_list(marks.get(p.name, ()))]) for p in files]
+
+
+def _as_list(marks) -> list:
+    return list(marks) if isinstance(marks, (list, tuple)) else [marks]
 
 
 def sha256_file(path: Path | str) -> str:

@@ -1,7 +1,7 @@
 """A small Word feature-test document built in code: a table of contents in its content control,
 complex and simple fields (PAGE, REF, XE), footnotes and an endnote, a header with a PAGE field, runs
 of mixed formatting and a formatted table. What the corpus's feature-test files hold, without them
-(tests/test_accept_untracked.py)."""
+(tests/corpus/test_accept_untracked.py)."""
 from __future__ import annotations
 
 from pathlib import Path

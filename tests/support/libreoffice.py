@@ -304,11 +304,12 @@ def _sha(path: Path) -> str:
 
 
 def convert_cached(files: Iterable[Path | str], *, label: str = "files", target: str = "pdf",
-                   **kw) -> dict[Path, Path | None]:
+                   notes: dict | None = None, **kw) -> dict[Path, Path | None]:
     """Like :func:`convert_to_pdf`, but each distinct file (by sha256) is converted once:
     results are kept in this process and on disk under ``$OOXML_MCP_CACHE/lo-<version, day>/``.
 
-    A file LibreOffice refused is cached as refused; timeouts and crashes are not cached.
+    A file LibreOffice refused is cached as refused; timeouts and crashes are not cached. ``notes``
+    receives why a file converted now did not convert.
     """
     files = list(dict.fromkeys(Path(f).resolve() for f in files))
     store = cache_dir() / f"lo-{_version_tag()}"
@@ -332,7 +333,7 @@ def convert_cached(files: Iterable[Path | str], *, label: str = "files", target:
             todo.append(f)
     t0 = time.monotonic()
     if todo:
-        notes: dict = {}
+        notes = {} if notes is None else notes
         with tempfile.TemporaryDirectory(prefix="lo-convert-", dir=store) as tmp:
             converted = convert_to_pdf(todo, Path(tmp), notes=notes, target=target, **kw)
             for f, pdf in converted.items():

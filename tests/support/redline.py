@@ -163,7 +163,7 @@ def check_parts(parts: dict, data_a: bytes, data_b: bytes, formatting=True) -> N
     try:
         assert view_of(accepted, formatting) == view_of_bytes(data_b, formatting), "accept-all is not the revised"
         # Comments are kept from the revised side, and those of the original on text the redline
-        # deletes come back with it (tests/test_compare_markup.py): reject-all is checked for the
+        # deletes come back with it (tests/tools/docx/test_compare_markup.py): reject-all is checked for the
         # rest, and for comments that every reference names one.
         got, want = _comments_apart(view_of(rejected, formatting)), _comments_apart(view_of_bytes(data_a, formatting))
         assert got[0] == want[0], "reject-all is not the original"

@@ -1,5 +1,5 @@
-"""The registered tools the coverage tests hold their own lists against (tests/test_tool_protocol.py's
-RECIPES, tests/test_validity_corpus.py's SCRIPT): one derivation, so both see the same new tool."""
+"""The registered tools the coverage tests hold their own lists against (tests/tools/docx/test_tool_protocol.py's
+RECIPES, tests/corpus/test_validity_corpus.py's SCRIPT): one derivation, so both see the same new tool."""
 from __future__ import annotations
 
 

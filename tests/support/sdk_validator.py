@@ -1,6 +1,7 @@
 """Microsoft's Open XML SDK validator (npm ``@ooxml-tools/validate``, .NET compiled to WebAssembly).
 
-One node process validates a whole batch (a start costs seconds); results are cached by the sha256
+One warm node process, kept for the run, validates every file (a start costs ~10 s); a big batch for
+several processes gets processes of its own. Results are cached by the sha256
 of each file under ``$OOXML_MCP_CACHE/sdk-validate``. Compare *kinds* of error, not counts: a kind
 is (part, error id, description without element positions), so an error the input already had
 is not charged to our edits.
@@ -10,6 +11,7 @@ turns "node or the package missing" into a failure instead of a skip.
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
@@ -83,16 +85,20 @@ def _store(digest: str, item: dict) -> list[dict]:
     return errors
 
 
-def _run_batch(paths: list[Path], digests: dict[Path, str]) -> dict[Path, list[dict]]:
-    """One node process over ``paths``; each result is cached the moment it arrives, so a run that is
-    stopped (timeout, kill) keeps what it validated and the next run only does the rest."""
+def _start_node(stderr=subprocess.PIPE) -> subprocess.Popen:
     env = {**os.environ, "NODE_PATH": str(node_dir() / "node_modules")}
     # The script imports the package by name: run it from a copy inside the install folder.
     script = node_dir() / SCRIPT.name
     if not script.exists() or script.read_bytes() != SCRIPT.read_bytes():
         script.write_bytes(SCRIPT.read_bytes())
-    proc = subprocess.Popen(["node", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, cwd=node_dir())
+    return subprocess.Popen(["node", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=stderr, text=True, env=env, cwd=node_dir())
+
+
+def _run_batch(paths: list[Path], digests: dict[Path, str]) -> dict[Path, list[dict]]:
+    """One node process over ``paths``; each result is cached the moment it arrives, so a run that is
+    stopped (timeout, kill) keeps what it validated and the next run only does the rest."""
+    proc = _start_node()
     # Bounded by progress, not by batch size: killed when no result came for STALL_SECONDS (a start,
     # then one file, never take that long; a whole batch of hundreds may).
     timer = threading.Timer(STALL_SECONDS, proc.kill)
@@ -144,8 +150,63 @@ def validate_files(paths: Iterable[str | os.PathLike], processes: int = 1) -> di
         elif p not in todo:
             todo.append(p)
     if todo:
-        out.update(_run_batches(todo, digests, processes))
+        out.update(_validate(todo, digests, processes))
     return out
+
+
+def _validate(paths: list[Path], digests: dict[Path, str], processes: int) -> dict[Path, list[dict]]:
+    """Many files for several processes: batches in processes of their own; else the warm process."""
+    if processes > 1 and len(paths) >= 8 * processes:
+        return _run_batches(paths, digests, processes)
+    return _WARM.validate(paths, digests)
+
+
+class _Warm:
+    """One node process kept for the whole test run: a start costs ~10 s of wall time (3 s CPU), a small
+    file then milliseconds, and most tests validate a few files each. Files go one at a time, each
+    answer read before the next path is written; a stall kills it (the next call starts another)."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen | None = None
+        self.lock = threading.Lock()
+        atexit.register(self.close)
+
+    def _start(self) -> subprocess.Popen:
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = _start_node(stderr=subprocess.DEVNULL)  # a pipe nobody reads could fill
+        return self.proc
+
+    def validate(self, paths: list[Path], digests: dict[Path, str]) -> dict[Path, list[dict]]:
+        with self.lock:
+            return {path: _store(digests[path], self._one(path)) for path in paths}
+
+    def _one(self, path: Path) -> dict:
+        proc = self._start()
+        timer = threading.Timer(STALL_SECONDS, proc.kill)
+        timer.start()
+        try:
+            proc.stdin.write(f"{path}\n")
+            proc.stdin.flush()
+            for line in proc.stdout:
+                if line.startswith("{"):
+                    item = json.loads(line)
+                    if Path(item["path"]) == path:
+                        return item
+        except (BrokenPipeError, OSError):
+            pass
+        finally:
+            timer.cancel()
+        self.close()
+        raise RuntimeError(f"validator gave no result for {path} (it ended or stalled {STALL_SECONDS}s)")
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+
+_WARM = _Warm()
 
 
 def _run_batches(paths: list[Path], digests: dict[Path, str], processes: int) -> dict[Path, list[dict]]:

@@ -2,7 +2,7 @@
 
 Written before soffice first starts in the folder (``-env:UserInstallation``); soffice keeps
 settings it finds there. The copy LibreOffice is given has its external references cut already
-(ooxml/opc/external_refs.py): these settings are the second wall, checked by tests/test_office_isolation.py.
+(ooxml/opc/external_refs.py): these settings are the second wall, checked by tests/tools/office/test_office_isolation.py.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The server's instructions: the conventions every tool shares, said once (tool descriptions and
-listed schemas leave them out: tests/test_tool_lists.py)."""
+listed schemas leave them out: tests/tools/runtime/test_tool_lists.py)."""
 from __future__ import annotations
 
 from tools.runtime import toolsets

@@ -15,7 +15,7 @@ from tests.support.registered import editing_tools
 
 pytestmark = pytest.mark.anyio
 ROOT = Path(server.__file__).resolve().parent
-# Sessions, files, history, listing: no edit of a document (tests/test_tool_protocol.py NOT_EDITS).
+# Sessions, files, history, listing: no edit of a document (tests/tools/docx/test_tool_protocol.py NOT_EDITS).
 NOT_EDITS = {"docx_open", "docx_create", "docx_close", "docx_save", "docx_export_markdown", "docx_cursor_move",
              "docx_undo", "docx_redo", "docx_toolsets"}
 OPENS = re.compile(r"with editing\(|\bEdit\(ctx|return e\.answer")
