@@ -23,16 +23,18 @@ from mcp.server.lowlevel.server import NotificationOptions  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from ooxml.opc.tempfiles import clean_stale_temp_files_in_background  # noqa: E402
-from tools.runtime.dispatch import Outcome, run_tool  # noqa: E402
-from tools.runtime.lifetime import Reaper, end_mcp_session  # noqa: E402
-from tools.runtime.stopping import PARENT_POLL_S, Stopping  # noqa: E402
-from tools.runtime.progress import reporter_for  # noqa: E402
+from tools.runtime.call.dispatch import Outcome, run_tool  # noqa: E402
+from tools.runtime.sessions.lifetime import Reaper, end_mcp_session  # noqa: E402
+from tools.runtime.state.stopping import PARENT_POLL_S, Stopping  # noqa: E402
+from tools.runtime.call.progress import reporter_for  # noqa: E402
 from tools import builtin  # noqa: E402
-from tools.runtime.registry import CallContext, Tool  # noqa: E402
+from tools.runtime.call.registry import CallContext, Tool  # noqa: E402
 from tools.services import Services  # noqa: E402
-from tools.runtime.sessions import Caller  # noqa: E402
+from tools.runtime.sessions.sessions import Caller  # noqa: E402
 from tools.storage.roots import is_object_url  # noqa: E402
-from tools.runtime import instructions, memory, notices, protocol, tasks, toolsets  # noqa: E402
+from tools.runtime.protocol import instructions, notices, protocol, tasks  # noqa: E402
+from tools.runtime.sessions import memory  # noqa: E402
+from tools.runtime.call import toolsets  # noqa: E402
 gc.freeze()  # nor later: they live as long as the process, so no collection walks them again
 gc.enable()
 
@@ -42,7 +44,7 @@ log = logging.getLogger("ooxml_mcp")
 
 def to_mcp(tool: Tool) -> types.Tool:
     a = tool.annotations()
-    # Agents pay per byte of tools/list (tools/runtime/listed_schema.py). Hints equal to MCP's defaults
+    # Agents pay per byte of tools/list (tools/runtime/call/listed_schema.py). Hints equal to MCP's defaults
     # (readOnly, idempotent false; destructive true) are left out, so is destructiveHint/idempotentHint on
     # read-only tools (meaningless there), the title (for people's UIs; name and description say it to
     # an agent) and openWorldHint: its default (true) is the cautious reading for a client, and listing
@@ -60,7 +62,7 @@ class DocxServer(Server):
     def create_initialization_options(self, notification_options=None, *args, **kwargs):
         options = notification_options or NotificationOptions(tools_changed=True)
         init = super().create_initialization_options(options, *args, **kwargs)
-        tasks.advertise(init)  # tools/runtime/tasks.py: the SDK derives no tasks capability
+        tasks.advertise(init)  # tools/runtime/protocol/tasks.py: the SDK derives no tasks capability
         return init
 
 
@@ -266,7 +268,7 @@ def make_services(args: argparse.Namespace) -> Services:
     check_toolsets(args.toolsets)
     roots, client_roots = roots_from(args), None
     if args.roots_from_client and args.transport == "stdio":
-        from tools.runtime.roots import ClientRoots
+        from tools.runtime.sessions.roots import ClientRoots
         explicit = args.root or os.environ.get("OOXML_MCP_ROOTS")
         client_roots = ClientRoots(roots if explicit else None)
     durable = durable_of(args)
@@ -312,13 +314,13 @@ def check_toolsets(names: list[str] | None) -> None:
 
 
 def durable_of(args: argparse.Namespace):
-    """--state: this process is one worker of many (tools/runtime/durable.py); else None."""
+    """--state: this process is one worker of many (tools/runtime/state/durable.py); else None."""
     if not args.state:
         return None
     import socket
-    from tools.runtime.audit import AuditLog
-    from tools.runtime.durable import Durable
-    from tools.runtime.statestore import RedisState
+    from tools.runtime.call.audit import AuditLog
+    from tools.runtime.state.durable import Durable
+    from tools.runtime.state.statestore import RedisState
     if not args.state.startswith(("redis://", "rediss://", "unix://")):
         print(f"ooxml-mcp: --state {args.state!r}: only redis://host:port/db is supported", file=sys.stderr)
         sys.exit(2)
@@ -396,7 +398,7 @@ def _draining_server_class():
 
     class DrainingServer(uvicorn.Server):
         """On SIGTERM/SIGINT (SIGHUP without a config): /healthz turns 503 and no new document session
-        starts (--state); the sessions end at once (tools/runtime/stopping.py)."""
+        starts (--state); the sessions end at once (tools/runtime/state/stopping.py)."""
 
         def __init__(self, config, services: Services, stopping):
             super().__init__(config)
@@ -431,14 +433,14 @@ def serve_http(server: Server, services: Services, host: str, port: int, stoppin
     reaper = Reaper(services).start()  # idle document sessions end, in both protocol generations
     try:
         # SIGTERM: uvicorn stops accepting and finishes the calls under way while the sessions end
-        # (tools/runtime/stopping.py; with --state: snapshotted, leases released for the other workers).
+        # (tools/runtime/state/stopping.py; with --state: snapshotted, leases released for the other workers).
         # proxy_headers off: only the config's trusted proxies may say who the client is (client_address.py).
         config = uvicorn.Config(http_app(server, services, host), host=host, port=port, log_level="warning",
                                 timeout_graceful_shutdown=10, proxy_headers=False)
         DrainingServer(config, services, stopping).run()
     finally:
         reaper.stop()
-        stopping.finish("stopped")  # unsaved changes go to recovery files (tools/runtime/stopping.py)
+        stopping.finish("stopped")  # unsaved changes go to recovery files (tools/runtime/state/stopping.py)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,5 +1,5 @@
 """The answer every tool returns: an :class:`Answer` value, rendered to Markdown once, on the way out
-(tools/runtime/dispatch.py); batches, resources, structured output and recovery read its fields.
+(tools/runtime/call/dispatch.py); batches, resources, structured output and recovery read its fields.
 
 Layout (SPEC §6): title line, ``**Status**``, ``**Element ID**``, ``**Operation**``, further
 ``**Key**: value`` lines; then ``## 📄 Document Context``, ``## 🔄 Changes`` and the cursor

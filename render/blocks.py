@@ -155,7 +155,7 @@ class _Drawn:
     A box is dropped when the document reports (``Document.changed``) a change to its element,
     an ancestor or a descendant; if the change log ran past us, everything is dropped. In a call
     made ``checking(True)`` every cached box is redrawn and compared (the test suite's
-    OOXML_MCP_CHECK_DRAWN=1, read by tools/runtime/limits.py).
+    OOXML_MCP_CHECK_DRAWN=1, read by tools/runtime/sessions/limits.py).
     """
     check: ContextVar[bool] = ContextVar("ooxml_check_drawn", default=False)
     MAX = 256

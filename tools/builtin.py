@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from tools.runtime.registry import Registry, publish_builtin
+from tools.runtime.call.registry import Registry, publish_builtin
 
 _registry: Registry | None = None
 _building = threading.RLock()

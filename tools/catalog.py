@@ -18,7 +18,7 @@ from tools.docx import alt_text, changes  # verifying: docx_set_alt_text, docx_c
 from tools.docx import text_boxes  # content: text boxes
 from tools.docx import check  # docx_check: validity and accessibility
 from tools.docx import fields  # layout: captions, cross-references, field updates
-from tools.runtime.registry import Registry
+from tools.runtime.call.registry import Registry
 
 MODULES = (blocks, edit, format, tables, images, read, review, session, export, markdown, pages, comments, layout,
            layout_delete, layout_fields, layout_links, layout_notes, layout_toc, history, lists, styles, toolsets,

@@ -12,7 +12,8 @@ TARGET = Path(__file__).resolve().parents[1] / "docs" / "tools.md"
 
 def reference() -> str:
     from tools.builtin import builtin
-    from tools.runtime import instructions, toolsets
+    from tools.runtime.protocol import instructions
+    from tools.runtime.call import toolsets
     tools = builtin()
     conventions = instructions.text()
     out = ["# Tool reference", "",

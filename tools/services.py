@@ -13,18 +13,18 @@ from typing import TYPE_CHECKING
 from tools.config.live import LiveConfig
 from tools.config.model import Config
 from tools.office.service import Office
-from tools.runtime.audit import AuditLog
-from tools.runtime.lifetime import InFlight
-from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS, RuntimeLimits
+from tools.runtime.call.audit import AuditLog
+from tools.runtime.sessions.lifetime import InFlight
+from tools.runtime.sessions.limits import DEFAULT_RUNTIME_LIMITS, RuntimeLimits
 from tools.builtin import builtin
-from tools.runtime.registry import Registry, Tool
-from tools.runtime.roots import ClientRoots, Roots
-from tools.runtime.sessions import SessionStore
-from tools.runtime.subscriptions import Watchers
-from tools.runtime.tasks import Tasks
+from tools.runtime.call.registry import Registry, Tool
+from tools.runtime.sessions.roots import ClientRoots, Roots
+from tools.runtime.sessions.sessions import SessionStore
+from tools.runtime.protocol.subscriptions import Watchers
+from tools.runtime.protocol.tasks import Tasks
 
 if TYPE_CHECKING:  # only with --state: not imported at start-up
-    from tools.runtime.durable import Durable
+    from tools.runtime.state.durable import Durable
 
 
 class Services:
@@ -45,15 +45,15 @@ class Services:
         fix(self, "worker_id", worker_id)  # with --state: this worker's name (audit log, leases)
         fix(self, "stdio_tenant", stdio_tenant)
         fix(self, "author", author)  # --author: default author of tracked changes and comments
-        fix(self, "toolsets", toolsets)  # --toolsets: listed at the start (tools/runtime/toolsets.py)
+        fix(self, "toolsets", toolsets)  # --toolsets: listed at the start (tools/runtime/call/toolsets.py)
         fix(self, "limit_overrides", dict(limit_overrides or {}))  # from the command line; beat the config
         fix(self, "client_roots", client_roots)  # --roots-from-client (stdio)
         fix(self, "recovered", {})  # original path -> (recovery path, why) this run
         fix(self, "recovering", {})  # original path -> Event set once its recovery file is written
         fix(self, "in_flight", InFlight())  # calls under way per session
         fix(self, "stdio_connection", {})  # what docx_toolsets keeps for the stdio client
-        fix(self, "watchers", Watchers())  # resource subscriptions (tools/runtime/protocol.py)
-        fix(self, "tasks", Tasks())  # MCP tasks of long calls (tools/runtime/tasks.py)
+        fix(self, "watchers", Watchers())  # resource subscriptions (tools/runtime/protocol/protocol.py)
+        fix(self, "tasks", Tasks())  # MCP tasks of long calls (tools/runtime/protocol/tasks.py)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"Services.{name} is fixed at start-up; what changes lives in a holder "

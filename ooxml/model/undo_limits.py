@@ -1,5 +1,5 @@
 """What the undo history may keep, and whether it checks itself: given by the server per call
-(tools/runtime/limits.py), never read from the environment here. No lxml: the server imports it
+(tools/runtime/sessions/limits.py), never read from the environment here. No lxml: the server imports it
 before any document is loaded."""
 from __future__ import annotations
 

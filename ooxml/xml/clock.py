@@ -1,7 +1,7 @@
 """The wall clock of a tool call: ``now()`` is the current UTC time, unless a replay pins it.
 
 Anything a call writes into the document that depends on the time (revision dates, created
-stamps) must take it from here: a journal replay (tools/runtime/durable.py) pins the clock to
+stamps) must take it from here: a journal replay (tools/runtime/state/durable.py) pins the clock to
 the recorded time of the call, so the replayed document is byte-identical to the live one.
 """
 from __future__ import annotations

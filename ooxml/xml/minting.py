@@ -1,6 +1,6 @@
 """Random values that name things (our IDs, Word's paraIds, content control ids), recordable.
 
-Every random value a call mints comes from here. A durable server (tools/runtime/durable.py)
+Every random value a call mints comes from here. A durable server (tools/runtime/state/durable.py)
 records them while a call runs and hands the same values out again, in order, when the call is
 replayed from the journal: the replayed document gets the very IDs the client was shown.
 """

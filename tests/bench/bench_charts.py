@@ -29,8 +29,8 @@ def main() -> None:
     args = ap.parse_args()
     import tools.catalog  # noqa: F401
     from ooxml.charts import locate
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     folder = Path(tempfile.mkdtemp(prefix="bench-charts-"))

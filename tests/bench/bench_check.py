@@ -24,8 +24,8 @@ for p in (str(REPO), str(BENCH_DIR)):
 import gen_docs  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401
-from tools.runtime.dispatch import run_tool  # noqa: E402
-from tools.runtime.registry import CallContext  # noqa: E402
+from tools.runtime.call.dispatch import run_tool  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
 from tools.builtin import builtin  # noqa: E402
 from tools.services import Services  # noqa: E402
 

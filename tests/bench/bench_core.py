@@ -338,8 +338,8 @@ def _rss_kb() -> tuple[int, int]:
 def mem_child(mode: str, path: str, mid_id: str) -> None:
     """Runs in a fresh interpreter: RSS delta of one open document, printed as JSON."""
     import tools.catalog  # noqa: F401  (the product's modules are loaded in both modes)
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.builtin import builtin
     from tools.services import Services
 
@@ -443,10 +443,10 @@ async def drive(call, mids: dict[int, tuple[Path, str]], sizes: list[int], calls
 
 
 def bench_inprocess(mids: dict[int, tuple[Path, str]], sizes: list[int], calls: int) -> dict:
-    """Through tools.runtime.dispatch.run_tool, as server.py's on_call_tool does (minus the SDK)."""
+    """Through tools.runtime.call.dispatch.run_tool, as server.py's on_call_tool does (minus the SDK)."""
     import tools.catalog  # noqa: F401
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     services = Services(roots=[mids[sizes[0]][0].parent])

@@ -65,8 +65,8 @@ def one_off(src: Path, folder: Path) -> tuple[float, float]:
 
 async def warm_runs(src: Path, folder: Path, repeats: int) -> tuple[list[tuple[float, float]], str]:
     import tools.catalog  # noqa: F401
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     services = Services(roots=[folder])

@@ -35,8 +35,8 @@ import tools.catalog  # noqa: E402,F401
 from ooxml.text import body as B  # noqa: E402
 from tests.support import form_docs as F  # noqa: E402
 from tests.builders import build_docx, p  # noqa: E402
-from tools.runtime.dispatch import run_tool  # noqa: E402
-from tools.runtime.registry import CallContext  # noqa: E402
+from tools.runtime.call.dispatch import run_tool  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
 from tools.builtin import builtin  # noqa: E402
 from tools.services import Services  # noqa: E402
 

@@ -28,9 +28,9 @@ import server  # noqa: E402
 from render import gotemplate  # noqa: E402
 from tests.http_upstream import USER  # noqa: E402
 from tools.config.loading import parse_config  # noqa: E402
-from tools.runtime.dispatch import run_tool  # noqa: E402
+from tools.runtime.call.dispatch import run_tool  # noqa: E402
 from tools.http.tools import close_clients  # noqa: E402
-from tools.runtime.registry import CallContext  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
 from tools.services import Services  # noqa: E402
 
 TEMPLATE = """{{ .data.name }} <{{ .data.email }}>

@@ -5,7 +5,7 @@ python tests/bench/bench_layout.py            # about a minute (more with LibreO
 python tests/bench/bench_layout.py --no-lo    # skip the TOC run with LibreOffice's page numbers
 ```
 
-Prints medians of in-process tool calls (tools.runtime.dispatch.run_tool, as the server runs them)
+Prints medians of in-process tool calls (tools.runtime.call.dispatch.run_tool, as the server runs them)
 and marks the targets met or NOT met; never fails on a time.
 - docx_get_header_footer, docx_list_sections, docx_insert_footnote on the 50,000-paragraph
   fixture (tests/bench/gen_docs.py): target <= 5 ms median each. A trivial call
@@ -38,8 +38,8 @@ TARGET_TOC_S = 1.0
 
 def make_caller(folder: Path):
     import tools.catalog  # noqa: F401
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     services = Services(roots=[folder])

@@ -45,8 +45,8 @@ def build(folder: Path, n: int) -> tuple[Path, str]:
 
 async def run(sizes: list[int], calls: int, folder: Path) -> None:
     import tools.catalog  # noqa: F401
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     docs = {n: build(folder, n) for n in sizes}

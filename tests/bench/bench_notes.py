@@ -28,8 +28,8 @@ REPO = BENCH_DIR.parent.parent
 
 def child(path: str, sessions: int) -> dict:
     import tools.catalog  # noqa: F401
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     services = Services(roots=[Path(path).parent])

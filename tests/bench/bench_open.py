@@ -148,8 +148,8 @@ def saved_copy(path: Path) -> Path:
     if out.exists():
         return out
     import tools.catalog  # noqa: F401
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     services = Services(roots=[path.parent])
@@ -181,8 +181,8 @@ def run_cpu(path: Path, repeats: int) -> dict:
     garbage is merged before it (settle_heap)."""
     import time
     import tools.catalog  # noqa: F401
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     services = Services(roots=[path.parent])
@@ -229,7 +229,7 @@ def main(argv=None) -> None:
         print(f"saved copy: {path}")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.cpu:
-        from tools.runtime.memory import keep_freed, one_arena
+        from tools.runtime.sessions.memory import keep_freed, one_arena
         one_arena()  # as server.main does: the in-process pair runs in the server's memory set-up
         keep_freed()
         c = run_cpu(path, args.repeats)

@@ -31,8 +31,8 @@ from ooxml.text.build import make_run  # noqa: E402
 from ooxml.model.document import Document  # noqa: E402
 from ooxml.privacy import leak_check as LC  # noqa: E402
 from ooxml.privacy import matcher as MT  # noqa: E402
-from tools.runtime.dispatch import run_tool  # noqa: E402
-from tools.runtime.registry import CallContext  # noqa: E402
+from tools.runtime.call.dispatch import run_tool  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
 from tools.builtin import builtin  # noqa: E402
 from tools.services import Services  # noqa: E402
 

@@ -10,7 +10,7 @@ Prints figures, never asserts on time:
 3. export: docx_export_markdown of the 50,000-paragraph document to a file, against pandoc
    (`pandoc -f docx -t gfm`) on the same file in the same run (target <= 2x pandoc). Without
    pandoc the comparison is skipped with a message.
-Calls go through tools.runtime.dispatch.run_tool, as server.py's on_call_tool does (minus the SDK).
+Calls go through tools.runtime.call.dispatch.run_tool, as server.py's on_call_tool does (minus the SDK).
 """
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ class Server:
 
     def __init__(self, root: Path):
         import tools.catalog  # noqa: F401
-        from tools.runtime.registry import CallContext
+        from tools.runtime.call.registry import CallContext
         from tools.builtin import builtin
         from tools.services import Services
         self.tools = builtin()
@@ -61,7 +61,7 @@ class Server:
         self.ctx = lambda: CallContext(None, self.services)
 
     async def call(self, name: str, **args) -> tuple[float, str]:
-        from tools.runtime.dispatch import run_tool
+        from tools.runtime.call.dispatch import run_tool
         t0, c0 = time.perf_counter(), time.process_time()
         outcome = await run_tool(self.tools[name], name, args, self.ctx())
         elapsed = time.perf_counter() - t0

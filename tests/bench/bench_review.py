@@ -27,8 +27,8 @@ import gen_docs  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401
 from ooxml.text import body as B  # noqa: E402
-from tools.runtime.dispatch import run_tool  # noqa: E402
-from tools.runtime.registry import CallContext  # noqa: E402
+from tools.runtime.call.dispatch import run_tool  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
 from tools.builtin import builtin  # noqa: E402
 from tools.services import Services  # noqa: E402
 

@@ -36,12 +36,12 @@ from tests.bench.gen_docs import ensure_docs  # noqa: E402
 from tests.support.http_server import http_client  # noqa: E402
 from tests.support.services import redis_server  # noqa: E402
 from tests.support.workers import haproxy, workers  # noqa: E402
-from tools.runtime.dispatch import run_tool  # noqa: E402
-from tools.runtime.durable import Durable  # noqa: E402
-from tools.runtime.registry import CallContext  # noqa: E402
+from tools.runtime.call.dispatch import run_tool  # noqa: E402
+from tools.runtime.state.durable import Durable  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
 from tools.builtin import builtin  # noqa: E402
 from tools.services import Services  # noqa: E402
-from tools.runtime.statestore import RedisState  # noqa: E402
+from tools.runtime.state.statestore import RedisState  # noqa: E402
 
 
 def verdict(ok: bool) -> str:

@@ -35,8 +35,8 @@ def child(args) -> None:
     sys.path.insert(0, os.getcwd())
     from tests.tools.docx.test_property_edits import Driver
     import tools.catalog  # noqa: F401
-    from tools.runtime.durable import Durable
-    from tools.runtime.statestore import RedisState
+    from tools.runtime.state.durable import Durable
+    from tools.runtime.state.statestore import RedisState
 
     out = {}
     for size in args.sizes:

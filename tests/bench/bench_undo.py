@@ -31,8 +31,8 @@ def main(argv=None) -> None:
     ap.add_argument("--repeats", type=int, default=40)
     args = ap.parse_args(argv)
     import tools.catalog  # noqa: F401
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     paths = gen_docs.ensure_docs([args.size])

@@ -52,8 +52,8 @@ def run(args) -> None:
     import tools.catalog  # noqa: F401
     from ooxml.model.document import Document
     from render.answer import operation_title
-    from tools.runtime import dispatch
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call import dispatch
+    from tools.runtime.call.registry import CallContext
     from tools.builtin import builtin
     from tools.services import Services
 

@@ -63,8 +63,8 @@ def build(src: Path) -> None:
 
 async def runs(src: Path, folder: Path, repeats: int) -> tuple[list, list, str, str]:
     import tools.catalog  # noqa: F401
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     services = Services(roots=[folder])

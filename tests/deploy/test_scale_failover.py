@@ -13,7 +13,7 @@ import pytest
 from tests.support.failover import run_trial
 from tests.support.services import redis_server
 from tests.support.workers import haproxy, workers
-from tools.runtime.statestore import RedisState
+from tools.runtime.state.statestore import RedisState
 
 pytestmark = pytest.mark.anyio
 TRIALS = int(os.environ.get("OOXML_MCP_FAILOVER_TRIALS", "20"))
@@ -63,7 +63,7 @@ async def test_haproxy_keeps_each_client_on_the_worker_of_its_session(tmp_path, 
     """2025-11-25: the stick table pins the MCP session (another worker would answer 404);
     2026-07-28: the session_id names the worker that made it, and every call goes there."""
     from tests.support.http_server import http_client
-    from tools.runtime.statestore import RedisState
+    from tools.runtime.state.statestore import RedisState
     from tests.support.failover import owner_of
     with redis_server() as redis_url, workers(3, tmp_path, redis_url, LEASE_MS) as ws, haproxy(ws) as url:
         state = RedisState(redis_url)

@@ -114,8 +114,8 @@ async def test_healthz_answers_200_and_an_unknown_mcp_session_gets_404(tmp_path,
 
 def test_audit_lines_name_the_worker(tmp_path, monkeypatch):
     import json
-    from tools.runtime.audit import AuditLog
-    from tools.runtime.dispatch import Outcome
+    from tools.runtime.call.audit import AuditLog
+    from tools.runtime.call.dispatch import Outcome
     monkeypatch.setattr(AuditLog, "worker", "w7")
     log = AuditLog(tmp_path / "audit.jsonl")
     log.record(tenant=None, tool="docx_read_content", arguments={}, outcome=Outcome("x", False), started=0.0)

@@ -167,7 +167,7 @@ def test_the_finder_of_environment_reads_sees_both_spellings():
 
 
 def test_no_model_or_render_module_reads_the_environment():
-    """Settings come in as arguments (tools/runtime/limits.py reads them, issue 30): a model
+    """Settings come in as arguments (tools/runtime/sessions/limits.py reads them, issue 30): a model
     or a renderer that read the environment would behave apart from the server's settings."""
     found = [name for name, path in modules().items() if name.split(".")[0] in ("ooxml", "render")
              and _reads_environment(ast.parse(path.read_text(encoding="utf-8")))]

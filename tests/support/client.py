@@ -126,8 +126,8 @@ class DirectClient(DocxClient):
         self.check_answers = check_answers
 
     async def call(self, name: str, /, **arguments) -> Answer:
-        from tools.runtime.dispatch import run_tool
-        from tools.runtime.registry import CallContext
+        from tools.runtime.call.dispatch import run_tool
+        from tools.runtime.call.registry import CallContext
         tool = self.services.tool_for(None, name)
         outcome = await run_tool(tool, name, arguments, CallContext(None, self.services))
         if self.check_answers:

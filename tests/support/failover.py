@@ -13,7 +13,7 @@ import anyio
 
 from tests.support.client import read_body, texts
 from tests.support.http_server import http_client
-from tools.runtime.statestore import RedisState
+from tools.runtime.state.statestore import RedisState
 
 CALL_TIMEOUT_S = 30  # generous upper bounds: a loaded machine is slow, a healthy one never waits them
 ADOPT_S = 90

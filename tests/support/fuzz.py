@@ -106,8 +106,8 @@ def _child(spec: Path, start: int, root: Path) -> None:
     logging.disable(logging.CRITICAL)
     import tools.catalog  # noqa: F401  (registers the tools)
     from tests.support.answer_validator import errors, parse_head
-    from tools.runtime.dispatch import run_tool
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call.dispatch import run_tool
+    from tools.runtime.call.registry import CallContext
     from tools.services import Services
 
     cases = [Case(**c) for c in json.loads(spec.read_text())]

@@ -15,7 +15,7 @@ from mcp.client.streamable_http import streamable_http_client
 import server
 from tests.support.client import DocxClient
 from tests.support.services import READY_S
-from tools.runtime.lifetime import Reaper
+from tools.runtime.sessions.lifetime import Reaper
 
 MODES = ("legacy", "auto")  # 2025-11-25 initialize handshake (MCP sessions) / 2026-07-28 (none)
 

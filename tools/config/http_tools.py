@@ -9,7 +9,7 @@ from tools.config.checks import KIND_WORDS, KINDS, Findings, at, expect, keys_of
 from tools.config.model import HttpLimits
 from tools.config.sections import ENV_NAME_RE, TCHAR_RE
 from tools.http.spec import CONTROL_RE, PLACEHOLDER_RE, HttpToolSpec, ParamSpec
-from tools.runtime.registry import NAME_RE, builtin_names
+from tools.runtime.call.registry import NAME_RE, builtin_names
 
 TOOL_KEYS = ("name", "description", "title", "tenants", "method", "endpoint", "timeout_s", "max_response_bytes",
              "headers", "params", "response_template", "strict_template", "follow_redirects",

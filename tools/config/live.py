@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from tools.config.model import Config
-from tools.runtime.audit import AuditLog
+from tools.runtime.call.audit import AuditLog
 
 
 class LiveConfig:

@@ -20,7 +20,7 @@ from tools.config.model import SPEC_TOOLSETS, Config, ConfigError
 from tools.config.sections import (parse_allow, parse_answers, parse_audit, parse_folder, parse_limits,
                                    parse_fetch, parse_proxy, parse_storage, parse_tenants, parse_toolsets)
 from tools.http.tools import build_tools
-from tools.runtime.toolsets import NAMES as BUILTIN_TOOLSETS
+from tools.runtime.call.toolsets import NAMES as BUILTIN_TOOLSETS
 
 TOP_KEYS = ("toolsets", "audit_log", "tenants", "http_tools", "limits", "author", "allow", "answers", "recovery_folder", "proxy", "storage", "fetch")
 

@@ -12,11 +12,11 @@ from pathlib import Path
 from ooxml.opc.link_policy import DEFAULT as DEFAULT_LINK_POLICY, LinkPolicy
 from ooxml.opc.limits import Limits as DocumentLimits
 from tools.http.spec import HttpToolSpec
-from tools.runtime.limits import RuntimeLimits
-from tools.runtime.registry import Tool
+from tools.runtime.sessions.limits import RuntimeLimits
+from tools.runtime.call.registry import Tool
 from tools.transport.client_address import ProxySpec
 
-# Named in SPEC §9-§11, known even before they exist; "all" lists every toolset (tools/runtime/toolsets.py).
+# Named in SPEC §9-§11, known even before they exist; "all" lists every toolset (tools/runtime/call/toolsets.py).
 SPEC_TOOLSETS = {"core", "tables", "format", "review", "http", "styles", "layout", "forms", "privacy", "all"}
 
 
@@ -48,7 +48,7 @@ class Config:
     source: Path | None = None
     toolsets: list[str] | None = None
     answers_view: str | None = None  # answers.view: the server's default answer view (render/views.py)
-    answers_structured: bool = False  # answers.structured: the head as structuredContent (tools/runtime/structured.py)
+    answers_structured: bool = False  # answers.structured: the head as structuredContent (tools/runtime/protocol/structured.py)
     author: str | None = None  # default author of tracked changes and comments
     recovery_folder: Path | None = None  # where recovery files go when not beside the document
     tenant_tokens: dict[str, str] = field(default_factory=dict, repr=False)  # tenant -> bearer token

@@ -13,8 +13,8 @@ from ooxml.opc.link_policy import DEFAULT as DEFAULT_LINK_POLICY, FETCHING_FIELD
 from ooxml.opc.package import Limits as DocumentLimits
 from tools.config.checks import Findings, at, expect, keys_of, option
 from tools.config.model import AuditSpec, HttpLimits
-from tools.runtime.limits import RUNTIME_LIMIT_TYPES, RuntimeLimits
-from tools.runtime.registry import NAME_RE
+from tools.runtime.sessions.limits import RUNTIME_LIMIT_TYPES, RuntimeLimits
+from tools.runtime.call.registry import NAME_RE
 from tools.transport.client_address import ProxySpec
 
 ALLOW_KEYS = ("url_schemes", "field_kinds")

@@ -5,7 +5,7 @@ from ooxml.review.revisions import PropertyChanges
 from ooxml.text import alt_text as ALT
 from ooxml.text import body as B
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 UNTRACKED = "Word records no revision for a drawing's alt text"
 

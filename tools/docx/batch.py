@@ -16,9 +16,9 @@ from render.answer import Answer
 from render.views import CHANGES_ONLY
 from tools.docx.common import call_limits
 from tools.docx.protocol import Edit
-from tools.runtime import history
-from tools.runtime.registry import CallContext, ToolResult, tool
-from tools.runtime.sessions import session_key
+from tools.runtime.call import history
+from tools.runtime.call.registry import CallContext, ToolResult, tool
+from tools.runtime.sessions.sessions import session_key
 
 CALL_KEYS = {"tool", "arguments"}
 
@@ -49,7 +49,7 @@ def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
     if len(calls) > limit:
         raise LimitExceeded(f"{len(calls)} calls in one batch; the limit is {limit} (limits.max_batch_calls).",
                             hint="Split the work into several batches.")
-    from tools.runtime.dispatch import argument_problems
+    from tools.runtime.call.dispatch import argument_problems
     checked = []
     for i, call in enumerate(calls):
         if not isinstance(call, dict) or "tool" not in call or set(call) - CALL_KEYS or \

@@ -20,8 +20,8 @@ from render.width import cut
 from tools.docx.common import block_insertion, call_limits, resolve
 from tools.docx.common import section_index
 from tools.docx.protocol import Edit, place_blocks
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Session
 
 SHOWN = 10
 MAX_TEXT = 100_000

@@ -8,7 +8,7 @@ from ooxml.xml.errors import ValidationError
 from render import changes_view as V
 from render.answer import success_answer
 from tools.docx.common import session_of
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 
 @tool(read_only=True, idempotent=True, title="List what changed")

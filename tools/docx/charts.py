@@ -16,7 +16,7 @@ from ooxml.xml.errors import InvalidDocument
 from render.answer import success_answer
 from tools.docx.common import block_insertion, call_limits, session_of
 from tools.docx.protocol import DELETERS, delete_inline, Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 MAX_LISTED = 200
 

@@ -8,7 +8,7 @@ from ooxml.xml.errors import ValidationError
 from render import check_view as V
 from render.answer import success_answer
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 
 @tool(toolset="core", title="Check validity and accessibility", operation="Repair Document", open_on_use=True)

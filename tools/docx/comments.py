@@ -15,8 +15,8 @@ from ooxml.model.places import block_range
 from tools.docx.common import clean_id, resolve, session_of
 from tools.docx.common import default_author
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Session
 
 MAX_LISTED = 100
 UNTRACKED = "Word records no revision for comments"

@@ -16,11 +16,11 @@ from render.answer import Answer, success_answer
 from render.blocks import boxes_with_texts
 from render.diff import render_diff
 from render import text_changes
-from tools.runtime import history
-from tools.runtime.lifetime import claim
-from tools.runtime.registry import CallContext
-from tools.runtime.element_ids import clean_id, resolve
-from tools.runtime.sessions import Session
+from tools.runtime.call import history
+from tools.runtime.sessions.lifetime import claim
+from tools.runtime.call.registry import CallContext
+from tools.runtime.sessions.element_ids import clean_id, resolve
+from tools.runtime.sessions.sessions import Session
 from tools.docx.view import compact_context, context_text, cursor_line, empty_context
 # What several tools share (issue 30: tools import only the kit from tools/docx):
 from ooxml.layout import page_setup as PS
@@ -30,8 +30,8 @@ from ooxml.refs import fields as FL
 from ooxml.review.revisions import DEFAULT_AUTHOR, Tracker
 from ooxml.text import images as I
 from ooxml.xml.errors import ElementNotFound, ValidationError
-from tools.runtime.quotas import add_session
-from tools.runtime.sandbox import object_target, resolve_in_roots
+from tools.runtime.sessions.quotas import add_session
+from tools.runtime.sessions.sandbox import object_target, resolve_in_roots
 from tools.storage.documents import store_of
 from tools.storage.objects import check_tenant, storage_section
 
@@ -330,7 +330,7 @@ def inline_place(doc, pos: Position, what: str) -> InlinePlace:
 def start_session(ctx: CallContext, doc: Document, path, view: str | None = None) -> Session:
     """A new session owned by the caller and claimed by this call; the document is closed on refusal."""
     try:
-        session = add_session(ctx, doc, path)  # the caller's quota (tools/runtime/quotas.py)
+        session = add_session(ctx, doc, path)  # the caller's quota (tools/runtime/sessions/quotas.py)
     except BaseException:
         doc.close()
         raise

@@ -9,11 +9,11 @@ from ooxml.xml.errors import InvalidDocument, ValidationError
 from ooxml.opc.package import DEFAULT_LIMITS, Package
 from tools.docx.common import answer, session_of
 from tools.docx.common import default_author, drop_session, start_session
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 from tools.storage.objects import check_tenant, storage_section
-from tools.runtime.sandbox import object_target, resolve_in_roots
+from tools.runtime.sessions.sandbox import object_target, resolve_in_roots
 from tools.storage.documents import open_document
-from tools.runtime.sessions import Cursor
+from tools.runtime.sessions.sessions import Cursor
 
 _KINDS = ("insertions", "deletions", "moves", "formatting changes", "table changes")
 

@@ -20,8 +20,8 @@ from ooxml.xml.wordids import prepare_copy
 from tools.docx.common import Position, block_insertion, call_limits, insertion_neighbours
 from tools.docx.common import MAX_TEXT, run_place
 from tools.docx.protocol import DELETERS, Edit, delete_inline
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Session
 
 
 def _check_text(text: str, arg: str = "text") -> None:

@@ -11,7 +11,7 @@ from ooxml.xml.errors import InvalidElementType
 from ooxml.xml.namespaces import M
 from tools.docx.common import run_place
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 _OMATH, _OMATH_PARA = f"{{{M}}}oMath", f"{{{M}}}oMathPara"
 

@@ -20,12 +20,12 @@ from render.answer import success_answer
 from tools.office import page_ranges, pdf_output
 from tools.office.fonts import substitutes
 from tools.office.service import Job, convert_in_budget
-from tools.runtime.durable import replaying
-from tools.runtime.lifetime import holding
-from tools.runtime.progress import progress, ticking
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.state.journal import replaying
+from tools.runtime.sessions.lifetime import holding
+from tools.runtime.call.progress import progress, ticking
+from tools.runtime.call.registry import CallContext, tool
 from tools.storage.objects import check_tenant, storage_section
-from tools.runtime.sandbox import folder_check, object_target, resolve_save_target
+from tools.runtime.sessions.sandbox import folder_check, object_target, resolve_save_target
 from tools.storage.documents import check_put, store_bytes
 from tools.storage.roots import ObjectLocation
 

@@ -29,8 +29,8 @@ from tools.docx import common as C
 from tools.docx.protocol import Edit
 from tools.office import find as office_find
 from tools.office.service import to_pdf_in_budget
-from tools.runtime.progress import heartbeats
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.progress import heartbeats
+from tools.runtime.call.registry import CallContext, tool
 
 RENUMBERED = {"SEQ", "REF", "NOTEREF"}  # what an insert keeps right at once (no layout)
 

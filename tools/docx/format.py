@@ -9,7 +9,7 @@ from ooxml.text import formatting as F
 from ooxml.review import edits
 from ooxml.text.format_args import FONT_KEYS, PARAGRAPH_KEYS, RUN_KEYS, check_element_properties
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 
 def _target(e, raw: str, arg: str = "element_id"):

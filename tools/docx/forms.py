@@ -23,7 +23,7 @@ from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import block_insertion, call_limits, expect, resolve, session_of
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 from tools.docx.common import raster_at
 
 MAX_LISTED = 200

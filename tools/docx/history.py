@@ -7,8 +7,8 @@ from ooxml.xml.errors import ValidationError
 from render.answer import success_answer
 from tools.docx.common import session_of
 from tools.docx.view import cursor_line
-from tools.runtime import history as H
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call import history as H
+from tools.runtime.call.registry import CallContext, tool
 
 SHOWN = 50  # steps listed by docx_get_history
 

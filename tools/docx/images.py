@@ -16,8 +16,8 @@ from ooxml.xml.units import emu
 from tools.docx.common import block_insertion, call_limits, object_image, valid_positions
 from ooxml.tabular.widths import EMU_PER_TWIP, available_width
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import object_target, resolve_in_roots
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sandbox import object_target, resolve_in_roots
 from tools.storage.objects import check_tenant, storage_section
 from tools.storage.documents import store_of
 

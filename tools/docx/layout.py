@@ -20,8 +20,8 @@ from tools.docx.common import clean_id, insertion_neighbours, session_of
 from tools.docx.common import body_insertion, section_index
 from tools.docx.protocol import Edit
 from tools.docx.view import context_text, cursor_line
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor, Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Cursor, Session
 
 MAX_LISTED = 200
 

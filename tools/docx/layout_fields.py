@@ -8,7 +8,7 @@ from ooxml.review import edits
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import W
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 
 def _estimated_pages(doc) -> int:

@@ -15,7 +15,7 @@ from render.width import cut
 from tools.docx.common import expect, resolve, session_of
 from tools.docx.common import MAX_TEXT
 from tools.docx.protocol import DELETERS, Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 MAX_LISTED = 200
 

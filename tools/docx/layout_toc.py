@@ -22,9 +22,9 @@ from tools.docx.common import body_insertion, clean_id, insertion_neighbours, re
 from tools.docx.protocol import Edit
 from tools.office import find as office_find
 from tools.office.service import to_pdf_in_budget
-from tools.runtime.progress import heartbeats, report
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Session
+from tools.runtime.call.progress import heartbeats, report
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Session
 
 RESULT_UNTRACKED = "the refreshed entries are the field's result, rewritten without revision marks"
 SHOWN = 12  # a bare field's paragraphs drawn before and after: a long TOC is summed up by its count

@@ -14,7 +14,7 @@ from ooxml.stylesheet.styles_builtin import ensure_style
 from ooxml.model.places import block_range
 from tools.docx.common import block_insertion, expect, insertion_neighbours, resolve
 from tools.docx.protocol import Edit, place_blocks
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 SHOWN = 10
 MAX_ITEMS = 10_000

@@ -24,10 +24,10 @@ from tools.docx.protocol import SHOWN, Edit
 from ooxml.tabular.tables import keep_tables_apart
 from ooxml.tabular.widths import EMU_PER_TWIP, available_width
 from tools.docx.view import focus_block
-from tools.runtime.durable import replaying
-from tools.runtime.progress import report
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sandbox import folder_check, object_target, resolve_save_target
+from tools.runtime.state.journal import replaying
+from tools.runtime.call.progress import report
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sandbox import folder_check, object_target, resolve_save_target
 from tools.storage.objects import check_tenant
 from tools.storage.objects import storage_section
 from tools.storage.documents import store_bytes

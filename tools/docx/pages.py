@@ -16,10 +16,10 @@ from render.blocks import paragraph_line, title_of
 from render.pages import blocks_on_page, laid_out_page
 from render.width import cut
 from tools.docx.common import resolve
-from tools.runtime.lifetime import holding
+from tools.runtime.sessions.lifetime import holding
 from tools.office.service import to_pdf_in_budget
-from tools.runtime.progress import progress
-from tools.runtime.registry import CallContext, Image, ToolResult, tool
+from tools.runtime.call.progress import progress
+from tools.runtime.call.registry import CallContext, Image, ToolResult, tool
 
 MAX_LISTED = 30  # elements named in the answer for one page
 STEPS = 4

@@ -15,7 +15,7 @@ from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import call_limits, resolve, session_of
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 MAX_REPLACEMENT = 100
 MAX_ELEMENTS = 100

@@ -8,7 +8,7 @@
         edits.set_paragraph_text(e.doc, p, text)
         e.done(p, marker="UPDATED", updated=p)
 
-``@tool`` opens the ``Edit`` around the call (tools/runtime/registry.py ``UnitOfWork``; the operation
+``@tool`` opens the ``Edit`` around the call (tools/runtime/call/registry.py ``UnitOfWork``; the operation
 is the tool's name, "Update Paragraph Text") and answers with ``e.answer``. The Edit takes the
 session (its lock, the undo step: tools/docx/common.session_of), draws the
 before-boxes, pairs every ``change`` with ``doc.changed`` before the after-boxes are drawn, sets the
@@ -27,8 +27,8 @@ from ooxml.tabular.tables import keep_tables_apart
 from ooxml.text import body as B
 from render.answer import Answer
 from tools.docx import common as C
-from tools.runtime.registry import CallContext, UnitOfWork
-from tools.runtime.sessions import Cursor
+from tools.runtime.call.registry import CallContext, UnitOfWork
+from tools.runtime.sessions.sessions import Cursor
 
 
 class Edit(UnitOfWork):

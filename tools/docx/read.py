@@ -16,8 +16,8 @@ from render.blocks import heading_level, labelled_line, title_of
 from render.text_boxes_view import box_lines
 from render.width import cut
 from tools.docx.common import answer, resolve, session_of
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Cursor
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Cursor
 from tools.docx.view import focus_block
 
 MAX_PAGE = 200

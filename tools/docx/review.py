@@ -14,8 +14,8 @@ from render.width import cut
 from tools.docx.common import box_lines, clean_id, resolve, session_of
 from tools.docx.common import TRACK_SETTING, default_author
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Session
 
 PAGE = 50
 SHOWN = 10

@@ -16,14 +16,14 @@ from render.answer import success_answer
 from tools.docx.common import answer, last_block, session_of
 from tools.docx.common import drop_session, start_session, tracking_from_settings
 from tools.office.open_formats import converted_document, converted_object, converts
-from tools.runtime.registry import CallContext, tool
-from tools.runtime import memory
-from tools.runtime.recovery import recovery_note
-from tools.runtime.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions import memory
+from tools.runtime.sessions.recovery import recovery_note
+from tools.runtime.sessions.sandbox import folder_check, object_target, resolve_in_roots, resolve_save_target
 from tools.storage.objects import check_name, check_tenant, open_object, open_url, save_object, storage_section
-from tools.runtime.sessions import Cursor
+from tools.runtime.sessions.sessions import Cursor
 
-log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/notices.py)
+log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/protocol/notices.py)
 
 
 @tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True, kind="session")

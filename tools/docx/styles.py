@@ -15,7 +15,7 @@ from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from tools.docx.common import resolve, session_of
 from tools.docx.protocol import Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 MAX_LISTED = 300
 

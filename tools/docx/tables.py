@@ -24,8 +24,8 @@ from render.width import cut, pad, width
 from render import text_changes
 from tools.docx.common import answer, block_insertion, box_lines, call_limits, expect, resolve, session_of
 from tools.docx.protocol import Edit, place_blocks
-from tools.runtime.registry import CallContext, tool
-from tools.runtime.sessions import Session
+from tools.runtime.call.registry import CallContext, tool
+from tools.runtime.sessions.sessions import Session
 
 Cells = list[list[str | int | float | None]]
 PAGE_ROWS = 20

@@ -16,7 +16,7 @@ from ooxml.xml.units import emu
 from tools.docx.common import call_limits
 from tools.docx.common import run_place
 from tools.docx.protocol import DELETERS, delete_inline, Edit
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
 
 # Word offers no text box inside these (nor a text box inside a text box).
 _NO_BOXES = {B.W_TXBX, w("footnote"), w("endnote"), w("comment")}

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from ooxml.xml.errors import ValidationError
 from render.answer import success_answer
-from tools.runtime import toolsets as T
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call import toolsets as T
+from tools.runtime.call.registry import CallContext, tool
 
 
 @tool(idempotent=True, context=False, title="List more or fewer tools", kind="meta")

@@ -20,7 +20,7 @@ import httpx
 
 from render.answer import operation_title, success_answer
 from tools.http.spec import CONTROL_RE, PLACEHOLDER_RE, HttpToolSpec, ParamSpec
-from tools.runtime.registry import Tool, ToolError
+from tools.runtime.call.registry import Tool, ToolError
 
 MAX_REDIRECTS = 5
 EXCERPT_CHARS = 300

@@ -10,7 +10,7 @@ from ooxml.xml.errors import LimitExceeded
 from ooxml.opc.savefile import read_stamped
 from ooxml.opc.sniff import CONVERTED, mislabelled
 from tools.office.service import Job, convert_in_budget
-from tools.runtime.progress import heartbeats
+from tools.runtime.call.progress import heartbeats
 
 TO_DOCX = Job(ext="docx", filter="MS Word 2007 XML", data={}, neutralise=False)
 # What a conversion may lose, per source extension (said in the answer's head).

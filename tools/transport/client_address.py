@@ -1,7 +1,7 @@
 """Where an HTTP request comes from: the peer, or behind trusted proxies the forwarded client.
 
 Anonymous clients (no tenant, no MCP session) get their session quota per source address
-(tools/runtime/quotas.py). Behind a proxy every request comes from the proxy, so the config's
+(tools/runtime/sessions/quotas.py). Behind a proxy every request comes from the proxy, so the config's
 ``proxy`` key names the header the proxies set (``X-Forwarded-For``) and the proxies trusted to
 set it. The header is read only when the peer is a trusted proxy (anyone else could forge it),
 from the right: the first address that is not a trusted proxy is the client.

@@ -21,7 +21,7 @@ import anyio
 
 from ooxml.opc.package import DEFAULT_LIMITS
 from ooxml.xml.errors import OoxmlError
-from tools.runtime.sandbox import object_target, resolve_in_roots
+from tools.runtime.sessions.sandbox import object_target, resolve_in_roots
 from tools.storage.folder import FolderStore
 from tools.storage.s3 import store_for
 from tools.storage.uploads import DEFAULT_MAX_BYTES, area_of, check_owner, upload_key

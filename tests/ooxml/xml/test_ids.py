@@ -12,8 +12,8 @@ from ooxml.model.document import Document
 from ooxml.xml.errors import OoxmlError
 from ooxml.xml.namespaces import OX_ID
 from tests.builders import build_docx, p
-from tools.runtime.dispatch import run_tool
-from tools.runtime.registry import CallContext, tool
+from tools.runtime.call.dispatch import run_tool
+from tools.runtime.call.registry import CallContext, tool
 from tools.builtin import builtin
 from tools.services import Services
 

@@ -29,7 +29,7 @@ def test_no_tool_module_opens_its_own_unit_of_work():
 
 def test_every_editing_tool_gets_its_unit_of_work_from_tool():
     from tools.builtin import builtin
-    from tools.runtime.registry import unit_of_work
+    from tools.runtime.call.registry import unit_of_work
     tools = builtin()
     plain = {n for n in editing_tools() if unit_of_work(inspect.unwrap(tools[n].handler)) is None}
     assert plain == NOT_EDITS

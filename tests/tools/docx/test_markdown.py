@@ -303,7 +303,7 @@ async def test_results_convert_in_libreoffice_and_validate(docx, tmp_path, pictu
 
 async def test_opening_a_large_file_reports_progress_while_it_runs(docx, tmp_path, monkeypatch):
     """docx_open runs in a worker thread; the event loop sends heartbeats until it ends."""
-    from tools.runtime import progress as P
+    from tools.runtime.call import progress as P
     monkeypatch.setattr(P, "HEARTBEAT_S", 0.01)
     monkeypatch.setattr(P, "LARGE_FILE_BYTES", 10_000)
     await docx.create()
@@ -327,7 +327,7 @@ async def test_opening_a_large_file_reports_progress_while_it_runs(docx, tmp_pat
 
 
 async def test_a_failed_open_in_the_worker_thread_is_still_a_named_error(docx, tmp_path, monkeypatch):
-    from tools.runtime import progress as P
+    from tools.runtime.call import progress as P
     monkeypatch.setattr(P, "LARGE_FILE_BYTES", 1)
     (tmp_path / "bad.docx").write_bytes(b"not a zip")
     answer = await docx.call("docx_open", file_path="bad.docx")

@@ -14,7 +14,7 @@ from tests.support import planted
 from tests.support.client import DocxClient
 from tests.tools.docx.test_privacy_redact import EMAIL, assert_only_matches_changed, redacted
 from tests.tools.runtime.test_time_limits import FREE_WITHIN, LIMIT, MARGIN, under_limit
-from tools.runtime.overrun import GRACE_S
+from tools.runtime.sessions.overrun import GRACE_S
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio

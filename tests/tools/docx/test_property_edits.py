@@ -20,8 +20,8 @@ from ooxml.xml.namespaces import OX_ID
 from tests.support.answer_validator import errors, parse_head
 from tests.support.corpus import editable_files
 import tools.catalog  # noqa: F401  (registers the tools)
-from tools.runtime.dispatch import run_tool
-from tools.runtime.registry import CallContext
+from tools.runtime.call.dispatch import run_tool
+from tools.runtime.call.registry import CallContext
 from tools.builtin import builtin
 from tools.services import Services
 

@@ -358,7 +358,7 @@ def test_the_folder_really_written_in_is_checked_not_the_path(tmp_path):
     """The last line of defence: a save through a path whose folder is (now) a symlink to the
     outside is refused by the check on the opened folder handle, and nothing is written there."""
     from ooxml.model.document import Document
-    from tools.runtime.sandbox import folder_check
+    from tools.runtime.sessions.sandbox import folder_check
     root, outside = tmp_path / "root", tmp_path / "outside"
     root.mkdir()
     outside.mkdir()

@@ -268,7 +268,7 @@ async def test_every_editing_tool_tracks_answers_and_undoes(tmp_path):
 def test_an_argument_typed_optional_may_be_left_out():
     """session_id is optional because it is typed ``str | None`` (SPEC §2), not by its name: any such
     argument is left out of ``required`` and arrives as None."""
-    from tools.runtime.registry import Tool, _positional_optional, schema_from_signature, unset_arguments
+    from tools.runtime.call.registry import Tool, _positional_optional, schema_from_signature, unset_arguments
 
     def fn(ctx, session_id: str | None, text: str, other: str | None, named: str = "x"):
         return None
@@ -287,9 +287,9 @@ async def test_the_protocol_refuses_a_change_it_was_not_told_of_without_the_test
     (``e.changed``) that nobody announced fails the call instead of leaving an edit undo cannot put back."""
     from ooxml.text import body as B
     from tools.docx.protocol import Edit
-    from tools.runtime import history
-    from tools.runtime.lifetime import release_all
-    from tools.runtime.registry import CallContext
+    from tools.runtime.call import history
+    from tools.runtime.sessions.lifetime import release_all
+    from tools.runtime.call.registry import CallContext
 
     async with open_direct([FIXTURE.parent]) as docx:
         await docx.open(FIXTURE)

@@ -50,7 +50,7 @@ def test_tracked_wrap_item_and_delete_undone_and_redone_give_the_same_document(d
 
 def test_a_wrap_redone_after_a_snapshot_round_trip_keeps_the_paragraph_inside(driver):
     """The move travels in the session snapshot (--state): redo on another worker is the same."""
-    from tools.runtime import snapshots
+    from tools.runtime.state import snapshots
     pid = element_id(driver.call("docx_insert_paragraph", text="Keep me", position="end:document_body"))
     driver.call("docx_insert_content_control", kind="repeating_section", element_id=pid)
     driver.call("docx_undo")

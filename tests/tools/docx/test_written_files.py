@@ -110,7 +110,7 @@ async def test_a_folder_swapped_for_a_symlink_during_the_export_gets_nothing(doc
 
 def end_every_session(docx) -> None:
     """What the server does when it stops (or a session ends idle): unsaved work to recovery files."""
-    from tools.runtime.lifetime import end_all
+    from tools.runtime.sessions.lifetime import end_all
     end_all(docx.services, "the server stopped")
 
 

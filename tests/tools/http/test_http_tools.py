@@ -13,9 +13,9 @@ from tests.http_upstream import USER, Upstream
 from render.answer import CONTENT_HEADING
 from tests.support.answer_validator import errors
 from tools.config.loading import parse_config
-from tools.runtime.dispatch import run_tool
+from tools.runtime.call.dispatch import run_tool
 from tools.http.tools import close_clients
-from tools.runtime.registry import CallContext
+from tools.runtime.call.registry import CallContext
 from tools.services import Services
 
 TEMPLATE = """{{ .data.name }} <{{ .data.email }}>

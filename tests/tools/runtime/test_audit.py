@@ -10,9 +10,9 @@ import yaml
 from mcp import Client
 
 import server
-from tools.runtime.audit import AuditLog
+from tools.runtime.call.audit import AuditLog
 from tools.config.reload import apply_config_file
-from tools.runtime.dispatch import Outcome
+from tools.runtime.call.dispatch import Outcome
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio

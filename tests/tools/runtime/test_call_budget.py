@@ -218,7 +218,7 @@ async def test_an_open_refused_by_the_session_limit_holds_nothing(tmp_path, monk
     async with in_process(services) as c:
         await c.open(path)
         busy = services.sessions.all()[0]
-        busy.lock.acquire()  # a call under way on it: not ended to make room (tools/runtime/quotas.py)
+        busy.lock.acquire()  # a call under way on it: not ended to make room (tools/runtime/sessions/quotas.py)
         try:
             refused = await c.call("docx_open", file_path="a.docx")
         finally:
@@ -265,7 +265,7 @@ async def test_the_in_flight_limit_counts_a_session_named_with_noise_as_the_same
 
 def test_a_session_id_argument_is_read_by_one_function():
     """Issue 29 #15: the store split the argument, the in-flight count stripped it. Only
-    tools/runtime/sessions.session_key takes a session_id string apart now."""
+    tools/runtime/sessions/sessions.session_key takes a session_id string apart now."""
     root = Path(__file__).resolve().parents[3]
     shapes = re.compile(r"\b(?:session_id|sid)\w*\)?\s*(?:or\s*\"\"\)?)?\.(?:split|strip|partition)\(")
     found = [f"{path.relative_to(root)}:{n}" for path in [root / "server.py", *(root / "tools").rglob("*.py")]

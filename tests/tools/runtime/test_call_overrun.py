@@ -1,6 +1,6 @@
 """The call time limit holds even for a worker thread that never checks its budget: the call is
 answered LimitExceeded on time, its session answers SessionBusy until the thread ends, and then
-whatever the thread changed is put back and the session serves again (tools/runtime/overrun.py)."""
+whatever the thread changed is put back and the session serves again (tools/runtime/sessions/overrun.py)."""
 from __future__ import annotations
 
 import threading
@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.parts import part_bytes
 from tests.support.polling import wait_until
-from tools.runtime.overrun import GRACE_S
+from tools.runtime.sessions.overrun import GRACE_S
 from tools.builtin import builtin
 
 pytestmark = pytest.mark.anyio

@@ -11,8 +11,8 @@ import pytest
 from tests.support.answer_validator import parse_head
 from tests.support.services import redis_server
 from tests.tools.runtime.test_durable_replay import DurableDriver
-from tools.runtime.durable import quota_key
-from tools.runtime.lifetime import reap_idle
+from tools.runtime.state.quota import quota_key
+from tools.runtime.sessions.lifetime import reap_idle
 
 LATER = 10 ** 6  # seconds: every session counts as idle
 

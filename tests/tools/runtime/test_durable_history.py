@@ -22,8 +22,8 @@ from tests.support.services import redis_server
 from tests.tools.runtime.test_durable_replay import newer_step, parts
 from tests.tools.docx.test_property_edits import FIXTURES, SCALE, Driver
 import tools.catalog  # noqa: F401
-from tools.runtime.durable import Durable
-from tools.runtime.statestore import RedisState
+from tools.runtime.state.durable import Durable
+from tools.runtime.state.statestore import RedisState
 
 
 @pytest.fixture(scope="module")

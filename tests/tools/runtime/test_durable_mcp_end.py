@@ -13,7 +13,7 @@ from tests.support.client import read_body, texts
 from tests.support.http_server import http_client
 from tests.support.services import redis_server
 from tests.support.workers import workers
-from tools.runtime.statestore import RedisState
+from tools.runtime.state.statestore import RedisState
 
 pytestmark = pytest.mark.anyio
 LEASE_MS = 600

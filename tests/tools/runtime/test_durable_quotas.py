@@ -9,8 +9,8 @@ import pytest
 from tests.support.answer_validator import parse_head
 from tests.support.services import redis_server
 from tests.tools.runtime.test_durable_replay import DurableDriver
-from tools.runtime.durable import quota_key
-from tools.runtime.sessions import Caller
+from tools.runtime.state.quota import quota_key
+from tools.runtime.sessions.sessions import Caller
 
 
 @pytest.fixture(scope="module")

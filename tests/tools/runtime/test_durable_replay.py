@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from tests.support.services import redis_server
 from tests.tools.docx.test_property_edits import SCALE, Driver, documents, step
 import tools.catalog  # noqa: F401
-from tools.runtime.durable import Durable, signature
-from tools.runtime.snapshots import document_bytes
-from tools.runtime.statestore import RedisState
+from tools.runtime.state.durable import Durable
+from tools.runtime.state.journal import signature
+from tools.runtime.state.snapshots import document_bytes
+from tools.runtime.state.statestore import RedisState
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import pytest
 from tests.support.answer_validator import parse_head
 from tests.support.services import redis_server
 from tests.tools.runtime.test_durable_replay import DurableDriver
-from tools.runtime.audit import AuditLog
+from tools.runtime.call.audit import AuditLog
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """Once the tool modules are loaded the server moves what was imported since server.py froze the
 SDK's import-time objects (the tool modules, uvicorn, Starlette, the SDK's HTTP handlers) out of
 the garbage collector's full collections, and runs young collections less often
-(tools/runtime/memory.py: settle). Over HTTP a full collection walked them every second or two
+(tools/runtime/sessions/memory.py: settle). Over HTTP a full collection walked them every second or two
 under load, with every client waiting on the GIL (issue 21: the editing p99)."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 import server
 from tools import builtin
-from tools.runtime import memory
+from tools.runtime.sessions import memory
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -25,7 +25,7 @@ import gc, sys
 sys.path.insert(0, {root!r})
 import server
 from tools import builtin
-from tools.runtime import memory
+from tools.runtime.sessions import memory
 import uvicorn, mcp.server.streamable_http_manager
 builtin.builtin()
 gc.collect()

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tools.runtime import toolsets
+from tools.runtime.call import toolsets
 from tools.builtin import builtin
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,9 +1,9 @@
-"""tools/runtime/limits.py reads the settings the model and the renderer are given per call
+"""tools/runtime/sessions/limits.py reads the settings the model and the renderer are given per call
 (issue 30: never read from the environment inside ooxml/ or render/)."""
 from __future__ import annotations
 
 from ooxml.model.undo_limits import DEFAULT_UNDO_LIMITS, UndoLimits
-from tools.runtime.limits import check_drawn, undo_limits
+from tools.runtime.sessions.limits import check_drawn, undo_limits
 
 
 def test_undo_limits_come_from_the_environment_given():

@@ -1,4 +1,4 @@
-"""The server runs in one malloc arena (tools/runtime/memory.py): a tree freed in one worker thread
+"""The server runs in one malloc arena (tools/runtime/sessions/memory.py): a tree freed in one worker thread
 is reused by a parse in another, instead of being page-faulted in again (issue 21: docx_open of
 50,000 paragraphs cost 56,000 minor faults and twice the bare parse's CPU, or not, depending on
 the thread)."""
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import server
-from tools.runtime import memory
+from tools.runtime.sessions import memory
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -23,7 +23,7 @@ import resource, sys, threading
 sys.path.insert(0, {root!r})
 from lxml import etree
 if {one!r}:
-    from tools.runtime.memory import one_arena
+    from tools.runtime.sessions.memory import one_arena
     assert one_arena()
 data = b"<r>" + b"<p a='1'><t>some text here</t></p>" * 200000 + b"</r>"
 turn = [threading.Event(), threading.Event()]
@@ -86,7 +86,7 @@ REPARSE = """
 import resource, sys, zlib
 sys.path.insert(0, {root!r})
 from lxml import etree
-from tools.runtime import memory
+from tools.runtime.sessions import memory
 assert memory.one_arena()
 if {keep!r}:
     assert memory.keep_freed()
@@ -146,12 +146,12 @@ CLOSED = """
 import asyncio, ctypes, sys, time, weakref
 sys.path.insert(0, {root!r})
 from pathlib import Path
-from tools.runtime import memory
+from tools.runtime.sessions import memory
 assert memory.one_arena() and memory.keep_freed()
 import tools.catalog
 from tests.builders import build_docx, p
-from tools.runtime.dispatch import run_tool
-from tools.runtime.registry import CallContext
+from tools.runtime.call.dispatch import run_tool
+from tools.runtime.call.registry import CallContext
 from tools.services import Services
 path = build_docx(Path({folder!r}) / "short.docx", "".join(p(f"Short paragraph {{i}} of a few words.") for i in range(20000)))
 services = Services(roots=[path.parent])

@@ -1,4 +1,4 @@
-"""The quick argument check (tools/runtime/plain_schema.py) never lets through what jsonschema refuses,
+"""The quick argument check (tools/runtime/call/plain_schema.py) never lets through what jsonschema refuses,
 and takes the common case (well-typed arguments) of every built-in tool without jsonschema."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import jsonschema.validators
 import pytest
 
 import tools.catalog  # noqa: F401  (registers the built-in tools)
-from tools.runtime.plain_schema import plainly_valid
+from tools.runtime.call.plain_schema import plainly_valid
 from tools.builtin import builtin
 
 SAMPLES = {"string": "text", "integer": 3, "number": 2.5, "boolean": True, "null": None, "array": [],

@@ -16,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.builders import build_docx, p
 from tests.support.client import DocxClient
 from tests.support.http_server import http_server
-from tools.runtime.roots import ClientRoots
+from tools.runtime.sessions.roots import ClientRoots
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio

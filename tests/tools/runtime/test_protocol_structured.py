@@ -13,7 +13,7 @@ from tests.support.client import open_client
 from tests.support.http_server import MODES, http_server
 from tools.config.reload import apply_config_file
 from tools.services import Services
-from tools.runtime.structured import SCHEMA
+from tools.runtime.protocol.structured import SCHEMA
 
 pytestmark = pytest.mark.anyio
 

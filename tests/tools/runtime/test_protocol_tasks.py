@@ -30,7 +30,7 @@ import server
 from tests.support.answer_validator import errors
 from tests.support.client import DocxClient, read_part
 from tests.support.http_server import http_server
-from tools.runtime import tasks as T
+from tools.runtime.protocol import tasks as T
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio

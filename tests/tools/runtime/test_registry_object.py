@@ -10,7 +10,7 @@ import pytest
 import server
 from tools import catalog
 from tools.builtin import builtin
-from tools.runtime.registry import KINDS, Registry, tool, unit_of_work
+from tools.runtime.call.registry import KINDS, Registry, tool, unit_of_work
 from tools.services import Services
 
 ROOT = Path(server.__file__).resolve().parent

@@ -1,7 +1,7 @@
 """--state: a snapshot sends the document's package (its original parts) only when it changed.
 
 The store keeps the package apart as the snapshot's *base*, named by its hash (v3 snapshots,
-tools/runtime/snapshots.py ``split``). A later snapshot of the same package sends only the parts
+tools/runtime/state/snapshots.py ``split``). A later snapshot of the same package sends only the parts
 changed since open, the session's fields and the undo history; recovery rebuilds exactly the same
 session from it, and a snapshot never names a base the store does not hold.
 """
@@ -15,7 +15,7 @@ import pytest
 from tests.builders import build_docx, p
 from tests.support.services import redis_server
 from tests.tools.runtime.test_durable_replay import DurableDriver, parts, recovered_equals_live
-from tools.runtime import snapshots
+from tools.runtime.state import snapshots
 
 BODY = "".join(p(f"Clause {i}: the parties agree to the terms set out in schedule {i}.") for i in range(30))
 # A part no edit touches and that does not compress: the base outweighs any snapshot that leaves it out.

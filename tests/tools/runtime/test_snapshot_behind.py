@@ -1,7 +1,7 @@
 """--state: a snapshot due by count is made after the call that makes it due, not within it.
 
 The call answers at once; the snapshot is taken in a thread of its own holding the session's lock
-(tools/runtime/durable.py ``_snapshot_behind``), and nothing is lost if it fails: the journal holds
+(tools/runtime/state/durable.py ``_snapshot_behind``), and nothing is lost if it fails: the journal holds
 every entry and a take-over replays them.
 """
 from __future__ import annotations

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools.runtime import snapshots
-from tools.runtime.snapshot_aliases import FLAT_OOXML
+from tools.runtime.state import snapshots
+from tools.runtime.state.snapshot_aliases import FLAT_OOXML
 
 FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "snapshot-v2-flat-layout.oxmsnap"
 

@@ -21,7 +21,7 @@ from tests.builders import build_docx, p, tbl, tc
 from tests.support.client import DocxClient
 from tests.support.parts import part_bytes
 from tools.config.model import Config
-from tools.runtime.overrun import GRACE_S
+from tools.runtime.sessions.overrun import GRACE_S
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio

@@ -17,7 +17,7 @@ from tests.support.client import DocxClient
 from tests.support import planted
 from tests.tools.runtime.test_time_limits import FREE_WITHIN, GROWTH, LIMIT, MARGIN, under_limit
 from tools.config.model import Config
-from tools.runtime.overrun import GRACE_S
+from tools.runtime.sessions.overrun import GRACE_S
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio

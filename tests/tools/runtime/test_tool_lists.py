@@ -13,7 +13,7 @@ from mcp import Client
 from mcp.types import ToolListChangedNotification
 
 import server
-from tools.runtime import toolsets as T
+from tools.runtime.call import toolsets as T
 from tools.builtin import builtin
 from tools.services import Services
 from tests.support.client import DocxClient

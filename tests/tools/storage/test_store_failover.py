@@ -15,7 +15,7 @@ from tests.support.failover import owner_of, until_ok
 from tests.support.http_server import http_client
 from tests.support.services import redis_server
 from tests.support.workers import haproxy, workers
-from tools.runtime.statestore import RedisState
+from tools.runtime.state.statestore import RedisState
 
 pytestmark = pytest.mark.anyio
 W_P = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}p"

@@ -16,7 +16,7 @@ import pytest
 from tests.builders import build_docx, p
 from tests.support.client import read_body, texts
 from tests.support.http_server import MODES, http_client, http_server
-from tools.runtime.audit import AuditLog
+from tools.runtime.call.audit import AuditLog
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio
@@ -216,7 +216,7 @@ async def test_a_saved_session_that_ends_leaves_no_recovery_file(tmp_path):
 
 async def test_a_file_reopened_while_its_recovery_file_is_written_is_told_of_it(tmp_path, monkeypatch):
     """The old session is gone from the list before its recovery file is written: the reopen waits."""
-    import tools.runtime.lifetime as lifetime
+    import tools.runtime.sessions.lifetime as lifetime
     real = lifetime.write_recovery
 
     def slow_write_recovery(services, session):

@@ -9,8 +9,8 @@ import mcp_types as types
 
 from ooxml.opc.types import CT
 from tools.storage.roots import is_object_url
-from tools.runtime import notices, object_resources, prompts, resources, structured
-from tools.runtime.registry import CallContext
+from tools.runtime.protocol import notices, object_resources, prompts, resources, structured
+from tools.runtime.call.registry import CallContext
 
 LINKED = {"docx_save": CT.DOCX,
           "docx_export_markdown": "text/markdown", "docx_export": None}  # None: by the file's extension

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ooxml.xml.errors import LimitExceeded, OoxmlError, ValidationError
-from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
+from tools.runtime.sessions.limits import DEFAULT_RUNTIME_LIMITS
 
 if TYPE_CHECKING:  # the document model (lxml) loads at the first document, not before initialize
     from ooxml.model.document import Document
@@ -34,7 +34,7 @@ class SessionNotFound(OoxmlError):
 
 
 class QuotaReached(LimitExceeded):
-    """The caller has as many sessions as it may (tools/runtime/quotas.py may make room)."""
+    """The caller has as many sessions as it may (tools/runtime/sessions/quotas.py may make room)."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ class Session:
     last_used: float = field(default_factory=time.monotonic)
     ended: bool = False  # removed from the store: a call that waited for the lock must not go on
     unreplayed: list | None = None  # --state: acknowledged calls a take-over could not replay (told once)
-    overrun: bool = False  # a call past its deadline still holds the lock (tools/runtime/overrun.py)
+    overrun: bool = False  # a call past its deadline still holds the lock (tools/runtime/sessions/overrun.py)
     # secret (a matcher's spec as JSON) -> its last failed leak check, None once one passed: docx_save
     # checks them all again and repeats what fails (ooxml/privacy/known_leaks.py)
     leaks: dict = field(default_factory=dict)

@@ -9,7 +9,7 @@ import json
 import logging
 from dataclasses import replace
 
-from tools.runtime.limits import undo_limits
+from tools.runtime.sessions.limits import undo_limits
 
 log = logging.getLogger("ooxml_mcp")
 
@@ -28,7 +28,7 @@ def begin(ctx, session) -> None:
 
 def commit(ctx, tool_name: str, arguments: dict) -> None:
     """A call succeeded: what it changed in each session becomes one step there."""
-    from tools.runtime.overrun import may_commit
+    from tools.runtime.sessions.overrun import may_commit
     may_commit(ctx)  # not once dispatch answered LimitExceeded for it: then it is put back instead
     ctx.put_backs = []
     if not ctx.touched:
@@ -92,7 +92,7 @@ def on_abandon(ctx, put_back) -> None:
 
 def abandon(ctx) -> None:
     """A call failed: whatever it changed is put back (the cursor too: a commit refused after the
-    tool ran, tools/runtime/overrun.py, comes after the tool moved it), nothing is recorded."""
+    tool ran, tools/runtime/sessions/overrun.py, comes after the tool moved it), nothing is recorded."""
     put_backs, ctx.put_backs = getattr(ctx, "put_backs", []), []
     for put_back in reversed(put_backs):
         try:

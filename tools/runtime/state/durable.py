@@ -9,9 +9,9 @@
   minted IDs or moved the cursor) is appended, fenced by the lease, BEFORE its answer is sent:
   tool, arguments, the random values it minted (ooxml/xml/minting.py) and its time (ooxml/xml/clock.py).
   A call whose entry cannot be written answers an error and the worker drops its copy.
-- **Snapshots** (tools/runtime/snapshots.py) on open/create, after a save, every
+- **Snapshots** (tools/runtime/state/snapshots.py) on open/create, after a save, every
   ``snapshot_every`` entries or ``snapshot_seconds``, and when a session is parked (the worker
-  drains; a session whose MCP session ended is ended, tools/runtime/lifetime.py). The journal is trimmed up to the snapshot. The package
+  drains; a session whose MCP session ended is ended, tools/runtime/sessions/lifetime.py). The journal is trimmed up to the snapshot. The package
   (original part bytes) is sent only when it changed: the store keeps it apart as the snapshot's
   base, named by hash. A snapshot due by count or time is made after the call, in a thread of
   its own holding the session's lock (lxml's serialiser and zlib release the GIL): the call that
@@ -41,12 +41,13 @@ from datetime import datetime, timezone
 from ooxml.xml import budget, clock
 from ooxml.xml import minting
 from ooxml.xml.errors import OoxmlError
-from tools.runtime import history, snapshots
+from tools.runtime.call import history
+from tools.runtime.state import snapshots
 from render.answer import Answer
-from tools.runtime.registry import CallContext
-from tools.runtime.sessions import (MAX_SESSIONS_PER_OWNER, MAX_SESSIONS_TOTAL, Caller, Session, SessionNotFound,
+from tools.runtime.call.registry import CallContext
+from tools.runtime.sessions.sessions import (MAX_SESSIONS_PER_OWNER, MAX_SESSIONS_TOTAL, Caller, Session, SessionNotFound,
                                     SessionStore, _not_found, caller_of, quota_reached, session_key)
-from tools.runtime.statestore import Fenced, StateBackend, StoreDown
+from tools.runtime.state.statestore import Fenced, StateBackend, StoreDown
 
 log = logging.getLogger("ooxml_mcp")
 _replaying: ContextVar[bool] = ContextVar("ooxml_replaying", default=False)
@@ -375,7 +376,7 @@ class Durable:
         except Exception:
             pass  # the store is away: heartbeats resume when it is back
 
-    # ---- session quotas, shared (tools/runtime/quotas.py) -------------------------------------------
+    # ---- session quotas, shared (tools/runtime/sessions/quotas.py) -------------------------------------------
     def join_quota(self, session: Session, limit: int, key: str) -> None:
         """Count the new session against its caller's quota on every worker; QuotaReached at it."""
         qkey = quota_key(session.quota)
@@ -434,7 +435,7 @@ class Durable:
 
     def _take_idle(self, caller: Caller, sid: str) -> Session | None:
         """``sid`` held here, or None when another worker keeps it (a call under way there) for
-        longer than it takes that worker to let an idle session go (tools/runtime/statestore.py ``want``)."""
+        longer than it takes that worker to let an idle session go (tools/runtime/state/statestore.py ``want``)."""
         end = time.monotonic() + 2 * self.lease_ms / 1000
         while True:
             try:
@@ -638,7 +639,7 @@ def replay(services, session: Session, entries: list[tuple[str, bytes]]) -> list
 
 def _replay_one(services, tools: dict, raw: bytes) -> str | None:
     """None when the entry replayed; else why it did not (what it changed is put back)."""
-    from tools.runtime.lifetime import release_all
+    from tools.runtime.sessions.lifetime import release_all
     ctx = None
     try:
         entry = json.loads(raw)

@@ -2,7 +2,7 @@
 listed schemas leave them out: tests/tools/runtime/test_tool_lists.py)."""
 from __future__ import annotations
 
-from tools.runtime import toolsets
+from tools.runtime.call import toolsets
 
 TEMPLATE = """\
 Edit .docx files: docx_open (or docx_create) gives a Session ID; edit with the element IDs each answer shows; docx_save.

@@ -17,8 +17,8 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from ooxml.xml.errors import OoxmlError
-from tools.runtime.lifetime import holding
-from tools.runtime.sessions import session_key
+from tools.runtime.sessions.lifetime import holding
+from tools.runtime.sessions.sessions import session_key
 
 RESOURCE_NOT_FOUND = -32002  # MCP's code for a resource that does not exist (or is not yours)
 PREFIX = "docx://sessions/"
@@ -92,7 +92,7 @@ async def read(ctx, target: Target) -> types.ReadResourceResult:
 def _markdown(ctx, target: Target, seconds: float) -> str:
     from render.markdown import Exporter
     from ooxml.model.places import block_of as focus_block
-    from tools.runtime.element_ids import resolve
+    from tools.runtime.sessions.element_ids import resolve
     # Without IDs: a read gives none (IDs given outside a journaled call would break --state replay).
     with holding(ctx, target.session_id, seconds) as session:
         doc = session.doc
@@ -103,7 +103,7 @@ def _markdown(ctx, target: Target, seconds: float) -> str:
 
 
 async def _by_tool(ctx, target: Target) -> types.ReadResourceResult:
-    from tools.runtime.dispatch import run_tool
+    from tools.runtime.call.dispatch import run_tool
     # The outline is read whole, as far as one page of the tool goes (400 entries).
     name, arguments = ("docx_get_structure", {"session_id": target.session_id, "max_entries": 400}) \
         if target.kind == "outline" else \

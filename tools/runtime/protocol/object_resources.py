@@ -12,7 +12,7 @@ from mcp.shared.exceptions import MCPError
 from ooxml.opc.limits import DEFAULT_LIMITS  # not package.py: no lxml at start-up
 from ooxml.opc.types import CT
 from ooxml.xml.errors import OoxmlError
-from tools.runtime.sandbox import object_target
+from tools.runtime.sessions.sandbox import object_target
 from tools.storage.s3 import store_for
 from tools.storage.uploads import check_owner
 

@@ -19,8 +19,8 @@ from functools import cached_property
 from typing import Any, Callable, Literal
 
 from ooxml.xml.errors import OoxmlError
-from tools.runtime.listed_schema import listed
-from tools.runtime.toolsets import NAMES as TOOLSETS
+from tools.runtime.call.listed_schema import listed
+from tools.runtime.call.toolsets import NAMES as TOOLSETS
 
 
 class ToolError(OoxmlError):
@@ -45,14 +45,14 @@ class CallContext:
     tenant: str | None
     services: Any  # tools.services.Services
     touched: list = field(default_factory=list)  # sessions the call used (see dispatch.run_tool)
-    caller: Any = None  # tools.runtime.sessions.Caller; None: a stdio caller of ``tenant``
+    caller: Any = None  # tools.runtime.sessions.sessions.Caller; None: a stdio caller of ``tenant``
     claimed: list = field(default_factory=list)  # sessions whose lock the call holds (lifetime.claim)
     progress: Any = None  # async (done, total, message) -> None when the client wants progress
     connection: dict | None = None  # state kept per client connection (toolsets listed: docx_toolsets)
 
     def __post_init__(self):
         if self.caller is None:
-            from tools.runtime.sessions import Caller
+            from tools.runtime.sessions.sessions import Caller
             self.caller = Caller(tenant=self.tenant)
 
 
@@ -172,7 +172,7 @@ def tool(*, toolset: str = "core", read_only: bool = False, destructive: bool = 
         if not NAME_RE.match(name):
             raise ValueError(f"bad tool name {name!r}")
         if toolset not in TOOLSETS:  # the instructions name them before any tool module is imported
-            raise ValueError(f"toolset {toolset!r} of {name} is not declared in tools/runtime/toolsets.py NAMES")
+            raise ValueError(f"toolset {toolset!r} of {name} is not declared in tools/runtime/call/toolsets.py NAMES")
         description, arg_docs = split_docstring(fn.__doc__ or "")
         schema = schema_from_signature(fn, arg_docs)
         views = (not read_only) if context is None else context
@@ -252,12 +252,12 @@ def _opening(fn: Callable, param: str, kind: type, operation: str, late: bool) -
 
 
 def _text_checked(fn: Callable, views: bool = False, adds_view: bool = False) -> Callable:
-    """``fn`` refusing text a .docx cannot hold (tools/runtime/arguments.py) before it runs, with the
+    """``fn`` refusing text a .docx cannot hold (tools/runtime/call/arguments.py) before it runs, with the
     call's answer view chosen (render/views.py): its ``view`` argument is taken here when ``fn`` has none."""
     from render.blocks import checking
     from render.views import Choice, choosing
-    from tools.runtime.arguments import check_text_arguments
-    from tools.runtime.limits import check_drawn
+    from tools.runtime.call.arguments import check_text_arguments
+    from tools.runtime.sessions.limits import check_drawn
 
     def choice(ctx, arguments) -> Choice:
         asked = arguments.pop("view", None) if adds_view else arguments.get("view")

@@ -7,13 +7,13 @@ tenant over HTTP get ``limits.max_sessions_anonymous``, the others ``limits.max_
 A caller at its quota that opens another session ends its own session idle the longest (with a
 recovery file of its unsaved changes, as the idle reaper does); only when every one of them is
 busy is the new one refused. ``limits.max_sessions_total`` still bounds everyone together.
-With ``--state`` the quota is shared by every worker (counted in the store, tools/runtime/durable.py
+With ``--state`` the quota is shared by every worker (counted in the store, tools/runtime/state/durable.py
 ``join_quota``): the session idle the longest may be on another worker, which lets it go when idle.
 """
 from __future__ import annotations
 
-from tools.runtime.lifetime import end_session
-from tools.runtime.sessions import Caller, QuotaReached, Session
+from tools.runtime.sessions.lifetime import end_session
+from tools.runtime.sessions.sessions import Caller, QuotaReached, Session
 
 
 def limit_of(caller: Caller, limits) -> tuple[int, str]:

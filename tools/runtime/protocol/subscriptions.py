@@ -3,7 +3,7 @@
 Two protocol generations: a 2025-11-25 client sends ``resources/subscribe`` and gets
 ``notifications/resources/updated`` on its connection; a 2026-07-28 client opens a
 ``subscriptions/listen`` stream naming the URIs, fed from the SDK's subscription bus. Both are
-checked against session ownership first (tools/runtime/resources.py ``owned``): nobody watches a
+checked against session ownership first (tools/runtime/protocol/resources.py ``owned``): nobody watches a
 document they could not read.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections import Counter
 
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
 
-from tools.runtime import resources
+from tools.runtime.protocol import resources
 
 
 class Watchers:

@@ -16,13 +16,14 @@ import anyio
 from ooxml.xml import budget, growth
 from ooxml.xml.errors import OoxmlError
 from render.answer import Answer, cut_answer, error_answer, markdown, operation_title
-from tools.runtime import history, overrun
-from tools.runtime.arguments import MAX_DEPTH, too_deep
-from tools.runtime.lifetime import release_all
-from tools.runtime.limits import DEFAULT_RUNTIME_LIMITS
-from tools.runtime.plain_schema import plainly_valid
-from tools.runtime.progress import in_thread, worth_a_thread
-from tools.runtime.registry import CallContext, Image, Tool, ToolResult, unset_arguments
+from tools.runtime.call import history
+from tools.runtime.sessions import overrun
+from tools.runtime.call.arguments import MAX_DEPTH, too_deep
+from tools.runtime.sessions.lifetime import release_all
+from tools.runtime.sessions.limits import DEFAULT_RUNTIME_LIMITS
+from tools.runtime.call.plain_schema import plainly_valid
+from tools.runtime.call.progress import in_thread, worth_a_thread
+from tools.runtime.call.registry import CallContext, Image, Tool, ToolResult, unset_arguments
 
 log = logging.getLogger("ooxml_mcp")
 
@@ -86,7 +87,7 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict | None, ctx: Ca
                 else:
                     runner = functools.partial(anyio.to_thread.run_sync, abandon_on_cancel=True)
                 outcome = await overrun.bounded(ctx, runner, call, limits.call_timeout_s)
-                if outcome is None:  # its thread ran on past the deadline (tools/runtime/overrun.py)
+                if outcome is None:  # its thread ran on past the deadline (tools/runtime/sessions/overrun.py)
                     return fail(operation, "LimitExceeded", *overrun.late_message(limits.call_timeout_s))
     except OoxmlError as e:  # too many calls at once on one session
         return fail(operation, e.error_type, e.message, e.hint)
@@ -106,7 +107,7 @@ def run_sync(tool: Tool, name: str, operation: str, arguments: dict, ctx: CallCo
             if invalid is not None:
                 return invalid
             budget.check()
-            durable = getattr(ctx.services, "state", None)  # --state: journaled (tools/runtime/durable.py)
+            durable = getattr(ctx.services, "state", None)  # --state: journaled (tools/runtime/state/durable.py)
             if durable is not None:
                 return outcome_of(durable.run(tool, name, arguments, ctx))
             result = tool.handler(ctx, **arguments)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.xml.errors import OoxmlError
-from tools.runtime.sessions import Session
+from tools.runtime.sessions.sessions import Session
 
 SPECIAL = ("last_insert", "last_update", "cursor", "current")
 

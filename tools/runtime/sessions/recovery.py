@@ -24,7 +24,7 @@ from pathlib import Path
 from ooxml.xml.errors import OoxmlError
 from ooxml.opc.filekinds import extension_for
 from ooxml.opc.savefile import MAX_NAME_BYTES, FileChanged
-from tools.runtime.sandbox import folder_check, resolve_in_roots
+from tools.runtime.sessions.sandbox import folder_check, resolve_in_roots
 from tools.storage.roots import ObjectLocation
 
 log = logging.getLogger("ooxml_mcp")

@@ -7,7 +7,7 @@
   ``limits.session_idle_timeout_s`` (Streamable HTTP, both protocol generations; stdio has one
   client and keeps its sessions).
 - Unsaved changes of a session that ends without docx_close go to a recovery file
-  (``tools.runtime.recovery``: beside the document, else in the recovery folder; never over the
+  (``tools.runtime.sessions.recovery``: beside the document, else in the recovery folder; never over the
   original); the audit log and the next docx_open of the file say so.
 """
 from __future__ import annotations
@@ -21,9 +21,9 @@ from pathlib import Path
 
 from ooxml.xml import budget
 from ooxml.xml.errors import LimitExceeded, ValidationError
-from tools.runtime.overrun import refuse_if_overrun
-from tools.runtime.recovery import write_recovery
-from tools.runtime.sessions import Session, SessionNotFound, session_key
+from tools.runtime.sessions.overrun import refuse_if_overrun
+from tools.runtime.sessions.recovery import write_recovery
+from tools.runtime.sessions.sessions import Session, SessionNotFound, session_key
 
 log = logging.getLogger("ooxml_mcp")
 MAX_CALLS_PER_SESSION = 4  # one running, three waiting
@@ -50,7 +50,7 @@ def _acquire(session: Session, wait: float | None) -> bool:
         left = None if end is None else end - time.monotonic()
         if session.lock.acquire(timeout=LOCK_POLL_S if left is None else max(0.0, min(LOCK_POLL_S, left))):
             return True
-        refuse_if_overrun(session)  # no point waiting (tools/runtime/overrun.py)
+        refuse_if_overrun(session)  # no point waiting (tools/runtime/sessions/overrun.py)
         if left is not None and left <= 0:
             return False
 

@@ -4,7 +4,7 @@ Stop requests: SIGTERM (Docker, systemd, Kubernetes), SIGINT, SIGHUP (only witho
 one it reloads the config, tools/config/reload.py), over stdio also the client closing stdin and
 the process that launched the server going away (its parent ID changes: the server was reparented).
 Every request ends every document session the same way: unsaved changes to recovery files
-(tools/runtime/recovery.py) or, with ``--state``, parked in the store for the other workers; the log
+(tools/runtime/sessions/recovery.py) or, with ``--state``, parked in the store for the other workers; the log
 names each file and then sums up. The ending starts at once, in a thread of its own (a call under way
 finishes first: it holds its session's lock), so an HTTP server whose clients keep streams open
 through its graceful shutdown has kept everything long before a supervisor's kill timeout.
@@ -19,7 +19,7 @@ import sys
 import threading
 from collections.abc import Callable
 
-from tools.runtime.lifetime import end_all
+from tools.runtime.sessions.lifetime import end_all
 
 log = logging.getLogger("ooxml_mcp")
 PARENT_POLL_S = 0.5

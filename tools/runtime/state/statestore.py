@@ -9,7 +9,7 @@ in one slot):
 - ``lease``: ``worker|epoch`` with a TTL; the owner renews it. Taking it bumps ``epoch``.
 - ``meta``: hash: ``tenant``, ``mcp`` (the owner), ``head`` (ID of the last journal entry).
 - ``snap``: the latest snapshot (bytes); ``journal``: a stream of the calls since.
-- ``base``: the package a v3 snapshot names by hash (tools/runtime/snapshots.py ``split``), its hash
+- ``base``: the package a v3 snapshot names by hash (tools/runtime/state/snapshots.py ``split``), its hash
   in ``meta`` as ``base``: written only when it changed, in the same script as the snapshot.
 - ``want``: another worker got a call for the session: the owner lets it go when idle.
 - ``failed``: journal entries that could not be replayed (a list, kept for debugging until
@@ -21,7 +21,7 @@ Who is alive, so that ownership holds on every worker: ``oxm:mcp:<id>`` names th
 holds a live MCP session (deleted when it ends), ``oxm:worker:<id>`` is that worker's heartbeat
 (short TTL): an MCP session is live while both exist.
 
-Session quotas, shared by every worker (tools/runtime/quotas.py): ``oxm:quota:<caller>`` is a
+Session quotas, shared by every worker (tools/runtime/sessions/quotas.py): ``oxm:quota:<caller>`` is a
 sorted set of the caller's session IDs scored by their last use (wall-clock seconds); a session
 joins it when it is opened (refused at the quota, atomically) and leaves it when it ends.
 
@@ -311,7 +311,7 @@ class RedisState(StateBackend):
             (tenant, mcp, head), blob, base = pipe.execute()
         if head is None or blob is None:
             return None
-        from tools.runtime.snapshots import base_of
+        from tools.runtime.state.snapshots import base_of
         if base is None and base_of(blob) is not None:  # expired or evicted apart from the snapshot
             log.warning("session %s: its snapshot's base is gone from the store", sid)
             return None
@@ -321,7 +321,7 @@ class RedisState(StateBackend):
         return loaded
 
     def _loaded(self, sid, tenant, mcp, blob) -> Loaded:
-        from tools.runtime.snapshots import snapshot_head
+        from tools.runtime.state.snapshots import snapshot_head
         start = snapshot_head(blob)
         entries = self.redis.xrange(self.keys(sid)[3], min="(" + start if start != "0-0" else "-")
         head = entries[-1][0].decode() if entries else start

@@ -29,8 +29,8 @@ from ooxml.model import history_codec
 from ooxml.model.document import Document
 from ooxml.xml.ids import Predeclared
 from ooxml.opc.package import DEFAULT_LIMITS, Package, Part
-from tools.runtime.sessions import Session
-from tools.runtime.snapshot_aliases import current
+from tools.runtime.sessions.sessions import Session
+from tools.runtime.state.snapshot_aliases import current
 
 log = logging.getLogger("ooxml_mcp")
 MAGIC = b"OXMSNAP2"  # v2: original parts + parts now + undo history
