@@ -4,7 +4,7 @@ from __future__ import annotations
 from ooxml.check import access, word_ids, word_order, word_package, word_ranges, word_text
 from ooxml.check.findings import Finding, locate
 from ooxml.check.parts import Parts, Scan
-from ooxml.xml import budget
+from ooxml.xml import budget, gc_pause
 from ooxml.xml.errors import ValidationError
 
 RULES = ("word", "accessibility")
@@ -22,6 +22,11 @@ def checked_rules(rules: list[str] | None) -> tuple[str, ...]:
 
 
 def check(doc, rules: tuple[str, ...] = RULES) -> list[Finding]:
+    with gc_pause.paused():  # 15-20 % of the CPU on 50,000 paragraphs went to collections
+        return _check(doc, rules)
+
+
+def _check(doc, rules: tuple[str, ...]) -> list[Finding]:
     parts = Parts(doc)
     tags = set(WORD_TAGS if "word" in rules else ()) | set(access.TAGS if "accessibility" in rules else ())
     scans = {}

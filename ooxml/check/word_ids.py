@@ -85,7 +85,7 @@ def _annotation_ids(name: str, scan) -> list[Finding]:
     revision id that a bookmark or comment also uses (Word keeps one numbering for all annotations)."""
     out = []
     by_kind: dict[str, dict[str, etree._Element]] = defaultdict(dict)
-    for el in scan.get(*REVISIONS, BOOKMARK, COMMENT_START, COMMENT):
+    for el in scan.ordered(*REVISIONS, BOOKMARK, COMMENT_START, COMMENT):  # document order: the later one is "twice"
         value = el.get(W_ID)
         if value is None or next(el.iterancestors(_FALLBACK), None) is not None:
             continue

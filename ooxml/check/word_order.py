@@ -36,16 +36,24 @@ TAGS = (*ORDERED, *LEAD_CHILDREN, f"{_PREFIX}tbl")
 def findings(name: str, scan) -> list[Finding]:
     out = []
     memo: dict = {}
-    for el in scan.get(*dict.fromkeys(TAGS)):
-        tag = el.tag
-        if tag in ORDERED and len(el) > 1:
-            _judge(name, el, memo, out)
-        if tag in LEAD_CHILDREN and el.getprevious() is not None:  # the common case: first, so in place
-            parent = el.getparent()
-            if parent.tag in LEAD_PARENTS and tag in _leading(parent):
-                _judge(name, parent, memo, out)
-        elif tag == f"{_PREFIX}tbl" and el.find(f"{_PREFIX}tblPr") is None:
-            _judge(name, el, memo, out)
+    tbl = f"{_PREFIX}tbl"
+    for tag in dict.fromkeys(TAGS):  # tag by tag (what to ask is known per tag), each in document order
+        els = scan.get(tag)
+        if not els:
+            continue
+        ordered, lead = tag in ORDERED, tag in LEAD_CHILDREN
+        for el in els:
+            if ordered and len(el) > 1:
+                key = (tag, tuple(map(_TAG, el)))
+                if memo.get(key, True):  # a shape judged in order (most of them) costs one lookup
+                    _judge(name, el, memo, out, key)
+            if lead:
+                if el.getprevious() is not None:  # the common case: first, so in place
+                    parent = el.getparent()
+                    if parent.tag in LEAD_PARENTS and tag in _leading(parent):
+                        _judge(name, parent, memo, out)
+            elif tag == tbl and el.find(f"{_PREFIX}tblPr") is None:
+                _judge(name, el, memo, out)
     return out
 
 
@@ -53,8 +61,8 @@ def _leading(parent: etree._Element) -> set:
     return {f"{_PREFIX}{n}" for n in LEADING[LEAD_PARENTS[parent.tag]]}
 
 
-def _judge(name: str, el: etree._Element, memo: dict, out: list) -> None:
-    key = (el.tag, tuple(map(_TAG, el)))
+def _judge(name: str, el: etree._Element, memo: dict, out: list, key: tuple | None = None) -> None:
+    key = key or (el.tag, tuple(map(_TAG, el)))
     if key not in memo:
         memo[key] = misplaced(CONTAINERS[el.tag], key[1])
     if memo[key] and not any(f.element is el for f in out[-3:]):  # judged through two children: once

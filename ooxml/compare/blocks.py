@@ -435,10 +435,16 @@ _SERIALIZE_FROM = 8  # children: below this, one serialization per block costs n
 def _blocks(container: etree._Element) -> tuple[list, list[str] | None]:
     """The container's blocks, and their XML when the container is long (one serialization)."""
     kids = list(container)
-    markers = B.MARKERS
-    keep = [n for n, el in enumerate(kids) if isinstance(el.tag, str) and el.tag not in markers]  # B.is_block
+    # what is no block (B.is_block), found in C: usually nothing, and every child is kept as it is
+    odd = set(container.iterchildren(*_NOT_BLOCKS))
     pieces = child_strings(container, kids=kids) if len(kids) >= _SERIALIZE_FROM else None
+    if not odd:
+        return kids, pieces
+    keep = [n for n, el in enumerate(kids) if el not in odd]
     return [kids[n] for n in keep], None if pieces is None else [pieces[n] for n in keep]
+
+
+_NOT_BLOCKS = (*B.MARKERS, etree.Comment, etree.ProcessingInstruction, etree.Entity)
 
 _LOCAL: dict[str, str] = {}
 

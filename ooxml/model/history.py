@@ -77,6 +77,7 @@ class Recorder:
         self._inserted: set = set()
         self._size = 0
         self._touched: dict[str, bool] = {}  # part touched in the call -> whether it was dirty before
+        self._looked = 0  # records before this index were given by newly_touched
 
     def configure(self, limits: UndoLimits) -> None:
         self.max_steps, self.max_bytes, self.check = limits.max_steps, limits.max_bytes, limits.check
@@ -165,6 +166,8 @@ class Recorder:
                 saved.getparent().replace(saved, before)
                 self._size -= _nodes(before)
             if inner:
+                gone = [i for i, op in enumerate(self._ops) if op[0] == "swap" and op[1] in inner]
+                self._looked -= sum(1 for i in gone if i < self._looked)  # newly_touched's place kept
                 self._ops = [op for op in self._ops if not (op[0] == "swap" and op[1] in inner)]
         self._snapped[a] = dup
         # A paragraph saved alone is found again by its place in its block: undoing a later step
@@ -232,6 +235,16 @@ class Recorder:
     def changed_blocks(self) -> bool:
         """Whether ``gone_and_changed`` may list anything: a call that only inserted blocks has none."""
         return self._changed
+
+    def newly_touched(self) -> list[etree._Element]:
+        """While a call records: the blocks of the records made since the last ask in this call (a
+        batch's calls each see their own): inserted, changed (live and as it was) or removed."""
+        out = []
+        for op in self._ops[self._looked:]:
+            if op[0] != "attrs":
+                out += [op[1], op[2]] if op[0] == "swap" else [op[1]]
+        self._looked = len(self._ops)
+        return out
 
     def gone_and_changed(self) -> list[tuple[etree._Element, etree._Element | None, etree._Element]]:
         """While a call records: (block as it was, the live block or None when removed, its top

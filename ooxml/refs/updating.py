@@ -23,7 +23,8 @@ class Change:
     new: str
 
 
-def _stage(doc, fields: list[FLD.Field], names: set[str], result: Callable, announce: Callable) -> list[Change]:
+def stage(doc, fields: list[FLD.Field], names: set[str], result: Callable, announce: Callable) -> list[Change]:
+    """The ``names`` fields whose result differs from ``result(f)``, rewritten (paragraphs announced first)."""
     plan = []
     for f in fields:
         if f.name not in names:
@@ -41,15 +42,15 @@ def _stage(doc, fields: list[FLD.Field], names: set[str], result: Callable, anno
 def update_computed(doc, kinds: set[str], announce: Callable, fields: list[FLD.Field] | None = None) -> list[Change]:
     """SEQ, then REF, NOTEREF, STYLEREF and DOCPROPERTY, as ``kinds`` allows."""
     fields = FLD.all_fields(doc) if fields is None else fields
-    changes = _stage(doc, fields, kinds & {"SEQ"}, C.Results(doc, fields).of, announce)
+    changes = stage(doc, fields, kinds & {"SEQ"}, C.Results(doc, fields).of, announce)
     results = C.Results(doc, fields)  # afresh: references read the new numbers
-    return changes + _stage(doc, fields, kinds & set(C.COMPUTED) - {"SEQ"}, results.of, announce)
+    return changes + stage(doc, fields, kinds & set(C.COMPUTED) - {"SEQ"}, results.of, announce)
 
 
 def update_paged(doc, kinds: set[str], pages: PF.Pages, announce: Callable,
                  fields: list[FLD.Field] | None = None) -> list[Change]:
     fields = FLD.all_fields(doc) if fields is None else fields
-    return _stage(doc, fields, kinds & set(PF.PAGED), PF.PageResults(doc, pages).of, announce)
+    return stage(doc, fields, kinds & set(PF.PAGED), PF.PageResults(doc, pages).of, announce)
 
 
 def needs_layout(fields: list[FLD.Field], kinds: set[str]) -> bool:

@@ -11,7 +11,8 @@
 ``@tool`` opens the ``Edit`` around the call (tools/runtime/call/registry.py ``UnitOfWork``; the operation
 is the tool's name, "Update Paragraph Text") and answers with ``e.answer``. The Edit takes the
 session (its lock, the undo step: tools/docx/common.session_of), draws the
-before-boxes, pairs every ``change`` with ``doc.changed`` before the after-boxes are drawn, sets the
+before-boxes, pairs every ``change`` with ``doc.changed`` before the after-boxes are drawn (caption
+numbers renumbered first when a block holding a SEQ field came, went or changed), sets the
 cursor and ``last_insert``/``last_update``, and builds the answer. An exception leaves the block
 untouched: dispatch puts back whatever the call changed. Tracked changes are the model's job
 (ooxml/review/edits.py, ``Document.insert_block``), so a tool written this way cannot forget them.
@@ -21,6 +22,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.model import places as P
+from ooxml.refs import renumber as RN
 from ooxml.review import revisions as REV
 from ooxml.review import edits
 from ooxml.tabular.tables import keep_tables_apart
@@ -48,6 +50,8 @@ class Edit(UnitOfWork):
         self._before: list[str] | None = None
         self._after: list | None = None
         self._changing: list = []
+        self._announced: list = []  # every element changed in place: a batch's earlier call may have
+        # recorded its block (undo records it once), so only this list says the block changed again
         self._result: dict | None = None
         self._cursor: Cursor | None = None
 
@@ -111,6 +115,7 @@ class Edit(UnitOfWork):
         """Report the changes so far now (``doc.changed``), before reading what they affect (note
         numbers, list labels); the end of the block reports the rest."""
         doc = self.doc
+        self._announced += self._changing
         for el in self._changing:
             if el.getparent() is None and el not in doc.top_containers():
                 continue  # it left the tree: its removal was recorded as one
@@ -166,6 +171,7 @@ class Edit(UnitOfWork):
         if self._result is None:
             raise AssertionError(f"{self.operation}: the tool ended its edit without done()")
         self.report()
+        self._renumber()
         r = self._result
         session = self.session
         if r["inserted"] is not None:
@@ -197,6 +203,18 @@ class Edit(UnitOfWork):
         if block is None or block.getparent() is None:  # a story root, or out of the tree
             block, place = C.last_block(doc.body), "after"
         session.cursor = Cursor(doc.id_of(block), place) if block is not None else Cursor()
+
+    def _renumber(self) -> None:
+        """Caption numbers (and the references to them) right after a block holding a SEQ field came,
+        went or changed: in this undo step, before the after-boxes, tracked as an update."""
+        if not RN.holds_seq([*self.doc.history.newly_touched(), *self._announced]):
+            return
+        changes = RN.renumber(self.doc, self.change)
+        if changes:
+            self.report()
+            n = len(changes)
+            if "plain" not in self._result:
+                self._result["fields"] = {**(self._result["fields"] or {}), "Renumbered": f"{n} field" + "s" * (n > 1)}
 
     def _diff(self) -> tuple[list[str] | None, list[str] | None]:
         """The boxes before and after (None when the tool showed nothing: no Changes section)."""

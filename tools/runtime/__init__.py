@@ -1,1 +1,2 @@
-"""Server plumbing: the tool registry, the dispatcher, sessions, the sandbox, the audit log."""
+"""Server plumbing in four wings: ``call`` (one tools/call), ``protocol`` (MCP beside tools),
+``sessions`` (open documents), ``state`` (durable sessions with ``--state``)."""

@@ -119,7 +119,7 @@ def test_by_default_glibc_gives_a_freed_tree_back_and_the_next_parse_faults_it_i
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's heap trimming")
 def test_an_operators_malloc_trim_threshold_wins_over_keeping_freed_memory():
     env = os.environ | {"MALLOC_TRIM_THRESHOLD_": str(1 << 20)}
-    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from tools.runtime import memory; print(memory.keep_freed())"
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from tools.runtime.sessions import memory; print(memory.keep_freed())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True, env=env)
     assert out.stdout.strip() == "False"
 

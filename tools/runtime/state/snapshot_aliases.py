@@ -1,8 +1,10 @@
 """Where the classes a stored snapshot names live now.
 
-Snapshots name dataclasses by module path (``tools/runtime/snapshots.py``). Sessions written
+Snapshots name dataclasses by module path (``tools/runtime/state/snapshots.py``). Sessions written
 before ``ooxml/`` moved into folders (issue 19) name the flat paths (``ooxml.ids``); Redis may
 still hold them after an upgrade, so those paths are mapped to the folders that hold them now.
+Likewise sessions written before ``tools/runtime`` moved into wings (issue 30) name its flat paths
+(``tools.runtime.sessions:Cursor``).
 """
 from __future__ import annotations
 
@@ -20,8 +22,15 @@ _FOLDERS = {
     "markdown": "markdown_in mdlists",
 }
 FLAT_OOXML = {f"ooxml.{m}": f"ooxml.{folder}.{m}" for folder, ms in _FOLDERS.items() for m in ms.split()}
+_WINGS = {
+    "call": "dispatch arguments plain_schema progress audit history registry listed_schema toolsets",
+    "protocol": "protocol structured instructions prompts resources subscriptions notices object_resources tasks",
+    "sessions": "sessions element_ids lifetime limits overrun quotas recovery sandbox roots memory",
+    "state": "durable statestore snapshots snapshot_aliases stopping",
+}
+FLAT_RUNTIME = {f"tools.runtime.{m}": f"tools.runtime.{wing}.{m}" for wing, ms in _WINGS.items() for m in ms.split()}
 
 
 def current(module: str) -> str:
     """The module path today for a path a snapshot names."""
-    return FLAT_OOXML.get(module, module)
+    return FLAT_OOXML.get(module) or FLAT_RUNTIME.get(module, module)

@@ -1,0 +1,1 @@
+"""The MCP protocol beside tools/call: resources, subscriptions, prompts, tasks, notices, instructions."""

@@ -1,0 +1,1 @@
+"""Document sessions: the store and owners, locks and endings, quotas, limits, sandbox, recovery files."""

@@ -1,0 +1,1 @@
+"""Durable state (``--state``): leases, journal, snapshots, the shared quota, take-over; the process stop."""
