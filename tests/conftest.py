@@ -21,9 +21,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.support.client import DocxClient, open_client  # noqa: E402
-# The server imports its tool modules on first need (tools/builtin.py); tests
-# that read BUILTIN while collecting (parametrize over every tool) need them at once.
-import tools.catalog  # noqa: E402,F401
+# The server builds its registry on first need (tools/builtin.py); tests that read it while
+# collecting (parametrize over every tool) need it at once, and the config's name check too.
+from tools.builtin import builtin  # noqa: E402
+
+builtin()
 
 
 # The slow tiers, by where their tests live (a test parametrized by corpus_params, or named for the corpus,

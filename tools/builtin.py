@@ -5,24 +5,28 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from tools.runtime.call.registry import BUILTIN, Tool
+from tools.runtime.call.registry import Registry, publish_builtin
 
-_loaded = False
+_registry: Registry | None = None
+_building = threading.RLock()
 _warming = threading.Lock()  # held from the first warm_up() on
 _then: list[Callable[[], object]] = []  # after the warm-up, in its thread (server.main: memory.settle)
 
 
-def builtin() -> dict[str, Tool]:
-    """Every built-in tool (tools/catalog.py imports their modules, which register them)."""
-    global _loaded
-    if not _loaded:
-        import tools.catalog  # noqa: F401  (another thread importing it: this waits for it to finish)
-        _loaded = True
-    return BUILTIN
+def builtin() -> Registry:
+    """The registry of every built-in tool (tools/catalog.py lists their modules), built once;
+    ``Services.registry`` is this."""
+    global _registry
+    if _registry is None:
+        with _building:  # another thread building it: this waits for it
+            if _registry is None:
+                from tools.catalog import registry
+                _registry = publish_builtin(registry())
+    return _registry
 
 
 def loaded() -> bool:
-    return _loaded
+    return _registry is not None
 
 
 def warm_up() -> None:

@@ -17,7 +17,7 @@ from tools.runtime.call.audit import AuditLog
 from tools.runtime.sessions.lifetime import InFlight
 from tools.runtime.sessions.limits import DEFAULT_RUNTIME_LIMITS, RuntimeLimits
 from tools.builtin import builtin
-from tools.runtime.call.registry import Tool
+from tools.runtime.call.registry import Registry, Tool
 from tools.runtime.sessions.roots import ClientRoots, Roots
 from tools.runtime.sessions.sessions import SessionStore
 from tools.runtime.protocol.subscriptions import Watchers
@@ -72,8 +72,13 @@ class Services:
         base = getattr(self.config, "runtime_limits", None) or DEFAULT_RUNTIME_LIMITS
         return base.with_overrides(self.limit_overrides) if self.limit_overrides else base
 
+    @property
+    def registry(self) -> Registry:
+        """The built-in tools (loaded on first need: tools/builtin.py)."""
+        return builtin()
+
     def all_tools(self) -> dict[str, Tool]:
-        tools = dict(builtin())
+        tools = dict(self.registry)
         for t in getattr(self.config, "tools", []) or []:
             tools[t.name] = t
         return tools
@@ -83,7 +88,7 @@ class Services:
         for t in getattr(self.config, "tools", None) or ():
             if t.name == name:
                 return t
-        return builtin().get(name)
+        return self.registry.get(name)
 
     def tool_for(self, tenant: str | None, name: str) -> Tool | None:
         """The tool ``name`` if the tenant may call it, else None: listed or not (SPEC §11)."""

@@ -25,14 +25,15 @@ import gen_docs  # noqa: E402
 
 import tools.catalog  # noqa: E402,F401
 from tools.runtime.call.dispatch import run_tool  # noqa: E402
-from tools.runtime.call.registry import BUILTIN, CallContext  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
+from tools.builtin import builtin  # noqa: E402
 from tools.services import Services  # noqa: E402
 
 
 async def call(services, name: str, **args) -> tuple[str, float, float]:
     gc.collect()
     t0, c0 = time.perf_counter(), time.process_time()
-    o = await run_tool(BUILTIN[name], name, args, CallContext(None, services))
+    o = await run_tool(builtin()[name], name, args, CallContext(None, services))
     assert not o.is_error, o.text
     return o.text, time.perf_counter() - t0, time.process_time() - c0
 

@@ -339,7 +339,8 @@ def mem_child(mode: str, path: str, mid_id: str) -> None:
     """Runs in a fresh interpreter: RSS delta of one open document, printed as JSON."""
     import tools.catalog  # noqa: F401  (the product's modules are loaded in both modes)
     from tools.runtime.call.dispatch import run_tool
-    from tools.runtime.call.registry import BUILTIN, CallContext
+    from tools.runtime.call.registry import CallContext
+    from tools.builtin import builtin
     from tools.services import Services
 
     async def nothing():
@@ -359,9 +360,9 @@ def mem_child(mode: str, path: str, mid_id: str) -> None:
         ctx = CallContext(None, services)
 
         async def go():
-            o = await run_tool(BUILTIN["docx_open"], "docx_open", {"file_path": path}, ctx)
+            o = await run_tool(builtin()["docx_open"], "docx_open", {"file_path": path}, ctx)
             assert not o.is_error, o.text
-            o = await run_tool(BUILTIN["docx_insert_paragraph"], "docx_insert_paragraph",
+            o = await run_tool(builtin()["docx_insert_paragraph"], "docx_insert_paragraph",
                                {"text": "Memory probe paragraph.", "position": f"after:{mid_id}"}, ctx)
             assert not o.is_error, o.text
             return o.text

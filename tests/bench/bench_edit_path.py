@@ -38,7 +38,8 @@ def run(args) -> None:
     from render.answer import operation_title
     from tools.docx import common as C
     from tools.runtime.call import dispatch
-    from tools.runtime.call.registry import BUILTIN, CallContext
+    from tools.runtime.call.registry import CallContext
+    from tools.builtin import builtin
     from tools.services import Services
 
     if args.no_render:
@@ -49,7 +50,7 @@ def run(args) -> None:
     services = Services(roots=[work])
 
     def call(name, arguments):
-        out = dispatch.run_sync(BUILTIN[name], name, operation_title(name), dict(arguments),
+        out = dispatch.run_sync(builtin()[name], name, operation_title(name), dict(arguments),
                                 CallContext(None, services), 60)
         assert not out.is_error, out.text[:300]
         return out.text

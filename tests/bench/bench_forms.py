@@ -36,7 +36,8 @@ from ooxml.text import body as B  # noqa: E402
 from tests.support import form_docs as F  # noqa: E402
 from tests.builders import build_docx, p  # noqa: E402
 from tools.runtime.call.dispatch import run_tool  # noqa: E402
-from tools.runtime.call.registry import BUILTIN, CallContext  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
+from tools.builtin import builtin  # noqa: E402
 from tools.services import Services  # noqa: E402
 
 FILL_TARGET_MS = 300.0
@@ -46,7 +47,7 @@ FIELDS, SECTIONS, ITEMS, ROWS, PARAGRAPHS = 100, 3, 50, 200, 1250
 
 async def call(services, name: str, **args) -> tuple[str, float]:
     t0 = time.perf_counter()
-    out = await run_tool(BUILTIN[name], name, args, CallContext(None, services))
+    out = await run_tool(builtin()[name], name, args, CallContext(None, services))
     dt = (time.perf_counter() - t0) * 1000
     assert not out.is_error, out.text
     return out.text, dt

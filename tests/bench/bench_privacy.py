@@ -32,7 +32,8 @@ from ooxml.model.document import Document  # noqa: E402
 from ooxml.privacy import leak_check as LC  # noqa: E402
 from ooxml.privacy import matcher as MT  # noqa: E402
 from tools.runtime.call.dispatch import run_tool  # noqa: E402
-from tools.runtime.call.registry import BUILTIN, CallContext  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
+from tools.builtin import builtin  # noqa: E402
 from tools.services import Services  # noqa: E402
 
 SECRET = "Quillfeather"
@@ -61,7 +62,7 @@ def planted(size: int, occurrences: int) -> Path:
 async def call(services, name: str, **args) -> tuple[str, float, float]:
     """The answer, the wall time and the process CPU time of one call (nothing else runs meanwhile)."""
     t0, c0 = time.perf_counter(), time.process_time()
-    o = await run_tool(BUILTIN[name], name, args, CallContext(None, services))
+    o = await run_tool(builtin()[name], name, args, CallContext(None, services))
     assert not o.is_error, o.text
     return o.text, time.perf_counter() - t0, time.process_time() - c0
 

@@ -53,9 +53,10 @@ class Server:
 
     def __init__(self, root: Path):
         import tools.catalog  # noqa: F401
-        from tools.runtime.call.registry import BUILTIN, CallContext
+        from tools.runtime.call.registry import CallContext
+        from tools.builtin import builtin
         from tools.services import Services
-        self.tools = BUILTIN
+        self.tools = builtin()
         self.services = Services(roots=[root])
         self.ctx = lambda: CallContext(None, self.services)
 

@@ -28,7 +28,8 @@ import gen_docs  # noqa: E402
 import tools.catalog  # noqa: E402,F401
 from ooxml.text import body as B  # noqa: E402
 from tools.runtime.call.dispatch import run_tool  # noqa: E402
-from tools.runtime.call.registry import BUILTIN, CallContext  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
+from tools.builtin import builtin  # noqa: E402
 from tools.services import Services  # noqa: E402
 
 WORDS = gen_docs.WORDS  # the vocabulary of the generated documents
@@ -39,7 +40,7 @@ CPU: list[float] = []  # process time of each call, in ms
 
 async def call(services, name: str, **args) -> tuple[str, float]:
     t0, c0 = time.perf_counter(), time.process_time()
-    o = await run_tool(BUILTIN[name], name, args, CallContext(None, services))
+    o = await run_tool(builtin()[name], name, args, CallContext(None, services))
     dt = (time.perf_counter() - t0) * 1000
     CPU.append((time.process_time() - c0) * 1000)
     assert not o.is_error, o.text

@@ -38,7 +38,8 @@ from tests.support.services import redis_server  # noqa: E402
 from tests.support.workers import haproxy, workers  # noqa: E402
 from tools.runtime.call.dispatch import run_tool  # noqa: E402
 from tools.runtime.state.durable import Durable  # noqa: E402
-from tools.runtime.call.registry import BUILTIN, CallContext  # noqa: E402
+from tools.runtime.call.registry import CallContext  # noqa: E402
+from tools.builtin import builtin  # noqa: E402
 from tools.services import Services  # noqa: E402
 from tools.runtime.state.statestore import RedisState  # noqa: E402
 
@@ -58,7 +59,7 @@ def timed_calls(services: Services, path: Path, n: int) -> list[float]:
     ctx = CallContext(None, services)
 
     async def go():
-        call = lambda name, **a: run_tool(BUILTIN[name], name, a, ctx, list(BUILTIN))  # noqa: E731
+        call = lambda name, **a: run_tool(builtin()[name], name, a, ctx, list(builtin()))  # noqa: E731
         opened = await call("docx_open", file_path=str(path))
         sid = opened.text.split("**Session ID**: ")[1].split()[0]
         inserted = await call("docx_insert_paragraph", session_id=sid, text="x", position="end:document_body")
@@ -182,7 +183,7 @@ def recovery(redis_url: str, folder: Path, entries: int) -> None:
     ctx = CallContext(None, services)
 
     async def go():
-        call = lambda name, **a: run_tool(BUILTIN[name], name, a, ctx, list(BUILTIN))  # noqa: E731
+        call = lambda name, **a: run_tool(builtin()[name], name, a, ctx, list(builtin()))  # noqa: E731
         opened = await call("docx_open", file_path=str(local))
         assert not opened.is_error, opened.text
         sid = services.sessions.all()[0].id

@@ -53,7 +53,8 @@ def run(args) -> None:
     from ooxml.model.document import Document
     from render.answer import operation_title
     from tools.runtime.call import dispatch
-    from tools.runtime.call.registry import BUILTIN, CallContext
+    from tools.runtime.call.registry import CallContext
+    from tools.builtin import builtin
     from tools.services import Services
 
     work = Path(tempfile.mkdtemp())
@@ -82,7 +83,7 @@ def run(args) -> None:
     services = Services(roots=[work])
 
     def call(name, arguments):
-        out = dispatch.run_sync(BUILTIN[name], name, operation_title(name), dict(arguments),
+        out = dispatch.run_sync(builtin()[name], name, operation_title(name), dict(arguments),
                                 CallContext(None, services), 60)
         assert not out.is_error, out.text[:300]
         return out.text

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 def tool_names() -> set[str]:
     from tools import catalog  # noqa: F401  (registers every tool)
-    from tools.runtime.call.registry import BUILTIN
-    return set(BUILTIN)
+    from tools.builtin import builtin
+    return set(builtin())
 
 
 def editing_tools() -> set[str]:
     """Every registered docx tool that is not read-only."""
     from tools import catalog  # noqa: F401  (registers every tool)
-    from tools.runtime.call.registry import BUILTIN
-    return {name for name, t in BUILTIN.items() if name.startswith("docx_") and not t.read_only}
+    from tools.builtin import builtin
+    return {name for name, t in builtin().items() if name.startswith("docx_") and not t.read_only}

@@ -9,7 +9,7 @@ from tools.config.checks import KIND_WORDS, KINDS, Findings, at, expect, keys_of
 from tools.config.model import HttpLimits
 from tools.config.sections import ENV_NAME_RE, TCHAR_RE
 from tools.http.spec import CONTROL_RE, PLACEHOLDER_RE, HttpToolSpec, ParamSpec
-from tools.runtime.call.registry import BUILTIN, NAME_RE
+from tools.runtime.call.registry import NAME_RE, builtin_names
 
 TOOL_KEYS = ("name", "description", "title", "tenants", "method", "endpoint", "timeout_s", "max_response_bytes",
              "headers", "params", "response_template", "strict_template", "follow_redirects",
@@ -41,7 +41,7 @@ def parse_http_tools(f: Findings, raw: Any, tenants: dict, limits: HttpLimits, e
 def check_tool_name(f: Findings, where: str, name: str, first_at: dict) -> None:
     if not NAME_RE.match(name):
         f.add(where, f"{name!r} is not a valid tool name: use 1-64 characters from A-Z a-z 0-9 _ . -")
-    elif name in BUILTIN:
+    elif name in builtin_names():
         f.add(where, f"{name!r} clashes with the built-in tool of that name")
     elif name.startswith(RESERVED_PREFIX):
         f.add(where, f"{name!r}: names starting with '{RESERVED_PREFIX}' are reserved for built-in tools")

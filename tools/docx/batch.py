@@ -15,14 +15,11 @@ from render import views
 from render.answer import Answer
 from render.views import CHANGES_ONLY
 from tools.docx.common import call_limits
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.runtime.call import history
-from tools.runtime.call.registry import BUILTIN, CallContext, ToolResult, tool
+from tools.runtime.call.registry import CallContext, ToolResult, tool
 from tools.runtime.sessions.sessions import session_key
 
-# Session lifecycle, files, history, listing and the batch itself: not edits of the session's document.
-REFUSED = {"docx_open", "docx_create", "docx_save", "docx_close", "docx_batch", "docx_render_page", "docx_export",
-           "docx_undo", "docx_redo", "docx_toolsets", "docx_export_markdown", "docx_compare"}
 CALL_KEYS = {"tool", "arguments"}
 
 
@@ -31,19 +28,17 @@ class BatchCall:
         self.index, self.tool, self.arguments = index, tool, arguments
 
 
-@tool(title="Run many edits as one step")
-def docx_batch(ctx: CallContext, session_id: str | None, calls: list[dict]) -> str:
+@tool(title="Run many edits as one step", kind="meta")
+def docx_batch(ctx: CallContext, e: Edit, session_id: str | None, calls: list[dict]) -> None:
     """Run editing calls on one session as one step: all apply or none; one undo step, one answer.
 
     Args:
         calls: [{"tool": "docx_...", "arguments": {...}}]; special IDs see earlier results.
     """
-    with editing(ctx, session_id, "Batch") as e:
-        checked = check_calls(ctx, e.session, calls)
-        state = history.state_of(e.session)
-        results = [run_one(ctx, e.session, call, state) for call in checked]
-        batch_done(e, results)
-    return e.answer
+    checked = check_calls(ctx, e.session, calls)
+    state = history.state_of(e.session)
+    results = [run_one(ctx, e.session, call, state) for call in checked]
+    batch_done(e, results)
 
 
 def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
@@ -61,7 +56,7 @@ def check_calls(ctx: CallContext, session, calls: list) -> list[BatchCall]:
                 not isinstance(call.get("arguments") or {}, dict):
             raise ValidationError(f"calls[{i}] is not {{\"tool\": name, \"arguments\": {{...}}}}.",
                                   hint="Each call is an object with 'tool' and 'arguments' only.")
-        checked.append(BatchCall(i, batch_tool(i, call["tool"]), dict(call.get("arguments") or {})))
+        checked.append(BatchCall(i, batch_tool(ctx, i, call["tool"]), dict(call.get("arguments") or {})))
         args = checked[-1].arguments
         if not _same_session(args.pop("session_id", None), session):
             raise ValidationError(f"calls[{i}] names another session ({str(call['arguments']['session_id'])[:80]}).",
@@ -82,11 +77,12 @@ def _same_session(named, session) -> bool:
         return False
 
 
-def batch_tool(i: int, name):
-    found = BUILTIN.get(name) if isinstance(name, str) else None
+def batch_tool(ctx: CallContext, i: int, name):
+    """A built-in tool of kind edit: reading, sessions, history, listing and batches run on their own."""
+    found = ctx.services.registry.get(name) if isinstance(name, str) else None
     if found is None:
         raise ValidationError(f"calls[{i}]: no tool named {name!r}.", hint="A batch holds docx_* editing tools.")
-    if name in REFUSED or found.read_only:
+    if found.kind != "edit":
         raise ValidationError(f"calls[{i}]: {name} cannot run inside a batch: only edits of the session's "
                               "document can.", hint=f"Call {name} on its own, before or after the batch.")
     return found

@@ -8,7 +8,6 @@ from ooxml.text import body as B
 from ooxml.text import replace as RP
 from ooxml.charts import rename as chart_text
 from ooxml.math import replace as math_text
-from ooxml.review import revisions as REV
 from ooxml.layout import sections as S
 from ooxml.review import edits
 from ooxml.text.copies import check_copy_size, copy_blocks
@@ -18,9 +17,9 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
 from ooxml.model.stories import TEXT
 from render.width import cut
-from tools.docx.common import block_insertion, call_limits, parse_position, resolve
+from tools.docx.common import block_insertion, call_limits, resolve
 from tools.docx.common import section_index
-from tools.docx.protocol import editing, place_blocks
+from tools.docx.protocol import Edit, place_blocks
 from tools.runtime.call.registry import CallContext, tool
 from tools.runtime.sessions.sessions import Session
 
@@ -40,27 +39,24 @@ def _block(session: Session, raw: str, arg: str) -> etree._Element:
 
 
 @tool(title="Copy a range of elements")
-def docx_copy_elements_range(ctx: CallContext, session_id: str | None, start_id: str, end_id: str,
-                             position: str) -> str:
+def docx_copy_elements_range(ctx: CallContext, e: Edit, session_id: str | None, start_id: str, end_id: str,
+                             position: str) -> None:
     """Copy the blocks start_id..end_id (one container) to a position.
 
     Args:
         end_id: Last block (same container).
     """
-    with editing(ctx, session_id, "Copy Elements Range") as e:
-        session, doc = e.session, e.doc
-        start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
-        originals = P.block_range(start, end)
-        check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
-        pos = parse_position(session, position)
-        container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
-        copies = copy_blocks(doc, originals, pos.target, container)
-        renumber_whole_lists(doc, originals, copies, _after(doc, end, pos))  # a copied whole list numbers afresh
-        fields = {"Source": f"{doc.id_of(start)} .. {doc.id_of(end)}",
-                  "Blocks Copied": sum(1 for el in copies if B.is_block(el))}
-        REV.refuse_deleted(doc, pos.target, "position")
-        place_blocks(e, copies, pos, fields, first_field="First Copy")
-    return e.answer
+    session, doc = e.session, e.doc
+    start, end = _block(session, start_id, "start_id"), _block(session, end_id, "end_id")
+    originals = P.block_range(start, end)
+    check_copy_size(originals, call_limits(ctx, doc).max_call_growth_bytes)
+    pos = e.position(position)
+    container, _ = block_insertion(doc, pos, "paragraph" if end.tag == B.W_P else B.kind(end).lower())
+    copies = copy_blocks(doc, originals, pos.target, container)
+    renumber_whole_lists(doc, originals, copies, _after(doc, end, pos))  # a copied whole list numbers afresh
+    fields = {"Source": f"{doc.id_of(start)} .. {doc.id_of(end)}",
+              "Blocks Copied": sum(1 for el in copies if B.is_block(el))}
+    place_blocks(e, copies, pos, fields, first_field="First Copy")
 
 
 def _after(doc, end: etree._Element, pos) -> bool:
@@ -97,8 +93,8 @@ def _spaced(paragraphs: list[etree._Element]) -> list:
 
 
 @tool(title="Replace text")
-def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, new_text: str,
-                      scope_id: str | None = None) -> str:
+def docx_replace_text(ctx: CallContext, e: Edit, session_id: str | None, old_text: str, new_text: str,
+                      scope_id: str | None = None) -> None:
     """Replace every old_text (exact, case-sensitive) with new_text across runs, in equations (LaTeX) and charts
     too.
 
@@ -107,23 +103,21 @@ def docx_replace_text(ctx: CallContext, session_id: str | None, old_text: str, n
         new_text: May be empty (delete); newlines become line breaks.
         scope_id: Only inside this element (paragraph, table, cell, header ...), or document_body.
     """
-    with editing(ctx, session_id, "Replace Text") as e:
-        session, doc = e.session, e.doc
-        RP.check_old_text(old_text)
-        if len(new_text) > MAX_TEXT:
-            raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded",
-                             hint="Replace with a shorter text, or in several calls.")
-        found, maths, charts = [], [], []
-        for root in _scopes(session, scope_id):
-            found += RP.find_in_scope(root, old_text)
-            maths += math_text.planned(root, old_text, new_text)
-            charts += chart_text.matching(doc, root, old_text)
-        fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
-        if found or maths or charts:
-            _replace(ctx, e, (found, maths, charts), old_text, new_text, fields)
-        else:
-            _no_match(e, fields)
-    return e.answer
+    session, doc = e.session, e.doc
+    RP.check_old_text(old_text)
+    if len(new_text) > MAX_TEXT:
+        raise OoxmlError(f"new_text is over {MAX_TEXT} characters.", error_type="LimitExceeded",
+                         hint="Replace with a shorter text, or in several calls.")
+    found, maths, charts = [], [], []
+    for root in _scopes(session, scope_id):
+        found += RP.find_in_scope(root, old_text)
+        maths += math_text.planned(root, old_text, new_text)
+        charts += chart_text.matching(doc, root, old_text)
+    fields = {"Old Text": old_text, "New Text": new_text, "Scope": scope_id or "whole document"}
+    if found or maths or charts:
+        _replace(ctx, e, (found, maths, charts), old_text, new_text, fields)
+    else:
+        _no_match(e, fields)
 
 
 def _replace(ctx, e, matches: tuple, old_text: str, new_text: str, fields: dict) -> None:
@@ -166,13 +160,11 @@ def _context_element(session: Session) -> etree._Element | None:
 # ---- margins --------------------------------------------------------------------------------------
 
 @tool(toolset="format", idempotent=True, title="Set page margins")
-def docx_set_margins(ctx: CallContext, session_id: str | None, top: float | str | None = None,
+def docx_set_margins(ctx: CallContext, e: Edit, session_id: str | None, top: float | str | None = None,
                      bottom: float | str | None = None, left: float | str | None = None,
-                     right: float | str | None = None, section_id: str | None = None) -> str:
+                     right: float | str | None = None, section_id: str | None = None) -> None:
     """Set the page margins of every section, or of section_id's."""
-    with editing(ctx, session_id, "Set Margins") as e:
-        _set_margins(e, top, bottom, left, right, section_id)
-    return e.answer
+    _set_margins(e, top, bottom, left, right, section_id)
 
 
 def _set_margins(e, top, bottom, left, right, section_id) -> None:

@@ -15,7 +15,7 @@ from ooxml.text import body as B
 from ooxml.xml.errors import InvalidDocument
 from render.answer import success_answer
 from tools.docx.common import block_insertion, call_limits, session_of
-from tools.docx.protocol import DELETERS, delete_inline, editing
+from tools.docx.protocol import DELETERS, delete_inline, Edit
 from tools.runtime.call.registry import CallContext, tool
 
 MAX_LISTED = 200
@@ -49,61 +49,57 @@ def docx_get_chart(ctx: CallContext, session_id: str | None, chart_id: str) -> s
 
 
 @tool(toolset="content", title="Update a chart's data")
-def docx_update_chart(ctx: CallContext, session_id: str | None, chart_id: str, categories: list | None = None,
-                      series: list | None = None, title: str | None = None) -> str:
+def docx_update_chart(ctx: CallContext, e: Edit, session_id: str | None, chart_id: str, categories: list | None = None,
+                      series: list | None = None, title: str | None = None) -> None:
     """Set a chart's data in its caches and workbook; series replaces every series."""
-    with editing(ctx, session_id, "Update Chart") as e:
-        doc = e.doc
-        ref = locate.find(doc, chart_id)
-        chart = _read(doc, ref)
-        cats, pairs = update.plan(chart, categories, series)
-        _spend(ctx, doc, update.size_estimate(cats, pairs))
-        sheet = update.sheet_name(chart)
-        para = B.find_ancestor(ref, B.W_P)
-        e.show(para)
-        e.change(para)  # its box shows the chart's data
-        part = doc.package.part(chart.part_name)
-        part.touch()
-        space = part.tree.getroot()
-        update.write_chart(space, chart, cats, pairs, sheet)
-        if title is not None:
-            update.set_title(space, title)
-        book = chart.workbook is not None and update.write_workbook(doc.package, chart.workbook, chart,
-                                                                    cats, pairs, sheet)
-        fields = {"Series": len(pairs), "Categories": len(cats)}
-        if not book:
-            fields["Workbook"] = "none: caches updated only"
-        fields.update(e.not_tracked("Word records no revision for chart data"))
-        e.done(para, updated=para, fields=fields)
-    return e.answer
+    doc = e.doc
+    ref = locate.find(doc, chart_id)
+    chart = _read(doc, ref)
+    cats, pairs = update.plan(chart, categories, series)
+    _spend(ctx, doc, update.size_estimate(cats, pairs))
+    sheet = update.sheet_name(chart)
+    para = B.find_ancestor(ref, B.W_P)
+    e.show(para)
+    e.change(para)  # its box shows the chart's data
+    part = doc.package.part(chart.part_name)
+    part.touch()
+    space = part.tree.getroot()
+    update.write_chart(space, chart, cats, pairs, sheet)
+    if title is not None:
+        update.set_title(space, title)
+    book = chart.workbook is not None and update.write_workbook(doc.package, chart.workbook, chart,
+                                                                cats, pairs, sheet)
+    fields = {"Series": len(pairs), "Categories": len(cats)}
+    if not book:
+        fields["Workbook"] = "none: caches updated only"
+    fields.update(e.not_tracked("Word records no revision for chart data"))
+    e.done(para, updated=para, fields=fields)
 
 
 @tool(toolset="content", title="Insert a chart")
-def docx_insert_chart(ctx: CallContext, session_id: str | None, kind: str, categories: list, series: list,
-                      position: str, title: str | None = None) -> str:
+def docx_insert_chart(ctx: CallContext, e: Edit, session_id: str | None, kind: str, categories: list, series: list,
+                      position: str, title: str | None = None) -> None:
     """Insert a chart with its workbook as a new paragraph."""
-    with editing(ctx, session_id, "Insert Chart") as e:
-        doc = e.doc
-        cats, pairs = update.new_data(kind, categories, series)
-        _spend(ctx, doc, update.size_estimate(cats, pairs))
-        chart = build.chart_xml(kind, cats, pairs, title)
-        book = build.workbook(cats, pairs)
-        pos = e.position(position)
-        if pos.target.tag != B.W_P and B.find_ancestor(pos.target, B.W_P) is not None:
-            raise InvalidPosition("A chart goes in a paragraph of its own: use a block position.",
-                                  hint="Pass before:/after: a paragraph or table, or start:/end:document_body.")
-        container, _ = block_insertion(doc, pos, "paragraph")
-        para = etree.Element(w("p"))
-        run = etree.SubElement(para, w("r"))
-        # Everything is checked: from here on the document changes.
-        rid = build.add_parts(doc.package, doc.part_of(container).name, chart, book)
-        doc_pr = doc.word_ids(container).new_doc_pr()
-        run.append(build.inline_chart(rid, 5486400, 3200400, doc_pr, f"Chart {doc_pr}"))
-        e.insert(para, pos)
-        ref = next(para.iter(model.c("chart")))
-        e.done(para, marker="NEW", inserted=para, element_id=doc.id_of(ref),
-               fields={"Kind": kind, "Series": len(pairs), "Categories": len(cats)})
-    return e.answer
+    doc = e.doc
+    cats, pairs = update.new_data(kind, categories, series)
+    _spend(ctx, doc, update.size_estimate(cats, pairs))
+    chart = build.chart_xml(kind, cats, pairs, title)
+    book = build.workbook(cats, pairs)
+    pos = e.position(position)
+    if pos.target.tag != B.W_P and B.find_ancestor(pos.target, B.W_P) is not None:
+        raise InvalidPosition("A chart goes in a paragraph of its own: use a block position.",
+                              hint="Pass before:/after: a paragraph or table, or start:/end:document_body.")
+    container, _ = block_insertion(doc, pos, "paragraph")
+    para = etree.Element(w("p"))
+    run = etree.SubElement(para, w("r"))
+    # Everything is checked: from here on the document changes.
+    rid = build.add_parts(doc.package, doc.part_of(container).name, chart, book)
+    doc_pr = doc.word_ids(container).new_doc_pr()
+    run.append(build.inline_chart(rid, 5486400, 3200400, doc_pr, f"Chart {doc_pr}"))
+    e.insert(para, pos)
+    ref = next(para.iter(model.c("chart")))
+    e.done(para, marker="NEW", inserted=para, element_id=doc.id_of(ref),
+           fields={"Kind": kind, "Series": len(pairs), "Categories": len(cats)})
 
 
 def delete_chart(e, ref) -> None:

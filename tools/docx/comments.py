@@ -14,7 +14,7 @@ from render.width import cut
 from ooxml.model.places import block_range
 from tools.docx.common import clean_id, resolve, session_of
 from tools.docx.common import default_author
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool
 from tools.runtime.sessions.sessions import Session
 
@@ -55,9 +55,9 @@ def _span(session: Session, el: etree._Element, end_id: str | None) -> etree._El
 
 
 @tool(toolset="review", title="Add a comment")
-def docx_add_comment(ctx: CallContext, session_id: str | None, element_id: str, text: str,
+def docx_add_comment(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, text: str,
                      anchor_text: str | None = None, end_id: str | None = None,
-                     author: str | None = None) -> str:
+                     author: str | None = None) -> None:
     """Comment on a paragraph, run, span of text or range of elements.
 
     Args:
@@ -65,36 +65,34 @@ def docx_add_comment(ctx: CallContext, session_id: str | None, element_id: str, 
         anchor_text: Only this span (first occurrence).
         end_id: Range end (same container).
     """
-    with editing(ctx, session_id, "Add Comment") as e:
-        session, doc = e.session, e.doc
-        C.check_text(text)
-        el = resolve(session, element_id)
-        if el.tag not in (B.W_P, B.W_R, B.W_TBL, B.W_SDT) or \
-                (el.tag != B.W_R and not P.holds_blocks(el.getparent())):
-            raise InvalidElementType(f"A comment goes on a paragraph, run, table or content control, not a "
-                                     f"{B.kind(el)}.", hint="Pass the ID of the paragraph or run that holds it.")
-        end = _span(session, el, end_id)
-        if anchor_text is not None:
-            _check_anchor(el, end, anchor_text, element_id)
-        holders = list(dict.fromkeys([_holder(el)] + ([_holder(end)] if end is not None else [])))
-        e.show(*holders)
-        e.change(*holders)
-        comment = C.Comments(doc).new_comment(text, default_author(ctx, author))
-        wid = comment.get(C.W_ID)
-        if anchor_text is not None:
-            C.anchor_text(doc, B.iter_runs(el) if el.tag == B.W_P else [el], anchor_text, wid)
-        elif end is not None:
-            C.anchor_range(el, end, wid)
-        elif el.tag == B.W_P:
-            C.anchor_paragraph(el, wid)
-        else:
-            C.anchor_range(el, el, wid)
-        fields = {"Author": comment.get(C.W_AUTHOR), "Anchored": cut(anchor_text, 60) if anchor_text else
-                  f"{B.kind(el)} {doc.id_of(el)}" + (f" .. {doc.id_of(end)}" if end is not None else ""),
-                  **e.not_tracked(UNTRACKED)}
-        e.done(holders[0], marker="UPDATED", element_id=doc.id_of(comment), fields=fields, inserted=comment,
-               keep_cursor=True)
-    return e.answer
+    session, doc = e.session, e.doc
+    C.check_text(text)
+    el = resolve(session, element_id)
+    if el.tag not in (B.W_P, B.W_R, B.W_TBL, B.W_SDT) or \
+            (el.tag != B.W_R and not P.holds_blocks(el.getparent())):
+        raise InvalidElementType(f"A comment goes on a paragraph, run, table or content control, not a "
+                                 f"{B.kind(el)}.", hint="Pass the ID of the paragraph or run that holds it.")
+    end = _span(session, el, end_id)
+    if anchor_text is not None:
+        _check_anchor(el, end, anchor_text, element_id)
+    holders = list(dict.fromkeys([_holder(el)] + ([_holder(end)] if end is not None else [])))
+    e.show(*holders)
+    e.change(*holders)
+    comment = C.Comments(doc).new_comment(text, default_author(ctx, author))
+    wid = comment.get(C.W_ID)
+    if anchor_text is not None:
+        C.anchor_text(doc, B.iter_runs(el) if el.tag == B.W_P else [el], anchor_text, wid)
+    elif end is not None:
+        C.anchor_range(el, end, wid)
+    elif el.tag == B.W_P:
+        C.anchor_paragraph(el, wid)
+    else:
+        C.anchor_range(el, el, wid)
+    fields = {"Author": comment.get(C.W_AUTHOR), "Anchored": cut(anchor_text, 60) if anchor_text else
+              f"{B.kind(el)} {doc.id_of(el)}" + (f" .. {doc.id_of(end)}" if end is not None else ""),
+              **e.not_tracked(UNTRACKED)}
+    e.done(holders[0], marker="UPDATED", element_id=doc.id_of(comment), fields=fields, inserted=comment,
+           keep_cursor=True)
 
 
 def _check_anchor(el, end, anchor_text: str, element_id: str) -> None:
@@ -138,69 +136,64 @@ def _show_holder(e, holder: etree._Element | None) -> None:
 
 
 @tool(toolset="review", title="Reply to a comment")
-def docx_reply_comment(ctx: CallContext, session_id: str | None, comment_id: str, text: str,
-                       author: str | None = None) -> str:
+def docx_reply_comment(ctx: CallContext, e: Edit, session_id: str | None, comment_id: str, text: str,
+                       author: str | None = None) -> None:
     """Reply to a comment, in its thread."""
-    with editing(ctx, session_id, "Reply Comment") as e:
-        session, doc = e.session, e.doc
-        parent = _comment(session, comment_id)
-        C.check_text(text)
-        holder = _anchor_holder(session, parent.get(C.W_ID))
-        _show_holder(e, holder)
-        reply = C.Comments(doc).new_comment(text, default_author(ctx, author), parent=parent)
-        for root in session.doc.story_roots(TEXT, body=True):
-            if C.copy_anchor(root, parent.get(C.W_ID), reply.get(C.W_ID)):
-                break
-        _thread_done(e, "Reply Comment", reply, {"Author": reply.get(C.W_AUTHOR), "In Reply To": doc.id_of(parent)},
-                     holder, new=True)
-    return e.answer
+    session, doc = e.session, e.doc
+    parent = _comment(session, comment_id)
+    C.check_text(text)
+    holder = _anchor_holder(session, parent.get(C.W_ID))
+    _show_holder(e, holder)
+    reply = C.Comments(doc).new_comment(text, default_author(ctx, author), parent=parent)
+    for root in session.doc.story_roots(TEXT, body=True):
+        if C.copy_anchor(root, parent.get(C.W_ID), reply.get(C.W_ID)):
+            break
+    _thread_done(e, "Reply Comment", reply, {"Author": reply.get(C.W_AUTHOR), "In Reply To": doc.id_of(parent)},
+                 holder, new=True)
 
 
 @tool(toolset="review", idempotent=True, title="Resolve a comment")
-def docx_resolve_comment(ctx: CallContext, session_id: str | None, comment_id: str, resolved: bool = True) -> str:
+def docx_resolve_comment(ctx: CallContext, e: Edit, session_id: str | None, comment_id: str,
+                         resolved: bool = True) -> None:
     """Resolve a comment's thread, or reopen it with resolved=false.
 
     Args:
         comment_id: A reply resolves its thread.
     """
-    with editing(ctx, session_id, "Resolve Comment") as e:
-        comment = _comment(e.session, comment_id)
-        comments = C.Comments(e.doc)
-        root = comment
-        seen = set()
-        while (parent := comments.parent_of(root)) is not None and id(parent) not in seen:
-            seen.add(id(parent))
-            root = parent
-        holder = _anchor_holder(e.session, root.get(C.W_ID))
-        if holder is not None:
-            e.show(holder)
-        comments.set_resolved(root, resolved)
-        e.change(holder)  # unchanged itself (its comment is): announced so undo's check allows the redraw
-        _thread_done(e, "Resolve Comment", root, {"Resolved": "yes" if resolved else "no"}, holder)
-    return e.answer
+    comment = _comment(e.session, comment_id)
+    comments = C.Comments(e.doc)
+    root = comment
+    seen = set()
+    while (parent := comments.parent_of(root)) is not None and id(parent) not in seen:
+        seen.add(id(parent))
+        root = parent
+    holder = _anchor_holder(e.session, root.get(C.W_ID))
+    if holder is not None:
+        e.show(holder)
+    comments.set_resolved(root, resolved)
+    e.change(holder)  # unchanged itself (its comment is): announced so undo's check allows the redraw
+    _thread_done(e, "Resolve Comment", root, {"Resolved": "yes" if resolved else "no"}, holder)
 
 
 @tool(toolset="review", destructive=True, title="Delete a comment")
-def docx_delete_comment(ctx: CallContext, session_id: str | None, comment_id: str) -> str:
+def docx_delete_comment(ctx: CallContext, e: Edit, session_id: str | None, comment_id: str) -> None:
     """Delete a comment with its replies and marks."""
-    with editing(ctx, session_id, "Delete Comment") as e:
-        session, doc = e.session, e.doc
-        comment = _comment(session, comment_id)
-        cid = doc.id_of(comment)
-        comments = C.Comments(doc)
-        thread = comments.thread(comment)
-        holder = _anchor_holder(session, comment.get(C.W_ID))
-        _show_holder(e, holder)
-        for c in thread:
-            for root in session.doc.story_roots(TEXT, body=True):
-                C.remove_anchor(doc, root, c.get(C.W_ID))
-        comments.remove(thread)
-        fields = {"Deleted": f"comment {cid}" + (f" and {len(thread) - 1} replies" if len(thread) > 1 else "")}
-        if holder is not None:
-            e.done(holder, element_id=cid, fields={**fields, **e.not_tracked(UNTRACKED)})
-        else:
-            e.plain(success_answer("Delete Comment", element_id=cid, fields={**fields, **e.not_tracked(UNTRACKED)}))
-    return e.answer
+    session, doc = e.session, e.doc
+    comment = _comment(session, comment_id)
+    cid = doc.id_of(comment)
+    comments = C.Comments(doc)
+    thread = comments.thread(comment)
+    holder = _anchor_holder(session, comment.get(C.W_ID))
+    _show_holder(e, holder)
+    for c in thread:
+        for root in session.doc.story_roots(TEXT, body=True):
+            C.remove_anchor(doc, root, c.get(C.W_ID))
+    comments.remove(thread)
+    fields = {"Deleted": f"comment {cid}" + (f" and {len(thread) - 1} replies" if len(thread) > 1 else "")}
+    if holder is not None:
+        e.done(holder, element_id=cid, fields={**fields, **e.not_tracked(UNTRACKED)})
+    else:
+        e.plain(success_answer("Delete Comment", element_id=cid, fields={**fields, **e.not_tracked(UNTRACKED)}))
 
 
 @tool(toolset="review", read_only=True, idempotent=True, title="List comments")

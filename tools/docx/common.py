@@ -254,11 +254,11 @@ def section_index(session: Session, section_id: str | None, arg: str = "section_
                           hint="Section IDs come from docx_list_sections.")
 
 
-def body_insertion(session: Session, position: str, what: str, message: str, hint: str) -> tuple:
-    """Where a block that only the document body may hold goes: (position, container, insert_block kwargs)."""
-    pos = parse_position(session, position)
-    container, where = block_insertion(session.doc, pos, what)
-    if container is not session.doc.body:
+def body_insertion(doc, pos: Position, what: str, message: str, hint: str) -> tuple:
+    """Where a block that only the document body may hold goes, for a position the call's Edit read:
+    (position, container, insert_block kwargs)."""
+    container, where = block_insertion(doc, pos, what)
+    if container is not doc.body:
         raise InvalidPosition(message, hint=hint)
     return pos, container, where
 
@@ -301,9 +301,8 @@ class InlinePlace:
         return None
 
 
-def inline_place(session: Session, position: str, what: str) -> InlinePlace:
-    doc = session.doc
-    pos = parse_position(session, position)
+def inline_place(doc, pos: Position, what: str) -> InlinePlace:
+    """Where a ``what`` goes among runs, for a position the call's Edit read (``e.inline``)."""
     t = pos.target
     if pos.mode in ("start", "end"):
         if t.tag != B.W_P:

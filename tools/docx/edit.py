@@ -19,7 +19,7 @@ from ooxml.text.notes import copy_references
 from ooxml.xml.wordids import prepare_copy
 from tools.docx.common import Position, block_insertion, call_limits, insertion_neighbours
 from tools.docx.common import MAX_TEXT, run_place
-from tools.docx.protocol import DELETERS, Edit, delete_inline, editing, retarget_cursor
+from tools.docx.protocol import DELETERS, Edit, delete_inline
 from tools.runtime.call.registry import CallContext, tool
 from tools.runtime.sessions.sessions import Session
 
@@ -46,121 +46,109 @@ def style_id_for(session: Session, style: str) -> str:
 
 
 @tool(title="Insert a paragraph")
-def docx_insert_paragraph(ctx: CallContext, session_id: str | None, text: str, position: str,
-                          style: str | None = None) -> str:
+def docx_insert_paragraph(ctx: CallContext, e: Edit, session_id: str | None, text: str, position: str,
+                          style: str | None = None) -> None:
     """Insert a paragraph. Newlines become line breaks; tabs stay tabs.
 
     Args:
         style: Style name or ID (e.g. 'Quote'); default Normal.
     """
-    with editing(ctx, session_id, "Insert Paragraph") as e:
-        _check_text(text)
-        pos = e.position(position)
-        if style and e.doc.styles.find_id(style) is None:
-            block_insertion(e.doc, pos)  # fail before adding a style
-            ensure_style(e.doc, style)  # a latent Word built-in ('List Number', 'Quote') is made real
-        sid = style_id_for(e.session, style) if style else None
-        _insert(e, make_paragraph(text, sid), pos, {"Style": style} if style else None)
-    return e.answer
+    _check_text(text)
+    pos = e.position(position)
+    if style and e.doc.styles.find_id(style) is None:
+        block_insertion(e.doc, pos)  # fail before adding a style
+        ensure_style(e.doc, style)  # a latent Word built-in ('List Number', 'Quote') is made real
+    sid = style_id_for(e.session, style) if style else None
+    _insert(e, make_paragraph(text, sid), pos, {"Style": style} if style else None)
 
 
 @tool(title="Insert a heading")
-def docx_insert_heading(ctx: CallContext, session_id: str | None, text: str, level: int, position: str) -> str:
+def docx_insert_heading(ctx: CallContext, e: Edit, session_id: str | None, text: str, level: int,
+                        position: str) -> None:
     """Insert a heading (style 'Heading N'; level 0 is Title).
 
     Args:
         level: 0-9.
     """
-    with editing(ctx, session_id, "Insert Heading") as e:
-        if not 0 <= level <= 9:
-            raise OoxmlError(f"level must be 0 (Title) to 9, not {level}.", error_type="ValidationError",
-                             hint="level 0 is the Title, 1-9 are Heading 1 to Heading 9.")
-        _check_text(text)
-        pos = e.position(position)
-        block_insertion(e.doc, pos)  # fail before adding a style
-        sid = ensure_heading_style(e.doc, level)
-        _insert(e, make_paragraph(text, sid), pos, {"Level": level})
-    return e.answer
+    if not 0 <= level <= 9:
+        raise OoxmlError(f"level must be 0 (Title) to 9, not {level}.", error_type="ValidationError",
+                         hint="level 0 is the Title, 1-9 are Heading 1 to Heading 9.")
+    _check_text(text)
+    pos = e.position(position)
+    block_insertion(e.doc, pos)  # fail before adding a style
+    sid = ensure_heading_style(e.doc, level)
+    _insert(e, make_paragraph(text, sid), pos, {"Level": level})
 
 
 @tool(title="Insert a page break")
-def docx_insert_page_break(ctx: CallContext, session_id: str | None, position: str) -> str:
+def docx_insert_page_break(ctx: CallContext, e: Edit, session_id: str | None, position: str) -> None:
     """Insert a paragraph holding a page break."""
-    with editing(ctx, session_id, "Insert Page Break") as e:
-        pos = e.position(position)
-        box = pos.target if pos.target.tag == B.W_TXBX else B.find_ancestor(pos.target, B.W_TXBX)
-        if box is not None:  # Word offers no page break there (a box is not split across pages)
-            anchor = B.find_ancestor(box, B.W_P)  # no new ID on an error path: the document stays as it was
-            where = anchor.get(OX_ID) or "the paragraph holding the box"
-            raise InvalidPosition("A page break cannot go inside a text box.",
-                                  hint=f"Use a block position outside it, e.g. after:{where}.")
-        _insert(e, page_break_paragraph(), pos)
-    return e.answer
+    pos = e.position(position)
+    box = pos.target if pos.target.tag == B.W_TXBX else B.find_ancestor(pos.target, B.W_TXBX)
+    if box is not None:  # Word offers no page break there (a box is not split across pages)
+        anchor = B.find_ancestor(box, B.W_P)  # no new ID on an error path: the document stays as it was
+        where = anchor.get(OX_ID) or "the paragraph holding the box"
+        raise InvalidPosition("A page break cannot go inside a text box.",
+                              hint=f"Use a block position outside it, e.g. after:{where}.")
+    _insert(e, page_break_paragraph(), pos)
 
 
 @tool(title="Copy a paragraph")
-def docx_copy_paragraph(ctx: CallContext, session_id: str | None, element_id: str, position: str) -> str:
+def docx_copy_paragraph(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, position: str) -> None:
     """Copy a paragraph with its formatting to a position (new IDs)."""
-    with editing(ctx, session_id, "Copy Paragraph") as e:
-        doc = e.doc
-        src = e.element(element_id, {B.W_P}, "paragraph")
-        check_copy_size([src], call_limits(ctx, doc).max_call_growth_bytes)
-        dup = copy.deepcopy(src)
-        pos = e.position(position)
-        container, where = block_insertion(doc, pos)  # validate before preparing IDs
-        prepare_copy(dup, doc.word_ids(pos.target), keep_notes=True)
-        copy_references(doc, dup, pos.target)  # copied note references get notes of their own
-        join_neighbour_list(doc, dup, *insertion_neighbours(container, where))  # lands in a list: joins it
-        _insert(e, dup, pos, {"Source": doc.id_of(src)})
-    return e.answer
+    doc = e.doc
+    src = e.element(element_id, {B.W_P}, "paragraph")
+    check_copy_size([src], call_limits(ctx, doc).max_call_growth_bytes)
+    dup = copy.deepcopy(src)
+    pos = e.position(position)
+    container, where = block_insertion(doc, pos)  # validate before preparing IDs
+    prepare_copy(dup, doc.word_ids(pos.target), keep_notes=True)
+    copy_references(doc, dup, pos.target)  # copied note references get notes of their own
+    join_neighbour_list(doc, dup, *insertion_neighbours(container, where))  # lands in a list: joins it
+    _insert(e, dup, pos, {"Source": doc.id_of(src)})
 
 
 @tool(title="Replace a paragraph's text")
-def docx_update_paragraph_text(ctx: CallContext, session_id: str | None, element_id: str, new_text: str) -> str:
+def docx_update_paragraph_text(ctx: CallContext, e: Edit, session_id: str | None, element_id: str,
+                               new_text: str) -> None:
     """Replace a paragraph's text; unchanged words keep their runs and formatting.
 
     Args:
         new_text: Newlines become line breaks.
     """
-    with editing(ctx, session_id, "Update Paragraph Text") as e:
-        p = e.element(element_id, {B.W_P}, "paragraph")
-        _check_text(new_text, "new_text")
-        e.show(p)
-        e.change(p)
-        edits.set_paragraph_text(e.doc, p, new_text)
-        e.done(p, marker="UPDATED", updated=p)
-    return e.answer
+    p = e.element(element_id, {B.W_P}, "paragraph")
+    _check_text(new_text, "new_text")
+    e.show(p)
+    e.change(p)
+    edits.set_paragraph_text(e.doc, p, new_text)
+    e.done(p, marker="UPDATED", updated=p)
 
 
 @tool(title="Insert a run")
-def docx_insert_run(ctx: CallContext, session_id: str | None, text: str, position: str) -> str:
+def docx_insert_run(ctx: CallContext, e: Edit, session_id: str | None, text: str, position: str) -> None:
     """Insert a run into a paragraph ('end:para_…') or next to a run ('after:run_…')."""
-    with editing(ctx, session_id, "Insert Run") as e:
-        doc = e.doc
-        _check_text(text)
-        pos = e.position(position)
-        para, model = run_place(doc, pos)
-        run = make_run(text, model.find(w("rPr")) if model is not None else None)
-        e.show(para)
-        e.change(para)
-        edits.place_run(doc, para, run, pos.mode, pos.target)
-        e.done(run, marker="NEW", inserted=run, fields={"Position": pos.text, "Paragraph": doc.id_of(para)})
-    return e.answer
+    doc = e.doc
+    _check_text(text)
+    pos = e.position(position)
+    para, model = run_place(doc, pos)
+    run = make_run(text, model.find(w("rPr")) if model is not None else None)
+    e.show(para)
+    e.change(para)
+    edits.place_run(doc, para, run, pos.mode, pos.target)
+    e.done(run, marker="NEW", inserted=run, fields={"Position": pos.text, "Paragraph": doc.id_of(para)})
 
 
 @tool(title="Replace a run's text")
-def docx_update_run_text(ctx: CallContext, session_id: str | None, element_id: str, new_text: str) -> str:
+def docx_update_run_text(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, new_text: str) -> None:
     """Replace one run's text, keeping its formatting."""
-    with editing(ctx, session_id, "Update Run Text") as e:
-        r = e.element(element_id, {B.W_R}, "run")
-        _check_text(new_text, "new_text")
-        para = B.find_ancestor(r, B.W_P)
-        e.show(para)
-        e.change(para)  # the run's paragraph: a tracked edit splits and wraps runs around it
-        kept = edits.set_run_text(e.doc, r, new_text)
-        focus = r if kept else para  # our own insertion, now deleted: the paragraph stands for it
-        e.done(focus, marker="UPDATED", updated=focus)
-    return e.answer
+    r = e.element(element_id, {B.W_R}, "run")
+    _check_text(new_text, "new_text")
+    para = B.find_ancestor(r, B.W_P)
+    e.show(para)
+    e.change(para)  # the run's paragraph: a tracked edit splits and wraps runs around it
+    kept = edits.set_run_text(e.doc, r, new_text)
+    focus = r if kept else para  # our own insertion, now deleted: the paragraph stands for it
+    e.done(focus, marker="UPDATED", updated=focus)
 
 
 _NOT_EMPTY = {w("hdr"), w("ftr"), w("footnote"), w("endnote")}  # the schema wants a block in each
@@ -168,22 +156,20 @@ DELETABLE = {B.W_P, B.W_TBL, B.W_R, B.W_SDT, w("drawing"), w("hyperlink"), w("cu
 
 
 @tool(destructive=True, title="Delete an element")
-def docx_delete(ctx: CallContext, session_id: str | None, element_id: str) -> str:
+def docx_delete(ctx: CallContext, e: Edit, session_id: str | None, element_id: str) -> None:
     """Delete a paragraph, table, run, image, control, note, link, bookmark ...; a cell's last paragraph stays."""
-    with editing(ctx, session_id, "Delete") as e:
-        el = e.element(element_id, deleted_ok=True)
-        if el.tag in DELETERS:
-            DELETERS[el.tag](e, el)
+    el = e.element(element_id, deleted_ok=True)
+    if el.tag in DELETERS:
+        DELETERS[el.tag](e, el)
+    else:
+        if el.tag not in DELETABLE:
+            raise InvalidElementType(f"A {B.kind(el)} cannot be deleted with docx_delete.",
+                                     hint="Rows and columns: docx_delete_row / docx_delete_col.")
+        REV.refuse_deleted(e.doc, el)
+        if P.holds_blocks(el.getparent()):
+            _delete_block(e, el)
         else:
-            if el.tag not in DELETABLE:
-                raise InvalidElementType(f"A {B.kind(el)} cannot be deleted with docx_delete.",
-                                         hint="Rows and columns: docx_delete_row / docx_delete_col.")
-            REV.refuse_deleted(e.doc, el)
-            if P.holds_blocks(el.getparent()):
-                _delete_block(e, el)
-            else:
-                delete_inline(e, el)
-    return e.answer
+            delete_inline(e, el)
 
 
 def _delete_block(e: Edit, el: etree._Element) -> None:
@@ -209,9 +195,9 @@ def _delete_block(e: Edit, el: etree._Element) -> None:
         e.change(el)  # tracked, the block stays marked deleted (it goes when the deletion is accepted)
     focus = prev if prev is not None else nxt
     if edits.delete_block(doc, el):
-        retarget_cursor(e.session, el, focus, "after" if focus is prev else "before")
         note = " (it was our own tracked insertion)" if tracked else ""
-        e.done(focus, element_id=eid, fields={"Deleted": f"{kind} {eid}{note}"})
+        e.done(focus, element_id=eid, fields={"Deleted": f"{kind} {eid}{note}"},
+               dangling="after" if focus is prev else "before")
     else:
         e.done(el, element_id=eid, fields={"Deleted": f"{kind} {eid} (tracked)"})
 

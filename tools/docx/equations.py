@@ -10,31 +10,29 @@ from ooxml.text import body as B
 from ooxml.xml.errors import InvalidElementType
 from ooxml.xml.namespaces import M
 from tools.docx.common import run_place
-from tools.docx.protocol import Edit, editing
+from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool
 
 _OMATH, _OMATH_PARA = f"{{{M}}}oMath", f"{{{M}}}oMathPara"
 
 
 @tool(toolset="content", title="Insert an equation")
-def docx_insert_equation(ctx: CallContext, session_id: str | None, latex: str, position: str,
-                         display: bool = True) -> str:
+def docx_insert_equation(ctx: CallContext, e: Edit, session_id: str | None, latex: str, position: str,
+                         display: bool = True) -> None:
     """Insert a LaTeX equation as Word math.
 
     Args:
         display: True: own paragraph (block position); false: inline (run position).
     """
-    with editing(ctx, session_id, "Insert Equation") as e:
-        math = to_omml(latex, display)
-        pos = e.position(position)
-        if display:
-            p = etree.Element(B.W_P)
-            p.append(math)
-            e.insert(p, pos)
-        else:
-            _place_inline(e, math, pos)
-        e.done(math, marker="NEW", inserted=math, fields={"Position": pos.text})
-    return e.answer
+    math = to_omml(latex, display)
+    pos = e.position(position)
+    if display:
+        p = etree.Element(B.W_P)
+        p.append(math)
+        e.insert(p, pos)
+    else:
+        _place_inline(e, math, pos)
+    e.done(math, marker="NEW", inserted=math, fields={"Position": pos.text})
 
 
 def _place_inline(e: Edit, math: etree._Element, pos) -> None:
@@ -45,19 +43,17 @@ def _place_inline(e: Edit, math: etree._Element, pos) -> None:
 
 
 @tool(toolset="content", title="Replace an equation")
-def docx_set_equation(ctx: CallContext, session_id: str | None, element_id: str, latex: str) -> str:
+def docx_set_equation(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, latex: str) -> None:
     """Replace an equation (its eq_ ID, or a paragraph holding one) with LaTeX."""
-    with editing(ctx, session_id, "Set Equation") as e:
-        old = _equation(e, element_id)
-        new = to_omml(latex, is_display(old))
-        if old.tag == _OMATH and old.getparent().tag == _OMATH_PARA:
-            new = new[0]  # the display paragraph keeps its m:oMathPara
-        para = B.find_ancestor(old, B.W_P)
-        e.show(para)
-        e.change(para)
-        old.getparent().replace(old, new)
-        e.done(para, marker="UPDATED", updated=para, fields=e.not_tracked("Word records no change inside an equation"))
-    return e.answer
+    old = _equation(e, element_id)
+    new = to_omml(latex, is_display(old))
+    if old.tag == _OMATH and old.getparent().tag == _OMATH_PARA:
+        new = new[0]  # the display paragraph keeps its m:oMathPara
+    para = B.find_ancestor(old, B.W_P)
+    e.show(para)
+    e.change(para)
+    old.getparent().replace(old, new)
+    e.done(para, marker="UPDATED", updated=para, fields=e.not_tracked("Word records no change inside an equation"))
 
 
 def _equation(e: Edit, element_id: str) -> etree._Element:

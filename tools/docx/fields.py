@@ -27,7 +27,7 @@ from ooxml.xml.errors import ElementNotFound, InvalidPosition, LimitExceeded, Oo
 from ooxml.xml.namespaces import w
 from render import page_layout
 from tools.docx import common as C
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.office import find as office_find
 from tools.office.service import to_pdf_in_budget
 from tools.runtime.call.progress import heartbeats
@@ -77,29 +77,27 @@ def _chapter(doc, block: etree._Element, level: int | None, after: bool) -> tupl
 
 
 @tool(toolset="layout", title="Insert a caption")
-def docx_insert_caption(ctx: CallContext, session_id: str | None, element_id: str, text: str,
+def docx_insert_caption(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, text: str,
                         label: str = "Figure", position: Literal["after", "before"] = "after",
-                        chapter: int | None = None) -> str:
+                        chapter: int | None = None) -> None:
     """Caption a figure, table or equation: label, SEQ number, _Ref bookmark.
 
     Args:
         element_id: A block, or an image in it.
         chapter: Heading level of chapters (2-1)
     """
-    with editing(ctx, session_id, "Insert Caption") as e:
-        doc = e.doc
-        label, text = CAP.check_label(label), _one_line(text, "text")
-        block = _block_of(e.element(element_id))
-        pos = C.Position(position, block, f"{position}:{doc.id_of(block)}")
-        prefix = _chapter(doc, block, chapter, position == "after")
-        p = CAP.build(doc, label, text, 1, doc.story_roots(), prefix)
-        e.insert(p, pos, "caption")
-        changes = UP.update_computed(doc, RENUMBERED, _announce_except(e, p))
-        cap = CAP.caption_of(p)
-        e.done(p, marker="NEW", inserted=p,
-               fields={"Position": pos.text, "Caption": B.paragraph_text(p), "Field": cap.seq.instruction,
-                       "Updated": _changed_lines(doc, [c for c in changes if c.field.paragraph is not p])})
-    return e.answer
+    doc = e.doc
+    label, text = CAP.check_label(label), _one_line(text, "text")
+    block = _block_of(e.element(element_id))
+    pos = C.Position(position, block, f"{position}:{doc.id_of(block)}")
+    prefix = _chapter(doc, block, chapter, position == "after")
+    p = CAP.build(doc, label, text, 1, doc.story_roots(), prefix)
+    e.insert(p, pos, "caption")
+    changes = UP.update_computed(doc, RENUMBERED, _announce_except(e, p))
+    cap = CAP.caption_of(p)
+    e.done(p, marker="NEW", inserted=p,
+           fields={"Position": pos.text, "Caption": B.paragraph_text(p), "Field": cap.seq.instruction,
+                   "Updated": _changed_lines(doc, [c for c in changes if c.field.paragraph is not p])})
 
 
 def _layout(ctx, e, fields: list[FLD.Field]) -> tuple[page_layout.LaidOut | None, str]:
@@ -138,37 +136,35 @@ def _inline(e, position: str) -> tuple[etree._Element, callable]:
 
 
 @tool(toolset="layout", title="Insert a cross-reference")
-def docx_insert_cross_reference(ctx: CallContext, session_id: str | None, target_id: str, position: str,
+def docx_insert_cross_reference(ctx: CallContext, e: Edit, session_id: str | None, target_id: str, position: str,
                                 kind: Literal["number", "text", "label_and_number", "page", "above_below"]
-                                = "number") -> str:
+                                = "number") -> None:
     """Insert a REF/NOTEREF/PAGEREF to a caption, heading, numbered paragraph, note or bookmark.
 
     Args:
         target_id: para_…, note_… or bkm_….
         position: Among a paragraph's runs.
     """
-    with editing(ctx, session_id, "Insert Cross Reference") as e:
-        doc = e.doc
-        target = XR.target_of(doc, e.element(target_id, arg="target_id"))
-        para, put = _inline(e, position)
-        e.show(para)
-        e.change(para, target.el if target.el.tag == B.W_P else B.find_ancestor(target.el, B.W_P))
-        instruction = XR.instruction(doc, doc.story_roots(), target, XR.check_kind(kind))
-        runs = FL.field_runs(instruction, " ")
-        put(runs)
-        edits.mark_inserted(doc, runs)
-        field = FLD.Field(FL.begin_char(runs), instruction, doc.part_of(para).tree.getroot())
-        result, note = CO.Results(doc, FLD.all_fields(doc)).of(field), None
-        if field.name == "PAGEREF":
-            pages, note = _layout(ctx, e, [field])
-            result = PF.PageResults(doc, pages).of(field) if pages is not None else None
-        if not result:  # no layout: Word computes it when it opens the file
-            field.start.set(w("dirty"), "true")
-        FLD.write_result(doc, field, result or "?")
-        e.done(para, marker="UPDATED", element_id=doc.id_of(field.start), inserted=field.start,
-               cursor=(para, "after"), fields={"Field": instruction, "Result": FLD.result_of(field),
-                                               **({"Pages": note} if note else {})})
-    return e.answer
+    doc = e.doc
+    target = XR.target_of(doc, e.element(target_id, arg="target_id"))
+    para, put = _inline(e, position)
+    e.show(para)
+    e.change(para, target.el if target.el.tag == B.W_P else B.find_ancestor(target.el, B.W_P))
+    instruction = XR.instruction(doc, doc.story_roots(), target, XR.check_kind(kind))
+    runs = FL.field_runs(instruction, " ")
+    put(runs)
+    edits.mark_inserted(doc, runs)
+    field = FLD.Field(FL.begin_char(runs), instruction, doc.part_of(para).tree.getroot())
+    result, note = CO.Results(doc, FLD.all_fields(doc)).of(field), None
+    if field.name == "PAGEREF":
+        pages, note = _layout(ctx, e, [field])
+        result = PF.PageResults(doc, pages).of(field) if pages is not None else None
+    if not result:  # no layout: Word computes it when it opens the file
+        field.start.set(w("dirty"), "true")
+    FLD.write_result(doc, field, result or "?")
+    e.done(para, marker="UPDATED", element_id=doc.id_of(field.start), inserted=field.start,
+           cursor=(para, "after"), fields={"Field": instruction, "Result": FLD.result_of(field),
+                                           **({"Pages": note} if note else {})})
 
 
 def _kinds(kinds: list[str] | None) -> set[str]:
@@ -186,29 +182,27 @@ MAX_LINES = 200  # changed fields listed in the answer
 
 
 @tool(toolset="layout", title="Update fields")
-def docx_update_fields(ctx: CallContext, session_id: str | None, kinds: list[str] | None = None) -> str:
+def docx_update_fields(ctx: CallContext, e: Edit, session_id: str | None, kinds: list[str] | None = None) -> None:
     """Recompute SEQ, REF, PAGE, PAGEREF, TOC and other fields; lists the changed."""
-    with editing(ctx, session_id, "Update Fields") as e:
-        doc = e.doc
-        wanted = _kinds(kinds)
-        fields = FLD.all_fields(doc)
-        changes = UP.update_computed(doc, wanted, e.change, fields)
-        rebuilt = _rebuild_figure_tables(e) if "TOC" in wanted else 0
-        fields = FLD.all_fields(doc) if rebuilt else fields
-        note = None
-        if UP.needs_layout(fields, wanted):
-            pages, note = _layout(ctx, e, fields)
-            if pages is not None:
-                changes += UP.update_paged(doc, wanted, pages, e.change, fields)
-        lines = [f"- {doc.id_of(c.field.start)} {c.field.instruction}: {c.old!r} -> {c.new!r}"
-                 for c in changes[:MAX_LINES]]
-        if len(changes) > MAX_LINES:
-            lines.append(f"... {len(changes) - MAX_LINES} more")
-        first = next((c.field.paragraph for c in changes if c.field.paragraph is not None), None)
-        e.done(first, marker="UPDATED", changes="\n".join(lines) or "No result changed.", head_id=False,
-               fields={"Fields": len(fields), "Changed": len(changes), "Tables Of Figures Rebuilt": rebuilt or None,
-                       "Pages": note})
-    return e.answer
+    doc = e.doc
+    wanted = _kinds(kinds)
+    fields = FLD.all_fields(doc)
+    changes = UP.update_computed(doc, wanted, e.change, fields)
+    rebuilt = _rebuild_figure_tables(e) if "TOC" in wanted else 0
+    fields = FLD.all_fields(doc) if rebuilt else fields
+    note = None
+    if UP.needs_layout(fields, wanted):
+        pages, note = _layout(ctx, e, fields)
+        if pages is not None:
+            changes += UP.update_paged(doc, wanted, pages, e.change, fields)
+    lines = [f"- {doc.id_of(c.field.start)} {c.field.instruction}: {c.old!r} -> {c.new!r}"
+             for c in changes[:MAX_LINES]]
+    if len(changes) > MAX_LINES:
+        lines.append(f"... {len(changes) - MAX_LINES} more")
+    first = next((c.field.paragraph for c in changes if c.field.paragraph is not None), None)
+    e.done(first, marker="UPDATED", changes="\n".join(lines) or "No result changed.", head_id=False,
+           fields={"Fields": len(fields), "Changed": len(changes), "Tables Of Figures Rebuilt": rebuilt or None,
+                   "Pages": note})
 
 
 def _tab_pos(doc, anchor) -> int:
@@ -240,28 +234,26 @@ def _rebuild_figure_tables(e) -> int:
 
 
 @tool(toolset="layout", title="Insert a table of figures")
-def docx_insert_table_of_figures(ctx: CallContext, session_id: str | None, position: str,
-                                 label: str = "Figure", page_numbers: bool = True) -> str:
+def docx_insert_table_of_figures(ctx: CallContext, e: Edit, session_id: str | None, position: str,
+                                 label: str = "Figure", page_numbers: bool = True) -> None:
     """Insert a table of figures (TOC \\c field) of the label's captions."""
-    with editing(ctx, session_id, "Insert Table Of Figures") as e:
-        doc = e.doc
-        label = CAP.check_label(label)
-        found = FIG.entries_of(doc, label)
-        if not found:
-            raise ElementNotFound(f"No caption uses the label '{label}'.",
-                                  hint="Insert captions with docx_insert_caption first, or pass their label.")
-        container, where = C.block_insertion(doc, e.position(position), "table of figures")
-        if container is not doc.body:
-            raise InvalidPosition("A table of figures goes between blocks of the document body.",
-                                  hint="Use a position such as before:para_… on a body paragraph.")
-        prev, nxt = C.insertion_neighbours(container, where)
-        e.show(prev, nxt)
-        paras = _figure_table(doc, e, label, found, where)
-        refs = [f for p in paras for f in FLD.fields_of(p) if f.name == "PAGEREF"]
-        pages, note = _layout(ctx, e, refs) if page_numbers else (None, "left out (page_numbers=false)")
-        if pages is not None:
-            UP.update_paged(doc, {"PAGEREF"}, pages, lambda *ps: None, refs)
-        e.after(prev, *paras, nxt)
-        e.done(paras[0], marker="NEW", inserted=paras[-1],
-               fields={"Position": position, "Entries": len(found), "Pages": note})
-    return e.answer
+    doc = e.doc
+    label = CAP.check_label(label)
+    found = FIG.entries_of(doc, label)
+    if not found:
+        raise ElementNotFound(f"No caption uses the label '{label}'.",
+                              hint="Insert captions with docx_insert_caption first, or pass their label.")
+    container, where = C.block_insertion(doc, e.position(position), "table of figures")
+    if container is not doc.body:
+        raise InvalidPosition("A table of figures goes between blocks of the document body.",
+                              hint="Use a position such as before:para_… on a body paragraph.")
+    prev, nxt = C.insertion_neighbours(container, where)
+    e.show(prev, nxt)
+    paras = _figure_table(doc, e, label, found, where)
+    refs = [f for p in paras for f in FLD.fields_of(p) if f.name == "PAGEREF"]
+    pages, note = _layout(ctx, e, refs) if page_numbers else (None, "left out (page_numbers=false)")
+    if pages is not None:
+        UP.update_paged(doc, {"PAGEREF"}, pages, lambda *ps: None, refs)
+    e.after(prev, *paras, nxt)
+    e.done(paras[0], marker="NEW", inserted=paras[-1],
+           fields={"Position": position, "Entries": len(found), "Pages": note})

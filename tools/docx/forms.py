@@ -21,9 +21,8 @@ from ooxml.opc.link_policy import policy_of
 from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import (block_insertion, call_limits, expect, parse_position, resolve,
-                               session_of)
-from tools.docx.protocol import editing
+from tools.docx.common import block_insertion, call_limits, expect, resolve, session_of
+from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool
 from tools.docx.common import raster_at
 
@@ -104,13 +103,11 @@ def docx_list_content_controls(ctx: CallContext, session_id: str | None, scope_i
 
 
 @tool(toolset="forms", title="Set a content control")
-def docx_set_content_control(ctx: CallContext, session_id: str | None, control_id: str,
-                             value: str | bool | int | float) -> str:
+def docx_set_content_control(ctx: CallContext, e: Edit, session_id: str | None, control_id: str,
+                             value: str | bool | int | float) -> None:
     """Set a control's value by kind: text, Markdown (rich text), boolean (checkbox), list item, ISO date,
     picture path."""
-    with editing(ctx, session_id, "Set Content Control") as e:
-        _set_control(ctx, e, control_id, value)
-    return e.answer
+    _set_control(ctx, e, control_id, value)
 
 
 def _set_control(ctx, e, control_id: str, value) -> None:
@@ -133,18 +130,17 @@ def _set_control(ctx, e, control_id: str, value) -> None:
 
 
 @tool(toolset="forms", title="Insert a content control")
-def docx_insert_content_control(ctx: CallContext, session_id: str | None, kind: KIND, position: str | None = None,
+def docx_insert_content_control(ctx: CallContext, e: Edit, session_id: str | None, kind: KIND,
+                                position: str | None = None,
                                 element_id: str | None = None, tag: str | None = None, alias: str | None = None,
-                                items: list | None = None, value: str | bool | int | float | None = None) -> str:
+                                items: list | None = None, value: str | bool | int | float | None = None) -> None:
     """Insert a content control around element_id (paragraph, table, run, row, cell), or empty at position.
 
     Args:
         items: Dropdown/combo choices: strings or {display, value}.
         value: Set after inserting.
     """
-    with editing(ctx, session_id, "Insert Content Control") as e:
-        _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value)
-    return e.answer
+    _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value)
 
 
 def _insert_control(ctx, e, kind, position, element_id, tag, alias, items, value) -> None:
@@ -202,8 +198,7 @@ def _keep_cell_paragraph(sdt: etree._Element) -> None:
 def _insert_new(e, kind: str, position: str, tag, alias, choices):
     """A new empty control at a position: (the control, the block whose box shows it)."""
     doc = e.doc
-    pos = parse_position(e.session, position)
-    REV.refuse_deleted(doc, pos.target, "position")
+    pos = e.position(position)
     t = pos.target
     inline = (t.tag == B.W_P and pos.mode in ("start", "end")) or t.tag == B.W_R
     if inline:
@@ -238,16 +233,15 @@ def container_ends_ok(pos) -> bool:
 
 
 @tool(toolset="forms", title="Add a repeating section item")
-def docx_add_repeating_item(ctx: CallContext, session_id: str | None, control_id: str, after_item_id: str | None = None,
-                            empty: bool = False) -> str:
+def docx_add_repeating_item(ctx: CallContext, e: Edit, session_id: str | None, control_id: str,
+                            after_item_id: str | None = None,
+                            empty: bool = False) -> None:
     """Add a repeating section item copied from after_item_id or the last item.
 
     Args:
         empty: Clear the copy's text.
     """
-    with editing(ctx, session_id, "Add Repeating Item") as e:
-        _add_item(ctx, e, control_id, after_item_id, empty)
-    return e.answer
+    _add_item(ctx, e, control_id, after_item_id, empty)
 
 
 def _add_item(ctx, e, control_id: str, after_item_id: str | None, empty: bool) -> None:
@@ -279,16 +273,14 @@ def _add_item(ctx, e, control_id: str, after_item_id: str | None, empty: bool) -
 
 
 @tool(toolset="forms", title="Fill a template")
-def docx_fill_template(ctx: CallContext, session_id: str | None, data: dict, strict: bool = False) -> str:
+def docx_fill_template(ctx: CallContext, e: Edit, session_id: str | None, data: dict, strict: bool = False) -> None:
     """Fill controls (tag or alias), {{name}} placeholders and MERGEFIELDs from data; arrays repeat items or
     rows.
 
     Args:
         strict: Refuse (nothing changed) if data lacks a name used, or has unused names.
     """
-    with editing(ctx, session_id, "Fill Template") as e:
-        _fill(ctx, e, data, strict)
-    return e.answer
+    _fill(ctx, e, data, strict)
 
 
 def _fill(ctx, e, data: dict, strict: bool) -> None:

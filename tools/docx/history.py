@@ -53,7 +53,7 @@ def _moved(session, done: list, verb: str, operation: str, nothing: str) -> str:
                           content=content, cursor=cursor_line(session.doc, session.cursor))
 
 
-@tool(destructive=True, context=False, title="Undo tool calls")
+@tool(destructive=True, context=False, title="Undo tool calls", kind="meta")
 def docx_undo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
     """Undo the last calls that changed the document, one step per call."""
     session, done = _travel(ctx, session_id, steps, back=True)
@@ -63,7 +63,7 @@ def docx_undo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
     return _moved(session, done, "Undone", "Undo", nothing)
 
 
-@tool(destructive=True, context=False, title="Redo undone tool calls")
+@tool(destructive=True, context=False, title="Redo undone tool calls", kind="meta")
 def docx_redo(ctx: CallContext, session_id: str | None, steps: int = 1) -> str:
     """Redo calls undone by docx_undo (until a new edit)."""
     session, done = _travel(ctx, session_id, steps, back=False)

@@ -15,7 +15,7 @@ from ooxml.layout.sections import page_box, section_of
 from ooxml.xml.units import emu
 from tools.docx.common import block_insertion, call_limits, object_image, valid_positions
 from ooxml.tabular.widths import EMU_PER_TWIP, available_width
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool
 from tools.runtime.sessions.sandbox import object_target, resolve_in_roots
 from tools.storage.objects import check_tenant, storage_section
@@ -52,12 +52,10 @@ def _limits(doc, pos, run_mode: bool) -> tuple[int, int]:
 
 
 @tool(title="Insert an image")
-def docx_insert_image(ctx: CallContext, session_id: str | None, image_path: str, position: str,
-                      width: float | str | None = None, height: float | str | None = None) -> str:
+def docx_insert_image(ctx: CallContext, e: Edit, session_id: str | None, image_path: str, position: str,
+                      width: float | str | None = None, height: float | str | None = None) -> None:
     """Insert a PNG, JPEG, GIF or SVG at a block or run position; width or height alone keeps the aspect ratio."""
-    with editing(ctx, session_id, "Insert Image") as e:
-        _insert_image(ctx, e, image_path, position, width, height)
-    return e.answer
+    _insert_image(ctx, e, image_path, position, width, height)
 
 
 def _insert_image(ctx, e, image_path: str, position: str, width, height) -> None:

@@ -18,7 +18,7 @@ from ooxml.xml.units import twips
 from render.answer import success_answer
 from tools.docx.common import clean_id, insertion_neighbours, session_of
 from tools.docx.common import body_insertion, section_index
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.docx.view import context_text, cursor_line
 from tools.runtime.call.registry import CallContext, tool
 from tools.runtime.sessions.sessions import Cursor, Session
@@ -71,24 +71,22 @@ def docx_list_sections(ctx: CallContext, session_id: str | None) -> str:
 
 
 @tool(toolset="layout", title="Insert a section break")
-def docx_insert_section_break(ctx: CallContext, session_id: str | None, position: str,
-                              kind: Literal["next_page", "continuous", "even_page", "odd_page"] = "next_page") -> str:
+def docx_insert_section_break(ctx: CallContext, e: Edit, session_id: str | None, position: str,
+                              kind: Literal["next_page", "continuous", "even_page", "odd_page"] = "next_page") -> None:
     """Insert a section break: the content before it becomes its own section.
 
     Args:
         kind: How the next section starts.
     """
-    with editing(ctx, session_id, "Insert Section Break") as e:
-        _section_break(e, position, kind)
-    return e.answer
+    _section_break(e, position, kind)
 
 
 def _section_break(e, position: str, kind: str) -> None:
-    session, doc = e.session, e.doc
+    doc = e.doc
     if kind not in PS.BREAK_KINDS:
         raise ValidationError(f"kind '{kind}' is not next_page, continuous, even_page or odd_page.",
                               hint="Pass kind='next_page' (the usual break), or continuous, even_page or odd_page.")
-    pos, container, where = body_insertion(session, position, "section break",
+    pos, container, where = body_insertion(doc, e.position(position), "section break",
                                            "A section break can only go between blocks of the document body.",
                                            "Use a position such as after:para_… on a paragraph of the body.")
     prev, nxt = insertion_neighbours(container, where)
@@ -145,10 +143,10 @@ def _setup_from_args(page_size, width, height, orientation, columns, column_spac
 
 
 @tool(toolset="layout", idempotent=True, title="Set page setup")
-def docx_set_page_setup(ctx: CallContext, session_id: str | None, section_id: str | None = None,
+def docx_set_page_setup(ctx: CallContext, e: Edit, session_id: str | None, section_id: str | None = None,
                         orientation: Literal["portrait", "landscape"] | None = None, page_size: str | None = None,
                         width: float | str | None = None, height: float | str | None = None,
-                        columns: int | None = None, column_spacing: float | str | None = None) -> str:
+                        columns: int | None = None, column_spacing: float | str | None = None) -> None:
     """Set page size, orientation and columns of section_id's section, or of all.
 
     Args:
@@ -157,9 +155,7 @@ def docx_set_page_setup(ctx: CallContext, session_id: str | None, section_id: st
         height: Instead of page_size.
         columns: 1 for none.
     """
-    with editing(ctx, session_id, "Set Page Setup") as e:
-        _page_setup(e, section_id, orientation, page_size, width, height, columns, column_spacing)
-    return e.answer
+    _page_setup(e, section_id, orientation, page_size, width, height, columns, column_spacing)
 
 
 def _page_setup(e, section_id, orientation, page_size, width, height, columns, column_spacing) -> None:
@@ -223,13 +219,12 @@ def docx_get_header_footer(ctx: CallContext, session_id: str | None, kind: Liter
 
 
 @tool(toolset="layout", title="Create a header or footer")
-def docx_create_header_footer(ctx: CallContext, session_id: str | None, kind: Literal["header", "footer"] = "header",
+def docx_create_header_footer(ctx: CallContext, e: Edit, session_id: str | None,
+                              kind: Literal["header", "footer"] = "header",
                               which: Literal["default", "first", "even"] = "default",
-                              section_id: str | None = None, text: str | None = None) -> str:
+                              section_id: str | None = None, text: str | None = None) -> None:
     """Create a header or footer for a section with one paragraph."""
-    with editing(ctx, session_id, "Create Header Footer") as e:
-        _create_header_footer(e, kind, which, section_id, text)
-    return e.answer
+    _create_header_footer(e, kind, which, section_id, text)
 
 
 def _create_header_footer(e, kind: str, which: str, section_id: str | None, text: str | None) -> None:

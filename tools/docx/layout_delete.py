@@ -12,16 +12,7 @@ from ooxml.xml.errors import InvalidElementType
 from ooxml.xml.namespaces import w
 from ooxml.xml.order import insert_child
 from ooxml.layout.page_setup import HF_REFS, header_footer_refs, section_list
-from tools.docx.common import last_block
 from tools.docx.protocol import DELETERS
-from tools.runtime.sessions.sessions import Cursor
-
-
-def _retarget(e, holder) -> None:
-    """A cursor on an element that went moves after the paragraph that held it."""
-    session = e.session
-    if session.cursor.element_id and e.doc.ids.get(session.cursor.element_id) is None:
-        session.cursor = Cursor(e.doc.id_of(holder), "after")
 
 
 def delete_field(e, begin) -> None:
@@ -42,8 +33,6 @@ def delete_field(e, begin) -> None:
         for el in span:
             doc.ids.forget(el)
             el.getparent().remove(el)
-    e.report()  # before the cursor is checked against what went
-    _retarget(e, holder)
     e.done(holder, element_id=eid, fields={"Deleted": f"Field {eid}" + (" (tracked)" if tracked else "")})
 
 
@@ -77,24 +66,16 @@ def delete_header_footer(e, root) -> None:
     """Remove a header or footer: the sections referring to it show none (or inherit an earlier one)."""
     from ooxml.layout import headers as H
     from render.answer import success_answer
-    session, doc = e.session, e.doc
+    doc = e.doc
     eid = doc.id_of(root)
     kind = B.kind(root)
     name = doc.part_of(root).name
-    if session.cursor.element_id and any(a is root for a in _ancestry(doc, session.cursor.element_id)):
-        last = last_block(doc.body)
-        session.cursor = Cursor(doc.id_of(last), "after") if last is not None else Cursor()
     e.changed(root)
     e.report()  # views drawn of it go before its part does
     refs = H.remove(doc, root)
     fields = {"Deleted": f"{kind} {eid} ({name})", "References Removed": refs,
               **e.not_tracked(f"Word records no revision for removing a {kind} part")}
     e.plain(success_answer("Delete", element_id=eid, fields=fields))
-
-
-def _ancestry(doc, element_id: str) -> list:
-    el = doc.ids.get(element_id)
-    return [el, *el.iterancestors()] if el is not None else []
 
 
 def _carry_references(gone, following) -> None:

@@ -7,8 +7,7 @@ from ooxml.opc.link_policy import policy_of
 from ooxml.review import edits
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import W
-from tools.docx.protocol import editing
-from tools.docx.common import inline_place
+from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool
 
 
@@ -58,8 +57,8 @@ def _page_note(doc, name: str, para) -> tuple[bool, str | None]:
 
 
 @tool(toolset="layout", title="Insert a field")
-def docx_insert_field(ctx: CallContext, session_id: str | None, field: str, position: str,
-                      instruction: str | None = None) -> str:
+def docx_insert_field(ctx: CallContext, e: Edit, session_id: str | None, field: str, position: str,
+                      instruction: str | None = None) -> None:
     """Insert a field with its result; fetching fields (INCLUDETEXT, LINK) need the server's leave.
 
     Args:
@@ -67,25 +66,23 @@ def docx_insert_field(ctx: CallContext, session_id: str | None, field: str, posi
         position: start:/end: a paragraph or before:/after: a run.
         instruction: SEQ: name; REF: bookmark; DATE/TIME: picture; or raw.
     """
-    with editing(ctx, session_id, "Insert Field") as e:
-        doc = e.doc
-        name, full = FL.instruction_for(field, instruction)
-        policy_of(ctx.services.config).check_field(full)
-        place = inline_place(e.session, position, "field")
-        result = _result(doc, name, full, place)
-        para = place.paragraph
-        dirty, note = _page_note(doc, name, para)
-        runs = FL.field_runs(full, result, place.model_rpr, dirty=dirty)
-        e.show(para)
-        e.change(para)
-        place.put(runs)
-        edits.mark_inserted(doc, runs)  # tracked: the field's runs in one w:ins
-        begin = FL.begin_char(runs)
-        if name == "SEQ":
-            FL.set_result(begin, str(FL.seq_count(doc.part_of(para).tree.getroot(), full.split()[1], begin)))
-        fid = doc.id_of(begin)
-        e.done(para, marker="UPDATED", element_id=fid, inserted=begin, cursor=(para, "after"),
-               fields={"Position": place.text, "Field": full, "Result": FL.result_text(begin),
-                       **({"Result Note": note} if note else {}), "Paragraph": doc.id_of(para)})
-    return e.answer
+    doc = e.doc
+    name, full = FL.instruction_for(field, instruction)
+    policy_of(ctx.services.config).check_field(full)
+    place = e.inline(position, "field")
+    result = _result(doc, name, full, place)
+    para = place.paragraph
+    dirty, note = _page_note(doc, name, para)
+    runs = FL.field_runs(full, result, place.model_rpr, dirty=dirty)
+    e.show(para)
+    e.change(para)
+    place.put(runs)
+    edits.mark_inserted(doc, runs)  # tracked: the field's runs in one w:ins
+    begin = FL.begin_char(runs)
+    if name == "SEQ":
+        FL.set_result(begin, str(FL.seq_count(doc.part_of(para).tree.getroot(), full.split()[1], begin)))
+    fid = doc.id_of(begin)
+    e.done(para, marker="UPDATED", element_id=fid, inserted=begin, cursor=(para, "after"),
+           fields={"Position": place.text, "Field": full, "Result": FL.result_text(begin),
+                   **({"Result Note": note} if note else {}), "Paragraph": doc.id_of(para)})
 

@@ -13,8 +13,8 @@ from ooxml.xml.namespaces import OX_ID, w
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
-from tools.docx.common import MAX_TEXT, inline_place
-from tools.docx.protocol import DELETERS, editing
+from tools.docx.common import MAX_TEXT
+from tools.docx.protocol import DELETERS, Edit
 from tools.runtime.call.registry import CallContext, tool
 
 MAX_LISTED = 200
@@ -22,17 +22,16 @@ BOOKMARKS_UNTRACKED = "Word does not record bookmarks as revisions"
 
 
 @tool(toolset="layout", title="Insert a hyperlink")
-def docx_insert_hyperlink(ctx: CallContext, session_id: str | None, text: str, position: str, url: str | None = None,
-                          bookmark: str | None = None) -> str:
+def docx_insert_hyperlink(ctx: CallContext, e: Edit, session_id: str | None, text: str, position: str,
+                          url: str | None = None,
+                          bookmark: str | None = None) -> None:
     """Insert a hyperlink among a paragraph's runs, to url or to a bookmark.
 
     Args:
         url: https, http, mailto (others if allowed).
         bookmark: Instead of url.
     """
-    with editing(ctx, session_id, "Insert Hyperlink") as e:
-        _insert_hyperlink(ctx, e, text, position, url, bookmark)
-    return e.answer
+    _insert_hyperlink(ctx, e, text, position, url, bookmark)
 
 
 def _insert_hyperlink(ctx, e, text: str, position: str, url: str | None, bookmark: str | None) -> None:
@@ -49,7 +48,7 @@ def _insert_hyperlink(ctx, e, text: str, position: str, url: str | None, bookmar
     elif L.find_bookmark(doc.story_roots(), bookmark) is None:
         raise ValidationError(f"There is no bookmark named '{bookmark}'.",
                               hint="docx_list_bookmarks lists them; docx_add_bookmark adds one.")
-    place = inline_place(e.session, position, "hyperlink")
+    place = e.inline(position, "hyperlink")
     para = place.paragraph
     e.show(para)
     link = L.hyperlink(doc, doc.part_of(para).name, text, url=url, anchor=bookmark, rpr=place.model_rpr)
@@ -95,17 +94,15 @@ def _in_order(doc, start: etree._Element, end: etree._Element) -> bool:
 
 
 @tool(toolset="layout", title="Add a bookmark")
-def docx_add_bookmark(ctx: CallContext, session_id: str | None, name: str, element_id: str,
-                      end_id: str | None = None) -> str:
+def docx_add_bookmark(ctx: CallContext, e: Edit, session_id: str | None, name: str, element_id: str,
+                      end_id: str | None = None) -> None:
     """Bookmark a paragraph or run (to end_id), for links and REF fields.
 
     Args:
         name: Max 40 characters: a letter, then letters, digits, _.
         end_id: Same part, not before element_id.
     """
-    with editing(ctx, session_id, "Add Bookmark") as e:
-        _add_bookmark(e, name, element_id, end_id)
-    return e.answer
+    _add_bookmark(e, name, element_id, end_id)
 
 
 def _add_bookmark(e, name: str, element_id: str, end_id: str | None) -> None:

@@ -14,9 +14,8 @@ from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import expect, resolve, session_of
 from tools.docx.common import MAX_TEXT
-from tools.docx.protocol import DELETERS, editing
+from tools.docx.protocol import DELETERS, Edit
 from tools.runtime.call.registry import CallContext, tool
-from tools.runtime.sessions.sessions import Cursor
 
 MAX_LISTED = 200
 
@@ -33,18 +32,16 @@ def _later_refs_changed(doc, kind: str, ref) -> None:
 
 
 @tool(toolset="layout", title="Insert a footnote or endnote")
-def docx_insert_footnote(ctx: CallContext, session_id: str | None, element_id: str, text: str,
+def docx_insert_footnote(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, text: str,
                          anchor_text: str | None = None,
-                         kind: Literal["footnote", "endnote"] = "footnote") -> str:
+                         kind: Literal["footnote", "endnote"] = "footnote") -> None:
     """Add a footnote or endnote marked after the element (or anchor_text in it).
 
     Args:
         element_id: A body paragraph (mark at its end) or run.
         anchor_text: Mark after its first occurrence.
     """
-    with editing(ctx, session_id, "Insert Footnote") as e:
-        _insert_note(e, element_id, text, anchor_text, kind)
-    return e.answer
+    _insert_note(e, element_id, text, anchor_text, kind)
 
 
 def _insert_note(e, element_id: str, text: str, anchor_text: str | None, kind: str) -> None:
@@ -135,7 +132,7 @@ def docx_list_notes(ctx: CallContext, session_id: str | None,
 def delete_note(e, note) -> None:
     """A note with its reference; tracked, as Word records it: the reference is deleted (w:del) and
     accepting that removes the note. Our own new note just goes."""
-    session, doc = e.session, e.doc
+    doc = e.doc
     kind = N.kind_of(note)
     if not N.is_user_note(note):
         raise InvalidElementType("Separator notes belong to Word's notes part and cannot be deleted.",
@@ -165,8 +162,6 @@ def delete_note(e, note) -> None:
             run.remove(ref)
         e.report()
     doc.remove_block(note)
-    if session.cursor.element_id and doc.ids.get(session.cursor.element_id) is None:
-        session.cursor = Cursor(doc.id_of(para), "after") if para is not None else Cursor()
     fields = {"Deleted": f"{kind.capitalize()} {nid}"}
     if para is None:
         e.plain(success_answer("Delete", element_id=nid, fields=fields))

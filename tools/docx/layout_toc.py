@@ -19,7 +19,7 @@ from ooxml.xml.errors import ElementNotFound, LimitExceeded, OoxmlError, Validat
 from ooxml.xml.namespaces import w
 from render import page_layout
 from tools.docx.common import body_insertion, clean_id, insertion_neighbours, resolve
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.office import find as office_find
 from tools.office.service import to_pdf_in_budget
 from tools.runtime.call.progress import heartbeats, report
@@ -81,28 +81,26 @@ def _fill_pages(ctx, doc, content, instruction, found, anchors, title, tab_pos, 
 
 
 @tool(toolset="layout", title="Insert a table of contents")
-def docx_insert_toc(ctx: CallContext, session_id: str | None,
+def docx_insert_toc(ctx: CallContext, e: Edit, session_id: str | None,
                     position: str, levels: str = "1-3", title: str | None = None,
-                    page_numbers: bool = True) -> str:
+                    page_numbers: bool = True) -> None:
     """Insert a table of contents: a TOC field with its linked entries written in.
 
     Args:
         levels: 'FROM-TO'.
         title: A heading above, e.g. 'Contents'.
     """
-    with editing(ctx, session_id, "Insert Toc") as e:
-        _insert_toc(ctx, e, position, levels, title, page_numbers)
-    return e.answer
+    _insert_toc(ctx, e, position, levels, title, page_numbers)
 
 
 def _insert_toc(ctx, e, position: str, levels: str, title: str | None, page_numbers: bool) -> None:
-    session, doc = e.session, e.doc
+    doc = e.doc
     lo, hi = T.parse_levels(levels)
     if title is not None and (not title.strip() or "\n" in title):
         raise ValidationError("title must be a non-empty single line.",
                               hint="Pass a short heading such as title='Contents', or leave title out.")
     pos, container, where = body_insertion(
-        session, position, "table of contents", "A table of contents goes between blocks of the document body.",
+        doc, e.position(position), "table of contents", "A table of contents goes between blocks of the document body.",
         "Use a position such as before:para_… on a body paragraph, or start:document_body.")
     instruction = f'TOC \\o "{lo}-{hi}" \\h \\z \\u'
     found = T.headings(doc, lo, hi)
@@ -138,21 +136,19 @@ def _toc_of(session: Session, toc_id: str | None) -> etree._Element:
 
 
 @tool(toolset="layout", title="Update a table of contents")
-def docx_update_toc(ctx: CallContext, session_id: str | None,
-                    toc_id: str | None = None, page_numbers: bool = True) -> str:
+def docx_update_toc(ctx: CallContext, e: Edit, session_id: str | None,
+                    toc_id: str | None = None, page_numbers: bool = True) -> None:
     """Rebuild a table of contents from the headings.
 
     Args:
         toc_id: toc_… or fld_…; default the first.
         page_numbers: From LibreOffice.
     """
-    with editing(ctx, session_id, "Update Toc") as e:
-        sdt = _toc_of(e.session, toc_id)
-        if sdt.tag != B.W_SDT:
-            _update_field_toc(ctx, e, sdt, page_numbers)
-        else:
-            _update_toc(ctx, e, sdt, page_numbers)
-    return e.answer
+    sdt = _toc_of(e.session, toc_id)
+    if sdt.tag != B.W_SDT:
+        _update_field_toc(ctx, e, sdt, page_numbers)
+    else:
+        _update_toc(ctx, e, sdt, page_numbers)
 
 
 def _update_toc(ctx, e, sdt: etree._Element, page_numbers: bool) -> None:

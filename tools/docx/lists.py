@@ -13,7 +13,7 @@ from ooxml.review import edits
 from ooxml.stylesheet.styles_builtin import ensure_style
 from ooxml.model.places import block_range
 from tools.docx.common import block_insertion, expect, insertion_neighbours, resolve
-from tools.docx.protocol import editing, place_blocks
+from tools.docx.protocol import Edit, place_blocks
 from tools.runtime.call.registry import CallContext, tool
 
 SHOWN = 10
@@ -36,8 +36,8 @@ def _show(e, paragraphs) -> None:
 
 
 @tool(toolset="styles", title="Make paragraphs a list")
-def docx_set_list(ctx: CallContext, session_id: str | None, element_id: str, list_type: str, level: int = 0,
-                  end_id: str | None = None, continue_list: bool = True) -> str:
+def docx_set_list(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, list_type: str, level: int = 0,
+                  end_id: str | None = None, continue_list: bool = True) -> None:
     """Make paragraphs (element_id to end_id) items of a Word list, or take them out.
 
     Args:
@@ -45,32 +45,30 @@ def docx_set_list(ctx: CallContext, session_id: str | None, element_id: str, lis
         level: 0-8.
         continue_list: Continue the nearest earlier list of this type.
     """
-    with editing(ctx, session_id, "Set List") as e:
-        doc = e.doc
-        L.check_type(list_type)
-        L.check_level(level)
-        paras = _paragraphs(e.session, element_id, end_id)
-        _show(e, paras)
-        fields = {"List Type": list_type, "Paragraphs": len(paras)}
-        if list_type == "none":
-            e.change(*paras)
-            with edits.formatting(doc, paragraphs=paras):
-                for p in paras:
-                    L.clear_num(doc, p)
-        else:
-            nid = L.previous_list(doc, paras[0], list_type, level) if continue_list else None
-            fields["List"] = "continues the list before" if nid is not None else "new list"
-            if nid is None:
-                nid = L.new_list(doc, list_type, level, after=paras[-1].getnext())
-            fields["Level"] = level
-            sid = ensure_style(doc, LIST_PARAGRAPH)
-            e.change(*paras)
-            with edits.formatting(doc, paragraphs=paras):  # tracked: w:pPrChange keeps the old numbering
-                for p in paras:
-                    L.set_num(p, nid, level)
-                    L.set_style_if_plain(p, sid)
-        e.done(paras[0], marker="UPDATED", updated=paras[-1], fields=fields)
-    return e.answer
+    doc = e.doc
+    L.check_type(list_type)
+    L.check_level(level)
+    paras = _paragraphs(e.session, element_id, end_id)
+    _show(e, paras)
+    fields = {"List Type": list_type, "Paragraphs": len(paras)}
+    if list_type == "none":
+        e.change(*paras)
+        with edits.formatting(doc, paragraphs=paras):
+            for p in paras:
+                L.clear_num(doc, p)
+    else:
+        nid = L.previous_list(doc, paras[0], list_type, level) if continue_list else None
+        fields["List"] = "continues the list before" if nid is not None else "new list"
+        if nid is None:
+            nid = L.new_list(doc, list_type, level, after=paras[-1].getnext())
+        fields["Level"] = level
+        sid = ensure_style(doc, LIST_PARAGRAPH)
+        e.change(*paras)
+        with edits.formatting(doc, paragraphs=paras):  # tracked: w:pPrChange keeps the old numbering
+            for p in paras:
+                L.set_num(p, nid, level)
+                L.set_style_if_plain(p, sid)
+    e.done(paras[0], marker="UPDATED", updated=paras[-1], fields=fields)
 
 
 def flatten(items, depth: int = 0, out: list | None = None) -> list[tuple[str, int]]:
@@ -98,38 +96,34 @@ def flatten(items, depth: int = 0, out: list | None = None) -> list[tuple[str, i
 
 
 @tool(toolset="styles", title="Insert a list")
-def docx_insert_list(ctx: CallContext, session_id: str | None,
-                     items: list, position: str, list_type: str = "bullet") -> str:
+def docx_insert_list(ctx: CallContext, e: Edit, session_id: str | None,
+                     items: list, position: str, list_type: str = "bullet") -> None:
     """Insert a list, one paragraph per item.
 
     Args:
         items: Strings, and lists for sub-items: ["Fruit", ["Apple"], "Bread"].
     """
-    with editing(ctx, session_id, "Insert List") as e:
-        doc = e.doc
-        L.check_type(list_type, allow_none=False)
-        flat = flatten(items)
-        if not flat:
-            raise ValidationError("items is empty.", hint='Pass at least one item, e.g. ["First", "Second"].')
-        pos = e.position(position)
-        container, where = block_insertion(doc, pos)  # fails before any change
-        nid = L.new_list(doc, list_type, 0, after=insertion_neighbours(container, where)[1])
-        sid = ensure_style(doc, LIST_PARAGRAPH)
-        paras = []
-        for text, depth in flat:
-            p = make_paragraph(text, sid)
-            L.set_num(p, nid, depth)
-            paras.append(p)
-        place_blocks(e, paras, pos, {"List Type": list_type, "Items": len(paras)}, first_field="First Item")
-    return e.answer
+    doc = e.doc
+    L.check_type(list_type, allow_none=False)
+    flat = flatten(items)
+    if not flat:
+        raise ValidationError("items is empty.", hint='Pass at least one item, e.g. ["First", "Second"].')
+    pos = e.position(position)
+    container, where = block_insertion(doc, pos)  # fails before any change
+    nid = L.new_list(doc, list_type, 0, after=insertion_neighbours(container, where)[1])
+    sid = ensure_style(doc, LIST_PARAGRAPH)
+    paras = []
+    for text, depth in flat:
+        p = make_paragraph(text, sid)
+        L.set_num(p, nid, depth)
+        paras.append(p)
+    place_blocks(e, paras, pos, {"List Type": list_type, "Items": len(paras)}, first_field="First Item")
 
 
 @tool(toolset="styles", title="Restart list numbering")
-def docx_restart_numbering(ctx: CallContext, session_id: str | None, element_id: str, start: int = 1) -> str:
+def docx_restart_numbering(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, start: int = 1) -> None:
     """Restart a numbered list at this paragraph (Word's "Restart at 1")."""
-    with editing(ctx, session_id, "Restart Numbering") as e:
-        _restart(e, element_id, start)
-    return e.answer
+    _restart(e, element_id, start)
 
 
 def _restart(e, element_id: str, start: int) -> None:

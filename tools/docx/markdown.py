@@ -18,9 +18,9 @@ from render.answer import success_answer
 from render.blocks import heading_level
 from render.markdown import Exporter, _longest_run
 from render.width import cut
-from tools.docx.common import block_insertion, call_limits, insertion_neighbours, parse_position, resolve, session_of
+from tools.docx.common import block_insertion, call_limits, insertion_neighbours, resolve, session_of
 from tools.docx.common import raster_at
-from tools.docx.protocol import SHOWN, editing
+from tools.docx.protocol import SHOWN, Edit
 from ooxml.tabular.tables import keep_tables_apart
 from ooxml.tabular.widths import EMU_PER_TWIP, available_width
 from tools.docx.view import focus_block
@@ -60,7 +60,7 @@ def _take(el, n: int) -> tuple[list, object]:
     return out, el
 
 
-@tool(idempotent=True, context=False, title="Export Markdown")
+@tool(idempotent=True, context=False, title="Export Markdown", kind="session")
 def docx_export_markdown(ctx: CallContext, session_id: str | None, start_element_id: str | None = None,
                                max_elements: int | None = None, file_path: str | None = None,
                                ids: bool = True, overwrite: bool = False) -> str:
@@ -185,15 +185,13 @@ def _listing(doc, blocks) -> str:
 
 
 @tool(title="Insert Markdown")
-def docx_insert_markdown(ctx: CallContext, session_id: str | None, markdown: str, position: str) -> str:
+def docx_insert_markdown(ctx: CallContext, e: Edit, session_id: str | None, markdown: str, position: str) -> None:
     """Insert Markdown (CommonMark, GFM tables) as the document's own structures."""
-    with editing(ctx, session_id, "Insert Markdown") as e:
-        _insert_markdown(ctx, e, markdown, position)
-    return e.answer
+    _insert_markdown(ctx, e, markdown, position)
 
 
 def _insert_markdown(ctx, e, markdown: str, position: str) -> None:
-    session, doc = e.session, e.doc
+    doc = e.doc
     if len(markdown) > MAX_MARKDOWN:
         raise OoxmlError(f"The Markdown is {len(markdown)} characters, over the limit of {MAX_MARKDOWN}.",
                          error_type="ValidationError", hint="Insert it in parts.")
@@ -205,7 +203,7 @@ def _insert_markdown(ctx, e, markdown: str, position: str) -> None:
     policy = policy_of(ctx.services.config)
     for href in link_targets(tree):
         policy.check_url(href)
-    pos = parse_position(session, position)
+    pos = e.position(position)
     container, where = block_insertion(doc, pos, _last_kind(tree))
     images = _images(ctx, doc, tree)
     anchor = pos.target  # section_of() takes the body too (its last section)

@@ -14,7 +14,7 @@ from ooxml.privacy import svg_fallbacks as SF
 from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import call_limits, resolve, session_of
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool
 
 MAX_REPLACEMENT = 100
@@ -48,9 +48,9 @@ def _check_replacement(replacement: str, matcher) -> None:
 
 
 @tool(toolset="privacy", destructive=True, title="Redact text everywhere")
-def docx_redact(ctx: CallContext, session_id: str | None, text: str | None = None, pattern: str | None = None,
+def docx_redact(ctx: CallContext, e: Edit, session_id: str | None, text: str | None = None, pattern: str | None = None,
                 element_ids: list[str] | None = None, replacement: str = "█", case_sensitive: bool = True,
-                whole_word: bool = False) -> str:
+                whole_word: bool = False) -> None:
     """Remove a text, a pattern's matches or elements' text from every part, then prove nothing is left.
 
     Args:
@@ -58,9 +58,7 @@ def docx_redact(ctx: CallContext, session_id: str | None, text: str | None = Non
         element_ids: Elements whose text (4+ characters) goes everywhere.
         replacement: One character repeats per character; longer text replaces each match.
     """
-    with editing(ctx, session_id, "Redact") as e:
-        _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, whole_word)
-    return e.answer
+    _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, whole_word)
 
 
 def _redact(ctx, e, text, pattern, element_ids, replacement, case_sensitive, whole_word) -> None:
@@ -115,18 +113,16 @@ def docx_inspect(ctx: CallContext, session_id: str | None, find: str | None = No
     return success_answer("Inspect Document", fields=fields, content="\n".join(lines))
 
 
-@tool(toolset="privacy", destructive=True, title="Scrub personal information")
-def docx_scrub(ctx: CallContext, session_id: str | None, categories: list[str] | None = None) -> str:
+@tool(toolset="privacy", destructive=True, title="Scrub personal information", operation="Scrub Document")
+def docx_scrub(ctx: CallContext, e: Edit, session_id: str | None, categories: list[str] | None = None) -> None:
     """Remove Inspector categories (default: personal_info, properties, comments, revisions (accepted),
     custom_xml, hidden_text)."""
-    with editing(ctx, session_id, "Scrub Document") as e:
-        doc = e.doc
-        chosen = SC.check(categories)
-        done = SC.scrub(doc, chosen)
-        left = {f.category: f.count for f in IN.inspect(doc) if f.category in chosen}
-        fields = {"Scrubbed": ", ".join(chosen), "Removed": sum(done.values()),
-                  "Left": ", ".join(f"{c} {n}" for c, n in left.items() if n) or "nothing",
-                  **e.not_tracked("scrubbing is final")}
-        lines = [f"- {c}: {n} removed" for c, n in done.items()]
-        e.done(next(B.iter_blocks(doc.body), None), fields=fields, content="\n".join(lines), head_id=False)
-    return e.answer
+    doc = e.doc
+    chosen = SC.check(categories)
+    done = SC.scrub(doc, chosen)
+    left = {f.category: f.count for f in IN.inspect(doc) if f.category in chosen}
+    fields = {"Scrubbed": ", ".join(chosen), "Removed": sum(done.values()),
+              "Left": ", ".join(f"{c} {n}" for c, n in left.items() if n) or "nothing",
+              **e.not_tracked("scrubbing is final")}
+    lines = [f"- {c}: {n} removed" for c, n in done.items()]
+    e.done(next(B.iter_blocks(doc.body), None), fields=fields, content="\n".join(lines), head_id=False)

@@ -1,14 +1,16 @@
 """The edit protocol: one unit of work per editing call.
 
-    with editing(ctx, session_id, "Update Paragraph Text") as e:
+    @tool()
+    def docx_update_paragraph_text(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, ...):
         p = e.element(element_id, {B.W_P}, "paragraph")
         e.show(p)                      # the boxes the Changes compare, drawn before
         e.change(p)                    # announced now (undo), reported changed at the end
         edits.set_paragraph_text(e.doc, p, text)
         e.done(p, marker="UPDATED", updated=p)
-    return e.answer
 
-``editing`` takes the session (its lock, the undo step: tools/docx/common.session_of), draws the
+``@tool`` opens the ``Edit`` around the call (tools/runtime/call/registry.py ``UnitOfWork``; the operation
+is the tool's name, "Update Paragraph Text") and answers with ``e.answer``. The Edit takes the
+session (its lock, the undo step: tools/docx/common.session_of), draws the
 before-boxes, pairs every ``change`` with ``doc.changed`` before the after-boxes are drawn (caption
 numbers renumbered first when a block holding a SEQ field came, went or changed), sets the
 cursor and ``last_insert``/``last_update``, and builds the answer. An exception leaves the block
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ooxml.model import places as P
 from ooxml.refs import renumber as RN
 from ooxml.review import revisions as REV
 from ooxml.review import edits
@@ -26,17 +29,20 @@ from ooxml.tabular.tables import keep_tables_apart
 from ooxml.text import body as B
 from render.answer import Answer
 from tools.docx import common as C
-from tools.runtime.call.registry import CallContext
-from tools.runtime.sessions.sessions import Cursor, Session
+from tools.runtime.call.registry import CallContext, UnitOfWork
+from tools.runtime.sessions.sessions import Cursor
 
 
-class Edit:
-    """What one call does to one session; ``answer`` is set when the block ends without an error."""
+class Edit(UnitOfWork):
+    """What one call does to one session; ``answer`` is set when the block ends without an error.
+    ``late``: the session is found on first use (``e.session``/``e.doc``), after the tool's checks."""
 
-    def __init__(self, ctx: CallContext, session_id: str | None, operation: str):
+    def __init__(self, ctx: CallContext, session_id: str | None, operation: str, late: bool = False):
         self.ctx = ctx
-        self.session = C.session_of(ctx, session_id)
-        self.doc = self.session.doc
+        self.session_id = session_id
+        self._session = None
+        if not late:
+            self._session = C.session_of(ctx, session_id)
         self.operation = operation
         self.answer: Answer | None = None
         self._shown: list = []
@@ -48,6 +54,16 @@ class Edit:
         # recorded its block (undo records it once), so only this list says the block changed again
         self._result: dict | None = None
         self._cursor: Cursor | None = None
+
+    @property
+    def session(self):
+        if self._session is None:
+            self._session = C.session_of(self.ctx, self.session_id)
+        return self._session
+
+    @property
+    def doc(self):
+        return self.session.doc
 
     # ---- finding what to edit ----------------------------------------------------------------------
     def element(self, raw: str, tags: set | None = None, what: str = "", arg: str = "element_id",
@@ -61,9 +77,14 @@ class Edit:
         return el
 
     def position(self, position: str) -> C.Position:
+        """THE reading of a position argument (every tool's): MODE:TARGET, not a tracked-deleted target."""
         pos = C.parse_position(self.session, position)
         REV.refuse_deleted(self.doc, pos.target, "position")
         return pos
+
+    def inline(self, position: str, what: str) -> C.InlinePlace:
+        """A position among a paragraph's runs (common.inline_place), read by ``position``."""
+        return C.inline_place(self.doc, self.position(position), what)
 
     # ---- the change --------------------------------------------------------------------------------
     def show(self, *els, note: list[str] | None = None) -> None:
@@ -114,13 +135,15 @@ class Edit:
     def done(self, element: etree._Element | None, *, marker: str | None = None, fields: dict | None = None,
              inserted: etree._Element | None = None, updated: etree._Element | None = None,
              cursor: tuple | None = None, element_id: str | None = None, content: str | None = None,
-             head_id: bool = True, changes: str | None = None, keep_cursor: bool = False) -> None:
+             head_id: bool = True, changes: str | None = None, keep_cursor: bool = False,
+             dangling: str = "after") -> None:
         """What the answer shows: the context around ``element``; ``inserted``/``updated`` become
         ``last_insert``/``last_update`` (an insertion also moves the cursor after it, unless
-        ``keep_cursor`` or ``cursor`` says (element, place))."""
+        ``keep_cursor`` or ``cursor`` says (element, place)). A cursor the call's removals left on
+        nothing goes ``dangling`` (after/before) the block holding ``element``."""
         self._result = dict(element=element, marker=marker, fields=fields, element_id=element_id,
                             content=content, head_id=head_id, changes=changes, inserted=inserted, updated=updated,
-                            keep_cursor=keep_cursor)
+                            keep_cursor=keep_cursor, dangling=dangling)
         if cursor is not None:
             self._cursor = cursor
 
@@ -156,6 +179,7 @@ class Edit:
         if r["updated"] is not None:
             session.last_update = self.doc.id_of(r["updated"])
         if "plain" in r:
+            self._retarget(None, "after")
             self.answer = r["plain"]
             return
         if r["inserted"] is not None and not r["keep_cursor"]:
@@ -163,10 +187,22 @@ class Edit:
         if self._cursor is not None:
             el, place = self._cursor
             session.cursor = Cursor(self.doc.id_of(el), place) if el is not None else Cursor()
+        self._retarget(r["element"], r["dangling"])
         before, after = self._diff()
         self.answer = C.answer(session, self.operation, r["element"], marker=r["marker"], before=before,
                                after=after, fields=r["fields"], content=r["content"], head_id=r["head_id"],
                                element_id=r["element_id"], changes=r["changes"])
+
+    def _retarget(self, element: etree._Element | None, place: str) -> None:
+        """A cursor on an element the call removed moves ``place`` the block holding ``element``
+        (without one: after the body's last block), before the answer shows it."""
+        session, doc = self.session, self.doc
+        if session.cursor.element_id is None or doc.ids.get(session.cursor.element_id) is not None:
+            return
+        block = P.block_of(element) if element is not None else None
+        if block is None or block.getparent() is None:  # a story root, or out of the tree
+            block, place = C.last_block(doc.body), "after"
+        session.cursor = Cursor(doc.id_of(block), place) if block is not None else Cursor()
 
     def _renumber(self) -> None:
         """Caption numbers (and the references to them) right after a block holding a SEQ field came,
@@ -206,11 +242,6 @@ def _in_tree(el: etree._Element) -> bool:
     return el.getparent() is not None
 
 
-def editing(ctx: CallContext, session_id: str | None, operation: str) -> Edit:
-    """The unit of work of one editing call (see the module's docstring): ``with editing(...) as e``."""
-    return Edit(ctx, session_id, operation)
-
-
 # ---- edits several tools share ---------------------------------------------------------------------
 
 # Kinds that feature modules delete their own way (a field with all its runs, a note with its
@@ -225,20 +256,9 @@ def delete_inline(e: Edit, el: etree._Element) -> None:
     holder = B.find_ancestor(el, B.W_P)
     e.show(holder)
     e.change(holder)
-    if not edits.tracking(doc):
-        retarget_cursor(e.session, el, holder, "after")
     edits.delete_inline(doc, el)
     tracked = " (tracked)" if edits.tracking(doc) else ""
     e.done(holder, element_id=eid, fields={"Deleted": f"{B.kind(el)} {eid}{tracked}"})
-
-
-def retarget_cursor(session: Session, removed: etree._Element, focus, place: str) -> None:
-    cur = session.doc.ids.get(session.cursor.element_id) if session.cursor.element_id else None
-    if cur is None:
-        return
-    inside = cur is removed or any(a is removed for a in cur.iterancestors())
-    if inside:
-        session.cursor = Cursor(session.doc.id_of(focus), place) if focus is not None else Cursor()
 
 
 def place_blocks(e, blocks: list[etree._Element], pos, fields: dict | None = None,

@@ -258,7 +258,8 @@ def docx_cursor_get(ctx: CallContext, session_id: str | None) -> str:
     return answer(session, "Cursor Get", el, marker="CURRENT" if el is not None else None)
 
 
-@tool(idempotent=True, title="Move the cursor")
+# kind edit: later edits go by the cursor, so a batch may move it
+@tool(idempotent=True, title="Move the cursor", kind="edit")
 def docx_cursor_move(ctx: CallContext, session_id: str | None, element_id: str,
                      position: Literal["before", "after", "inside_start", "inside_end"] = "after") -> str:
     """Move the cursor to an element."""

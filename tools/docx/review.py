@@ -13,20 +13,19 @@ from render.answer import success_answer
 from render.width import cut
 from tools.docx.common import box_lines, clean_id, resolve, session_of
 from tools.docx.common import TRACK_SETTING, default_author
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool
-from tools.runtime.sessions.sessions import Cursor, Session
+from tools.runtime.sessions.sessions import Session
 
 PAGE = 50
 SHOWN = 10
 
 
 @tool(toolset="review", idempotent=True, context=False, title="Turn change tracking on or off")
-def docx_set_track_changes(ctx: CallContext, session_id: str | None, enabled: bool, author: str | None = None) -> str:
+def docx_set_track_changes(ctx: CallContext, e: Edit, session_id: str | None, enabled: bool,
+                           author: str | None = None) -> None:
     """Turn tracked changes on or off: while on, every edit is a Word revision by author."""
-    with editing(ctx, session_id, "Set Track Changes") as e:
-        e.plain(_set_tracking(ctx, e.doc, enabled, author))
-    return e.answer
+    e.plain(_set_tracking(ctx, e.doc, enabled, author))
 
 
 def _set_tracking(ctx: CallContext, doc, enabled: bool, author: str | None) -> str:
@@ -117,13 +116,7 @@ def _top_block(doc, el: etree._Element, roots: tuple) -> etree._Element | None:
     return top if top is not None and top.getparent() in roots and B.is_block(top) else None
 
 
-def _decide(ctx: CallContext, session_id, revision_ids, author, scope_id, accept: bool) -> str:
-    with editing(ctx, session_id, "Accept Revisions" if accept else "Reject Revisions") as e:
-        _decide_in(e, revision_ids, author, scope_id, accept)
-    return e.answer
-
-
-def _decide_in(e, revision_ids, author, scope_id, accept: bool) -> None:
+def _decide(e: Edit, revision_ids, author, scope_id, accept: bool) -> None:
     session, doc = e.session, e.doc
     scopes = _scope_roots(session, scope_id)  # resolved once: the scope itself may go with its revisions
     revs = select(session, revision_ids, author, scope_id, scopes)
@@ -162,9 +155,6 @@ def _decide_in(e, revision_ids, author, scope_id, accept: bool) -> None:
     left = sum(len(RO.all_revisions(r)) for r in all_roots)
     fields = {"Accepted" if accept else "Rejected": done, "Remaining Revisions": left}
     focus = shown[0] if shown else next(B.iter_blocks(doc.body), None)
-    cur = session.cursor.element_id
-    if cur and doc.ids.get(cur) is None:  # the cursor's element went with a revision
-        session.cursor = Cursor(doc.id_of(focus), "after") if focus is not None else Cursor()
     e.done(focus, fields=fields, head_id=False)
 
 
@@ -178,22 +168,22 @@ def _boxes(doc, blocks: list[etree._Element]) -> list[str]:
 
 
 @tool(toolset="review", destructive=True, title="Accept tracked changes")
-def docx_accept_revisions(ctx: CallContext, session_id: str | None, revision_ids: list[str] | None = None,
-                          author: str | None = None, scope_id: str | None = None) -> str:
+def docx_accept_revisions(ctx: CallContext, e: Edit, session_id: str | None, revision_ids: list[str] | None = None,
+                          author: str | None = None, scope_id: str | None = None) -> None:
     """Accept revisions: insertions stay, deletions go, formatting changes stay.
 
     Args:
         revision_ids: rev_… IDs.
     """
-    return _decide(ctx, session_id, revision_ids, author, scope_id, True)
+    _decide(e, revision_ids, author, scope_id, True)
 
 
 @tool(toolset="review", destructive=True, title="Reject tracked changes")
-def docx_reject_revisions(ctx: CallContext, session_id: str | None, revision_ids: list[str] | None = None,
-                          author: str | None = None, scope_id: str | None = None) -> str:
+def docx_reject_revisions(ctx: CallContext, e: Edit, session_id: str | None, revision_ids: list[str] | None = None,
+                          author: str | None = None, scope_id: str | None = None) -> None:
     """Reject revisions: insertions go, deletions come back, formatting reverts.
 
     Args:
         revision_ids: rev_… IDs.
     """
-    return _decide(ctx, session_id, revision_ids, author, scope_id, False)
+    _decide(e, revision_ids, author, scope_id, False)

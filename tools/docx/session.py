@@ -26,7 +26,7 @@ from tools.runtime.sessions.sessions import Cursor
 log = logging.getLogger("ooxml_mcp")  # warnings reach the client as notifications/message (runtime/protocol/notices.py)
 
 
-@tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True)
+@tool(read_only=False, idempotent=False, title="Open a Word document", long_running=True, kind="session")
 def docx_open(ctx: CallContext, file_path: str | None = None, view: Literal["full", "compact", "none"] | None = None,
               url: str | None = None) -> str:
     """Open a .docx (or .doc, .dot, .rtf, .odt, .wpd, converted) in a new editing session.
@@ -93,7 +93,7 @@ def _read_sha(doc, path) -> str | None:
     return stamp.sha256 if stamp else None
 
 
-@tool(title="Create a new Word document")
+@tool(title="Create a new Word document", kind="session")
 def docx_create(ctx: CallContext, file_path: str | None = None,
                 view: Literal["full", "compact", "none"] | None = None) -> str:
     """Start a session on a new empty document.
@@ -113,7 +113,7 @@ def docx_create(ctx: CallContext, file_path: str | None = None,
     return answer(session, "Create Document", None, fields=fields)
 
 
-@tool(idempotent=True, context=False, title="Save the document")
+@tool(idempotent=True, context=False, title="Save the document", kind="session")
 def docx_save(ctx: CallContext, session_id: str | None, file_path: str | None = None, strip_ids: bool = False,
               overwrite: bool = False) -> str:
     """Save atomically (temp file, rename); answers the SHA-256 of the file read and of the one written.
@@ -192,7 +192,7 @@ def integrity_news(session) -> list[str]:
     return list((Counter(problems) - Counter(session.baseline_problems)).elements())
 
 
-@tool(destructive=True, idempotent=False, context=False, title="Close a session")
+@tool(destructive=True, idempotent=False, context=False, title="Close a session", kind="session")
 def docx_close(ctx: CallContext, session_id: str | None) -> str:
     """Close a session; unsaved changes are lost (the answer says so)."""
     session = session_of(ctx, session_id)

@@ -14,7 +14,7 @@ from ooxml.review import edits
 from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from tools.docx.common import resolve, session_of
-from tools.docx.protocol import editing
+from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool
 
 MAX_LISTED = 300
@@ -156,9 +156,9 @@ def _latent_entry(root: etree._Element, name: str) -> str | None:
 # ---- changing -----------------------------------------------------------------------------------------
 
 @tool(toolset="styles", context=False, title="Create a style")
-def docx_create_style(ctx: CallContext, session_id: str | None, name: str, style_type: str = "paragraph",
+def docx_create_style(ctx: CallContext, e: Edit, session_id: str | None, name: str, style_type: str = "paragraph",
                       based_on: str | None = None, next_style: str | None = None,
-                      properties: dict | None = None) -> str:
+                      properties: dict | None = None) -> None:
     """Create a style formatted with docx_set_properties keys.
 
     Args:
@@ -167,9 +167,7 @@ def docx_create_style(ctx: CallContext, session_id: str | None, name: str, style
         next_style: Style of the following paragraph.
         properties: E.g. {"bold": true, "space_after": "6pt"}.
     """
-    with editing(ctx, session_id, "Create Style") as e:
-        _create_style(e, name, style_type, based_on, next_style, properties)
-    return e.answer
+    _create_style(e, name, style_type, based_on, next_style, properties)
 
 
 def _create_style(e, name, style_type, based_on, next_style, properties) -> None:
@@ -221,15 +219,13 @@ def _real(doc, found: tuple[str | None, str | None]) -> str:
 
 
 @tool(toolset="styles", idempotent=True, context=False, title="Change a style")
-def docx_modify_style(ctx: CallContext, session_id: str | None, name: str, properties: dict) -> str:
+def docx_modify_style(ctx: CallContext, e: Edit, session_id: str | None, name: str, properties: dict) -> None:
     """Change a style with docx_set_properties keys; all in the style follows.
 
     Args:
         name: Name or ID (a latent built-in is made real).
     """
-    with editing(ctx, session_id, "Modify Style") as e:
-        _modify_style(e, name, properties)
-    return e.answer
+    _modify_style(e, name, properties)
 
 
 def _modify_style(e, name: str, properties: dict) -> None:
@@ -255,11 +251,9 @@ UNTRACKED = "Word does not record changes to style definitions as revisions"
 
 
 @tool(toolset="styles", idempotent=True, title="Apply a style")
-def docx_apply_style(ctx: CallContext, session_id: str | None, element_id: str, style: str) -> str:
+def docx_apply_style(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, style: str) -> None:
     """Apply a paragraph, character (run or paragraph's runs) or table style."""
-    with editing(ctx, session_id, "Apply Style") as e:
-        _apply_style(e, element_id, style)
-    return e.answer
+    _apply_style(e, element_id, style)
 
 
 def _apply_style(e, element_id: str, style: str) -> None:

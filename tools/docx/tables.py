@@ -22,11 +22,10 @@ from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
 from render import text_changes
-from tools.docx.common import (answer, block_insertion, box_lines, call_limits, expect, parse_position, resolve,
-                          session_of)
-from tools.docx.protocol import editing, place_blocks
+from tools.docx.common import answer, block_insertion, box_lines, call_limits, expect, resolve, session_of
+from tools.docx.protocol import Edit, place_blocks
 from tools.runtime.call.registry import CallContext, tool
-from tools.runtime.sessions.sessions import Cursor, Session
+from tools.runtime.sessions.sessions import Session
 
 Cells = list[list[str | int | float | None]]
 PAGE_ROWS = 20
@@ -89,13 +88,6 @@ def table_done(e, tbl: etree._Element, fields: dict, element: etree._Element | N
     e.done(focus, marker="UPDATED", fields=fields, element_id=e.doc.id_of(focus), **marks)
 
 
-def retarget_cursor(session: Session, tbl: etree._Element) -> None:
-    """A cursor on an element that no longer exists moves to just after the table."""
-    cid = session.cursor.element_id
-    if cid and session.doc.ids.get(cid) is None:
-        session.cursor = Cursor(session.doc.id_of(tbl), "after")
-
-
 def _index(value: int, count: int, what: str, arg: str) -> int:
     if not 0 <= value < count:
         raise ValidationError(f"{arg} {value} is outside the table: it has {counted(count, what)}.",
@@ -118,8 +110,8 @@ def cell_at(tbl: etree._Element, row: int, col: int) -> tuple[TableGrid, Cell]:
 # ---- insert and copy -----------------------------------------------------------------------------
 
 @tool(toolset="tables", title="Insert a table")
-def docx_insert_table(ctx: CallContext, session_id: str | None, rows: int, cols: int, position: str,
-                      data: Cells | None = None) -> str:
+def docx_insert_table(ctx: CallContext, e: Edit, session_id: str | None, rows: int, cols: int, position: str,
+                      data: Cells | None = None) -> None:
     """Insert a rows × cols table sized to the text width, optionally filled.
 
     Args:
@@ -127,35 +119,30 @@ def docx_insert_table(ctx: CallContext, session_id: str | None, rows: int, cols:
         cols: 1-63.
         data: Rows of cell texts (may be fewer).
     """
-    with editing(ctx, session_id, "Insert Table") as e:
-        doc = e.doc
-        T.check_size(rows, cols)
-        growth.spend(rows * cols * T.CELL_BYTES, call_limits(ctx, doc).max_call_growth_bytes,
-                     f"A table of {rows}×{cols} cells", hint="Insert a smaller table, or fewer per call; the "
-                                                             "operator sets limits.max_call_growth_bytes.")
-        if data is not None:
-            T.check_data(data, rows, cols)
-        pos = e.position(position)
-        container, _ = block_insertion(doc, pos, "table")
-        widths = T.column_widths(available_width(doc, container, pos.target), cols)
-        tbl = T.build_table(rows, cols, widths, doc.styles.default_table_style(), data)
-        place_blocks(e, [tbl], pos, fields={"Dimensions": f"{rows} rows × {cols} columns"})
-    return e.answer
+    doc = e.doc
+    T.check_size(rows, cols)
+    growth.spend(rows * cols * T.CELL_BYTES, call_limits(ctx, doc).max_call_growth_bytes,
+                 f"A table of {rows}×{cols} cells", hint="Insert a smaller table, or fewer per call; the "
+                                                         "operator sets limits.max_call_growth_bytes.")
+    if data is not None:
+        T.check_data(data, rows, cols)
+    pos = e.position(position)
+    container, _ = block_insertion(doc, pos, "table")
+    widths = T.column_widths(available_width(doc, container, pos.target), cols)
+    tbl = T.build_table(rows, cols, widths, doc.styles.default_table_style(), data)
+    place_blocks(e, [tbl], pos, fields={"Dimensions": f"{rows} rows × {cols} columns"})
 
 
 @tool(toolset="tables", title="Copy a table")
-def docx_copy_table(ctx: CallContext, session_id: str | None, table_id: str, position: str) -> str:
+def docx_copy_table(ctx: CallContext, e: Edit, session_id: str | None, table_id: str, position: str) -> None:
     """Copy a table to a position (new IDs)."""
-    with editing(ctx, session_id, "Copy Table") as e:
-        doc = e.doc
-        tbl = table_of(e.session, table_id)
-        check_copy_size([tbl], call_limits(ctx, doc).max_call_growth_bytes)
-        pos = parse_position(e.session, position)
-        container, _ = block_insertion(doc, pos, "table")
-        dup = copy_blocks(doc, [tbl], pos.target, container)[0]
-        refuse_deleted(doc, pos.target, "position")
-        place_blocks(e, [dup], pos, fields={"Source": doc.id_of(tbl)})
-    return e.answer
+    doc = e.doc
+    tbl = table_of(e.session, table_id)
+    check_copy_size([tbl], call_limits(ctx, doc).max_call_growth_bytes)
+    pos = e.position(position)
+    container, _ = block_insertion(doc, pos, "table")
+    dup = copy_blocks(doc, [tbl], pos.target, container)[0]
+    place_blocks(e, [dup], pos, fields={"Source": doc.id_of(tbl)})
 
 
 # ---- reading --------------------------------------------------------------------------------------
@@ -287,132 +274,119 @@ def _paragraph_like(last: etree._Element | None, text: str) -> etree._Element:
 
 
 @tool(toolset="tables", title="Insert a paragraph into a cell")
-def docx_insert_paragraph_to_cell(ctx: CallContext, session_id: str | None, text: str, table_id: str,
-                                  row: int, col: int) -> str:
+def docx_insert_paragraph_to_cell(ctx: CallContext, e: Edit, session_id: str | None, text: str, table_id: str,
+                                  row: int, col: int) -> None:
     """Add a paragraph at a cell's end (an empty cell's paragraph gets the text)."""
-    with editing(ctx, session_id, "Insert Paragraph To Cell") as e:
-        doc = e.doc
-        tbl = table_of(e.session, table_id)
-        _, cell = cell_at(tbl, row, col)
-        tc = cell.tc
-        fields = {"Table": doc.id_of(tbl), "Cell": f"{doc.id_of(tc)} (row {cell.row}, col {cell.start})"}
-        blocks = [b for b in B.iter_blocks(tc)]
-        if len(blocks) == 1 and blocks[0].tag == B.W_P and T.is_empty_cell(tc):
-            p = blocks[0]
-            e.show(p)
-            T.set_cell_text(doc, tc, text)
-            e.changed(p)
-            e.done(p, marker="NEW", inserted=p, fields={**fields, "Filled": "the cell's empty paragraph"})
-        else:
-            last = next((b for b in reversed(blocks) if b.tag == B.W_P), None)
-            pos = e.position(f"end:{doc.id_of(tc)}")
-            new = e.insert(_paragraph_like(last, text), pos)
-            e.done(new, marker="NEW", inserted=new, fields={"Position": pos.text, **fields})
-    return e.answer
+    doc = e.doc
+    tbl = table_of(e.session, table_id)
+    _, cell = cell_at(tbl, row, col)
+    tc = cell.tc
+    fields = {"Table": doc.id_of(tbl), "Cell": f"{doc.id_of(tc)} (row {cell.row}, col {cell.start})"}
+    blocks = [b for b in B.iter_blocks(tc)]
+    if len(blocks) == 1 and blocks[0].tag == B.W_P and T.is_empty_cell(tc):
+        p = blocks[0]
+        e.show(p)
+        T.set_cell_text(doc, tc, text)
+        e.changed(p)
+        e.done(p, marker="NEW", inserted=p, fields={**fields, "Filled": "the cell's empty paragraph"})
+    else:
+        last = next((b for b in reversed(blocks) if b.tag == B.W_P), None)
+        pos = e.position(f"end:{doc.id_of(tc)}")
+        new = e.insert(_paragraph_like(last, text), pos)
+        e.done(new, marker="NEW", inserted=new, fields={"Position": pos.text, **fields})
 
 
 @tool(toolset="tables", destructive=True, idempotent=True, title="Fill a table")
-def docx_fill_table(ctx: CallContext, session_id: str | None, table_id: str, data: Cells, start_row: int = 0) -> str:
+def docx_fill_table(ctx: CallContext, e: Edit, session_id: str | None, table_id: str, data: Cells,
+                    start_row: int = 0) -> None:
     """Write texts into cells row by row from start_row, adding rows as needed.
 
     Args:
         data: Rows of cell texts (numbers as text; null skips).
         start_row: May equal the row count (append).
     """
-    with editing(ctx, session_id, "Fill Table") as e:
-        tbl = table_of(e.session, table_id)
-        show_table(e, tbl, start_row)
-        written, added, skipped = T.fill(e.doc, tbl, data, start_row)
-        fields = {"Cells Written": written, "Rows Added": added or None,
-                  "Skipped": f"{skipped} value(s) on merged slots" if skipped else None}
-        table_done(e, tbl, fields, updated=tbl)
-    return e.answer
+    tbl = table_of(e.session, table_id)
+    show_table(e, tbl, start_row)
+    written, added, skipped = T.fill(e.doc, tbl, data, start_row)
+    fields = {"Cells Written": written, "Rows Added": added or None,
+              "Skipped": f"{skipped} value(s) on merged slots" if skipped else None}
+    table_done(e, tbl, fields, updated=tbl)
 
 
 # ---- rows and columns ---------------------------------------------------------------------------
 
 @tool(toolset="tables", title="Insert a table row")
-def docx_insert_row_at(ctx: CallContext, session_id: str | None, table_id: str, position: str,
-                       copy_format: bool = True) -> str:
+def docx_insert_row_at(ctx: CallContext, e: Edit, session_id: str | None, table_id: str, position: str,
+                       copy_format: bool = True) -> None:
     """Insert an empty row into a table.
 
     Args:
         position: before:N, after:N, start or end.
         copy_format: Copy the neighbour row's formatting.
     """
-    with editing(ctx, session_id, "Insert Row At") as e:
-        doc = e.doc
-        tbl = table_of(e.session, table_id)
-        at, template = T.parse_row_col_position(position, len(B.table_rows(tbl)), "row")
-        show_table(e, tbl, at)
-        tr = T.insert_row(doc, tbl, at, template, copy_format)
-        table_done(e, tbl, {"Table": doc.id_of(tbl), "Row Index": at, "Position": position}, element=tr,
-                   inserted=tr)
-    return e.answer
+    doc = e.doc
+    tbl = table_of(e.session, table_id)
+    at, template = T.parse_row_col_position(position, len(B.table_rows(tbl)), "row")
+    show_table(e, tbl, at)
+    tr = T.insert_row(doc, tbl, at, template, copy_format)
+    table_done(e, tbl, {"Table": doc.id_of(tbl), "Row Index": at, "Position": position}, element=tr,
+               inserted=tr)
 
 
 @tool(toolset="tables", title="Insert a table column")
-def docx_insert_col_at(ctx: CallContext, session_id: str | None, table_id: str, position: str,
-                       copy_format: bool = True) -> str:
+def docx_insert_col_at(ctx: CallContext, e: Edit, session_id: str | None, table_id: str, position: str,
+                       copy_format: bool = True) -> None:
     """Insert an empty column into a table.
 
     Args:
         position: before:N, after:N (a column), start or end.
         copy_format: Copy the neighbour column's formatting.
     """
-    with editing(ctx, session_id, "Insert Col At") as e:
-        doc = e.doc
-        tbl = table_of(e.session, table_id)
-        refuse_when_tracking(doc, "Inserting a column")
-        at, template = T.parse_row_col_position(position, TableGrid(tbl).n_cols, "column")
-        growth.spend(len(B.table_rows(tbl)) * T.CELL_BYTES, call_limits(ctx, doc).max_call_growth_bytes,
-                     "The column's cells", hint="Insert fewer columns per call; the operator sets "
-                                                "limits.max_call_growth_bytes.")
-        show_table(e, tbl, 0)
-        created = T.insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
-        fields = {"Table": doc.id_of(tbl), "Column Index": at, "Position": position, "New Cells": len(created)}
-        first = created[0] if created else None
-        table_done(e, tbl, fields, element=first, inserted=first)
-    return e.answer
+    doc = e.doc
+    tbl = table_of(e.session, table_id)
+    refuse_when_tracking(doc, "Inserting a column")
+    at, template = T.parse_row_col_position(position, TableGrid(tbl).n_cols, "column")
+    growth.spend(len(B.table_rows(tbl)) * T.CELL_BYTES, call_limits(ctx, doc).max_call_growth_bytes,
+                 "The column's cells", hint="Insert fewer columns per call; the operator sets "
+                                            "limits.max_call_growth_bytes.")
+    show_table(e, tbl, 0)
+    created = T.insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
+    fields = {"Table": doc.id_of(tbl), "Column Index": at, "Position": position, "New Cells": len(created)}
+    first = created[0] if created else None
+    table_done(e, tbl, fields, element=first, inserted=first)
 
 
 @tool(toolset="tables", destructive=True, title="Delete a table row")
-def docx_delete_row(ctx: CallContext, session_id: str | None, table_id: str, row_index: int) -> str:
+def docx_delete_row(ctx: CallContext, e: Edit, session_id: str | None, table_id: str, row_index: int) -> None:
     """Delete a row; a vertical merge starting in it moves down."""
-    return _delete_line(ctx, session_id, table_id, row_index, column=False)
+    _delete_line(e, table_id, row_index, column=False)
 
 
 @tool(toolset="tables", destructive=True, title="Delete a table column")
-def docx_delete_col(ctx: CallContext, session_id: str | None, table_id: str, col_index: int) -> str:
+def docx_delete_col(ctx: CallContext, e: Edit, session_id: str | None, table_id: str, col_index: int) -> None:
     """Delete a grid column; a merged cell spanning it narrows."""
-    return _delete_line(ctx, session_id, table_id, col_index, column=True)
+    _delete_line(e, table_id, col_index, column=True)
 
 
-def _delete_line(ctx: CallContext, session_id: str | None, table_id: str, index: int, column: bool) -> str:
+def _delete_line(e: Edit, table_id: str, index: int, column: bool) -> None:
     """One row or grid column goes; a column is refused while tracking (Word has no revision for it)."""
-    with editing(ctx, session_id, "Delete Col" if column else "Delete Row") as e:
-        tbl = table_of(e.session, table_id)
-        if column:
-            refuse_when_tracking(e.doc, "Deleting a column")
-        show_table(e, tbl, 0 if column else index)
-        (T.delete_col if column else T.delete_row)(e.doc, tbl, index)
-        retarget_cursor(e.session, tbl)
-        table_done(e, tbl, {"Deleted": f"{'column' if column else 'row'} {index}"}, updated=tbl)
-    return e.answer
+    tbl = table_of(e.session, table_id)
+    if column:
+        refuse_when_tracking(e.doc, "Deleting a column")
+    show_table(e, tbl, 0 if column else index)
+    (T.delete_col if column else T.delete_row)(e.doc, tbl, index)
+    table_done(e, tbl, {"Deleted": f"{'column' if column else 'row'} {index}"}, updated=tbl)
 
 
 @tool(toolset="tables", destructive=True, title="Merge table cells")
-def docx_merge_cells(ctx: CallContext, session_id: str | None, table_id: str, start_row: int, start_col: int,
-                     end_row: int, end_col: int) -> str:
+def docx_merge_cells(ctx: CallContext, e: Edit, session_id: str | None, table_id: str, start_row: int, start_col: int,
+                     end_row: int, end_col: int) -> None:
     """Merge the rectangle (start_row, start_col)-(end_row, end_col), inclusive."""
-    with editing(ctx, session_id, "Merge Cells") as e:
-        doc = e.doc
-        tbl = table_of(e.session, table_id)
-        refuse_when_tracking(doc, "Merging cells")
-        T.check_merge(TableGrid(tbl), start_row, start_col, end_row, end_col)
-        show_table(e, tbl, start_row)
-        top = T.merge_cells(doc, tbl, start_row, start_col, end_row, end_col)
-        retarget_cursor(e.session, tbl)
-        fields = {"Table": doc.id_of(tbl), "Merged": f"rows {start_row}-{end_row}, columns {start_col}-{end_col}"}
-        table_done(e, tbl, fields, element=top, updated=top)
-    return e.answer
+    doc = e.doc
+    tbl = table_of(e.session, table_id)
+    refuse_when_tracking(doc, "Merging cells")
+    T.check_merge(TableGrid(tbl), start_row, start_col, end_row, end_col)
+    show_table(e, tbl, start_row)
+    top = T.merge_cells(doc, tbl, start_row, start_col, end_row, end_col)
+    fields = {"Table": doc.id_of(tbl), "Merged": f"rows {start_row}-{end_row}, columns {start_col}-{end_col}"}
+    table_done(e, tbl, fields, element=top, updated=top)

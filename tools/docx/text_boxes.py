@@ -15,7 +15,7 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.units import emu
 from tools.docx.common import call_limits
 from tools.docx.common import run_place
-from tools.docx.protocol import DELETERS, delete_inline, editing
+from tools.docx.protocol import DELETERS, delete_inline, Edit
 from tools.runtime.call.registry import CallContext, tool
 
 # Word offers no text box inside these (nor a text box inside a text box).
@@ -23,8 +23,8 @@ _NO_BOXES = {B.W_TXBX, w("footnote"), w("endnote"), w("comment")}
 
 
 @tool(toolset="content", title="Insert a text box")
-def docx_insert_text_box(ctx: CallContext, session_id: str | None, position: str, text: str,
-                         width: float | str | None = None, height: float | str | None = None) -> str:
+def docx_insert_text_box(ctx: CallContext, e: Edit, session_id: str | None, position: str, text: str,
+                         width: float | str | None = None, height: float | str | None = None) -> None:
     """Insert an inline text box (a paragraph per line) at a block or run position; its tbx_ ID takes
     start:/end:.
 
@@ -32,38 +32,36 @@ def docx_insert_text_box(ctx: CallContext, session_id: str | None, position: str
         width: Default 3 inches.
         height: Default fits the lines.
     """
-    with editing(ctx, session_id, "Insert Text Box") as e:
-        doc = e.doc
-        if not isinstance(text, str) or not text.strip():
-            raise ValidationError("text is empty: a text box needs some text.",
-                                  hint="Pass the box's text; newlines start new paragraphs.")
-        lines = T.lines(text)
-        cx = emu(width, "width") if width is not None else T.DEFAULT_WIDTH
-        cy = emu(height, "height") if height is not None else T.default_height(len(lines))
-        I.check_length(cx, "width")
-        I.check_length(cy, "height")
-        pos = e.position(position)
-        _check_place(pos.target)
-        growth.spend(T.size_estimate(lines), call_limits(ctx, doc).max_call_growth_bytes, "The text box",
-                     hint="Insert less text per call; the operator sets limits.max_call_growth_bytes.")
-        paras = T.paragraphs(lines)
-        ids = doc.word_ids(pos.target if pos.target.tag != w("body") else doc.body)
-        run = T.text_box_run(paras, cx, cy, ids.new_doc_pr(), ids)
-        box = T.choice_box(run)
-        fields = {"Position": pos.text, "Size": f"{cx / 914400:.2f}in × {cy / 914400:.2f}in",
-                  "Paragraphs": len(paras)}
-        if _run_mode(pos):
-            para, _ = run_place(doc, pos)
-            e.show(para)
-            e.change(para)
-            edits.place_run(doc, para, run, pos.mode, pos.target)
-            e.done(para, marker="NEW", inserted=run, element_id=doc.id_of(box), fields=fields)
-        else:
-            para = etree.Element(B.W_P)
-            para.append(run)
-            e.insert(para, pos)
-            e.done(para, marker="NEW", inserted=para, element_id=doc.id_of(box), fields=fields)
-    return e.answer
+    doc = e.doc
+    if not isinstance(text, str) or not text.strip():
+        raise ValidationError("text is empty: a text box needs some text.",
+                              hint="Pass the box's text; newlines start new paragraphs.")
+    lines = T.lines(text)
+    cx = emu(width, "width") if width is not None else T.DEFAULT_WIDTH
+    cy = emu(height, "height") if height is not None else T.default_height(len(lines))
+    I.check_length(cx, "width")
+    I.check_length(cy, "height")
+    pos = e.position(position)
+    _check_place(pos.target)
+    growth.spend(T.size_estimate(lines), call_limits(ctx, doc).max_call_growth_bytes, "The text box",
+                 hint="Insert less text per call; the operator sets limits.max_call_growth_bytes.")
+    paras = T.paragraphs(lines)
+    ids = doc.word_ids(pos.target if pos.target.tag != w("body") else doc.body)
+    run = T.text_box_run(paras, cx, cy, ids.new_doc_pr(), ids)
+    box = T.choice_box(run)
+    fields = {"Position": pos.text, "Size": f"{cx / 914400:.2f}in × {cy / 914400:.2f}in",
+              "Paragraphs": len(paras)}
+    if _run_mode(pos):
+        para, _ = run_place(doc, pos)
+        e.show(para)
+        e.change(para)
+        edits.place_run(doc, para, run, pos.mode, pos.target)
+        e.done(para, marker="NEW", inserted=run, element_id=doc.id_of(box), fields=fields)
+    else:
+        para = etree.Element(B.W_P)
+        para.append(run)
+        e.insert(para, pos)
+        e.done(para, marker="NEW", inserted=para, element_id=doc.id_of(box), fields=fields)
 
 
 def _run_mode(pos) -> bool:

@@ -7,7 +7,7 @@ from tools.runtime.call import toolsets as T
 from tools.runtime.call.registry import CallContext, tool
 
 
-@tool(idempotent=True, context=False, title="List more or fewer tools")
+@tool(idempotent=True, context=False, title="List more or fewer tools", kind="meta")
 def docx_toolsets(ctx: CallContext, enable: list[str] | None = None, disable: list[str] | None = None) -> str:
     """List or change the toolsets this connection's tools/list offers ('all': every one)."""
     known = T.names()

@@ -13,7 +13,8 @@ from ooxml.xml.errors import OoxmlError
 from ooxml.xml.namespaces import OX_ID
 from tests.builders import build_docx, p
 from tools.runtime.call.dispatch import run_tool
-from tools.runtime.call.registry import BUILTIN, CallContext, tool
+from tools.runtime.call.registry import CallContext, tool
+from tools.builtin import builtin
 from tools.services import Services
 
 
@@ -43,19 +44,16 @@ def test_a_failed_call_leaves_no_new_id(tmp_path: Path):
         session.doc.id_of(next(iter_blocks(session.doc.body)))
         raise OoxmlError("failing on purpose", error_type="ValidationError")
 
-    tool(title="test only")(docx_test_name_then_fail)
-    try:
-        build_docx(tmp_path / "a.docx", p("one"))
-        services = Services(roots=[tmp_path])
-        ctx = CallContext(None, services)
-        asyncio.run(run_tool(BUILTIN["docx_open"], "docx_open", {"file_path": "a.docx"}, ctx))
-        doc = services.sessions.get(None, None).doc
-        first = next(iter_blocks(doc.body))
-        first.attrib.pop(OX_ID, None)
-        out = asyncio.run(run_tool(BUILTIN["docx_test_name_then_fail"], "docx_test_name_then_fail", {}, ctx))
-        assert out.is_error and first.get(OX_ID) is None
-    finally:
-        BUILTIN.pop("docx_test_name_then_fail", None)
+    failing = tool(title="test only", kind="meta")(docx_test_name_then_fail).tool  # described, registered nowhere
+    build_docx(tmp_path / "a.docx", p("one"))
+    services = Services(roots=[tmp_path])
+    ctx = CallContext(None, services)
+    asyncio.run(run_tool(builtin()["docx_open"], "docx_open", {"file_path": "a.docx"}, ctx))
+    doc = services.sessions.get(None, None).doc
+    first = next(iter_blocks(doc.body))
+    first.attrib.pop(OX_ID, None)
+    out = asyncio.run(run_tool(failing, "docx_test_name_then_fail", {}, ctx))
+    assert out.is_error and first.get(OX_ID) is None
 
 
 @pytest.mark.parametrize("prolog", [b"", b"<!-- a comment with <w:tags> -->\n", b"<?pi x?>"])

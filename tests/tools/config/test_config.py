@@ -36,8 +36,8 @@ def findings_of(raw, env=ENV, tmp_path=Path("/tmp")) -> list[str]:
 def known_toolsets() -> str:
     """The toolsets the registry has (feature modules add theirs) and those SPEC §9 names."""
     from tools.config.model import SPEC_TOOLSETS
-    from tools.runtime.call.registry import BUILTIN
-    return ", ".join(sorted({t.toolset for t in BUILTIN.values()} | SPEC_TOOLSETS))
+    from tools.builtin import builtin
+    return ", ".join(sorted({t.toolset for t in builtin().values()} | SPEC_TOOLSETS))
 
 
 BAD = {

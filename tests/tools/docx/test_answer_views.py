@@ -15,7 +15,7 @@ from render.answer import CHANGES_HEADING, CONTEXT_HEADING
 from tests.support.client import DocxClient, read_body, texts
 from tests.support.corpus import require_corpus
 from tools.config.loading import parse_config
-from tools.runtime.call.registry import BUILTIN
+from tools.builtin import builtin
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio
@@ -117,7 +117,7 @@ async def every_editing_tool(docx: DocxClient, tmp_path: Path, view: str) -> dic
 @pytest.mark.parametrize("view", ["compact", "none"])
 async def test_every_editing_tool_answers_its_head_in_compact_and_none(docx, tmp_path, view):
     answers = await every_editing_tool(docx, tmp_path, view)
-    assert set(answers) == {t.name for t in BUILTIN.values() if t.answers_context}  # every one, no other
+    assert set(answers) == {t.name for t in builtin().values() if t.answers_context}  # every one, no other
     for name, text in answers.items():  # each passed the validator in docx.ok; the head is there
         assert "**Status**: ✅ Success" in text and "**Operation**: " in text, name
         if view == "none":

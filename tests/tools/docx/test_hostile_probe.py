@@ -16,7 +16,7 @@ import pytest
 
 from tests.builders import build_docx, p
 from tests.support.parts import part_bytes
-from tools.runtime.call.registry import BUILTIN
+from tools.builtin import builtin
 
 pytestmark = pytest.mark.anyio
 SEED, CALLS = 17, 260
@@ -62,8 +62,8 @@ def hostile_value(rng: random.Random, spec: dict, ids: list[str]):
 
 
 def hostile_call(rng: random.Random, name: str, ids: list[str]) -> dict:
-    props = BUILTIN[name].input_schema.get("properties", {})
-    required = set(BUILTIN[name].input_schema.get("required", []))
+    props = builtin()[name].input_schema.get("properties", {})
+    required = set(builtin()[name].input_schema.get("required", []))
     args = {}
     for key, spec in props.items():
         if key in ("session_id", "view", "file_path"):

@@ -21,7 +21,8 @@ from tests.support.answer_validator import errors, parse_head
 from tests.support.corpus import editable_files
 import tools.catalog  # noqa: F401  (registers the tools)
 from tools.runtime.call.dispatch import run_tool
-from tools.runtime.call.registry import BUILTIN, CallContext
+from tools.runtime.call.registry import CallContext
+from tools.builtin import builtin
 from tools.services import Services
 
 SAVED: list[Path] = []
@@ -50,7 +51,7 @@ class Driver:
         self.ids: list[str] = []
 
     def call(self, name: str, **args):
-        outcome = asyncio.run(run_tool(BUILTIN.get(name), name, args, self.ctx, list(BUILTIN)))
+        outcome = asyncio.run(run_tool(builtin().get(name), name, args, self.ctx, list(builtin())))
         assert not errors(outcome.text), outcome.text
         head = parse_head(outcome.text)
         assert head.get("Error Type") != "InternalError", outcome.text  # a bug, not a refusal

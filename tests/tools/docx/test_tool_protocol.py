@@ -291,7 +291,7 @@ async def test_the_protocol_refuses_a_change_it_was_not_told_of_without_the_test
     """OOXML_MCP_CHECK_UNDO is a test flag; the protocol's own check is not: an element reported changed
     (``e.changed``) that nobody announced fails the call instead of leaving an edit undo cannot put back."""
     from ooxml.text import body as B
-    from tools.docx.protocol import editing
+    from tools.docx.protocol import Edit
     from tools.runtime.call import history
     from tools.runtime.sessions.lifetime import release_all
     from tools.runtime.call.registry import CallContext
@@ -302,7 +302,7 @@ async def test_the_protocol_refuses_a_change_it_was_not_told_of_without_the_test
         session.doc.history.check = False  # as outside the tests
         ctx = CallContext(None, docx.services)
         with pytest.raises(AssertionError, match="without doc.will_change"):
-            with editing(ctx, docx.session_id, "Sneaky Edit") as e:
+            with Edit(ctx, docx.session_id, "Sneaky Edit") as e:
                 p = next(B.iter_blocks(e.doc.body))
                 p.set("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}rsidR", "00AB12CD")
                 e.changed(p)

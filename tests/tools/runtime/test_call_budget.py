@@ -18,7 +18,7 @@ from ooxml.xml.errors import InvalidDocument
 from tests.builders import build_docx, p, tbl
 from tests.support.client import DocxClient
 from tests.support.http_server import http_client, http_server
-from tools.runtime.call.registry import BUILTIN
+from tools.builtin import builtin
 from tools.services import Services
 
 pytestmark = pytest.mark.anyio
@@ -33,7 +33,7 @@ async def in_process(services: Services):
 def slowed(monkeypatch, tool_name: str, seconds: float, log: list | None = None) -> threading.Event:
     """Make a tool block its thread (time.sleep, as a long parse or save would) for ``seconds``;
     the event is set when the first call starts blocking."""
-    tool, blocking = BUILTIN[tool_name], threading.Event()
+    tool, blocking = builtin()[tool_name], threading.Event()
     original = tool.handler
 
     def slow(ctx, **arguments):
@@ -229,7 +229,7 @@ async def test_an_open_refused_by_the_session_limit_holds_nothing(tmp_path, monk
 async def test_the_server_log_names_the_tool_that_failed(tmp_path, caplog, monkeypatch):
     def crash(ctx, session_id=None):
         raise RuntimeError("boom")
-    monkeypatch.setattr(BUILTIN["docx_list_tables"], "handler", crash)
+    monkeypatch.setattr(builtin()["docx_list_tables"], "handler", crash)
     async with in_process(Services(roots=[tmp_path])) as c:
         with caplog.at_level(logging.ERROR, logger="ooxml_mcp"):
             answer = await c.call("docx_list_tables")

@@ -11,7 +11,7 @@ import pytest
 from tests.support.parts import part_bytes
 from tests.support.polling import wait_until
 from tools.runtime.sessions.overrun import GRACE_S
-from tools.runtime.call.registry import BUILTIN
+from tools.builtin import builtin
 
 pytestmark = pytest.mark.anyio
 LIMIT = 0.5
@@ -24,7 +24,7 @@ class Stuck:
 
 def stuck_after_editing(monkeypatch, tool_name: str, seconds: float) -> Stuck:
     """The tool does its work, then spins for ``seconds`` without checking its budget."""
-    tool, stuck = BUILTIN[tool_name], Stuck()
+    tool, stuck = builtin()[tool_name], Stuck()
     original = tool.handler
 
     def spinning(ctx, **arguments):

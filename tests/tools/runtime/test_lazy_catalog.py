@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tools.runtime.call import toolsets
-from tools.runtime.call.registry import BUILTIN
+from tools.builtin import builtin
 
 ROOT = Path(__file__).resolve().parents[3]
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -56,12 +56,12 @@ def test_stdio_answers_initialize_then_lists_every_tool_it_would_list_loaded(tmp
     finally:
         p.kill()
         p.wait()
-    assert listed == list(BUILTIN)
+    assert listed == list(builtin())
 
 
 def test_every_declared_toolset_has_tools_and_every_tool_a_declared_toolset():
-    assert {t.toolset for t in BUILTIN.values()} == set(toolsets.NAMES)
-    assert toolsets.names() == ["core", *sorted({t.toolset for t in BUILTIN.values()} - {"core"})]
+    assert {t.toolset for t in builtin().values()} == set(toolsets.NAMES)
+    assert toolsets.names() == ["core", *sorted({t.toolset for t in builtin().values()} - {"core"})]
 
 
 def test_a_config_whose_http_tool_takes_a_built_in_name_is_still_refused_at_start(tmp_path):

@@ -7,7 +7,7 @@ import pytest
 
 import tools.catalog  # noqa: F401  (registers the built-in tools)
 from tools.runtime.call.plain_schema import plainly_valid
-from tools.runtime.call.registry import BUILTIN
+from tools.builtin import builtin
 
 SAMPLES = {"string": "text", "integer": 3, "number": 2.5, "boolean": True, "null": None, "array": [],
            "object": {}}
@@ -32,18 +32,18 @@ def jsonschema_ok(schema: dict, arguments: dict) -> bool:
     return not list(jsonschema.validators.validator_for(schema)(schema).iter_errors(arguments))
 
 
-@pytest.mark.parametrize("name", sorted(BUILTIN))
+@pytest.mark.parametrize("name", sorted(builtin()))
 def test_well_typed_arguments_pass_without_jsonschema(name):
-    schema = BUILTIN[name].input_schema
+    schema = builtin()[name].input_schema
     every = {n: sample(p) for n, p in schema["properties"].items()}
     for arguments in (good_arguments(schema), every):
         assert jsonschema_ok(schema, arguments)
         assert plainly_valid(schema, arguments), arguments
 
 
-@pytest.mark.parametrize("name", sorted(BUILTIN))
+@pytest.mark.parametrize("name", sorted(builtin()))
 def test_what_jsonschema_refuses_is_never_plainly_valid(name):
-    schema = BUILTIN[name].input_schema
+    schema = builtin()[name].input_schema
     good = good_arguments(schema)
     cases = [{**good, "no_such_argument": 1}]
     cases += [{k: v for k, v in good.items() if k != missing} for missing in good]

@@ -14,7 +14,7 @@ from mcp.types import ToolListChangedNotification
 
 import server
 from tools.runtime.call import toolsets as T
-from tools.runtime.call.registry import BUILTIN
+from tools.builtin import builtin
 from tools.services import Services
 from tests.support.client import DocxClient
 
@@ -49,7 +49,7 @@ async def test_default_list_is_the_core_toolset_under_24_kb(tmp_path):
     async with listing_client(tmp_path) as docx:
         names, size = await listed(docx.client)
     print(f"\ndefault tools/list: {len(names)} tools, {size} bytes")
-    assert names == [t.name for t in BUILTIN.values() if t.toolset == "core"]
+    assert names == [t.name for t in builtin().values() if t.toolset == "core"]
     assert {"docx_batch", "docx_toolsets", "docx_open", "docx_save"} <= set(names)
     assert size <= DEFAULT_LIST_MAX
 
@@ -59,7 +59,7 @@ async def test_each_toolset_listed_alone_is_under_40_kb(tmp_path, toolset):
     async with listing_client(tmp_path, toolsets=[toolset]) as docx:
         names, size = await listed(docx.client)
     print(f"\ntools/list of toolset {toolset}: {len(names)} tools, {size} bytes")
-    assert names and all(BUILTIN[n].toolset == toolset for n in names)
+    assert names and all(builtin()[n].toolset == toolset for n in names)
     assert size <= TOOLSET_LIST_MAX
 
 
@@ -67,7 +67,7 @@ async def test_all_lists_every_tool_and_is_measured(tmp_path):
     async with listing_client(tmp_path, toolsets=["all"]) as docx:
         names, size = await listed(docx.client)
     print(f"\ntools/list with all: {len(names)} tools, {size} bytes")
-    assert names == list(BUILTIN)
+    assert names == list(builtin())
     assert size <= ALL_LIST_MAX
 
 
@@ -145,7 +145,7 @@ def test_every_description_and_schema_is_lean():
     """One or two sentences per tool, arguments described only where the name does not say it,
     no sentence said by two tools (shared conventions are said once, in the server's instructions)."""
     seen: dict[str, str] = {}
-    for tool in BUILTIN.values():
+    for tool in builtin().values():
         d = tool.description
         assert 30 <= len(d) <= 320 and "\n\n" not in d, f"{tool.name}: description of {len(d)} characters"
         assert len(sentences(d)) <= 3, f"{tool.name}: {len(sentences(d))} sentences"

@@ -12,7 +12,7 @@ from mcp.shared.exceptions import MCPError
 
 from tests.support.answer_validator import errors, parse_head
 from tools.config.reload import apply_config_file
-from tools.runtime.call.registry import BUILTIN
+from tools.builtin import builtin
 from tools.services import Services
 from tests.support.http_server import http_server
 
@@ -72,7 +72,7 @@ async def call(client, name: str, **arguments) -> tuple[bool, str]:
 async def test_acme_pages_through_its_150_tools(url):
     async with connect(url, "acme") as client:
         pages = await all_pages(client)
-    core = [name for name, t in BUILTIN.items() if t.toolset == "core"]  # listed by default, with HTTP tools
+    core = [name for name, t in builtin().items() if t.toolset == "core"]  # listed by default, with HTTP tools
     total = len(core) + 151  # pages of 100, the last one partial
     assert [len(p) for p in pages] == [100] * (total // 100) + ([total % 100] if total % 100 else [])
     assert sum(pages, []) == [*core, *ACME_TOOLS, "shared_ping"]
@@ -81,7 +81,7 @@ async def test_acme_pages_through_its_150_tools(url):
 async def test_beta_sees_only_its_own_and_shared_tools(url):
     async with connect(url, "beta") as client:
         pages = await all_pages(client)
-    core = [name for name, t in BUILTIN.items() if t.toolset == "core"]
+    core = [name for name, t in builtin().items() if t.toolset == "core"]
     assert pages == [[*core, "beta_only", "shared_ping"]]
 
 
