@@ -190,7 +190,8 @@ def targets(base: Path, tables: str) -> dict:
     """The paragraphs and table the script edits: the file's own where it has them."""
     body = _main_root(base).find(q("body"))
     blocks = [el for el in body if el.get(OX_ID)]
-    paras = [p for p in blocks if p.tag == q("p") and paragraph_text(p).strip()]
+    inside = _in_field_results(body)
+    paras = [p for p in blocks if p.tag == q("p") and paragraph_text(p).strip() and p not in inside]
     with_word = [p for p in paras if WORD.search(paragraph_text(p))]
     t: dict = {"P": None, "W": "sentence", "P2": None, "P3": None}
     if with_word:
@@ -206,6 +207,20 @@ def targets(base: Path, tables: str) -> dict:
     t["B0"] = blocks[0].get(OX_ID) if blocks else None
     t["B2"] = blocks[min(2, len(blocks) - 1)].get(OX_ID) if blocks else None
     return t
+
+
+def _in_field_results(body: etree._Element) -> set:
+    """Paragraphs inside a field's result that spans paragraphs (a TOC, a table of figures): updating
+    the field rewrites them, as Word's F9 does, so the script edits none of them."""
+    inside, depth = set(), 0
+    for p in body.iter(q("p")):
+        start = depth
+        for fc in p.iter(q("fldChar")):
+            kind = fc.get(q("fldCharType"))
+            depth += 1 if kind == "begin" else -1 if kind == "end" and depth else 0
+        if start or depth:
+            inside.add(p)
+    return inside
 
 
 def _fallbacks(t: dict) -> None:
