@@ -10,6 +10,7 @@ import re
 from lxml import etree
 
 from ooxml.lists import numbering
+from ooxml.refs import chapters as CH
 from ooxml.refs import field_list as FLD
 from ooxml.refs import links as L
 from ooxml.stylesheet.styles_builtin import find_style
@@ -20,6 +21,7 @@ from ooxml.xml.safexml import parse_part
 
 MISSING = "Error! Reference source not found."  # what Word writes for a reference to no bookmark
 COMPUTED = ("SEQ", "REF", "NOTEREF", "STYLEREF", "DOCPROPERTY")
+_NB_HYPHEN = w("noBreakHyphen")
 _NOTE_REFS = set(N.REF_TAGS.values())
 _TRAILING = re.compile(r"[^0-9A-Za-z\u00c0-\uffff]+$")  # the '.' or ')' after a list number
 
@@ -54,6 +56,7 @@ class Results:
         self._marks: dict | None = None
         self._order: dict | None = None
         self._props: dict | None = None
+        self._heads: CH.Headings | None = None
 
     def of(self, f: FLD.Field) -> str | None:
         """The result ``f`` should show; None when it is not ours to compute."""
@@ -145,6 +148,8 @@ class Results:
                 para = el
             elif el.tag == B.W_T and el.getparent().getparent().tag != FLD.W_DEL:
                 text.append(el.text or "")
+            elif el.tag == _NB_HYPHEN and el.getparent().getparent().tag != FLD.W_DEL:
+                text.append("\u2011")  # a chapter caption's hyphen, as the paragraph reads
         return "".join(text)
 
     def _noteref(self, f: FLD.Field) -> str | None:
@@ -171,8 +176,10 @@ class Results:
     def _styleref(self, f: FLD.Field) -> str | None:
         if f.root is not self.doc.root or len(f.words) < 2:
             return None  # in a header or footer it depends on the page: Word's to compute
-        sid = find_style(self.doc, f.words[1], "paragraph")
         p = f.paragraph
+        if f.words[1].isdigit() and p is not None:
+            return self._styleref_level(f, p, int(f.words[1]))
+        sid = find_style(self.doc, f.words[1], "paragraph")
         if sid is None or p is None:
             return None
         for other in [*p.itersiblings(B.W_P, preceding=True), *p.itersiblings(B.W_P)]:
@@ -181,6 +188,19 @@ class Results:
                     return _TRAILING.sub("", numbering.label_of(self.doc, other) or "") or None
                 return B.paragraph_text(other).strip()
         return None
+
+    def _styleref_level(self, f: FLD.Field, p: etree._Element, level: int) -> str | None:
+        """STYLEREF N: the nearest heading of level N (a chapter caption's number)."""
+        if not 1 <= level <= 9:
+            return None
+        if self._heads is None:
+            self._heads = CH.Headings(self.doc)
+        heading = self._heads.near(p, level)
+        if heading is None:
+            return None
+        if any(f.switch(s) is not None for s in ("\\n", "\\r", "\\s")):
+            return CH.number_of(self.doc, heading)
+        return B.paragraph_text(heading).strip()
 
     def _docproperty(self, f: FLD.Field) -> str | None:
         if self._props is None:

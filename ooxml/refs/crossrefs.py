@@ -104,7 +104,7 @@ def instruction(doc, roots: list[etree._Element], target: Target, kind: str) -> 
 
 def _caption_range(p: etree._Element, kind: str) -> tuple[etree._Element, etree._Element]:
     cap = CAP.caption_of(p)
-    begin, end = cap.seq_runs()
+    begin, end = cap.number_runs()
     if kind == "number":
         return (begin, end) if begin.getparent() is end.getparent() else (_child_of(p, begin), _child_of(p, end))
     if kind == "text":

@@ -11,6 +11,7 @@ from typing import Callable, Iterable
 
 from lxml import etree
 
+from ooxml.refs import captions as CAP
 from ooxml.refs import compute as C
 from ooxml.refs import field_list as FLD
 from ooxml.refs import updating as UP
@@ -34,13 +35,22 @@ def holds_seq(blocks: Iterable[etree._Element]) -> bool:
 def renumber(doc, announce: Callable) -> list[UP.Change]:
     """The body's SEQ results in document order, then the REFs to the captions renumbered."""
     fields = FLD.all_fields(doc)
-    seqs = UP.stage(doc, fields, {"SEQ"}, C.Results(doc, fields).of, announce)
+    results = C.Results(doc, fields)
+    seqs = UP.stage(doc, fields, {"SEQ"}, results.of, announce)
+    chapters = [f for f in fields if f.name == "STYLEREF" and _in_caption(f)]
+    seqs += UP.stage(doc, chapters, {"STYLEREF"}, results.of, announce)  # a caption moved to another chapter
     if not seqs:
         return []
     renumbered = {c.field.paragraph for c in seqs}
     results = C.Results(doc, fields)  # afresh: references read the new numbers
     refs = [f for f in fields if f.name == "REF" and _points_into(results, f, renumbered)]
     return seqs + UP.stage(doc, refs, {"REF"}, results.of, announce)
+
+
+def _in_caption(f: FLD.Field) -> bool:
+    """A chapter number: a body STYLEREF N in a caption's paragraph."""
+    cap = CAP.caption_of(f.paragraph) if f.paragraph is not None else None
+    return cap is not None and cap.chapter is not None and cap.chapter.start is f.start
 
 
 def _points_into(results: C.Results, f: FLD.Field, paragraphs: set) -> bool:

@@ -11,6 +11,7 @@ from typing import Literal
 from lxml import etree
 
 from ooxml.refs import captions as CAP
+from ooxml.refs import chapters as CH
 from ooxml.refs import compute as CO
 from ooxml.refs import crossrefs as XR
 from ooxml.refs import figures as FIG
@@ -60,19 +61,37 @@ def _announce_except(e, new: etree._Element):
     return lambda *ps: e.change(*[p for p in ps if p is not new])
 
 
+def _chapter(doc, block: etree._Element, level: int | None, after: bool) -> tuple[int, str] | None:
+    """(level, number) of the heading a chapter caption at ``block`` counts under."""
+    if level is None:
+        return None
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 9:
+        raise ValidationError(f"chapter must be a heading level 1-9, not {level!r}.",
+                              hint="Pass chapter=1 to number captions per Heading 1 chapter, or leave it out.")
+    number = CH.chapter_of(doc, block, level, include=after)
+    if number is None:
+        raise ValidationError(f"No numbered Heading {level} comes before the target: the chapter number "
+                              "would read 'Error! No text of specified style in document.'",
+                              hint=f"Number the level-{level} headings with docx_set_list, or leave chapter out.")
+    return level, number
+
+
 @tool(toolset="layout", title="Insert a caption")
 def docx_insert_caption(ctx: CallContext, e: Edit, session_id: str | None, element_id: str, text: str,
-                        label: str = "Figure", position: Literal["after", "before"] = "after") -> None:
+                        label: str = "Figure", position: Literal["after", "before"] = "after",
+                        chapter: int | None = None) -> None:
     """Caption a figure, table or equation: label, SEQ number, _Ref bookmark.
 
     Args:
         element_id: A block, or an image in it.
+        chapter: Heading level of chapters (2-1)
     """
     doc = e.doc
     label, text = CAP.check_label(label), _one_line(text, "text")
     block = _block_of(e.element(element_id))
     pos = C.Position(position, block, f"{position}:{doc.id_of(block)}")
-    p = CAP.build(doc, label, text, 1, doc.story_roots())
+    prefix = _chapter(doc, block, chapter, position == "after")
+    p = CAP.build(doc, label, text, 1, doc.story_roots(), prefix)
     e.insert(p, pos, "caption")
     changes = UP.update_computed(doc, RENUMBERED, _announce_except(e, p))
     cap = CAP.caption_of(p)
@@ -120,7 +139,7 @@ def _inline(e, position: str) -> tuple[etree._Element, callable]:
 def docx_insert_cross_reference(ctx: CallContext, e: Edit, session_id: str | None, target_id: str, position: str,
                                 kind: Literal["number", "text", "label_and_number", "page", "above_below"]
                                 = "number") -> None:
-    """Insert a REF/NOTEREF/PAGEREF field to a caption, heading, numbered paragraph, note or bookmark.
+    """Insert a REF/NOTEREF/PAGEREF to a caption, heading, numbered paragraph, note or bookmark.
 
     Args:
         target_id: para_…, note_… or bkm_….
@@ -164,7 +183,7 @@ MAX_LINES = 200  # changed fields listed in the answer
 
 @tool(toolset="layout", title="Update fields")
 def docx_update_fields(ctx: CallContext, e: Edit, session_id: str | None, kinds: list[str] | None = None) -> None:
-    """Recompute SEQ, REF, PAGE, PAGEREF, TOC and other field results; lists those that changed."""
+    """Recompute SEQ, REF, PAGE, PAGEREF, TOC and other fields; lists the changed."""
     doc = e.doc
     wanted = _kinds(kinds)
     fields = FLD.all_fields(doc)

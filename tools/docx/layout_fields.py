@@ -59,13 +59,12 @@ def _page_note(doc, name: str, para) -> tuple[bool, str | None]:
 @tool(toolset="layout", title="Insert a field")
 def docx_insert_field(ctx: CallContext, e: Edit, session_id: str | None, field: str, position: str,
                       instruction: str | None = None) -> None:
-    """Insert a field with its result; fields that read files or fetch (INCLUDETEXT, LINK ...) need the server's
-    leave.
+    """Insert a field with its result; fetching fields (INCLUDETEXT, LINK) need the server's leave.
 
     Args:
         field: PAGE, NUMPAGES, DATE, TIME, SEQ, REF, or a raw instruction.
         position: start:/end: a paragraph or before:/after: a run.
-        instruction: SEQ: its name; REF: bookmark; DATE/TIME: picture switch; or a raw instruction.
+        instruction: SEQ: name; REF: bookmark; DATE/TIME: picture; or raw.
     """
     doc = e.doc
     name, full = FL.instruction_for(field, instruction)

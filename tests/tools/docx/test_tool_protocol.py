@@ -87,7 +87,9 @@ RECIPES: dict[str, Recipe] = {
     "docx_insert_footnote": ([], lambda t: dict(element_id=t["P"], text="A note", anchor_text="bold")),
     "docx_insert_toc": ([], lambda t: dict(position=f"before:{t['H']}", page_numbers=False)),
     "docx_update_toc": ([TOC], lambda t: dict(toc_id=t["TOC"], page_numbers=False)),
-    "docx_insert_caption": ([], lambda t: dict(element_id=t["T"], text="Figures", label="Table", position="before")),
+    "docx_insert_caption": ([("docx_set_list", lambda t: dict(element_id=t["H"], list_type="number"), "X")],
+                            lambda t: dict(element_id=t["T"], text="Figures", label="Table", position="before",
+                                           chapter=2)),
     "docx_insert_cross_reference": ([CAPTION], lambda t: dict(target_id=t["CAP"], position=f"end:{t['P2']}",
                                                               kind="label_and_number")),
     # a heading's text changed after a reference to it: the REF's result is stale (caption numbers
