@@ -123,13 +123,9 @@ async def test_libreoffice_shows_the_same_chapter_numbers(docx, tmp_path):
     assert ours == ["Figure 1-1: A", "Figure 1-2: B", "Figure 2-1: C"]
     for caption in ours[:2]:
         assert caption in text  # chapter 1: LibreOffice's STYLEREF and SEQ read as ours
-    assert "Figure 2-" in text.split("Results", 1)[1]  # chapter 2's STYLEREF reads 2 there too
-
-
-@pytest.mark.xfail(strict=True, reason="LibreOffice 7.4 does not restart a SEQ at \\s 1 headings: it shows 2-3")
-async def test_libreoffice_restarts_the_number_in_chapter_two(docx, tmp_path):
-    ours, text = await _pdf_text(docx, tmp_path)
-    assert ours[2] in text and "See Figure 2-1" in text
+    # chapter 2's STYLEREF reads 2 there too; its number is left alone: LibreOffice 7.4 does not restart
+    # a SEQ at \s 1 headings (it shows 2-3 where Word and we show 2-1), a known miss this test allows
+    assert "Figure 2-" in text.split("Results", 1)[1]
 
 
 async def test_the_saved_file_validates(docx, tmp_path):
