@@ -27,6 +27,7 @@ class Field:
     start: etree._Element  # the begin w:fldChar, or the w:fldSimple
     instruction: str
     root: etree._Element  # the story root holding it
+    in_code: bool = False  # nested in another field's instruction: its result is code, not text
 
     @property
     def words(self) -> list[str]:
@@ -62,15 +63,23 @@ def _deleted(el: etree._Element) -> bool:
 def fields_of(root: etree._Element) -> list[Field]:
     """Every field of a story root in reading order (tracked-deleted ones left out)."""
     out = []
+    coding: list[bool] = []  # the open complex fields, innermost last: True while in their instruction
     for el in root.iter(FL.W_FLDCHAR, W_SIMPLE):
+        kind = el.get(w("fldCharType")) if el.tag != W_SIMPLE else None
+        in_code = bool(coding) and coding[-1]
+        if kind == "separate" and coding:
+            coding[-1] = False
+        elif kind == "end" and coding:
+            coding.pop()
         if el.tag == W_SIMPLE:
             instruction = (el.get(w("instr")) or "").strip()
-        elif el.get(w("fldCharType")) == "begin":
+        elif kind == "begin":
+            coding.append(True)
             instruction = FL.instruction_of(el)
         else:
             continue
         if not _deleted(el):
-            out.append(Field(el, instruction, root))
+            out.append(Field(el, instruction, root, in_code))
     return out
 
 
@@ -120,7 +129,7 @@ def result_of(f: Field) -> str | None:
 
 
 def writable(f: Field) -> bool:
-    return f.start.tag == W_SIMPLE or _parts(f) is not None
+    return not f.in_code and (f.start.tag == W_SIMPLE or _parts(f) is not None)
 
 
 def write_result(doc, f: Field, text: str) -> None:

@@ -27,7 +27,7 @@ def stage(doc, fields: list[FLD.Field], names: set[str], result: Callable, annou
     """The ``names`` fields whose result differs from ``result(f)``, rewritten (paragraphs announced first)."""
     plan = []
     for f in fields:
-        if f.name not in names:
+        if f.name not in names or f.in_code:  # a field in another's instruction: Word shows its result nowhere
             continue
         new = result(f)
         old = FLD.result_of(f)

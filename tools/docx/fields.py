@@ -219,16 +219,20 @@ def _figure_table(doc, e, label: str, found, at: dict) -> list[etree._Element]:
 
 
 def _rebuild_figure_tables(e) -> int:
-    """Tables of figures whose entries no longer read as their captions, written again."""
+    """Tables of figures whose entries no longer read as their captions, written again: the new
+    field inserted before the old one, which is deleted (both tracked while tracking, as Word's
+    update records them). One without captions of its label keeps what it says."""
     doc, n = e.doc, 0
     for label, old in FIG.tables(doc):
         found = FIG.entries_of(doc, label)
-        if FIG.texts(old) == [h.text for h in found] and found:
+        if not found or FIG.texts(old) == [h.text for h in found]:
             continue
-        if found:
-            _figure_table(doc, e, label, found, {"before": old[0]})
+        _figure_table(doc, e, label, found, {"before": old[0]})
+        tracked = edits.tracking(doc)
         for p in old:
-            doc.remove_block(p)
+            if tracked:
+                e.change(p)  # marked deleted in place
+            edits.delete_block(doc, p)
         n += 1
     return n
 
