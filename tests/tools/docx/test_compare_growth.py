@@ -85,11 +85,13 @@ async def test_a_document_written_again_by_another_program_compares_as_fast_as_a
     same.write_bytes(a.read_bytes())
     rewritten(made, again, 2)
     cpu = {"same": [], "again": []}
-    for _ in range(3):  # the least of three: one GC pause or busy neighbour is not a slower compare
+    for _ in range(5):  # the least of five: one GC pause or busy neighbour is not a slower compare
         for name, b in (("same", same), ("again", again)):
             took, sid = await compare_cpu(docx, a, b)
             cpu[name].append(took)
             listing = await docx.ok("docx_list_revisions", session_id=sid)
             assert int(listing.head["Revisions"]) == 0
             await docx.ok("docx_close", session_id=sid)
-    assert min(cpu["again"]) / min(cpu["same"]) < 1.6, cpu  # the word diff of every paragraph: 3-6x
+    # issue 29's targets: 1 s for the pair, 2 s written again (the word diff of every paragraph was 3-6x);
+    # at 3,000 paragraphs the two take 40-90 ms, and 1.6 sat inside the noise once "same" got faster
+    assert min(cpu["again"]) / min(cpu["same"]) < 2.0, cpu
