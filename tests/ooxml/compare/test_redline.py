@@ -27,6 +27,7 @@ def test_a_comparison_of_many_edited_paragraphs_runs_no_garbage_collection(tmp_p
         if phase == "start":
             runs.append(info["generation"])
     gc.enable()
+    gc.collect()  # no count left over from earlier tests: what follows is the comparison's own
     gc.callbacks.append(note)
     try:
         result = redline.build(a, b, "Tester", Options())
@@ -34,7 +35,8 @@ def test_a_comparison_of_many_edited_paragraphs_runs_no_garbage_collection(tmp_p
     finally:
         gc.callbacks.remove(note)
     assert result.counts["insertions"] == result.counts["deletions"] == 200
-    assert runs in ([], [0]), runs  # at most the young collection the pause's end lets through
+    # at most the young collection each pause's end lets through (10, older ones too, before)
+    assert len(runs) <= 2 and set(runs) <= {0}, runs
     assert gc.isenabled()
     for doc in (a, b, made):
         doc.close()
