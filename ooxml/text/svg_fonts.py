@@ -15,6 +15,7 @@ SVG_STYLE = "{http://www.w3.org/2000/svg}style"
 _GENERIC = ("serif", "sans-serif", "monospace")
 # a font-family declaration, or the font shorthand (its family list last), in a style attribute or sheet
 _DECLARATION = re.compile(r"(^|[{;])(\s*)(font-family|font)(\s*:\s*)([^;}\"<]+)", re.IGNORECASE | re.MULTILINE)
+_KEYWORDS = frozenset({"inherit", "initial", "unset", "revert", "revert-layer"})
 _IMPORTANT = re.compile(r"\s*!\s*important\s*$", re.IGNORECASE)
 
 
@@ -61,6 +62,8 @@ def family_list(value: str) -> str:
     and the default family appended."""
     important = _IMPORTANT.search(value)
     body = value[:important.start()] if important else value.rstrip()
+    if body.strip().lower() in _KEYWORDS:  # the parent's family: left for the renderer to inherit
+        return value
     items = [_named(item) for item in body.split(",")]
     return ", ".join(items + [f"'{default_family()}'"]) + (" !important" if important else "")
 

@@ -36,3 +36,7 @@ def test_attributes_style_attributes_and_sheets_are_resolved():
     assert ".font:hover { fill: red }" in sheet and f"font-family: {_serif()}, {_serif()}" in sheet
     assert text.get("font-family") == f"Arial, {_serif()}"
     assert text.get("style") == f"font-size:9px;font-family:Arial, {_serif()}"
+
+
+def test_inherit_is_left_to_the_renderer():
+    assert svg_fonts.family_list("inherit") == "inherit"
