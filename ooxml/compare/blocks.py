@@ -409,17 +409,23 @@ def _story_end(pairs: list, blocks_a: list, blocks_b: list) -> tuple[str, int] |
 
 class _Plain(list):
     """A container's blocks' XML, and (made when first asked) the same without save marks."""
-    _plain: dict[int, str] | None = None
+    _plain: list | None = None  # by index; None: not made yet
 
     def one(self, k: int) -> str:
         if self._plain is None:
-            self._plain = {}
-        x = self._plain.get(k)
+            self._plain = [None] * len(self)
+        x = self._plain[k]
         if x is None:
             x = self._plain[k] = without_save_marks(self[k])
         return x
 
     def plain(self, lo: int, hi: int) -> list[str]:
+        if self._plain is None:
+            self._plain = [None] * len(self)
+        got = self._plain[lo:hi]
+        if got.count(None) == len(got):  # a range none of which was asked for (a rewritten file: all of it)
+            got = self._plain[lo:hi] = list(map(without_save_marks, self[lo:hi]))
+            return got
         return [self.one(k) for k in range(lo, hi)]
 
 

@@ -5,6 +5,7 @@ from ooxml.review import review_ops as RO
 from ooxml.compare import redline, views
 from ooxml.compare.paragraphs import Options
 from ooxml.model.document import Document
+from ooxml.xml import gc_pause
 from ooxml.xml.errors import InvalidDocument, ValidationError
 from ooxml.opc.package import DEFAULT_LIMITS, Package
 from tools.docx.common import answer, session_of
@@ -34,22 +35,27 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
         existing_revisions: accept: as if accepted; refuse: error.
     """
     _check(original_path, revised_path, session_id, granularity, existing_revisions)
-    doc_a, doc_b = _inputs(ctx, original_path, revised_path, session_id)
-    try:
-        for doc in (doc_a, doc_b):
-            _revisions_policy(doc, existing_revisions)
-        opts = Options(granularity, formatting=not ignore_formatting, moves=detect_moves)
-        result = redline.build(doc_a, doc_b, default_author(ctx, author), opts)
-        made = views.as_new_document(doc_b)
-    finally:
-        doc_a.close()
-        doc_b.close()
+    opts = Options(granularity, formatting=not ignore_formatting, moves=detect_moves)
+    with gc_pause.paused():  # the accepted views' walks too (redline.build pauses it itself)
+        result, made = _redline(ctx, original_path, revised_path, session_id, existing_revisions, opts, author)
     session = start_session(ctx, made, None)
     try:
         return _answer(session, result)
     except BaseException:
         drop_session(ctx, session)
         raise
+
+
+def _redline(ctx, original_path, revised_path, session_id, existing_revisions, opts, author):
+    doc_a, doc_b = _inputs(ctx, original_path, revised_path, session_id)
+    try:
+        for doc in (doc_a, doc_b):
+            _revisions_policy(doc, existing_revisions)
+        result = redline.build(doc_a, doc_b, default_author(ctx, author), opts)
+        return result, views.as_new_document(doc_b)
+    finally:
+        doc_a.close()
+        doc_b.close()
 
 
 def _check(original_path, revised_path, session_id, granularity, existing_revisions) -> None:
