@@ -18,6 +18,8 @@ _ENV = re.compile(r"\\(begin|end)\s*\{([^}]*)\}")
 MAX_LATEX = 20_000
 MAX_DEPTH = safexml.MAX_DEPTH  # what the MathML text parsed by our parser allowed before
 _REFS = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);")
+_ARITY = {"mfrac": 2, "mroot": 2, "msub": 2, "msup": 2, "msubsup": 3}
+_COMMAND_OF = {"mfrac": "\\frac", "mroot": "\\sqrt"}
 _NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 
 
@@ -99,23 +101,32 @@ def _position_of(latex: str, detail: str) -> int:
 def _check_tree(latex: str, tree) -> None:
     """What latex2mathml lets through: unknown commands (kept as text), missing arguments, nesting
     deeper than MAX_DEPTH (our conversion recurses); character references in text resolved."""
-    stack = [(tree, 0)]
-    while stack:
-        el, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise ValidationError(f"latex nests deeper than {MAX_DEPTH // 2} levels.", hint=_HINT)
-        stack.extend((child, depth + 1) for child in reversed(el))  # popped in document order
+    elements = list(tree.iter())  # document order
+    if len(elements) > MAX_DEPTH:  # only then can it nest too deep: depths counted (a slower walk)
+        elements = _in_order(tree)
+    for el in elements:
         text = el.text or ""
         if "&" in text:
             el.text = text = _REFS.sub(_resolved, text)
         local = el.tag
         if local in ("mi", "mo") and text.startswith("\\") and len(text) > 1:
             raise _fail(latex, max(latex.find(text), 0), f"unknown command {text}")
-        arity = {"mfrac": 2, "mroot": 2, "msub": 2, "msup": 2, "msubsup": 3}.get(local)
+        arity = _ARITY.get(local)
         if arity and len(el) < arity:
-            command = {"mfrac": "\\frac", "mroot": "\\sqrt"}.get(local, "^ or _")
+            command = _COMMAND_OF.get(local, "^ or _")
             pos = latex.find(command) if command.startswith("\\") else len(latex)
             raise _fail(latex, max(pos, 0), f"{command} needs {arity} arguments")
+
+
+def _in_order(tree):
+    """The tree's elements in document order; ValidationError on reaching one nested too deep."""
+    stack = [(tree, 0)]
+    while stack:
+        el, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ValidationError(f"latex nests deeper than {MAX_DEPTH // 2} levels.", hint=_HINT)
+        stack.extend((child, depth + 1) for child in reversed(el))  # popped in document order
+        yield el
 
 
 def to_omml(latex: str, display: bool) -> etree._Element:

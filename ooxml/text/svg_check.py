@@ -23,6 +23,7 @@ MAX_EXPANDED = 1_000_000  # elements drawn once every reference is followed
 MAX_BITMAP_PIXELS = 40_000_000  # embedded images' pixels in all (decoded: 4 bytes each)
 MAX_REF_DEPTH = 600  # elements and references nested (Python's recursion stays far from its limit)
 _XINCLUDE = "http://www.w3.org/2001/XInclude"
+_XINCLUDE_PREFIX = f"{{{_XINCLUDE}}}"
 # What may follow url( or href=: a fragment of this file, or an embedded bitmap (never another SVG,
 # whose own references we would not see).
 _LOCAL = re.compile(r"#|data:image/(png|jpe?g|gif|webp)[;,]", re.IGNORECASE)
@@ -83,22 +84,24 @@ def _check_outside(name: str, root: etree._Element) -> None:
                                 hint="Simplify the SVG or convert it to PNG.")
         if count % 4096 == 0:
             budget.check()
-        if not isinstance(el.tag, str):
+        tag = el.tag
+        if not isinstance(tag, str):
             continue
-        qname = etree.QName(el)
-        if qname.namespace == _XINCLUDE:
+        if tag.startswith(_XINCLUDE_PREFIX):
             raise refuse(name, "it includes other files (XInclude)")
-        if qname.localname == "script":
+        local = _local(tag)  # string work, not QName objects: this walk visits every element
+        if local == "script":
             raise refuse(name, "it holds a script")
-        if qname.localname == "style" and el.text:
+        if local == "style" and el.text:
             _check_css(name, el.text)
         for attr, value in el.attrib.items():
-            local = etree.QName(attr).localname
-            if local == "href" and not _LOCAL.match(value.strip()):
-                raise refuse(name, f"<{qname.localname}> links to '{value[:80]}' outside the file")
-            if local == "href" and value.strip()[:5].lower() == "data:":
-                pixels += _check_bitmap(name, value.strip(), pixels)
-            if "url(" in value.lower() or "@import" in value.lower():
+            if _local(attr) == "href":
+                if not _LOCAL.match(value.strip()):
+                    raise refuse(name, f"<{local}> links to '{value[:80]}' outside the file")
+                if value.strip()[:5].lower() == "data:":
+                    pixels += _check_bitmap(name, value.strip(), pixels)
+            lowered = value.lower()
+            if "url(" in lowered or "@import" in lowered:
                 _check_css(name, value)
 
 
@@ -166,10 +169,15 @@ def _check_expansion(name: str, root: etree._Element) -> None:
     size(root, 0)
 
 
+def _local(name: str) -> str:
+    """The local part of a tag or attribute name ("{namespace}local" or "local"), as QName gives it."""
+    return name.rpartition("}")[2]
+
+
 def _refs(el: etree._Element) -> list[str]:
     out = []
     for attr, value in el.attrib.items():
-        if etree.QName(attr).localname == "href":
+        if _local(attr) == "href":
             m = _FRAGMENT.match(value)
             if m:
                 out.append(m.group(1))

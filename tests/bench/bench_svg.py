@@ -7,7 +7,6 @@ Prints figures and whether the target (SVG insert <= 300 ms) is met; never fails
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 import resource
 import shutil
@@ -20,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.builders import png  # noqa: E402
+from tests.support.svg_map import big_svg  # noqa: E402
 from tests.support.client import open_direct  # noqa: E402
 
 TARGET_MS = 300
@@ -28,24 +28,6 @@ TARGET_MS = 300
 def cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)  # every thread: tools run in worker threads
     return r.ru_utime + r.ru_stime
-
-
-def big_svg(size: int = 200_000) -> str:
-    """A map: small regions (curved paths with gradients) with labels, like an exported chart or map."""
-    rnd = random.Random(31)
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800" viewBox="0 0 1200 800">'
-             '<title>Benchmark map</title><defs>']
-    parts += [f'<linearGradient id="g{i}"><stop offset="0" stop-color="#{rnd.randrange(1 << 24):06x}"/>'
-              f'<stop offset="1" stop-color="#{rnd.randrange(1 << 24):06x}"/></linearGradient>' for i in range(20)]
-    parts.append("</defs>")
-    while sum(map(len, parts)) < size:  # a region of some 40 px with its label, as on a map
-        x, y = rnd.uniform(0, 1160), rnd.uniform(0, 760)
-        pts = " ".join(f"{x + rnd.uniform(0, 40):.1f},{y + rnd.uniform(0, 40):.1f}" for _ in range(6))
-        parts.append(f'<g><path d="M {pts.replace(" ", " Q ", 1)} Z" fill="url(#g{rnd.randrange(20)})" '
-                     f'stroke="#333" stroke-width="0.5"/><text x="{x:.0f}" y="{y + 20:.0f}" font-size="9">'
-                     f'Label {len(parts)}</text></g>')
-    parts.append("</svg>")
-    return "".join(parts)
 
 
 async def inserts(folder: Path, calls: int) -> dict[str, float]:

@@ -261,7 +261,8 @@ async def test_a_bad_svg_gets_a_named_error_and_changes_nothing(docx, tmp_path, 
     assert parts(tmp_path / "after.docx") == parts(tmp_path / "before.docx")
 
 
-@pytest.mark.parametrize("family", ["", ' font-family="Arial"', ' font-family="sans-serif"'])
+@pytest.mark.parametrize("family", ["", ' font-family="Arial"', ' font-family="sans-serif"',
+                                    ' style="font-family:monospace"', ' style="font: italic 40px cursive"'])
 async def test_text_is_drawn_in_the_fallback_with_the_machines_fonts(docx, tmp_path, family):
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="200" height="60" '
            f'fill="#ffffff"/><text x="10" y="45" font-size="40"{family}>Hello</text></svg>')
