@@ -30,7 +30,6 @@ from ooxml.xml.wordids import WordIds, doc_pr_floor
 IGNORABLE = f"{{{MC}}}Ignorable"
 # Children that are not blocks: range markers, comments, processing instructions.
 _NOT_BLOCKS = frozenset((*MARKERS, etree.Comment, etree.ProcessingInstruction))  # an lxml child's .tag
-_NOT_BLOCK_TAGS = tuple(_NOT_BLOCKS)  # for iterchildren's filter, matched in C
 RECENT_CHANGES = 128  # how many changed elements a view can catch up on
 _VERSION_OF = operator.itemgetter(0)
 
@@ -352,7 +351,9 @@ class Document:
             # again every call (13 ms at 50,000 paragraphs); the order index is kept by the edits.
             return len(self.order(container))
         if version != self.version:
-            count = count_blocks(container)
+            # One walk of the children: each step is a cache miss (siblings lie far apart in memory),
+            # so len() and iterchildren() in C, two walks, cost more (issue 21, docs/performance.md).
+            count = sum(1 for child in container if child.tag not in _NOT_BLOCKS)
             self._counts[container] = (self.version, count)
         return count
 
@@ -414,10 +415,3 @@ class Document:
     def forget_order(self, container: etree._Element) -> None:
         """Drop a cached block order after edits that bypassed insert_block/remove_block."""
         self._orders.pop(container, None)
-
-
-def count_blocks(container: etree._Element) -> int:
-    """Two walks of the children in C, an element object made only for each non-block: a walk in
-    Python made one per child, 17-33 ms at docx_open of 50,000 short paragraphs against 17 for
-    these (issue 29; docs/performance.md). Each step is a cache miss either way."""
-    return len(container) - sum(1 for _ in container.iterchildren(*_NOT_BLOCK_TAGS))
