@@ -27,8 +27,20 @@ def findings(doc, name: str, scan) -> list[Finding]:
     out = _links(name, scan) + _boxes(name, scan)
     if name == doc.main_name:
         levels = heading_levels(doc, scan)
-        out += _skips(name, levels) + _bold_lines(name, scan, levels) + _spacing(name, doc.body)
+        bold, textless = _paragraphs(doc.body)
+        out += _skips(name, levels) + _bold_lines(name, bold, levels) + _spacing(name, textless)
     return out
+
+
+def _paragraphs(body: etree._Element) -> tuple[list, list]:
+    """The body paragraphs whose text runs are all bold, and those without text, in document order:
+    one search for both (two walked the paragraphs and their runs twice: 60-90 ms more at 50,000)."""
+    found = _BOLD_OR_TEXTLESS(body)
+    textless = [p for p in found if p.find(_RT) is None]
+    if not textless:
+        return found, textless
+    bold = [p for p in found if p.find(_RT) is not None or _BOLD_ONLY(p)]
+    return bold, textless
 
 
 def heading_levels(doc, scan) -> dict:
@@ -65,10 +77,10 @@ def _skips(name: str, levels: dict) -> list[Finding]:
     return out
 
 
-def _bold_lines(name: str, scan, levels: dict) -> list[Finding]:
+def _bold_lines(name: str, bold: list, levels: dict) -> list[Finding]:
     """Short paragraphs whose text is all bold, alone between other text: headings only by their looks."""
     out = []
-    for p in _BOLD_ONLY(scan.root.find(B.W_BODY)):  # in C: body paragraphs whose text runs are all bold
+    for p in bold:  # found in C: body paragraphs whose text runs are all bold
         if p in levels or not _all_bold(p.findall(_R)):  # w:b w:val="0" is not bold
             continue
         text = "".join(p.itertext(_T)).strip()
@@ -93,10 +105,10 @@ def _bold(r: etree._Element) -> bool:
     return b is not None and b.get(_VAL, "1") not in _OFF
 
 
-def _spacing(name: str, body: etree._Element) -> list[Finding]:
+def _spacing(name: str, textless: list) -> list[Finding]:
     """Two or more empty paragraphs in a row between content: spacing typed as paragraphs."""
     out, run = [], []
-    for p in _TEXTLESS(body):  # in C: the paragraphs without text; runs of them judged here
+    for p in textless:  # found in C: the paragraphs without text; runs of them judged here
         if not _empty(p):
             continue
         if run and run[-1].getnext() is not p:
@@ -108,9 +120,10 @@ def _spacing(name: str, body: etree._Element) -> list[Finding]:
 
 
 # The first run bold, first (cheap, selective), then no text run that is not bold.
-_BOLD_ONLY = etree.XPath(f"w:p[w:r[1]/w:rPr/w:b][not(w:r[w:t][not(w:rPr/w:b)])][count(w:r) <= {MAX_HEADING_RUNS}]",
-                         namespaces={"w": W})
-_TEXTLESS = etree.XPath("w:p[not(w:r/w:t)]", namespaces={"w": W})  # _empty judges what else they hold
+_BOLD = f"w:r[1]/w:rPr/w:b and not(w:r[w:t][not(w:rPr/w:b)]) and count(w:r) <= {MAX_HEADING_RUNS}"
+_BOLD_ONLY = etree.XPath(f"self::w:p[{_BOLD}]", namespaces={"w": W})
+# Without text (_empty judges what else they hold), or bold only: a paragraph's runs read once, still in cache.
+_BOLD_OR_TEXTLESS = etree.XPath(f"w:p[not(w:r/w:t) or {_BOLD}]", namespaces={"w": W})
 
 
 def _spaced(name: str, run: list, out: list) -> None:

@@ -106,6 +106,9 @@ PLANTED = {
         [tc(p("PLANT"), '<w:gridSpan w:val="2"/>')]), {}, "//w:tc[.//w:t='PLANT']"),
     "empty-paragraphs": ("accessibility", "empty-paragraphs", "warning", p(TEXT) + "<w:p/><w:p/><w:p/>" + p(TEXT),
                          {}, "(//w:p[not(.//w:t)])[1]"),
+    # empty, yet bold as a heading made by looks: the two rules share one search of the paragraphs
+    "empty-bold-paragraphs": ("accessibility", "empty-paragraphs", "warning", p(TEXT) + '<w:p><w:r><w:rPr><w:b/>'
+                              '</w:rPr></w:r></w:p>' * 2 + p(TEXT), {}, "(//w:p[not(.//w:t)])[1]"),
     "contrast": ("accessibility", "contrast", "error", '<w:p><w:r><w:rPr><w:color w:val="DDDDDD"/></w:rPr><w:t>'
                  'PLANT</w:t></w:r></w:p>', {}, "//w:r[.//w:t='PLANT']"),
     "no-title": ("accessibility", "no-title", "error", p(TEXT), {"untitled": True}, None),
