@@ -30,25 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench import gen_docs  # noqa: E402
+from tests.bench.in_process import Clock, caller, services_for  # noqa: E402
 
 PARAGRAPHS = 2000  # gen_docs' documents: about 106 pages in LibreOffice
 TARGET = 0.8
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def group_cpu(pgid: int) -> float:
-    """CPU seconds of every live process in the process group ``pgid`` (the warm worker's)."""
-    total = 0
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid:  # pgrp
-            total += int(fields[11]) + int(fields[12])  # utime + stime
-    return total / TICK
-
-
 def one_off(src: Path, folder: Path) -> tuple[float, float]:
     """(wall s, CPU s of soffice and its children) of one cold conversion with a fresh profile."""
     profile = Path(tempfile.mkdtemp(prefix="bench-lo-", dir=folder))
@@ -64,28 +49,16 @@ def one_off(src: Path, folder: Path) -> tuple[float, float]:
 
 
 async def warm_runs(src: Path, folder: Path, repeats: int) -> tuple[list[tuple[float, float]], str]:
-    import tools.catalog  # noqa: F401
-    from tools.runtime.call.dispatch import run_tool
-    from tools.runtime.call.registry import CallContext
-    from tools.services import Services
-
-    services = Services(roots=[folder])
-    visible = {t.name: t for t in services.tools_for(None)}
-
-    async def call(name, **args):
-        o = await run_tool(visible.get(name), name, args, CallContext(None, services), list(visible))
-        if o.is_error:
-            raise RuntimeError(o.text)
-        return o.text
+    services = services_for(folder)
+    call, clock = caller(services), Clock(services)
     try:
         sid = re.search(r"\*\*Session ID\*\*: (\S+)", await call("docx_open", file_path=str(src))).group(1)
         text = await call("docx_export", session_id=sid, file_path=str(folder / "warmup.pdf"))  # starts LibreOffice
         runs = []
         for i in range(repeats):
-            pgid = services.office._worker.proc.pid
-            cpu0, own0, t0 = group_cpu(pgid), time.process_time(), time.perf_counter()
+            clock.start()
             text = await call("docx_export", session_id=sid, file_path=str(folder / f"warm{i}.pdf"))
-            runs.append((time.perf_counter() - t0, group_cpu(pgid) - cpu0 + time.process_time() - own0))
+            runs.append(clock.stop())
         return runs, re.search(r"\*\*Pages\*\*: (\d+)", text).group(1)
     finally:
         services.office.close()

@@ -31,26 +31,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench import gen_docs  # noqa: E402
+from tests.bench.in_process import caller, services_for  # noqa: E402
 
 TARGET_MS = 5.0
 TARGET_TOC_S = 1.0
 
 
 def make_caller(folder: Path):
-    import tools.catalog  # noqa: F401
-    from tools.runtime.call.dispatch import run_tool
-    from tools.runtime.call.registry import CallContext
-    from tools.services import Services
-
-    services = Services(roots=[folder])
-    visible = {t.name: t for t in services.tools_for(None)}
-
-    async def call(name, **args):
-        o = await run_tool(visible.get(name), name, args, CallContext(None, services), list(visible))
-        if o.is_error:
-            raise RuntimeError(o.text)
-        return o.text
-    return call
+    return caller(services_for(folder))
 
 
 async def timed(call, name, repeats, **args) -> tuple[list[float], str]:

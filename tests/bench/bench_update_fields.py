@@ -19,14 +19,13 @@ import re
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench import gen_docs  # noqa: E402
-from tests.bench.bench_export import group_cpu  # noqa: E402
+from tests.bench.in_process import Clock, caller, services_for  # noqa: E402
 
 PARAGRAPHS = 5600  # gen_docs: about 300 pages in LibreOffice
 CAPTIONS, REFS = 200, 300
@@ -38,7 +37,6 @@ def build(src: Path) -> None:
     from ooxml.model.document import Document
     from ooxml.refs import captions as CAP
     from ooxml.refs import fields as FL
-    from ooxml.refs import field_list as FLD
     from ooxml.text import body as B
     from ooxml.text.build import make_paragraph
     from ooxml.xml.namespaces import w
@@ -62,25 +60,13 @@ def build(src: Path) -> None:
 
 
 async def runs(src: Path, folder: Path, repeats: int) -> tuple[list, list, str, str]:
-    import tools.catalog  # noqa: F401
-    from tools.runtime.call.dispatch import run_tool
-    from tools.runtime.call.registry import CallContext
-    from tools.services import Services
-
-    services = Services(roots=[folder])
-    visible = {t.name: t for t in services.tools_for(None)}
-
-    async def call(name, **args):
-        o = await run_tool(visible.get(name), name, args, CallContext(None, services), list(visible))
-        if o.is_error:
-            raise RuntimeError(o.text)
-        return o.text
+    services = services_for(folder)
+    call, clock = caller(services), Clock(services)
 
     def measured(work):
-        pgid = services.office._worker.proc.pid
-        cpu0, own0, t0 = group_cpu(pgid), time.process_time(), time.perf_counter()
+        clock.start()
         out = work()
-        return (time.perf_counter() - t0, group_cpu(pgid) - cpu0 + time.process_time() - own0), out
+        return clock.stop(), out
 
     try:
         services.office.to_pdf(src, folder / "warmup.pdf")  # starts the worker
@@ -90,10 +76,9 @@ async def runs(src: Path, folder: Path, repeats: int) -> tuple[list, list, str, 
             copy.write_bytes(src.read_bytes())
             convert.append(measured(lambda: services.office.to_pdf(copy, folder / f"c{i}.pdf"))[0])
             sid = re.search(r"\*\*Session ID\*\*: (\S+)", await call("docx_open", file_path=str(src))).group(1)
-            pgid = services.office._worker.proc.pid
-            cpu0, own0, t0 = group_cpu(pgid), time.process_time(), time.perf_counter()
+            clock.start()
             text = await call("docx_update_fields", session_id=sid, view="none")
-            update.append((time.perf_counter() - t0, group_cpu(pgid) - cpu0 + time.process_time() - own0))
+            update.append(clock.stop())
             await call("docx_close", session_id=sid)
         pages = str(len(__import__("pypdfium2").PdfDocument(str(folder / "c0.pdf"))))
         return convert, update, text, pages
