@@ -10,3 +10,12 @@ def part_bytes(services, session_id: str) -> dict[str, bytes]:
         parts = session.doc.package.parts
         return {name: serialize(part.tree, part.head) if part.loaded else part.data
                 for name, part in parts.items()}
+
+
+def assert_same_package(a, b) -> None:
+    """Two saved files hold the same parts, in the same order, byte for byte (an undo, a refused call)."""
+    import zipfile
+    with zipfile.ZipFile(a) as za, zipfile.ZipFile(b) as zb:
+        assert za.namelist() == zb.namelist()
+        for name in za.namelist():
+            assert za.read(name) == zb.read(name), name

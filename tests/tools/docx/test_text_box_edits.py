@@ -9,6 +9,7 @@ from lxml import etree
 
 from tests.builders import NS, build_docx, p
 from tests.support.client import read_body, read_part
+from tests.support.parts import assert_same_package
 from tests.tools.docx.test_text_boxes import alternate_text_box
 
 pytestmark = pytest.mark.anyio
@@ -124,11 +125,7 @@ async def test_undo_of_edits_inside_a_text_box_restores_every_part(docx, tmp_pat
     for _ in range(4):
         await docx.ok("docx_undo")
     await docx.save(tmp_path / "after.docx")
-    import zipfile
-    with zipfile.ZipFile(tmp_path / "before.docx") as a, zipfile.ZipFile(tmp_path / "after.docx") as b:
-        assert a.namelist() == b.namelist()
-        for name in a.namelist():
-            assert a.read(name) == b.read(name), name
+    assert_same_package(tmp_path / "before.docx", tmp_path / "after.docx")
 
 
 async def test_deleting_a_text_box_by_its_id_removes_it_and_its_fallback(docx, tmp_path):
