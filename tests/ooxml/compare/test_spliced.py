@@ -114,3 +114,15 @@ def test_a_paragraph_that_reads_like_a_placeholder_is_compared_as_text(tmp_path)
     with clock.pinned(WHEN):
         result, made = run.compare(Package.from_bytes(a), Package.from_bytes(b), "Tester", Options())
     assert (_parts(made), dict(result.counts)) == whole(a, b, Options())
+
+
+def test_ids_of_copies_count_the_revisions_written_before_them(tmp_path):
+    """Deleted words copied from the original (their w14 properties ask for fresh IDs) take Word's
+    IDs after those of the whole part and of the revisions already written, as the whole trees
+    give them (the fast path once counted only the original's, repeating w:id 1)."""
+    marked = ('<w:p><w:r><w:t xml:space="preserve">Keep this </w:t></w:r><w:r><w:rPr><w14:ligatures w14:val="all"/>'
+              '</w:rPr><w:t>and drop these words</w:t></w:r><w:r><w:t xml:space="preserve"> to the end.</w:t></w:r></w:p>')
+    kept = '<w:p><w:r><w:t>Keep this to the end.</w:t></w:r></w:p>'
+    a, b = pair(tmp_path, body(set(), extra=marked), body({3, 150}, extra=kept))
+    got = fast(a, b, Options())
+    assert got is not None and got == whole(a, b, Options())
