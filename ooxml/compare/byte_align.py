@@ -47,13 +47,16 @@ def pairs(a: Body, b: Body, plain: bool) -> list[Pair]:
 
 
 def with_context(body: Body) -> set[int]:
-    """The blocks that bring more than their XML to a comparison (``_CONTEXT``), found in C."""
+    """The blocks that bring more than their XML to a comparison (``_CONTEXT``), found in C (a hit
+    between blocks is in markers or the last section's properties: none)."""
     starts = [s for s, _ in body.spans]
     out = set()
     for x in _CONTEXT:
         at = body.data.find(x, body.start, body.end)
         while at >= 0:
             k = bisect_right(starts, at) - 1
-            out.add(k)
-            at = body.data.find(x, max(at + 1, body.spans[k][1]), body.end)
+            if k >= 0 and at < body.spans[k][1]:
+                out.add(k)
+                at = body.spans[k][1]
+            at = body.data.find(x, at + 1, body.end)
     return out

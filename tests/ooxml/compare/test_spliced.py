@@ -126,3 +126,12 @@ def test_ids_of_copies_count_the_revisions_written_before_them(tmp_path):
     a, b = pair(tmp_path, body(set(), extra=marked), body({3, 150}, extra=kept))
     got = fast(a, b, Options())
     assert got is not None and got == whole(a, b, Options())
+
+
+def test_a_body_with_no_block_but_its_section_properties(tmp_path):
+    """The last w:sectPr lies between blocks (none here): no block holds it (once an IndexError)."""
+    a, b = pair(tmp_path, "", p("Written by the agent."))
+    assert fast(a, b, Options()) is None  # nothing to skip: the whole path
+    with clock.pinned(WHEN):
+        result, made = run.compare(Package.from_bytes(a), Package.from_bytes(b), "Tester", Options())
+    assert (_parts(made), dict(result.counts)) == whole(a, b, Options())
