@@ -22,13 +22,13 @@ _BODY_OPEN, _BODY_CLOSE = b"<w:body>", b"</w:body>"
 # same pass finds what makes bytes unsure (group 3): revision marks (a comparison reads the accepted
 # view), comments, CDATA and processing instructions (which could hide tags).
 _NESTING = re.compile(rb"<(?:(/?)w:(p|tbl|sdt|ins|del|cellIns|cellDel|cellMerge|moveFrom\w*|moveTo\w*|customXml\w*)"
-                      rb"(?=[\s/>])|([!?]))")
+                      rb"(?=[\s/>])[^>]*>|([!?]))")
 _CHANGE = re.compile(rb"<w:\w+Change[\s/>]")  # w:rPrChange ... (looked for where "Change" occurs at all)
 _BLOCK_KINDS = {(b"", b"p", b""), (b"/", b"p", b""), (b"", b"tbl", b""), (b"/", b"tbl", b""), (b"", b"sdt", b""),
                 (b"/", b"sdt", b"")}
-_START = methodcaller("start")
+_SPAN = methodcaller("span")
 _STEP = {b"": 1, b"/": -1}
-_SLASH, _P = 47, 112
+_SLASH = 47
 _TAG = re.compile(rb"<(/?)([\w.:-]+)[^<>]*?(/?)>")
 _MARKERS = {etree.QName(t).localname.encode() for t in B.MARKERS}
 # What the body may not hold for bytes to stand for their XML: a prefix bound again to Word's
@@ -71,18 +71,16 @@ def _blocks(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
     kinds = _NESTING.findall(data, start, end)
     if not set(kinds) <= _BLOCK_KINDS:
         return None
-    places = list(map(_START, _NESTING.finditer(data, start, end)))
+    tags = list(map(_SPAN, _NESTING.finditer(data, start, end)))
     steps = [_STEP[k[0]] for k in kinds]
-    ends = [0 if k[0] else data.find(b">", at) + 1 for at, k in zip(places, kinds)]
-    for k in [k for k, e in enumerate(ends) if e and data[e - 2] == _SLASH]:  # self-closed: no depth
+    for k in [k for k, (_, e) in enumerate(tags) if data[e - 2] == _SLASH]:  # self-closed: no depth
         steps[k] = 0
     depth = list(accumulate(steps))
     if depth and (depth[-1] != 0 or min(depth) < 0):
         return None
     spans, gap, first = [], start, 0
     for k in [k for k, d in enumerate(depth) if not d]:  # a block ends where the depth is back at 0
-        s = places[first]
-        e = ends[k] or places[k] + (6 if data[places[k] + 4] == _P else 8)  # </w:p>, </w:tbl>, </w:sdt>
+        s, e = tags[first][0], tags[k][1]
         if s != gap and not _gap(data, gap, s, spans):
             return None
         spans.append((s, e))
