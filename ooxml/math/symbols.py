@@ -75,6 +75,8 @@ def latex_of_char(char: str) -> str:
 
 def latex_of_text(text: str) -> str:
     """Math text as LaTeX: each character mapped, a space after a command that a letter follows."""
+    if len(text) == 1:  # most runs of an equation: one character, nothing to space
+        return latex_of_char(text)
     out: list[str] = []
     for char in text.replace("\u2003\u2003", "\ue000"):
         piece = r"\qquad" if char == "\ue000" else latex_of_char(char)
