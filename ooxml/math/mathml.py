@@ -7,6 +7,7 @@ it as its operand, ``{`` + table is cases, a fence + table + fence is a matrix, 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Callable
 
 from lxml import etree
@@ -177,17 +178,23 @@ def _token(el: _El, out: Out) -> None:
 
 def token(out: Out, name: str, text: str, variant: str | None) -> None:
     """A token element (mi, mn, mo, mtext) of ``text`` as a run (fast_latex.py writes through it too)."""
+    out.append(_run(name, text, variant))
+
+
+@lru_cache(maxsize=4096)  # the same symbols, letters and digits recur in every formula
+def _run(name: str, text: str, variant: str | None) -> str:
     text = text.replace("\u00a0", " ")
     if not text:
-        return
-    out.open("r")
+        return ""
     if name == "mtext":
-        out.append(f"<{_P}rPr><{_P}nor/></{_P}rPr>")
+        props = f"<{_P}rPr><{_P}nor/></{_P}rPr>"
     elif (len(text) > 1 and "".join(text.split()).isalpha()) or variant == "normal" or \
             (name == "mi" and text in FUNCTIONS):
-        out.append(f'<{_P}rPr><{_P}sty {_P}val="p"/></{_P}rPr>')
+        props = f'<{_P}rPr><{_P}sty {_P}val="p"/></{_P}rPr>'
+    else:
+        props = ""
     space = ' xml:space="preserve"' if text != text.strip() else ""
-    out.append(f"<{_P}t{space}>{_escaped(text)}</{_P}t></{_P}r>")
+    return f"<{_P}r>{props}<{_P}t{space}>{_escaped(text)}</{_P}t></{_P}r>"
 
 
 def _space(el: _El, out: Out) -> None:
