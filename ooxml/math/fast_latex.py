@@ -21,6 +21,8 @@ _NAME = re.compile(r"\{([a-zA-Z]+)\}")
 _TEXT = re.compile(r"\s*\{((?:(?![}\\{$&%#^_~])[ -~])*)\}")  # printable ASCII: the rest takes the reference path
 _FRACS = frozenset((r"\frac", r"\dfrac", r"\tfrac"))
 _PRIMES = {1: "\u2032", 2: "\u2033", 3: "\u2034"}
+_MARKS = ("_", "^", "'")
+_MARK_AHEAD = re.compile(r"\s*[_^']")
 _MAX_DEPTH = 40  # deeper formulas take the reference path (and its nesting limit)
 
 
@@ -60,6 +62,7 @@ class _Parser:
         if self.depth > _MAX_DEPTH:
             raise _Unsure
         items: list = []
+        latex = self.s
         while True:
             m = self.token()
             if m is None:
@@ -74,7 +77,9 @@ class _Parser:
             if kind in ("S", "D") or kind == "P" and text in ("}", "'") or text == r"\right":
                 raise _Unsure  # a script with no base, an unmatched closing
             node, source = self.node(kind, text)
-            node = self.scripts(node, source)
+            ahead = latex[self.pos:self.pos + 1]
+            if ahead in _MARKS or ahead.isspace() and _MARK_AHEAD.match(latex, self.pos):
+                node = self.scripts(node, source)  # most items have none: no regex match then
             if node[0] == "g":
                 items.extend(node[1])
             else:
