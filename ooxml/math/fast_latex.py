@@ -259,7 +259,7 @@ def _atom(token: str) -> tuple:
 
 def _nary_op(node: tuple) -> str | None:
     base = node[1] if node[0] == "s" else node
-    if base[0] == "t" and base[1] == "mo" and len(base[2]) == 1 and base[2] in mathml.NARY:
+    if base[0] == "t" and base[1] == "mo" and base[2] in mathml.NARY:  # one character each
         return base[2]
     return None
 
@@ -282,7 +282,10 @@ def _write_one(items: list, i: int, out: mathml.Out) -> int:
     node = items[i]
     op = _nary_op(node)
     if op is None:
-        _WRITERS[node[0]](node, out)
+        if node[0] == "t" and node[1] != "mspace":  # most items: a run, written once per symbol
+            out.append(mathml.run(node[1], node[2], node[3]))
+        else:
+            _WRITERS[node[0]](node, out)
         return i + 1
     sub, sup = (node[2], node[3]) if node[0] == "s" else (None, None)
     out.open("nary")

@@ -178,11 +178,12 @@ def _token(el: _El, out: Out) -> None:
 
 def token(out: Out, name: str, text: str, variant: str | None) -> None:
     """A token element (mi, mn, mo, mtext) of ``text`` as a run (fast_latex.py writes through it too)."""
-    out.append(_run(name, text, variant))
+    out.append(run(name, text, variant))
 
 
 @lru_cache(maxsize=4096)  # the same symbols, letters and digits recur in every formula
-def _run(name: str, text: str, variant: str | None) -> str:
+def run(name: str, text: str, variant: str | None) -> str:
+    """The run of a token (its XML text; empty for no text)."""
     text = text.replace("\u00a0", " ")
     if not text:
         return ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 from latex2mathml.symbols_parser import SYMBOLS
 
@@ -73,6 +73,7 @@ def latex_of_char(char: str) -> str:
     return _commands().get(char, char)
 
 
+@lru_cache(maxsize=4096)  # the same symbols and letters recur in every equation
 def latex_of_text(text: str) -> str:
     """Math text as LaTeX: each character mapped, a space after a command that a letter follows."""
     if len(text) == 1:  # most runs of an equation: one character, nothing to space

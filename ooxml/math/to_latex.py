@@ -105,8 +105,10 @@ def _group(text: str) -> str:
 
 
 def _run(r: etree._Element) -> str:
-    if len(r) == 1 and r[0].tag == _T and not len(r[0]):  # most runs: one m:t, no properties
-        return latex_of_text(r[0].text) if r[0].text else ""
+    if len(r) == 1:  # most runs: one m:t, no properties
+        t = r[0]
+        if t.tag == _T and not len(t):
+            return latex_of_text(t.text) if t.text else ""
     text = "".join(t.text or "" for t in r.iter(_T))
     if not text:
         return ""
