@@ -20,7 +20,7 @@ from render.width import cut
 from tools.docx.common import block_insertion, call_limits, insertion_neighbours, resolve, session_of
 from tools.docx.common import raster_at
 from tools.docx.protocol import SHOWN, Edit
-from ooxml.tabular.tables import keep_tables_apart
+from ooxml.tabular.fill import keep_tables_apart
 from ooxml.tabular.widths import EMU_PER_TWIP, available_width
 from tools.docx.view import focus_block
 from tools.runtime.state.journal import replaying
