@@ -13,8 +13,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from lxml import etree
-
 from ooxml.text import body as B
 from ooxml.tabular.grid import TableGrid
 from ooxml.markdown.mdlists import ListItem
