@@ -1,5 +1,5 @@
 """LaTeX -> Office Math: checked (braces, environments, unknown commands, missing arguments, each
-error naming its position), parsed by latex2mathml, mapped by ``mathml.convert``."""
+error naming its position), parsed by latex2mathml, mapped by ``mathml.written``."""
 from __future__ import annotations
 
 import re
@@ -11,7 +11,6 @@ from lxml import etree
 from ooxml.xml.errors import ValidationError
 from ooxml.math import fast_latex, mathml
 from ooxml.xml import safexml
-from ooxml.xml.namespaces import M
 
 _HINT = "Write standard LaTeX math (no $ delimiters), e.g. \\frac{a}{b}, x^{2}, \\sum_{i=1}^{n} x_i."
 _ENV = re.compile(r"\\(begin|end)\s*\{([^}]*)\}")
@@ -138,9 +137,4 @@ def to_omml(latex: str, display: bool) -> etree._Element:
     directly (fast_latex.py, a fifth of the time), the rest parsed by latex2mathml."""
     _check_text(latex)
     inside = fast_latex.omml(latex)
-    math = mathml.convert(parse(latex)) if inside is None else mathml.parsed(inside)
-    if not display:
-        return math
-    para = etree.Element(f"{{{M}}}oMathPara")
-    para.append(math)
-    return para
+    return mathml.parsed(mathml.written(parse(latex)) if inside is None else inside, display)

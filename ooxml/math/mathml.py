@@ -57,14 +57,22 @@ def pr(out: Out, tag: str, **vals: str) -> None:
 
 def convert(math: _El) -> etree._Element:
     """A MathML ``math`` element as ``m:oMath``."""
+    return parsed(written(math))
+
+
+def written(math: _El) -> str:
+    """The inside of ``m:oMath`` for a MathML ``math`` element, as OMML text."""
     out = Out()
     _sequence(list(math), out)
-    return parsed("".join(out))
+    return "".join(out)
 
 
-def parsed(inside: str) -> etree._Element:
-    """``m:oMath`` holding ``inside`` (OMML text with the ``ns0`` prefix)."""
-    return etree.fromstring(f'<{_P}oMath xmlns:ns0="{M}">{inside}</{_P}oMath>', _PARSER)
+def parsed(inside: str, display: bool = False) -> etree._Element:
+    """``m:oMath`` holding ``inside`` (OMML text with the ``ns0`` prefix), in an ``m:oMathPara`` if
+    ``display``: one parse (the same bytes as a paragraph element made and the equation appended)."""
+    math = f"<{_P}oMath>{inside}</{_P}oMath>"
+    text = f"<{_P}oMathPara>{math}</{_P}oMathPara>" if display else math
+    return etree.fromstring(text.replace(">", f' xmlns:ns0="{M}">', 1), _PARSER)
 
 
 def _items(el: _El) -> list[_El]:
