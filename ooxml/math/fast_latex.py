@@ -14,8 +14,10 @@ from ooxml.math import mathml, probes
 
 _TOKEN = re.compile(r"\s*(?:(?P<L>[a-zA-Z])|(?P<S>[_^])(?P<D>\d)?|(?P<N>\d+(?:\.\d+)?)|(?P<C>\\[a-zA-Z]+)"
                     r"|(?P<E>\\[\[\]{}!,:>;|_#$ ])|(?P<P>[!-~]))")
-# What latex2mathml tokenizes apart from the above: dimensions (2em), .5, comments, \\ and &.
-_REFUSED = re.compile(r"-?\d+(?:\.\d+)?\s*(?:in|mm|cm|pt|em|ex|pc|bp|dd|cc|sp|mu)|\.\d|[%&]|\\\\|\\[^a-zA-Z\[\]{}!,:>;|_#$ ]")
+# What latex2mathml tokenizes apart from the above: dimensions (2em), .5 (not 3.14, but x_1.5 and
+# 1.2.3), comments, \\ and &.
+_REFUSED = re.compile(r"-?\d+(?:\.\d+)?\s*(?:in|mm|cm|pt|em|ex|pc|bp|dd|cc|sp|mu)|(?<!\d)\.\d|\d\.\d+\.\d|[_^]\d\.\d"
+                      r"|[%&]|\\\\|\\[^a-zA-Z\[\]{}!,:>;|_#$ ]")
 _FONT = re.compile(r"\\math(?!ring|bin|close|inner|op|open|ord|punct|rel|strut)[a-z]+$")
 _NAME = re.compile(r"\{([a-zA-Z]+)\}")
 _TEXT = re.compile(r"\s*\{((?:(?![}\\{$&%#^_~])[ -~])*)\}")  # printable ASCII: the rest takes the reference path
@@ -64,19 +66,24 @@ class _Parser:
         items: list = []
         latex = self.s
         while True:
-            m = self.token()
+            m = _TOKEN.match(latex, self.pos)
             if m is None:
-                if end is not None:
+                if end is not None or latex[self.pos:].strip():
                     raise _Unsure
                 break
             kind = m.lastgroup
             text = m.group("S") if kind == "D" else m.group(kind)
             self.pos = m.end()
-            if text == end and kind in ("P", "C"):
+            if kind == "L":  # the commonest items first, without a call
+                node, source = ("t", "mi", text, None), None
+            elif kind == "N":
+                node, source = ("t", "mn", text, None), None
+            elif text == end and kind in ("P", "C"):
                 break
-            if kind in ("S", "D") or kind == "P" and text in ("}", "'") or text == r"\right":
+            elif kind in ("S", "D") or kind == "P" and text in ("}", "'") or text == r"\right":
                 raise _Unsure  # a script with no base, an unmatched closing
-            node, source = self.node(kind, text)
+            else:
+                node, source = self.node(kind, text)
             ahead = latex[self.pos:self.pos + 1]
             if ahead in _MARKS or ahead.isspace() and _MARK_AHEAD.match(latex, self.pos):
                 node = self.scripts(node, source)  # most items have none: no regex match then
