@@ -48,7 +48,7 @@ def omml(latex: str) -> str | None:
 
 class _Parser:
     def __init__(self, latex: str):
-        self.s, self.pos, self.depth = latex, 0, 0
+        self.s, self.pos, self.depth, self.degree = latex, 0, 0, 0
 
     def token(self):
         """The next token's match (None at the end); anything it cannot read leaves the subset."""
@@ -110,6 +110,8 @@ class _Parser:
         if name in _FRACS:
             return ("f", self.group(), self.group(), False), None
         if name == r"\binom":
+            if self.degree:
+                raise _Unsure  # latex2mathml reads a \binom in a root's degree its own way
             return ("f", self.group(), self.group(), True), None
         if name == r"\sqrt":
             return self.root(), None
@@ -140,7 +142,9 @@ class _Parser:
         m = self.token()
         if m is not None and m.group(0).strip() == "[":
             self.pos = m.end()
+            self.degree += 1
             degree = self.row("]")
+            self.degree -= 1
             if not degree:
                 raise _Unsure  # \sqrt[]{x}: latex2mathml writes a square root
             return ("r", degree, self.group())

@@ -2,6 +2,7 @@
 the reference path (latex2mathml + mathml.py) does; what it does not, it leaves to that path."""
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -40,8 +41,9 @@ x_{i_{j}} ¦ e^{-\frac{x^2}{2}} ¦ a \cdot b \times c \div d \pm e \mp f ¦ \ldo
 \alphax ¦ \sin^2 x ¦ \log_2 n ¦ \cos' ¦ x^{\prime} ¦ x^\prime ¦ \prime ¦ A^{-1} ¦ A^\top ¦
 \vec{\nabla} ¦ \left(\left(x\right)\right) ¦ \left( x \middle| y \right) ¦ \left( x ¦ x \right) ¦ {x ¦
 x} ¦ x^ ¦ x_ ¦ _x ¦ \sqrt ¦ \frac{a} ¦ \left ¦ \hat ¦ 0.5x ¦ 1.2.3 ¦ x_1.5 ¦ x^2.5 ¦ 2.x ¦
-3.14159 r^2 ¦ x_{1.5} ¦ 1. ¦ a.b ¦ 2.50""".replace("\n", " ").split(" ¦ ")
-EDGES_TAKEN, VARIANTS_TAKEN = 105, 1899  # of 169 corner cases, of 2,112 variants
+3.14159 r^2 ¦ x_{1.5} ¦ 1. ¦ a.b ¦ 2.50 ¦ \sqrt[\binom{a}{b}]{x} ¦ \sqrt[{\binom{a}{b}}]{x} ¦
+\sqrt[\frac{1}{2}]{x} ¦ \sqrt[n^2]{x} ¦ \sqrt[\left( x \right)]{y}""".replace("\n", " ").split(" ¦ ")
+EDGES_TAKEN, VARIANTS_TAKEN = 108, 1899  # of 174 corner cases, of 2,112 variants
 
 
 def _reference(latex: str) -> bytes:
@@ -85,6 +87,39 @@ def test_what_it_writes_of_variants_is_the_reference_bytes(i):
 def test_what_it_writes_of_a_corner_case_is_the_reference_bytes(latex):
     fast = _fast(latex)
     assert fast is None or fast == _reference(latex), latex
+
+
+_PIECES = ("x y 2 10 3.5 + - = ( ) [ ] | , . ! ' '' < > * / : ; ~ {} \\alpha \\pi \\infty \\to \\le \\cdot "
+           "\\pm \\sum \\int \\prod \\lim \\max \\sin \\log \\partial \\ldots \\, \\; \\quad \\{ \\} \\| "
+           "\\langle \\rangle \\mathbb{R} \\mathrm{d} \\mathbf{v} \\mathrm{ab} \\operatorname{tr} \\det \\oint "
+           "\\bigcup \\hbar").split(" ") + [r"\text{ if }"]
+_WRAPS = (r"\frac{%s}{%s}", r"\sqrt{%s}", r"\sqrt[%s]{%s}", "{%s}", r"\left( %s \right]", r"\left. %s \right|",
+          r"\left\{ %s \right\rangle", r"\hat{%s}", r"\vec{%s}", r"\overline{%s}", r"\underline{%s}",
+          r"\widehat{%s}", r"\binom{%s}{%s}")
+
+
+def _random_formula(rnd: random.Random, depth: int = 0) -> str:
+    """Pieces, structures nested up to 4 deep, scripts after any of them, spaced 0-2 apart."""
+    out = []
+    for _ in range(rnd.randint(1, 5)):
+        wrap = rnd.choice(_WRAPS) if depth < 4 and rnd.random() < 0.27 else None
+        out.append(wrap % tuple(_random_formula(rnd, depth + 1) for _ in range(wrap.count("%s"))) if wrap
+                   else rnd.choice(_PIECES))
+        for mark in rnd.choice(["", "", "_", "^", "_^", "^_"]) if depth < 4 else "":
+            out.append(mark + rnd.choice(["2", "i", r"\alpha", "{%s}" % _random_formula(rnd, depth + 1)]))
+    return rnd.choice(["", " ", "  "]).join(out)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_what_it_writes_of_random_formulas_is_the_reference_bytes(seed):
+    rnd = random.Random(seed)
+    taken = 0
+    for latex in (_random_formula(rnd) for _ in range(750)):
+        fast = _fast(latex)
+        if fast is not None:
+            taken += 1
+            assert fast == _reference(latex), latex
+    assert taken >= 150  # the check checks something
 
 
 def test_it_takes_most_corner_cases_and_variants():
