@@ -15,7 +15,8 @@ from ooxml.opc.outfile import MARKDOWN, check_file, write_bytes
 from ooxml.layout.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import heading_level
-from render.markdown import Exporter, _longest_run
+from render.markdown import Exporter
+from render.markdown_inline import longest_run
 from render.width import cut
 from tools.docx.common import block_insertion, call_limits, insertion_neighbours, resolve, session_of
 from tools.docx.common import raster_at
@@ -93,7 +94,7 @@ def docx_export_markdown(ctx: CallContext, session_id: str | None, start_element
             blocks, nxt = blocks[:i], el
             break
     text = exporter.blocks(blocks)
-    fence = "`" * max(3, _longest_run(text, "`") + 1)
+    fence = "`" * max(3, longest_run(text, "`") + 1)
     fields = {"Session ID": session.id,
               "Range": f"{first_index + 1}-{first_index + len(blocks)} of {total}" if blocks else f"0 of {total}",
               "Merged Cells": MERGED}
