@@ -189,9 +189,17 @@ def token(out: Out, name: str, text: str, variant: str | None) -> None:
     out.append(run(name, text, variant))
 
 
-@lru_cache(maxsize=4096)  # the same symbols, letters and digits recur in every formula
 def run(name: str, text: str, variant: str | None) -> str:
     """The run of a token (its XML text; empty for no text)."""
+    return _short_run(name, text, variant) if len(text) <= 24 else _run(name, text, variant)
+
+
+@lru_cache(maxsize=2048)  # the same symbols, letters and digits recur in every formula; long texts not kept
+def _short_run(name: str, text: str, variant: str | None) -> str:
+    return _run(name, text, variant)
+
+
+def _run(name: str, text: str, variant: str | None) -> str:
     text = text.replace("\u00a0", " ")
     if not text:
         return ""

@@ -135,3 +135,8 @@ def test_what_it_leaves_fails_as_before(latex):
     with pytest.raises(ValidationError) as again:
         parse(latex)
     assert str(caught.value) == str(again.value)
+
+
+@pytest.mark.parametrize("latex", ["\\" + "a" * 40, r"\operatorname{" + "a" * 40 + "}", r"\mathrm{" + "a" * 40 + "}"])
+def test_long_command_names_take_the_reference_path(latex):
+    assert fast_latex.omml(latex) is None  # the per-symbol caches hold short names only
