@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import accumulate
-from operator import methodcaller
 
 from lxml import etree
 
@@ -19,15 +18,12 @@ from ooxml.xml.namespaces import W
 
 _BODY_OPEN, _BODY_CLOSE = b"<w:body>", b"</w:body>"
 # Blocks that may nest (text boxes hold paragraphs, cells hold tables): depth counts them all. The
-# same pass finds what makes bytes unsure (group 3): revision marks (a comparison reads the accepted
-# view), comments, CDATA and processing instructions (which could hide tags).
-_NESTING = re.compile(rb"<(?:(/?)w:(p|tbl|sdt|ins|del|cellIns|cellDel|cellMerge|moveFrom\w*|moveTo\w*|customXml\w*)"
-                      rb"(?=[\s/>])[^>]*>|([!?]))")
+# same pass finds what makes bytes unsure: revision marks (a comparison reads the accepted view),
+# comments, CDATA and processing instructions (which could hide tags).
+_NESTING = re.compile(rb"(<(?:/?w:(?:p|tbl|sdt|ins|del|cellIns|cellDel|cellMerge|moveFrom\w*|moveTo\w*|customXml\w*)"
+                      rb"(?=[\s/>])[^>]*>|[!?]))")
 _CHANGE = re.compile(rb"<w:\w+Change[\s/>]")  # w:rPrChange ... (looked for where "Change" occurs at all)
-_BLOCK_KINDS = {(b"", b"p", b""), (b"/", b"p", b""), (b"", b"tbl", b""), (b"/", b"tbl", b""), (b"", b"sdt", b""),
-                (b"/", b"sdt", b"")}
-_SPAN = methodcaller("span")
-_STEP = {b"": 1, b"/": -1}
+_BLOCK_TAGS = {b"<w:p ", b"<w:p>", b"<w:p/", b"</w:p", b"<w:tb", b"</w:t", b"<w:sd", b"</w:s"}  # 5 bytes of each
 _SLASH = 47
 _TAG = re.compile(rb"<(/?)([\w.:-]+)[^<>]*?(/?)>")
 _MARKERS = {etree.QName(t).localname.encode() for t in B.MARKERS}
@@ -67,20 +63,19 @@ def _changes(data: bytes, start: int, end: int) -> bool:
 
 
 def _blocks(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
-    # Two passes in C (the tags' kinds, their places) cost less than one walk of match objects.
-    kinds = _NESTING.findall(data, start, end)
-    if not set(kinds) <= _BLOCK_KINDS:
+    # One split in C: text, tag, text, tag ...; where each piece ends gives every tag's place.
+    pieces = _NESTING.split(data[start:end])
+    tags = pieces[1::2]
+    if not {t[:5] for t in tags} <= _BLOCK_TAGS:
         return None
-    tags = list(map(_SPAN, _NESTING.finditer(data, start, end)))
-    steps = [_STEP[k[0]] for k in kinds]
-    for k in [k for k, (_, e) in enumerate(tags) if data[e - 2] == _SLASH]:  # self-closed: no depth
-        steps[k] = 0
+    ends = list(accumulate(map(len, pieces), initial=start))
+    steps = [-1 if t[1] == _SLASH else 0 if t[-2] == _SLASH else 1 for t in tags]  # self-closed: no depth
     depth = list(accumulate(steps))
     if depth and (depth[-1] != 0 or min(depth) < 0):
         return None
     spans, gap, first = [], start, 0
     for k in [k for k, d in enumerate(depth) if not d]:  # a block ends where the depth is back at 0
-        s, e = tags[first][0], tags[k][1]
+        s, e = ends[2 * first + 1], ends[2 * k + 2]  # tag k spans pieces[2k + 1]
         if s != gap and not _gap(data, gap, s, spans):
             return None
         spans.append((s, e))
