@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from ooxml.check import access, word_ids, word_order, word_package, word_ranges, word_text
 from ooxml.check.findings import Finding, locate
-from ooxml.check.parts import Parts, Scan
+from ooxml.check.parts import Parts
+from ooxml.check.walk import Walk, visitors
 from ooxml.xml import budget, gc_pause
 from ooxml.xml.errors import ValidationError
 
 RULES = ("word", "accessibility")
-WORD_TAGS = (*word_order.TAGS, *word_ids.TAGS, *word_ranges.TAGS, *word_text.TAGS, *word_package.TAGS)
+WORD_TAGS = (*word_ids.TAGS, *word_ranges.TAGS, *word_text.TAGS, *word_package.TAGS)  # kept by the walk
 
 
 def checked_rules(rules: list[str] | None) -> tuple[str, ...]:
@@ -29,24 +30,39 @@ def check(doc, rules: tuple[str, ...] = RULES) -> list[Finding]:
 def _check(doc, rules: tuple[str, ...]) -> list[Finding]:
     parts = Parts(doc)
     tags = set(WORD_TAGS if "word" in rules else ()) | set(access.TAGS if "accessibility" in rules else ())
-    scans = {}
+    scans, seen = {}, {}
     for name, root in parts.word.items():
         budget.check()
-        scans[name] = Scan(root, dict.fromkeys(tags))
+        seen[name] = _Visitors(name, name in parts.stories) if "word" in rules else None
+        scans[name] = Walk(root, tags, seen[name].table() if seen[name] else {})
     out: list[Finding] = []
     if "word" in rules:
-        out += word(parts, scans)
+        out += word(parts, scans, seen)
     if "accessibility" in rules:
         out += access.findings(parts, scans)
     return locate(doc, out)
 
 
-def word(parts: Parts, scans: dict) -> list[Finding]:
+class _Visitors:
+    """The word rules that judge elements as the walk passes them, for one part."""
+
+    def __init__(self, name: str, story: bool):
+        self.order = word_order.Visitor(name)
+        self.para_ids = word_ids.ParaIds() if story else None
+        self.cells = word_text.Cells() if story else None
+
+    def table(self) -> dict:
+        found = [v.visitors() for v in (self.order, self.para_ids, self.cells) if v is not None]
+        return visitors(*found)
+
+
+def word(parts: Parts, scans: dict, seen: dict) -> list[Finding]:
     out = word_package.findings(parts, scans)
     for name, scan in scans.items():
-        out += word_order.findings(name, scan)
+        out += seen[name].order.findings()
         if name in parts.stories:
-            out += word_ids.findings(name, scan) + word_ranges.findings(name, scan) + word_text.findings(name, scan)
+            out += word_ids.findings(name, scan, seen[name].para_ids) + word_ranges.findings(name, scan) + \
+                word_text.findings(name, scan, seen[name].cells)
         elif scan.root.tag.endswith("}styles"):
             out += word_ids.style_id_findings(name, scan.root)
     return out + word_ids.doc_pr_findings({n: scans[n] for n in parts.stories if n in scans})
