@@ -43,11 +43,23 @@ class ParaIds:
         return dict.fromkeys(_HAS_PARA_IDS, visit)
 
     def findings(self, name: str, root: etree._Element) -> list[Finding]:
-        given = [v.upper() for v in self.para if v is not None]
-        distinct = set(given)
-        if len(distinct) == len(given) and _all_ok(distinct) and _all_ok({v.upper() for v in set(self.text) - {None}}):
+        if _clean(self.para, unique=True) and _clean(self.text, unique=False):
             return []  # the common case, without a walk per element
         return _para_ids(name, [el for tag in _HAS_PARA_IDS for el in root.iter(tag)])
+
+
+def _clean(values: list, unique: bool) -> bool:
+    """All given values valid (and, with ``unique``, none repeated, whatever the case). Valid values are
+    upper case: checked as they are first (62,000 upper() calls cost 10 ms), upper-cased only if not."""
+    given = set(values)
+    given.discard(None)
+    count = len(values) - values.count(None)
+    if _all_ok(given):
+        return not unique or len(given) == count
+    upper = {v.upper() for v in given}
+    if unique and len(upper) != count:
+        return False
+    return _all_ok(upper)
 
 
 def findings(name: str, scan, para_ids: ParaIds) -> list[Finding]:

@@ -44,47 +44,43 @@ class Visitor:
         self.events: dict[str, list] = {}
 
     def visitors(self) -> dict:
-        out = {}
-        for tag in dict.fromkeys(TAGS):
-            ordered, lead = tag in ORDERED, tag in LEAD_CHILDREN
-            out[tag] = self._ordered_lead if ordered and lead else self._ordered if ordered else \
-                self._lead if lead else self._tbl
-        return out
+        memo, events = self.memo, self.events
 
-    def _bad(self, el: etree._Element, key: tuple | None = None) -> tuple | None:
-        """The container's shape when it is out of order (judged once per shape), else None."""
-        key = key or (el.tag, tuple(map(_TAG, el)))
-        memo = self.memo
-        if key not in memo:
-            memo[key] = misplaced(CONTAINERS[el.tag], key[1])
-        return key if memo[key] else None
+        def bad(el, key=None):  # the shape when out of order (judged once per shape), else None
+            key = key or (el.tag, tuple(map(_TAG, el)))
+            if key not in memo:
+                memo[key] = misplaced(CONTAINERS[el.tag], key[1])
+            return key if memo[key] else None
 
-    def _note(self, tag: str, el: etree._Element, key: tuple) -> None:
-        self.events.setdefault(tag, []).append((el, key))
+        def ordered(el):  # hot: 300,000 containers in a 50,000-paragraph document
+            if len(el) > 1:
+                key = (el.tag, tuple(map(_TAG, el)))
+                if memo.get(key, True) and bad(el, key):
+                    events.setdefault(el.tag, []).append((el, key))
 
-    def _ordered(self, el: etree._Element) -> None:
-        if len(el) > 1:
-            key = (el.tag, tuple(map(_TAG, el)))
-            if self.memo.get(key, True) and self._bad(el, key):
-                self._note(el.tag, el, key)
+        def lead(el):
+            if el.getprevious() is not None:  # the common case: first, so in place
+                parent = el.getparent()
+                if parent.tag in LEAD_PARENTS and el.tag in _leading(parent):
+                    key = bad(parent)
+                    if key:
+                        events.setdefault(el.tag, []).append((parent, key))
 
-    def _lead(self, el: etree._Element) -> None:
-        if el.getprevious() is not None:  # the common case: first, so in place
-            parent = el.getparent()
-            if parent.tag in LEAD_PARENTS and el.tag in _leading(parent):
-                key = self._bad(parent)
+        def ordered_lead(el):
+            if len(el) > 1:
+                key = (el.tag, tuple(map(_TAG, el)))
+                if memo.get(key, True) and bad(el, key):
+                    events.setdefault(el.tag, []).append((el, key))
+            if el.getprevious() is not None:
+                lead(el)
+
+        def tbl(el):
+            if el.find(f"{_PREFIX}tblPr") is None:
+                key = bad(el)
                 if key:
-                    self._note(el.tag, parent, key)
-
-    def _ordered_lead(self, el: etree._Element) -> None:
-        self._ordered(el)
-        self._lead(el)
-
-    def _tbl(self, el: etree._Element) -> None:
-        if el.find(f"{_PREFIX}tblPr") is None:
-            key = self._bad(el)
-            if key:
-                self._note(el.tag, el, key)
+                    events.setdefault(el.tag, []).append((el, key))
+        return {tag: ordered_lead if tag in ORDERED and tag in LEAD_CHILDREN else ordered if tag in ORDERED else
+                lead if tag in LEAD_CHILDREN else tbl for tag in dict.fromkeys(TAGS)}
 
     def findings(self) -> list[Finding]:
         out: list[Finding] = []
