@@ -1,7 +1,7 @@
 """docx_check's entry: the chosen rule sets over a document, findings located (IDs, else part and path)."""
 from __future__ import annotations
 
-from ooxml.check import access, word_ids, word_order, word_package, word_ranges, word_text
+from ooxml.check import access, access_structure, word_ids, word_order, word_package, word_ranges, word_text
 from ooxml.check.findings import Finding, locate
 from ooxml.check.parts import Parts
 from ooxml.check.walk import Walk, visitors
@@ -33,26 +33,28 @@ def _check(doc, rules: tuple[str, ...]) -> list[Finding]:
     scans, seen = {}, {}
     for name, root in parts.word.items():
         budget.check()
-        seen[name] = _Visitors(name, name in parts.stories) if "word" in rules else None
-        scans[name] = Walk(root, tags, seen[name].table() if seen[name] else {})
+        seen[name] = _Visitors(name, rules, name in parts.stories, name == doc.main_name)
+        scans[name] = Walk(root, tags, seen[name].table())
     out: list[Finding] = []
     if "word" in rules:
         out += word(parts, scans, seen)
     if "accessibility" in rules:
-        out += access.findings(parts, scans)
+        out += access.findings(parts, scans, seen[doc.main_name].paragraphs if doc.main_name in seen else None)
     return locate(doc, out)
 
 
 class _Visitors:
-    """The word rules that judge elements as the walk passes them, for one part."""
+    """The rules that judge elements as the walk of one part passes them."""
 
-    def __init__(self, name: str, story: bool):
-        self.order = word_order.Visitor(name)
-        self.para_ids = word_ids.ParaIds() if story else None
-        self.cells = word_text.Cells() if story else None
+    def __init__(self, name: str, rules: tuple[str, ...], story: bool, main: bool):
+        word = "word" in rules
+        self.order = word_order.Visitor(name) if word else None
+        self.para_ids = word_ids.ParaIds() if word and story else None
+        self.cells = word_text.Cells() if word and story else None
+        self.paragraphs = access_structure.Paragraphs() if main and "accessibility" in rules else None
 
     def table(self) -> dict:
-        found = [v.visitors() for v in (self.order, self.para_ids, self.cells) if v is not None]
+        found = [v.visitors() for v in (self.order, self.para_ids, self.cells, self.paragraphs) if v is not None]
         return visitors(*found)
 
 
