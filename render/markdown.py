@@ -13,8 +13,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from lxml import etree
-
 from ooxml.text import body as B
 from ooxml.tabular.grid import TableGrid
 from ooxml.markdown.mdlists import ListItem
@@ -25,31 +23,19 @@ from ooxml.xml.namespaces import A, M, R, WP, w
 from ooxml.charts import locate
 from render import charts_view
 from render.blocks import heading_level, with_label
+from render.markdown_inline import ESCAPE, ESCAPE_CELL, Segment, longest_run, md_url, render_segments
 from render.equations import shown as shown_equation
 
 CODE_STYLES = {"source code", "html preformatted", "code", "macro text", "code block"}
 QUOTE_STYLES = {"quote", "intense quote", "block text", "block quotation"}
 CODE_CHAR_STYLES = {"verbatim char", "html code", "code char", "source code char", "inline code"}
 MONOSPACE = {"courier new", "consolas", "courier", "menlo", "monaco", "lucida console", "source code pro"}
-MARK_ORDER = ("b", "i", "s")
-DELIM = {"b": "**", "i": "*", "s": "~~"}
-_ESCAPE = str.maketrans({c: "\\" + c for c in "\\`*_[]<~"})
-_ESCAPE_CELL = str.maketrans({**{c: "\\" + c for c in "\\`*_[]<~"}, "|": "\\|"})
 OMATH, OMATH_PARA = f"{{{M}}}oMath", f"{{{M}}}oMathPara"
 CHART = "{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"
 _RUNLIKE = {w(n) for n in "smartTag customXml fldSimple bdo dir sdtContent".split()}
 
 
 _MD_ORDERED = re.compile(r"\d{1,9}[.)]")  # a label Markdown can write as an ordered marker
-
-
-@dataclass
-class Segment:
-    kind: str  # text, image, note, break
-    text: str
-    marks: frozenset = frozenset()
-    link: str | None = None
-    rev: str | None = None  # ins, del
 
 
 @dataclass
@@ -103,7 +89,7 @@ class Exporter:
                 fence = chunks[-1][1][-1]
                 chunks[-1][1][-1:] = text.split("\n") + [fence]  # one fence for neighbouring code lines
                 return
-            fence = "`" * max(3, _longest_run(text, "`") + 1)
+            fence = "`" * max(3, longest_run(text, "`") + 1)
             chunks.append(("code", self._comment_line(p) + [fence, *text.split("\n"), fence]))
             return
         text = self.inline(p).strip(" \t")  # leading spaces would make code, trailing ones breaks
@@ -140,7 +126,7 @@ class Exporter:
             return
         chunks.append(("para", lines))
 
-    def numbered(self, p, table=_ESCAPE) -> tuple[str | None, ListItem | None]:
+    def numbered(self, p, table=ESCAPE) -> tuple[str | None, ListItem | None]:
         """The label the views show before ``p`` (render/blocks.py with_label), escaped, and its list
         and level as the labels count them (ooxml/lists/numbering.py); (None, None) for no label."""
         defs = definitions(self.doc)
@@ -193,7 +179,7 @@ class Exporter:
         for child in container:
             if child.tag == B.W_P:
                 text = self.inline(child, cell=True)
-                label, item = self.numbered(child, _ESCAPE_CELL) if text else (None, None)
+                label, item = self.numbered(child, ESCAPE_CELL) if text else (None, None)
                 if label:  # GFM cells hold no lists: the label goes in front of the text
                     text = "\u00a0" * (2 * item.level) + with_label(label, text)
                 parts.append(text)
@@ -205,7 +191,7 @@ class Exporter:
                     self._cell_parts(content, parts)
             elif child.tag == B.W_TBL:
                 parts.append(B.block_text(child, limit=1_000_000).replace("\n", " ").replace("\t", " ")
-                             .translate(_ESCAPE_CELL))
+                             .translate(ESCAPE_CELL))
 
     # ---- inline ------------------------------------------------------------------------------
     def inline(self, p, cell: bool = False) -> str:
@@ -316,7 +302,7 @@ class Exporter:
             chart = locate.read(self.doc, ref) if self.doc is not None else None
             kind = chart.kind if chart is not None else "chart"
             title = f": {chart.title}" if chart is not None and chart.title else ""
-            return f"*Chart ({kind}){title.translate(_ESCAPE)}*"
+            return f"*Chart ({kind}){title.translate(ESCAPE)}*"
         doc_pr = next(drawing.iter(f"{{{WP}}}docPr"), None)
         alt = (doc_pr.get("descr") or "") if doc_pr is not None else ""
         name = (doc_pr.get("name") or "") if doc_pr is not None else ""
@@ -324,7 +310,7 @@ class Exporter:
             blip = next(drawing.iter(f"{{{A}}}blip"), None)
             rid = blip.get(f"{{{R}}}embed") if blip is not None else None
             name = self._target(drawing, rid).rsplit("/", 1)[-1] if rid and self._target(drawing, rid) else name
-        return f"![{alt.translate(_ESCAPE)}]({_url(name or 'image')})"
+        return f"![{alt.translate(ESCAPE)}]({md_url(name or 'image')})"
 
     # ---- notes, helpers ---------------------------------------------------------------------
     def note_lines(self) -> list[str]:
@@ -385,18 +371,6 @@ def _on(rpr, name: str) -> bool:
     return el is not None and el.get(w("val"), "true").lower() not in ("0", "false", "off", "none")
 
 
-def _longest_run(text: str, ch: str) -> int:
-    best = cur = 0
-    for c in text:
-        cur = cur + 1 if c == ch else 0
-        best = max(best, cur)
-    return best
-
-
-def _url(target: str) -> str:
-    return "<" + target + ">" if any(c in target for c in " ()") else target
-
-
 def _guard_line_start(text: str) -> str:
     """Escape what would make a paragraph's first character start another block."""
     stripped = text.lstrip(" ")
@@ -417,93 +391,3 @@ def _ordered_marker(text: str) -> bool:
     ('2.2.2 Term' and '1.1.' start no list)."""
     digits = text.lstrip("0123456789")
     return digits[:1] in (".", ")") and len(text) - len(digits) <= 9 and digits[1:2] in ("", " ", "\t", "\n")
-
-
-def _merged(segments: list[Segment]) -> list[Segment]:
-    out: list[Segment] = []
-    for seg in segments:
-        last = out[-1] if out else None
-        if last is not None and seg.kind == last.kind == "text" and \
-                (seg.marks, seg.link, seg.rev) == (last.marks, last.link, last.rev):
-            out[-1] = Segment("text", last.text + seg.text, seg.marks, seg.link, seg.rev)
-        else:
-            out.append(seg)
-    return out
-
-
-def _items(seg: Segment) -> set:
-    """What a segment sits inside: marks, its link, its revision (code is drawn per segment)."""
-    items = {m for m in seg.marks if m != "code"}
-    if seg.link is not None:
-        items.add(("link", seg.link))
-    if seg.rev is not None:
-        items.add(("rev", seg.rev))
-    return items
-
-
-def _open(item) -> str:
-    if isinstance(item, tuple):
-        return "[" if item[0] == "link" else "{++" if item[1] == "ins" else "{--"
-    return DELIM[item]
-
-
-def _close(item) -> str:
-    if isinstance(item, tuple):
-        return f"]({_url(item[1])})" if item[0] == "link" else "++}" if item[1] == "ins" else "--}"
-    return DELIM[item]
-
-
-def render_segments(segments: list[Segment], cell: bool = False) -> str:
-    """Segments as Markdown: marks, links and revisions nest as a stack; what lasts longer opens
-    first, so '**bold [link](u) bold**' stays one strong span around the link."""
-    segments = [s for s in _merged(segments) if s.kind == "break" or s.text]
-    wanted = [_items(s) if s.kind != "break" else None for s in segments]
-    out: list[str] = []
-    stack: list = []
-    pending = ""
-    table = _ESCAPE_CELL if cell else _ESCAPE
-    for i, seg in enumerate(segments):
-        if seg.kind == "break":
-            pending += "<br>" if cell else "\\\n"
-            continue
-        if seg.kind in ("image", "note"):
-            lead, core, trail = "", seg.text, ""
-        else:
-            core = seg.text.strip()
-            if not core:
-                pending += seg.text
-                continue
-            lead = seg.text[:len(seg.text) - len(seg.text.lstrip())]
-            trail = seg.text[len(seg.text.rstrip()):]
-        want = wanted[i]
-        while stack and not set(stack) <= want:
-            out.append(_close(stack.pop()))
-        out.append(pending + lead)
-        pending = ""
-        for item in sorted(want - set(stack), key=lambda it: (-_lasting(wanted, i, it), str(it))):
-            out.append(_open(item))
-            stack.append(item)
-        if seg.kind == "text" and "code" in seg.marks:
-            ticks = "`" * (_longest_run(core, "`") + 1)
-            pad = " " if core.startswith("`") or core.endswith("`") else ""
-            out.append(f"{ticks}{pad}{core}{pad}{ticks}")
-        elif seg.kind == "text":
-            out.append(core.translate(table))
-        else:
-            out.append(seg.text)
-        pending = trail
-    while stack:
-        out.append(_close(stack.pop()))
-    out.append(pending[:-2] if pending.endswith("\\\n") else pending)
-    return "".join(out)
-
-
-def _lasting(wanted: list, i: int, item) -> int:
-    n = 0
-    for want in wanted[i:]:
-        if want is None:
-            continue
-        if item not in want:
-            break
-        n += 1
-    return n

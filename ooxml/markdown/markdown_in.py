@@ -2,7 +2,7 @@
 
 Parsing is markdown-it-py's; this module maps its syntax tree: headings to the document's
 heading styles, lists to real numbering (ooxml/markdown/mdlists.py), tables to Word tables
-(ooxml/tabular/tables.py), links to w:hyperlink with an external relationship, emphasis to run
+(ooxml/tabular/build.py), links to w:hyperlink with an external relationship, emphasis to run
 properties, block quotes and code blocks to the "Quote" and "Source Code" paragraph styles
 (added when missing), images to inline pictures. Blocks are built detached; the caller inserts
 them with Document.insert_block.
@@ -26,7 +26,7 @@ from ooxml.opc.types import RT
 from ooxml.xml.namespaces import R, w
 from ooxml.xml.order import get_or_add, set_child
 from ooxml.stylesheet.styles_builtin import ensure_heading_style, ensure_style
-from ooxml.tabular.tables import build_table, column_widths
+from ooxml.tabular.build import build_table, column_widths
 
 if TYPE_CHECKING:
     from markdown_it.tree import SyntaxTreeNode

@@ -28,11 +28,11 @@ from typing import Any
 
 from lxml import etree
 
+from ooxml.model.playback import redo_step, undo_step
 from ooxml.model.undo_limits import DEFAULT_UNDO_LIMITS, UndoLimits
 from ooxml.opc.package import PartTable
 from ooxml.xml import clock
 from ooxml.xml.namespaces import OX_ID, W
-from ooxml.xml.unlink import move_children
 
 _SIZE = attrgetter("size")
 NODE_BYTES = 160  # rough memory of one lxml node (element or attribute) held by a record
@@ -302,7 +302,7 @@ class Recorder:
         step = Step(label="", tool="", at=0.0, ops=self._ops)
         self._package_changes(step)
         self._reset()
-        self._undo_one(step)
+        undo_step(self.doc, self._known, step)
         self.doc.modified = self._modified_at_start  # a failed call leaves the document as it found it
 
     def _package_changes(self, step: Step) -> None:
@@ -356,7 +356,7 @@ class Recorder:
         done = []
         while len(done) < steps and self.undo_steps:
             step = self.undo_steps.pop()
-            self._undo_one(step)
+            undo_step(self.doc, self._known, step)
             self.redo_steps.append(step)
             done.append(step)
         return done
@@ -366,82 +366,10 @@ class Recorder:
         done = []
         while len(done) < steps and self.redo_steps:
             step = self.redo_steps.pop()
-            self._redo_one(step)
+            redo_step(self.doc, self._known, step)
             self.undo_steps.append(step)
             done.append(step)
         return done
-
-    def _undo_one(self, step: Step) -> None:
-        doc = self.doc
-        for given in step.given:
-            el, key = _given_at(given)
-            el.attrib.pop(OX_ID, None)
-            doc.ids.drop(key, el)
-        clean = [part for part, touches in step.clean if part.touches == touches]  # untouched since
-        for op in reversed(step.ops):
-            self._play(op, forward=False)
-        self._restore_parts(step, before=True)
-        for part in clean:
-            part.dirty = part.content_changed = False  # as opened: saved as the original bytes again
-        doc.after_history()
-
-    def _redo_one(self, step: Step) -> None:
-        doc = self.doc
-        self._restore_parts(step, before=False)
-        for op in step.ops:
-            self._play(op, forward=True)
-        for given in step.given:
-            el, key = _given_at(given)
-            el.set(OX_ID, key)
-            doc.ids.adopt(el, own_only=True)
-        step.clean = [(part, part.touches) for part, _ in step.clean]
-        doc.after_history()
-
-    def _play(self, op: list, forward: bool) -> None:
-        kind, el = op[0], op[1]
-        doc = self.doc
-        if kind == "swap":
-            if len(op) > 3:
-                el = op[1] = _at(op[3], op[4])
-            _swap(el, op[2])
-            doc.ids.adopt(el)
-            doc.changed(el)
-        elif kind == "attrs":
-            now = dict(el.attrib)
-            el.attrib.clear()
-            el.attrib.update(op[2])
-            op[2] = now
-            doc.changed(el)
-        elif (kind == "ins") == forward:  # put the block (back) in its place
-            parent, prev = op[2], op[3]
-            if prev is not None:
-                prev.addnext(el)
-            else:
-                parent.insert(0, el)
-            doc.block_back(el)
-        else:  # take it out, noting its place for the way back
-            op[3] = el.getprevious()
-            doc.block_gone(el)
-            if forward and len(op) > 4:  # it was moved into a block, not deleted: there again
-                _put(el, op[4], op[5])
-
-    def _restore_parts(self, step: Step, before: bool) -> None:
-        package = self.doc.package
-        table = step.parts_before if before else step.parts_after
-        if table is not None:
-            package.parts.clear()
-            package.parts.update(table)
-        for name, old, new, was_dirty in step.parts:
-            data = old if before else new
-            part = package.parts.get(name)
-            if part is None:
-                continue
-            if before and not was_dirty:
-                part.unload()  # as opened: saved as the original bytes again
-                self._known.pop(name, None)
-            else:
-                part.restore(part.parse(data))
-                self._known[name] = data
 
     def clear(self) -> None:
         """Forget every step (after an internal error left the records unusable)."""
@@ -467,13 +395,6 @@ def _note_moves(ops: list, tops) -> None:
             op += [parent, op[1].getprevious()]
 
 
-def _put(el: etree._Element, parent: etree._Element, prev: etree._Element | None) -> None:
-    if prev is not None:
-        prev.addnext(el)
-    else:
-        parent.insert(0, el)
-
-
 def _place(el: etree._Element, top: etree._Element) -> list[int]:
     """Child indexes from ``top`` down to ``el``."""
     path = []
@@ -483,17 +404,6 @@ def _place(el: etree._Element, top: etree._Element) -> list[int]:
         el = parent
     path.reverse()
     return path
-
-
-def _at(top: etree._Element, path: list[int]) -> etree._Element:
-    for i in path:
-        top = top[i]
-    return top
-
-
-def _given_at(given: tuple) -> tuple[etree._Element, str]:
-    """(element, ID) of a step's given ID, the element found by its place when it has one."""
-    return (_at(given[2], given[3]), given[1]) if len(given) > 2 else (given[0], given[1])
 
 
 def _up_to(el: etree._Element, top: etree._Element):
@@ -517,17 +427,3 @@ def _bare(el: etree._Element) -> bytes:
 
 def _nodes(el: etree._Element) -> int:
     return NODE_BYTES * sum(1 + len(e.attrib) for e in el.iter())
-
-
-def _swap(live: etree._Element, other: etree._Element) -> None:
-    """Exchange attributes, text and children of two elements (tails stay)."""
-    live_attrs, other_attrs = dict(live.attrib), dict(other.attrib)
-    live.attrib.clear()
-    live.attrib.update(other_attrs)
-    other.attrib.clear()
-    other.attrib.update(live_attrs)
-    live.text, other.text = other.text, live.text
-    live_kids, other_kids = list(live), list(other)
-    move_children(live_kids, other)  # moves them out of live (linear: ooxml/xml/unlink.py)
-    move_children(other_kids, live)
-

@@ -12,8 +12,6 @@ import os
 import zipfile
 from pathlib import Path
 
-from lxml import etree
-
 from ooxml.opc import external_refs
 from ooxml.xml.errors import OoxmlError
 from ooxml.xml.namespaces import STRICT_W, W

@@ -17,7 +17,7 @@ from typing import Iterator
 
 from lxml import etree
 
-from ooxml.xml.namespaces import A, M, PR, V, W, WP
+from ooxml.xml.namespaces import A, M, W, WP
 
 X = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 C = "http://schemas.openxmlformats.org/drawingml/2006/chart"

@@ -23,7 +23,7 @@ from lxml import etree
 from ooxml.text import body as B
 from ooxml.xml import clock
 from ooxml.xml.errors import OoxmlError
-from ooxml.xml.namespaces import M, OX_ID, W, w
+from ooxml.xml.namespaces import M, OX_ID, w
 from ooxml.xml.order import get_or_add, insert_child
 from ooxml.review.review_ops import EMPTIED_GO, KEEPS_LAST, accept_within
 

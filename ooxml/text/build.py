@@ -6,7 +6,6 @@ import re
 
 from lxml import etree
 
-from ooxml.text import body as B
 from ooxml.xml import budget
 from ooxml.xml.namespaces import XML, w
 from ooxml.xml.order import get_or_add, set_child

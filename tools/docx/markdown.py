@@ -7,7 +7,6 @@ from urllib.parse import unquote
 
 from ooxml.text import body as B
 from ooxml.xml import budget, growth
-from ooxml.text import images as I
 from ooxml.xml.errors import InvalidPosition, OoxmlError
 from ooxml.opc.link_policy import policy_of
 from ooxml.markdown.markdown_in import MAX_MARKDOWN, Builder, image_sources, link_targets, parse
@@ -16,12 +15,13 @@ from ooxml.opc.outfile import MARKDOWN, check_file, write_bytes
 from ooxml.layout.sections import page_box, section_of
 from render.answer import success_answer
 from render.blocks import heading_level
-from render.markdown import Exporter, _longest_run
+from render.markdown import Exporter
+from render.markdown_inline import longest_run
 from render.width import cut
 from tools.docx.common import block_insertion, call_limits, insertion_neighbours, resolve, session_of
 from tools.docx.common import raster_at
 from tools.docx.protocol import SHOWN, Edit
-from ooxml.tabular.tables import keep_tables_apart
+from ooxml.tabular.fill import keep_tables_apart
 from ooxml.tabular.widths import EMU_PER_TWIP, available_width
 from tools.docx.view import focus_block
 from tools.runtime.state.journal import replaying
@@ -94,7 +94,7 @@ def docx_export_markdown(ctx: CallContext, session_id: str | None, start_element
             blocks, nxt = blocks[:i], el
             break
     text = exporter.blocks(blocks)
-    fence = "`" * max(3, _longest_run(text, "`") + 1)
+    fence = "`" * max(3, longest_run(text, "`") + 1)
     fields = {"Session ID": session.id,
               "Range": f"{first_index + 1}-{first_index + len(blocks)} of {total}" if blocks else f"0 of {total}",
               "Merged Cells": MERGED}
@@ -126,7 +126,6 @@ def _to_file(ctx, session, exporter, first, max_elements, target: Path, first_in
              overwrite: bool) -> str:
     # A sync tool: it runs in a worker thread holding its session, so a long export stalls no
     # other client, and no edit can come between its chunks.
-    doc = session.doc
     count = total - first_index if max_elements is None else min(max_elements, total - first_index)
     pieces, el, done = [], first, 0
     while el is not None and done < count:

@@ -25,7 +25,7 @@ from ooxml.model import places as P
 from ooxml.refs import renumber as RN
 from ooxml.review import revisions as REV
 from ooxml.review import edits
-from ooxml.tabular.tables import keep_tables_apart
+from ooxml.tabular.fill import keep_tables_apart
 from ooxml.text import body as B
 from render.answer import Answer
 from tools.docx import common as C

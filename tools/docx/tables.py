@@ -8,7 +8,12 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.text import body as B
-from ooxml.tabular import tables as T
+from ooxml.tabular.build import CELL_BYTES, build_table, check_data, check_size, column_widths
+from ooxml.tabular.cells import is_empty_cell, set_cell_text
+from ooxml.tabular.columns import delete_col, insert_col
+from ooxml.tabular.fill import fill_table
+from ooxml.tabular.merge import check_merge, merge_cells
+from ooxml.tabular.rows import delete_row, insert_row, parse_row_col_position
 from ooxml.review.revisions import refuse_deleted, refuse_when_tracking
 from ooxml.text.build import copy_props, make_run, mark_rpr
 from ooxml.text.copies import check_copy_size, copy_blocks
@@ -120,16 +125,16 @@ def docx_insert_table(ctx: CallContext, e: Edit, session_id: str | None, rows: i
         data: Rows of cell texts (may be fewer).
     """
     doc = e.doc
-    T.check_size(rows, cols)
-    growth.spend(rows * cols * T.CELL_BYTES, call_limits(ctx, doc).max_call_growth_bytes,
+    check_size(rows, cols)
+    growth.spend(rows * cols * CELL_BYTES, call_limits(ctx, doc).max_call_growth_bytes,
                  f"A table of {rows}×{cols} cells", hint="Insert a smaller table, or fewer per call; the "
                                                          "operator sets limits.max_call_growth_bytes.")
     if data is not None:
-        T.check_data(data, rows, cols)
+        check_data(data, rows, cols)
     pos = e.position(position)
     container, _ = block_insertion(doc, pos, "table")
-    widths = T.column_widths(available_width(doc, container, pos.target), cols)
-    tbl = T.build_table(rows, cols, widths, doc.styles.default_table_style(), data)
+    widths = column_widths(available_width(doc, container, pos.target), cols)
+    tbl = build_table(rows, cols, widths, doc.styles.default_table_style(), data)
     place_blocks(e, [tbl], pos, fields={"Dimensions": f"{rows} rows × {cols} columns"})
 
 
@@ -283,10 +288,10 @@ def docx_insert_paragraph_to_cell(ctx: CallContext, e: Edit, session_id: str | N
     tc = cell.tc
     fields = {"Table": doc.id_of(tbl), "Cell": f"{doc.id_of(tc)} (row {cell.row}, col {cell.start})"}
     blocks = [b for b in B.iter_blocks(tc)]
-    if len(blocks) == 1 and blocks[0].tag == B.W_P and T.is_empty_cell(tc):
+    if len(blocks) == 1 and blocks[0].tag == B.W_P and is_empty_cell(tc):
         p = blocks[0]
         e.show(p)
-        T.set_cell_text(doc, tc, text)
+        set_cell_text(doc, tc, text)
         e.changed(p)
         e.done(p, marker="NEW", inserted=p, fields={**fields, "Filled": "the cell's empty paragraph"})
     else:
@@ -307,7 +312,7 @@ def docx_fill_table(ctx: CallContext, e: Edit, session_id: str | None, table_id:
     """
     tbl = table_of(e.session, table_id)
     show_table(e, tbl, start_row)
-    written, added, skipped = T.fill(e.doc, tbl, data, start_row)
+    written, added, skipped = fill_table(e.doc, tbl, data, start_row)
     fields = {"Cells Written": written, "Rows Added": added or None,
               "Skipped": f"{skipped} value(s) on merged slots" if skipped else None}
     table_done(e, tbl, fields, updated=tbl)
@@ -326,9 +331,9 @@ def docx_insert_row_at(ctx: CallContext, e: Edit, session_id: str | None, table_
     """
     doc = e.doc
     tbl = table_of(e.session, table_id)
-    at, template = T.parse_row_col_position(position, len(B.table_rows(tbl)), "row")
+    at, template = parse_row_col_position(position, len(B.table_rows(tbl)), "row")
     show_table(e, tbl, at)
-    tr = T.insert_row(doc, tbl, at, template, copy_format)
+    tr = insert_row(doc, tbl, at, template, copy_format)
     table_done(e, tbl, {"Table": doc.id_of(tbl), "Row Index": at, "Position": position}, element=tr,
                inserted=tr)
 
@@ -345,12 +350,12 @@ def docx_insert_col_at(ctx: CallContext, e: Edit, session_id: str | None, table_
     doc = e.doc
     tbl = table_of(e.session, table_id)
     refuse_when_tracking(doc, "Inserting a column")
-    at, template = T.parse_row_col_position(position, TableGrid(tbl).n_cols, "column")
-    growth.spend(len(B.table_rows(tbl)) * T.CELL_BYTES, call_limits(ctx, doc).max_call_growth_bytes,
+    at, template = parse_row_col_position(position, TableGrid(tbl).n_cols, "column")
+    growth.spend(len(B.table_rows(tbl)) * CELL_BYTES, call_limits(ctx, doc).max_call_growth_bytes,
                  "The column's cells", hint="Insert fewer columns per call; the operator sets "
                                             "limits.max_call_growth_bytes.")
     show_table(e, tbl, 0)
-    created = T.insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
+    created = insert_col(doc, tbl, at, template, copy_format, table_width_limit(doc, tbl))
     fields = {"Table": doc.id_of(tbl), "Column Index": at, "Position": position, "New Cells": len(created)}
     first = created[0] if created else None
     table_done(e, tbl, fields, element=first, inserted=first)
@@ -374,7 +379,7 @@ def _delete_line(e: Edit, table_id: str, index: int, column: bool) -> None:
     if column:
         refuse_when_tracking(e.doc, "Deleting a column")
     show_table(e, tbl, 0 if column else index)
-    (T.delete_col if column else T.delete_row)(e.doc, tbl, index)
+    (delete_col if column else delete_row)(e.doc, tbl, index)
     table_done(e, tbl, {"Deleted": f"{'column' if column else 'row'} {index}"}, updated=tbl)
 
 
@@ -385,8 +390,8 @@ def docx_merge_cells(ctx: CallContext, e: Edit, session_id: str | None, table_id
     doc = e.doc
     tbl = table_of(e.session, table_id)
     refuse_when_tracking(doc, "Merging cells")
-    T.check_merge(TableGrid(tbl), start_row, start_col, end_row, end_col)
+    check_merge(TableGrid(tbl), start_row, start_col, end_row, end_col)
     show_table(e, tbl, start_row)
-    top = T.merge_cells(doc, tbl, start_row, start_col, end_row, end_col)
+    top = merge_cells(doc, tbl, start_row, start_col, end_row, end_col)
     fields = {"Table": doc.id_of(tbl), "Merged": f"rows {start_row}-{end_row}, columns {start_col}-{end_col}"}
     table_done(e, tbl, fields, element=top, updated=top)
