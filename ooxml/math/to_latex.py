@@ -58,10 +58,11 @@ def _outermost(o: etree._Element, top: etree._Element) -> bool:
 
 
 def _prop(el: etree._Element, pr: str, name: str, default: str | None = None) -> str | None:
-    node = el.find(f"{_M}{pr}/{_M}{name}")
-    if node is None:
-        return default
-    return node.get(_VAL, "on")
+    # what el.find("m:pr/m:name") finds, by C iterators (find goes through lxml's Python ElementPath)
+    for props in el.iterchildren(_M + pr):
+        for node in props.iterchildren(_M + name):
+            return node.get(_VAL, "on")
+    return default
 
 
 def _on(el: etree._Element, pr: str, name: str) -> bool:
@@ -69,7 +70,7 @@ def _on(el: etree._Element, pr: str, name: str) -> bool:
 
 
 def _arg(el: etree._Element, name: str) -> str:
-    child = el.find(f"{_M}{name}")
+    child = next(el.iterchildren(_M + name), None)  # el.find's answer, without its Python path walk
     return "" if child is None else _row(child).strip()
 
 
@@ -104,6 +105,10 @@ def _group(text: str) -> str:
 
 
 def _run(r: etree._Element) -> str:
+    if len(r) == 1:  # most runs: one m:t, no properties
+        t = r[0]
+        if t.tag == _T and not len(t):
+            return latex_of_text(t.text) if t.text else ""
     text = "".join(t.text or "" for t in r.iter(_T))
     if not text:
         return ""
