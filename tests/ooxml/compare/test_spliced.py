@@ -5,6 +5,8 @@ the comparison of whole trees gives, byte for byte, and where the bytes leave an
 path declines (None) and the whole path runs."""
 from __future__ import annotations
 
+import io
+import zipfile
 from datetime import datetime, timezone
 
 import pytest
@@ -14,6 +16,7 @@ from ooxml.compare.paragraphs import Options
 from ooxml.model.document import Document
 from ooxml.opc.package import Package
 from ooxml.xml import clock
+from ooxml.xml.errors import InvalidDocument
 from tests.builders import build_docx, p, tbl, tc
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
@@ -135,3 +138,19 @@ def test_a_body_with_no_block_but_its_section_properties(tmp_path):
     with clock.pinned(WHEN):
         result, made = run.compare(Package.from_bytes(a), Package.from_bytes(b), "Tester", Options())
     assert (_parts(made), dict(result.counts)) == whole(a, b, Options())
+
+
+def test_a_main_part_declaring_a_dtd_is_refused_as_on_every_open(tmp_path):
+    """The fast path reads the root's start tag with the safe parser: a DTD is the whole path's to refuse."""
+    a, b = pair(tmp_path, body(set()), body({9}))
+    with zipfile.ZipFile(io.BytesIO(b)) as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    parts["word/document.xml"] = parts["word/document.xml"].replace(
+        b"?>", b'?><!DOCTYPE w:document [<!ENTITY x SYSTEM "file:///etc/passwd">]>', 1)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for n, data in parts.items():
+            z.writestr(n, data)
+    assert fast(a, out.getvalue(), Options()) is None
+    with pytest.raises(InvalidDocument, match="DTD"):
+        run.compare(Package.from_bytes(a), Package.from_bytes(out.getvalue()), "Tester", Options())
