@@ -33,7 +33,7 @@ from ooxml.opc.parts import story_part_names
 _OURS = f'"{OX}"'.encode()  # our IDs' namespace, declared on the root of a part saved with them
 _HOLDER = "\ue001"
 _PLACED = re.compile(rb"<w:p><w:r><w:t>\xee\x80\x81(\d+)</w:t></w:r></w:p>")
-_SAMPLE = 48  # blocks of each side's runs parsed to check their bytes are lxml's
+_SAMPLE = 48  # runs a side whose first and last blocks are parsed to check their bytes are lxml's
 
 
 def _holder(k: int) -> bytes:
