@@ -53,7 +53,7 @@ class _Reduced(Document):
 
     def count_ids(self) -> None:
         """The w:id counter revisions take (``revisions._floor``), the whole main part counted."""
-        ids = [int(v) for v in _ID_BYTES.findall(self.full)]
+        ids = [int(v) for v in _ID_BYTES.findall(self.full)] if b'w:id="' in self.full else []  # find: 4x cheaper
         self.caches["revisions.next_id"] = [max([R._floor(self), *(n + 1 for n in ids)])]  # noqa: SLF001
 
     def word_ids(self, el):
