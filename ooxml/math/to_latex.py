@@ -14,7 +14,7 @@ from ooxml.xml.namespaces import M, W
 
 _M = f"{{{M}}}"
 _VAL = f"{_M}val"
-_T, _RPR = f"{_M}t", f"{_M}rPr"
+_T, _R, _RPR = f"{_M}t", f"{_M}r", f"{_M}rPr"
 FUNCTIONS = frozenset("sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth log ln lg exp "
                       "det dim gcd hom ker deg arg inf sup lim liminf limsup max min Pr".split())
 _LIMIT_OPS = frozenset("lim liminf limsup max min sup inf det gcd Pr".split())
@@ -78,9 +78,18 @@ def _row(el: etree._Element) -> str:
     """The children of an argument (m:e, m:num …) one after another, commands kept apart."""
     out = ""
     for child in el:
-        rule = _RULES.get(child.tag)
-        piece = rule(child) if rule else (_row(child) if child.tag.startswith(_M) and
-                                           not child.tag.endswith("Pr") else _foreign(child))
+        tag = child.tag  # lxml builds the string on each read
+        if tag == _R and len(child) == 1:  # most children: a run of one m:t, no properties (no call)
+            t = child[0]
+            if t.tag == _T and not len(t):
+                text = t.text
+                piece = latex_of_text(text) if text else ""
+            else:
+                piece = _run(child)
+        else:
+            rule = _RULES.get(tag)
+            piece = rule(child) if rule else (_row(child) if tag.startswith(_M) and
+                                               not tag.endswith("Pr") else _foreign(child))
         if out and piece and out[-1].isalpha() and piece[0].isalpha() and _ends_command(out):
             out += " "
         out += piece
