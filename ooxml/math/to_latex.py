@@ -58,10 +58,14 @@ def _outermost(o: etree._Element, top: etree._Element) -> bool:
 
 
 def _prop(el: etree._Element, pr: str, name: str, default: str | None = None) -> str | None:
-    # what el.find("m:pr/m:name") finds, by C iterators (find goes through lxml's Python ElementPath)
-    for props in el.iterchildren(_M + pr):
-        for node in props.iterchildren(_M + name):
-            return node.get(_VAL, "on")
+    # what el.find("m:pr/m:name") finds, by plain loops: find goes through lxml's Python ElementPath,
+    # iterchildren(tag) builds a tag matcher (1 µs a call, more than the loop over a structure's children)
+    pr, name = _M + pr, _M + name
+    for props in el:
+        if props.tag == pr:
+            for node in props:
+                if node.tag == name:
+                    return node.get(_VAL, "on")
     return default
 
 
@@ -69,9 +73,23 @@ def _on(el: etree._Element, pr: str, name: str) -> bool:
     return (_prop(el, pr, name, "off") or "on") in ("on", "1", "true")
 
 
+def _child(el: etree._Element, tag: str) -> etree._Element | None:
+    for child in el:  # el.find(tag), without its Python path walk (see _prop)
+        if child.tag == tag:
+            return child
+    return None
+
+
+def _children(el: etree._Element, tag: str) -> list[etree._Element]:
+    return [child for child in el if child.tag == tag]  # el.findall(tag)
+
+
 def _arg(el: etree._Element, name: str) -> str:
-    child = next(el.iterchildren(_M + name), None)  # el.find's answer, without its Python path walk
-    return "" if child is None else _row(child).strip()
+    name = _M + name
+    for child in el:  # el.find's answer, without its Python path walk (see _prop)
+        if child.tag == name:
+            return _row(child).strip()
+    return ""
 
 
 def _row(el: etree._Element) -> str:
@@ -121,10 +139,10 @@ def _run(r: etree._Element) -> str:
     text = "".join(t.text or "" for t in r.iter(_T))
     if not text:
         return ""
-    rpr = next(r.iterchildren(_RPR), None)  # most runs have none: no path lookups then
+    rpr = _child(r, _RPR)  # most runs have none: no path lookups then
     if rpr is None:
         return latex_of_text(text)
-    if _on(r, "rPr", "nor") or rpr.find(f"{_M}lit") is not None and text.isalpha():
+    if _on(r, "rPr", "nor") or _child(rpr, f"{_M}lit") is not None and text.isalpha():
         return rf"\text{{{text}}}"
     word = "".join(text.split())
     if _prop(r, "rPr", "sty") == "p" and len(word) > 1 and word.isalpha():
@@ -182,9 +200,9 @@ def _nary(el: etree._Element) -> str:
 def _delimiter(el: etree._Element) -> str:
     beg, end = _prop(el, "dPr", "begChr", "("), _prop(el, "dPr", "endChr", ")")
     sep = _prop(el, "dPr", "sepChr", "|")
-    args = [_row(e).strip() for e in el.findall(f"{_M}e")]
+    args = [_row(e).strip() for e in _children(el, f"{_M}e")]
     if len(args) == 1:
-        only = [c for c in el.find(f"{_M}e") if not c.tag.endswith("Pr")]
+        only = [c for c in _child(el, f"{_M}e") if not c.tag.endswith("Pr")]
         if len(only) == 1 and only[0].tag in (f"{_M}m", f"{_M}eqArr"):
             env = "cases" if (beg, end) == ("{", "") else _MATRIX_FENCES.get((beg, end))
             if env:
@@ -209,8 +227,8 @@ def _fence(char: str, prefix: str = "") -> str:
 
 def _rows(el: etree._Element) -> list[list[str]]:
     if el.tag == f"{_M}eqArr":
-        return [[_row(e).strip()] for e in el.findall(f"{_M}e")]
-    return [[_row(e).strip() for e in mr.findall(f"{_M}e")] for mr in el.findall(f"{_M}mr")]
+        return [[_row(e).strip()] for e in _children(el, f"{_M}e")]
+    return [[_row(e).strip() for e in _children(mr, f"{_M}e")] for mr in _children(el, f"{_M}mr")]
 
 
 def _table(el: etree._Element, env: str) -> str:
@@ -235,7 +253,7 @@ def _bar(el: etree._Element) -> str:
 
 
 def _func(el: etree._Element) -> str:
-    name_el = el.find(f"{_M}fName")
+    name_el = _child(el, f"{_M}fName")
     name = "" if name_el is None else _row(name_el).strip()
     body = _arg(el, "e")
     if name.isalpha() and name in FUNCTIONS:
@@ -246,7 +264,7 @@ def _func(el: etree._Element) -> str:
 
 
 def _lim(el: etree._Element, low: bool) -> str:
-    base_el = el.find(f"{_M}e")
+    base_el = _child(el, f"{_M}e")
     base, lim = _arg(el, "e"), _arg(el, "lim")
     if base.lstrip("\\") in _LIMIT_OPS or base.startswith((r"\underbrace", r"\overbrace", r"\operatorname")):
         return base + ("_" if low else "^") + _braced(lim)
