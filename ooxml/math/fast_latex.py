@@ -277,9 +277,14 @@ def _nary_op(node: tuple) -> str | None:
 
 
 def _write_row(items: list, out: mathml.Out) -> None:
-    i = 0
-    while i < len(items):
-        i = _write_one(items, i, out)
+    i, n = 0, len(items)
+    while i < n:
+        node = items[i]
+        if node[0] == "t" and node[1] != "mspace" and (node[1] != "mo" or node[2] not in mathml.NARY):
+            out.append(mathml.run(node[1], node[2], node[3]))  # most items: a run (_write_one's first case)
+            i += 1
+        else:
+            i = _write_one(items, i, out)
 
 
 def _arg(out: mathml.Out, tag: str, items: list | None) -> None:
