@@ -13,7 +13,7 @@ from typing import Any, Callable
 from lxml import etree
 
 from ooxml.math.to_latex import FUNCTIONS
-from ooxml.xml.namespaces import M
+from ooxml.xml.namespaces import M, W
 
 _El = Any  # an element of latex2mathml's ElementTree (xml.etree)
 NARY = frozenset("∑∏∐∫∬∭∮∯⋃⋂⋁⋀⨁⨂⨀⨄")
@@ -73,6 +73,13 @@ def parsed(inside: str, display: bool = False) -> etree._Element:
     math = f"<{_P}oMath>{inside}</{_P}oMath>"
     text = f"<{_P}oMathPara>{math}</{_P}oMathPara>" if display else math
     return etree.fromstring(text.replace(">", f' xmlns:ns0="{M}">', 1), _PARSER)
+
+
+def in_paragraph(inside: str) -> etree._Element:
+    """A new ``w:p`` holding ``inside`` as a display equation: parsed with it (the same bytes as the
+    paragraph made and the equation appended, without the two element calls: the parse is warm by then)."""
+    math = f'<{_P}oMathPara xmlns:ns0="{M}"><{_P}oMath>{inside}</{_P}oMath></{_P}oMathPara>'
+    return etree.fromstring(f'<{_P}p xmlns:ns0="{W}">{math}</{_P}p>', _PARSER)
 
 
 def _items(el: _El) -> list[_El]:
