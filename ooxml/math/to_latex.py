@@ -15,6 +15,8 @@ from ooxml.xml.namespaces import M, W
 _M = f"{{{M}}}"
 _VAL = f"{_M}val"
 _T, _R, _RPR = f"{_M}t", f"{_M}r", f"{_M}rPr"
+_E, _NUM, _DEN, _SUB, _SUP, _DEG = (_M + name for name in ("e", "num", "den", "sub", "sup", "deg"))
+_FPR, _RADPR = f"{_M}fPr", f"{_M}radPr"
 FUNCTIONS = frozenset("sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth log ln lg exp "
                       "det dim gcd hom ker deg arg inf sup lim liminf limsup max min Pr".split())
 _LIMIT_OPS = frozenset("lim liminf limsup max min sup inf det gcd Pr".split())
@@ -150,9 +152,38 @@ def _run(r: etree._Element) -> str:
     return latex_of_text(text)
 
 
+def _split(el: etree._Element, pr: str) -> tuple[dict, list]:
+    """``el``'s children in one pass (a structure's rule would walk them once per argument): the
+    first of each tag, and every ``pr`` property element (``_prop`` reads them all, in order)."""
+    first: dict = {}
+    props = []
+    for child in el:
+        tag = child.tag
+        if tag == pr:
+            props.append(child)
+        elif tag not in first:
+            first[tag] = child
+    return first, props
+
+
+def _value(props: list, name: str, default: str | None) -> str | None:
+    """``_prop`` over property elements ``_split`` found."""
+    name = _M + name
+    for pr in props:
+        for node in pr:
+            if node.tag == name:
+                return node.get(_VAL, "on")
+    return default
+
+
+def _text(el: etree._Element | None) -> str:
+    return "" if el is None else _row(el).strip()
+
+
 def _frac(f: etree._Element) -> str:
-    num, den = _arg(f, "num"), _arg(f, "den")
-    kind = _prop(f, "fPr", "type", "bar")
+    parts, props = _split(f, _FPR)
+    num, den = _text(parts.get(_NUM)), _text(parts.get(_DEN))
+    kind = _value(props, "type", "bar")
     if kind == "noBar":
         return rf"\binom{{{num}}}{{{den}}}"
     if kind in ("lin", "skw"):
@@ -161,12 +192,13 @@ def _frac(f: etree._Element) -> str:
 
 
 def _script(el: etree._Element, sub: bool, sup: bool) -> str:
-    base = _arg(el, "e")
+    parts = _split(el, "")[0]
+    base = _text(parts.get(_E))
     out = _group(base) if base else "{}"
     if sub:
-        out += "_" + _braced(_arg(el, "sub"))
+        out += "_" + _braced(_text(parts.get(_SUB)))
     if sup:
-        mark = _arg(el, "sup")
+        mark = _text(parts.get(_SUP))
         out += mark if mark and set(mark) == {"'"} else "^" + _braced(mark)
     return out
 
@@ -180,10 +212,11 @@ def _pre(el: etree._Element) -> str:
 
 
 def _rad(el: etree._Element) -> str:
-    deg = _arg(el, "deg")
-    if _on(el, "radPr", "degHide") or not deg:
-        return rf"\sqrt{{{_arg(el, 'e')}}}"
-    return rf"\sqrt[{deg}]{{{_arg(el, 'e')}}}"
+    parts, props = _split(el, _RADPR)
+    deg, base = _text(parts.get(_DEG)), _text(parts.get(_E))
+    if (_value(props, "degHide", "off") or "on") in ("on", "1", "true") or not deg:
+        return rf"\sqrt{{{base}}}"
+    return rf"\sqrt[{deg}]{{{base}}}"
 
 
 def _nary(el: etree._Element) -> str:
