@@ -7,7 +7,8 @@ from ooxml.check.findings import Finding
 TAGS = (*access_alt.TAGS, *access_structure.TAGS, *access_tables.TAGS, *access_contrast.TAGS)
 
 
-def findings(parts, scans: dict) -> list[Finding]:
+def findings(parts, scans: dict, paragraphs) -> list[Finding]:
+    """``paragraphs``: the main part's ``access_structure.Paragraphs``, filled by its walk."""
     doc = parts.doc
     styles = access_contrast.StyleColours(doc.styles.root)
     out = access_doc.findings(doc, parts)
@@ -16,5 +17,5 @@ def findings(parts, scans: dict) -> list[Finding]:
         if scan is None:
             continue
         out += access_alt.findings(name, scan) + access_tables.findings(name, scan)
-        out += access_structure.findings(doc, name, scan) + access_contrast.findings(doc, name, scan, styles)
+        out += access_structure.findings(doc, name, scan, paragraphs) + access_contrast.findings(doc, name, scan, styles)
     return out

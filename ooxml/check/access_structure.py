@@ -23,24 +23,38 @@ _URL = re.compile(r"^(https?://|www\.|mailto:)\S+$", re.I)
 MAX_HEADING_CHARS, MAX_HEADING_RUNS = 80, 6
 
 
-def findings(doc, name: str, scan) -> list[Finding]:
+class Paragraphs:
+    """The main part's paragraphs that may be empty (``_empty``), noted as the walk passes them: not those
+    with more than 3 children, nor those whose last child ends with w:t (text, the common case: judged
+    on two children while in cache; a search of the body for paragraphs without text cost 45 ms more
+    at 50,000)."""
+
+    def __init__(self):
+        self.maybe_empty: list = []
+
+    def visitors(self) -> dict:
+        keep = self.maybe_empty.append
+
+        def visit(p):
+            if len(p) > 3:
+                return
+            try:
+                if p[-1][-1].tag == _T:
+                    return
+            except IndexError:  # no children
+                pass
+            keep(p)
+        return {B.W_P: visit}
+
+
+def findings(doc, name: str, scan, paragraphs: Paragraphs | None) -> list[Finding]:
     out = _links(name, scan) + _boxes(name, scan)
     if name == doc.main_name:
         levels = heading_levels(doc, scan)
-        bold, textless = _paragraphs(doc.body)
-        out += _skips(name, levels) + _bold_lines(name, bold, levels) + _spacing(name, textless)
+        body = doc.body
+        empty = [p for p in paragraphs.maybe_empty if p.getparent() is body and _empty(p)]
+        out += _skips(name, levels) + _bold_lines(name, _BOLD_PARAGRAPHS(body), levels) + _spacing(name, empty)
     return out
-
-
-def _paragraphs(body: etree._Element) -> tuple[list, list]:
-    """The body paragraphs whose text runs are all bold, and those without text, in document order:
-    one search for both (two walked the paragraphs and their runs twice: 60-90 ms more at 50,000)."""
-    found = _BOLD_OR_TEXTLESS(body)
-    textless = [p for p in found if p.find(_RT) is None]
-    if not textless:
-        return found, textless
-    bold = [p for p in found if p.find(_RT) is not None or _BOLD_ONLY(p)]
-    return bold, textless
 
 
 def heading_levels(doc, scan) -> dict:
@@ -105,12 +119,10 @@ def _bold(r: etree._Element) -> bool:
     return b is not None and b.get(_VAL, "1") not in _OFF
 
 
-def _spacing(name: str, textless: list) -> list[Finding]:
+def _spacing(name: str, empty: list) -> list[Finding]:
     """Two or more empty paragraphs in a row between content: spacing typed as paragraphs."""
     out, run = [], []
-    for p in textless:  # found in C: the paragraphs without text; runs of them judged here
-        if not _empty(p):
-            continue
+    for p in empty:  # the body's empty paragraphs in document order; runs of them judged here
         if run and run[-1].getnext() is not p:
             _spaced(name, run, out)
             run = []
@@ -121,9 +133,7 @@ def _spacing(name: str, textless: list) -> list[Finding]:
 
 # The first run bold, first (cheap, selective), then no text run that is not bold.
 _BOLD = f"w:r[1]/w:rPr/w:b and not(w:r[w:t][not(w:rPr/w:b)]) and count(w:r) <= {MAX_HEADING_RUNS}"
-_BOLD_ONLY = etree.XPath(f"self::w:p[{_BOLD}]", namespaces={"w": W})
-# Without text (_empty judges what else they hold), or bold only: a paragraph's runs read once, still in cache.
-_BOLD_OR_TEXTLESS = etree.XPath(f"w:p[not(w:r/w:t) or {_BOLD}]", namespaces={"w": W})
+_BOLD_PARAGRAPHS = etree.XPath(f"w:p[{_BOLD}]", namespaces={"w": W})
 
 
 def _spaced(name: str, run: list, out: list) -> None:

@@ -35,33 +35,3 @@ def _xml_name(pkg: Package, name: str) -> bool:
         return False
     ctype = pkg.content_type_of(name) or ""
     return name.endswith(".xml") or ctype.endswith("xml")
-
-
-class Scan:
-    """One walk of a part's tree, its elements of ``tags`` bucketed by tag in document order: each
-    walk of a 50,000-paragraph tree costs about 50 ms however few elements it yields, so the rules
-    share one (lxml filters the tags in C)."""
-
-    def __init__(self, root: etree._Element, tags):
-        self.root = root
-        self.by_tag: dict[str, list] = {}
-        by_tag = self.by_tag
-        for el in root.iter(*tags):
-            tag = el.tag
-            if tag in by_tag:
-                by_tag[tag].append(el)
-            else:
-                by_tag[tag] = [el]
-
-    def get(self, *tags) -> list:
-        if len(tags) == 1:
-            return self.by_tag.get(tags[0], [])
-        return [el for tag in tags for el in self.by_tag.get(tag, [])]
-
-    def ordered(self, *tags) -> list:
-        """Elements of several tags in document order (rare tags: sorting them is cheap)."""
-        els = self.get(*tags)
-        if len(tags) > 1 and els:
-            order = {el: i for i, el in enumerate(self.root.iter(*tags))}
-            els.sort(key=order.__getitem__)
-        return els

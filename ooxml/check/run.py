@@ -1,14 +1,15 @@
 """docx_check's entry: the chosen rule sets over a document, findings located (IDs, else part and path)."""
 from __future__ import annotations
 
-from ooxml.check import access, word_ids, word_order, word_package, word_ranges, word_text
+from ooxml.check import access, access_structure, word_ids, word_order, word_package, word_ranges, word_text
 from ooxml.check.findings import Finding, locate
-from ooxml.check.parts import Parts, Scan
+from ooxml.check.parts import Parts
+from ooxml.check.walk import Walk, visitors
 from ooxml.xml import budget, gc_pause
 from ooxml.xml.errors import ValidationError
 
 RULES = ("word", "accessibility")
-WORD_TAGS = (*word_order.TAGS, *word_ids.TAGS, *word_ranges.TAGS, *word_text.TAGS, *word_package.TAGS)
+WORD_TAGS = (*word_ids.TAGS, *word_ranges.TAGS, *word_text.TAGS, *word_package.TAGS)  # kept by the walk
 
 
 def checked_rules(rules: list[str] | None) -> tuple[str, ...]:
@@ -29,24 +30,41 @@ def check(doc, rules: tuple[str, ...] = RULES) -> list[Finding]:
 def _check(doc, rules: tuple[str, ...]) -> list[Finding]:
     parts = Parts(doc)
     tags = set(WORD_TAGS if "word" in rules else ()) | set(access.TAGS if "accessibility" in rules else ())
-    scans = {}
+    scans, seen = {}, {}
     for name, root in parts.word.items():
         budget.check()
-        scans[name] = Scan(root, dict.fromkeys(tags))
+        seen[name] = _Visitors(name, rules, name in parts.stories, name == doc.main_name)
+        scans[name] = Walk(root, tags, seen[name].table())
     out: list[Finding] = []
     if "word" in rules:
-        out += word(parts, scans)
+        out += word(parts, scans, seen)
     if "accessibility" in rules:
-        out += access.findings(parts, scans)
+        out += access.findings(parts, scans, seen[doc.main_name].paragraphs if doc.main_name in seen else None)
     return locate(doc, out)
 
 
-def word(parts: Parts, scans: dict) -> list[Finding]:
+class _Visitors:
+    """The rules that judge elements as the walk of one part passes them."""
+
+    def __init__(self, name: str, rules: tuple[str, ...], story: bool, main: bool):
+        word = "word" in rules
+        self.order = word_order.Visitor(name) if word else None
+        self.para_ids = word_ids.ParaIds() if word and story else None
+        self.cells = word_text.Cells() if word and story else None
+        self.paragraphs = access_structure.Paragraphs() if main and "accessibility" in rules else None
+
+    def table(self) -> dict:
+        found = [v.visitors() for v in (self.order, self.para_ids, self.cells, self.paragraphs) if v is not None]
+        return visitors(*found)
+
+
+def word(parts: Parts, scans: dict, seen: dict) -> list[Finding]:
     out = word_package.findings(parts, scans)
     for name, scan in scans.items():
-        out += word_order.findings(name, scan)
+        out += seen[name].order.findings()
         if name in parts.stories:
-            out += word_ids.findings(name, scan) + word_ranges.findings(name, scan) + word_text.findings(name, scan)
+            out += word_ids.findings(name, scan, seen[name].para_ids) + word_ranges.findings(name, scan) + \
+                word_text.findings(name, scan, seen[name].cells)
         elif scan.root.tag.endswith("}styles"):
             out += word_ids.style_id_findings(name, scan.root)
     return out + word_ids.doc_pr_findings({n: scans[n] for n in parts.stories if n in scans})

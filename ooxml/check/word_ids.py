@@ -23,11 +23,47 @@ _VML = f"{{{V}}}*"
 RENUMBER = "Run docx_check with repair=True: it gives new IDs."
 
 
-TAGS = (*_HAS_PARA_IDS, *REVISIONS, BOOKMARK, COMMENT_START, COMMENT, DOC_PR, _VML)
+TAGS = (*REVISIONS, BOOKMARK, COMMENT_START, COMMENT, DOC_PR, _VML)  # kept by the walk; paragraphs visited
 
 
-def findings(name: str, scan) -> list[Finding]:
-    return _para_ids(name, scan) + _annotation_ids(name, scan) + vml_id_findings(name, scan)
+class ParaIds:
+    """The paraIds and textIds of a part's paragraphs and rows, read as the walk passes them: the common
+    case (all valid, none repeated) is judged on the values alone; otherwise the elements are walked again."""
+
+    def __init__(self):
+        self.para: list = []
+        self.text: list = []
+
+    def visitors(self) -> dict:
+        para, text = self.para.append, self.text.append
+
+        def visit(el):
+            para(el.get(PARA_ID))
+            text(el.get(TEXT_ID))
+        return dict.fromkeys(_HAS_PARA_IDS, visit)
+
+    def findings(self, name: str, root: etree._Element) -> list[Finding]:
+        if _clean(self.para, unique=True) and _clean(self.text, unique=False):
+            return []  # the common case, without a walk per element
+        return _para_ids(name, [el for tag in _HAS_PARA_IDS for el in root.iter(tag)])
+
+
+def _clean(values: list, unique: bool) -> bool:
+    """All given values valid (and, with ``unique``, none repeated, whatever the case). Valid values are
+    upper case: checked as they are first, upper-cased (a call per value) only if one is not."""
+    given = set(values)
+    given.discard(None)
+    count = len(values) - values.count(None)
+    if _all_ok(given):
+        return not unique or len(given) == count
+    upper = {v.upper() for v in given}
+    if unique and len(upper) != count:
+        return False
+    return _all_ok(upper)
+
+
+def findings(name: str, scan, para_ids: ParaIds) -> list[Finding]:
+    return para_ids.findings(name, scan.root) + _annotation_ids(name, scan) + vml_id_findings(name, scan)
 
 
 _HEX = re.compile(r"[0-7][0-9A-F]{7}")
@@ -52,14 +88,7 @@ def hex_ok(value: str | None) -> bool:
         return False
 
 
-def _para_ids(name: str, scan) -> list[Finding]:
-    els = scan.get(*_HAS_PARA_IDS)
-    pairs = [(el.get(PARA_ID), el.get(TEXT_ID)) for el in els]  # one pass: a third cheaper than two
-    values, texts = (list(z) for z in zip(*pairs)) if pairs else ([], [])
-    given = [v.upper() for v in values if v is not None]
-    distinct = set(given)
-    if len(distinct) == len(given) and _all_ok(distinct) and _all_ok({v.upper() for v in set(texts) - {None}}):
-        return []  # the common case, without a walk per element
+def _para_ids(name: str, els: list) -> list[Finding]:
     out, seen = [], set()
     for el in els:
         for attr in (PARA_ID, TEXT_ID):

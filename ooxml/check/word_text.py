@@ -15,7 +15,22 @@ T, INSTR = f"{{{W}}}t", f"{{{W}}}instrText"
 _FALLBACK = f"{{{MC}}}Fallback"
 
 
-TAGS = (TXBX, B.W_TC, *DELETIONS)
+TAGS = (TXBX, *DELETIONS)  # kept by the walk; cells visited (``Cells``)
+
+
+class Cells:
+    """The cells that do not end with a paragraph, found as the walk passes them."""
+
+    def __init__(self):
+        self.open: list = []
+
+    def visitors(self) -> dict:
+        keep = self.open.append
+
+        def visit(tc):
+            if not ends_with_paragraph(tc):
+                keep(tc)
+        return {B.W_TC: visit}
 
 
 def _box_revisions(scan):
@@ -34,14 +49,14 @@ def _deleted_t(scan):
     return [t for d in scan.get(*DELETIONS) for t in d.iter(T, INSTR)]
 
 
-def findings(name: str, scan) -> list[Finding]:
+def findings(name: str, scan, cells: Cells) -> list[Finding]:
     out = [Finding("word", "box-revision", ERROR, name, f"a tracked change (w:{el.tag.rpartition('}')[2]}) inside a "
                    "text box: Word cannot open it", "Accept or reject it (docx_accept_revisions / "
                    "docx_reject_revisions with its ID).", el) for el in _box_revisions(scan)
            if next(el.iterancestors(_FALLBACK), None) is None]
     out += [Finding("word", "cell-end", ERROR, name, "a table cell does not end with a paragraph",
                     "Run docx_check with repair=True: it adds an empty paragraph at the cell's end.", tc,
-                    repairable=True) for tc in scan.get(B.W_TC) if not ends_with_paragraph(tc)]
+                    repairable=True) for tc in cells.open]
     out += [Finding("word", "newline", ERROR, name, "a line break typed into w:t", "Run docx_check with repair=True: "
                     "it writes the breaks as w:br.", t, repairable=True) for t in _newline_t(scan)]
     out += [Finding("word", "deleted-text", ERROR, name, f"w:{t.tag.rpartition('}')[2]} inside a deletion",

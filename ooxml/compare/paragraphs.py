@@ -14,6 +14,7 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.review import revisions as R
+from ooxml.review.format_changes import PPR_NOT_FORMAT, RPR_NOT_FORMAT, snapshot
 from ooxml.compare import anchors
 from ooxml.compare import fields as F
 from ooxml.compare import tokens as T
@@ -226,7 +227,7 @@ def _rkey(marks: Marks, run: etree._Element) -> str:
         return ""
     key = marks.rkeys.get(rpr)
     if key is None:
-        key = marks.rkeys[rpr] = props_key(rpr, R._RPR_NOT_FORMAT)  # noqa: SLF001
+        key = marks.rkeys[rpr] = props_key(rpr, RPR_NOT_FORMAT)
     return key
 
 
@@ -256,7 +257,7 @@ def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
     for s, e, run_a in reversed(changed):
         split_at(marks.doc, tb.segs, e)
         split_at(marks.doc, tb.segs, s)
-        old = R._snapshot(run_a.find(R.W_RPR), R._RPR_NOT_FORMAT, R.W_RPR)  # noqa: SLF001
+        old = snapshot(run_a.find(R.W_RPR), RPR_NOT_FORMAT, R.W_RPR)
         for run in _runs_between(tb.segs, s, e):
             if run.find(f"{R.W_RPR}/{w('rPrChange')}") is None:
                 marks.property_change(get_or_add(run, "rPr"), "rPrChange", copy.deepcopy(old), run)
@@ -270,6 +271,6 @@ def diff_props(marks: Marks, pa, pb) -> None:
     """A pPrChange on ``pb`` when its paragraph properties differ from ``pa``'s."""
     if props_key(pa.find(R.W_PPR), _PPR_SKIP) == props_key(pb.find(R.W_PPR), _PPR_SKIP):
         return
-    old = R._snapshot(pa.find(R.W_PPR), R._PPR_NOT_FORMAT, R.W_PPR)  # noqa: SLF001
+    old = snapshot(pa.find(R.W_PPR), PPR_NOT_FORMAT, R.W_PPR)
     marks.property_change(get_or_add(pb, "pPr"), "pPrChange", old, pb)
     marks.note("formatting changes", pb)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.review import revisions as R
+from ooxml.review.format_changes import PropertyChanges
 from ooxml.review import tracked_text as TT
 from ooxml.text import build
 from ooxml.text import replace as RP
@@ -17,7 +18,7 @@ from ooxml.xml.namespaces import w
 
 # ``with formatting(doc, runs=…, paragraphs=…, sections=…):`` around a formatting edit: tracked,
 # w:rPrChange/w:pPrChange/w:sectPrChange keep the properties from before.
-formatting = R.PropertyChanges
+formatting = PropertyChanges
 
 
 def tracking(doc) -> bool:

@@ -19,6 +19,7 @@ from ooxml.compare.marks import equations
 from ooxml.compare.media import Images
 from ooxml.text import notes as N
 from ooxml.review import revisions as R
+from ooxml.review.format_changes import RPR_NOT_FORMAT
 from ooxml.review import comments as C
 from ooxml.opc.package import Package
 
@@ -135,7 +136,7 @@ def _runs(p, formatting) -> list:
     out: list = []
     for k, seg in enumerate(t.segs):
         run = seg.child.getparent()
-        key = props_key(run.find(R.W_RPR), R._RPR_NOT_FORMAT) if formatting else b""  # noqa: SLF001
+        key = props_key(run.find(R.W_RPR), RPR_NOT_FORMAT) if formatting else b""
         text = seg.text if seg.text != T.ITEM else T.signature(seg.child, images)
         if k in t.cached:  # a computed field's result: the field is what counts (ooxml/compare/fields.py)
             text = "" if k - 1 in t.cached else "<result>"

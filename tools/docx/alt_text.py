@@ -1,7 +1,7 @@
 """docx_set_alt_text: alternative text of images, charts, shapes and tables (SPEC §12)."""
 from __future__ import annotations
 
-from ooxml.review.revisions import PropertyChanges
+from ooxml.review.format_changes import PropertyChanges
 from ooxml.text import alt_text as ALT
 from ooxml.text import body as B
 from tools.docx.protocol import Edit
