@@ -7,7 +7,7 @@ from lxml import etree
 
 from ooxml.charts import locate, model, sheets
 from ooxml.charts.model import c
-from ooxml.opc.package import Part
+from ooxml.opc.part import Part
 from ooxml.xml.namespaces import A
 
 _A_T = f"{{{A}}}t"

@@ -11,7 +11,7 @@ from lxml import etree
 from ooxml.charts import model, sheets
 from ooxml.charts.build import KINDS
 from ooxml.charts.model import c
-from ooxml.opc.package import Part
+from ooxml.opc.part import Part
 from ooxml.xml import budget
 from ooxml.xml.errors import ValidationError
 from ooxml.xml.namespaces import A

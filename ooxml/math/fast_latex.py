@@ -16,8 +16,9 @@ _TOKEN = re.compile(r"\s*(?:(?P<L>[a-zA-Z])|(?P<S>[_^])(?P<D>\d)?|(?P<N>\d+(?:\.
                     r"|(?P<E>\\[\[\]{}!,:>;|_#$ ])|(?P<P>[!-~]))")
 # What latex2mathml tokenizes apart from the above: dimensions (2em), .5 (not 3.14, but x_1.5 and
 # 1.2.3), comments, \\ and &.
-_REFUSED = re.compile(r"-?\d+(?:\.\d+)?\s*(?:in|mm|cm|pt|em|ex|pc|bp|dd|cc|sp|mu)|(?<!\d)\.\d|\d\.\d+\.\d|[_^]\d\.\d"
-                      r"|[%&]|\\\\|\\[^a-zA-Z\[\]{}!,:>;|_#$ ]|\\[a-zA-Z]{33}")  # long commands: not cached
+_REFUSED = re.compile(r"(?=[-\d.%&\\_^])"  # what each alternative starts with: other places are passed at once
+                      r"(?:-?\d+(?:\.\d+)?\s*(?:in|mm|cm|pt|em|ex|pc|bp|dd|cc|sp|mu)|(?<!\d)\.\d|\d\.\d+\.\d|[_^]\d\.\d"
+                      r"|[%&]|\\\\|\\[^a-zA-Z\[\]{}!,:>;|_#$ ]|\\[a-zA-Z]{33})")  # long commands: not cached
 _FONT = re.compile(r"\\math(?!ring|bin|close|inner|op|open|ord|punct|rel|strut)[a-z]+$")
 _NAME = re.compile(r"\{([a-zA-Z]{1,32})\}")  # longer: the reference path (probes cache by name)
 _TEXT = re.compile(r"\s*\{((?:(?![}\\{$&%#^_~])[ -~])*)\}")  # printable ASCII: the rest takes the reference path
@@ -276,9 +277,14 @@ def _nary_op(node: tuple) -> str | None:
 
 
 def _write_row(items: list, out: mathml.Out) -> None:
-    i = 0
-    while i < len(items):
-        i = _write_one(items, i, out)
+    i, n = 0, len(items)
+    while i < n:
+        node = items[i]
+        if node[0] == "t" and node[1] != "mspace" and (node[1] != "mo" or node[2] not in mathml.NARY):
+            out.append(mathml.run(node[1], node[2], node[3]))  # most items: a run (_write_one's first case)
+            i += 1
+        else:
+            i = _write_one(items, i, out)
 
 
 def _arg(out: mathml.Out, tag: str, items: list | None) -> None:

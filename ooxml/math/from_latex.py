@@ -133,8 +133,18 @@ def _in_order(tree):
 
 
 def to_omml(latex: str, display: bool) -> etree._Element:
-    """``m:oMathPara`` (display) or ``m:oMath`` (inline) for ``latex``: the common subset written
-    directly (fast_latex.py, a fifth of the time), the rest parsed by latex2mathml."""
+    """``m:oMathPara`` (display) or ``m:oMath`` (inline) for ``latex``."""
+    return mathml.parsed(_inside(latex), display)
+
+
+def display_paragraph(latex: str) -> etree._Element:
+    """A new ``w:p`` holding ``latex`` as a display equation (its first child, ``m:oMathPara``)."""
+    return mathml.in_paragraph(_inside(latex))
+
+
+def _inside(latex: str) -> str:
+    """The OMML text inside ``m:oMath``: the common subset written directly (fast_latex.py, a fifth
+    of the time), the rest parsed by latex2mathml."""
     _check_text(latex)
     inside = fast_latex.omml(latex)
-    return mathml.parsed(mathml.written(parse(latex)) if inside is None else inside, display)
+    return mathml.written(parse(latex)) if inside is None else inside

@@ -75,20 +75,20 @@ def latex_of_char(char: str) -> str:
 
 def latex_of_text(text: str) -> str:
     """Math text as LaTeX: each character mapped, a space after a command that a letter follows."""
-    if len(text) == 1:  # most runs of an equation: one character, nothing to space
-        return latex_of_char(text)
     return _latex_of_short(text) if len(text) <= _SHORT else _latex_of(text)
 
 
 _SHORT = 24  # texts cached: the symbols and words that recur (a long text would only fill the cache)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=4096)  # one C call for a cached text: most runs are one character
 def _latex_of_short(text: str) -> str:
     return _latex_of(text)
 
 
 def _latex_of(text: str) -> str:
+    if len(text) == 1:  # nothing to space
+        return latex_of_char(text)
     out: list[str] = []
     for char in text.replace("\u2003\u2003", "\ue000"):
         piece = r"\qquad" if char == "\ue000" else latex_of_char(char)

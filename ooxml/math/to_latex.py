@@ -14,7 +14,9 @@ from ooxml.xml.namespaces import M, W
 
 _M = f"{{{M}}}"
 _VAL = f"{_M}val"
-_T, _RPR = f"{_M}t", f"{_M}rPr"
+_T, _R, _RPR = f"{_M}t", f"{_M}r", f"{_M}rPr"
+_E, _NUM, _DEN, _SUB, _SUP, _DEG = (_M + name for name in ("e", "num", "den", "sub", "sup", "deg"))
+_FPR, _RADPR = f"{_M}fPr", f"{_M}radPr"
 FUNCTIONS = frozenset("sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth log ln lg exp "
                       "det dim gcd hom ker deg arg inf sup lim liminf limsup max min Pr".split())
 _LIMIT_OPS = frozenset("lim liminf limsup max min sup inf det gcd Pr".split())
@@ -58,10 +60,14 @@ def _outermost(o: etree._Element, top: etree._Element) -> bool:
 
 
 def _prop(el: etree._Element, pr: str, name: str, default: str | None = None) -> str | None:
-    # what el.find("m:pr/m:name") finds, by C iterators (find goes through lxml's Python ElementPath)
-    for props in el.iterchildren(_M + pr):
-        for node in props.iterchildren(_M + name):
-            return node.get(_VAL, "on")
+    # what el.find("m:pr/m:name") finds, by plain loops: find goes through lxml's Python ElementPath,
+    # iterchildren(tag) builds a tag matcher (1 µs a call, more than the loop over a structure's children)
+    pr, name = _M + pr, _M + name
+    for props in el:
+        if props.tag == pr:
+            for node in props:
+                if node.tag == name:
+                    return node.get(_VAL, "on")
     return default
 
 
@@ -69,18 +75,41 @@ def _on(el: etree._Element, pr: str, name: str) -> bool:
     return (_prop(el, pr, name, "off") or "on") in ("on", "1", "true")
 
 
+def _child(el: etree._Element, tag: str) -> etree._Element | None:
+    for child in el:  # el.find(tag), without its Python path walk (see _prop)
+        if child.tag == tag:
+            return child
+    return None
+
+
+def _children(el: etree._Element, tag: str) -> list[etree._Element]:
+    return [child for child in el if child.tag == tag]  # el.findall(tag)
+
+
 def _arg(el: etree._Element, name: str) -> str:
-    child = next(el.iterchildren(_M + name), None)  # el.find's answer, without its Python path walk
-    return "" if child is None else _row(child).strip()
+    name = _M + name
+    for child in el:  # el.find's answer, without its Python path walk (see _prop)
+        if child.tag == name:
+            return _row(child).strip()
+    return ""
 
 
 def _row(el: etree._Element) -> str:
     """The children of an argument (m:e, m:num …) one after another, commands kept apart."""
     out = ""
     for child in el:
-        rule = _RULES.get(child.tag)
-        piece = rule(child) if rule else (_row(child) if child.tag.startswith(_M) and
-                                           not child.tag.endswith("Pr") else _foreign(child))
+        tag = child.tag  # lxml builds the string on each read
+        if tag == _R and len(child) == 1:  # most children: a run of one m:t, no properties (no call)
+            t = child[0]
+            if t.tag == _T and not len(t):
+                text = t.text
+                piece = latex_of_text(text) if text else ""
+            else:
+                piece = _run(child)
+        else:
+            rule = _RULES.get(tag)
+            piece = rule(child) if rule else (_row(child) if tag.startswith(_M) and
+                                               not tag.endswith("Pr") else _foreign(child))
         if out and piece and out[-1].isalpha() and piece[0].isalpha() and _ends_command(out):
             out += " "
         out += piece
@@ -112,10 +141,10 @@ def _run(r: etree._Element) -> str:
     text = "".join(t.text or "" for t in r.iter(_T))
     if not text:
         return ""
-    rpr = next(r.iterchildren(_RPR), None)  # most runs have none: no path lookups then
+    rpr = _child(r, _RPR)  # most runs have none: no path lookups then
     if rpr is None:
         return latex_of_text(text)
-    if _on(r, "rPr", "nor") or rpr.find(f"{_M}lit") is not None and text.isalpha():
+    if _on(r, "rPr", "nor") or _child(rpr, f"{_M}lit") is not None and text.isalpha():
         return rf"\text{{{text}}}"
     word = "".join(text.split())
     if _prop(r, "rPr", "sty") == "p" and len(word) > 1 and word.isalpha():
@@ -123,9 +152,38 @@ def _run(r: etree._Element) -> str:
     return latex_of_text(text)
 
 
+def _split(el: etree._Element, pr: str) -> tuple[dict, list]:
+    """``el``'s children in one pass (a structure's rule would walk them once per argument): the
+    first of each tag, and every ``pr`` property element (``_prop`` reads them all, in order)."""
+    first: dict = {}
+    props = []
+    for child in el:
+        tag = child.tag
+        if tag == pr:
+            props.append(child)
+        elif tag not in first:
+            first[tag] = child
+    return first, props
+
+
+def _value(props: list, name: str, default: str | None) -> str | None:
+    """``_prop`` over property elements ``_split`` found."""
+    name = _M + name
+    for pr in props:
+        for node in pr:
+            if node.tag == name:
+                return node.get(_VAL, "on")
+    return default
+
+
+def _text(el: etree._Element | None) -> str:
+    return "" if el is None else _row(el).strip()
+
+
 def _frac(f: etree._Element) -> str:
-    num, den = _arg(f, "num"), _arg(f, "den")
-    kind = _prop(f, "fPr", "type", "bar")
+    parts, props = _split(f, _FPR)
+    num, den = _text(parts.get(_NUM)), _text(parts.get(_DEN))
+    kind = _value(props, "type", "bar")
     if kind == "noBar":
         return rf"\binom{{{num}}}{{{den}}}"
     if kind in ("lin", "skw"):
@@ -134,12 +192,13 @@ def _frac(f: etree._Element) -> str:
 
 
 def _script(el: etree._Element, sub: bool, sup: bool) -> str:
-    base = _arg(el, "e")
+    parts = _split(el, "")[0]
+    base = _text(parts.get(_E))
     out = _group(base) if base else "{}"
     if sub:
-        out += "_" + _braced(_arg(el, "sub"))
+        out += "_" + _braced(_text(parts.get(_SUB)))
     if sup:
-        mark = _arg(el, "sup")
+        mark = _text(parts.get(_SUP))
         out += mark if mark and set(mark) == {"'"} else "^" + _braced(mark)
     return out
 
@@ -153,10 +212,11 @@ def _pre(el: etree._Element) -> str:
 
 
 def _rad(el: etree._Element) -> str:
-    deg = _arg(el, "deg")
-    if _on(el, "radPr", "degHide") or not deg:
-        return rf"\sqrt{{{_arg(el, 'e')}}}"
-    return rf"\sqrt[{deg}]{{{_arg(el, 'e')}}}"
+    parts, props = _split(el, _RADPR)
+    deg, base = _text(parts.get(_DEG)), _text(parts.get(_E))
+    if (_value(props, "degHide", "off") or "on") in ("on", "1", "true") or not deg:
+        return rf"\sqrt{{{base}}}"
+    return rf"\sqrt[{deg}]{{{base}}}"
 
 
 def _nary(el: etree._Element) -> str:
@@ -173,9 +233,9 @@ def _nary(el: etree._Element) -> str:
 def _delimiter(el: etree._Element) -> str:
     beg, end = _prop(el, "dPr", "begChr", "("), _prop(el, "dPr", "endChr", ")")
     sep = _prop(el, "dPr", "sepChr", "|")
-    args = [_row(e).strip() for e in el.findall(f"{_M}e")]
+    args = [_row(e).strip() for e in _children(el, f"{_M}e")]
     if len(args) == 1:
-        only = [c for c in el.find(f"{_M}e") if not c.tag.endswith("Pr")]
+        only = [c for c in _child(el, f"{_M}e") if not c.tag.endswith("Pr")]
         if len(only) == 1 and only[0].tag in (f"{_M}m", f"{_M}eqArr"):
             env = "cases" if (beg, end) == ("{", "") else _MATRIX_FENCES.get((beg, end))
             if env:
@@ -200,8 +260,8 @@ def _fence(char: str, prefix: str = "") -> str:
 
 def _rows(el: etree._Element) -> list[list[str]]:
     if el.tag == f"{_M}eqArr":
-        return [[_row(e).strip()] for e in el.findall(f"{_M}e")]
-    return [[_row(e).strip() for e in mr.findall(f"{_M}e")] for mr in el.findall(f"{_M}mr")]
+        return [[_row(e).strip()] for e in _children(el, f"{_M}e")]
+    return [[_row(e).strip() for e in _children(mr, f"{_M}e")] for mr in _children(el, f"{_M}mr")]
 
 
 def _table(el: etree._Element, env: str) -> str:
@@ -226,7 +286,7 @@ def _bar(el: etree._Element) -> str:
 
 
 def _func(el: etree._Element) -> str:
-    name_el = el.find(f"{_M}fName")
+    name_el = _child(el, f"{_M}fName")
     name = "" if name_el is None else _row(name_el).strip()
     body = _arg(el, "e")
     if name.isalpha() and name in FUNCTIONS:
@@ -237,7 +297,7 @@ def _func(el: etree._Element) -> str:
 
 
 def _lim(el: etree._Element, low: bool) -> str:
-    base_el = el.find(f"{_M}e")
+    base_el = _child(el, f"{_M}e")
     base, lim = _arg(el, "e"), _arg(el, "lim")
     if base.lstrip("\\") in _LIMIT_OPS or base.startswith((r"\underbrace", r"\overbrace", r"\operatorname")):
         return base + ("_" if low else "^") + _braced(lim)

@@ -14,7 +14,8 @@ from ooxml.xml.errors import ElementNotFound, InvalidDocument
 from ooxml.xml.ids import IdIndex, predeclare, strip_ids, undeclare_ours
 from ooxml.opc.types import RT
 from ooxml.xml.namespaces import MC, OX, OX_ID, OX_PREFIX, W
-from ooxml.opc.package import DEFAULT_LIMITS, KEEP, Limits, Package, Part
+from ooxml.opc.package import DEFAULT_LIMITS, KEEP, Limits, Package
+from ooxml.opc.part import Part
 from ooxml.opc.parts import story_part_names
 from ooxml.model.positions import BlockOrder
 from ooxml.model.history import Recorder

@@ -30,7 +30,7 @@ from lxml import etree
 
 from ooxml.model.playback import redo_step, undo_step
 from ooxml.model.undo_limits import DEFAULT_UNDO_LIMITS, UndoLimits
-from ooxml.opc.package import PartTable
+from ooxml.opc.part import PartTable
 from ooxml.xml import clock
 from ooxml.xml.namespaces import OX_ID, W
 

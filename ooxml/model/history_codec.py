@@ -16,7 +16,8 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.model.history import Recorder, Step
-from ooxml.opc.package import Package, Part
+from ooxml.opc.package import Package
+from ooxml.opc.part import Part
 from ooxml.xml.safexml import parse_part
 
 

@@ -20,7 +20,7 @@ from lxml import etree
 
 from ooxml.xml import budget
 from ooxml.xml.errors import OoxmlError
-from ooxml.opc.package import Part, _utf8_declaration
+from ooxml.opc.part import Part, utf8_declaration
 from ooxml.lists import numbering as N
 from ooxml.privacy import reading as RD
 from ooxml.privacy import style_ids as SI
@@ -185,7 +185,7 @@ def redact_zip(data: bytes, matcher, replacement, max_bytes: int, counts: list[i
         if not n:
             return None
         counts[0] += n
-        return serialize(tree, _utf8_declaration(body))
+        return serialize(tree, utf8_declaration(body))
     return Z.rewrite(data, change, max_bytes)
 
 

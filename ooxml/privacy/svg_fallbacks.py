@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml.opc.package import Part
+from ooxml.opc.part import Part
 from ooxml.text.images import ASVG
 from ooxml.text import svg_check, svg_fallback
 from ooxml.xml import budget

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from ooxml.xml import minting
-from ooxml.xml.namespaces import MC, OX, OX_ID, OX_PREFIX, W
+from ooxml.xml.namespaces import MC, M, OX, OX_ID, OX_PREFIX, W
 
 PREFIXES = {
     "p": "para", "r": "run", "tbl": "table", "tr": "row", "tc": "cell", "sdt": "sdt",
@@ -38,6 +38,7 @@ _TOC_GALLERY = etree.XPath("w:sdtPr/w:docPartObj/w:docPartGallery[@w:val='Table 
 
 
 _W_PREFIXES = {f"{{{W}}}{name}": prefix for name, prefix in PREFIXES.items() if name != "sdt"}
+_W_PREFIXES.update({f"{{{M}}}oMath": "eq", f"{{{M}}}oMathPara": "eq"})  # equations: no QName either
 
 
 def prefix_for(el: etree._Element) -> str:

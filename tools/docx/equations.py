@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ooxml.math.from_latex import to_omml
+from ooxml.math.from_latex import display_paragraph, to_omml
 from ooxml.math.to_latex import is_display
 from ooxml.review import edits
 from ooxml.text import body as B
@@ -24,14 +24,13 @@ def docx_insert_equation(ctx: CallContext, e: Edit, session_id: str | None, late
     Args:
         display: True: own paragraph (block position); false: inline (run position).
     """
-    math = to_omml(latex, display)
+    p = display_paragraph(latex) if display else None  # one parse: paragraph and equation
+    math = to_omml(latex, False) if p is None else p[0]
     pos = e.position(position)
-    if display:
-        p = etree.Element(B.W_P)
-        p.append(math)
-        e.insert(p, pos)
-    else:
+    if p is None:
         _place_inline(e, math, pos)
+    else:
+        e.insert(p, pos)
     e.done(math, marker="NEW", inserted=math, fields={"Position": pos.text})
 
 

@@ -6,7 +6,8 @@ import hashlib
 import pytest
 from lxml import etree
 
-from ooxml.math.from_latex import to_omml
+from ooxml.math.from_latex import display_paragraph, to_omml
+from ooxml.text import body as B
 from ooxml.xml.errors import ValidationError
 from tests.equation_cases import EXPRESSIONS, OMML_SHA256
 
@@ -27,3 +28,15 @@ def test_text_with_markup_characters_is_escaped():
 def test_nesting_past_the_limit_is_refused(latex):
     with pytest.raises(ValidationError, match="nests deeper than 128 levels"):
         to_omml(latex, True)
+
+
+def test_a_display_paragraph_is_the_paragraph_made_and_the_equation_appended():
+    for latex in EXPRESSIONS:  # parsed in one piece (and as UTF-8 bytes): the same tree, byte for byte
+        made = etree.Element(B.W_P)
+        made.append(to_omml(latex, True))
+        assert etree.tostring(display_paragraph(latex)) == etree.tostring(made), latex
+
+
+def test_a_display_paragraph_of_bad_latex_is_refused_like_the_equation():
+    with pytest.raises(ValidationError, match="position"):
+        display_paragraph(r"\frac{a}{")

@@ -179,7 +179,7 @@ async def test_a_text_box_in_a_cell_replaced_in_loses_its_stale_fallback_and_und
 def test_the_part_table_keeps_itself_as_it_was_at_its_first_change_while_watched():
     """What lets undo skip copying and comparing the package's part table on each call."""
     from types import SimpleNamespace
-    from ooxml.opc.package import PartTable
+    from ooxml.opc.part import PartTable
     a, b, c, d = (SimpleNamespace(dirty=dirty) for dirty in (False, True, False, False))
     table, log = PartTable(a=a, b=b), {"b": False}  # b: touched in the call before the table changed
     table["c"] = c  # not watched: nothing kept

@@ -28,7 +28,8 @@ from pathlib import Path
 from ooxml.model import history_codec
 from ooxml.model.document import Document
 from ooxml.xml.ids import Predeclared
-from ooxml.opc.package import DEFAULT_LIMITS, Package, Part
+from ooxml.opc.package import DEFAULT_LIMITS, Package
+from ooxml.opc.part import Part
 from tools.runtime.sessions.sessions import Session
 from tools.runtime.state.snapshot_aliases import current
 
