@@ -22,8 +22,8 @@ from ooxml.compare import tokens as T
 from ooxml.compare.align import align, refine
 from ooxml.compare.marks import MATH, W_DEL, W_INS, Marks, own_runs
 from ooxml.compare.paragraphs import Options, diff_paragraph, diff_props, props_key
-from ooxml.compare.serial import child_strings, without_save_marks
-from ooxml.xml.namespaces import A, MC, W14 as W14_NS, W as W_NS, w
+from ooxml.compare.serial import Plain, blocks_of, without_save_marks, word_prefixes
+from ooxml.xml.namespaces import A, MC, w
 from ooxml.xml.order import get_or_add
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
@@ -56,6 +56,7 @@ class Comparer:
         self.move_writer = moves.MoveWriter(marks)
         self.notes = True  # whether the documents have notes (their references are looked for)
         self.images = None  # blip -> hash of its image's bytes (media.Images of both documents)
+        self.given: dict = {}  # revised container -> its blocks' alignment, found already
 
     # ---- reading -----------------------------------------------------------------------------------
     def text(self, p: etree._Element) -> T.Text:
@@ -99,12 +100,13 @@ class Comparer:
     # ---- containers --------------------------------------------------------------------------------
     def container(self, ca: etree._Element, cb: etree._Element) -> None:
         """Record in ``cb`` (the revised container) how it differs from ``ca``."""
-        (blocks_a, xml_a), (blocks_b, xml_b) = _blocks(ca), _blocks(cb)
+        given = self.given.pop(cb, None)  # the alignment found on bytes (spliced.py): the body's
+        (blocks_a, xml_a), (blocks_b, xml_b) = blocks_of(ca, given is not None), blocks_of(cb, given is not None)
         if xml_a is None or xml_b is None or ca.nsmap != cb.nsmap:
             xml_a = xml_b = None
-        elif _word_prefixes(ca):
-            xml_a, xml_b = _Plain(xml_a), _Plain(xml_b)  # equal without save marks counts as equal
-        pairs = self.pairs(blocks_a, blocks_b, cb.tag in R.KEEPS_LAST, xml_a, xml_b)
+        elif word_prefixes(ca):
+            xml_a, xml_b = Plain(xml_a), Plain(xml_b)  # equal without save marks counts as equal
+        pairs = self.pairs(blocks_a, blocks_b, cb.tag in R.KEEPS_LAST, xml_a, xml_b, given)
         # moves are looked for in the flow of the text, not inside text boxes
         moved = moves.find(pairs, blocks_a, blocks_b, self.key) \
             if self.opts.moves and B.find_ancestor(cb, B.W_TXBX) is None and cb.tag != B.W_TXBX else set()
@@ -113,7 +115,7 @@ class Comparer:
             names[("a", i)] = names[("b", j)] = self.move_writer.name()
         end = _story_end(pairs, blocks_a, blocks_b) if cb.tag in R.KEEPS_LAST else None
         prev = None  # the last revised block placed: original-only blocks go after it
-        plain = isinstance(xml_a, _Plain)
+        plain = isinstance(xml_a, Plain)
         for i, j in pairs:
             if i is not None and j is not None:  # (the loop of every block: inlined checks)
                 self.matched += 1
@@ -143,7 +145,7 @@ class Comparer:
                 self.marks.note("insertions", blocks_b[j])
                 prev = blocks_b[j]
 
-    def pairs(self, blocks_a, blocks_b, keep_last: bool, xml_a=None, xml_b=None) -> list:
+    def pairs(self, blocks_a, blocks_b, keep_last: bool, xml_a=None, xml_b=None, given=None) -> list:
         """The blocks' alignment: on their XML first when it is known (blocks byte for byte the
         same are the usual case between two versions of one file), then what lies between on
         their text, paired by similarity."""
@@ -164,7 +166,7 @@ class Comparer:
 
         def by_plain(lo_a, hi_a, lo_b, hi_b) -> list:
             """A gap on the blocks' XML without save marks, what still differs on text."""
-            if not isinstance(xml_a, _Plain) or hi_a - lo_a == 1 == hi_b - lo_b:
+            if not isinstance(xml_a, Plain) or hi_a - lo_a == 1 == hi_b - lo_b:
                 return by_text(lo_a, hi_a, lo_b, hi_b)
             found = align(xml_a.plain(lo_a, hi_a), xml_b.plain(lo_b, hi_b))
             found = [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in found]
@@ -172,7 +174,7 @@ class Comparer:
         if xml_a is None:
             pairs = by_text(0, n, 0, m)
         else:
-            pairs = refine(align(xml_a[:n], xml_b[:m]), by_plain)
+            pairs = refine(align(xml_a[:n], xml_b[:m]) if given is None else given, by_plain)
         if last:
             pairs = self._story_end(pairs, blocks_a, blocks_b) or [*pairs, (n, m)]
         return pairs
@@ -276,7 +278,7 @@ class Comparer:
             return
         if not compared:  # each serialized alone: with every namespace declaration in scope
             xml, xml_b = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
-            if (xml == xml_b or _word_prefixes(a) and without_save_marks(xml) == without_save_marks(xml_b)) and (
+            if (xml == xml_b or word_prefixes(a) and without_save_marks(xml) == without_save_marks(xml_b)) and (
                     not _has_media(xml) or self._same_images(a, b)):
                 self._unchanged(a, b)
                 return
@@ -406,51 +408,6 @@ def _story_end(pairs: list, blocks_a: list, blocks_b: list) -> tuple[str, int] |
                 return ("b" if side else "a", pair[side]) if ok else None
     return None
 
-
-class _Plain(list):
-    """A container's blocks' XML, and (made when first asked) the same without save marks."""
-    _plain: list | None = None  # by index; None: not made yet
-
-    def one(self, k: int) -> str:
-        if self._plain is None:
-            self._plain = [None] * len(self)
-        x = self._plain[k]
-        if x is None:
-            x = self._plain[k] = without_save_marks(self[k])
-        return x
-
-    def plain(self, lo: int, hi: int) -> list[str]:
-        if self._plain is None:
-            self._plain = [None] * len(self)
-        got = self._plain[lo:hi]
-        if got.count(None) == len(got):  # a range none of which was asked for (a rewritten file: all of it)
-            got = self._plain[lo:hi] = list(map(without_save_marks, self[lo:hi]))
-            return got
-        return [self.one(k) for k in range(lo, hi)]
-
-
-def _word_prefixes(el: etree._Element) -> bool:
-    """Whether the save marks' prefixes (w, w14) name Word's namespaces where ``el`` is."""
-    ns = el.nsmap
-    return ns.get("w") == W_NS and ns.get("w14", W14_NS) == W14_NS
-
-
-_SERIALIZE_FROM = 8  # children: below this, one serialization per block costs no more
-
-
-def _blocks(container: etree._Element) -> tuple[list, list[str] | None]:
-    """The container's blocks, and their XML when the container is long (one serialization)."""
-    kids = list(container)
-    # what is no block (B.is_block), found in C: usually nothing, and every child is kept as it is
-    odd = set(container.iterchildren(*_NOT_BLOCKS))
-    pieces = child_strings(container, kids=kids) if len(kids) >= _SERIALIZE_FROM else None
-    if not odd:
-        return kids, pieces
-    keep = [n for n, el in enumerate(kids) if el not in odd]
-    return [kids[n] for n in keep], None if pieces is None else [pieces[n] for n in keep]
-
-
-_NOT_BLOCKS = (*B.MARKERS, etree.Comment, etree.ProcessingInstruction, etree.Entity)
 
 _LOCAL: dict[str, str] = {}
 

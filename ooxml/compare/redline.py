@@ -28,17 +28,19 @@ class Result:
     matched: int = 0
 
 
-def build(doc_a, doc_b, author: str, opts: Options) -> Result:
-    """Write into ``doc_b`` (both documents' accepted views) how it differs from ``doc_a``."""
+def build(doc_a, doc_b, author: str, opts: Options, body_pairs: list | None = None) -> Result:
+    """Write into ``doc_b`` (both documents' accepted views) how it differs from ``doc_a``
+    (``body_pairs``: the bodies' blocks aligned already, as ``Comparer.pairs`` would)."""
     with gc_pause.paused():  # collections walked the comparison's objects again and again: 6 % of its CPU
-        return _build(doc_a, doc_b, author, opts)
+        return _build(doc_a, doc_b, author, opts, body_pairs)
 
 
-def _build(doc_a, doc_b, author: str, opts: Options) -> Result:
+def _build(doc_a, doc_b, author: str, opts: Options, body_pairs) -> Result:
     marks = Marks(doc_b, author)
     images = Images(doc_a, doc_b)  # one for every story: each image part hashed once
     renumber_unlisted(doc_b, doc_b.body)
-    matched = _story(doc_a, doc_b, marks, opts, doc_a.main_name, doc_b.main_name, [(doc_a.body, doc_b.body)], images)
+    matched = _story(doc_a, doc_b, marks, opts, doc_a.main_name, doc_b.main_name, [(doc_a.body, doc_b.body)], images,
+                     {} if body_pairs is None else {doc_b.body: body_pairs})
     final_a, final_b = doc_a.body.find(B.W_SECTPR), doc_b.body.find(B.W_SECTPR)
     if final_b is None and final_a is not None:
         # an empty last section (the defaults, as none) holds the change, and sections merging
@@ -69,10 +71,10 @@ def _show_markup(doc) -> None:
         doc.related_part(RT.SETTINGS).touch()
 
 
-def _story(doc_a, doc_b, marks, opts, name_a, name_b, containers, images) -> int:
+def _story(doc_a, doc_b, marks, opts, name_a, name_b, containers, images, given=None) -> int:
     copier = Copier(doc_a, doc_b, name_a, name_b)
     comparer = Comparer(marks, opts, copier)
-    comparer.images = images
+    comparer.images, comparer.given = images, given or {}
     comparer.notes = any(N.notes_root(doc, kind) is not None for doc in (doc_a, doc_b) for kind in N.KINDS)
     before = sum(marks.counts.values())
     for ca, cb in containers:

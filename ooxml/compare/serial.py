@@ -11,6 +11,9 @@ import re
 
 from lxml import etree
 
+from ooxml.text import body as B
+from ooxml.xml.namespaces import W, W14
+
 _CUT = "\ue000"  # a private-use character: between children, only ever there for the moment
 
 
@@ -43,3 +46,49 @@ def without_save_marks(xml: str) -> str:
     """A block's XML (as ``child_strings`` gives it) without its save marks: two blocks equal so
     are the same content, formatting and all, written again by another program."""
     return _PARA_IDS.sub("", _RSIDS.sub("", xml))
+
+
+class Plain(list):
+    """A container's blocks' XML, and (made when first asked) the same without save marks."""
+    _plain: list | None = None  # by index; None: not made yet
+
+    def one(self, k: int) -> str:
+        if self._plain is None:
+            self._plain = [None] * len(self)
+        x = self._plain[k]
+        if x is None:
+            x = self._plain[k] = without_save_marks(self[k])
+        return x
+
+    def plain(self, lo: int, hi: int) -> list[str]:
+        if self._plain is None:
+            self._plain = [None] * len(self)
+        got = self._plain[lo:hi]
+        if got.count(None) == len(got):  # a range none of which was asked for (a rewritten file: all of it)
+            got = self._plain[lo:hi] = list(map(without_save_marks, self[lo:hi]))
+            return got
+        return [self.one(k) for k in range(lo, hi)]
+
+
+def word_prefixes(el: etree._Element) -> bool:
+    """Whether the save marks' prefixes (w, w14) name Word's namespaces where ``el`` is."""
+    ns = el.nsmap
+    return ns.get("w") == W and ns.get("w14", W14) == W14
+
+
+_SERIALIZE_FROM = 8  # children: below this, one serialization per block costs no more
+
+
+def blocks_of(container: etree._Element, always: bool = False) -> tuple[list, list[str] | None]:
+    """The container's blocks, and their XML when the container is long or ``always`` (one serialization)."""
+    kids = list(container)
+    # what is no block (B.is_block), found in C: usually nothing, and every child is kept as it is
+    odd = set(container.iterchildren(*_NOT_BLOCKS))
+    pieces = child_strings(container, kids=kids) if always or len(kids) >= _SERIALIZE_FROM else None
+    if not odd:
+        return kids, pieces
+    keep = [n for n, el in enumerate(kids) if el not in odd]
+    return [kids[n] for n in keep], None if pieces is None else [pieces[n] for n in keep]
+
+
+_NOT_BLOCKS = (*B.MARKERS, etree.Comment, etree.ProcessingInstruction, etree.Entity)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ooxml.text import body as B
-from ooxml.compare import redline, stories, views
+from ooxml.compare import run, stories, views
 from ooxml.compare import tokens as T
 from ooxml.compare.paragraphs import Options
 from ooxml.compare.paragraphs import _el_key  # noqa: PLC2701
@@ -34,16 +34,13 @@ def props_key(props, skip) -> list:
 
 
 def build(data_a: bytes, data_b: bytes, granularity="word", formatting=True, moves=False) -> tuple[bytes, dict]:
-    """The redline's bytes as docx_compare makes them (in process), and its counts."""
-    a, b = Document.from_bytes(data_a), Document.from_bytes(data_b)
+    """The redline's bytes as docx_compare makes them (in process: ooxml/compare/run.py), and its counts."""
+    result, made = run.compare(Package.from_bytes(data_a), Package.from_bytes(data_b), "Tester",
+                               Options(granularity, formatting, moves))
     try:
-        views.accept_all(a)
-        views.accept_all(b)
-        result = redline.build(a, b, "Tester", Options(granularity, formatting, moves))
-        parts = views.part_bytes(b)
+        parts = {name: part.original_data() for name, part in made.package.parts.items()}
     finally:
-        a.close()
-        b.close()
+        made.close()
     return parts, dict(result.counts)
 
 

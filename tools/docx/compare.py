@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 from ooxml.review import review_ops as RO
-from ooxml.compare import redline, views
+from ooxml.compare import run, views
 from ooxml.compare.paragraphs import Options
-from ooxml.model.document import Document
-from ooxml.xml import gc_pause
 from ooxml.xml.errors import InvalidDocument, ValidationError
 from ooxml.opc.package import DEFAULT_LIMITS, Package
 from tools.docx.common import answer, session_of
@@ -36,8 +34,7 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
     """
     _check(original_path, revised_path, session_id, granularity, existing_revisions)
     opts = Options(granularity, formatting=not ignore_formatting, moves=detect_moves)
-    with gc_pause.paused():  # the accepted views' walks too (redline.build pauses it itself)
-        result, made = _redline(ctx, original_path, revised_path, session_id, existing_revisions, opts, author)
+    result, made = _redline(ctx, original_path, revised_path, session_id, existing_revisions, opts, author)
     session = start_session(ctx, made, None)
     try:
         return _answer(session, result)
@@ -47,15 +44,9 @@ def docx_compare(ctx: CallContext, original_path: str | None = None, revised_pat
 
 
 def _redline(ctx, original_path, revised_path, session_id, existing_revisions, opts, author):
-    doc_a, doc_b = _inputs(ctx, original_path, revised_path, session_id)
-    try:
-        for doc in (doc_a, doc_b):
-            _revisions_policy(doc, existing_revisions)
-        result = redline.build(doc_a, doc_b, default_author(ctx, author), opts)
-        return result, views.as_new_document(doc_b)
-    finally:
-        doc_a.close()
-        doc_b.close()
+    pkg_a, pkg_b = _inputs(ctx, original_path, revised_path, session_id)
+    return run.compare(pkg_a, pkg_b, default_author(ctx, author), opts,
+                       lambda doc: _revisions_policy(doc, existing_revisions))
 
 
 def _check(original_path, revised_path, session_id, granularity, existing_revisions) -> None:
@@ -75,40 +66,52 @@ def _check(original_path, revised_path, session_id, granularity, existing_revisi
                                    "leave revised_path out.")
 
 
-def _inputs(ctx, original_path, revised_path, session_id) -> tuple[Document, Document]:
-    """The original and the revised document, as new documents of their own (never a session's)."""
+def _inputs(ctx, original_path, revised_path, session_id) -> tuple[Package, Package]:
+    """The original and the revised document's packages, of their own (never a session's); their
+    main parts are parsed only if the comparison needs it (ooxml/compare/run.py)."""
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
     if session_id is None:
-        doc_a = _read(ctx, original_path, limits)
+        pkg_a = _read(ctx, original_path, limits)
         try:
-            return doc_a, _read(ctx, revised_path, limits)
+            return pkg_a, _read(ctx, revised_path, limits)
         except BaseException:
-            doc_a.close()
+            pkg_a.close()
             raise
     session = session_of(ctx, session_id)
     if original_path:
-        doc_a = _read(ctx, original_path, limits)
+        pkg_a = _read(ctx, original_path, limits)
     else:
-        doc_a = _as_opened(session.doc)
-    return doc_a, Document(Package.from_parts(views.part_bytes(session.doc, keep=True)))
+        pkg_a = _as_opened(session.doc)
+    return pkg_a, Package.from_parts(views.part_bytes(session.doc, keep=True))
 
 
-def _read(ctx, path: str, limits) -> Document:
+def _read(ctx, path: str, limits) -> Package:
     """A document of the roots: a file, or an object (read under the same limits)."""
     location = object_target(path, ctx.services.roots)
     if location is None:
         target = resolve_in_roots(path, ctx.services.roots, must_exist=True)
         check_tenant(ctx, target)
-        return Document.open(target, limits)
+        return _checked(Package.open(target, limits))
     check_tenant(ctx, location)
-    return open_document(location, limits, storage_section(ctx))
+    return open_document(location, limits, storage_section(ctx)).package
 
 
-def _as_opened(doc) -> Document:
+def _checked(pkg: Package) -> Package:
+    """Every member's CRC-32 checked (as ``Document.open`` does), the main part not parsed yet."""
+    try:
+        pkg.main_part_name()
+        pkg.verify()
+    except BaseException:
+        pkg.close()
+        raise
+    return pkg
+
+
+def _as_opened(doc) -> Package:
     source = doc.package.source
     if source is not None:
-        return Document.from_bytes(source)
-    return Document(Package.from_parts({name: part.original_data() for name, part in doc.package.parts.items()}))
+        return _checked(Package.from_bytes(source))
+    return Package.from_parts({name: part.original_data() for name, part in doc.package.parts.items()})
 
 
 def _revisions_policy(doc, policy: str) -> None:

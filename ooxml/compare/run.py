@@ -1,0 +1,24 @@
+"""docx_compare's comparison of two packages into the redline, a new document: on bytes where
+that is sure (``spliced.py``), else on both documents' whole trees."""
+from __future__ import annotations
+
+from ooxml.compare import redline, spliced, views
+from ooxml.model.document import Document
+from ooxml.xml import gc_pause
+
+
+def compare(pkg_a, pkg_b, author: str, opts, policy=views.accept_all) -> tuple:
+    """(``redline.Result``, the redline as a new document); ``policy(doc)`` readies each document
+    (accepts its revisions, or refuses it). The packages are closed after."""
+    try:
+        with gc_pause.paused():  # the accepted views' walks too (redline.build pauses it itself)
+            fast = spliced.redline_of(pkg_a, pkg_b, author, opts, policy)
+            if fast is not None:
+                return fast
+            doc_a, doc_b = Document(pkg_a), Document(pkg_b)
+            for doc in (doc_a, doc_b):
+                policy(doc)
+            return redline.build(doc_a, doc_b, author, opts), views.as_new_document(doc_b)
+    finally:
+        pkg_a.close()
+        pkg_b.close()

@@ -1,0 +1,39 @@
+"""ooxml/compare/byte_blocks.py: a body's blocks found in its bytes are the blocks lxml finds."""
+from __future__ import annotations
+
+from lxml import etree
+
+from ooxml.compare.byte_blocks import scan
+from ooxml.compare.serial import blocks_of
+from tests.builders import document_xml, p, tbl, tc
+
+BOX = ('<w:p><w:r><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml"><v:textbox><w:txbxContent>'
+       + p("In the box") + p("Again") + '</w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p>')
+NESTED = tbl([[tc(p("outer") + tbl([[tc(p("inner")), tc()]]) + "<w:p/>")]])
+CONTROL = '<w:sdt><w:sdtPr><w:tag w:val="x"/></w:sdtPr><w:sdtContent>' + p("In control") + '</w:sdtContent></w:sdt>'
+
+
+def blocks(data: bytes) -> list[bytes]:
+    body = etree.fromstring(data).find("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}body")
+    kids, xml = blocks_of(body, always=True)
+    return [x.encode() for x in xml]
+
+
+def test_blocks_are_the_top_level_elements_lxml_reads_markers_left_out():
+    data = document_xml(p("One") + '<w:bookmarkStart w:id="1" w:name="b"/>' + "<w:p/>" + '<w:p w:rsidR="00AA"/>'
+                        + NESTED + BOX + '<w:bookmarkEnd w:id="1"/>' + CONTROL + p("Last"))
+    found = scan(data)
+    assert found is not None
+    assert [found.key(k) for k in range(len(found.spans))] == blocks(data)
+    assert len(found.spans) == 7  # the text box's paragraphs are its paragraph's; w:sectPr is no block
+
+
+def test_a_comment_in_the_body_leaves_the_scanner_unsure():
+    assert scan(document_xml(p("One") + "<!-- <w:p> -->" + p("Two"))) is None
+
+
+def test_tracked_changes_leave_the_scanner_unsure():
+    tracked = '<w:p><w:del w:id="1" w:author="X"><w:r><w:delText>x</w:delText></w:r></w:del></w:p>'
+    assert scan(document_xml(p("One") + tracked)) is None
+    changed = '<w:p><w:pPr><w:pPrChange w:id="2" w:author="X"><w:pPr/></w:pPrChange></w:pPr></w:p>'
+    assert scan(document_xml(p("One") + changed)) is None
