@@ -14,7 +14,7 @@ from itertools import accumulate
 from lxml import etree
 
 from ooxml.text import body as B
-from ooxml.xml.namespaces import W
+from ooxml.xml.namespaces import OX, OX_PREFIX, W
 
 _BODY_OPEN, _BODY_CLOSE = b"<w:body>", b"</w:body>"
 # Blocks that may nest (text boxes hold paragraphs, cells hold tables): depth counts them all. The
@@ -28,8 +28,9 @@ _SLASH = 47
 _TAG = re.compile(rb"<(/?)([\w.:-]+)[^<>]*?(/?)>")
 _MARKERS = {etree.QName(t).localname.encode() for t in B.MARKERS}
 # What the body may not hold for bytes to stand for their XML: a prefix bound again to Word's
-# namespace, our own separators (serial.py's cut: the whole body's would not serialize in one).
-_UNSURE = (f'"{W}"'.encode(), "\ue000".encode())
+# namespace or to our IDs' (or our prefix bound again: spliced.py cuts ``oxm:id`` from bytes), our
+# own separators (serial.py's cut: the whole body's would not serialize in one).
+_UNSURE = (f'"{W}"'.encode(), f'"{OX}"'.encode(), f"xmlns:{OX_PREFIX}=".encode(), "\ue000".encode())
 
 
 @dataclass
