@@ -265,6 +265,10 @@ class Document:
     def story_parts(self) -> set:
         return set(self._part_of_root.values())
 
+    def registered_roots(self) -> tuple:
+        """The roots of the story parts registered so far, the body's part first."""
+        return tuple(self._part_of_root)
+
     def stories(self, kinds: frozenset = stories_of.ALL, *, body: bool = False) -> list[stories_of.Story]:
         """The stories of ``kinds`` (``stories_of.TEXT``: without comments), main first, registered;
         ``body``: the main story as its w:body (ooxml/model/stories.py)."""

@@ -74,7 +74,7 @@ def _revisions(doc) -> int:
     for root in roots:
         RO.drop_move_ranges(root)
     for t in tops:
-        if RO._attached(t, roots):  # noqa: SLF001 (a block can go with its revision)
+        if RO.attached(t, roots):
             doc.changed(t)
     return done
 

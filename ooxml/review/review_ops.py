@@ -108,7 +108,8 @@ def holder_of(el: etree._Element) -> etree._Element | None:
 
 # ---- accept and reject ------------------------------------------------------------------------------
 
-def _attached(el: etree._Element, roots: tuple) -> bool:
+def attached(el: etree._Element, roots: tuple) -> bool:
+    """Whether ``el`` still hangs from one of ``roots`` (a block can go with its revision)."""
     top = el
     while (parent := top.getparent()) is not None:
         top = parent
@@ -306,7 +307,7 @@ def decide(doc, revisions: Iterable[etree._Element], accept: bool, roots: tuple)
     joins: list[etree._Element] = []
     done = 0
     for el, _ in chosen:
-        if el.getparent() is None or not _attached(el, roots):
+        if el.getparent() is None or not attached(el, roots):
             continue  # went with an earlier revision (a deleted row, a rejected insertion)
         _decide(doc, el, accept, joins)
         done += 1

@@ -17,7 +17,8 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.units import twips
 from ooxml.model.stories import TEXT
 from render.width import cut
-from tools.docx.common import block_insertion, call_limits, resolve
+from tools.docx.common import call_limits, resolve
+from ooxml.model.insertion import block_insertion
 from tools.docx.common import section_index
 from tools.docx.protocol import Edit, place_blocks
 from tools.runtime.call.registry import CallContext, tool

@@ -14,7 +14,8 @@ from ooxml.xml.namespaces import w
 from ooxml.text import body as B
 from ooxml.xml.errors import InvalidDocument
 from render.answer import success_answer
-from tools.docx.common import block_insertion, call_limits, session_of
+from tools.docx.common import call_limits, session_of
+from ooxml.model.insertion import block_insertion
 from tools.docx.protocol import DELETERS, delete_inline, Edit
 from tools.runtime.call.registry import CallContext, tool
 

@@ -17,8 +17,8 @@ from ooxml.xml.namespaces import OX_ID, w
 from ooxml.stylesheet.styles_builtin import ensure_heading_style, ensure_style
 from ooxml.text.notes import copy_references
 from ooxml.xml.wordids import prepare_copy
-from tools.docx.common import Position, block_insertion, call_limits, insertion_neighbours
-from tools.docx.common import MAX_TEXT, run_place
+from ooxml.model.insertion import Position, block_insertion, insertion_neighbours, run_place
+from tools.docx.common import MAX_TEXT, call_limits
 from tools.docx.protocol import DELETERS, Edit, delete_inline
 from tools.runtime.call.registry import CallContext, tool
 from tools.runtime.sessions.sessions import Session

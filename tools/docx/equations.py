@@ -9,7 +9,7 @@ from ooxml.review import edits
 from ooxml.text import body as B
 from ooxml.xml.errors import InvalidElementType
 from ooxml.xml.namespaces import M
-from tools.docx.common import run_place
+from ooxml.model.insertion import run_place
 from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool
 

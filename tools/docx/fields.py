@@ -26,7 +26,7 @@ from ooxml.text import body as B
 from ooxml.xml.errors import ElementNotFound, InvalidPosition, LimitExceeded, OoxmlError, ValidationError
 from ooxml.xml.namespaces import w
 from render import page_layout
-from tools.docx import common as C
+from ooxml.model.insertion import Position, block_insertion, insertion_neighbours, valid_positions
 from tools.docx.protocol import Edit
 from tools.office import find as office_find
 from tools.office.service import to_pdf_in_budget
@@ -89,7 +89,7 @@ def docx_insert_caption(ctx: CallContext, e: Edit, session_id: str | None, eleme
     doc = e.doc
     label, text = CAP.check_label(label), _one_line(text, "text")
     block = _block_of(e.element(element_id))
-    pos = C.Position(position, block, f"{position}:{doc.id_of(block)}")
+    pos = Position(position, block, f"{position}:{doc.id_of(block)}")
     prefix = _chapter(doc, block, chapter, position == "after")
     p = CAP.build(doc, label, text, 1, doc.story_roots(), prefix)
     e.insert(p, pos, "caption")
@@ -132,7 +132,7 @@ def _inline(e, position: str) -> tuple[etree._Element, callable]:
         return para, (lambda runs: [t.addprevious(r) for r in runs]) if pos.mode == "before" \
             else (lambda runs: [t.addnext(r) for r in reversed(runs)])
     raise InvalidPosition(f"A cross-reference cannot go {pos.mode} a {B.kind(t)}: it goes among a paragraph's runs.",
-                          hint="Valid positions here: " + C.valid_positions(e.doc, t, "run"))
+                          hint="Valid positions here: " + valid_positions(e.doc, t, "run"))
 
 
 @tool(toolset="layout", title="Insert a cross-reference")
@@ -247,11 +247,11 @@ def docx_insert_table_of_figures(ctx: CallContext, e: Edit, session_id: str | No
     if not found:
         raise ElementNotFound(f"No caption uses the label '{label}'.",
                               hint="Insert captions with docx_insert_caption first, or pass their label.")
-    container, where = C.block_insertion(doc, e.position(position), "table of figures")
+    container, where = block_insertion(doc, e.position(position), "table of figures")
     if container is not doc.body:
         raise InvalidPosition("A table of figures goes between blocks of the document body.",
                               hint="Use a position such as before:para_… on a body paragraph.")
-    prev, nxt = C.insertion_neighbours(container, where)
+    prev, nxt = insertion_neighbours(container, where)
     e.show(prev, nxt)
     paras = _figure_table(doc, e, label, found, where)
     refs = [f for p in paras for f in FLD.fields_of(p) if f.name == "PAGEREF"]

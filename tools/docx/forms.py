@@ -21,7 +21,8 @@ from ooxml.opc.link_policy import policy_of
 from ooxml.xml.namespaces import w
 from render.answer import success_answer
 from render.width import cut
-from tools.docx.common import block_insertion, call_limits, expect, resolve, session_of
+from tools.docx.common import call_limits, expect, resolve, session_of
+from ooxml.model.insertion import block_insertion
 from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool
 from tools.docx.common import raster_at

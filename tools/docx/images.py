@@ -13,7 +13,8 @@ from ooxml.xml.errors import InvalidPosition, LimitExceeded
 from ooxml.xml.namespaces import w
 from ooxml.layout.sections import page_box, section_of
 from ooxml.xml.units import emu
-from tools.docx.common import block_insertion, call_limits, object_image, valid_positions
+from tools.docx.common import call_limits, object_image
+from ooxml.model.insertion import block_insertion, valid_positions
 from ooxml.tabular.widths import EMU_PER_TWIP, available_width
 from tools.docx.protocol import Edit
 from tools.runtime.call.registry import CallContext, tool

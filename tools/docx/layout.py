@@ -16,8 +16,8 @@ from ooxml.xml.namespaces import w
 from ooxml.xml.order import get_or_add, insert_child
 from ooxml.xml.units import twips
 from render.answer import success_answer
-from tools.docx.common import clean_id, insertion_neighbours, session_of
-from tools.docx.common import body_insertion, section_index
+from ooxml.model.insertion import body_insertion, insertion_neighbours
+from tools.docx.common import clean_id, section_index, session_of
 from tools.docx.protocol import Edit
 from tools.docx.view import context_text, cursor_line
 from tools.runtime.call.registry import CallContext, tool

@@ -18,7 +18,8 @@ from ooxml.refs import toc_switches as SW
 from ooxml.xml.errors import ElementNotFound, LimitExceeded, OoxmlError, ValidationError
 from ooxml.xml.namespaces import w
 from render import page_layout
-from tools.docx.common import body_insertion, clean_id, insertion_neighbours, resolve
+from tools.docx.common import clean_id, resolve
+from ooxml.model.insertion import body_insertion, insertion_neighbours
 from tools.docx.protocol import Edit
 from tools.office import find as office_find
 from tools.office.service import to_pdf_in_budget

@@ -12,7 +12,8 @@ from ooxml.lists.numbering_formats import MAX_VALUE
 from ooxml.review import edits
 from ooxml.stylesheet.styles_builtin import ensure_style
 from ooxml.model.places import block_range
-from tools.docx.common import block_insertion, expect, insertion_neighbours, resolve
+from tools.docx.common import expect, resolve
+from ooxml.model.insertion import block_insertion, insertion_neighbours
 from tools.docx.protocol import Edit, place_blocks
 from tools.runtime.call.registry import CallContext, tool
 

@@ -18,7 +18,8 @@ from render.blocks import heading_level
 from render.markdown import Exporter
 from render.markdown_inline import longest_run
 from render.width import cut
-from tools.docx.common import block_insertion, call_limits, insertion_neighbours, resolve, session_of
+from tools.docx.common import call_limits, resolve, session_of
+from ooxml.model.insertion import block_insertion, insertion_neighbours
 from tools.docx.common import raster_at
 from tools.docx.protocol import SHOWN, Edit
 from ooxml.tabular.fill import keep_tables_apart

@@ -28,6 +28,7 @@ from ooxml.review import edits
 from ooxml.tabular.fill import keep_tables_apart
 from ooxml.text import body as B
 from render.answer import Answer
+from ooxml.model.insertion import InlinePlace, Position, block_insertion, inline_place, insertion_neighbours, last_block
 from tools.docx import common as C
 from tools.runtime.call.registry import CallContext, UnitOfWork
 from tools.runtime.sessions.sessions import Cursor
@@ -76,15 +77,15 @@ class Edit(UnitOfWork):
             REV.refuse_deleted(self.doc, el, arg)
         return el
 
-    def position(self, position: str) -> C.Position:
+    def position(self, position: str) -> Position:
         """THE reading of a position argument (every tool's): MODE:TARGET, not a tracked-deleted target."""
         pos = C.parse_position(self.session, position)
         REV.refuse_deleted(self.doc, pos.target, "position")
         return pos
 
-    def inline(self, position: str, what: str) -> C.InlinePlace:
-        """A position among a paragraph's runs (common.inline_place), read by ``position``."""
-        return C.inline_place(self.doc, self.position(position), what)
+    def inline(self, position: str, what: str) -> InlinePlace:
+        """A position among a paragraph's runs (ooxml/model/insertion.py), read by ``position``."""
+        return inline_place(self.doc, self.position(position), what)
 
     # ---- the change --------------------------------------------------------------------------------
     def show(self, *els, note: list[str] | None = None) -> None:
@@ -123,10 +124,10 @@ class Edit(UnitOfWork):
             doc.changed(el)
         self._changing = []
 
-    def insert(self, new: etree._Element, pos: C.Position, what: str = "paragraph") -> etree._Element:
+    def insert(self, new: etree._Element, pos: Position, what: str = "paragraph") -> etree._Element:
         """A prepared block at ``pos``, shown with its neighbours; tracked by the model."""
-        container, where = C.block_insertion(self.doc, pos, what)
-        prev, nxt = C.insertion_neighbours(container, where)
+        container, where = block_insertion(self.doc, pos, what)
+        prev, nxt = insertion_neighbours(container, where)
         self.show(prev, nxt)
         self.doc.insert_block(new, container=container, **where)
         self.after(prev, new, nxt)
@@ -201,7 +202,7 @@ class Edit(UnitOfWork):
             return
         block = P.block_of(element) if element is not None else None
         if block is None or block.getparent() is None:  # a story root, or out of the tree
-            block, place = C.last_block(doc.body), "after"
+            block, place = last_block(doc.body), "after"
         session.cursor = Cursor(doc.id_of(block), place) if block is not None else Cursor()
 
     def _renumber(self) -> None:
@@ -267,8 +268,8 @@ def place_blocks(e, blocks: list[etree._Element], pos, fields: dict | None = Non
     doc = e.doc
     last_block = next(el for el in reversed(blocks) if B.is_block(el))
     what = "paragraph" if last_block.tag == B.W_P else B.kind(last_block).lower()
-    container, where = C.block_insertion(doc, pos, what)
-    prev, nxt = C.insertion_neighbours(container, where)
+    container, where = block_insertion(doc, pos, what)
+    prev, nxt = insertion_neighbours(container, where)
     e.show(prev, nxt)
     anchor = None
     for el in blocks:

@@ -122,7 +122,7 @@ def _decide(e: Edit, revision_ids, author, scope_id, accept: bool) -> None:
     revs = select(session, revision_ids, author, scope_id, scopes)
     operation = "Accept Revisions" if accept else "Reject Revisions"
     all_roots = tuple(session.doc.story_roots(TEXT, body=True))
-    roots = tuple(doc._part_of_root)  # noqa: SLF001 (every registered story root)
+    roots = doc.registered_roots()
     if not revs:
         e.plain(success_answer(operation, fields={"Revisions": 0}, content="No revisions matched: nothing changed."))
         return
@@ -149,8 +149,8 @@ def _decide(e: Edit, revision_ids, author, scope_id, accept: bool) -> None:
         for root in scopes:
             RO.drop_move_ranges(root)
     # a top block whose row or paragraph went must be redrawn too; one that went is not reported
-    e.changed(*[t for t in tops if RO._attached(t, roots)])  # noqa: SLF001
-    shown = [t for t in tops[:SHOWN] if RO._attached(t, roots)]  # noqa: SLF001
+    e.changed(*[t for t in tops if RO.attached(t, roots)])
+    shown = [t for t in tops[:SHOWN] if RO.attached(t, roots)]
     e.after(lambda: _boxes(doc, shown))
     left = sum(len(RO.all_revisions(r)) for r in all_roots)
     fields = {"Accepted" if accept else "Rejected": done, "Remaining Revisions": left}

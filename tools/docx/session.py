@@ -13,7 +13,8 @@ from ooxml.opc.filekinds import check_save_name
 from ooxml.model.integrity import check_package, summarize, unreadable_parts
 from ooxml.opc.package import DEFAULT_LIMITS
 from render.answer import success_answer
-from tools.docx.common import answer, last_block, session_of
+from tools.docx.common import answer, session_of
+from ooxml.model.insertion import last_block
 from tools.docx.common import drop_session, start_session, tracking_from_settings
 from tools.office.open_formats import converted_document, converted_object, converts
 from tools.runtime.call.registry import CallContext, tool

@@ -27,7 +27,8 @@ from render.answer import success_answer
 from render.blocks import box, table_grid_lines, title_of
 from render.width import cut, pad, width
 from render import text_changes
-from tools.docx.common import answer, block_insertion, box_lines, call_limits, expect, resolve, session_of
+from tools.docx.common import answer, box_lines, call_limits, expect, resolve, session_of
+from ooxml.model.insertion import block_insertion
 from tools.docx.protocol import Edit, place_blocks
 from tools.runtime.call.registry import CallContext, tool
 from tools.runtime.sessions.sessions import Session

@@ -14,7 +14,7 @@ from ooxml.xml.errors import InvalidElementType, InvalidPosition, ValidationErro
 from ooxml.xml.namespaces import w
 from ooxml.xml.units import emu
 from tools.docx.common import call_limits
-from tools.docx.common import run_place
+from ooxml.model.insertion import run_place
 from tools.docx.protocol import DELETERS, delete_inline, Edit
 from tools.runtime.call.registry import CallContext, tool
 
