@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import accumulate
 
+import numpy as np
 from lxml import etree
 
 from ooxml.text import body as B
-from ooxml.xml.namespaces import W
+from ooxml.xml.namespaces import OX, OX_PREFIX, W
 
 _BODY_OPEN, _BODY_CLOSE = b"<w:body>", b"</w:body>"
 # Blocks that may nest (text boxes hold paragraphs, cells hold tables): depth counts them all. The
@@ -22,14 +22,27 @@ _BODY_OPEN, _BODY_CLOSE = b"<w:body>", b"</w:body>"
 # comments, CDATA and processing instructions (which could hide tags).
 _NESTING = re.compile(rb"(<(?:/?w:(?:p|tbl|sdt|ins|del|cellIns|cellDel|cellMerge|moveFrom\w*|moveTo\w*|customXml\w*)"
                       rb"(?=[\s/>])[^>]*>|[!?]))")
-_CHANGE = re.compile(rb"<w:\w+Change[\s/>]")  # w:rPrChange ... (looked for where "Change" occurs at all)
-_BLOCK_TAGS = {b"<w:p ", b"<w:p>", b"<w:p/", b"</w:p", b"<w:tb", b"</w:t", b"<w:sd", b"</w:s"}  # 5 bytes of each
-_SLASH = 47
+_CHANGE = re.compile(rb"<w:\w+Change[\s/>]")  # w:rPrChange ...
+_CHANGE_END = re.compile(rb"Change[\s/>]")
+_LT, _GT, _SLASH = 60, 62, 47
+_BANG, _QUESTION = ord("!"), ord("?")  # after '<': comments, CDATA, PIs
+_DELIM = np.zeros(256, bool)  # what ends a tag's name ((?=[\s/>])), by byte
+_DELIM[[*b" \t\n\r\f\v/>"]] = True
+
+
+def _word(x: bytes) -> int:
+    return int.from_bytes(x, "little")
+
+
+_P = _word(b"w:p")
+_TBL, _SDT = _word(b"w:tbl"), _word(b"w:sdt")
+_ODD = np.array([_word(b"w:" + x) for x in (b"ins", b"del", b"cel", b"mov", b"cus")], np.uint64)
 _TAG = re.compile(rb"<(/?)([\w.:-]+)[^<>]*?(/?)>")
 _MARKERS = {etree.QName(t).localname.encode() for t in B.MARKERS}
 # What the body may not hold for bytes to stand for their XML: a prefix bound again to Word's
-# namespace, our own separators (serial.py's cut: the whole body's would not serialize in one).
-_UNSURE = (f'"{W}"'.encode(), "\ue000".encode())
+# namespace or to our IDs' (or our prefix bound again: spliced.py cuts ``oxm:id`` from bytes), our
+# own separators (serial.py's cut: the whole body's would not serialize in one).
+_UNSURE = (f'"{W}"'.encode(), f'"{OX}"'.encode(), f"xmlns:{OX_PREFIX}=".encode(), "\ue000".encode())
 
 
 @dataclass
@@ -58,29 +71,70 @@ def scan(data: bytes) -> Body | None:
 
 
 def _changes(data: bytes, start: int, end: int) -> bool:
-    at = data.find(b"Change", start, end)
-    return at >= 0 and _CHANGE.search(data, start, end) is not None
+    """Whether ``_CHANGE`` is found in the body: its ends are looked for first (a literal start,
+    found fast), then the tag each stands in (``noChangeAspect``, in every picture, is none)."""
+    for m in _CHANGE_END.finditer(data, start, end):
+        lt = data.rfind(b"<", start, m.start())
+        if lt >= 0 and _CHANGE.match(data, lt):
+            return True
+    return False
 
 
 def _blocks(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
-    # One split in C: text, tag, text, tag ...; where each piece ends gives every tag's place.
-    pieces = _NESTING.split(data[start:end])
-    tags = pieces[1::2]
-    if not {t[:5] for t in tags} <= _BLOCK_TAGS:
+    found = _tags(data, start, end)
+    if found is None:
         return None
-    ends = list(accumulate(map(len, pieces), initial=start))
-    steps = [-1 if t[1] == _SLASH else 0 if t[-2] == _SLASH else 1 for t in tags]  # self-closed: no depth
-    depth = list(accumulate(steps))
-    if depth and (depth[-1] != 0 or min(depth) < 0):
+    at, ends, steps = found  # the block tags: where each starts, where it ends, its depth step
+    depth = np.cumsum(steps)
+    if len(depth) and (depth[-1] != 0 or depth.min() < 0):
         return None
-    spans, gap, first = [], start, 0
-    for k in [k for k, d in enumerate(depth) if not d]:  # a block ends where the depth is back at 0
-        s, e = ends[2 * first + 1], ends[2 * k + 2]  # tag k spans pieces[2k + 1]
-        if s != gap and not _gap(data, gap, s, spans):
+    last = np.flatnonzero(depth == 0)  # a block ends where the depth is back at 0
+    first = np.concatenate(([0], last[:-1] + 1))[:len(last)]  # ... and starts at the first tag after the last end
+    s, e = at[first], ends[last]
+    lo, hi = np.concatenate(([start], e)), np.concatenate((s, [end]))
+    blocks = list(zip(s.tolist(), e.tolist()))
+    spans, done = [], 0
+    for g in np.flatnonzero(hi > lo).tolist():  # what lies between two blocks (rarely anything)
+        spans += blocks[done:g]
+        done = g
+        if not _gap(data, int(lo[g]), int(hi[g]), spans):
             return None
-        spans.append((s, e))
-        gap, first = e, k + 1
-    return spans if _gap(data, gap, end, spans) else None
+    spans += blocks[done:]
+    return spans
+
+
+def _tags(data: bytes, start: int, end: int):
+    """The body's tags that nest (p, tbl, sdt): their starts, ends and depth steps, found in C
+    (numpy) as ``_NESTING.split`` finds them (one pass of Python's re visits every '<': 2x the
+    time). None where that split would find a tag that makes the bytes unsure, or where a '<'
+    lies inside a block tag (no such XML: the split would have skipped it)."""
+    arr = np.frombuffer(data, np.uint8)
+    lt = np.flatnonzero(arr[start:end] == _LT) + start
+    after = arr[lt + 1]
+    if ((after == _BANG) | (after == _QUESTION)).any():
+        return None
+    name = lt + 1 + (after == _SLASH)
+    # 8 bytes from each name as one number (</w:body> follows the body: never past the end)
+    words = np.ndarray((len(data) - 7,), "<u8", data, 0, (1,))[name]
+    five = words & 0xFFFFFFFFFF
+    if any(_NESTING.match(data, x) for x in lt[np.isin(five, _ODD)].tolist()):
+        return None  # a revision mark, custom XML (what a match of these five bytes may start)
+    kept = np.zeros(len(lt), bool)
+    for found, shift in ((np.flatnonzero((words & 0xFFFFFF) == _P), 24),
+                         (np.flatnonzero((five == _TBL) | (five == _SDT)), 40)):
+        kept[found[_DELIM[(words[found] >> shift) & 0xFF]]] = True  # the name ends there
+    kept = np.flatnonzero(kept)
+    gt = np.flatnonzero(arr[start:end] == _GT) + start
+    at = lt[kept]
+    k = np.searchsorted(gt, at)
+    if len(k) and k[-1] >= len(gt):
+        return None
+    closes = gt[k]
+    following = np.append(lt, end)[kept + 1]
+    if (closes > following).any():
+        return None
+    steps = np.where(after[kept] == _SLASH, -1, np.where(arr[closes - 1] == _SLASH, 0, 1))
+    return at, closes + 1, steps
 
 
 def _gap(data: bytes, lo: int, hi: int, spans: list) -> bool:

@@ -6,9 +6,13 @@ placeholder paragraph; the engine (``redline.build``) compares these reduced doc
 alignment given, and the redline's main part is the reduced redline's bytes with each placeholder
 replaced by the revised document's own bytes of its run. The new document parses that once.
 
+Our IDs (a file saved by this server) are part of a block's bytes as of its XML in the whole
+trees (parsed with our namespace declared, ``ids.predeclare``); the redline, a new document, has
+none: they are cut from the bytes spliced in, as ``views.part_bytes`` strips them from the trees.
+
 None ("not sure") wherever the result could differ from the comparison of whole trees: revisions
-or our IDs in a main part, roots declaring other prefixes, blocks whose bytes are not what lxml
-writes for them (checked on every block parsed and on a sample of the others), move detection.
+in a main part, roots declaring other prefixes, blocks whose bytes are not what lxml writes for
+them (checked on every block parsed and on a sample of the others), move detection.
 """
 from __future__ import annotations
 
@@ -24,13 +28,13 @@ from ooxml.opc.package import Package
 from ooxml.review import revisions as R
 from ooxml.text import body as B
 from ooxml.xml.errors import OoxmlError
-from ooxml.xml.ids import predeclared
-from ooxml.xml.namespaces import OX, W, W14
+from ooxml.xml.ids import predeclare, predeclared
+from ooxml.xml.namespaces import OX, OX_PREFIX, W, W14
 from ooxml.xml.safexml import parse_part
 from ooxml.xml.wordids import WordIds, doc_pr_floor
 from ooxml.opc.parts import story_part_names
 
-_OURS = f'"{OX}"'.encode()  # our IDs' namespace, declared on the root of a part saved with them
+_OUR_IDS = re.compile(rb' %s:id="[^"]*"(?=[^<>]*>)' % OX_PREFIX.encode())  # inside a tag (views.part_bytes' strip)
 _HOLDER = "\ue001"
 _PLACED = re.compile(rb"<w:p><w:r><w:t>\xee\x80\x81(\d+)</w:t></w:r></w:p>")
 _SAMPLE = 48  # runs a side whose first and last blocks are parsed to check their bytes are lxml's
@@ -107,8 +111,10 @@ class _Plan:
         return b"".join(out)
 
     def run_bytes(self, k: int) -> bytes:
+        """The revised bytes of run ``k``, without our IDs (the redline is a new document)."""
         run = self.runs[k]
-        return self.b.data[self.b.spans[run[2]][0]:self.b.spans[run[3]][1]]
+        data = self.b.data[self.b.spans[run[2]][0]:self.b.spans[run[3]][1]]
+        return _OUR_IDS.sub(b"", data) if b" %s:id=" % OX_PREFIX.encode() in data else data
 
     def sample(self, side: int) -> list[int]:
         inside = [k for run in self.runs for k in (run[2 * side], run[2 * side + 1])]
@@ -123,10 +129,11 @@ def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy) -> tup
     main_a, main_b = pkg_a.main_part_name(), pkg_b.main_part_name()
     data_a, data_b = pkg_a.part(main_a).data, pkg_b.part(main_b).data
     a, b = byte_blocks.scan(data_a), byte_blocks.scan(data_b)
-    if a is None or b is None or _OURS in data_a[:a.start] or _OURS in data_b[:b.start]:
+    if a is None or b is None:
         return None
     ns = _nsmap(data_a, a), _nsmap(data_b, b)
-    if ns[0] is None or ns[0] != ns[1] or ns[0].get("w") != W or list(ns[0].values()).count(W) != 1:
+    if ns[0] is None or ns[0] != ns[1] or ns[0].get("w") != W or list(ns[0].values()).count(W) != 1 or \
+            ns[0].get(OX_PREFIX) != OX:
         return None
     plain = ns[0].get("w14", W14) == W14
     plan = _Plan(a, b, byte_align.pairs(a, b, plain))
@@ -161,8 +168,9 @@ def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy) -> tup
 def _nsmap(data: bytes, body: Body | None) -> dict | None:
     if body is None:
         return None
-    try:  # the root's start tag alone, closed (safexml: a DTD there is refused, never read)
-        root = parse_part(data[:body.start] + b"</w:body></w:document>", "").getroot()
+    try:  # the root's start tag alone, as the whole path parses it (our namespace declared), closed
+        # (safexml: a DTD there is refused, never read)
+        root = parse_part(predeclare(data[:body.start])[0] + b"</w:body></w:document>", "").getroot()
     except OoxmlError:
         return None
     return dict(root.nsmap)

@@ -153,11 +153,27 @@ def run_one(checkout: Path, a: Path, b: Path, mode: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def saved_copy(src: Path, dst: Path) -> None:
+    """``src`` opened and saved by this server after every block was shown (each carries our ID)."""
+    from ooxml.model.document import Document
+    doc = Document.open(src)
+    for el in doc.body.iter(q("p"), q("tbl")):
+        doc.id_of(el)
+    doc.save(dst, overwrite=True)
+    doc.close()
+
+
 def pair_for(n: int, variant: str) -> tuple[Path, Path]:
     a = ensure_docs([n])[n]
+    if variant == "saved":  # both versions saved by this server: the original, then it edited
+        a, src = a.with_name(f"compare-saved-original-{n}.docx"), a
+        if not a.exists():
+            saved_copy(src, a)
     b = a.with_name(f"compare-{variant}-{n}.docx")
     if not b.exists():
         edited_copy(a, b, n, rewrite=variant == "rewritten")
+        if variant == "saved":
+            saved_copy(b, b)
     return a, b
 
 
@@ -165,7 +181,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="5000,50000")
     ap.add_argument("--variants", default="edited,rewritten",
-                    help="edited: unchanged paragraphs byte for byte the same; rewritten: none is")
+                    help="edited: unchanged paragraphs byte for byte the same; rewritten: none is; "
+                         "saved: both saved by this server (our IDs on every block)")
     ap.add_argument("--baseline", type=Path, help="another checkout, measured in the same rounds")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--one", nargs=3, help=argparse.SUPPRESS)

@@ -17,6 +17,7 @@ from ooxml.model.document import Document
 from ooxml.opc.package import Package
 from ooxml.xml import clock
 from ooxml.xml.errors import InvalidDocument
+from ooxml.xml.namespaces import w
 from tests.builders import build_docx, p, tbl, tc
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
@@ -154,3 +155,53 @@ def test_a_main_part_declaring_a_dtd_is_refused_as_on_every_open(tmp_path):
     assert fast(a, out.getvalue(), Options()) is None
     with pytest.raises(InvalidDocument, match="DTD"):
         run.compare(Package.from_bytes(a), Package.from_bytes(out.getvalue()), "Tester", Options())
+
+
+def saved_by_us(data: bytes, edit=None, shown: int | None = None) -> bytes:
+    """``data`` opened, edited (``edit(doc)``), its blocks shown (the first ``shown``, else all)
+    and saved by this server: each block shown carries our ID, as in a file read through us."""
+    doc = Document.from_bytes(data)
+    if edit is not None:
+        edit(doc)
+    for el in list(doc.body.iter(w("p"), w("tbl")))[:shown]:
+        doc.id_of(el)
+    out = doc.to_bytes()
+    doc.close()
+    return out
+
+
+def _edited(doc) -> None:
+    paras = [el for el in doc.body if el.tag == w("p")]
+    for k in (3, 120, 260):
+        paras[k].find(f"{w('r')}/{w('t')}").text += " and more"
+    doc.remove_block(paras[50])
+    doc.main.touch()
+
+
+def test_two_versions_saved_by_this_server_take_the_fast_path(tmp_path):
+    """Our IDs on every block (a file read and saved through us): the fast path once declined on
+    them, so the commonest pair of our users took the whole path."""
+    a = saved_by_us(build_docx(tmp_path / "a.docx", body(set())).read_bytes())
+    b = saved_by_us(a, _edited)
+    assert all(b"oxm:id=" in Package.from_bytes(x).part("word/document.xml").data for x in (a, b))
+    assert fast(a, b, Options()) is not None
+
+
+@pytest.mark.parametrize("opts", [Options(), Options("character"), Options("word", formatting=False)],
+                         ids=["word", "character", "no-formatting"])
+def test_two_versions_saved_by_this_server_get_the_redline_of_the_whole_trees(tmp_path, opts):
+    a = saved_by_us(build_docx(tmp_path / "a.docx", body(set())).read_bytes())
+    b = saved_by_us(a, _edited)
+    got = fast(a, b, opts)
+    assert got is not None and got == whole(a, b, opts)
+    assert b"oxm" not in got[0]["word/document.xml"]  # the redline is a new document: no ID of ours
+    assert got[1]["insertions"] and got[1]["deletions"]
+
+
+def test_a_file_against_its_version_saved_by_this_server_gets_the_redline_of_the_whole_trees(tmp_path):
+    """Only the revised version carries our IDs, on the blocks shown (a Word file read in part,
+    edited and saved through us)."""
+    a = build_docx(tmp_path / "a.docx", body(set())).read_bytes()
+    b = saved_by_us(a, _edited, shown=40)
+    got = fast(a, b, Options())
+    assert got is not None and got == whole(a, b, Options())
