@@ -17,7 +17,7 @@ _FOLDERS = {
     "layout": "sections page_setup headers section_merge",
     "refs": "fields toc toc_fields toc_switches links link_rels",
     "review": "review_ops revisions tracked_text comments",
-    "tabular": "tables grid",
+    "tabular": "grid",  # the flat ooxml.tables held no dataclass a snapshot could name (now split by job)
     "model": "document history history_codec integrity positions",
     "markdown": "markdown_in mdlists",
 }
