@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import count
 
+import numpy as np
+
+from ooxml.compare import byte_plain
 from ooxml.compare.align import Pair, align, refine
 from ooxml.compare.byte_blocks import Body
 
@@ -17,6 +21,8 @@ _PARA_IDS = re.compile(rb' w14:(?:paraId|textId)="[^"]*"(?=[^<>]*>)')
 # What a block equal on both sides still brings to the comparison: pictures and charts (their
 # parts may differ), note references (the notes are compared), section breaks (headers, footers).
 _CONTEXT = (b"blip", b"drawingml/2006/chart", b"noteReference", b"<w:sectPr")
+_BY_NUMPY = 256  # blocks in a stretch from which byte_plain strips their marks (below: the regexes)
+_FEW = 8  # at most 1/8 of the blocks alike across the sides: the first pass on numbers
 
 
 def _plain(xml: bytes) -> bytes:
@@ -32,18 +38,80 @@ def _plains(keys: list[bytes]) -> list[bytes]:
 def pairs(a: Body, b: Body, plain: bool) -> list[Pair]:
     """The alignment of the blocks of ``a`` and ``b`` (``plain``: the save marks' prefixes are
     Word's, so blocks equal without them are equal)."""
-    keys_a = [a.key(k) for k in range(len(a.spans))]
-    keys_b = [b.key(k) for k in range(len(b.spans))]
-    found = align(keys_a, keys_b)
+    numbered = _numbered(a, b) if plain else None
+    if numbered is None:
+        keys_a = [a.key(k) for k in range(len(a.spans))]
+        keys_b = [b.key(k) for k in range(len(b.spans))]
+        found = align(keys_a, keys_b)
+    else:  # a file written again: the first pass matches few blocks (none: all apart, as align leaves them)
+        keys_a, keys_b = numbered
+        found = align(keys_a, keys_b) if set(keys_a) & set(keys_b) else \
+            [(i, None) for i in range(len(keys_a))] + [(None, j) for j in range(len(keys_b))]
     if not plain:
         return found
 
     def by_plain(lo_a, hi_a, lo_b, hi_b) -> list[Pair]:
         if hi_a - lo_a == 1 == hi_b - lo_b:  # the engine pairs it on its text
             return [(lo_a, None), (None, lo_b)]
-        got = align(_plains(keys_a[lo_a:hi_a]), _plains(keys_b[lo_b:hi_b]))
-        return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in got]
+        bytes_a, bytes_b = (None, None) if numbered else (keys_a, keys_b)
+        return _by_plain(a, b, lo_a, hi_a, lo_b, hi_b, bytes_a, bytes_b)
     return refine(found, by_plain)
+
+
+def _by_plain(a: Body, b: Body, lo_a, hi_a, lo_b, hi_b, keys_a=None, keys_b=None) -> list[Pair]:
+    """Blocks ``lo``-``hi`` of each side aligned on their bytes without save marks (numbered: equal
+    numbers for equal bytes, which ``align`` compares faster than long bytes)."""
+    plain_a = _plain_keys(a, lo_a, hi_a, keys_a)
+    plain_b = _plain_keys(b, lo_b, hi_b, keys_b)
+    number = {}
+    got = align(list(map(number.setdefault, plain_a, count())), list(map(number.setdefault, plain_b, count(len(plain_a)))))
+    return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in got]
+
+
+def _plain_keys(body: Body, lo: int, hi: int, keys: list[bytes] | None) -> list[bytes]:
+    got = byte_plain.plain_keys(body, lo, hi) if hi - lo >= _BY_NUMPY else None
+    if got is not None:
+        return got
+    return _plains(keys[lo:hi] if keys is not None else [body.key(k) for k in range(lo, hi)])
+
+
+def _numbered(a: Body, b: Body) -> tuple[list[int], list[int]] | None:
+    """Keys for the first pass that ``align`` takes as it takes the blocks' bytes, when few blocks
+    could be equal across the sides (their lengths and first 24 bytes), else None. Only equality
+    across the sides counts there: a block with no equal on the other side gets a number of its own."""
+    sig_a, sig_b = _signatures(a), _signatures(b)
+    in_a, in_b = _found_in(sig_a, sig_b), _found_in(sig_b, sig_a)
+    if int(in_a.sum() + in_b.sum()) > (len(sig_a) + len(sig_b)) // _FEW:
+        return None
+    n = len(sig_a)
+    keys_a, keys_b = np.arange(-1, -n - 1, -1), np.arange(-n - 1, -n - len(sig_b) - 1, -1)
+    number: dict = {}
+    for body, keys, maybe in ((a, keys_a, in_a), (b, keys_b, in_b)):
+        at = np.flatnonzero(maybe)
+        keys[at] = [number.setdefault(body.key(k), len(number)) for k in at.tolist()]
+    return keys_a.tolist(), keys_b.tolist()
+
+
+def _found_in(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Which of ``x`` are in ``y`` (np.isin sorts both sides together: 3x the time)."""
+    if not len(y):
+        return np.zeros(len(x), bool)
+    y = np.sort(y)
+    return y[np.minimum(np.searchsorted(y, x), len(y) - 1)] == x
+
+
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], np.uint64)
+
+
+def _signatures(body: Body) -> np.ndarray:
+    """A number per block made of its length and its first 24 bytes (blocks equal: numbers equal)."""
+    at, size = body.bounds[:, 0], body.bounds[:, 1] - body.bounds[:, 0]
+    words = np.ndarray((len(body.data) - 7,), "<u8", body.data, 0, (1,))
+    sig = size.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    for k, mix in enumerate((0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5)):
+        x = words[at + 8 * k] & _MASKS[np.clip(size - 8 * k, 0, 8)]  # the block's own bytes only
+        sig = (sig ^ x) * np.uint64(mix)
+    return sig
 
 
 def with_context(body: Body) -> set[int]:
