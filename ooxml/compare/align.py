@@ -8,7 +8,6 @@ the gaps, not with the product of the sequences' sizes.
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Callable, Hashable, Sequence
 
 from ooxml.text.sequence_diff import longest_increasing
@@ -74,11 +73,19 @@ def _anchors(a, b, lo_a, hi_a, lo_b, hi_b) -> list[tuple[int, int]]:
     """Keys once in each range, matched, then the longest run of them increasing on both sides."""
     if lo_a >= hi_a or lo_b >= hi_b:
         return []
-    part_a, part_b = a[lo_a:hi_a], b[lo_b:hi_b]
-    count_a, count_b = Counter(part_a), Counter(part_b)
-    where_b = {x: j for j, x in enumerate(part_b, lo_b) if count_b[x] == 1}
-    pairs = [(i, where_b[x]) for i, x in enumerate(part_a, lo_a) if x in where_b and count_a[x] == 1]
+    once_a, once_b = _once(a[lo_a:hi_a], lo_a), _once(b[lo_b:hi_b], lo_b)
+    # (once_a is in the order of a: a key's first place is its only one)
+    pairs = [(i, once_b[x]) for x, i in once_a.items() if x in once_b]
     return longest_increasing(pairs)
+
+
+def _once(part, lo: int) -> dict:
+    """The keys found once in ``part``, by their index (dicts built in C: first and last places)."""
+    last = dict(zip(part, range(lo, lo + len(part))))
+    if len(last) == len(part):
+        return last
+    first = dict(zip(reversed(part), range(lo + len(part) - 1, lo - 1, -1)))
+    return {x: i for x, i in last.items() if first[x] == i}
 
 
 def _pair_gap(lo_a, hi_a, lo_b, hi_b, similar, threshold, out) -> None:
