@@ -73,19 +73,21 @@ def _anchors(a, b, lo_a, hi_a, lo_b, hi_b) -> list[tuple[int, int]]:
     """Keys once in each range, matched, then the longest run of them increasing on both sides."""
     if lo_a >= hi_a or lo_b >= hi_b:
         return []
-    once_a, once_b = _once(a[lo_a:hi_a], lo_a), _once(b[lo_b:hi_b], lo_b)
-    # (once_a is in the order of a: a key's first place is its only one)
-    pairs = [(i, once_b[x]) for x, i in once_a.items() if x in once_b]
+    part_a, part_b = a[lo_a:hi_a], b[lo_b:hi_b]
+    last_a, last_b = _places(part_a, lo_a, False), _places(part_b, lo_b, False)
+    first_a = last_a if len(last_a) == len(part_a) else _places(part_a, lo_a, True)
+    first_b = last_b if len(last_b) == len(part_b) else _places(part_b, lo_b, True)
+    # keys once on each side (first place = last place), in a's order (a key's first place is its only one)
+    pairs = [(i, j) for x, i in last_a.items()
+             if first_a[x] == i and (j := last_b.get(x, -1)) >= 0 and first_b[x] == j]
     return longest_increasing(pairs)
 
 
-def _once(part, lo: int) -> dict:
-    """The keys found once in ``part``, by their index (dicts built in C: first and last places)."""
-    last = dict(zip(part, range(lo, lo + len(part))))
-    if len(last) == len(part):
-        return last
-    first = dict(zip(reversed(part), range(lo + len(part) - 1, lo - 1, -1)))
-    return {x: i for x, i in last.items() if first[x] == i}
+def _places(part, lo: int, first: bool) -> dict:
+    """Each key's last (or first) index, the dict built in C."""
+    if first:
+        return dict(zip(reversed(part), range(lo + len(part) - 1, lo - 1, -1)))
+    return dict(zip(part, range(lo, lo + len(part))))
 
 
 def _pair_gap(lo_a, hi_a, lo_b, hi_b, similar, threshold, out) -> None:

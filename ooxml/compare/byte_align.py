@@ -23,6 +23,7 @@ _PARA_IDS = re.compile(rb' w14:(?:paraId|textId)="[^"]*"(?=[^<>]*>)')
 _CONTEXT = (b"blip", b"drawingml/2006/chart", b"noteReference", b"<w:sectPr")
 _BY_NUMPY = 256  # blocks in a stretch from which byte_plain strips their marks (below: the regexes)
 _FEW = 8  # at most 1/8 of the blocks alike across the sides: the first pass on numbers
+_HEAD = 256  # first blocks a side whose likeness is looked at first
 
 
 def _plain(xml: bytes) -> bytes:
@@ -38,15 +39,16 @@ def _plains(keys: list[bytes]) -> list[bytes]:
 def pairs(a: Body, b: Body, plain: bool) -> list[Pair]:
     """The alignment of the blocks of ``a`` and ``b`` (``plain``: the save marks' prefixes are
     Word's, so blocks equal without them are equal)."""
+    n, m = len(a.spans), len(b.spans)
     numbered = _numbered(a, b) if plain else None
+    if numbered == ():  # a file written again, no block as it was: the first pass leaves all apart
+        return _by_plain(a, b, 0, n, 0, m) if n * m > 1 else [(i, None) for i in range(n)] + [(None, j) for j in range(m)]
     if numbered is None:
-        keys_a = [a.key(k) for k in range(len(a.spans))]
-        keys_b = [b.key(k) for k in range(len(b.spans))]
-        found = align(keys_a, keys_b)
-    else:  # a file written again: the first pass matches few blocks (none: all apart, as align leaves them)
+        keys_a = [a.key(k) for k in range(n)]
+        keys_b = [b.key(k) for k in range(m)]
+    else:  # a file written again: few blocks as they were
         keys_a, keys_b = numbered
-        found = align(keys_a, keys_b) if set(keys_a) & set(keys_b) else \
-            [(i, None) for i in range(len(keys_a))] + [(None, j) for j in range(len(keys_b))]
+    found = align(keys_a, keys_b)
     if not plain:
         return found
 
@@ -65,6 +67,8 @@ def _by_plain(a: Body, b: Body, lo_a, hi_a, lo_b, hi_b, keys_a=None, keys_b=None
     plain_b = _plain_keys(b, lo_b, hi_b, keys_b)
     number = {}
     got = align(list(map(number.setdefault, plain_a, count())), list(map(number.setdefault, plain_b, count(len(plain_a)))))
+    if lo_a == lo_b == 0:
+        return got
     return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in got]
 
 
@@ -75,10 +79,14 @@ def _plain_keys(body: Body, lo: int, hi: int, keys: list[bytes] | None) -> list[
     return _plains(keys[lo:hi] if keys is not None else [body.key(k) for k in range(lo, hi)])
 
 
-def _numbered(a: Body, b: Body) -> tuple[list[int], list[int]] | None:
+def _numbered(a: Body, b: Body) -> tuple | None:
     """Keys for the first pass that ``align`` takes as it takes the blocks' bytes, when few blocks
-    could be equal across the sides (their lengths and first 24 bytes), else None. Only equality
-    across the sides counts there: a block with no equal on the other side gets a number of its own."""
+    could be equal across the sides (their lengths and first 24 bytes), else None; () when none is.
+    Only equality across the sides counts there: a block with no equal on the other side gets a
+    number of its own."""
+    head = _found_in(_signatures(a, _HEAD), _signatures(b, _HEAD))
+    if head.sum() * _FEW > len(head):
+        return None  # (the first blocks already alike: a copy edited in places)
     sig_a, sig_b = _signatures(a), _signatures(b)
     in_a, in_b = _found_in(sig_a, sig_b), _found_in(sig_b, sig_a)
     if int(in_a.sum() + in_b.sum()) > (len(sig_a) + len(sig_b)) // _FEW:
@@ -86,9 +94,12 @@ def _numbered(a: Body, b: Body) -> tuple[list[int], list[int]] | None:
     n = len(sig_a)
     keys_a, keys_b = np.arange(-1, -n - 1, -1), np.arange(-n - 1, -n - len(sig_b) - 1, -1)
     number: dict = {}
-    for body, keys, maybe in ((a, keys_a, in_a), (b, keys_b, in_b)):
-        at = np.flatnonzero(maybe)
-        keys[at] = [number.setdefault(body.key(k), len(number)) for k in at.tolist()]
+    at_a, at_b = np.flatnonzero(in_a).tolist(), np.flatnonzero(in_b).tolist()
+    keys_a[at_a] = [number.setdefault(a.key(k), len(number)) for k in at_a]
+    from_a = len(number)
+    keys_b[at_b] = got = [number.setdefault(b.key(k), len(number)) for k in at_b]
+    if all(x >= from_a for x in got):
+        return ()
     return keys_a.tolist(), keys_b.tolist()
 
 
@@ -103,9 +114,11 @@ def _found_in(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], np.uint64)
 
 
-def _signatures(body: Body) -> np.ndarray:
-    """A number per block made of its length and its first 24 bytes (blocks equal: numbers equal)."""
-    at, size = body.bounds[:, 0], body.bounds[:, 1] - body.bounds[:, 0]
+def _signatures(body: Body, head: int | None = None) -> np.ndarray:
+    """A number per block (the first ``head``) made of its length and its first 24 bytes (blocks
+    equal: numbers equal)."""
+    bounds = body.bounds[:head]
+    at, size = bounds[:, 0], bounds[:, 1] - bounds[:, 0]
     words = np.ndarray((len(body.data) - 7,), "<u8", body.data, 0, (1,))
     sig = size.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     for k, mix in enumerate((0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5)):

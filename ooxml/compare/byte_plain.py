@@ -40,9 +40,10 @@ def plain_keys(body: Body, lo: int, hi: int) -> list[bytes] | None:
         return None
     c, e = marks
     bs, be = spans[:, 0], spans[:, 1]
-    k = np.searchsorted(bs, c, "right") - 1  # the block each mark is in (a marker between blocks: none)
-    inside = (k >= 0) & (c < be[np.maximum(k, 0)])
-    c, e = c[inside], e[inside]
+    if not (bs[1:] == be[:-1]).all():  # marks of markers between blocks are no block's
+        k = np.searchsorted(bs, c, "right") - 1
+        inside = (k >= 0) & (c < be[np.maximum(k, 0)])
+        c, e = c[inside], e[inside]
     removed = np.concatenate(([0], np.cumsum(e - c)))
     lens = (be - bs) - (removed[np.searchsorted(c, be)] - removed[np.searchsorted(c, bs)])
     kept = _kept(np.frombuffer(data, np.uint8)[s0:e0], s0, bs, be, c, e)
@@ -71,8 +72,8 @@ def _marks(body: Body, s0: int, e0: int):
     found = np.flatnonzero(rsid | (w == _PARA) | (w == _TEXT))
     c, rsid = sp[found], rsid[found]
     para = np.flatnonzero(~rsid)
-    if len(para):  # ' w14:para' or ' w14:text' not followed by 'Id' is no mark's start
-        drop = para[(words[c[para] + 9] & 0xFFFF) != _ID]
+    drop = para[(words[c[para] + 9] & 0xFFFF) != _ID]  # ' w14:para' not followed by 'Id': no mark's start
+    if len(drop):
         c, rsid = np.delete(c, drop), np.delete(rsid, drop)
     if len(c) and c[-1] + _REACH > len(data):  # (a mark's bytes are read up to 48 bytes on)
         return None
