@@ -42,7 +42,9 @@ def pairs(a: Body, b: Body, plain: bool) -> list[Pair]:
     n, m = len(a.spans), len(b.spans)
     numbered = _numbered(a, b) if plain else None
     if numbered == ():  # a file written again, no block as it was: the first pass leaves all apart
-        return _by_plain(a, b, 0, n, 0, m) if n * m > 1 else [(i, None) for i in range(n)] + [(None, j) for j in range(m)]
+        if n * m <= 1:
+            return [(i, None) for i in range(n)] + [(None, j) for j in range(m)]
+        return _by_plain(_Plains(a, None, True), _Plains(b, None, True), 0, n, 0, m)
     if numbered is None:
         keys_a = [a.key(k) for k in range(n)]
         keys_b = [b.key(k) for k in range(m)]
@@ -51,32 +53,44 @@ def pairs(a: Body, b: Body, plain: bool) -> list[Pair]:
     found = align(keys_a, keys_b)
     if not plain:
         return found
+    apart = sum(i is None or j is None for i, j in found)
+    whole = apart >= _BY_NUMPY and 2 * apart >= n + m  # most blocks left: cut all marks at once
+    plains = [_Plains(body, None if numbered else keys, whole) for body, keys in ((a, keys_a), (b, keys_b))]
 
     def by_plain(lo_a, hi_a, lo_b, hi_b) -> list[Pair]:
         if hi_a - lo_a == 1 == hi_b - lo_b:  # the engine pairs it on its text
             return [(lo_a, None), (None, lo_b)]
-        bytes_a, bytes_b = (None, None) if numbered else (keys_a, keys_b)
-        return _by_plain(a, b, lo_a, hi_a, lo_b, hi_b, bytes_a, bytes_b)
+        return _by_plain(*plains, lo_a, hi_a, lo_b, hi_b)
     return refine(found, by_plain)
 
 
-def _by_plain(a: Body, b: Body, lo_a, hi_a, lo_b, hi_b, keys_a=None, keys_b=None) -> list[Pair]:
+class _Plains:
+    """A body's blocks without save marks, by stretch: from ``byte_plain`` (all blocks at once when
+    ``whole``, else long stretches), or from the regexes, as the blocks' bytes (``keys``) give them."""
+
+    def __init__(self, body: Body, keys: list[bytes] | None, whole: bool):
+        self.body, self.keys = body, keys
+        self.all = byte_plain.plain_keys(body, 0, len(body.spans)) if whole and body.spans else None
+
+    def of(self, lo: int, hi: int) -> list[bytes]:
+        if self.all is not None:  # (the same: the marks of each block are in its own tags)
+            return self.all[lo:hi]
+        got = byte_plain.plain_keys(self.body, lo, hi) if hi - lo >= _BY_NUMPY else None
+        if got is not None:
+            return got
+        keys = self.keys[lo:hi] if self.keys is not None else [self.body.key(k) for k in range(lo, hi)]
+        return _plains(keys)
+
+
+def _by_plain(plain_a: _Plains, plain_b: _Plains, lo_a, hi_a, lo_b, hi_b) -> list[Pair]:
     """Blocks ``lo``-``hi`` of each side aligned on their bytes without save marks (numbered: equal
     numbers for equal bytes, which ``align`` compares faster than long bytes)."""
-    plain_a = _plain_keys(a, lo_a, hi_a, keys_a)
-    plain_b = _plain_keys(b, lo_b, hi_b, keys_b)
-    number = {}
-    got = align(list(map(number.setdefault, plain_a, count())), list(map(number.setdefault, plain_b, count(len(plain_a)))))
+    xs, ys = plain_a.of(lo_a, hi_a), plain_b.of(lo_b, hi_b)
+    number: dict = {}
+    got = align(list(map(number.setdefault, xs, count())), list(map(number.setdefault, ys, count(len(xs)))))
     if lo_a == lo_b == 0:
         return got
     return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in got]
-
-
-def _plain_keys(body: Body, lo: int, hi: int, keys: list[bytes] | None) -> list[bytes]:
-    got = byte_plain.plain_keys(body, lo, hi) if hi - lo >= _BY_NUMPY else None
-    if got is not None:
-        return got
-    return _plains(keys[lo:hi] if keys is not None else [body.key(k) for k in range(lo, hi)])
 
 
 def _numbered(a: Body, b: Body) -> tuple | None:
