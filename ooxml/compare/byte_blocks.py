@@ -52,7 +52,7 @@ class Body:
     end: int  # where </w:body> starts
     spans: list[tuple[int, int]]  # every block (what compare aligns: not markers), in order
     bounds: np.ndarray  # the same as numpy rows (start, end)
-    tags: tuple  # where each '<' and each '>' of the body is (numpy), for byte_plain
+    tags: tuple | None  # where each '<' and each '>' of the body is (numpy), for byte_plain
 
     def key(self, k: int) -> bytes:
         s, e = self.spans[k]

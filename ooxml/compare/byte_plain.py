@@ -56,6 +56,8 @@ def plain_keys(body: Body, lo: int, hi: int) -> list[bytes] | None:
 def _tags_alternate(body: Body) -> bool:
     """Whether every '<' of the body is closed by a '>' before the next '<' (no raw '>' in text or
     attribute values, as lxml writes): then a '>' is the first of the two after a place in a tag."""
+    if body.tags is None:
+        return False
     lt, gt = body.tags
     return len(lt) == len(gt) and bool((lt < gt).all()) and bool((gt[:-1] < lt[1:]).all())
 
