@@ -1,7 +1,7 @@
 """docx_check's entry: the chosen rule sets over a document, findings located (IDs, else part and path)."""
 from __future__ import annotations
 
-from ooxml.check import access, access_structure, word_ids, word_order, word_package, word_ranges, word_text
+from ooxml.check import access, access_structure, screen_rules, word_ids, word_order, word_package, word_ranges, word_text
 from ooxml.check.findings import Finding, locate
 from ooxml.check.parts import Parts
 from ooxml.check.walk import Walk, visitors
@@ -33,7 +33,10 @@ def _check(doc, rules: tuple[str, ...]) -> list[Finding]:
     scans, seen = {}, {}
     for name, root in parts.word.items():
         budget.check()
-        seen[name] = _Visitors(name, rules, name in parts.stories, name == doc.main_name)
+        story = name in parts.stories
+        # what the part's bytes prove clean is not walked for (ooxml/check/screen_rules.py)
+        proven = screen_rules.cleared(doc, name) if story and "word" in rules else set()
+        seen[name] = _Visitors(name, rules, story, name == doc.main_name, proven)
         scans[name] = Walk(root, tags, seen[name].table())
     out: list[Finding] = []
     if "word" in rules:
@@ -46,10 +49,11 @@ def _check(doc, rules: tuple[str, ...]) -> list[Finding]:
 class _Visitors:
     """The rules that judge elements as the walk of one part passes them."""
 
-    def __init__(self, name: str, rules: tuple[str, ...], story: bool, main: bool):
+    def __init__(self, name: str, rules: tuple[str, ...], story: bool, main: bool, proven: set = frozenset()):
         word = "word" in rules
-        self.order = word_order.Visitor(name) if word else None
-        self.para_ids = word_ids.ParaIds() if word and story else None
+        self.proven = proven  # rules the screen proved clean in the part
+        self.order = word_order.Visitor(name) if word and "order" not in proven else None
+        self.para_ids = word_ids.ParaIds() if word and story and "para-id" not in proven else None
         self.cells = word_text.Cells() if word and story else None
         self.paragraphs = access_structure.Paragraphs() if main and "accessibility" in rules else None
 
@@ -61,10 +65,11 @@ class _Visitors:
 def word(parts: Parts, scans: dict, seen: dict) -> list[Finding]:
     out = word_package.findings(parts, scans)
     for name, scan in scans.items():
-        out += seen[name].order.findings()
+        visited = seen[name]
+        out += visited.order.findings() if visited.order is not None else []
         if name in parts.stories:
-            out += word_ids.findings(name, scan, seen[name].para_ids) + word_ranges.findings(name, scan) + \
-                word_text.findings(name, scan, seen[name].cells)
+            out += word_ids.findings(name, scan, visited.para_ids) + word_ranges.findings(name, scan) + \
+                word_text.findings(name, scan, visited.cells, "newline" not in visited.proven)
         elif scan.root.tag.endswith("}styles"):
             out += word_ids.style_id_findings(name, scan.root)
     return out + word_ids.doc_pr_findings({n: scans[n] for n in parts.stories if n in scans})
