@@ -54,7 +54,7 @@ class _Visitors:
         self.proven = proven  # rules the screen proved clean in the part
         self.order = word_order.Visitor(name) if word and "order" not in proven else None
         self.para_ids = word_ids.ParaIds() if word and story and "para-id" not in proven else None
-        self.cells = word_text.Cells() if word and story else None
+        self.cells = word_text.Cells() if word and story and "cell-end" not in proven else None
         self.paragraphs = access_structure.Paragraphs() if main and "accessibility" in rules else None
 
     def table(self) -> dict:

@@ -24,8 +24,8 @@ def cleared(doc, name: str) -> set[str]:
 
 
 def clear(m) -> set[str]:
-    """The rules proven to find nothing in the part: "newline", "para-id", "order"."""
-    found = {"newline": newline_clear, "para-id": para_ids_clear, "order": order_clear}
+    """The rules proven to find nothing in the part: "newline", "para-id", "order", "cell-end"."""
+    found = {"newline": newline_clear, "para-id": para_ids_clear, "order": order_clear, "cell-end": cells_clear}
     return {name for name, proven in found.items() if proven(m)}
 
 
@@ -33,8 +33,9 @@ def newline_clear(m) -> bool:
     """No line break in a w:t's text: no line feed, carriage return or character reference (&#...)
     after a w:t start tag and before the next tag."""
     arr = m.arr
-    pos = np.flatnonzero((arr == _NL) | (arr == _CR) | (arr == _AMP))
-    pos = pos[(arr[pos] != _AMP) | (arr[np.minimum(pos + 1, len(arr) - 1)] == _HASH)]
+    low = np.flatnonzero(arr < 14)  # tabs too: one compare, then the few kept are sorted out
+    amp = np.flatnonzero(arr == _AMP)
+    pos = np.concatenate((low[arr[low] >= _NL], amp[arr[np.minimum(amp + 1, len(arr) - 1)] == _HASH]))
     if not len(pos):
         return True
     tag = np.searchsorted(m.lt, pos, side="right") - 1  # the tag each one is in, or follows
@@ -87,11 +88,11 @@ def _containers_clear(m) -> bool:
         tag = f"w:{name}".encode()
         opened = m.tagged(tag)
         opened = opened[~m.empty[opened]]
+        if not len(opened):
+            continue
         closed = m.tagged(tag, end=True)
         if len(opened) != len(closed):
             return False
-        if not len(opened):
-            continue
         if not (np.all(opened < closed) and np.all(closed[:-1] < opened[1:])):
             return False  # nested (a pPr in a pPrChange): not cut here
         for content in set(map(data.__getitem__, map(slice, (m.gt[opened] + 1).tolist(), m.lt[closed].tolist()))):
@@ -121,29 +122,25 @@ def _children(content: bytes) -> tuple | None:
 def _leading_clear(m) -> bool:
     """Each leading child (w:pPr in w:p, ...) is its parent's first child, or the second leading
     child right after the first; found elsewhere (a w:rPr in a w:pPr), its parent is no such parent."""
-    opens = np.flatnonzero(~m.end & ~m.empty)
     for parent, leading in LEADING.items():
-        parents = m.tagged(f"w:{parent}".encode())
+        first = f"w:{next(iter(leading))}".encode()
         for child, rank in leading.items():
             idx = m.tagged(f"w:{child}".encode())
-            idx = idx[(idx > 0)]
-            prev = idx - 1
-            later = idx[m.end[prev] | m.empty[prev]]  # a sibling before it
-            if not len(later):
-                continue
-            if rank:
-                first = f"w:{next(iter(leading))}".encode()
-                after_first = member(later - 1, m.tagged(first, end=True)) | member(
-                    later - 1, m.tagged(first)[m.empty[m.tagged(first)]])
-                later = later[~after_first]
-            if len(later) and member(_parents(m, later, opens), parents).any():
+            idx = idx[idx > 0]
+            later = idx[m.end[idx - 1] | m.empty[idx - 1]]  # a sibling before it
+            if rank and len(later):  # right after the first leading child: in place
+                firsts = m.tagged(first)
+                later = later[~(member(later - 1, m.tagged(first, end=True)) |
+                                member(later - 1, firsts[m.empty[firsts]]))]
+            if len(later) and member(_parents(m, later), m.tagged(f"w:{parent}".encode())).any():
                 return False
     return True
 
 
-def _parents(m, idx: np.ndarray, opens: np.ndarray) -> np.ndarray:
+def _parents(m, idx: np.ndarray) -> np.ndarray:
     """The start tag of each tag's parent, found level by level (depths are few)."""
     depth = m.depth()
+    opens = np.flatnonzero(~m.end & ~m.empty)
     out = np.empty(len(idx), dtype=np.int64)
     for level in np.unique(depth[idx]):
         here = depth[idx] == level
@@ -158,3 +155,15 @@ def _tables_clear(m) -> bool:
     if not len(tables):
         return True
     return bool((~m.empty[tables]).all() and member(tables + 1, m.tagged(b"w:tblPr")).all())
+
+
+def cells_clear(m) -> bool:
+    """Every table cell ends with a paragraph: the tag before each w:tc's end tag closes a w:p."""
+    cells = m.tagged(b"w:tc")
+    if not len(cells):
+        return True
+    if m.empty[cells].any():
+        return False
+    before = m.tagged(b"w:tc", end=True) - 1
+    paragraphs = m.tagged(b"w:p")
+    return bool((member(before, m.tagged(b"w:p", end=True)) | member(before, paragraphs[m.empty[paragraphs]])).all())

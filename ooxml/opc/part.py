@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import zipfile
+import zlib
 
 from lxml import etree
 
@@ -101,9 +102,20 @@ class Part:
 
     def original(self) -> bytes | None:
         """The part's bytes as opened (None for a new part)."""
-        if self.package._zip is None or self.name not in self.package._zip.NameToInfo:
+        pkg = self.package
+        if pkg._zip is None or self.name not in pkg._zip.NameToInfo:
             return None
-        return self.package._read_member(self.info)
+        info = self.info
+        if info.compress_type == zipfile.ZIP_DEFLATED and info.filename in pkg._verified:
+            # read whole before (sizes and CRC checked): inflated in one call, 10 ms less than
+            # zipfile's reader on a 22 MB part (docx_check's screen reads it again)
+            try:
+                data = zlib.decompress(pkg._raw_member(info), -15, info.file_size)
+            except zlib.error:
+                data = b""
+            if len(data) == info.file_size:
+                return data
+        return pkg._read_member(info)
 
     @property
     def tree(self) -> etree._ElementTree:

@@ -13,7 +13,7 @@ from ooxml.model.document import Document
 from tests.builders import NAMESPACES, W, build_docx, document_xml, tbl, tc
 
 W14 = "http://schemas.microsoft.com/office/word/2010/wordml"
-RULES = {"newline", "para-id", "order"}
+RULES = {"newline", "para-id", "order", "cell-end"}
 
 
 def _filler(n: int = 2400) -> str:
@@ -58,6 +58,9 @@ PLANTED = {
                                  '</w:tc></w:tr></w:tbl>'),
     "w:trPr after a cell": ("order", '<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:tc><w:p>'
                             '<w:r><w:t>PLANT</w:t></w:r></w:p></w:tc><w:trPr><w:cantSplit/></w:trPr></w:tr></w:tbl>'),
+    "a cell ending with a table": ("cell-end", tbl([[tc('<w:p><w:r><w:t>PLANT</w:t></w:r></w:p>' + tbl([[tc()]]))]])),
+    "a cell without a paragraph": ("cell-end", tbl([[tc(PARA.format("PLANT")), '<w:tc><w:tcPr><w:tcW w:w="0" '
+                                                  'w:type="auto"/></w:tcPr></w:tc>']])),
     "w bound to another prefix below the root": ("order", f'<x:p xmlns:x="{W}"><x:pPr><x:jc x:val="left"/><x:spacing '
                                                  'x:after="0"/></x:pPr><x:r><x:t>PLANT</x:t></x:r></x:p>'),
 }
