@@ -35,14 +35,15 @@ def _check(doc, rules: tuple[str, ...]) -> list[Finding]:
         budget.check()
         story = name in parts.stories
         # what the part's bytes prove clean is not walked for (ooxml/check/screen_rules.py)
-        proven = screen_rules.cleared(doc, name) if story and "word" in rules else set()
+        proven = screen_rules.cleared(doc, name, "word" in rules, "accessibility" in rules) if story else set()
         seen[name] = _Visitors(name, rules, story, name == doc.main_name, proven)
         scans[name] = Walk(root, tags, seen[name].table())
     out: list[Finding] = []
     if "word" in rules:
         out += word(parts, scans, seen)
     if "accessibility" in rules:
-        out += access.findings(parts, scans, seen[doc.main_name].paragraphs if doc.main_name in seen else None)
+        main = seen.get(doc.main_name)
+        out += access.findings(parts, scans, main.paragraphs if main else None, main.proven if main else set())
     return locate(doc, out)
 
 
@@ -55,7 +56,8 @@ class _Visitors:
         self.order = word_order.Visitor(name) if word and "order" not in proven else None
         self.para_ids = word_ids.ParaIds() if word and story and "para-id" not in proven else None
         self.cells = word_text.Cells() if word and story and "cell-end" not in proven else None
-        self.paragraphs = access_structure.Paragraphs() if main and "accessibility" in rules else None
+        self.paragraphs = access_structure.Paragraphs() if main and "accessibility" in rules and \
+            "empty-paragraphs" not in proven else None
 
     def table(self) -> dict:
         found = [v.visitors() for v in (self.order, self.para_ids, self.cells, self.paragraphs) if v is not None]

@@ -84,8 +84,9 @@ def markup(data: bytes) -> Markup | None:
     processing instruction, '>' in text or an attribute) or a prefix the screens read is bound other
     than on the root as Word binds it."""
     arr = np.frombuffer(data, np.uint8)
-    lt, gt = np.flatnonzero(arr == _LT), np.flatnonzero(arr == _GT)
-    if len(lt) < 2 or len(lt) != len(gt) or not (np.all(lt < gt) and np.all(gt[:-1] < lt[1:])):
+    marks = np.flatnonzero((arr == _LT) | (arr == _GT))  # one pass: '<' and '>' must alternate
+    lt, gt = marks[0::2], marks[1::2]
+    if len(marks) < 4 or len(marks) % 2 or not ((arr[lt] == _LT).all() and (arr[gt] == _GT).all()):
         return None
     second = arr[lt + 1]
     root = 1 if second[0] == _QUERY and not data[:lt[0]].strip(b"\xef\xbb\xbf \t\r\n") else 0
