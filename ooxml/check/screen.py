@@ -65,9 +65,12 @@ class Markup:
     def depth(self) -> np.ndarray:
         """Each tag's depth: the number of elements open around it (the root's tag: 0)."""
         if self._depth is None:
-            step = np.where(self.end, -1, np.where(self.empty, 0, 1)).astype(np.int32)
-            after = np.cumsum(step)
-            self._depth = after - np.maximum(step, 0)  # a start tag's depth is before it opens
+            step = np.ones(len(self.lt), dtype=np.int32)
+            step[self.end] = -1
+            step[self.empty] = 0
+            after = np.cumsum(step, dtype=np.int32)
+            after[step > 0] -= 1  # a start tag's depth is before it opens
+            self._depth = after
         return self._depth
 
 
