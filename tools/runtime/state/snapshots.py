@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ooxml.model import history_codec
 from ooxml.model.document import Document
-from ooxml.xml.ids import Predeclared
+from ooxml.xml.id_bytes import Predeclared
 from ooxml.opc.members import new_info
 from ooxml.opc.package import DEFAULT_LIMITS, Package
 from ooxml.opc.part import Part
@@ -79,7 +79,7 @@ def _decode(value):
     if "__dict__" in value:
         return {k: _decode(v) for k, v in value["__dict__"].items()}
     module, _, name = value["__dc__"].partition(":")
-    module = current(module)
+    module = current(module, name)
     if not (module.startswith("ooxml.") or module.startswith("tools.")):
         raise ValueError(f"snapshot names a class outside the project: {module}")
     cls = importlib.import_module(module)
