@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import re
 import zipfile
-import zlib
 
 from lxml import etree
 
@@ -97,25 +96,14 @@ class Part:
         if self._tree is not None and self.dirty:
             return serialize(self._tree, self.head)
         if self._data is None:
-            self._data = self.package._read_member(self.info)
+            self._data = self.package.read_member(self.info)
         return self._data
 
     def original(self) -> bytes | None:
         """The part's bytes as opened (None for a new part)."""
-        pkg = self.package
-        if pkg._zip is None or self.name not in pkg._zip.NameToInfo:
+        if not self.package.holds_original(self.info):
             return None
-        info = self.info
-        if info.compress_type == zipfile.ZIP_DEFLATED and info.filename in pkg._verified:
-            # read whole before (sizes and CRC checked): inflated in one call, 10 ms less than
-            # zipfile's reader on a 22 MB part (docx_check's screen reads it again)
-            try:
-                data = zlib.decompress(pkg._raw_member(info), -15, info.file_size)
-            except zlib.error:
-                data = b""
-            if len(data) == info.file_size:
-                return data
-        return pkg._read_member(info)
+        return self.package.read_member(self.info)
 
     @property
     def tree(self) -> etree._ElementTree:
@@ -166,7 +154,7 @@ class Part:
 
     def original_data(self) -> bytes:
         """The bytes the part was opened (or created) with."""
-        return self._data if self._data is not None else self.package._read_member(self.info)
+        return self._data if self._data is not None else self.package.read_member(self.info)
 
     def unload(self) -> None:
         """Back to the state of an untouched part: read (and parsed) again from the file on use."""
