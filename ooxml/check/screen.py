@@ -104,6 +104,8 @@ def _bound_on_root(data: bytes, root_tag: bytes, after: int) -> bool:
     found = {m.group(1): m.group(2) if m.group(2) is not None else m.group(3) for m in _DECL.finditer(root_tag)}
     if found.get(b"w") != BOUND[b"w"] or found.get(b"w14", BOUND[b"w14"]) != BOUND[b"w14"]:
         return False
+    if any(uri in BOUND.values() and BOUND.get(prefix) != uri for prefix, uri in found.items()):
+        return False  # Word's namespace under a second prefix (or as the default) on the root
     for m in _DECL.finditer(data, after):  # below the root: none may bind our prefixes or their URIs
         uri = m.group(2) if m.group(2) is not None else m.group(3)
         if m.group(1) in BOUND or uri in BOUND.values():

@@ -106,6 +106,16 @@ def test_a_part_binding_w_to_another_prefix_is_not_screened(tmp_path):
     assert any(f.code == "order" and "PLANT" in _planted_text(f.element) for f in check(doc, ("word",)))
 
 
+def test_a_root_binding_w_also_as_the_default_namespace_is_not_screened(tmp_path):
+    path = tmp_path / "default.docx"
+    body = FILLER + '<p><pPr><jc w:val="left"/><spacing w:after="0"/></pPr><r><t>PLANT</t></r></p>'
+    xml = document_xml(body).replace(b"<w:document ", f'<w:document xmlns="{W}" '.encode())
+    build_docx(path, "", extra_parts={"word/document.xml": xml})
+    doc = Document.open(path)
+    assert screen_rules.cleared(doc, doc.main_name) == set()
+    assert any(f.code == "order" and "PLANT" in _planted_text(f.element) for f in check(doc, ("word",)))
+
+
 def test_a_changed_part_runs_the_tree_rules(tmp_path):
     doc = _open(tmp_path, "")
     doc.main.touch()
