@@ -91,10 +91,12 @@ class Comparer:
         if a.tag != b.tag or a.tag == B.W_P and self.key(a)[1] != self.key(b)[1]:  # a section break
             return 0.0
         ca, cb = self.words(a), self.words(b)
-        total = sum(ca.values()) + sum(cb.values())
+        total = ca.total() + cb.total()
         if not total:
             return 1.0
-        common = sum((ca & cb).values())
+        if len(cb) < len(ca):
+            ca, cb = cb, ca
+        common = sum(min(n, cb[k]) for k, n in ca.items() if k in cb)  # (ca & cb).total(): no Counter made
         return 2.0 * common / total
 
     # ---- containers --------------------------------------------------------------------------------

@@ -222,7 +222,7 @@ def _rkey(marks: Marks, run: etree._Element) -> str:
     """The run's formatting as comparable text, worked out once per ``w:rPr`` element (a
     comparison only adds what the key leaves out to a run's properties: its rPrChange; a split
     run's piece gets a copy: another element)."""
-    rpr = run.find(R.W_RPR)
+    rpr = B.props(run, R.W_RPR)
     if rpr is None:
         return ""
     key = marks.rkeys.get(rpr)
@@ -257,7 +257,7 @@ def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
     for s, e, run_a in reversed(changed):
         split_at(marks.doc, tb.segs, e)
         split_at(marks.doc, tb.segs, s)
-        old = snapshot(run_a.find(R.W_RPR), RPR_NOT_FORMAT, R.W_RPR)
+        old = snapshot(B.props(run_a, R.W_RPR), RPR_NOT_FORMAT, R.W_RPR)
         for run in _runs_between(tb.segs, s, e):
             if run.find(f"{R.W_RPR}/{w('rPrChange')}") is None:
                 marks.property_change(get_or_add(run, "rPr"), "rPrChange", copy.deepcopy(old), run)
@@ -269,8 +269,8 @@ _PPR_SKIP = {R.W_RPR, w("sectPr"), w("pPrChange")}
 
 def diff_props(marks: Marks, pa, pb) -> None:
     """A pPrChange on ``pb`` when its paragraph properties differ from ``pa``'s."""
-    if props_key(pa.find(R.W_PPR), _PPR_SKIP) == props_key(pb.find(R.W_PPR), _PPR_SKIP):
+    if props_key(B.props(pa, R.W_PPR), _PPR_SKIP) == props_key(B.props(pb, R.W_PPR), _PPR_SKIP):
         return
-    old = snapshot(pa.find(R.W_PPR), PPR_NOT_FORMAT, R.W_PPR)
+    old = snapshot(B.props(pa, R.W_PPR), PPR_NOT_FORMAT, R.W_PPR)
     marks.property_change(get_or_add(pb, "pPr"), "pPrChange", old, pb)
     marks.note("formatting changes", pb)

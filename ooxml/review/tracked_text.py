@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
+import threading
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -29,6 +30,7 @@ from ooxml.xml.namespaces import OX_ID, XML, w
 TOKEN = re.compile(r"\w+\s*|[^\w\s]\s*|\s+", re.U)
 BARRIER = "\x00"  # an image, field character ... : never equal to new text (clean_text drops NUL)
 _XML_SPACE = f"{{{XML}}}space"
+_RPR = w("rPr")
 _CHARS = {w("tab"): "\t", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "\u2011", w("ptab"): "\t"}
 # Zero-width: neither text nor a barrier; they stay where they are.
 _ZERO = {w(n) for n in "rPr lastRenderedPageBreak footnoteReference endnoteReference commentReference "
@@ -36,7 +38,7 @@ _ZERO = {w(n) for n in "rPr lastRenderedPageBreak footnoteReference endnoteRefer
                        "softHyphen".split()}
 
 
-@dataclass
+@dataclass(slots=True)  # made per piece of text read: the word diff and docx_compare read many
 class Seg:
     child: etree._Element  # the w:t (or tab, br, barrier element); its parent is the run
     start: int
@@ -105,11 +107,28 @@ def _opcodes(a: list[str], b: list[str]) -> list[tuple]:
 def _shell(run: etree._Element) -> etree._Element:
     """An empty run with the same attributes and run properties (no ID of ours; revision marks
     get new w:ids once placed)."""
-    new = etree.Element(run.tag, {k: v for k, v in run.attrib.items() if k != OX_ID})
-    rpr = run.find(w("rPr"))
+    new = _empty(run.tag)
+    for name, value in run.attrib.items():
+        if name != OX_ID:
+            new.set(name, value)
+    rpr = B.props(run, _RPR)
     if rpr is not None:
         new.append(copy.deepcopy(rpr))
     return new
+
+
+_EMPTY = threading.local()  # per thread: an element copied is read in the copying thread only
+
+
+def _empty(tag: str) -> etree._Element:
+    """``etree.Element(tag)``, copied from one made once (half its cost: runs split by the thousand)."""
+    made = getattr(_EMPTY, "made", None)
+    if made is None:
+        made = _EMPTY.made = {}
+    proto = made.get(tag)
+    if proto is None:
+        proto = made[tag] = etree.Element(tag)
+    return proto.__copy__()
 
 
 def _set_text(t: etree._Element, text: str) -> None:

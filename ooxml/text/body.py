@@ -32,6 +32,16 @@ MARKERS = {w(n) for n in (
 RUN_CONTAINERS = {w(n) for n in "hyperlink ins moveTo smartTag customXml fldSimple bdo dir sdtContent".split()}
 
 
+def props(el: etree._Element, tag: str) -> etree._Element | None:
+    """``el.find(tag)`` for a properties child (``w:rPr``, ``w:pPr``: the first child as Word writes
+    them): the first child is looked at first, then lxml's C loop (``find``'s path search costs 10x, per
+    run compared)."""
+    if not len(el):
+        return None
+    first = el[0]
+    return first if first.tag == tag else next(el.iterchildren(tag), None)
+
+
 def is_block(el: etree._Element) -> bool:
     return isinstance(el.tag, str) and el.tag not in MARKERS
 
