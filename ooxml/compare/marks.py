@@ -27,7 +27,7 @@ class Marks:
         self.moves_named = 0
         self.note_pairs: list[tuple[str, str, str]] = []  # (reference tag, original id, revised id)
         self._stamps: dict[str, etree._Element] = {}  # tag -> a revision mark to copy
-        self.rkeys: dict[etree._Element, str] = {}  # a run's w:rPr -> its formatting key (paragraphs._rkey)
+        self.rkeys: dict[etree._Element, str] = {}  # a run -> its formatting key (paragraphs._rkey)
 
     def stamp(self, tag: str, near: etree._Element | None = None) -> etree._Element:
         proto = self._stamps.get(tag)

@@ -219,21 +219,32 @@ def _el_key(el: etree._Element) -> str:
 
 
 def _rkey(marks: Marks, run: etree._Element) -> str:
-    """The run's formatting as comparable text, worked out once per ``w:rPr`` element (a
-    comparison only adds what the key leaves out to a run's properties: its rPrChange; a split
-    run's piece gets a copy: another element)."""
-    rpr = B.props(run, R.W_RPR)
-    if rpr is None:
-        return ""
-    key = marks.rkeys.get(rpr)
+    """The run's formatting as comparable text, worked out once per run (a comparison only adds
+    what the key leaves out to a run's properties: its rPrChange, in a w:rPr made for it if need
+    be; a split run's piece is another run)."""
+    key = marks.rkeys.get(run)
     if key is None:
-        key = marks.rkeys[rpr] = props_key(rpr, RPR_NOT_FORMAT)
+        key = marks.rkeys[run] = props_key(B.props(run, R.W_RPR), RPR_NOT_FORMAT)
     return key
+
+
+def _keys_over(marks: Marks, segs, lo: int, hi: int, shift: int) -> list[tuple[int, str]]:
+    """The formatting of [lo, hi) as (offset - ``shift``, key) where it changes."""
+    out: list[tuple[int, str]] = []
+    for seg in segs[_index(segs, lo):]:
+        if seg.start >= hi:
+            break
+        key = _rkey(marks, seg.child.getparent())
+        if not out or out[-1][1] != key:
+            out.append((max(seg.start, lo) - shift, key))
+    return out
 
 
 def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
     """rPrChange on the revised runs of [b_lo, b_hi) whose formatting differs from the original's."""
     shift = a_lo - b_lo
+    if _keys_over(marks, ta.segs, a_lo, a_lo + (b_hi - b_lo), shift) == _keys_over(marks, tb.segs, b_lo, b_hi, 0):
+        return  # the same formatting all along (the usual case): no piece to look at
     cuts = {b_lo, b_hi}
     ia, ib = _index(ta.segs, a_lo), _index(tb.segs, b_lo)
     for seg in ta.segs[ia:]:

@@ -155,7 +155,7 @@ def split_at(doc, segs: list[Seg], pos: int) -> etree._Element | None:
             return run
         moving = [seg.child, *seg.child.itersiblings()]
     else:  # inside a w:t: cut its text
-        right = etree.Element(B.W_T)
+        right = _empty(B.W_T)
         _set_text(right, seg.text[k:])
         _set_text(seg.child, seg.text[:k])
         segs.insert(i + 1, Seg(right, pos, seg.text[k:]))  # lookups stay right after the cut
