@@ -29,7 +29,6 @@ from ooxml.xml.order import get_or_add
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
 _SDT_CONTENT = w("sdtContent")
 _TBL_PR = w("tblPr")
-_SECT = f"{w('pPr')}/{w('sectPr')}"
 _NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 _TBL_PR_SKIP = {w("tblPrChange")}
 _TR_PR, _TC_PR = w("trPr"), w("tcPr")
@@ -75,7 +74,7 @@ class Comparer:
             elif el.tag == B.W_TR:
                 k = "\x03".join(_text(tc) for tc in B.row_cells(el))
             else:  # a section break is part of what a paragraph is: with and without it, never paired
-                k = _local(el.tag) + ("\u00a7" if el.tag == B.W_P and el.find(_SECT) is not None else "") + \
+                k = _local(el.tag) + ("\u00a7" if el.tag == B.W_P and B.section_mark(el) else "") + \
                     "\x01" + _text(el)
             self._keys[el] = k
         return k
@@ -94,8 +93,7 @@ class Comparer:
         total = ca.total() + cb.total()
         if not total:
             return 1.0
-        if len(cb) < len(ca):
-            ca, cb = cb, ca
+        ca, cb = (cb, ca) if len(cb) < len(ca) else (ca, cb)
         common = sum(min(n, cb[k]) for k, n in ca.items() if k in cb)  # (ca & cb).total(): no Counter made
         return 2.0 * common / total
 

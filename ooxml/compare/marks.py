@@ -28,6 +28,7 @@ class Marks:
         self.note_pairs: list[tuple[str, str, str]] = []  # (reference tag, original id, revised id)
         self._stamps: dict[str, etree._Element] = {}  # tag -> a revision mark to copy
         self.rkeys: dict[etree._Element, str] = {}  # a run -> its formatting key (paragraphs._rkey)
+        self.rshapes: dict[tuple, str] = {}  # a w:rPr's shape -> its formatting key (paragraphs._rpr_key)
 
     def stamp(self, tag: str, near: etree._Element | None = None) -> etree._Element:
         proto = self._stamps.get(tag)

@@ -224,7 +224,20 @@ def _rkey(marks: Marks, run: etree._Element) -> str:
     be; a split run's piece is another run)."""
     key = marks.rkeys.get(run)
     if key is None:
-        key = marks.rkeys[run] = props_key(B.props(run, R.W_RPR), RPR_NOT_FORMAT)
+        rpr = B.props(run, R.W_RPR)
+        key = marks.rkeys[run] = "" if rpr is None else _rpr_key(marks, rpr)
+    return key
+
+
+def _rpr_key(marks: Marks, rpr: etree._Element) -> str:
+    """``props_key`` of a run's properties, worked out once per shape (children without children
+    of their own, as tag, attributes and text: a document has few formattings, and many runs)."""
+    shape = tuple((c.tag, tuple(c.attrib.items()), c.text, len(c)) for c in rpr)
+    if any(s[3] for s in shape):
+        return props_key(rpr, RPR_NOT_FORMAT)
+    key = marks.rshapes.get(shape)
+    if key is None:
+        key = marks.rshapes[shape] = props_key(rpr, RPR_NOT_FORMAT)
     return key
 
 

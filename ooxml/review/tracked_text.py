@@ -49,11 +49,13 @@ def segments(runs: Iterable[etree._Element], zero: set = _ZERO, on_item=None) ->
     """The runs' text: text, tabs and breaks as themselves, other items (not ``zero``) as BARRIER,
     each also handed to ``on_item`` (docx_compare reads what they are)."""
     segs: list[Seg] = []
+    texts: list[str] = []
     pos = 0
+    w_t = B.W_T  # (names bound here: docx_compare reads every changed paragraph through this loop)
     for r in runs:
         for child in r:
             tag = child.tag
-            if tag == B.W_T:
+            if tag == w_t:
                 text = child.text or ""
             elif tag in _CHARS:
                 text = _CHARS[tag]
@@ -65,8 +67,9 @@ def segments(runs: Iterable[etree._Element], zero: set = _ZERO, on_item=None) ->
                     on_item(child)
             if text:
                 segs.append(Seg(child, pos, text))
+                texts.append(text)
                 pos += len(text)
-    return segs, "".join(s.text for s in segs)
+    return segs, "".join(texts)
 
 
 def word_edits(old: str, new: str, offset: int = 0) -> list[tuple[int, int, str]]:

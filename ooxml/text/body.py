@@ -42,6 +42,12 @@ def props(el: etree._Element, tag: str) -> etree._Element | None:
     return first if first.tag == tag else next(el.iterchildren(tag), None)
 
 
+def section_mark(p: etree._Element) -> bool:
+    """Whether ``p``'s mark holds a section break: ``p.find("w:pPr/w:sectPr") is not None`` in lxml's
+    C loops (the path search costs 3x; docx_compare asks for every block it aligns by text)."""
+    return any(next(ppr.iterchildren(W_SECTPR), None) is not None for ppr in p.iterchildren(W_PPR))
+
+
 def is_block(el: etree._Element) -> bool:
     return isinstance(el.tag, str) and el.tag not in MARKERS
 
