@@ -93,9 +93,7 @@ class Comparer:
         total = ca.total() + cb.total()
         if not total:
             return 1.0
-        ca, cb = (cb, ca) if len(cb) < len(ca) else (ca, cb)
-        common = sum(min(n, cb[k]) for k, n in ca.items() if k in cb)  # (ca & cb).total(): no Counter made
-        return 2.0 * common / total
+        return 2.0 * sum(min(n, cb[k]) for k, n in ca.items() if k in cb) / total  # (ca & cb).total(), no Counter made
 
     # ---- containers --------------------------------------------------------------------------------
     def container(self, ca: etree._Element, cb: etree._Element) -> None:
@@ -119,7 +117,8 @@ class Comparer:
         for i, j in pairs:
             if i is not None and j is not None:  # (the loop of every block: inlined checks)
                 self.matched += 1
-                if xml_a is not None and (xml_a[i] == xml_b[j] or plain and xml_a.one(i) == xml_b.one(j)) and (
+                if xml_a is not None and (xml_a[i] == xml_b[j] or plain and self._same_text(blocks_a[i], blocks_b[j])
+                                          and xml_a.one(i) == xml_b.one(j)) and (
                         not _has_media(xml_a[i]) or self._same_images(blocks_a[i], blocks_b[j])):
                     if self.notes:
                         self._unchanged(blocks_a[i], blocks_b[j])
@@ -257,6 +256,10 @@ class Comparer:
         _place_after(cb, prev, el, blocks_b)
         self.marks.note("deletions", el)
         return el
+
+    def _same_text(self, a: etree._Element, b: etree._Element) -> bool:  # False: keys made and apart (so is the XML)
+        ka, kb = self._keys.get(a), self._keys.get(b)
+        return ka is None or kb is None or ka == kb
 
     def _same_images(self, a: etree._Element, b: etree._Element) -> bool:
         """Whether two blocks of the same XML show the same pictures (one relationship ID, one

@@ -34,12 +34,14 @@ RUN_CONTAINERS = {w(n) for n in "hyperlink ins moveTo smartTag customXml fldSimp
 
 def props(el: etree._Element, tag: str) -> etree._Element | None:
     """``el.find(tag)`` for a properties child (``w:rPr``, ``w:pPr``: the first child as Word writes
-    them): the first child is looked at first, then lxml's C loop (``find``'s path search costs 10x, per
-    run compared)."""
-    if not len(el):
-        return None
-    first = el[0]
-    return first if first.tag == tag else next(el.iterchildren(tag), None)
+    them): ``find``'s path search costs 10x (docx_compare asks for every run it compares)."""
+    n = len(el)
+    if n > 8:
+        return el[0] if el[0].tag == tag else next(el.iterchildren(tag), None)
+    for child in el:  # a run's few children: a Python loop costs less than making lxml's iterator
+        if child.tag == tag:
+            return child
+    return None
 
 
 def section_mark(p: etree._Element) -> bool:
