@@ -25,7 +25,7 @@ _ZERO = {w(n) for n in "rPr lastRenderedPageBreak commentReference annotationRef
 _SKIP_ATTRS = ("id", "rsid", "paraId", "textId", "embed", "link", "name")
 
 
-@dataclass
+@dataclass(slots=True)
 class Text:
     segs: list[Seg]
     text: str
