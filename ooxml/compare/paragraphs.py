@@ -185,6 +185,8 @@ def _cut_runs(segs, lo: int, hi: int, starts: list[int], fields: dict | None = N
 def _pair_items(marks: Marks, ta, tb, a_lo: int, a_hi: int, b_lo: int, boxes: list) -> None:
     """Items kept in place: the notes of their references, and their text boxes (added to
     ``boxes``), are the ones to compare."""
+    if not ta.sigs:  # no item in the original's text (references and boxes are items)
+        return
     for seg in ta.segs[_index(ta.segs, a_lo):] if ta.segs else ():
         if seg.start >= a_hi:
             break
