@@ -28,6 +28,7 @@ from ooxml.opc.limits import DEFAULT_LIMITS, Limits  # noqa: F401 (imported from
 from ooxml.opc.outfile import DOCUMENT, write_file
 from ooxml.opc.sniff import mislabelled
 from ooxml.opc.savefile import FileStamp, read_stamped
+from ooxml.opc.inflate import ERRORS as INFLATE_ERRORS, Damaged, header_name, inflated
 from ooxml.opc.part import Part, PartTable
 from ooxml.opc.strict import is_strict_package, strict_bytes
 
@@ -160,9 +161,13 @@ class Package:
         # Read no more than the declared size + 1: a lying header cannot make us inflate a bomb.
         # Reading to the end makes zipfile check the CRC-32.
         try:
-            with self._zip.open(info) as f:
-                data = f.read(info.file_size + 1)
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as e:
+            if info.compress_type == zipfile.ZIP_DEFLATED:  # (inflate.py: a third of zlib's time)
+                data = inflated(self._raw_member(info, True), info.file_size, info.CRC, info.filename)
+            else:
+                with self._zip.open(info) as f:
+                    data = f.read(info.file_size + 1)
+        except (zipfile.BadZipFile, *INFLATE_ERRORS, Damaged, EOFError, OSError, NotImplementedError,
+                RuntimeError) as e:
             raise _damaged(info, str(e)) from None
         if len(data) > info.file_size:
             raise LimitExceeded(f"Part '{info.filename}' inflates beyond its declared size.",
@@ -204,14 +209,16 @@ class Package:
             raise _damaged(info, f"CRC-32 {crc:08x} does not match the {info.CRC:08x} recorded")
         self._verified.add(info.filename)
 
-    def _raw_member(self, info: zipfile.ZipInfo) -> bytes:
-        """The member's compressed bytes exactly as stored."""
+    def _raw_member(self, info: zipfile.ZipInfo, named: bool = False) -> bytes:
+        """The member's compressed bytes exactly as stored (``named``: checked as zipfile does)."""
         self._fp.seek(info.header_offset)
         fields = _LOCAL_HEADER.unpack(self._fp.read(_LOCAL_HEADER.size))
         if fields[0] != b"PK\x03\x04":
             raise InvalidDocument(f"Bad local header for part '{info.filename}'.",
                                   hint="The zip is damaged: open the original file, or repair it in Word.")
         name_len, extra_len = fields[-2], fields[-1]
+        if named and self._fp.read(name_len) != header_name(info):
+            raise zipfile.BadZipFile(f"File name in directory {info.orig_filename!r} and header differ")
         self._fp.seek(info.header_offset + _LOCAL_HEADER.size + name_len + extra_len)
         raw = self._fp.read(info.compress_size)
         if len(raw) != info.compress_size:
