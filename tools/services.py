@@ -1,6 +1,6 @@
 """What tool calls share: roots, sessions, the config in force, audit log, LibreOffice, limits.
 
-Built once, at start-up (server.make_services; tests build their own), and never reassigned: what
+Built once, at start-up (tools.command_line.make_services; tests build their own), and never reassigned: what
 changes while the server runs lives in holders made for it (``Roots``: the client's roots;
 ``LiveConfig``: config and audit log on a reload; ``Office``: LibreOffice started on first use;
 the session store, durable state and watchers keep their own state).

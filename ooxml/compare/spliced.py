@@ -7,7 +7,7 @@ alignment given, and the redline's main part is the reduced redline's bytes with
 replaced by the revised document's own bytes of its run. The new document parses that once.
 
 Our IDs (a file saved by this server) are part of a block's bytes as of its XML in the whole
-trees (parsed with our namespace declared, ``ids.predeclare``); the redline, a new document, has
+trees (parsed with our namespace declared, ``id_bytes.predeclare``); the redline, a new document, has
 none: they are cut from the bytes spliced in, as ``views.part_bytes`` strips them from the trees.
 
 None ("not sure") wherever the result could differ from the comparison of whole trees: revisions
@@ -28,7 +28,7 @@ from ooxml.opc.package import Package
 from ooxml.review import revisions as R
 from ooxml.text import body as B
 from ooxml.xml.errors import OoxmlError
-from ooxml.xml.ids import predeclare, predeclared
+from ooxml.xml.id_bytes import predeclare, predeclared
 from ooxml.xml.namespaces import OX, OX_PREFIX, W, W14
 from ooxml.xml.safexml import parse_part
 from ooxml.xml.wordids import WordIds, doc_pr_floor

@@ -5,7 +5,8 @@ import copy
 
 from ooxml.review import review_ops as RO
 from ooxml.xml import gc_pause
-from ooxml.xml.ids import predeclared, strip_ids, undeclare_ours
+from ooxml.xml.id_bytes import predeclared, undeclare_ours
+from ooxml.xml.ids import strip_ids
 from ooxml.xml.namespaces import MC, OX_PREFIX
 from ooxml.xml.safexml import serialize
 from ooxml.model.document import Document

@@ -11,7 +11,8 @@ from lxml import etree
 
 from ooxml.text.body import MARKERS, W_BODY
 from ooxml.xml.errors import ElementNotFound, InvalidDocument
-from ooxml.xml.ids import IdIndex, predeclare, strip_ids, undeclare_ours
+from ooxml.xml.id_bytes import predeclare, undeclare_ours
+from ooxml.xml.ids import IdIndex, strip_ids
 from ooxml.opc.types import RT
 from ooxml.xml.namespaces import MC, OX, OX_ID, OX_PREFIX, W
 from ooxml.opc.package import DEFAULT_LIMITS, KEEP, Limits, Package

@@ -8,7 +8,6 @@ through ``ooxml.opc.savefile`` (atomic, no lost updates, permissions kept).
 """
 from __future__ import annotations
 
-import copy
 import functools
 import io
 import os
@@ -16,7 +15,6 @@ import posixpath
 import re
 import struct
 import zipfile
-import zlib
 from pathlib import Path
 
 from lxml import etree
@@ -28,15 +26,13 @@ from ooxml.opc.limits import DEFAULT_LIMITS, Limits  # noqa: F401 (imported from
 from ooxml.opc.outfile import DOCUMENT, write_file
 from ooxml.opc.sniff import mislabelled
 from ooxml.opc.savefile import FileStamp, read_stamped
-from ooxml.opc.inflate import ERRORS as INFLATE_ERRORS, Damaged, header_name, inflated
+from ooxml.opc.members import Members, new_info
 from ooxml.opc.part import Part, PartTable
 from ooxml.opc.strict import is_strict_package, strict_bytes
 
 RELS_CT = TYPES.RELATIONSHIPS
 
 
-_LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
-_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)  # the only ones OPC packages use
 KEEP = object()  # from a save transform: write the part's original bytes
 
 
@@ -64,9 +60,7 @@ class Package:
         self.prepare_hook = None  # part name -> a bytes adjustment to make before parsing, or None
         self.strict = False  # ISO/IEC 29500 Strict: parts are mapped to Transitional URIs and back
         self.touch_log: dict[str, bool] | None = None  # part touched -> dirty before, while a call records
-        self._zip: zipfile.ZipFile | None = None
-        self._fp: io.BytesIO | None = None  # the file as opened, in memory
-        self._verified: set[str] = set()  # members whose CRC-32 matched their data
+        self._members: Members | None = None  # the file as opened, in memory
         self.stamps: dict[str, FileStamp] = {}  # real path -> what we read or wrote there last
         self._rels_seen: dict[str, tuple] = {}  # rels part name -> what rels() read (see there)
 
@@ -92,28 +86,27 @@ class Package:
         pkg = cls(path, limits)
         label = path.name if path else "document"
         try:
-            pkg._fp = io.BytesIO(data)
-            pkg._zip = zipfile.ZipFile(pkg._fp)
+            pkg._members = Members(data)
         except (zipfile.BadZipFile, UnicodeDecodeError, ValueError, struct.error, OSError, EOFError,
                 OverflowError) as e:  # a damaged directory fails in any of these ways
             pkg.close()
             raise (mislabelled(label, data, {"ooxml"}) or
                    InvalidDocument(f"'{label}' is not a .docx (zip) file or is truncated: {e}.",
                                    hint="Check that the path names a Word document (.docx).")) from None
-        if "[Content_Types].xml" not in pkg._zip.NameToInfo and (wrong := mislabelled(label, data, {"ooxml"})):
+        if "[Content_Types].xml" not in pkg._members.zip.NameToInfo and (wrong := mislabelled(label, data, {"ooxml"})):
             pkg.close()
             raise wrong  # a zip, but another format's (an .odt renamed .docx)
         try:
-            pkg._check_members()
+            pkg._members.check(limits)
         except Exception:
             pkg.close()
             raise
-        for info in pkg._zip.infolist():
+        for info in pkg._members.infos():
             if not info.is_dir():
                 pkg.parts[info.filename] = Part(pkg, info)
         root_rels = pkg.parts.get("_rels/.rels")
         try:
-            pkg.strict = root_rels is not None and is_strict_package(pkg._read_member(root_rels.info))
+            pkg.strict = root_rels is not None and is_strict_package(pkg.read_member(root_rels.info))
         except Exception:
             pkg.close()
             raise
@@ -122,7 +115,7 @@ class Package:
     @property
     def source(self) -> bytes | None:
         """The file's bytes as opened (None for a new package)."""
-        return self._fp.getvalue() if self._fp is not None else None
+        return self._members.fp.getvalue() if self._members is not None else None
 
     @classmethod
     def from_parts(cls, parts: dict[str, bytes]) -> "Package":
@@ -131,51 +124,17 @@ class Package:
             pkg.add_part(name, data)
         return pkg
 
-    def _check_members(self) -> None:
-        infos = self._zip.infolist()
-        lim = self.limits
-        if len(infos) > lim.max_parts:
-            raise LimitExceeded(f"The package has {len(infos)} parts, over the part count limit ({lim.max_parts}).",
-                                hint="The operator sets limits.max_parts; a real document has far fewer parts.")
-        total = 0
-        for info in infos:
-            total += info.file_size
-            if info.file_size > lim.max_part_uncompressed:
-                raise LimitExceeded(f"Part '{info.filename}' unpacks to {info.file_size} bytes, over the "
-                                    f"uncompressed part size limit ({lim.max_part_uncompressed}).",
-                                    hint="The operator sets limits.max_part_uncompressed.")
-            if info.file_size > lim.ratio_floor and info.file_size > lim.max_ratio * max(info.compress_size, 1):
-                raise LimitExceeded(f"Part '{info.filename}' expands {info.file_size // max(info.compress_size, 1)}x "
-                                    f"(compression ratio limit {lim.max_ratio}x): a zip bomb?",
-                                    hint="A real document compresses far less; the operator sets limits.max_ratio.")
-            if info.filename.startswith("/") or ".." in info.filename.split("/"):
-                raise InvalidDocument(f"Part name '{info.filename}' escapes the package.",
-                                      hint="The zip is unsafe or damaged: use the original file.")
-            _check_method(info)
-        if total > lim.max_total_uncompressed:
-            raise LimitExceeded(f"The package unpacks to {total} bytes, over the total uncompressed size "
-                                f"limit ({lim.max_total_uncompressed}).",
-                                hint="The operator sets limits.max_total_uncompressed; a real document is far smaller.")
+    def read_member(self, info: zipfile.ZipInfo) -> bytes:
+        """A member's bytes as the file holds them (bounded and CRC-checked: ``members``)."""
+        return self._members.read(info)
 
-    def _read_member(self, info: zipfile.ZipInfo) -> bytes:
-        # Read no more than the declared size + 1: a lying header cannot make us inflate a bomb.
-        # Reading to the end makes zipfile check the CRC-32.
-        try:
-            if info.compress_type == zipfile.ZIP_DEFLATED:  # (inflate.py: a third of zlib's time)
-                data = inflated(self._raw_member(info, True), info.file_size, info.CRC, info.filename)
-            else:
-                with self._zip.open(info) as f:
-                    data = f.read(info.file_size + 1)
-        except (zipfile.BadZipFile, *INFLATE_ERRORS, Damaged, EOFError, OSError, NotImplementedError,
-                RuntimeError) as e:
-            raise _damaged(info, str(e)) from None
-        if len(data) > info.file_size:
-            raise LimitExceeded(f"Part '{info.filename}' inflates beyond its declared size.",
-                                hint="The file lies about its sizes (damaged, or a zip bomb): use the original.")
-        if len(data) < info.file_size:
-            raise _damaged(info, f"{len(data)} bytes instead of the {info.file_size} declared")
-        self._verified.add(info.filename)
-        return data
+    def holds_original(self, info: zipfile.ZipInfo | None) -> bool:
+        """Whether ``info`` is a member of the file as opened."""
+        return self._members is not None and self._members.holds(info)
+
+    def copy_raw(self, zout: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
+        """The member written into ``zout`` (under ``info``'s name) as stored."""
+        self._members.copy_raw(zout, info)
 
     def verify(self) -> None:
         """Check the CRC-32 of every member not yet read, without keeping its data.
@@ -184,52 +143,13 @@ class Package:
         here, not copied into a file reported as sound.
         """
         for part in self.parts.values():
-            if part.info is not None and not part.dirty and part.name not in self._verified:
-                self._verify_member(part.info)
-
-    def _verify_member(self, info: zipfile.ZipInfo) -> None:
-        raw = self._raw_member(info)
-        crc, size = 0, 0
-        if info.compress_type == zipfile.ZIP_STORED:
-            crc, size = zlib.crc32(raw), len(raw)
-        else:
-            inflater = zlib.decompressobj(-15)
-            try:
-                chunk = inflater.decompress(raw, 1 << 20)
-                while chunk:
-                    crc, size = zlib.crc32(chunk, crc), size + len(chunk)
-                    if size > info.file_size:
-                        break
-                    chunk = inflater.decompress(inflater.unconsumed_tail, 1 << 20)
-            except zlib.error as e:
-                raise _damaged(info, str(e)) from None
-        if size != info.file_size:
-            raise _damaged(info, f"it inflates to {size} bytes, not the {info.file_size} declared")
-        if crc != info.CRC:
-            raise _damaged(info, f"CRC-32 {crc:08x} does not match the {info.CRC:08x} recorded")
-        self._verified.add(info.filename)
-
-    def _raw_member(self, info: zipfile.ZipInfo, named: bool = False) -> bytes:
-        """The member's compressed bytes exactly as stored (``named``: checked as zipfile does)."""
-        self._fp.seek(info.header_offset)
-        fields = _LOCAL_HEADER.unpack(self._fp.read(_LOCAL_HEADER.size))
-        if fields[0] != b"PK\x03\x04":
-            raise InvalidDocument(f"Bad local header for part '{info.filename}'.",
-                                  hint="The zip is damaged: open the original file, or repair it in Word.")
-        name_len, extra_len = fields[-2], fields[-1]
-        if named and self._fp.read(name_len) != header_name(info):
-            raise zipfile.BadZipFile(f"File name in directory {info.orig_filename!r} and header differ")
-        self._fp.seek(info.header_offset + _LOCAL_HEADER.size + name_len + extra_len)
-        raw = self._fp.read(info.compress_size)
-        if len(raw) != info.compress_size:
-            raise _damaged(info, "its data is cut short")
-        return raw
+            if part.info is not None and not part.dirty:
+                self._members.verify(part.info)
 
     def close(self) -> None:
-        for obj in (self._zip, self._fp):
-            if obj is not None:
-                obj.close()
-        self._zip = self._fp = None
+        if self._members is not None:
+            self._members.close()
+        self._members = None
         self._rels_seen.clear()  # it holds parts, which point back here
 
     # ---- parts, content types, relationships --------------------------------------------------
@@ -432,7 +352,7 @@ class Package:
         """
         path = Path(path)
         self.verify()
-        stamp = write_file(path, lambda out: self._write_zip(out, transform), kind=DOCUMENT, inside=check_dir,
+        stamp = write_file(path, lambda out: self.write_zip(out, transform), kind=DOCUMENT, inside=check_dir,
                            expected=self.stamps.get(os.path.realpath(path)), overwrite=overwrite)
         if remember:
             self.stamps[os.path.realpath(path)] = stamp
@@ -442,60 +362,19 @@ class Package:
         """The file ``save`` would write, as bytes (for stores that are not folders)."""
         self.verify()
         out = io.BytesIO()
-        self._write_zip(out, transform)
+        self.write_zip(out, transform)
         return out.getvalue()
 
-    def _write_zip(self, out, transform) -> None:
+    def write_zip(self, out, transform) -> None:
+        """The package as a zip into ``out`` (``transform``: see ``save``)."""
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zout:
             for part in self.parts.values():
                 data = transform(part) if transform else None  # may be asked of untouched parts too
-                if data is None and (part.dirty or self._fp is None):
+                if data is None and (part.dirty or self._members is None):
                     data = part.data
                 if data is not None and data is not KEEP and self.strict and part.name.endswith((".xml", ".rels")):
                     data = strict_bytes(data, part.name)
                 if data is None or data is KEEP:
-                    self._copy_raw(zout, part.info)
+                    self.copy_raw(zout, part.info)
                 else:
-                    zout.writestr(self._new_info(part.info), data)
-
-    @staticmethod
-    def _new_info(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
-        new = zipfile.ZipInfo(info.filename, date_time=info.date_time)
-        new.compress_type = zipfile.ZIP_DEFLATED
-        new.external_attr = info.external_attr or (0o644 << 16)
-        new.create_system = info.create_system
-        return new
-
-    def _copy_raw(self, zout: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
-        # zipfile has no public raw-copy API (CPython gh-113924): write the local header and
-        # the stored bytes ourselves and register the member for the central directory.
-        if info.filename not in self._verified:
-            self._verify_member(info)
-        raw = self._raw_member(info)
-        new = copy.copy(info)
-        new.flag_bits &= ~0x08  # sizes and CRC go in the local header, no data descriptor
-        new.extra = b""
-        new.header_offset = zout.fp.tell()
-        zout.fp.write(new.FileHeader())
-        zout.fp.write(raw)
-        zout.filelist.append(new)
-        zout.NameToInfo[new.filename] = new
-        zout.start_dir = zout.fp.tell()
-        zout._didModify = True
-
-
-def _check_method(info: zipfile.ZipInfo) -> None:
-    """Members Word could not read either are refused at open, by name."""
-    if info.flag_bits & 0x1:
-        raise InvalidDocument(f"Part '{info.filename}' is encrypted (zip encryption), which Word documents never use.",
-                              hint="Use the unencrypted document; Word protects files differently.")
-    if info.compress_type not in _METHODS:
-        raise InvalidDocument(
-            f"Part '{info.filename}' uses zip compression method {info.compress_type}; Word documents use "
-            "only 0 (stored) or 8 (deflated).",
-            hint="Re-save the document in Word or LibreOffice, or re-zip it with ordinary deflate compression.")
-
-
-def _damaged(info: zipfile.ZipInfo, why: str) -> InvalidDocument:
-    return InvalidDocument(f"Part '{info.filename}' is damaged: {why}.",
-                           hint="The file is corrupt; use a backup, or let Word repair it and save a new copy.")
+                    zout.writestr(new_info(part.info), data)

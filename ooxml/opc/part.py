@@ -96,14 +96,14 @@ class Part:
         if self._tree is not None and self.dirty:
             return serialize(self._tree, self.head)
         if self._data is None:
-            self._data = self.package._read_member(self.info)
+            self._data = self.package.read_member(self.info)
         return self._data
 
     def original(self) -> bytes | None:
         """The part's bytes as opened (None for a new part)."""
-        if self.package._zip is None or self.name not in self.package._zip.NameToInfo:
+        if not self.package.holds_original(self.info):
             return None
-        return self.package._read_member(self.info)
+        return self.package.read_member(self.info)
 
     @property
     def tree(self) -> etree._ElementTree:
@@ -154,7 +154,7 @@ class Part:
 
     def original_data(self) -> bytes:
         """The bytes the part was opened (or created) with."""
-        return self._data if self._data is not None else self.package._read_member(self.info)
+        return self._data if self._data is not None else self.package.read_member(self.info)
 
     def unload(self) -> None:
         """Back to the state of an untouched part: read (and parsed) again from the file on use."""

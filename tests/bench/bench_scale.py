@@ -76,7 +76,7 @@ def timed_calls(services: Services, path: Path, n: int) -> list[float]:
 
 
 def around(durable: Durable, folder: Path) -> Services:
-    """A worker's Services built around ``durable`` (as server.make_services does with --state)."""
+    """A worker's Services built around ``durable`` (as tools.command_line.make_services does with --state)."""
     services = Services(roots=[folder], sessions=durable.store(), state=durable)
     durable.attach(services)
     return services

@@ -63,7 +63,7 @@ def test_a_failed_call_leaves_no_new_id(tmp_path: Path):
 
 @pytest.mark.parametrize("prolog", [b"", b"<!-- a comment with <w:tags> -->\n", b"<?pi x?>"])
 def test_namespace_is_declared_in_the_root_tag_before_parsing(tmp_path, prolog):
-    from ooxml.xml.ids import predeclare, undeclare
+    from ooxml.xml.id_bytes import predeclare, undeclare
     xml = b'<?xml version="1.0"?>' + prolog + b'<w:document xmlns:w="W" a="x>y"><w:body/></w:document>'
     data, note = predeclare(xml)
     assert b'<w:document xmlns:oxm="urn:ooxml-mcp:ids:2026"' in data and not note.had_ids

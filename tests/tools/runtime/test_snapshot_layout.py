@@ -35,7 +35,12 @@ def test_a_snapshot_of_the_flat_layout_keeps_its_undo_history():
 
 def test_a_class_named_by_its_flat_path_is_found_in_its_folder():
     decoded = snapshots._decode({"__dc__": "ooxml." + "ids:Predeclared", "f": {"had_ids": True, "added": {"__tuple__": []}}})
-    assert type(decoded).__module__ == "ooxml.xml.ids" and decoded.had_ids is True
+    assert type(decoded).__module__ == "ooxml.xml.id_bytes" and decoded.had_ids is True
+
+
+def test_a_class_named_by_the_module_it_left_is_found_where_it_lives_now():
+    decoded = snapshots._decode({"__dc__": "ooxml.xml.ids:Predeclared", "f": {"had_ids": False, "added": {"__tuple__": []}}})
+    assert type(decoded).__module__ == "ooxml.xml.id_bytes" and decoded.had_ids is False
 
 
 def test_every_flat_path_names_a_module_that_exists():

@@ -4,7 +4,7 @@ Snapshots name dataclasses by module path (``tools/runtime/state/snapshots.py``)
 before ``ooxml/`` moved into folders (issue 19) name the flat paths (``ooxml.ids``); Redis may
 still hold them after an upgrade, so those paths are mapped to the folders that hold them now.
 Likewise sessions written before ``tools/runtime`` moved into wings (issue 30) name its flat paths
-(``tools.runtime.sessions:Cursor``).
+(``tools.runtime.sessions:Cursor``). Classes moved between modules since are in ``_MOVED``.
 """
 from __future__ import annotations
 
@@ -31,6 +31,10 @@ _WINGS = {
 FLAT_RUNTIME = {f"tools.runtime.{m}": f"tools.runtime.{wing}.{m}" for wing, ms in _WINGS.items() for m in ms.split()}
 
 
-def current(module: str) -> str:
-    """The module path today for a path a snapshot names."""
-    return FLAT_OOXML.get(module) or FLAT_RUNTIME.get(module, module)
+_MOVED = {"ooxml.xml.ids:Predeclared": "ooxml.xml.id_bytes"}  # class -> its module now
+
+
+def current(module: str, name: str = "") -> str:
+    """The module path today for a path a snapshot names (of class ``name``)."""
+    module = FLAT_OOXML.get(module) or FLAT_RUNTIME.get(module, module)
+    return _MOVED.get(f"{module}:{name}", module)

@@ -27,7 +27,8 @@ from pathlib import Path
 
 from ooxml.model import history_codec
 from ooxml.model.document import Document
-from ooxml.xml.ids import Predeclared
+from ooxml.xml.id_bytes import Predeclared
+from ooxml.opc.members import new_info
 from ooxml.opc.package import DEFAULT_LIMITS, Package
 from ooxml.opc.part import Part
 from tools.runtime.sessions.sessions import Session
@@ -78,7 +79,7 @@ def _decode(value):
     if "__dict__" in value:
         return {k: _decode(v) for k, v in value["__dict__"].items()}
     module, _, name = value["__dc__"].partition(":")
-    module = current(module)
+    module = current(module, name)
     if not (module.startswith("ooxml.") or module.startswith("tools.")):
         raise ValueError(f"snapshot names a class outside the project: {module}")
     cls = importlib.import_module(module)
@@ -91,12 +92,12 @@ def document_bytes(doc: Document) -> bytes:
     """The package as it is in memory, IDs included, without touching any file or flag."""
     out = io.BytesIO()
     doc.package.verify()
-    doc.package._write_zip(out, None)
+    doc.package.write_zip(out, None)
     return out.getvalue()
 
 
 def _has_original(pkg: Package, part: Part) -> bool:
-    return pkg._zip is not None and part.info is not None and pkg._zip.NameToInfo.get(part.info.filename) is part.info
+    return pkg.holds_original(part.info)
 
 
 def _part_state(part: Part, current: bool) -> dict:
@@ -121,12 +122,12 @@ def _packages(pkg: Package, extras: list[Part], side: zipfile.ZipFile) -> tuple[
             if _has_original(pkg, part):
                 info = copy.copy(part.info)
                 info.filename = member
-                pkg._copy_raw(zout, info)
+                pkg.copy_raw(zout, info)
                 if part.dirty:
                     side.writestr(f"cur/{i}", part.data, _method(part))
                     current = True
             else:
-                zout.writestr(Package._new_info(_renamed(part.info, member)), part.data)
+                zout.writestr(new_info(_renamed(part.info, member)), part.data)
             states.append(_part_state(part, current))
     return out.getvalue(), states
 
