@@ -47,13 +47,15 @@ class Paragraphs:
         return {B.W_P: visit}
 
 
-def findings(doc, name: str, scan, paragraphs: Paragraphs | None) -> list[Finding]:
+def findings(doc, name: str, scan, paragraphs: Paragraphs | None, proven: set = frozenset()) -> list[Finding]:
+    """``proven``: "empty-paragraphs", "looks-like-heading" proven clean on the bytes (``screen_access``)."""
     out = _links(name, scan) + _boxes(name, scan)
     if name == doc.main_name:
         levels = heading_levels(doc, scan)
         body = doc.body
-        empty = [p for p in paragraphs.maybe_empty if p.getparent() is body and _empty(p)]
-        out += _skips(name, levels) + _bold_lines(name, _BOLD_PARAGRAPHS(body), levels) + _spacing(name, empty)
+        empty = [p for p in paragraphs.maybe_empty if p.getparent() is body and _empty(p)] if paragraphs else []
+        bold = _BOLD_PARAGRAPHS(body) if "looks-like-heading" not in proven else []
+        out += _skips(name, levels) + _bold_lines(name, bold, levels) + _spacing(name, empty)
     return out
 
 

@@ -1,7 +1,7 @@
 """docx_check's entry: the chosen rule sets over a document, findings located (IDs, else part and path)."""
 from __future__ import annotations
 
-from ooxml.check import access, access_structure, word_ids, word_order, word_package, word_ranges, word_text
+from ooxml.check import access, access_structure, screen_rules, word_ids, word_order, word_package, word_ranges, word_text
 from ooxml.check.findings import Finding, locate
 from ooxml.check.parts import Parts
 from ooxml.check.walk import Walk, visitors
@@ -33,25 +33,31 @@ def _check(doc, rules: tuple[str, ...]) -> list[Finding]:
     scans, seen = {}, {}
     for name, root in parts.word.items():
         budget.check()
-        seen[name] = _Visitors(name, rules, name in parts.stories, name == doc.main_name)
+        story = name in parts.stories
+        # what the part's bytes prove clean is not walked for (ooxml/check/screen_rules.py)
+        proven = screen_rules.cleared(doc, name, "word" in rules, "accessibility" in rules) if story else set()
+        seen[name] = _Visitors(name, rules, story, name == doc.main_name, proven)
         scans[name] = Walk(root, tags, seen[name].table())
     out: list[Finding] = []
     if "word" in rules:
         out += word(parts, scans, seen)
     if "accessibility" in rules:
-        out += access.findings(parts, scans, seen[doc.main_name].paragraphs if doc.main_name in seen else None)
+        main = seen.get(doc.main_name)
+        out += access.findings(parts, scans, main.paragraphs if main else None, main.proven if main else set())
     return locate(doc, out)
 
 
 class _Visitors:
     """The rules that judge elements as the walk of one part passes them."""
 
-    def __init__(self, name: str, rules: tuple[str, ...], story: bool, main: bool):
+    def __init__(self, name: str, rules: tuple[str, ...], story: bool, main: bool, proven: set = frozenset()):
         word = "word" in rules
-        self.order = word_order.Visitor(name) if word else None
-        self.para_ids = word_ids.ParaIds() if word and story else None
-        self.cells = word_text.Cells() if word and story else None
-        self.paragraphs = access_structure.Paragraphs() if main and "accessibility" in rules else None
+        self.proven = proven  # rules the screen proved clean in the part
+        self.order = word_order.Visitor(name) if word and "order" not in proven else None
+        self.para_ids = word_ids.ParaIds() if word and story and "para-id" not in proven else None
+        self.cells = word_text.Cells() if word and story and "cell-end" not in proven else None
+        self.paragraphs = access_structure.Paragraphs() if main and "accessibility" in rules and \
+            "empty-paragraphs" not in proven else None
 
     def table(self) -> dict:
         found = [v.visitors() for v in (self.order, self.para_ids, self.cells, self.paragraphs) if v is not None]
@@ -61,10 +67,11 @@ class _Visitors:
 def word(parts: Parts, scans: dict, seen: dict) -> list[Finding]:
     out = word_package.findings(parts, scans)
     for name, scan in scans.items():
-        out += seen[name].order.findings()
+        visited = seen[name]
+        out += visited.order.findings() if visited.order is not None else []
         if name in parts.stories:
-            out += word_ids.findings(name, scan, seen[name].para_ids) + word_ranges.findings(name, scan) + \
-                word_text.findings(name, scan, seen[name].cells)
+            out += word_ids.findings(name, scan, visited.para_ids) + word_ranges.findings(name, scan) + \
+                word_text.findings(name, scan, visited.cells, "newline" not in visited.proven)
         elif scan.root.tag.endswith("}styles"):
             out += word_ids.style_id_findings(name, scan.root)
     return out + word_ids.doc_pr_findings({n: scans[n] for n in parts.stories if n in scans})

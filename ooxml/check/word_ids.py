@@ -62,8 +62,10 @@ def _clean(values: list, unique: bool) -> bool:
     return _all_ok(upper)
 
 
-def findings(name: str, scan, para_ids: ParaIds) -> list[Finding]:
-    return para_ids.findings(name, scan.root) + _annotation_ids(name, scan) + vml_id_findings(name, scan)
+def findings(name: str, scan, para_ids: ParaIds | None) -> list[Finding]:
+    """``para_ids`` None: the part's paraIds were proven clean on its bytes (``screen_rules``)."""
+    found = para_ids.findings(name, scan.root) if para_ids is not None else []
+    return found + _annotation_ids(name, scan) + vml_id_findings(name, scan)
 
 
 _HEX = re.compile(r"[0-7][0-9A-F]{7}")

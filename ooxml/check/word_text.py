@@ -49,16 +49,17 @@ def _deleted_t(scan):
     return [t for d in scan.get(*DELETIONS) for t in d.iter(T, INSTR)]
 
 
-def findings(name: str, scan, cells: Cells) -> list[Finding]:
+def findings(name: str, scan, cells: Cells | None, newlines: bool = True) -> list[Finding]:
+    """``cells`` None, ``newlines`` False: proven clean on the part's bytes (``screen_rules``)."""
     out = [Finding("word", "box-revision", ERROR, name, f"a tracked change (w:{el.tag.rpartition('}')[2]}) inside a "
                    "text box: Word cannot open it", "Accept or reject it (docx_accept_revisions / "
                    "docx_reject_revisions with its ID).", el) for el in _box_revisions(scan)
            if next(el.iterancestors(_FALLBACK), None) is None]
     out += [Finding("word", "cell-end", ERROR, name, "a table cell does not end with a paragraph",
                     "Run docx_check with repair=True: it adds an empty paragraph at the cell's end.", tc,
-                    repairable=True) for tc in cells.open]
+                    repairable=True) for tc in (cells.open if cells is not None else ())]
     out += [Finding("word", "newline", ERROR, name, "a line break typed into w:t", "Run docx_check with repair=True: "
-                    "it writes the breaks as w:br.", t, repairable=True) for t in _newline_t(scan)]
+                    "it writes the breaks as w:br.", t, repairable=True) for t in (_newline_t(scan) if newlines else ())]
     out += [Finding("word", "deleted-text", ERROR, name, f"w:{t.tag.rpartition('}')[2]} inside a deletion",
                     "Run docx_check with repair=True: deleted text becomes w:delText.", t, repairable=True)
             for t in _deleted_t(scan) if _deleted(t)]

@@ -27,6 +27,11 @@ def inflated(raw: bytes, size: int, crc: int, name: str) -> bytes:
     return data
 
 
+def at_most(raw: bytes, limit: int) -> bytes:
+    """The raw deflate stream inflated, no more than ``limit`` bytes (a member checked already)."""
+    return _zlib.decompressobj(-15).decompress(raw, limit)
+
+
 def header_name(info) -> bytes:
     """The name a member's local header should hold (zipfile refuses one that differs)."""
     return info.orig_filename.encode("utf-8" if info.flag_bits & 0x800 else "cp437")

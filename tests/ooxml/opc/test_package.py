@@ -115,3 +115,10 @@ def test_parts_never_written_are_copied_byte_for_byte(tmp_path):
     z, original = saved(doc, tmp_path), zipfile.ZipFile(src)
     untouched = [n for n in original.namelist() if n not in ("[Content_Types].xml", MAIN)]
     assert untouched and all(z.read(n) == original.read(n) for n in untouched)
+
+
+def test_a_part_read_again_after_open_has_the_bytes_of_the_file(tmp_path):
+    path = build_docx(tmp_path / "again.docx", p("read again") * 2000)
+    doc = Document.open(path)
+    assert "word/document.xml" in doc.package._members.verified  # read whole at open: read again in one call
+    assert doc.main.original() == zipfile.ZipFile(path).read("word/document.xml")
