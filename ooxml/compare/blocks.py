@@ -29,7 +29,6 @@ from ooxml.xml.order import get_or_add
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
 _SDT_CONTENT = w("sdtContent")
 _TBL_PR = w("tblPr")
-_SECT = f"{w('pPr')}/{w('sectPr')}"
 _NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 _TBL_PR_SKIP = {w("tblPrChange")}
 _TR_PR, _TC_PR = w("trPr"), w("tcPr")
@@ -75,7 +74,7 @@ class Comparer:
             elif el.tag == B.W_TR:
                 k = "\x03".join(_text(tc) for tc in B.row_cells(el))
             else:  # a section break is part of what a paragraph is: with and without it, never paired
-                k = _local(el.tag) + ("\u00a7" if el.tag == B.W_P and el.find(_SECT) is not None else "") + \
+                k = _local(el.tag) + ("\u00a7" if el.tag == B.W_P and B.section_mark(el) else "") + \
                     "\x01" + _text(el)
             self._keys[el] = k
         return k
@@ -91,11 +90,10 @@ class Comparer:
         if a.tag != b.tag or a.tag == B.W_P and self.key(a)[1] != self.key(b)[1]:  # a section break
             return 0.0
         ca, cb = self.words(a), self.words(b)
-        total = sum(ca.values()) + sum(cb.values())
+        total = ca.total() + cb.total()
         if not total:
             return 1.0
-        common = sum((ca & cb).values())
-        return 2.0 * common / total
+        return 2.0 * sum(min(n, cb[k]) for k, n in ca.items() if k in cb) / total  # (ca & cb).total(), no Counter made
 
     # ---- containers --------------------------------------------------------------------------------
     def container(self, ca: etree._Element, cb: etree._Element) -> None:
@@ -119,7 +117,8 @@ class Comparer:
         for i, j in pairs:
             if i is not None and j is not None:  # (the loop of every block: inlined checks)
                 self.matched += 1
-                if xml_a is not None and (xml_a[i] == xml_b[j] or plain and xml_a.one(i) == xml_b.one(j)) and (
+                if xml_a is not None and (xml_a[i] == xml_b[j] or plain and self._same_text(blocks_a[i], blocks_b[j])
+                                          and xml_a.one(i) == xml_b.one(j)) and (
                         not _has_media(xml_a[i]) or self._same_images(blocks_a[i], blocks_b[j])):
                     if self.notes:
                         self._unchanged(blocks_a[i], blocks_b[j])
@@ -257,6 +256,10 @@ class Comparer:
         _place_after(cb, prev, el, blocks_b)
         self.marks.note("deletions", el)
         return el
+
+    def _same_text(self, a: etree._Element, b: etree._Element) -> bool:  # False: keys made and apart (so is the XML)
+        ka, kb = self._keys.get(a), self._keys.get(b)
+        return ka is None or kb is None or ka == kb
 
     def _same_images(self, a: etree._Element, b: etree._Element) -> bool:
         """Whether two blocks of the same XML show the same pictures (one relationship ID, one

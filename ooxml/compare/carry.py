@@ -28,6 +28,11 @@ _PARA_ID, _TEXT_ID = f"{{{W14}}}paraId", f"{{{W14}}}textId"
 _NEEDS_IDS = (*(w(n) for n in "bookmarkStart bookmarkEnd commentRangeStart commentRangeEnd commentReference id "
                               "ins del moveFrom moveTo".split()),
               f"{{{WP}}}docPr", f"{{{V}}}*", f"{{{W14}}}*")
+# What Copier._plain leaves to the whole path: the above inside the copy (wildcards by prefix); anywhere
+# in it, what the steps after prepare_copy look for.
+_WALKED = {t for t in _NEEDS_IDS if not t.endswith("*")}
+_WILD = tuple(t[:-1] for t in _NEEDS_IDS if t.endswith("*"))
+_WALKED_ALL = {B.W_P, B.W_TR, *_HEADER_REFS, w("tblPrExChange"), *N.REF_TAGS.values()}
 
 
 class Copier:
@@ -39,6 +44,8 @@ class Copier:
         self._carried: dict[str, list] = {}  # the copy's id -> its marks placed in copies
 
     def __call__(self, el: etree._Element, near: etree._Element) -> None:
+        if self._plain(el):
+            return
         for x in el.iter(B.W_P, B.W_TR):  # optional, and must be unique: the copy goes without them
             x.attrib.pop(_PARA_ID, None)
             x.attrib.pop(_TEXT_ID, None)
@@ -58,6 +65,24 @@ class Copier:
             ref.getparent().remove(ref)
         self._carry(el)
         self._notes(el)
+
+    def _plain(self, el: etree._Element) -> bool:
+        """The usual copy (deleted runs: no paragraph, ID, header or note reference in it) carried in
+        one walk: its relationship references. False (nothing done) for any other."""
+        refs = []
+        for x in el.iter():
+            tag = x.tag
+            if not isinstance(tag, str):
+                continue
+            if x is not el and (tag in _WALKED or tag.startswith(_WILD)) or tag in _WALKED_ALL:
+                return False
+            for name in x.attrib:
+                if name.startswith(_R_ATTR):
+                    refs.append(x)
+                    break
+        for x in refs:
+            self._carry_one(x)
+        return True
 
     def _comment_anchors(self, el: etree._Element) -> list:
         """The comment marks of a copy of the body's, taken out (prepare_copy drops borrowed ones),
@@ -131,11 +156,13 @@ class Copier:
 
     def _carry(self, root: etree._Element) -> None:
         for el in root.iter():
-            if not isinstance(el.tag, str):
-                continue
-            for name, value in el.attrib.items():
-                if name.startswith(_R_ATTR):
-                    el.set(name, self._rid(value))
+            if isinstance(el.tag, str):
+                self._carry_one(el)
+
+    def _carry_one(self, el: etree._Element) -> None:
+        for name, value in el.attrib.items():
+            if name.startswith(_R_ATTR):
+                el.set(name, self._rid(value))
 
     def _rid(self, rid: str) -> str:
         if rid not in self._mapped:

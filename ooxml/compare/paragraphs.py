@@ -185,6 +185,8 @@ def _cut_runs(segs, lo: int, hi: int, starts: list[int], fields: dict | None = N
 def _pair_items(marks: Marks, ta, tb, a_lo: int, a_hi: int, b_lo: int, boxes: list) -> None:
     """Items kept in place: the notes of their references, and their text boxes (added to
     ``boxes``), are the ones to compare."""
+    if not ta.sigs:  # no item in the original's text (references and boxes are items)
+        return
     for seg in ta.segs[_index(ta.segs, a_lo):] if ta.segs else ():
         if seg.start >= a_hi:
             break
@@ -219,21 +221,45 @@ def _el_key(el: etree._Element) -> str:
 
 
 def _rkey(marks: Marks, run: etree._Element) -> str:
-    """The run's formatting as comparable text, worked out once per ``w:rPr`` element (a
-    comparison only adds what the key leaves out to a run's properties: its rPrChange; a split
-    run's piece gets a copy: another element)."""
-    rpr = run.find(R.W_RPR)
-    if rpr is None:
-        return ""
-    key = marks.rkeys.get(rpr)
+    """The run's formatting as comparable text, worked out once per run (a comparison only adds
+    what the key leaves out to a run's properties: its rPrChange, in a w:rPr made for it if need
+    be; a split run's piece is another run)."""
+    key = marks.rkeys.get(run)
     if key is None:
-        key = marks.rkeys[rpr] = props_key(rpr, RPR_NOT_FORMAT)
+        rpr = B.props(run, R.W_RPR)
+        key = marks.rkeys[run] = "" if rpr is None else _rpr_key(marks, rpr)
     return key
+
+
+def _rpr_key(marks: Marks, rpr: etree._Element) -> str:
+    """``props_key`` of a run's properties, worked out once per shape (children without children
+    of their own, as tag, attributes and text: a document has few formattings, and many runs)."""
+    shape = tuple((c.tag, tuple(c.attrib.items()), c.text, len(c)) for c in rpr)
+    if any(s[3] for s in shape):
+        return props_key(rpr, RPR_NOT_FORMAT)
+    key = marks.rshapes.get(shape)
+    if key is None:
+        key = marks.rshapes[shape] = props_key(rpr, RPR_NOT_FORMAT)
+    return key
+
+
+def _keys_over(marks: Marks, segs, lo: int, hi: int, shift: int) -> list[tuple[int, str]]:
+    """The formatting of [lo, hi) as (offset - ``shift``, key) where it changes."""
+    out: list[tuple[int, str]] = []
+    for seg in segs[_index(segs, lo):]:
+        if seg.start >= hi:
+            break
+        key = _rkey(marks, seg.child.getparent())
+        if not out or out[-1][1] != key:
+            out.append((max(seg.start, lo) - shift, key))
+    return out
 
 
 def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
     """rPrChange on the revised runs of [b_lo, b_hi) whose formatting differs from the original's."""
     shift = a_lo - b_lo
+    if _keys_over(marks, ta.segs, a_lo, a_lo + (b_hi - b_lo), shift) == _keys_over(marks, tb.segs, b_lo, b_hi, 0):
+        return  # the same formatting all along (the usual case): no piece to look at
     cuts = {b_lo, b_hi}
     ia, ib = _index(ta.segs, a_lo), _index(tb.segs, b_lo)
     for seg in ta.segs[ia:]:
@@ -257,7 +283,7 @@ def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
     for s, e, run_a in reversed(changed):
         split_at(marks.doc, tb.segs, e)
         split_at(marks.doc, tb.segs, s)
-        old = snapshot(run_a.find(R.W_RPR), RPR_NOT_FORMAT, R.W_RPR)
+        old = snapshot(B.props(run_a, R.W_RPR), RPR_NOT_FORMAT, R.W_RPR)
         for run in _runs_between(tb.segs, s, e):
             if run.find(f"{R.W_RPR}/{w('rPrChange')}") is None:
                 marks.property_change(get_or_add(run, "rPr"), "rPrChange", copy.deepcopy(old), run)
@@ -269,8 +295,8 @@ _PPR_SKIP = {R.W_RPR, w("sectPr"), w("pPrChange")}
 
 def diff_props(marks: Marks, pa, pb) -> None:
     """A pPrChange on ``pb`` when its paragraph properties differ from ``pa``'s."""
-    if props_key(pa.find(R.W_PPR), _PPR_SKIP) == props_key(pb.find(R.W_PPR), _PPR_SKIP):
+    if props_key(B.props(pa, R.W_PPR), _PPR_SKIP) == props_key(B.props(pb, R.W_PPR), _PPR_SKIP):
         return
-    old = snapshot(pa.find(R.W_PPR), PPR_NOT_FORMAT, R.W_PPR)
+    old = snapshot(B.props(pa, R.W_PPR), PPR_NOT_FORMAT, R.W_PPR)
     marks.property_change(get_or_add(pb, "pPr"), "pPrChange", old, pb)
     marks.note("formatting changes", pb)

@@ -25,7 +25,7 @@ _ZERO = {w(n) for n in "rPr lastRenderedPageBreak commentReference annotationRef
 _SKIP_ATTRS = ("id", "rsid", "paraId", "textId", "embed", "link", "name")
 
 
-@dataclass
+@dataclass(slots=True)
 class Text:
     segs: list[Seg]
     text: str
@@ -41,7 +41,7 @@ def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
     sigs: list[str] = []
     segs, text = segments(B.iter_runs(p), _ZERO, lambda child: sigs.append(signature(child, images)))
     out = Text(segs, text, sigs)
-    out.cached = F.cached_segments(segs)
+    out.cached = F.cached_segments(segs) if next(p.iter(F.FIELD_TAGS), None) is not None else {}
     _tokenize(out, granularity)
     return out
 

@@ -91,7 +91,8 @@ def new_word_id(doc, near: etree._Element | None = None) -> str:
     value = counter[0]
     # Counters copies and bookmarks use, if gathered already (gathering them scans the whole part;
     # gathered later, they start above ours anyway): they count on from ours.
-    ids = doc._word_ids.get(doc.part_of(near).tree.getroot()) if near is not None else None  # noqa: SLF001
+    gathered = doc._word_ids  # noqa: SLF001 (none gathered, the usual: no part to look up)
+    ids = gathered.get(doc.part_of(near).tree.getroot()) if near is not None and gathered else None
     if ids is not None:
         value = max(value, ids.next_revision, ids.next_bookmark)
         ids.next_revision = ids.next_bookmark = value + 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
+import threading
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -29,6 +30,7 @@ from ooxml.xml.namespaces import OX_ID, XML, w
 TOKEN = re.compile(r"\w+\s*|[^\w\s]\s*|\s+", re.U)
 BARRIER = "\x00"  # an image, field character ... : never equal to new text (clean_text drops NUL)
 _XML_SPACE = f"{{{XML}}}space"
+_RPR = w("rPr")
 _CHARS = {w("tab"): "\t", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "\u2011", w("ptab"): "\t"}
 # Zero-width: neither text nor a barrier; they stay where they are.
 _ZERO = {w(n) for n in "rPr lastRenderedPageBreak footnoteReference endnoteReference commentReference "
@@ -36,7 +38,7 @@ _ZERO = {w(n) for n in "rPr lastRenderedPageBreak footnoteReference endnoteRefer
                        "softHyphen".split()}
 
 
-@dataclass
+@dataclass(slots=True)  # made per piece of text read: the word diff and docx_compare read many
 class Seg:
     child: etree._Element  # the w:t (or tab, br, barrier element); its parent is the run
     start: int
@@ -47,11 +49,13 @@ def segments(runs: Iterable[etree._Element], zero: set = _ZERO, on_item=None) ->
     """The runs' text: text, tabs and breaks as themselves, other items (not ``zero``) as BARRIER,
     each also handed to ``on_item`` (docx_compare reads what they are)."""
     segs: list[Seg] = []
+    texts: list[str] = []
     pos = 0
+    w_t = B.W_T  # (names bound here: docx_compare reads every changed paragraph through this loop)
     for r in runs:
         for child in r:
             tag = child.tag
-            if tag == B.W_T:
+            if tag == w_t:
                 text = child.text or ""
             elif tag in _CHARS:
                 text = _CHARS[tag]
@@ -63,8 +67,9 @@ def segments(runs: Iterable[etree._Element], zero: set = _ZERO, on_item=None) ->
                     on_item(child)
             if text:
                 segs.append(Seg(child, pos, text))
+                texts.append(text)
                 pos += len(text)
-    return segs, "".join(s.text for s in segs)
+    return segs, "".join(texts)
 
 
 def word_edits(old: str, new: str, offset: int = 0) -> list[tuple[int, int, str]]:
@@ -105,11 +110,28 @@ def _opcodes(a: list[str], b: list[str]) -> list[tuple]:
 def _shell(run: etree._Element) -> etree._Element:
     """An empty run with the same attributes and run properties (no ID of ours; revision marks
     get new w:ids once placed)."""
-    new = etree.Element(run.tag, {k: v for k, v in run.attrib.items() if k != OX_ID})
-    rpr = run.find(w("rPr"))
+    new = _empty(run.tag)
+    for name, value in run.attrib.items():
+        if name != OX_ID:
+            new.set(name, value)
+    rpr = B.props(run, _RPR)
     if rpr is not None:
-        new.append(copy.deepcopy(rpr))
+        new.append(rpr.__deepcopy__(None))  # copy.deepcopy's dispatch costs as much as the copy
     return new
+
+
+_EMPTY = threading.local()  # per thread: an element copied is read in the copying thread only
+
+
+def _empty(tag: str) -> etree._Element:
+    """``etree.Element(tag)``, copied from one made once (half its cost: runs split by the thousand)."""
+    made = getattr(_EMPTY, "made", None)
+    if made is None:
+        made = _EMPTY.made = {}
+    proto = made.get(tag)
+    if proto is None:
+        proto = made[tag] = etree.Element(tag)
+    return proto.__copy__()
 
 
 def _set_text(t: etree._Element, text: str) -> None:
@@ -136,7 +158,7 @@ def split_at(doc, segs: list[Seg], pos: int) -> etree._Element | None:
             return run
         moving = [seg.child, *seg.child.itersiblings()]
     else:  # inside a w:t: cut its text
-        right = etree.Element(B.W_T)
+        right = _empty(B.W_T)
         _set_text(right, seg.text[k:])
         _set_text(seg.child, seg.text[:k])
         segs.insert(i + 1, Seg(right, pos, seg.text[k:]))  # lookups stay right after the cut

@@ -32,6 +32,24 @@ MARKERS = {w(n) for n in (
 RUN_CONTAINERS = {w(n) for n in "hyperlink ins moveTo smartTag customXml fldSimple bdo dir sdtContent".split()}
 
 
+def props(el: etree._Element, tag: str) -> etree._Element | None:
+    """``el.find(tag)`` for a properties child (``w:rPr``, ``w:pPr``: the first child as Word writes
+    them): ``find``'s path search costs 10x (docx_compare asks for every run it compares)."""
+    n = len(el)
+    if n > 8:
+        return el[0] if el[0].tag == tag else next(el.iterchildren(tag), None)
+    for child in el:  # a run's few children: a Python loop costs less than making lxml's iterator
+        if child.tag == tag:
+            return child
+    return None
+
+
+def section_mark(p: etree._Element) -> bool:
+    """Whether ``p``'s mark holds a section break: ``p.find("w:pPr/w:sectPr") is not None`` in lxml's
+    C loops (the path search costs 3x; docx_compare asks for every block it aligns by text)."""
+    return any(next(ppr.iterchildren(W_SECTPR), None) is not None for ppr in p.iterchildren(W_PPR))
+
+
 def is_block(el: etree._Element) -> bool:
     return isinstance(el.tag, str) and el.tag not in MARKERS
 

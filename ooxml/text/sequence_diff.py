@@ -65,6 +65,8 @@ def _match(a, b, lo_a, hi_a, lo_b, hi_b, out: list[Block], depth: int) -> None:
 
 
 def _middle(a, b, lo_a, hi_a, lo_b, hi_b, out: list[Block], depth: int) -> None:
+    if hi_a - lo_a == 1 == hi_b - lo_b:  # one token for another (they differ: _match took equal ends)
+        return  # (what SequenceMatcher finds, without making one: the usual word edit)
     if hi_a - lo_a == 1 or hi_b - lo_b == 1 or _scan_cost(a, b, lo_a, hi_a, lo_b, hi_b) <= BUDGET:
         matcher = SequenceMatcher(None, a[lo_a:hi_a], b[lo_b:hi_b], autojunk=False)
         out.extend((lo_a + i, lo_b + j, n) for i, j, n in matcher.get_matching_blocks())
