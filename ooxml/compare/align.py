@@ -8,7 +8,6 @@ the gaps, not with the product of the sequences' sizes.
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Callable, Hashable, Sequence
 
 from ooxml.text.sequence_diff import longest_increasing
@@ -75,10 +74,20 @@ def _anchors(a, b, lo_a, hi_a, lo_b, hi_b) -> list[tuple[int, int]]:
     if lo_a >= hi_a or lo_b >= hi_b:
         return []
     part_a, part_b = a[lo_a:hi_a], b[lo_b:hi_b]
-    count_a, count_b = Counter(part_a), Counter(part_b)
-    where_b = {x: j for j, x in enumerate(part_b, lo_b) if count_b[x] == 1}
-    pairs = [(i, where_b[x]) for i, x in enumerate(part_a, lo_a) if x in where_b and count_a[x] == 1]
+    last_a, last_b = _places(part_a, lo_a, False), _places(part_b, lo_b, False)
+    first_a = last_a if len(last_a) == len(part_a) else _places(part_a, lo_a, True)
+    first_b = last_b if len(last_b) == len(part_b) else _places(part_b, lo_b, True)
+    # keys once on each side (first place = last place), in a's order (a key's first place is its only one)
+    pairs = [(i, j) for x, i in last_a.items()
+             if first_a[x] == i and (j := last_b.get(x, -1)) >= 0 and first_b[x] == j]
     return longest_increasing(pairs)
+
+
+def _places(part, lo: int, first: bool) -> dict:
+    """Each key's last (or first) index, the dict built in C."""
+    if first:
+        return dict(zip(reversed(part), range(lo + len(part) - 1, lo - 1, -1)))
+    return dict(zip(part, range(lo, lo + len(part))))
 
 
 def _pair_gap(lo_a, hi_a, lo_b, hi_b, similar, threshold, out) -> None:

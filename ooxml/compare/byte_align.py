@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import count
 
+import numpy as np
+
+from ooxml.compare import byte_plain
 from ooxml.compare.align import Pair, align, refine
 from ooxml.compare.byte_blocks import Body
 
@@ -17,6 +21,9 @@ _PARA_IDS = re.compile(rb' w14:(?:paraId|textId)="[^"]*"(?=[^<>]*>)')
 # What a block equal on both sides still brings to the comparison: pictures and charts (their
 # parts may differ), note references (the notes are compared), section breaks (headers, footers).
 _CONTEXT = (b"blip", b"drawingml/2006/chart", b"noteReference", b"<w:sectPr")
+_BY_NUMPY = 256  # blocks in a stretch from which byte_plain strips their marks (below: the regexes)
+_FEW = 8  # at most 1/8 of the blocks alike across the sides: the first pass on numbers
+_HEAD = 256  # first blocks a side whose likeness is looked at first
 
 
 def _plain(xml: bytes) -> bytes:
@@ -32,18 +39,106 @@ def _plains(keys: list[bytes]) -> list[bytes]:
 def pairs(a: Body, b: Body, plain: bool) -> list[Pair]:
     """The alignment of the blocks of ``a`` and ``b`` (``plain``: the save marks' prefixes are
     Word's, so blocks equal without them are equal)."""
-    keys_a = [a.key(k) for k in range(len(a.spans))]
-    keys_b = [b.key(k) for k in range(len(b.spans))]
+    n, m = len(a.spans), len(b.spans)
+    numbered = _numbered(a, b) if plain else None
+    if numbered == ():  # a file written again, no block as it was: the first pass leaves all apart
+        if n * m <= 1:
+            return [(i, None) for i in range(n)] + [(None, j) for j in range(m)]
+        return _by_plain(_Plains(a, None, True), _Plains(b, None, True), 0, n, 0, m)
+    if numbered is None:
+        keys_a = [a.key(k) for k in range(n)]
+        keys_b = [b.key(k) for k in range(m)]
+    else:  # a file written again: few blocks as they were
+        keys_a, keys_b = numbered
     found = align(keys_a, keys_b)
     if not plain:
         return found
+    apart = sum(i is None or j is None for i, j in found)
+    whole = apart >= _BY_NUMPY and 2 * apart >= n + m  # most blocks left: cut all marks at once
+    plains = [_Plains(body, None if numbered else keys, whole) for body, keys in ((a, keys_a), (b, keys_b))]
 
     def by_plain(lo_a, hi_a, lo_b, hi_b) -> list[Pair]:
         if hi_a - lo_a == 1 == hi_b - lo_b:  # the engine pairs it on its text
             return [(lo_a, None), (None, lo_b)]
-        got = align(_plains(keys_a[lo_a:hi_a]), _plains(keys_b[lo_b:hi_b]))
-        return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in got]
+        return _by_plain(*plains, lo_a, hi_a, lo_b, hi_b)
     return refine(found, by_plain)
+
+
+class _Plains:
+    """A body's blocks without save marks, by stretch: from ``byte_plain`` (all blocks at once when
+    ``whole``, else long stretches), or from the regexes, as the blocks' bytes (``keys``) give them."""
+
+    def __init__(self, body: Body, keys: list[bytes] | None, whole: bool):
+        self.body, self.keys = body, keys
+        self.all = byte_plain.plain_keys(body, 0, len(body.spans)) if whole and body.spans else None
+
+    def of(self, lo: int, hi: int) -> list[bytes]:
+        if self.all is not None:  # (the same: the marks of each block are in its own tags)
+            return self.all[lo:hi]
+        got = byte_plain.plain_keys(self.body, lo, hi) if hi - lo >= _BY_NUMPY else None
+        if got is not None:
+            return got
+        keys = self.keys[lo:hi] if self.keys is not None else [self.body.key(k) for k in range(lo, hi)]
+        return _plains(keys)
+
+
+def _by_plain(plain_a: _Plains, plain_b: _Plains, lo_a, hi_a, lo_b, hi_b) -> list[Pair]:
+    """Blocks ``lo``-``hi`` of each side aligned on their bytes without save marks (numbered: equal
+    numbers for equal bytes, which ``align`` compares faster than long bytes)."""
+    xs, ys = plain_a.of(lo_a, hi_a), plain_b.of(lo_b, hi_b)
+    number: dict = {}
+    got = align(list(map(number.setdefault, xs, count())), list(map(number.setdefault, ys, count(len(xs)))))
+    if lo_a == lo_b == 0:
+        return got
+    return [(None if i is None else i + lo_a, None if j is None else j + lo_b) for i, j in got]
+
+
+def _numbered(a: Body, b: Body) -> tuple | None:
+    """Keys for the first pass that ``align`` takes as it takes the blocks' bytes, when few blocks
+    could be equal across the sides (their lengths and first 24 bytes), else None; () when none is.
+    Only equality across the sides counts there: a block with no equal on the other side gets a
+    number of its own."""
+    head = _found_in(_signatures(a, _HEAD), _signatures(b, _HEAD))
+    if head.sum() * _FEW > len(head):
+        return None  # (the first blocks already alike: a copy edited in places)
+    sig_a, sig_b = _signatures(a), _signatures(b)
+    in_a, in_b = _found_in(sig_a, sig_b), _found_in(sig_b, sig_a)
+    if int(in_a.sum() + in_b.sum()) > (len(sig_a) + len(sig_b)) // _FEW:
+        return None
+    n = len(sig_a)
+    keys_a, keys_b = np.arange(-1, -n - 1, -1), np.arange(-n - 1, -n - len(sig_b) - 1, -1)
+    number: dict = {}
+    at_a, at_b = np.flatnonzero(in_a).tolist(), np.flatnonzero(in_b).tolist()
+    keys_a[at_a] = [number.setdefault(a.key(k), len(number)) for k in at_a]
+    from_a = len(number)
+    keys_b[at_b] = got = [number.setdefault(b.key(k), len(number)) for k in at_b]
+    if all(x >= from_a for x in got):
+        return ()
+    return keys_a.tolist(), keys_b.tolist()
+
+
+def _found_in(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Which of ``x`` are in ``y`` (np.isin sorts both sides together: 3x the time)."""
+    if not len(y):
+        return np.zeros(len(x), bool)
+    y = np.sort(y)
+    return y[np.minimum(np.searchsorted(y, x), len(y) - 1)] == x
+
+
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], np.uint64)
+
+
+def _signatures(body: Body, head: int | None = None) -> np.ndarray:
+    """A number per block (the first ``head``) made of its length and its first 24 bytes (blocks
+    equal: numbers equal)."""
+    bounds = body.bounds[:head]
+    at, size = bounds[:, 0], bounds[:, 1] - bounds[:, 0]
+    words = np.ndarray((len(body.data) - 7,), "<u8", body.data, 0, (1,))
+    sig = size.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    for k, mix in enumerate((0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5)):
+        x = words[at + 8 * k] & _MASKS[np.clip(size - 8 * k, 0, 8)]  # the block's own bytes only
+        sig = (sig ^ x) * np.uint64(mix)
+    return sig
 
 
 def with_context(body: Body) -> set[int]:

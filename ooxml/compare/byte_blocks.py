@@ -51,6 +51,8 @@ class Body:
     start: int  # where the body's content starts (after <w:body>)
     end: int  # where </w:body> starts
     spans: list[tuple[int, int]]  # every block (what compare aligns: not markers), in order
+    bounds: np.ndarray  # the same as numpy rows (start, end)
+    tags: tuple | None  # where each '<' and each '>' of the body is (numpy), for byte_plain
 
     def key(self, k: int) -> bytes:
         s, e = self.spans[k]
@@ -66,8 +68,8 @@ def scan(data: bytes) -> Body | None:
     start += len(_BODY_OPEN)
     if any(data.find(x, start, end) >= 0 for x in _UNSURE) or _changes(data, start, end):
         return None
-    spans = _blocks(data, start, end)
-    return None if spans is None else Body(data, start, end, spans)
+    found = _blocks(data, start, end)
+    return None if found is None else Body(data, start, end, *found)
 
 
 def _changes(data: bytes, start: int, end: int) -> bool:
@@ -80,11 +82,11 @@ def _changes(data: bytes, start: int, end: int) -> bool:
     return False
 
 
-def _blocks(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
+def _blocks(data: bytes, start: int, end: int) -> tuple[list, np.ndarray, tuple] | None:
     found = _tags(data, start, end)
     if found is None:
         return None
-    at, ends, steps = found  # the block tags: where each starts, where it ends, its depth step
+    at, ends, steps, tags = found  # the block tags: where each starts, where it ends, its depth step
     depth = np.cumsum(steps)
     if len(depth) and (depth[-1] != 0 or depth.min() < 0):
         return None
@@ -93,18 +95,24 @@ def _blocks(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
     s, e = at[first], ends[last]
     lo, hi = np.concatenate(([start], e)), np.concatenate((s, [end]))
     blocks = list(zip(s.tolist(), e.tolist()))
-    spans, done = [], 0
+    spans, done, extra = [], 0, []
     for g in np.flatnonzero(hi > lo).tolist():  # what lies between two blocks (rarely anything)
         spans += blocks[done:g]
         done = g
+        had = len(spans)
         if not _gap(data, int(lo[g]), int(hi[g]), spans):
             return None
+        extra += [(g, x) for x in spans[had:]]  # blocks of other kinds (the last w:sectPr)
     spans += blocks[done:]
-    return spans
+    bounds = np.column_stack((s, e))
+    if extra:
+        bounds = np.insert(bounds, [g for g, _ in extra], [x for _, x in extra], axis=0)
+    return spans, bounds, tags
 
 
 def _tags(data: bytes, start: int, end: int):
-    """The body's tags that nest (p, tbl, sdt): their starts, ends and depth steps, found in C
+    """The body's tags that nest (p, tbl, sdt): their starts, ends and depth steps (and every '<'
+    and '>'), found in C
     (numpy) as ``_NESTING.split`` finds them (one pass of Python's re visits every '<': 2x the
     time). None where that split would find a tag that makes the bytes unsure, or where a '<'
     lies inside a block tag (no such XML: the split would have skipped it)."""
@@ -134,7 +142,7 @@ def _tags(data: bytes, start: int, end: int):
     if (closes > following).any():
         return None
     steps = np.where(after[kept] == _SLASH, -1, np.where(arr[closes - 1] == _SLASH, 0, 1))
-    return at, closes + 1, steps
+    return at, closes + 1, steps, (lt, gt)
 
 
 def _gap(data: bytes, lo: int, hi: int, spans: list) -> bool:

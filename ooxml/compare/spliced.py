@@ -137,6 +137,7 @@ def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy) -> tup
         return None
     plain = ns[0].get("w14", W14) == W14
     plan = _Plan(a, b, byte_align.pairs(a, b, plain))
+    a.tags = b.tags = None  # (byte_plain's, 16 MB a 50,000-paragraph body: not held through the engine)
     if not plan.runs or not all(_as_lxml_writes(body, plan.sample(s)) for s, body in enumerate((a, b))):
         return None
     try:  # what fails to parse here is for the whole path to report
