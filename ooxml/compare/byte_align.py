@@ -16,8 +16,8 @@ from ooxml.compare import byte_plain
 from ooxml.compare.align import Pair, align, refine
 from ooxml.compare.byte_blocks import Body
 
-_RSIDS = re.compile(rb' w:rsid\w*="[^"]*"(?=[^<>]*>)')  # serial.without_save_marks, on bytes
-_PARA_IDS = re.compile(rb' w14:(?:paraId|textId)="[^"]*"(?=[^<>]*>)')
+_RSIDS = re.compile(rb' w:rsid\w*="[^"\0]*"(?=[^<>\0]*>)')  # serial.without_save_marks, on bytes
+_PARA_IDS = re.compile(rb' w14:(?:paraId|textId)="[^"\0]*"(?=[^<>\0]*>)')
 # What a block equal on both sides still brings to the comparison: pictures and charts (their
 # parts may differ), note references (the notes are compared), section breaks (headers, footers).
 _CONTEXT = (b"blip", b"drawingml/2006/chart", b"noteReference", b"<w:sectPr")
