@@ -18,7 +18,7 @@ from ooxml.xml.namespaces import R, V, W14, WP, w
 from ooxml.xml.numbers import file_int
 from ooxml.xml.wordids import prepare_copy
 from ooxml.review import comments as C
-from ooxml.review import revisions as R_
+from ooxml.review.word_id_counter import new_word_id
 
 _R_ATTR = f"{{{R}}}"
 _HEADER_REFS = (w("headerReference"), w("footerReference"))
@@ -211,14 +211,15 @@ def _copy_rels(pkg_a, pkg_b, name: str, target: str, done: dict) -> None:
         etree.SubElement(root, rel.tag, attrs)
 
 
-# Revisions in Word's one id space that the revision writer neither counts nor renumbers in copies
-# (accepting the documents' revisions leaves them too): fresh ids, or ours could repeat theirs.
+# Revisions in Word's one id space that accepting the documents' revisions leaves (the counter
+# counts them: word_id_counter): a copy from the original gets a fresh id, or it could repeat one of
+# the revised document's.
 _UNLISTED = (w("tblPrExChange"),)
 
 
 def renumber_unlisted(doc, el: etree._Element) -> None:
     for x in el.iter(*_UNLISTED):
-        x.set(w("id"), R_.new_word_id(doc, x))
+        x.set(w("id"), new_word_id(doc, x))
 
 
 def _free_name(pkg, name: str) -> str:

@@ -7,6 +7,7 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.review import revisions as R
+from ooxml.review.word_id_counter import new_word_id
 from ooxml.xml.namespaces import M, w
 from ooxml.xml.order import get_or_add, insert_child
 
@@ -35,7 +36,7 @@ class Marks:
         if proto is None:
             proto = self._stamps[tag] = etree.Element(tag, {R.W_ID: "", R.W_AUTHOR: self.author, R.W_DATE: self.date})
         mark = proto.__copy__()  # a third of the cost of a new element given its three attributes
-        mark.set(R.W_ID, R.new_word_id(self.doc, near))
+        mark.set(R.W_ID, new_word_id(self.doc, near))
         return mark
 
     def note(self, kind: str, el: etree._Element) -> None:

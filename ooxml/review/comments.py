@@ -18,7 +18,8 @@ from ooxml.text.build import make_run
 from ooxml.opc.types import CT, RT
 from ooxml.xml.errors import ElementNotFound, ValidationError
 from ooxml.xml.namespaces import MC, W, W14, w
-from ooxml.review.revisions import DEFAULT_AUTHOR, new_word_id, now
+from ooxml.review.revisions import DEFAULT_AUTHOR, now
+from ooxml.review.word_id_counter import new_word_id
 
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 W16CID = "http://schemas.microsoft.com/office/word/2016/wordml/cid"

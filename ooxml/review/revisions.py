@@ -16,7 +16,6 @@ untracked path stays as it was. Word's rules kept here:
 from __future__ import annotations
 
 import copy
-import re
 
 from lxml import etree
 
@@ -26,20 +25,12 @@ from ooxml.xml.errors import OoxmlError
 from ooxml.xml.namespaces import M, OX_ID, w
 from ooxml.xml.order import get_or_add, insert_child
 from ooxml.review.review_ops import EMPTIED_GO, KEEPS_LAST, accept_within
+from ooxml.review.word_id_counter import new_word_id
 
 W_INS, W_DEL, W_ID, W_AUTHOR, W_DATE = w("ins"), w("del"), w("id"), w("author"), w("date")
 W_PPR, W_RPR, W_TRPR = w("pPr"), w("rPr"), w("trPr")
 W_INSTR, W_DELINSTR = w("instrText"), w("delInstrText")
 DEFAULT_AUTHOR = "ooxml-mcp"
-# Elements whose w:id shares Word's one id space for annotations.
-_ID_TAGS = {w(n) for n in "ins del moveFrom moveTo rPrChange pPrChange sectPrChange tblPrChange trPrChange "
-                          "tcPrChange tblGridChange numberingChange cellIns cellDel cellMerge bookmarkStart "
-                          "commentRangeStart commentReference comment moveFromRangeStart moveToRangeStart "
-                          "customXmlInsRangeStart customXmlDelRangeStart".split()}
-_ID_BYTES = re.compile(rb'<w:(?:ins|del|moveFrom|moveTo|\w+Change|cellIns|cellDel|cellMerge|bookmarkStart|'
-                       rb'commentRangeStart|commentReference|comment|\w+RangeStart)\b[^>]*?\sw:id="(\d+)"')
-
-
 class Tracker:
     """Tracking on: who makes the changes."""
 
@@ -66,47 +57,6 @@ def refuse_when_tracking(doc, what: str) -> None:
 def now() -> str:
     """The revision date: the call's clock, which a journal replay pins (ooxml/xml/clock.py)."""
     return clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-# ---- Word's w:id counter --------------------------------------------------------------------
-
-def _floor(doc) -> int:
-    from ooxml.opc.parts import story_part_names
-    top = -1
-    for name in story_part_names(doc.package, doc.main_name):
-        part = doc.package.part(name)
-        if part.loaded:
-            values = [el.get(W_ID) for el in part.tree.getroot().iter(*_ID_TAGS)]
-        else:
-            values = [v.decode() for v in _ID_BYTES.findall(part.data)]
-        top = max([top, *(int(v) for v in values if v and v.isdigit())])
-    return top + 1
-
-
-def new_word_id(doc, near: etree._Element | None = None) -> str:
-    """A w:id no revision, comment or bookmark of the document uses (one id space for all)."""
-    counter = doc.caches.get("revisions.next_id")
-    if counter is None:
-        counter = doc.caches["revisions.next_id"] = [_floor(doc)]
-    value = counter[0]
-    # Counters copies and bookmarks use, if gathered already (gathering them scans the whole part;
-    # gathered later, they start above ours anyway): they count on from ours.
-    gathered = doc._word_ids  # noqa: SLF001 (none gathered, the usual: no part to look up)
-    ids = gathered.get(doc.part_of(near).tree.getroot()) if near is not None and gathered else None
-    if ids is not None:
-        value = max(value, ids.next_revision, ids.next_bookmark)
-        ids.next_revision = ids.next_bookmark = value + 1
-    counter[0] = value + 1
-    return str(value)
-
-
-def fresh_ids(doc, el: etree._Element) -> None:
-    """Revision marks in ``el`` (a piece split off a run, in the tree) get w:ids of their own: the
-    piece keeps its tracked format change, but two marks sharing an id are invalid."""
-    from ooxml.xml.wordids import REVISIONS
-    for mark in el.iter():  # a run's few elements: testing each costs less than lxml's many-tag filter
-        if mark.tag in REVISIONS and mark.get(W_ID) is not None:
-            mark.set(W_ID, new_word_id(doc, el))
 
 
 def stamp(doc, tag: str, near: etree._Element | None = None) -> etree._Element:

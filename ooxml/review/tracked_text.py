@@ -8,7 +8,6 @@ followed by an insertion formatted like the text it replaces.
 """
 from __future__ import annotations
 
-import copy
 import re
 import threading
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from ooxml.text import body as B
 from ooxml.text import sequence_diff
 from ooxml.review import revisions as R
 from ooxml.review import review_ops as RO
+from ooxml.review.word_id_counter import fresh_ids
 from ooxml.text.build import clean_text, copy_props, make_run, mark_rpr
 from ooxml.text.replace import segment_at as _index
 from ooxml.xml.errors import ValidationError
@@ -168,7 +168,7 @@ def split_at(doc, segs: list[Seg], pos: int) -> etree._Element | None:
     for c in moving:
         new.append(c)
     run.addnext(new)
-    R.fresh_ids(doc, new)
+    fresh_ids(doc, new)
     return new
 
 
