@@ -2,7 +2,7 @@
 that is sure (``spliced.py``), else on both documents' whole trees."""
 from __future__ import annotations
 
-from ooxml.compare import redline, spliced, views
+from ooxml.compare import redline, sides, spliced, views
 from ooxml.model.document import Document
 from ooxml.xml import gc_pause
 
@@ -15,9 +15,12 @@ def compare(pkg_a, pkg_b, author: str, opts, policy=views.accept_all) -> tuple:
             fast = spliced.redline_of(pkg_a, pkg_b, author, opts, policy)
             if fast is not None:
                 return fast
-            doc_a, doc_b = Document(pkg_a), Document(pkg_b)
-            for doc in (doc_a, doc_b):
-                policy(doc)
+            with sides.about(sides.ORIGINAL, sides.file_of(pkg_a)):
+                doc_a = Document(pkg_a)
+                policy(doc_a)
+            with sides.about(sides.REVISED, sides.file_of(pkg_b)):
+                doc_b = Document(pkg_b)
+                policy(doc_b)
             return redline.build(doc_a, doc_b, author, opts), views.as_new_document(doc_b)
     finally:
         pkg_a.close()

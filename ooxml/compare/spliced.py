@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ooxml.compare import byte_align, byte_blocks, redline, views
+from ooxml.compare import byte_align, byte_blocks, redline, sides, views
 from ooxml.compare.byte_blocks import Body
 from ooxml.compare.serial import child_strings
 from ooxml.model.document import Document
@@ -148,8 +148,9 @@ def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy) -> tup
     try:
         if not (_parsed_as_read(doc_a, a, plan, 0) and _parsed_as_read(doc_b, b, plan, 1)):
             return None
-        for doc in (doc_a, doc_b):
-            policy(doc)
+        for doc, side, pkg in ((doc_a, sides.ORIGINAL, pkg_a), (doc_b, sides.REVISED, pkg_b)):
+            with sides.about(side, sides.file_of(pkg)):
+                policy(doc)
         doc_b.count_ids()
         result = redline.build(doc_a, doc_b, author, opts, body_pairs=plan.pairs)
         result.matched += plan.skipped - len(plan.runs)

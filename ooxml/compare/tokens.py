@@ -15,7 +15,7 @@ from lxml import etree
 
 from ooxml.text import body as B
 from ooxml.compare import fields as F
-from ooxml.xml.namespaces import A, R, W, WP, w
+from ooxml.xml.namespaces import A, W, WP, w
 from ooxml.review.tracked_text import BARRIER, Seg, segments
 
 ITEM = BARRIER  # stands for a non-text item in the text (clean text never holds NUL)

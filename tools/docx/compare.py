@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ooxml.review import review_ops as RO
-from ooxml.compare import run, views
+from ooxml.compare import run, sides, views
 from ooxml.compare.paragraphs import Options
 from ooxml.xml.errors import InvalidDocument, ValidationError
 from ooxml.opc.package import DEFAULT_LIMITS, Package
@@ -71,29 +71,31 @@ def _inputs(ctx, original_path, revised_path, session_id) -> tuple[Package, Pack
     main parts are parsed only if the comparison needs it (ooxml/compare/run.py)."""
     limits = getattr(ctx.services.config, "document_limits", None) or DEFAULT_LIMITS
     if session_id is None:
-        pkg_a = _read(ctx, original_path, limits)
+        pkg_a = _read(ctx, original_path, limits, sides.ORIGINAL)
         try:
-            return pkg_a, _read(ctx, revised_path, limits)
+            return pkg_a, _read(ctx, revised_path, limits, sides.REVISED)
         except BaseException:
             pkg_a.close()
             raise
     session = session_of(ctx, session_id)
     if original_path:
-        pkg_a = _read(ctx, original_path, limits)
+        pkg_a = _read(ctx, original_path, limits, sides.ORIGINAL)
     else:
         pkg_a = _as_opened(session.doc)
     return pkg_a, Package.from_parts(views.part_bytes(session.doc, keep=True))
 
 
-def _read(ctx, path: str, limits) -> Package:
+def _read(ctx, path: str, limits, side: str) -> Package:
     """A document of the roots: a file, or an object (read under the same limits)."""
     location = object_target(path, ctx.services.roots)
     if location is None:
         target = resolve_in_roots(path, ctx.services.roots, must_exist=True)
         check_tenant(ctx, target)
-        return _checked(Package.open(target, limits))
+        with sides.about(side, target.name):
+            return _checked(Package.open(target, limits))
     check_tenant(ctx, location)
-    return open_document(location, limits, storage_section(ctx)).package
+    with sides.about(side, None):
+        return open_document(location, limits, storage_section(ctx)).package
 
 
 def _checked(pkg: Package) -> Package:

@@ -5,6 +5,8 @@ Word's; accepting all gives the revised document and rejecting all the original.
 """
 from __future__ import annotations
 
+import zipfile
+
 import pytest
 
 from tests.builders import build_docx, p, tbl, tc
@@ -123,6 +125,24 @@ async def test_bad_inputs_are_named_errors(docx, tmp_path):
     assert ans.error_type == "ValidationError"
     ans = await docx.call("docx_compare", original_path=str(a), revised_path=str(a), granularity="line")
     assert ans.error_type == "ValidationError"
+    assert (await docx.ok("docx_list_sessions")).head["Sessions"] == "0"
+
+
+async def test_a_damaged_file_is_named_as_the_original_or_the_revised(docx, tmp_path):
+    a, b = pair(tmp_path)
+    with zipfile.ZipFile(b) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    parts["word/document.xml"] = parts["word/document.xml"].replace(b"</w:body>", b"<w:p><w:r></w:p></w:body>")
+    broken = tmp_path / "broken.docx"
+    with zipfile.ZipFile(broken, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    ans = await docx.call("docx_compare", original_path=str(a), revised_path=str(broken))
+    assert ans.error_type == "InvalidDocument" and "The revised document (broken.docx): " in ans.text
+    ans = await docx.call("docx_compare", original_path=str(broken), revised_path=str(a))
+    assert ans.error_type == "InvalidDocument" and "The original document (broken.docx): " in ans.text
+    ans = await docx.call("docx_compare", original_path=str(a), revised_path=str(tmp_path / "nope.docx"))
+    assert "nope.docx" in ans.text
     assert (await docx.ok("docx_list_sessions")).head["Sessions"] == "0"
 
 
