@@ -138,7 +138,8 @@ def floor_open(path: Path):
 
 
 def _raw_copy(src_fp, zout: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
-    """Copy a member's compressed bytes unchanged (the same technique as ooxml/opc/package.py)."""
+    """Copy a member's compressed bytes unchanged (the technique of ooxml/opc/members.py, kept apart: the floor
+    measures a bare writer, not ours)."""
     src_fp.seek(info.header_offset)
     head = src_fp.read(30)
     name_len, extra_len = int.from_bytes(head[26:28], "little"), int.from_bytes(head[28:30], "little")
