@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from ooxml.xml import bytewords
 from ooxml.xml.namespaces import W, W14
 
 # Smaller parts: their tree rules cost less than inflating and cutting their bytes again.
@@ -36,7 +37,7 @@ class Markup:
 
     def __init__(self, data: bytes, arr, lt, gt):
         self.data, self.arr, self.lt, self.gt = data, arr, lt, gt
-        self.key = np.ndarray((len(data) - 7,), "<u8", data, 0, (1,))[lt + 1]
+        self.key = bytewords.words(data)[lt + 1]
         self.end = arr[lt + 1] == _SLASH
         self.empty = arr[gt - 1] == _SLASH
         self._depth = None

@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 
+from ooxml.xml import bytewords
 from ooxml.check import screen_access
 from ooxml.check.screen import markup, member, part_bytes
 from ooxml.check.word_order import ORDERED, misplaced
@@ -55,7 +56,7 @@ def para_ids_clear(m) -> bool:
     """Every w14:paraId and w14:textId (of any element: more than the rule reads) 8 upper-case hex
     digits between 1 and 7FFFFFFF, written as Word writes them; the paraIds all different."""
     data, arr = m.data, m.arr
-    wide = np.ndarray((len(data) - 7,), "<u8", data, 0, (1,))
+    wide = bytewords.words(data)
     at = np.flatnonzero(arr[4:len(data) - 16] == _I)  # 'I' of "paraId" / "textId": at + 4
     if not len(at):
         return True

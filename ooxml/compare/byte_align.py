@@ -12,6 +12,7 @@ from itertools import count
 
 import numpy as np
 
+from ooxml.xml import bytewords
 from ooxml.compare import byte_plain
 from ooxml.compare.align import Pair, align, refine
 from ooxml.compare.byte_blocks import Body
@@ -133,7 +134,7 @@ def _signatures(body: Body, head: int | None = None) -> np.ndarray:
     equal: numbers equal)."""
     bounds = body.bounds[:head]
     at, size = bounds[:, 0], bounds[:, 1] - bounds[:, 0]
-    words = np.ndarray((len(body.data) - 7,), "<u8", body.data, 0, (1,))
+    words = bytewords.words(body.data)
     sig = size.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     for k, mix in enumerate((0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5)):
         x = words[at + 8 * k] & _MASKS[np.clip(size - 8 * k, 0, 8)]  # the block's own bytes only

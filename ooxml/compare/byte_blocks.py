@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from lxml import etree
 
+from ooxml.xml import bytewords
 from ooxml.text import body as B
 from ooxml.xml.namespaces import OX, OX_PREFIX, W
 
@@ -123,7 +124,7 @@ def _tags(data: bytes, start: int, end: int):
         return None
     name = lt + 1 + (after == _SLASH)
     # 8 bytes from each name as one number (</w:body> follows the body: never past the end)
-    words = np.ndarray((len(data) - 7,), "<u8", data, 0, (1,))[name]
+    words = bytewords.words(data)[name]
     five = words & 0xFFFFFFFFFF
     if any(_NESTING.match(data, x) for x in lt[np.isin(five, _ODD)].tolist()):
         return None  # a revision mark, custom XML (what a match of these five bytes may start)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ooxml.xml import bytewords
 from ooxml.compare.byte_blocks import Body
 
 
@@ -67,7 +68,7 @@ def _marks(body: Body, s0: int, e0: int):
     whole mark in a tag or two overlap."""
     data = body.data
     arr = np.frombuffer(data, np.uint8)
-    words = np.ndarray((len(data) - 7,), "<u8", data, 0, (1,))  # 8 bytes from each offset
+    words = bytewords.words(data)
     sp = np.flatnonzero(arr[s0:e0] == _SPACE) + s0
     w = words[sp + 1]
     rsid = (w & _LOW6) == _RSID
