@@ -7,7 +7,6 @@ stretches left between go through the same second pass on the bytes without save
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from itertools import count
 
 import numpy as np
@@ -20,8 +19,9 @@ from ooxml.compare.byte_blocks import Body
 _RSIDS = re.compile(rb' w:rsid\w*="[^"\0]*"(?=[^<>\0]*>)')  # serial.without_save_marks, on bytes
 _PARA_IDS = re.compile(rb' w14:(?:paraId|textId)="[^"\0]*"(?=[^<>\0]*>)')
 # What a block equal on both sides still brings to the comparison: pictures and charts (their
-# parts may differ), note references (the notes are compared), section breaks (headers, footers).
-_CONTEXT = (b"blip", b"drawingml/2006/chart", b"noteReference", b"<w:sectPr")
+# parts may differ; in a drawing's bytes), note references (the notes are compared), section
+# breaks (headers, footers).
+_CONTEXT = (b"blip", b"drawingml/2006/chart")
 _BY_NUMPY = 256  # blocks in a stretch from which byte_plain strips their marks (below: the regexes)
 _FEW = 8  # at most 1/8 of the blocks alike across the sides: the first pass on numbers
 _HEAD = 256  # first blocks a side whose likeness is looked at first
@@ -143,16 +143,24 @@ def _signatures(body: Body, head: int | None = None) -> np.ndarray:
 
 
 def with_context(body: Body) -> set[int]:
-    """The blocks that bring more than their XML to a comparison (``_CONTEXT``), found in C (a hit
-    between blocks is in markers or the last section's properties: none)."""
-    starts = [s for s, _ in body.spans]
-    out = set()
-    for x in _CONTEXT:
-        at = body.data.find(x, body.start, body.end)
-        while at >= 0:
-            k = bisect_right(starts, at) - 1
-            if k >= 0 and at < body.spans[k][1]:
-                out.add(k)
-                at = body.spans[k][1]
-            at = body.data.find(x, at + 1, body.end)
+    """The blocks that bring more than their XML to a comparison: those with a section's
+    properties, a note reference, a drawing holding a picture or a chart (``_CONTEXT`` in its
+    bytes), found from the start tags ``byte_blocks`` noted (a tag between blocks is in markers or
+    the last section's properties: none)."""
+    data, at = body.data, body.context
+    if not body.spans:
+        return set()
+    k = np.searchsorted(body.bounds[:, 0], at, "right") - 1
+    inside = (k >= 0) & (at < body.bounds[np.maximum(k, 0), 1])
+    out: set[int] = set()
+    for x, block in zip(at[inside].tolist(), k[inside].tolist()):
+        if block in out:
+            continue
+        if data.startswith(b"w:drawin", x + 1):
+            s, e = body.spans[block]
+            if all(data.find(y, s, e) < 0 for y in _CONTEXT):
+                continue
+        elif not data.startswith((b"w:sectPr", b"w:footnoteReference", b"w:endnoteReference"), x + 1):
+            continue  # (w:footnotePr ...)
+        out.add(block)
     return out

@@ -38,6 +38,9 @@ def _word(x: bytes) -> int:
 _P = _word(b"w:p")
 _TBL, _SDT = _word(b"w:tbl"), _word(b"w:sdt")
 _ODD = np.array([_word(b"w:" + x) for x in (b"ins", b"del", b"cel", b"mov", b"cus")], np.uint64)
+# Start tags whose block may bring more than its XML (``byte_align.with_context``): section
+# properties, note references, drawings (pictures, charts): their first 8 name bytes.
+_CONTEXT = np.array([_word(x) for x in (b"w:sectPr", b"w:footno", b"w:endnot", b"w:drawin")], np.uint64)
 _TAG = re.compile(rb"<(/?)([\w.:-]+)[^<>]*?(/?)>")
 _MARKERS = {etree.QName(t).localname.encode() for t in B.MARKERS}
 # What the body may not hold for bytes to stand for their XML: a prefix bound again to Word's
@@ -54,6 +57,7 @@ class Body:
     spans: list[tuple[int, int]]  # every block (what compare aligns: not markers), in order
     bounds: np.ndarray  # the same as numpy rows (start, end)
     tags: tuple | None  # where each '<' and each '>' of the body is (numpy), for byte_plain
+    context: np.ndarray  # where each start tag named as one of ``_CONTEXT`` is (its '<')
 
     def key(self, k: int) -> bytes:
         s, e = self.spans[k]
@@ -87,7 +91,7 @@ def _blocks(data: bytes, start: int, end: int) -> tuple[list, np.ndarray, tuple]
     found = _tags(data, start, end)
     if found is None:
         return None
-    at, ends, steps, tags = found  # the block tags: where each starts, where it ends, its depth step
+    at, ends, steps, tags, context = found  # the block tags: where each starts, where it ends, its depth step
     depth = np.cumsum(steps)
     if len(depth) and (depth[-1] != 0 or depth.min() < 0):
         return None
@@ -108,7 +112,7 @@ def _blocks(data: bytes, start: int, end: int) -> tuple[list, np.ndarray, tuple]
     bounds = np.column_stack((s, e))
     if extra:
         bounds = np.insert(bounds, [g for g, _ in extra], [x for _, x in extra], axis=0)
-    return spans, bounds, tags
+    return spans, bounds, tags, context
 
 
 def _tags(data: bytes, start: int, end: int):
@@ -143,7 +147,8 @@ def _tags(data: bytes, start: int, end: int):
     if (closes > following).any():
         return None
     steps = np.where(after[kept] == _SLASH, -1, np.where(arr[closes - 1] == _SLASH, 0, 1))
-    return at, closes + 1, steps, (lt, gt)
+    context = lt[np.isin(words, _CONTEXT) & (after != _SLASH)]
+    return at, closes + 1, steps, (lt, gt), context
 
 
 def _gap(data: bytes, lo: int, hi: int, spans: list) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from ooxml.compare import byte_align
 from ooxml.compare.align import align, refine
 from ooxml.compare.byte_blocks import scan
-from tests.builders import document_xml, tbl, tc
+from tests.builders import document_xml, p, tbl, tc
 
 WORDS = "the of agreement party notice term payment section clause shall".split()
 
@@ -81,3 +81,25 @@ def test_a_paragraph_whose_text_reads_like_an_unclosed_save_mark_keeps_its_neigh
     plains = byte_align._plains(keys)
     assert len(plains) == len(keys)
     assert plains == [byte_align._plain(x) for x in keys]
+
+
+def _drawing(inside: str) -> str:
+    return ('<w:p><w:r><w:drawing><wp:inline><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">'
+            f'{inside}</a:graphic></wp:inline></w:drawing></w:r></w:p>')
+
+
+def test_blocks_with_section_breaks_notes_pictures_and_charts_are_held_for_the_engine():
+    held = {  # what an equal block still brings to a comparison: its parts and properties elsewhere
+        1: '<w:p><w:pPr><w:sectPr><w:pgSz w:w="12240" w:h="15840"/></w:sectPr></w:pPr></w:p>',
+        3: '<w:p><w:r><w:footnoteReference w:id="1"/></w:r></w:p>',
+        4: '<w:p><w:r><w:endnoteReference w:id="2"/></w:r></w:p>',
+        5: _drawing('<a:graphicData><pic:pic><pic:blipFill><a:blip r:embed="rId9"/></pic:blipFill></pic:pic></a:graphicData>'),
+        6: _drawing('<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"/>'),
+        8: tbl([[tc('<w:p><w:r><w:footnoteReference w:id="3"/></w:r></w:p>')]]),
+    }
+    plain = {  # nothing beyond their XML: a shape, words that name such elements
+        0: p("First"), 2: _drawing('<a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"/>'),
+        7: p("A blip, a noteReference, drawingml/2006/chart"), 9: p("Last"),
+    }
+    body = scan(document_xml("".join({**held, **plain}[k] for k in range(10))))
+    assert byte_align.with_context(body) == set(held)  # (the body's own w:sectPr is no block)
