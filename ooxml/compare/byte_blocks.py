@@ -46,7 +46,9 @@ _MARKERS = {etree.QName(t).localname.encode() for t in B.MARKERS}
 # What the body may not hold for bytes to stand for their XML: a prefix bound again to Word's
 # namespace or to our IDs' (or our prefix bound again: spliced.py cuts ``oxm:id`` from bytes), our
 # own separators (serial.py's cut: the whole body's would not serialize in one).
-_UNSURE = (f'"{W}"'.encode(), f'"{OX}"'.encode(), f"xmlns:{OX_PREFIX}=".encode(), "\ue000".encode())
+_UNSURE = (f'"{W}"'.encode(), f'"{OX}"'.encode(), f"xmlns:{OX_PREFIX}=".encode())
+_OURS = "\ue000".encode()  # (its first byte, a private use character's, is rare: found by memchr)
+_BODY, _LOW7 = _word(b"w:body>\0"), (1 << 56) - 1  # a second '<w:body>'
 
 
 @dataclass
@@ -68,13 +70,25 @@ def scan(data: bytes) -> Body | None:
     """The body's blocks, or None when the bytes are not plain enough to be sure."""
     start = data.find(_BODY_OPEN)
     end = data.rfind(_BODY_CLOSE)
-    if start < 0 or end < start or data.find(_BODY_OPEN, start + 1) >= 0:
+    if start < 0 or end < start or data.find(_BODY_OPEN, end) >= 0:  # (in the body: ``_tags``)
         return None
     start += len(_BODY_OPEN)
-    if any(data.find(x, start, end) >= 0 for x in _UNSURE) or _changes(data, start, end):
+    if any(data.find(x, start, end) >= 0 for x in _UNSURE) or _holds(data, _OURS, start, end) or \
+            _changes(data, start, end):
         return None
     found = _blocks(data, start, end)
     return None if found is None else Body(data, start, end, *found)
+
+
+def _holds(data: bytes, x: bytes, start: int, end: int, tries: int = 64) -> bool:
+    """Whether ``x`` is in ``data[start:end]``, looked for from its first byte (memchr: 10x faster
+    than ``bytes.find`` of a short ``x``), after ``tries`` of those by ``bytes.find``."""
+    at = data.find(x[:1], start, end)
+    for _ in range(tries):
+        if at < 0 or data.startswith(x, at, end):
+            return at >= 0
+        at = data.find(x[:1], at + 1, end)
+    return data.find(x, at, end) >= 0
 
 
 def _changes(data: bytes, start: int, end: int) -> bool:
@@ -126,12 +140,15 @@ def _tags(data: bytes, start: int, end: int):
     after = arr[lt + 1]
     if ((after == _BANG) | (after == _QUESTION)).any():
         return None
-    name = lt + 1 + (after == _SLASH)
+    opening = after != _SLASH
+    name = lt + 2 - opening
     # 8 bytes from each name as one number (</w:body> follows the body: never past the end)
     words = bytewords.words(data)[name]
     five = words & 0xFFFFFFFFFF
     if any(_NESTING.match(data, x) for x in lt[np.isin(five, _ODD)].tolist()):
         return None  # a revision mark, custom XML (what a match of these five bytes may start)
+    if ((words & _LOW7) == _BODY)[opening].any():
+        return None
     kept = np.zeros(len(lt), bool)
     for found, shift in ((np.flatnonzero((words & 0xFFFFFF) == _P), 24),
                          (np.flatnonzero((five == _TBL) | (five == _SDT)), 40)):
@@ -147,7 +164,7 @@ def _tags(data: bytes, start: int, end: int):
     if (closes > following).any():
         return None
     steps = np.where(after[kept] == _SLASH, -1, np.where(arr[closes - 1] == _SLASH, 0, 1))
-    context = lt[np.isin(words, _CONTEXT) & (after != _SLASH)]
+    context = lt[np.isin(words, _CONTEXT) & opening]
     return at, closes + 1, steps, (lt, gt), context
 
 

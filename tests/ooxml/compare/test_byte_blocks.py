@@ -1,6 +1,7 @@
 """ooxml/compare/byte_blocks.py: a body's blocks found in its bytes are the blocks lxml finds."""
 from __future__ import annotations
 
+import pytest
 from lxml import etree
 
 from ooxml.compare.byte_blocks import scan
@@ -37,3 +38,20 @@ def test_tracked_changes_leave_the_scanner_unsure():
     assert scan(document_xml(p("One") + tracked)) is None
     changed = '<w:p><w:pPr><w:pPrChange w:id="2" w:author="X"><w:pPr/></w:pPrChange></w:pPr></w:p>'
     assert scan(document_xml(p("One") + changed)) is None
+
+
+@pytest.mark.parametrize("before", [0, 100], ids=["first", "after many private use characters"])
+def test_our_separator_in_the_body_leaves_the_scanner_unsure(before):
+    # (serial.py cuts a body's serialization at U+E000; U+E001-U+EFFF share its first byte)
+    other = p("\ue001" * before)
+    assert scan(document_xml(p("One") + other + p("Two three"))) is not None
+    assert scan(document_xml(p("One") + other + p("Two \ue000 three"))) is None
+
+
+@pytest.mark.parametrize("where", ["in a block", "between blocks", "after the body"])
+def test_a_second_body_leaves_the_scanner_unsure(where):
+    second = "<w:body>"
+    data = {"in a block": document_xml(p("One") + f"<w:p>{second}</w:p>"),
+            "between blocks": document_xml(p("One") + second + p("Two")),
+            "after the body": document_xml(p("One")).replace(b"</w:document>", second.encode() + b"</w:document>")}[where]
+    assert scan(data) is None
