@@ -11,8 +11,8 @@ from itertools import count
 
 import numpy as np
 
-from ooxml.xml import bytewords
 from ooxml.compare import byte_plain
+from ooxml.compare.byte_numbers import numbers, signatures
 from ooxml.compare.align import Pair, align, refine
 from ooxml.compare.byte_blocks import Body
 
@@ -45,18 +45,14 @@ def pairs(a: Body, b: Body, plain: bool) -> list[Pair]:
     if numbered == ():  # a file written again, no block as it was: the first pass leaves all apart
         if n * m <= 1:
             return [(i, None) for i in range(n)] + [(None, j) for j in range(m)]
-        return _by_plain(_Plains(a, None, True), _Plains(b, None, True), 0, n, 0, m)
-    if numbered is None:
-        keys_a = [a.key(k) for k in range(n)]
-        keys_b = [b.key(k) for k in range(m)]
-    else:  # a file written again: few blocks as they were
-        keys_a, keys_b = numbered
-    found = align(keys_a, keys_b)
+        return _by_plain(_Plains(a, True), _Plains(b, True), 0, n, 0, m)
+    # numbers: equal where the bytes are (a file written again: few blocks as they were)
+    found = align(*(numbers(a, b) if numbered is None else numbered))
     if not plain:
         return found
     apart = sum(i is None or j is None for i, j in found)
     whole = apart >= _BY_NUMPY and 2 * apart >= n + m  # most blocks left: cut all marks at once
-    plains = [_Plains(body, None if numbered else keys, whole) for body, keys in ((a, keys_a), (b, keys_b))]
+    plains = [_Plains(body, whole) for body in (a, b)]
 
     def by_plain(lo_a, hi_a, lo_b, hi_b) -> list[Pair]:
         if hi_a - lo_a == 1 == hi_b - lo_b:  # the engine pairs it on its text
@@ -67,10 +63,10 @@ def pairs(a: Body, b: Body, plain: bool) -> list[Pair]:
 
 class _Plains:
     """A body's blocks without save marks, by stretch: from ``byte_plain`` (all blocks at once when
-    ``whole``, else long stretches), or from the regexes, as the blocks' bytes (``keys``) give them."""
+    ``whole``, else long stretches), or from the regexes."""
 
-    def __init__(self, body: Body, keys: list[bytes] | None, whole: bool):
-        self.body, self.keys = body, keys
+    def __init__(self, body: Body, whole: bool):
+        self.body = body
         self.all = byte_plain.plain_keys(body, 0, len(body.spans)) if whole and body.spans else None
 
     def of(self, lo: int, hi: int) -> list[bytes]:
@@ -79,8 +75,7 @@ class _Plains:
         got = byte_plain.plain_keys(self.body, lo, hi) if hi - lo >= _BY_NUMPY else None
         if got is not None:
             return got
-        keys = self.keys[lo:hi] if self.keys is not None else [self.body.key(k) for k in range(lo, hi)]
-        return _plains(keys)
+        return _plains([self.body.key(k) for k in range(lo, hi)])
 
 
 def _by_plain(plain_a: _Plains, plain_b: _Plains, lo_a, hi_a, lo_b, hi_b) -> list[Pair]:
@@ -99,10 +94,10 @@ def _numbered(a: Body, b: Body) -> tuple | None:
     could be equal across the sides (their lengths and first 24 bytes), else None; () when none is.
     Only equality across the sides counts there: a block with no equal on the other side gets a
     number of its own."""
-    head = _found_in(_signatures(a, _HEAD), _signatures(b, _HEAD))
+    head = _found_in(signatures(a, _HEAD), signatures(b, _HEAD))
     if head.sum() * _FEW > len(head):
         return None  # (the first blocks already alike: a copy edited in places)
-    sig_a, sig_b = _signatures(a), _signatures(b)
+    sig_a, sig_b = signatures(a), signatures(b)
     in_a, in_b = _found_in(sig_a, sig_b), _found_in(sig_b, sig_a)
     if int(in_a.sum() + in_b.sum()) > (len(sig_a) + len(sig_b)) // _FEW:
         return None
@@ -124,22 +119,6 @@ def _found_in(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return np.zeros(len(x), bool)
     y = np.sort(y)
     return y[np.minimum(np.searchsorted(y, x), len(y) - 1)] == x
-
-
-_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], np.uint64)
-
-
-def _signatures(body: Body, head: int | None = None) -> np.ndarray:
-    """A number per block (the first ``head``) made of its length and its first 24 bytes (blocks
-    equal: numbers equal)."""
-    bounds = body.bounds[:head]
-    at, size = bounds[:, 0], bounds[:, 1] - bounds[:, 0]
-    words = bytewords.words(body.data)
-    sig = size.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    for k, mix in enumerate((0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5)):
-        x = words[at + 8 * k] & _MASKS[np.clip(size - 8 * k, 0, 8)]  # the block's own bytes only
-        sig = (sig ^ x) * np.uint64(mix)
-    return sig
 
 
 def with_context(body: Body) -> set[int]:
