@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Callable, Hashable, Sequence
 
+import numpy as np
+
 from ooxml.text.sequence_diff import longest_increasing
 
 Pair = tuple[int | None, int | None]  # (index in a, index in b); None: only on the other side
@@ -24,6 +26,65 @@ def align(a: Sequence[Hashable], b: Sequence[Hashable],
     out: list[Pair] = []
     _align_range(a, b, 0, len(a), 0, len(b), similar, threshold, out, 0)
     return out
+
+
+def align_numbers(a: np.ndarray, b: np.ndarray) -> list[Pair]:
+    """``align(a.tolist(), b.tolist())`` for numbers (ints >= 0): the first level's common head and
+    tail, anchors and gaps found by numpy, each gap aligned as ``align`` aligns it."""
+    keys_a, keys_b = a.tolist(), b.tolist()
+    n, m = len(a), len(b)
+    head = _same_for(a, b)
+    tail = _same_for(a[head:][::-1], b[head:][::-1])
+    hi_a, hi_b = n - tail, m - tail
+    out: list[Pair] = list(zip(range(head), range(head)))
+    i, j = _once_each(a, b, head, hi_a, hi_b)
+    anchors = longest_increasing(list(zip(i.tolist(), j.tolist())))
+    if not anchors:
+        _pair_gap(head, hi_a, head, hi_b, None, 0.5, out)
+    else:
+        if len(anchors) < len(i):
+            i, j = np.array(anchors).T
+        gaps = np.flatnonzero((np.diff(i, prepend=head - 1) > 1) | (np.diff(j, prepend=head - 1) > 1)).tolist()
+        pa, pb, done = head, head, 0
+        for k in gaps:  # (most anchors follow one another: no gap)
+            out.extend(anchors[done:k])
+            if k:
+                pa, pb = anchors[k - 1][0] + 1, anchors[k - 1][1] + 1
+            _gap(keys_a, keys_b, pa, anchors[k][0], pb, anchors[k][1], out)
+            done = k
+        out.extend(anchors[done:])
+        _gap(keys_a, keys_b, anchors[-1][0] + 1, hi_a, anchors[-1][1] + 1, hi_b, out)
+    out.extend(zip(range(hi_a, n), range(hi_b, m)))
+    return out
+
+
+def _same_for(a: np.ndarray, b: np.ndarray) -> int:
+    """How many of the first items are equal in ``a`` and ``b``."""
+    k = min(len(a), len(b))
+    differ = np.flatnonzero(a[:k] != b[:k])
+    return int(differ[0]) if len(differ) else k
+
+
+def _once_each(a, b, lo, hi_a, hi_b) -> tuple[np.ndarray, np.ndarray]:
+    """The places (``a``'s in order, ``b``'s) of the numbers once in ``a[lo:hi_a]`` and once in ``b[lo:hi_b]``."""
+    part_a, part_b = a[lo:hi_a], b[lo:hi_b]
+    top = int(max(part_a.max(initial=0), part_b.max(initial=0))) + 1
+    once = (np.bincount(part_a, minlength=top) == 1) & (np.bincount(part_b, minlength=top) == 1)
+    at_b = np.zeros(top, np.int64)
+    at_b[part_b] = np.arange(lo, hi_b)
+    i = np.flatnonzero(once[part_a]) + lo
+    return i, at_b[a[i]]
+
+
+def _gap(a, b, lo_a, hi_a, lo_b, hi_b, out) -> None:
+    """``_align_range`` one level down, what it gives one or no item a side written at once."""
+    if hi_a - lo_a > 1 or hi_b - lo_b > 1:
+        _align_range(a, b, lo_a, hi_a, lo_b, hi_b, None, 0.5, out, 1)
+    elif lo_a < hi_a and lo_b < hi_b and a[lo_a] == b[lo_b]:
+        out.append((lo_a, lo_b))
+    else:
+        out.extend([(lo_a, None)] if lo_a < hi_a else [])
+        out.extend([(None, lo_b)] if lo_b < hi_b else [])
 
 
 def refine(pairs: list[Pair], realign: Callable[[int, int, int, int], list[Pair]]) -> list[Pair]:

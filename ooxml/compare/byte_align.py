@@ -13,7 +13,7 @@ import numpy as np
 
 from ooxml.compare import byte_plain
 from ooxml.compare.byte_numbers import numbers, signatures
-from ooxml.compare.align import Pair, align, refine
+from ooxml.compare.align import Pair, align, align_numbers, refine
 from ooxml.compare.byte_blocks import Body
 
 _RSIDS = re.compile(rb' w:rsid\w*="[^"\0]*"(?=[^<>\0]*>)')  # serial.without_save_marks, on bytes
@@ -47,10 +47,10 @@ def pairs(a: Body, b: Body, plain: bool) -> list[Pair]:
             return [(i, None) for i in range(n)] + [(None, j) for j in range(m)]
         return _by_plain(_Plains(a, True), _Plains(b, True), 0, n, 0, m)
     # numbers: equal where the bytes are (a file written again: few blocks as they were)
-    found = align(*(numbers(a, b) if numbered is None else numbered))
+    found = align_numbers(*numbers(a, b)) if numbered is None else align(*numbered)
     if not plain:
         return found
-    apart = sum(i is None or j is None for i, j in found)
+    apart = 2 * len(found) - n - m  # (each block once: matched pairs hold two)
     whole = apart >= _BY_NUMPY and 2 * apart >= n + m  # most blocks left: cut all marks at once
     plains = [_Plains(body, whole) for body in (a, b)]
 

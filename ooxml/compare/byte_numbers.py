@@ -30,7 +30,7 @@ def signatures(body: Body, head: int | None = None) -> np.ndarray:
     return sig
 
 
-def numbers(a: Body, b: Body) -> tuple[list[int], list[int]]:
+def numbers(a: Body, b: Body) -> tuple[np.ndarray, np.ndarray]:
     """A number per block of ``a`` and of ``b``: equal exactly where the bytes are."""
     n = len(a.spans)
     sig = np.concatenate((signatures(a), signatures(b)))
@@ -54,7 +54,7 @@ def numbers(a: Body, b: Body) -> tuple[list[int], list[int]]:
     gone = _unequal(a, b, x, y)
     group[gone] = np.arange(top, top + len(gone))  # (not a copy after all: a number of its own)
     _by_bytes(a, b, group, np.flatnonzero(rest), top + len(gone))
-    return group[:n].tolist(), group[n:].tolist()
+    return group[:n], group[n:]
 
 
 def _unequal(a: Body, b: Body, x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from difflib import SequenceMatcher
 
-from ooxml.compare.align import align, refine
+import numpy as np
+
+from ooxml.compare.align import align, align_numbers, refine
 from ooxml.model.document import Document
 from ooxml.text import body as B
 from tests.builders import build_docx, p
@@ -74,3 +76,26 @@ def test_refine_realigns_only_the_stretches_left_alone():
     coarse = [(0, 0), (1, None), (2, None), (None, 1), (None, 2), (3, 3), (None, 4)]
     assert refine(coarse, realign) == [(0, 0), (1, 1), (2, 2), (3, 3), (None, 4)]
     assert asked == [(1, 3, 1, 3)]
+
+
+def test_numbers_align_with_numpy_as_align_aligns_them():
+    """align_numbers (byte_align's first pass: 50,000 blocks) finds the first level in numpy."""
+    rnd = random.Random(5)
+    for case in range(300):
+        a = [rnd.randrange(10**6) for _ in range(rnd.randrange(0, 60))]
+        a += [rnd.randrange(4) for _ in range(rnd.randrange(0, 6))]  # repeated keys
+        rnd.shuffle(a)
+        b = list(a)
+        for _ in range(rnd.randrange(0, 8)):  # edits, inserts, deletes, moves
+            k = rnd.randrange(len(b) + 1)
+            op = rnd.randrange(4)
+            if op == 0 and k < len(b):
+                b[k] = rnd.randrange(10**6)
+            elif op == 1:
+                b.insert(k, rnd.choice([rnd.randrange(10**6), 1, 2]))
+            elif op == 2 and k < len(b):
+                del b[k]
+            elif k < len(b):
+                b.insert(rnd.randrange(len(b)), b.pop(k))
+        want = align(a, b)
+        assert align_numbers(np.array(a, np.int64), np.array(b, np.int64)) == want, case
