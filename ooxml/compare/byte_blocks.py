@@ -155,17 +155,24 @@ def _tags(data: bytes, start: int, end: int):
         kept[found[_DELIM[(words[found] >> shift) & 0xFF]]] = True  # the name ends there
     kept = np.flatnonzero(kept)
     gt = np.flatnonzero(arr[start:end] == _GT) + start
+    closes = _closes(lt, gt, kept, end)
+    if closes is None:
+        return None
     at = lt[kept]
-    k = np.searchsorted(gt, at)
-    if len(k) and k[-1] >= len(gt):
-        return None
-    closes = gt[k]
-    following = np.append(lt, end)[kept + 1]
-    if (closes > following).any():
-        return None
     steps = np.where(after[kept] == _SLASH, -1, np.where(arr[closes - 1] == _SLASH, 0, 1))
     context = lt[np.isin(words, _CONTEXT) & opening]
     return at, closes + 1, steps, (lt, gt), context
+
+
+def _closes(lt: np.ndarray, gt: np.ndarray, kept: np.ndarray, end: int) -> np.ndarray | None:
+    """The first '>' after each of the '<' ``kept``: None where another '<' comes before it."""
+    if len(lt) == len(gt) and (lt < gt).all() and (gt[:-1] < lt[1:]).all():
+        return gt[kept]  # '<' and '>' alternate (as lxml writes): each '>' is its '<''s
+    k = np.searchsorted(gt, lt[kept])
+    if len(k) and k[-1] >= len(gt):
+        return None
+    closes = gt[k]
+    return None if (closes > np.append(lt, end)[kept + 1]).any() else closes
 
 
 def _gap(data: bytes, lo: int, hi: int, spans: list) -> bool:

@@ -55,3 +55,12 @@ def test_a_second_body_leaves_the_scanner_unsure(where):
             "between blocks": document_xml(p("One") + second + p("Two")),
             "after the body": document_xml(p("One")).replace(b"</w:document>", second.encode() + b"</w:document>")}[where]
     assert scan(data) is None
+
+
+def test_raw_greater_than_signs_in_text_and_attributes_still_delimit_the_blocks():
+    # ('<' and '>' then do not alternate: each block tag's '>' is looked for after it)
+    given = ['<w:p w:rsidR="a>b"><w:r><w:t>1 > 0</w:t></w:r></w:p>', p("Two"), NESTED,
+             '<w:p><w:r><w:t>x >> y</w:t></w:r></w:p>']
+    found = scan(document_xml("".join(given)))
+    assert found is not None
+    assert [found.key(k) for k in range(len(found.spans))] == [x.encode() for x in given]
