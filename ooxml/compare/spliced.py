@@ -35,6 +35,7 @@ from ooxml.xml.wordids import WordIds, doc_pr_floor
 from ooxml.opc.parts import story_part_names
 
 _OUR_IDS = re.compile(rb' %s:id="[^"]*"(?=[^<>]*>)' % OX_PREFIX.encode())  # inside a tag (views.part_bytes' strip)
+_OURS = b" %s:id=" % OX_PREFIX.encode()
 _HOLDER = "\ue001"
 _PLACED = re.compile(rb"<w:p><w:r><w:t>\xee\x80\x81(\d+)</w:t></w:r></w:p>")
 _SAMPLE = 48  # runs a side whose first and last blocks are parsed to check their bytes are lxml's
@@ -77,6 +78,7 @@ class _Plan:
 
     def __init__(self, a: Body, b: Body, found: list):
         self.a, self.b = a, b
+        self.ours: bool | None = None  # whether the revised body holds our IDs
         self.runs: list[tuple[int, int, int, int]] = []  # (first a, last a, first b, last b)
         self.pairs: list = []  # the alignment of the reduced bodies
         ia = ib = 0  # blocks placed in each reduced body
@@ -106,11 +108,16 @@ class _Plan:
         out.append(body.data[at:])
         return b"".join(out)
 
-    def run_bytes(self, k: int) -> bytes:
-        """The revised bytes of run ``k``, without our IDs (the redline is a new document)."""
+    def run_bytes(self, k: int) -> bytes | memoryview:
+        """The revised bytes of run ``k``, without our IDs (the redline is a new document); a view
+        where it has none (joined once, not copied twice)."""
         run = self.runs[k]
-        data = self.b.data[self.b.spans[run[2]][0]:self.b.spans[run[3]][1]]
-        return _OUR_IDS.sub(b"", data) if b" %s:id=" % OX_PREFIX.encode() in data else data
+        start, end = self.b.spans[run[2]][0], self.b.spans[run[3]][1]
+        if self.ours is None:  # (one look for the whole body)
+            self.ours = self.b.data.find(_OURS, self.b.start, self.b.end) >= 0
+        if not self.ours or self.b.data.find(_OURS, start, end) < 0:
+            return memoryview(self.b.data)[start:end]
+        return _OUR_IDS.sub(b"", self.b.data[start:end])
 
     def runs_only(self) -> bytes:
         """The revised main part with only its runs in the body, each stretch between them (and
