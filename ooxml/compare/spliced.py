@@ -4,7 +4,9 @@ Both bodies are cut into blocks on their bytes (``byte_blocks``) and aligned the
 (``byte_align``). Runs of matched blocks that need no tree stand in each document as one
 placeholder paragraph; the engine (``redline.build``) compares these reduced documents with the
 alignment given, and the redline's main part is the reduced redline's bytes with each placeholder
-replaced by the revised document's own bytes of its run. The new document parses that once.
+replaced by the revised document's own bytes of its run. Its tree is the revised runs' parse,
+made on another core while the engine runs, with the reduced redline's blocks placed between
+them (``revised_tree``); else the new document parses the spliced bytes.
 
 Our IDs (a file saved by this server) are part of a block's bytes as of its XML in the whole
 trees (parsed with our namespace declared, ``id_bytes.predeclare``); the redline, a new document, has
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ooxml.compare import byte_align, byte_blocks, redline, sides, views
+from ooxml.compare import byte_align, byte_blocks, redline, revised_tree, sides, views
 from ooxml.compare.byte_blocks import Body
 from ooxml.compare.serial import child_strings
 from ooxml.model.document import Document
@@ -33,6 +35,7 @@ from ooxml.xml.wordids import WordIds, doc_pr_floor
 from ooxml.opc.parts import story_part_names
 
 _OUR_IDS = re.compile(rb' %s:id="[^"]*"(?=[^<>]*>)' % OX_PREFIX.encode())  # inside a tag (views.part_bytes' strip)
+_OURS = b" %s:id=" % OX_PREFIX.encode()
 _HOLDER = "\ue001"
 _PLACED = re.compile(rb"<w:p><w:r><w:t>\xee\x80\x81(\d+)</w:t></w:r></w:p>")
 _SAMPLE = 48  # runs a side whose first and last blocks are parsed to check their bytes are lxml's
@@ -75,6 +78,7 @@ class _Plan:
 
     def __init__(self, a: Body, b: Body, found: list):
         self.a, self.b = a, b
+        self.ours: bool | None = None  # whether the revised body holds our IDs
         self.runs: list[tuple[int, int, int, int]] = []  # (first a, last a, first b, last b)
         self.pairs: list = []  # the alignment of the reduced bodies
         ia = ib = 0  # blocks placed in each reduced body
@@ -104,11 +108,25 @@ class _Plan:
         out.append(body.data[at:])
         return b"".join(out)
 
-    def run_bytes(self, k: int) -> bytes:
-        """The revised bytes of run ``k``, without our IDs (the redline is a new document)."""
+    def run_bytes(self, k: int) -> bytes | memoryview:
+        """The revised bytes of run ``k``, without our IDs (the redline is a new document); a view
+        where it has none (joined once, not copied twice)."""
         run = self.runs[k]
-        data = self.b.data[self.b.spans[run[2]][0]:self.b.spans[run[3]][1]]
-        return _OUR_IDS.sub(b"", data) if b" %s:id=" % OX_PREFIX.encode() in data else data
+        start, end = self.b.spans[run[2]][0], self.b.spans[run[3]][1]
+        if self.ours is None:  # (one look for the whole body)
+            self.ours = self.b.data.find(_OURS, self.b.start, self.b.end) >= 0
+        if not self.ours or self.b.data.find(_OURS, start, end) < 0:
+            return memoryview(self.b.data)[start:end]
+        return _OUR_IDS.sub(b"", self.b.data[start:end])
+
+    def runs_only(self) -> bytes:
+        """The revised main part with only its runs in the body, each stretch between them (and
+        before the first, after the last) marked (``revised_tree.stretch``)."""
+        b, pieces = self.b, []
+        for k in range(len(self.runs)):
+            pieces += [revised_tree.stretch(k), self.run_bytes(k)]
+        pieces.append(revised_tree.stretch(len(self.runs)))
+        return b"".join((b.data[:b.start], *pieces, b.data[b.end:]))
 
     def sample(self, side: int) -> list[int]:
         inside = [k for run in self.runs for k in (run[2 * side], run[2 * side + 1])]
@@ -134,19 +152,29 @@ def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy) -> tup
     a.tags = b.tags = None  # (byte_plain's, 16 MB a 50,000-paragraph body: not held through the engine)
     if not plan.runs or not all(_as_lxml_writes(body, plan.sample(s)) for s, body in enumerate((a, b))):
         return None
+    revised = revised_tree.Parse(plan.runs_only())  # on another core, while the rest runs here
+    try:
+        return _redline(pkg_a, pkg_b, plan, author, opts, policy, revised)
+    finally:
+        revised.tree()  # (joined: a declined path leaves no parse running)
+
+
+def _redline(pkg_a: Package, pkg_b: Package, plan: _Plan, author: str, opts, policy,
+             revised: revised_tree.Parse) -> tuple | None:
+    main_a, main_b = pkg_a.main_part_name(), pkg_b.main_part_name()
     try:  # what fails to parse here is for the whole path to report
         doc_a = Document(_with_main(pkg_a, main_a, plan.reduced(0)))
     except OoxmlError:
         return None
     try:
-        doc_b = _Reduced(_with_main(pkg_b, main_b, plan.reduced(1)), data_b)
+        doc_b = _Reduced(_with_main(pkg_b, main_b, plan.reduced(1)), plan.b.data)
     except BaseException as e:
         doc_a.close()
         if isinstance(e, OoxmlError):
             return None
         raise
     try:
-        if not (_parsed_as_read(doc_a, a, plan, 0) and _parsed_as_read(doc_b, b, plan, 1)):
+        if not (_parsed_as_read(doc_a, plan.a, plan, 0) and _parsed_as_read(doc_b, plan.b, plan, 1)):
             return None
         for doc, side, pkg in ((doc_a, sides.ORIGINAL, pkg_a), (doc_b, sides.REVISED, pkg_b)):
             with sides.about(side, sides.file_of(pkg)):
@@ -154,7 +182,7 @@ def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy) -> tup
         doc_b.count_ids()
         result = redline.build(doc_a, doc_b, author, opts, body_pairs=plan.pairs)
         result.matched += plan.skipped - len(plan.runs)
-        made = _spliced(doc_b, plan)
+        made = _spliced(doc_b, plan, revised)
         return None if made is None else (result, made)
     finally:
         doc_a.close()
@@ -206,9 +234,10 @@ def _parsed_as_read(doc, body: Body, plan: _Plan, side: int) -> bool:
     return [x.encode() for x in blocks] == want
 
 
-def _spliced(doc_b, plan: _Plan) -> Document | None:
+def _spliced(doc_b, plan: _Plan, revised: revised_tree.Parse) -> Document | None:
     """The redline as a new document (``views.as_new_document``): its main part spliced (None if
-    its placeholders are not found once each, in order: a block's text looked like one)."""
+    its placeholders are not found once each, in order: a block's text looked like one), its tree
+    the revised one made the redline (``revised_tree``), else parsed from the spliced bytes."""
     pkg = Package(None)
     for name, data in views.part_bytes(doc_b).items():
         part = doc_b.package.parts[name]
@@ -217,7 +246,11 @@ def _spliced(doc_b, plan: _Plan) -> Document | None:
             if pieces[1::2] != [str(k).encode() for k in range(len(plan.runs))]:
                 return None
             pieces[1::2] = [plan.run_bytes(k) for k in range(len(plan.runs))]
-            pkg.add_part(name, b"".join(pieces))
+            main = pkg.add_part(name, b"".join(pieces))
+            tree = revised.tree() if revised_tree.movable(data, part.tree.getroot().nsmap.values()) else None
+            pre = tree is not None and predeclared(main.data, tree.getroot())
+            if pre and revised_tree.place(part.tree, tree, len(plan.runs)):
+                main.adopt(tree, pre)
             continue
         new = pkg.add_part(name, data)
         pre = part.loaded and part.prepared and predeclared(data, part.tree.getroot())

@@ -8,13 +8,18 @@ from ooxml.xml.errors import InvalidDocument, LimitExceeded
 # libxml2 without huge_tree refuses nesting deeper than this and text nodes over 10 MB.
 MAX_DEPTH = 256
 
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                          dtd_validation=False, huge_tree=False, remove_blank_text=False,
-                          collect_ids=False)
+def new_parser() -> etree.XMLParser:
+    """A parser of this module's settings (an lxml parser serves one thread at a time)."""
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+                           huge_tree=False, remove_blank_text=False, collect_ids=False)
 
 
-def parse_part(data: bytes, part_name: str) -> etree._ElementTree:
-    """Parse one package part, refusing DTDs (entities are how XXE and billion laughs work)."""
+_PARSER = new_parser()
+
+
+def parse_part(data: bytes, part_name: str, parser: etree.XMLParser | None = None) -> etree._ElementTree:
+    """Parse one package part, refusing DTDs (entities are how XXE and billion laughs work);
+    ``parser``: another thread's own (``new_parser``)."""
     head = data[:4096].lstrip(b"\xef\xbb\xbf")
     if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
         raise InvalidDocument(
@@ -22,7 +27,7 @@ def parse_part(data: bytes, part_name: str) -> etree._ElementTree:
             "because entities can read local files or the network (XXE) or expand without bound.",
             hint="Re-save the document in Word or LibreOffice, which never write DTDs.")
     try:
-        tree = etree.fromstring(data, _PARSER).getroottree()
+        tree = etree.fromstring(data, parser or _PARSER).getroottree()
     except etree.XMLSyntaxError as e:
         msg = str(e)
         if "Excessive depth" in msg or "depth" in msg.lower():
