@@ -48,7 +48,7 @@ _MARKERS = {etree.QName(t).localname.encode() for t in B.MARKERS}
 # own separators (serial.py's cut: the whole body's would not serialize in one).
 _UNSURE = (f'"{W}"'.encode(), f'"{OX}"'.encode(), f"xmlns:{OX_PREFIX}=".encode())
 _OURS = "\ue000".encode()  # (its first byte, a private use character's, is rare: found by memchr)
-_BODY, _LOW7 = _word(b"w:body>\0"), (1 << 56) - 1  # a second '<w:body>'
+_BOD = _word(b"w:bod")  # what a second '<w:body>' starts with
 
 
 @dataclass
@@ -147,7 +147,7 @@ def _tags(data: bytes, start: int, end: int):
     five = words & 0xFFFFFFFFFF
     if any(_NESTING.match(data, x) for x in lt[np.isin(five, _ODD)].tolist()):
         return None  # a revision mark, custom XML (what a match of these five bytes may start)
-    if ((words & _LOW7) == _BODY)[opening].any():
+    if any(data.startswith(_BODY_OPEN, x) for x in lt[five == _BOD].tolist()):
         return None
     kept = np.zeros(len(lt), bool)
     for found, shift in ((np.flatnonzero((words & 0xFFFFFF) == _P), 24),
