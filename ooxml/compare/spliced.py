@@ -27,8 +27,10 @@ from ooxml.model.document import Document
 from ooxml.opc.package import Package
 from ooxml.review import word_id_counter
 from ooxml.text import body as B
+from ooxml.xml.background_parse import BackgroundParse
 from ooxml.xml.errors import OoxmlError
 from ooxml.xml.id_bytes import predeclare, predeclared
+from ooxml.xml.move_namespaces import kept_on_move
 from ooxml.xml.namespaces import OX, OX_PREFIX, W, W14
 from ooxml.xml.safexml import parse_part
 from ooxml.xml.wordids import WordIds, doc_pr_floor
@@ -152,7 +154,7 @@ def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy) -> tup
     a.tags = b.tags = None  # (byte_plain's, 16 MB a 50,000-paragraph body: not held through the engine)
     if not plan.runs or not all(_as_lxml_writes(body, plan.sample(s)) for s, body in enumerate((a, b))):
         return None
-    revised = revised_tree.Parse(plan.runs_only())  # on another core, while the rest runs here
+    revised = BackgroundParse(plan.runs_only(), "compare-parse")  # on another core, while the rest runs here
     try:
         return _redline(pkg_a, pkg_b, plan, author, opts, policy, revised)
     finally:
@@ -160,7 +162,7 @@ def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy) -> tup
 
 
 def _redline(pkg_a: Package, pkg_b: Package, plan: _Plan, author: str, opts, policy,
-             revised: revised_tree.Parse) -> tuple | None:
+             revised: BackgroundParse) -> tuple | None:
     main_a, main_b = pkg_a.main_part_name(), pkg_b.main_part_name()
     try:  # what fails to parse here is for the whole path to report
         doc_a = Document(_with_main(pkg_a, main_a, plan.reduced(0)))
@@ -234,7 +236,7 @@ def _parsed_as_read(doc, body: Body, plan: _Plan, side: int) -> bool:
     return [x.encode() for x in blocks] == want
 
 
-def _spliced(doc_b, plan: _Plan, revised: revised_tree.Parse) -> Document | None:
+def _spliced(doc_b, plan: _Plan, revised: BackgroundParse) -> Document | None:
     """The redline as a new document (``views.as_new_document``): its main part spliced (None if
     its placeholders are not found once each, in order: a block's text looked like one), its tree
     the revised one made the redline (``revised_tree``), else parsed from the spliced bytes."""
@@ -247,7 +249,7 @@ def _spliced(doc_b, plan: _Plan, revised: revised_tree.Parse) -> Document | None
                 return None
             pieces[1::2] = [plan.run_bytes(k) for k in range(len(plan.runs))]
             main = pkg.add_part(name, b"".join(pieces))
-            tree = revised.tree() if revised_tree.movable(data, part.tree.getroot().nsmap.values()) else None
+            tree = revised.tree() if kept_on_move(data, part.tree.getroot().nsmap.values()) else None
             pre = tree is not None and predeclared(main.data, tree.getroot())
             if pre and revised_tree.place(part.tree, tree, len(plan.runs)):
                 main.adopt(tree, pre)

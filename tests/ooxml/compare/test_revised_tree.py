@@ -124,18 +124,3 @@ def test_a_block_declaring_a_namespace_again_keeps_its_declaration(tmp_path):
     finally:
         doc.close()
 
-
-A, PIC = "http://schemas.openxmlformats.org/drawingml/2006/main", "http://schemas.openxmlformats.org/drawingml/2006/picture"
-DOC = '<w:document xmlns:w="W"><w:body>{}</w:body></w:document>'
-
-
-@pytest.mark.parametrize("blocks, moves", [
-    ('<w:p><x:a xmlns:x="{A}"/><y:b xmlns:y="{A}"/></w:p>', True),  # siblings: neither in the other's scope
-    ('<w:p><x:a xmlns:x="{A}"><y:b xmlns:y="{A}"/></x:a></w:p>', False),  # nested: lxml drops the inner one
-    ('<w:p><x:a xmlns:x="{A}"><y:b xmlns:y="{PIC}"/></x:a></w:p>', True),  # another namespace
-    ('<w:p><w:r xmlns:w="W"/></w:p>', False),  # the root's
-    ('<w:p/>', True),
-], ids=["siblings", "nested", "other", "root's", "none"])
-def test_which_declarations_a_move_would_drop(blocks, moves):
-    data = DOC.format(blocks.format(A=A, PIC=PIC)).encode()
-    assert revised_tree.movable(data, ["W"]) is moves

@@ -1,0 +1,35 @@
+"""A part's bytes parsed on a thread of their own, as a document's part is parsed (our namespace
+declared): libxml2 parses without Python's lock, so a second core does it while the caller works
+on (docx_compare parses the redline's runs so while its engine runs: ``compare/revised_tree.py``).
+The thread ends once the parse does; ``tree()`` waits for that, so no caller leaves one running."""
+from __future__ import annotations
+
+import threading
+
+from lxml import etree
+
+from ooxml.xml.id_bytes import predeclare
+from ooxml.xml.safexml import new_parser, parse_part
+
+
+class BackgroundParse:
+    """``data`` being parsed; ``tree()`` waits for it."""
+
+    def __init__(self, data: bytes, name: str = "background-parse"):
+        self._tree: etree._ElementTree | None = None
+        self._thread = threading.Thread(target=self._run, args=(data,), daemon=True, name=name)
+        self._thread.start()
+
+    def _run(self, data: bytes) -> None:
+        try:
+            prepared, pre = predeclare(data)
+            if not pre.had_ids:  # (a root declaring our namespace: the part's own parse marks IDs: None)
+                self._tree = parse_part(prepared, "", new_parser())
+        except Exception:  # (the caller's own parse then says what is wrong)
+            self._tree = None
+
+    def tree(self) -> etree._ElementTree | None:
+        """The parsed tree, once (None when it could not be parsed)."""
+        self._thread.join()
+        tree, self._tree = self._tree, None
+        return tree
