@@ -9,7 +9,6 @@ deleted. Matched paragraphs are diffed by words, matched tables by rows then cel
 from __future__ import annotations
 
 import copy
-import re
 from collections import Counter
 
 from lxml import etree
@@ -23,26 +22,24 @@ from ooxml.compare.align import align, refine
 from ooxml.compare.marks import MATH, W_DEL, W_INS, Marks, own_runs
 from ooxml.compare.paragraphs import Options, diff_paragraph, diff_props, props_key
 from ooxml.compare.serial import Plain, blocks_of, without_save_marks, word_prefixes
+from ooxml.compare import similarity as S
 from ooxml.xml.namespaces import A, MC, w
 from ooxml.xml.order import get_or_add
 
 THRESHOLD = 0.5  # below this similarity two blocks are a deletion and an insertion, not an edit
-_SDT_CONTENT = w("sdtContent")
-_TBL_PR = w("tblPr")
+_SDT_CONTENT, _TBL_PR = w("sdtContent"), w("tblPr")
 _NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 _TBL_PR_SKIP = {w("tblPrChange")}
 _TR_PR, _TC_PR = w("trPr"), w("tcPr")
 _TR_PR_SKIP = {w("ins"), w("del"), w("trPrChange")}  # a row's own revision marks are no formatting
 _TC_PR_SKIP = {w(n) for n in ("tcPrChange", "cellIns", "cellDel", "cellMerge")}
-_BLIP = f"{{{A}}}blip"
-_CHART = "{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"
+_BLIP, _CHART = f"{{{A}}}blip", "{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"
 
 
 def _has_media(xml: str) -> bool:
     """Whether a block's XML may show a picture or chart whose part differs under the same IDs."""
     return "blip" in xml or "drawingml/2006/chart" in xml
 SECT_SKIP = {w("headerReference"), w("footerReference"), w("sectPrChange")}
-_WORDS = re.compile(r"\w+|[^\w\s\x00-\x1f]", re.U)  # what similarity counts (not spaces, not our separators)
 
 
 class Comparer:
@@ -82,18 +79,21 @@ class Comparer:
     def words(self, el: etree._Element) -> Counter:
         c = self._words.get(el)
         if c is None:
-            text = self.key(el).split("\x01", 1)[-1]
-            c = self._words[el] = Counter(_WORDS.findall(text) if self.opts.granularity == "word" else text)
+            c = self._words[el] = S.counts(self.key(el).split("\x01", 1)[-1], self.opts.granularity)
         return c
+
+    def _alike(self, a: etree._Element, b: etree._Element) -> bool:
+        """``similar(a, b) >= THRESHOLD``; two paragraphs' words not counted where their common ends settle it."""
+        ka, kb = self.key(a), self.key(b)
+        if a.tag == B.W_P == b.tag and self.opts.granularity == "word" and ka[1] == kb[1] and \
+                S.surely_similar(ka.split("\x01", 1)[-1], kb.split("\x01", 1)[-1]):
+            return True
+        return self.similar(a, b) >= THRESHOLD
 
     def similar(self, a: etree._Element, b: etree._Element) -> float:
         if a.tag != b.tag or a.tag == B.W_P and self.key(a)[1] != self.key(b)[1]:  # a section break
             return 0.0
-        ca, cb = self.words(a), self.words(b)
-        total = ca.total() + cb.total()
-        if not total:
-            return 1.0
-        return 2.0 * sum(min(n, cb[k]) for k, n in ca.items() if k in cb) / total  # (ca & cb).total(), no Counter made
+        return S.share(self.words(a), self.words(b))
 
     # ---- containers --------------------------------------------------------------------------------
     def container(self, ca: etree._Element, cb: etree._Element) -> None:
@@ -156,7 +156,7 @@ class Comparer:
 
         def by_text(lo_a, hi_a, lo_b, hi_b) -> list:
             if hi_a - lo_a == 1 == hi_b - lo_b:  # the usual gap: one block edited
-                one = self.key(a[lo_a]) == self.key(b[lo_b]) or self.similar(a[lo_a], b[lo_b]) >= THRESHOLD
+                one = self.key(a[lo_a]) == self.key(b[lo_b]) or self._alike(a[lo_a], b[lo_b])
                 return [(lo_a, lo_b)] if one else [(lo_a, None), (None, lo_b)]
             part_a, part_b = a[lo_a:hi_a], b[lo_b:hi_b]
             found = align([self.key(x) for x in part_a], [self.key(x) for x in part_b],
