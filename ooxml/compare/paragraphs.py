@@ -9,6 +9,7 @@ holding the original's, and so does a paragraph's ``w:pPr`` (``w:pPrChange``).
 from __future__ import annotations
 
 import copy
+from bisect import bisect_left, bisect_right
 
 from lxml import etree
 
@@ -243,22 +244,32 @@ def _rpr_key(marks: Marks, rpr: etree._Element) -> str:
     return key
 
 
-def _keys_over(marks: Marks, segs, lo: int, hi: int, shift: int) -> list[tuple[int, str]]:
+def _keys_over(marks: Marks, t, lo: int, hi: int, shift: int) -> list[tuple[int, str]]:
     """The formatting of [lo, hi) as (offset - ``shift``, key) where it changes."""
-    out: list[tuple[int, str]] = []
-    for seg in segs[_index(segs, lo):]:
-        if seg.start >= hi:
-            break
+    starts, keys = t.formats or _formats(marks, t)
+    if not starts:
+        return []
+    return [(max(starts[k], lo) - shift, keys[k]) for k in range(bisect_right(starts, lo) - 1, bisect_left(starts, hi))]
+
+
+def _formats(marks: Marks, t) -> tuple[list[int], list[str]]:
+    """Where the formatting of ``t``'s text changes (offsets, keys), read once per paragraph: a split
+    piece of a run has its properties, so the offsets hold after the comparison splits runs."""
+    starts: list[int] = []
+    keys: list[str] = []
+    for seg in t.segs:
         key = _rkey(marks, seg.child.getparent())
-        if not out or out[-1][1] != key:
-            out.append((max(seg.start, lo) - shift, key))
-    return out
+        if not keys or keys[-1] != key:
+            starts.append(seg.start)
+            keys.append(key)
+    t.formats = starts, keys
+    return t.formats
 
 
 def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
     """rPrChange on the revised runs of [b_lo, b_hi) whose formatting differs from the original's."""
     shift = a_lo - b_lo
-    if _keys_over(marks, ta.segs, a_lo, a_lo + (b_hi - b_lo), shift) == _keys_over(marks, tb.segs, b_lo, b_hi, 0):
+    if _keys_over(marks, ta, a_lo, a_lo + (b_hi - b_lo), shift) == _keys_over(marks, tb, b_lo, b_hi, 0):
         return  # the same formatting all along (the usual case): no piece to look at
     cuts = {b_lo, b_hi}
     ia, ib = _index(ta.segs, a_lo), _index(tb.segs, b_lo)

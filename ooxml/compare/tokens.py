@@ -33,6 +33,7 @@ class Text:
     keys: list[str] = field(default_factory=list)  # token keys
     starts: list[int] = field(default_factory=list)  # token start offsets (+ the end)
     cached: dict[int, str] = field(default_factory=dict)  # segs of computed fields' results (fields.py)
+    formats: tuple | None = None  # where the formatting changes (paragraphs._formats), once asked
 
 
 def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
