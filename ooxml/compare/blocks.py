@@ -124,7 +124,7 @@ class Comparer:
                         self._unchanged(blocks_a[i], blocks_b[j])
                 else:
                     budget.check()
-                    self.block(blocks_a[i], blocks_b[j], compared=xml_a is not None)
+                    self.block(blocks_a[i], blocks_b[j], xml_a is not None and (xml_a[i], xml_b[j]))
                 prev = blocks_b[j]
                 continue
             budget.check()
@@ -274,18 +274,18 @@ class Comparer:
         for ref_a, ref_b in zip(a.iter(*_NOTE_REFS), b.iter(*_NOTE_REFS)) if self.notes else ():
             self.marks.note_pairs.append((ref_a.tag, ref_a.get(w("id")), ref_b.get(w("id"))))
 
-    def block(self, a: etree._Element, b: etree._Element, compared: bool = False) -> None:
-        """``compared``: the caller found their XML different already (or their pictures)."""
+    def block(self, a: etree._Element, b: etree._Element, compared: tuple | bool = False) -> None:
+        """``compared``: their XML (xml, xml_b), which the caller found different already (or their pictures)."""
         if a.tag != b.tag:  # not paired by alignment; kept safe anyway: a deletion and an insertion
             self._replaced(a, b)
             return
         if not compared:  # each serialized alone: with every namespace declaration in scope
-            xml, xml_b = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
+            xml, xml_b = compared = etree.tostring(a, encoding=str), etree.tostring(b, encoding=str)
             if (xml == xml_b or word_prefixes(a) and without_save_marks(xml) == without_save_marks(xml_b)) and (
                     not _has_media(xml) or self._same_images(a, b)):
                 self._unchanged(a, b)
                 return
-        if a.tag == B.W_P and _maths(a) != _maths(b):
+        if a.tag == B.W_P and any("oMath" in x for x in compared) and _maths(a) != _maths(b):  # (no walk without one)
             self._new_content(a, b)
         elif a.tag == B.W_P:
             for box_a, box_b in diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier):

@@ -19,7 +19,7 @@ from ooxml.review.format_changes import PPR_NOT_FORMAT, RPR_NOT_FORMAT, snapshot
 from ooxml.compare import anchors
 from ooxml.compare import fields as F
 from ooxml.compare import tokens as T
-from ooxml.compare.marks import W_DEL, W_INS, Marks, to_deleted
+from ooxml.compare.marks import W_DEL, W_DELTEXT, W_INS, Marks, to_deleted
 from ooxml.xml.namespaces import OX_ID, XML, w
 from ooxml.xml.order import get_or_add
 from ooxml.review.tracked_text import _index, _opcodes, _shell, split_at
@@ -156,6 +156,7 @@ def _cut_runs(segs, lo: int, hi: int, starts: list[int], fields: dict | None = N
     """Copies of the original's runs holding [lo, hi), cut at the edges, as deleted runs (the
     offset each starts at added to ``starts``; in ``fields``, copy -> the simple field it was in)."""
     out: list[etree._Element] = []
+    items: list[etree._Element] = []  # runs holding a copied item: its text (a text box's) to make deleted
     current_run = None
     for seg in segs[_index(segs, lo):]:
         if seg.start >= hi:
@@ -169,8 +170,8 @@ def _cut_runs(segs, lo: int, hi: int, starts: list[int], fields: dict | None = N
             if holder is not None:
                 fields[out[-1]] = holder
         s, e = max(lo, seg.start) - seg.start, min(hi, seg.start + len(seg.text)) - seg.start
-        if seg.child.tag == B.W_T:  # text is cut at the edges; an item (field code, image) goes whole
-            el = etree.SubElement(out[-1], seg.child.tag)
+        if seg.child.tag == B.W_T:  # text is cut at the edges (deleted text: w:delText); an item goes whole
+            el = etree.SubElement(out[-1], W_DELTEXT)
             el.text = seg.text[s:e]
             if el.text != el.text.strip():
                 el.set(_XML_SPACE, "preserve")
@@ -178,7 +179,8 @@ def _cut_runs(segs, lo: int, hi: int, starts: list[int], fields: dict | None = N
             el = copy.deepcopy(seg.child)
             el.attrib.pop(OX_ID, None)
             out[-1].append(el)
-    for r in out:
+            items.append(out[-1])
+    for r in items:
         to_deleted(r)
     return out
 

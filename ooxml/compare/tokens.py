@@ -41,8 +41,7 @@ def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
     image is known by its size and text only."""
     sigs: list[str] = []
     segs, text = segments(B.iter_runs(p), _ZERO, lambda child: sigs.append(signature(child, images)))
-    out = Text(segs, text, sigs)
-    out.cached = F.cached_segments(segs) if next(p.iter(F.FIELD_TAGS), None) is not None else {}
+    out = Text(segs, text, sigs, None, None, F.cached_segments(segs) if next(p.iter(F.FIELD_TAGS), None) is not None else {})
     _tokenize(out, granularity)
     return out
 
