@@ -285,7 +285,7 @@ class Comparer:
                     not _has_media(xml) or self._same_images(a, b)):
                 self._unchanged(a, b)
                 return
-        if a.tag == B.W_P and any("oMath" in x for x in compared) and _maths(a) != _maths(b):  # (no walk without one)
+        if a.tag == B.W_P and (compared is True or any("oMath" in x for x in compared)) and _maths(a) != _maths(b):
             self._new_content(a, b)
         elif a.tag == B.W_P:
             for box_a, box_b in diff_paragraph(self.marks, a, b, self.text(a), self.text(b), self.opts, self.copier):
