@@ -270,6 +270,9 @@ def _formats(marks: Marks, t) -> tuple[list[int], list[str]]:
 
 def _formatting(marks: Marks, ta, tb, a_lo: int, b_lo: int, b_hi: int) -> None:
     """rPrChange on the revised runs of [b_lo, b_hi) whose formatting differs from the original's."""
+    keys_a, keys_b = (ta.formats or _formats(marks, ta))[1], (tb.formats or _formats(marks, tb))[1]
+    if len(keys_a) == 1 and keys_a == keys_b:  # one formatting all along both paragraphs
+        return
     shift = a_lo - b_lo
     if _keys_over(marks, ta, a_lo, a_lo + (b_hi - b_lo), shift) == _keys_over(marks, tb, b_lo, b_hi, 0):
         return  # the same formatting all along (the usual case): no piece to look at
