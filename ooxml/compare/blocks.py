@@ -36,8 +36,7 @@ _TC_PR_SKIP = {w(n) for n in ("tcPrChange", "cellIns", "cellDel", "cellMerge")}
 _BLIP, _CHART = f"{{{A}}}blip", "{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"
 
 
-def _has_media(xml: str) -> bool:
-    """Whether a block's XML may show a picture or chart whose part differs under the same IDs."""
+def _has_media(xml: str) -> bool:  # a picture or chart whose part may differ under the same IDs
     return "blip" in xml or "drawingml/2006/chart" in xml
 SECT_SKIP = {w("headerReference"), w("footerReference"), w("sectPrChange")}
 
@@ -71,8 +70,9 @@ class Comparer:
             elif el.tag == B.W_TR:
                 k = "\x03".join(_text(tc) for tc in B.row_cells(el))
             else:  # a section break is part of what a paragraph is: with and without it, never paired
-                k = _local(el.tag) + ("\u00a7" if el.tag == B.W_P and B.section_mark(el) else "") + \
-                    "\x01" + _text(el)
+                odd = next(el.iter(B.MC_FALLBACK, B.W_SECTPR), None) is not None  # (neither, the usual: one walk)
+                k = _local(el.tag) + ("\u00a7" if odd and el.tag == B.W_P and B.section_mark(el) else "") + \
+                    "\x01" + _text(el, odd)
             self._keys[el] = k
         return k
 
@@ -431,8 +431,8 @@ def _maths(p: etree._Element) -> list[bytes]:
 _SHOWN_TEXT = etree.XPath(".//text()[not(ancestor::mc:Fallback)]", namespaces={"mc": MC})
 
 
-def _text(el: etree._Element) -> str:
-    if next(el.iter(B.MC_FALLBACK), None) is None:
+def _text(el: etree._Element, odd: bool = True) -> str:
+    if not odd or next(el.iter(B.MC_FALLBACK), None) is None:
         return etree.tostring(el, encoding=str, method="text", with_tail=False)
     return "".join(_SHOWN_TEXT(el))
 
