@@ -41,7 +41,11 @@ def read(p: etree._Element, granularity: str = "word", images=None) -> Text:
     image is known by its size and text only."""
     sigs: list[str] = []
     segs, text = segments(B.iter_runs(p), _ZERO, lambda child: sigs.append(signature(child, images)))
-    out = Text(segs, text, sigs, None, None, F.cached_segments(segs) if next(p.iter(F.FIELD_TAGS), None) is not None else {})
+    fields = next(p.iter(F.FIELD_TAGS), None) is not None
+    if not fields and ITEM not in text:  # plain text (the usual): its tokens are the keys
+        keys = WORD.findall(text) if granularity == "word" else list(text)
+        return Text(segs, text, sigs, keys, [0, *accumulate(map(len, keys))], {})
+    out = Text(segs, text, sigs, None, None, F.cached_segments(segs) if fields else {})
     _tokenize(out, granularity)
     return out
 
