@@ -136,8 +136,9 @@ class _Plan:
         return inside[::step][:2 * _SAMPLE]
 
 
-def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy) -> tuple | None:
-    """(Result, the redline as a new document), or None when the fast path is not sure."""
+def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy, second_core: bool = True) -> tuple | None:
+    """(Result, the redline as a new document), or None when the fast path is not sure
+    (``second_core``: the redline's runs parsed on a thread of their own)."""
     if opts.moves or pkg_a.strict or pkg_b.strict:
         return None
     main_a, main_b = pkg_a.main_part_name(), pkg_b.main_part_name()
@@ -154,7 +155,7 @@ def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy) -> tup
     a.tags = b.tags = None  # (byte_plain's, 16 MB a 50,000-paragraph body: not held through the engine)
     if not plan.runs or not all(_as_lxml_writes(body, plan.sample(s)) for s, body in enumerate((a, b))):
         return None
-    revised = BackgroundParse(plan.runs_only(), "compare-parse")  # on another core, while the rest runs here
+    revised = BackgroundParse(plan.runs_only(), "compare-parse", second_core)  # on another core, while the rest runs here
     try:
         return _redline(pkg_a, pkg_b, plan, author, opts, policy, revised)
     finally:

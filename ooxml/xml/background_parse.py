@@ -15,10 +15,14 @@ from ooxml.xml.safexml import new_parser, parse_part
 class BackgroundParse:
     """``data`` being parsed; ``tree()`` waits for it."""
 
-    def __init__(self, data: bytes, name: str = "background-parse"):
+    def __init__(self, data: bytes, name: str = "background-parse", threaded: bool = True):
+        """``threaded``: False parses in ``tree()``, on the caller's thread (one core: the same
+        result for less CPU, as two threads on one core's siblings slow each other)."""
         self._tree: etree._ElementTree | None = None
-        self._thread = threading.Thread(target=self._run, args=(data,), daemon=True, name=name)
-        self._thread.start()
+        self._data: bytes | None = None if threaded else data
+        self._thread = threading.Thread(target=self._run, args=(data,), daemon=True, name=name) if threaded else None
+        if self._thread is not None:
+            self._thread.start()
 
     def _run(self, data: bytes) -> None:
         try:
@@ -30,6 +34,10 @@ class BackgroundParse:
 
     def tree(self) -> etree._ElementTree | None:
         """The parsed tree, once (None when it could not be parsed)."""
-        self._thread.join()
+        if self._thread is not None:
+            self._thread.join()
+        elif self._data is not None:
+            self._run(self._data)
+            self._data = None
         tree, self._tree = self._tree, None
         return tree

@@ -77,6 +77,19 @@ def test_the_redline_tree_is_what_its_bytes_parse_to(tmp_path, case):
         doc.close()
 
 
+def test_on_one_core_the_redline_is_the_same(tmp_path):
+    """``second_core=False``: the runs parsed after the engine, on the caller's thread."""
+    x, y = (build_docx(tmp_path / f"{n}.docx", s).read_bytes() for n, s in zip("ab", CASES["edits inside"]))
+    made = [spliced.redline_of(Package.from_bytes(x), Package.from_bytes(y), "Tester", Options(), views.accept_all,
+                               second_core=core)[1] for core in (True, False)]
+    try:
+        assert [d.to_bytes() for d in made][0] == made[1].to_bytes()
+        assert as_parsed(made[1])
+    finally:
+        for d in made:
+            d.close()
+
+
 def test_the_redline_saves_and_edits_as_a_parsed_one(tmp_path):
     """A new paragraph in the redline, saved: the same bytes as the same edit on the parsed bytes."""
     placed: list = []

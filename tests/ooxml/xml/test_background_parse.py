@@ -38,3 +38,9 @@ def test_no_thread_runs_once_the_tree_is_taken():
     parse.tree()
     assert parse.tree() is None  # once
     assert not [t for t in threading.enumerate() if t.name == "test-parse"]
+
+
+def test_on_one_core_the_parse_waits_for_the_caller_and_gives_the_same_tree():
+    parse = BackgroundParse(PART, "test-inline", threaded=False)
+    assert not [t for t in threading.enumerate() if t.name == "test-inline"]
+    assert etree.tostring(parse.tree()) == etree.tostring(BackgroundParse(PART).tree())
