@@ -159,7 +159,7 @@ def redline_of(pkg_a: Package, pkg_b: Package, author: str, opts, policy, second
     try:
         return _redline(pkg_a, pkg_b, plan, author, opts, policy, revised)
     finally:
-        revised.tree()  # (joined: a declined path leaves no parse running)
+        revised.close()  # (a declined path leaves no parse running, nor one to run)
 
 
 def _redline(pkg_a: Package, pkg_b: Package, plan: _Plan, author: str, opts, policy,

@@ -13,7 +13,7 @@ from ooxml.xml.safexml import new_parser, parse_part
 
 
 class BackgroundParse:
-    """``data`` being parsed; ``tree()`` waits for it."""
+    """``data`` being parsed; ``tree()`` waits for it, ``close()`` drops it untaken."""
 
     def __init__(self, data: bytes, name: str = "background-parse", threaded: bool = True):
         """``threaded``: False parses in ``tree()``, on the caller's thread (one core: the same
@@ -41,3 +41,9 @@ class BackgroundParse:
             self._data = None
         tree, self._tree = self._tree, None
         return tree
+
+    def close(self) -> None:
+        """Drop what was not taken: the thread waited for (none is left running), bytes not parsed
+        yet never parsed."""
+        self._data = None
+        self.tree()

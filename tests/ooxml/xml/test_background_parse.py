@@ -44,3 +44,18 @@ def test_on_one_core_the_parse_waits_for_the_caller_and_gives_the_same_tree():
     parse = BackgroundParse(PART, "test-inline", threaded=False)
     assert not [t for t in threading.enumerate() if t.name == "test-inline"]
     assert etree.tostring(parse.tree()) == etree.tostring(BackgroundParse(PART).tree())
+
+
+def test_on_one_core_a_parse_not_taken_is_never_made(monkeypatch):
+    """docx_compare drops the runs' parse where the spliced bytes must be parsed instead."""
+    made = []
+    parse = BackgroundParse(PART, "test-inline", threaded=False)
+    monkeypatch.setattr(parse, "_run", lambda data: made.append(data))
+    parse.close()
+    assert made == [] and parse.tree() is None
+
+
+def test_closing_waits_for_the_thread():
+    parse = BackgroundParse(PART, "test-close")
+    parse.close()
+    assert not [t for t in threading.enumerate() if t.name == "test-close"]
